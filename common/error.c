@@ -1,0 +1,129 @@
+/*
+ * Error reporting and checked allocation: the one place that prints the
+ * "gate: error:" prefix, and allocation wrappers that die on exhaustion
+ * (there is nothing sensible to measure after malloc fails).
+ */
+#include "error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *capture_buf;
+static size_t capture_size;
+static int capture_quiet;
+
+void error_capture(char *buf, size_t size, int quiet)
+{
+	capture_buf = buf;
+	capture_size = size;
+	capture_quiet = quiet;
+}
+
+static void report(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[4096];
+	int saved = errno;
+	size_t len;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = strlen(msg);
+	if (len > 0 && msg[len - 1] == ':')
+		snprintf(msg + len, sizeof(msg) - len, " %s", strerror(saved));
+	if (capture_buf && capture_size)
+		snprintf(capture_buf, capture_size, "%s", msg);
+	if (!capture_quiet)
+		fprintf(stderr, "gate: %s%s\n", prefix, msg);
+	errno = saved;
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+static void *check(void *p)
+{
+	if (!p) {
+		fputs("gate: fatal: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char probe[1];
+	int n;
+	char *p;
+
+	if (!fmt)	/* never; tells gcc's UBSan build fmt is non-null */
+		fmt = "";
+	va_start(ap, fmt);
+	n = vsnprintf(probe, sizeof(probe), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		check(NULL);
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

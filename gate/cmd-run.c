@@ -1,0 +1,559 @@
+/*
+ * gate run: resolve base and head, check both out under $GIT_DIR/gate/,
+ * build them, measure every benchmark in interleaved pairs, and report a
+ * verdict. Owns the run's resources; every exit path goes through cleanup.
+ */
+#include "gate/cmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "common/error.h"
+#include "gate/config.h"
+#include "gate/measure.h"
+#include "gate/report.h"
+#include "gate/runner.h"
+#include "gate/signals.h"
+#include "gate/sysinfo.h"
+#include "gate/verdict.h"
+#include "git/repo.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+const char cmd_run_usage[] =
+	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
+	"                        [--json FILE] [--seed N] [--pairs N] "
+	"[--warmup N]\n"
+	"                        [--advisory] [-q]\n"
+	"\n"
+	"  --base REV     base revision (default: merge-base of HEAD with its\n"
+	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
+	"                 request, else HEAD~1)\n"
+	"  --head REV     head revision (default: the working tree as it is,\n"
+	"                 uncommitted changes included; also WORKTREE)\n"
+	"  --config FILE  read this gate.json instead of head's\n"
+	"  --json FILE    write the JSON report to FILE ('-' for stdout)\n"
+	"  --seed N       seed for the pair order and the bootstrap (replays "
+	"a run)\n"
+	"  --pairs N      pairs per benchmark, overriding gate.json\n"
+	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
+	"  --advisory     report the verdict but exit 0\n"
+	"  -q, --quiet    no progress messages on stderr\n"
+	"\n"
+	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
+
+struct run_opts {
+	const char *base, *head, *config, *json;
+	unsigned long seed;
+	int have_seed, advisory, quiet;
+	long pairs, warmup;	/* -1: from gate.json */
+};
+
+struct arm_state {
+	struct repo_rev rev;
+	char *how;		/* how the base was chosen */
+	char *dir, *index, *log;
+};
+
+static int usage_error(const char *what, const char *arg)
+{
+	error("%s \"%s\"", what, arg);
+	fputs(cmd_run_usage, stderr);
+	return EXIT_ERROR;
+}
+
+/* A whole number in [lo, hi] from an option argument. */
+static int parse_count(long *out, const char *opt, const char *s, long lo,
+		       long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		error("%s must be a whole number from %ld to %ld, got \"%s\"",
+		      opt, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_options(struct run_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "head", required_argument, NULL, 'H' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "advisory", no_argument, NULL, 'a' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	o->pairs = o->warmup = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->base = optarg; break;
+		case 'H': o->head = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'j': o->json = optarg; break;
+		case 'a': o->advisory = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'h':
+			fputs(cmd_run_usage, stdout);
+			return 1;
+		case 's':
+			if (parse_count(&v, "--seed", optarg, 0,
+					4294967295L) < 0)
+				return -1;
+			o->seed = (unsigned long)v;
+			o->have_seed = 1;
+			break;
+		case 'p':
+			if (parse_count(&o->pairs, "--pairs", optarg, 2,
+					10000) < 0)
+				return -1;
+			break;
+		case 'w':
+			if (parse_count(&o->warmup, "--warmup", optarg, 0,
+					1000) < 0)
+				return -1;
+			break;
+		default:
+			usage_error("unknown or incomplete option",
+				    argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		usage_error("unexpected argument", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned long fresh_seed(void)
+{
+	unsigned int v = 0;
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		v = (unsigned int)time(NULL) ^ (unsigned int)getpid() << 16;
+	if (fd >= 0)
+		close(fd);
+	return v;
+}
+
+static int mkdir_p(const char *path)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return error("cannot create \"%s\":", path);
+	return 0;
+}
+
+static int read_file(char **data, size_t *len, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return error("cannot read \"%s\":", path);
+	buf = xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return error("cannot read \"%s\":", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/* The config gate runs with: --config FILE, or gate.json in head. */
+static int load_config(struct config *cfg, char **origin, struct repo *repo,
+		       const struct run_opts *o, const struct repo_rev *head)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (o->config) {
+		*origin = xstrdup(o->config);
+		if (read_file(&text, &len, o->config) < 0)
+			return -1;
+	} else {
+		*origin = xstrdup("gate.json");
+		rc = repo_read_file(&text, &len, repo, head->tree,
+				    "gate.json");
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			return error("head (%s) has no gate.json at the top of "
+				     "the repository: write one (see README.md) "
+				     "or pass --config FILE", head->label);
+	}
+	rc = config_parse(cfg, text, len, *origin);
+	free(text);
+	return rc;
+}
+
+/*
+ * Base's own gate.json says which benchmarks base knows; the others are
+ * new and not compared. With --config, or when base has no readable
+ * gate.json, every benchmark is compared (base may simply predate it).
+ */
+static void mark_new(struct bench_run *runs, const struct config *cfg,
+		     struct repo *repo, const struct run_opts *o,
+		     const struct repo_rev *base, char *last_error,
+		     size_t size)
+{
+	struct config bcfg = CONFIG_INIT;
+	char *text = NULL;
+	size_t len = 0, i;
+	char buf[1024];
+
+	if (o->config)
+		return;
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0)
+		return;
+	error_capture(buf, sizeof(buf), 1);
+	if (config_parse(&bcfg, text, len, "base's gate.json") < 0) {
+		error_capture(last_error, size, 0);
+		warning("base's gate.json is not valid (%s): comparing every "
+			"benchmark head declares", buf);
+		free(text);
+		return;
+	}
+	error_capture(last_error, size, 0);
+	for (i = 0; i < cfg->nbench; i++)
+		runs[i].is_new = !config_find(&bcfg, cfg->benches[i].name);
+	config_release(&bcfg);
+	free(text);
+}
+
+/* The last lines of a build log, for a build error message. */
+static char *log_tail(const char *path)
+{
+	char *text = NULL, *start, *out;
+	size_t len = 0;
+	int lines = 0;
+
+	if (read_file(&text, &len, path) < 0)
+		return xstrdup("");
+	start = text + len;
+	while (start > text && lines <= 15)
+		if (*--start == '\n' && start + 1 < text + len)
+			lines++;
+	if (*start == '\n')
+		start++;
+	out = xstrdup(start);
+	free(text);
+	return out;
+}
+
+/* Build both arms, concurrently. Returns 0, -1, or the signal. */
+static int build_arms(const struct config *cfg, struct arm_state arm[2],
+		      int quiet)
+{
+	struct run_spec spec[2];
+	struct proc *procs[2];
+	struct run_result res[2];
+	int fds[2] = { -1, -1 };
+	size_t a, started = 0;
+	int ret = -1;
+	char why[256];
+
+	if (!cfg->build.argv && !cfg->build.shell)
+		return 0;
+	for (a = 0; a < 2; a++) {
+		fds[a] = open(arm[a].log, O_WRONLY | O_CREAT | O_TRUNC |
+			      O_CLOEXEC, 0600);
+		if (fds[a] < 0) {
+			error("cannot write the build log \"%s\":",
+			      arm[a].log);
+			goto cleanup;
+		}
+		spec[a].cmd = &cfg->build;
+		spec[a].cwd = arm[a].dir;
+		spec[a].timeout = 0;
+		spec[a].grace = 2.0;
+		spec[a].log_fd = fds[a];
+	}
+	if (!quiet)
+		fprintf(stderr, "gate: building base and head (logs in %s and "
+			"%s)\n", arm[0].log, arm[1].log);
+	for (a = 0; a < 2; a++) {
+		if (run_start(&procs[a], &spec[a]) < 0) {
+			error("the build could not be started in %s: %s: check "
+			      "\"build\" in gate.json", arm_name((enum arm)a),
+			      strerror(errno));
+			break;
+		}
+		started++;
+	}
+	if (started && run_wait(procs, res, started) < 0)
+		goto cleanup;
+	if (started < 2)
+		goto cleanup;
+	if (signals_pending()) {
+		ret = signals_pending();
+		goto cleanup;
+	}
+	ret = 0;
+	for (a = 0; a < 2; a++) {
+		char *tail;
+
+		if (res[a].status == RUN_OK)
+			continue;
+		tail = log_tail(arm[a].log);
+		error("the build of %s (%s) %s; the end of its log (%s):\n%s",
+		      arm_name((enum arm)a), arm[a].rev.label,
+		      run_describe(&res[a], why, sizeof(why)), arm[a].log,
+		      tail);
+		free(tail);
+		ret = -1;
+	}
+cleanup:
+	for (a = 0; a < 2; a++)
+		if (fds[a] >= 0)
+			close(fds[a]);
+	return ret;
+}
+
+static unsigned long name_seed(unsigned long seed, const char *name)
+{
+	unsigned long h = 5381;
+
+	while (*name)
+		h = h * 33 + (unsigned char)*name++;
+	return (seed ^ h) & 0xffffffffUL;
+}
+
+static void fill_rev(struct report_rev *out, const struct arm_state *a)
+{
+	out->label = a->rev.label;
+	out->commit = a->rev.commit;
+	out->tree = a->rev.tree;
+	out->how = a->how;
+	out->worktree = a->rev.worktree;
+	out->dirty = a->rev.dirty;
+}
+
+/* Measure every compared benchmark, then decide. Returns the exit code. */
+static int measure_all(struct run_report *r, struct config *cfg,
+		       struct arm_state arm[2], const struct run_opts *o)
+{
+	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, NULL, 2.0,
+				   o->quiet };
+	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
+	size_t i;
+	int rc = 0;
+
+	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!mo.order_rng) {
+		free(v);
+		return error("cannot allocate a random generator"), EXIT_ERROR;
+	}
+	gsl_rng_set(mo.order_rng, r->seed);
+	for (i = 0; i < r->n; i++)
+		if (!r->runs[i].is_new)
+			r->compared++;
+	r->level = stats_bonferroni(r->confidence, r->compared);
+
+	for (i = 0; i < r->n && !r->interrupted; i++) {
+		struct bench_run *br = &r->runs[i];
+		struct bench_stats *st = &r->stats[i];
+
+		if (br->is_new) {
+			st->verdict = VERDICT_NEW;
+		} else if ((rc = measure_bench(br, &mo)) > 0) {
+			r->interrupted = rc;
+			st->verdict = VERDICT_ERROR;
+		} else if (rc < 0) {
+			st->verdict = VERDICT_ERROR;
+		} else {
+			verdict_analyse(st, br, r->level, r->resamples,
+					name_seed(r->seed, br->cfg->name));
+		}
+		v[i] = st->verdict;
+	}
+	machine_read_load_after(&r->machine);
+	gsl_rng_free(mo.order_rng);
+	r->suite = verdict_suite(v, r->n);
+	free(v);
+	if (r->interrupted)
+		return signals_exit_code(r->interrupted);
+	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
+}
+
+static void arm_release(struct arm_state *a)
+{
+	repo_rev_release(&a->rev);
+	free(a->how);
+	free(a->dir);
+	free(a->index);
+	free(a->log);
+}
+
+int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
+{
+	struct run_opts o = { 0 };
+	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
+				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
+	struct config cfg = CONFIG_INIT;
+	struct run_report r;
+	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
+	char *base_spec = NULL;
+	char last_error[4096] = "";
+	int lock_fd = -1, code = EXIT_ERROR, rc, reported = 0;
+	size_t i, a;
+
+	memset(&r, 0, sizeof(r));
+	rc = parse_options(&o, argc, argv);
+	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	error_capture(last_error, sizeof(last_error), 0);
+	r.seed = o.have_seed ? o.seed : fresh_seed();
+	r.advisory = o.advisory;
+
+	gate_dir = xasprintf("%sgate", repo_gitdir(ctx->repo));
+	lock_path = xasprintf("%s/lock", gate_dir);
+	if (mkdir_p(gate_dir) < 0 || repo_lock(&lock_fd, lock_path) < 0)
+		goto cleanup;
+
+	if (repo_resolve(&arm[ARM_HEAD].rev, ctx->repo,
+			 o.head ? o.head : "WORKTREE") < 0)
+		goto cleanup;
+	if (o.base) {
+		base_spec = xstrdup(o.base);
+	} else if (repo_default_base(&base_spec, &arm[ARM_BASE].how,
+				     ctx->repo) < 0) {
+		goto cleanup;
+	}
+	if (repo_resolve(&arm[ARM_BASE].rev, ctx->repo, base_spec) < 0)
+		goto cleanup;
+	if (!o.base) {
+		/* report the base as the user would name it */
+		free(arm[ARM_BASE].rev.label);
+		arm[ARM_BASE].rev.label = xstrdup("default base");
+	}
+
+	if (load_config(&cfg, &origin, ctx->repo, &o, &arm[ARM_HEAD].rev) < 0)
+		goto cleanup;
+	for (i = 0; i < cfg.nbench; i++) {
+		if (o.pairs > 0) {
+			cfg.benches[i].pairs = (unsigned)o.pairs;
+			if (cfg.benches[i].max_pairs < cfg.benches[i].pairs)
+				cfg.benches[i].max_pairs = cfg.benches[i].pairs;
+		}
+		if (o.warmup >= 0)
+			cfg.benches[i].warmup = (unsigned)o.warmup;
+	}
+	r.n = cfg.nbench;
+	r.runs = xcalloc(r.n, sizeof(*r.runs));
+	r.stats = xcalloc(r.n, sizeof(*r.stats));
+	for (i = 0; i < r.n; i++)
+		r.runs[i].cfg = &cfg.benches[i];
+	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
+		 sizeof(last_error));
+
+	for (a = 0; a < 2; a++) {
+		const char *name = arm_name((enum arm)a);
+
+		arm[a].dir = xasprintf("%s/%s", gate_dir, name);
+		arm[a].index = xasprintf("%s/%s.index", gate_dir, name);
+		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, name);
+		if (!o.quiet)
+			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
+				name, arm[a].rev.label, arm[a].dir);
+		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
+				  arm[a].index) < 0)
+			goto cleanup;
+		if (signals_pending())
+			goto interrupted;
+	}
+	rc = build_arms(&cfg, arm, o.quiet);
+	if (rc > 0)
+		goto interrupted;
+	if (rc < 0)
+		goto cleanup;
+
+	fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
+	fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
+	r.config_origin = origin;
+	r.confidence = cfg.confidence;
+	r.resamples = cfg.resamples;
+	machine_read(&r.machine);
+	if (!o.quiet)
+		fprintf(stderr, "gate: seed %lu\n", r.seed);
+	code = measure_all(&r, &cfg, arm, &o);
+	r.exit_code = code;
+
+	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
+	reported = 1;
+	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
+		code = EXIT_ERROR;
+	goto cleanup;
+
+interrupted:
+	r.interrupted = signals_pending();
+	code = signals_exit_code(r.interrupted);
+	error("interrupted by signal %d before measuring: stopped",
+	      r.interrupted);
+cleanup:
+	error_capture(NULL, 0, 0);
+	for (i = 0; r.runs && i < r.n; i++) {
+		bench_run_release(&r.runs[i]);
+		bench_stats_release(&r.stats[i]);
+	}
+	if (!reported && o.json) {
+		/* a CI step reading the report must see the error too */
+		r.suite = VERDICT_ERROR;
+		r.exit_code = code;
+		r.error = last_error;
+		r.n = 0;
+		fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
+		fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
+		r.config_origin = origin;
+		report_json(o.json, &r);
+	}
+	free(r.runs);
+	free(r.stats);
+	config_release(&cfg);
+	arm_release(&arm[0]);
+	arm_release(&arm[1]);
+	if (lock_fd >= 0)
+		repo_unlock(lock_fd, lock_path);
+	free(origin);
+	free(base_spec);
+	free(lock_path);
+	free(gate_dir);
+	return code;
+}

@@ -1,0 +1,41 @@
+/*
+ * The subcommands. Adding a subcommand: write gate/cmd-foo.c defining
+ * cmd_foo() and its usage text, declare both here, add a row to commands[]
+ * in gate/gate.c, add gate/cmd-foo.o to GATE_OBJ in the Makefile, add a CLI
+ * test under tests/cli/ and a line in README.md.
+ */
+#ifndef GATE_CMD_H
+#define GATE_CMD_H
+
+struct repo;
+
+/* What gate.c sets up before a command runs. */
+struct gate_ctx {
+	const char *dir;	/* -C DIR, or "." */
+	struct repo *repo;	/* opened when the command has NEED_REPO */
+};
+
+#define NEED_REPO 1
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct gate_ctx *ctx);
+	unsigned flags;
+	const char *summary;
+	const char *usage;	/* the synopsis line(s) */
+};
+
+/* Exit codes (DESIGN.md). */
+#define EXIT_PASS 0
+#define EXIT_FAIL 1
+#define EXIT_NOISY 2
+#define EXIT_ERROR 3
+
+/* Each returns the process exit code. */
+int cmd_run(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_run_usage[];
+
+/* The whole program; main() only calls this. */
+int gate_main(int argc, char **argv);
+
+#endif

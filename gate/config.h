@@ -1,0 +1,70 @@
+/*
+ * gate.json: parsing and validation into struct config. Every error names
+ * origin:line:column, what was wrong and what was expected. Defaults are
+ * documented in README.md and applied here, so later stages never guess.
+ */
+#ifndef GATE_CONFIG_H
+#define GATE_CONFIG_H
+
+#include <stddef.h>
+
+enum metric { METRIC_WALL, METRIC_CPU };
+
+/* A command: argv (no shell) when argv != NULL, else shell via /bin/sh -c. */
+struct command {
+	char **argv;	/* NULL-terminated, owned; or NULL */
+	char *shell;	/* owned; or NULL */
+};
+
+struct bench_cfg {
+	char *name;
+	struct command run;
+	unsigned pairs;		/* >= 2 */
+	unsigned max_pairs;	/* >= pairs; adaptive pairs (later issue) */
+	unsigned warmup;	/* runs per arm, excluded from statistics */
+	enum metric metric;
+	double min_effect;	/* floor f: fail needs low > 1 + f */
+	double timeout;		/* seconds per sample, > 0 */
+	int parity;		/* 1: stdout must be identical within an arm */
+};
+
+struct config {
+	int version;
+	struct command build;	/* both NULL: nothing to build */
+	double confidence;	/* suite-wide, in (0.5, 1) */
+	unsigned resamples;	/* bootstrap resamples */
+	struct bench_cfg *benches;
+	size_t nbench;
+};
+#define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0 }
+
+/* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
+#define CONFIG_DEFAULT_PAIRS 20
+#define CONFIG_DEFAULT_MAX_PAIRS 60
+#define CONFIG_DEFAULT_WARMUP 2
+#define CONFIG_DEFAULT_CONFIDENCE 0.95
+#define CONFIG_DEFAULT_MIN_EFFECT 0.05
+#define CONFIG_DEFAULT_TIMEOUT 60.0
+#define CONFIG_DEFAULT_RESAMPLES 10000
+#define CONFIG_VERSION 1
+
+/*
+ * Parse text (len bytes, need not be NUL-terminated) into cfg. origin names
+ * the source in messages ("gate.json", "gate.json at 1a2b3c4"). Returns 0,
+ * or -1 after printing one error via error(); cfg is then released.
+ */
+int config_parse(struct config *cfg, const char *text, size_t len,
+		 const char *origin);
+void config_release(struct config *cfg);
+/* Find a benchmark by name, or NULL. */
+const struct bench_cfg *config_find(const struct config *cfg,
+				    const char *name);
+const char *metric_name(enum metric m);
+/* "s" for wall and cpu. */
+const char *metric_unit(enum metric m);
+
+void command_release(struct command *c);
+/* Deep copy. */
+void command_copy(struct command *dst, const struct command *src);
+
+#endif

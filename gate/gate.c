@@ -1,0 +1,125 @@
+/*
+ * The command table and global options (-C DIR, --help, --version), in
+ * git's manner: "gate [-C DIR] COMMAND [ARGS]"; "gate help COMMAND" and
+ * "gate COMMAND --help" print the command's usage to stdout.
+ */
+#include "gate/cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "common/error.h"
+#include "gate/signals.h"
+#include "git/repo.h"
+#include "common/banned.h"
+
+static const struct cmd commands[] = {
+	{ "run", cmd_run, NEED_REPO,
+	  "measure base against head and give a verdict", cmd_run_usage },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char synopsis[] =
+	"usage: gate [-C DIR] COMMAND [ARGS]\n"
+	"       gate --help | gate help COMMAND | gate --version\n";
+
+static void print_help(FILE *out)
+{
+	size_t i;
+
+	fputs(synopsis, out);
+	fputs("\ncommands:\n", out);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\nexit codes: 0 pass, 1 fail (regression shown), 2 noisy "
+	      "(inconclusive), 3 error (could not measure)\n"
+	      "see README.md, or gate help COMMAND\n", out);
+}
+
+static const struct cmd *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int run_command(const struct cmd *c, int argc, char **argv,
+		       const char *dir)
+{
+	struct gate_ctx ctx = { dir, NULL };
+	int i, code;
+
+	/* --help needs no repository */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return c->fn(argc, argv, &ctx);
+	if ((c->flags & NEED_REPO) && repo_open(&ctx.repo, dir) < 0)
+		return EXIT_ERROR;
+	code = c->fn(argc, argv, &ctx);
+	repo_free(ctx.repo);
+	return code;
+}
+
+int gate_main(int argc, char **argv)
+{
+	const char *dir = ".";
+	const struct cmd *c;
+	int i = 1, code;
+
+	gsl_set_error_handler_off();
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_help(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("gate %s\n", GATE_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "-C")) {
+			if (i + 1 >= argc) {
+				error("-C needs a directory");
+				fputs(synopsis, stderr);
+				return EXIT_ERROR;
+			}
+			dir = argv[i + 1];
+			i += 2;
+		} else {
+			error("unknown option \"%s\"", argv[i]);
+			fputs(synopsis, stderr);
+			return EXIT_ERROR;
+		}
+	}
+	if (i >= argc) {
+		fputs(synopsis, stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			print_help(stdout);
+			return 0;
+		}
+		if (!(c = find(argv[i + 1]))) {
+			error("unknown command \"%s\": see gate --help",
+			      argv[i + 1]);
+			return EXIT_ERROR;
+		}
+		fputs(c->usage, stdout);
+		return 0;
+	}
+	if (!(c = find(argv[i]))) {
+		error("unknown command \"%s\": see gate --help", argv[i]);
+		return EXIT_ERROR;
+	}
+	if (signals_init() < 0 || repo_global_init() < 0)
+		return EXIT_ERROR;
+	code = run_command(c, argc - i, argv + i, dir);
+	repo_global_shutdown();
+	return code;
+}

@@ -1,0 +1,10 @@
+/*
+ * main(), and nothing else, so that everything in gate/ links into the
+ * unit tests as a library.
+ */
+#include "gate/cmd.h"
+
+int main(int argc, char **argv)
+{
+	return gate_main(argc, argv);
+}

@@ -1,0 +1,200 @@
+/*
+ * The measurement loop. Order is drawn per pair, not per run, so that
+ * drift in machine speed cancels within each pair; balanced so neither arm
+ * owns the "runs second, caches warm" position more often than the other.
+ */
+#include "gate/measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "common/error.h"
+#include "gate/runner.h"
+#include "gate/signals.h"
+#include "common/banned.h"
+
+const char *arm_name(enum arm a)
+{
+	return a == ARM_BASE ? "base" : "head";
+}
+
+double sample_value(const struct sample *s, enum metric m)
+{
+	return m == METRIC_CPU ? s->cpu : s->wall;
+}
+
+void measure_order(int *order, size_t n, gsl_rng *rng)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		order[i] = i < n / 2;
+	if (n % 2)
+		order[n - 1] = (int)gsl_rng_uniform_int(rng, 2);
+	gsl_ran_shuffle(rng, order, n, sizeof(*order));
+}
+
+/* The last few lines of a stderr tail, indented, for an error message. */
+static char *indent_tail(const char *tail)
+{
+	const char *start = tail + strlen(tail);
+	size_t lines = 0, len, i, o = 0;
+	char *out;
+
+	while (start > tail && (start[-1] == '\n' || start[-1] == ' '))
+		start--;
+	len = (size_t)(start - tail);
+	while (start > tail && lines < 8) {
+		start--;
+		if (*start == '\n' && ++lines == 8) {
+			start++;
+			break;
+		}
+	}
+	len -= (size_t)(start - tail);
+	if (len == 0)
+		return xstrdup("  (stderr was empty)");
+	for (lines = 0, i = 0; i < len; i++)
+		lines += start[i] == '\n';
+	out = xmalloc(len + lines * 10 + 16);
+	o += (size_t)snprintf(out, 16, "  stderr: ");
+	for (i = 0; i < len; i++) {
+		out[o++] = start[i];
+		if (start[i] == '\n' && i + 1 < len) {
+			memcpy(out + o, "          ", 10);
+			o += 10;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void fail(struct bench_run *br, char *msg)
+{
+	free(br->error);
+	br->error = msg;
+}
+
+/* Run one sample of arm a; label is "warm-up 1" or "pair 3". */
+static int one_sample(struct bench_run *br, const struct measure_opts *opt,
+		      enum arm a, const char *label, struct sample *out)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
+				 opt->grace, -1 };
+	struct run_result res;
+	char why[256];
+	char *tail;
+	double v;
+
+	run_one(&res, &spec);
+	if (res.status == RUN_INTERRUPTED)
+		return res.code ? res.code : signals_pending();
+	if (res.status != RUN_OK) {
+		tail = indent_tail(res.err_tail);
+		if (res.status == RUN_SPAWN)
+			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+				"%s: check \"run\" in gate.json (the command "
+				"runs in the %s checkout)\n%s", cfg->name,
+				arm_name(a), label,
+				run_describe(&res, why, sizeof(why)),
+				arm_name(a), tail));
+		else if (res.status == RUN_TIMEOUT)
+			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+				"%s: raise \"timeout\" in gate.json if it "
+				"needs longer\n%s", cfg->name, arm_name(a),
+				label, run_describe(&res, why, sizeof(why)),
+				tail));
+		else
+			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+				"%s\n%s", cfg->name, arm_name(a), label,
+				run_describe(&res, why, sizeof(why)), tail));
+		free(tail);
+		return -1;
+	}
+	out->wall = res.wall;
+	out->cpu = res.user + res.sys;
+	out->maxrss_kb = res.maxrss_kb;
+
+	if (br->nsamples[a] == 0) {
+		br->out_hash[a] = res.out_hash;
+		br->out_bytes[a] = res.out_bytes;
+	} else if (cfg->parity && (res.out_hash != br->out_hash[a] ||
+				   res.out_bytes != br->out_bytes[a])) {
+		fail(br, xasprintf("benchmark \"%s\": %s's stdout in %s "
+			"(%llu bytes) differs from its first sample (%llu "
+			"bytes): the output is not deterministic, so the two "
+			"runs may not do the same work; make it deterministic "
+			"or set \"parity\": false for this benchmark",
+			cfg->name, arm_name(a), label,
+			(unsigned long long)res.out_bytes,
+			(unsigned long long)br->out_bytes[a]));
+		return -1;
+	}
+	br->nsamples[a]++;
+
+	v = sample_value(out, cfg->metric);
+	if (!(v > 0) || !isfinite(v)) {
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
+			"%s = %g s, which cannot be compared: the benchmark is "
+			"too short for this clock; make it do more work per "
+			"run (at least a few milliseconds)", cfg->name,
+			arm_name(a), label, metric_name(cfg->metric), v));
+		return -1;
+	}
+	return 0;
+}
+
+int measure_bench(struct bench_run *br, const struct measure_opts *opt)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	int *order = xcalloc(cfg->pairs, sizeof(*order));
+	struct sample scratch;
+	char label[64];
+	unsigned i;
+	int rc = 0;
+
+	br->pairs = xcalloc(cfg->pairs, sizeof(*br->pairs));
+	measure_order(order, cfg->pairs, opt->order_rng);
+	if (!opt->quiet)
+		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs\n",
+			cfg->name, cfg->warmup, cfg->pairs);
+
+	/* warm-ups alternate arms so both see caches in the same state */
+	for (i = 0; i < cfg->warmup && rc == 0; i++) {
+		snprintf(label, sizeof(label), "warm-up %u", i + 1);
+		rc = one_sample(br, opt, ARM_BASE, label, &scratch);
+		if (rc == 0)
+			rc = one_sample(br, opt, ARM_HEAD, label, &scratch);
+	}
+	for (i = 0; i < cfg->pairs && rc == 0; i++) {
+		struct pair_result *pr = &br->pairs[i];
+		enum arm first = order[i] ? ARM_HEAD : ARM_BASE;
+
+		pr->head_first = order[i];
+		snprintf(label, sizeof(label), "pair %u", i + 1);
+		rc = one_sample(br, opt, first, label, &pr->s[first]);
+		if (rc == 0)
+			rc = one_sample(br, opt, !first, label,
+					&pr->s[!first]);
+		if (rc == 0)
+			br->npairs++;
+	}
+	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
+			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
+		br->parity_differs = 1;
+	free(order);
+	return rc;
+}
+
+void bench_run_release(struct bench_run *br)
+{
+	free(br->pairs);
+	free(br->error);
+	br->pairs = NULL;
+	br->error = NULL;
+}

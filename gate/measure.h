@@ -1,0 +1,63 @@
+/*
+ * The measurement loop: warm-up runs per arm, then pairs of base and head
+ * samples in a seeded, balanced random order, checking each arm's stdout
+ * against its first sample (output parity) as it goes.
+ */
+#ifndef GATE_MEASURE_H
+#define GATE_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "gate/config.h"
+
+enum arm { ARM_BASE = 0, ARM_HEAD = 1 };
+
+struct sample {
+	double wall, cpu;	/* seconds */
+	long maxrss_kb;
+};
+
+struct pair_result {
+	int head_first;		/* order the pair ran in */
+	struct sample s[2];	/* indexed by enum arm */
+};
+
+struct bench_run {
+	const struct bench_cfg *cfg;
+	int is_new;		/* only head's config declares it */
+	struct pair_result *pairs;
+	size_t npairs;		/* pairs completed */
+	uint64_t out_hash[2];	/* stdout signature of each arm */
+	uint64_t out_bytes[2];
+	size_t nsamples[2];	/* samples checked for parity, warm-ups in */
+	int parity_differs;	/* 1: base and head printed different stdout */
+	char *error;		/* non-NULL: could not be measured (owned) */
+};
+
+struct measure_opts {
+	const char *dir[2];	/* each arm's checkout, by enum arm */
+	gsl_rng *order_rng;	/* draws the pair order */
+	double grace;		/* SIGTERM to SIGKILL on timeout, seconds */
+	int quiet;		/* no progress lines on stderr */
+};
+
+const char *arm_name(enum arm a);
+/* The value of metric m in sample s. */
+double sample_value(const struct sample *s, enum metric m);
+/*
+ * Fill order[0..n) with 1 (head first) or 0 (base first): floor(n/2) of
+ * each, the odd one out drawn at random, shuffled with rng.
+ */
+void measure_order(int *order, size_t n, gsl_rng *rng);
+/*
+ * Measure br->cfg: warm-ups, then cfg->pairs pairs. Returns 0 when
+ * measured, -1 with br->error set when it could not be, or the signal
+ * number when gate was interrupted.
+ */
+int measure_bench(struct bench_run *br, const struct measure_opts *opt);
+void bench_run_release(struct bench_run *br);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * The JSON report (schema 1): DESIGN.md's fields plus every sample, so any
+ * figure can be recomputed from the file alone. Stable: fields are added,
+ * never renamed or removed, without a schema bump.
+ */
+#include "gate/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+/* JSON has no NaN: unknown numbers become null. */
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *rev_json(const struct report_rev *v)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "rev", v->label ? v->label : "");
+	cJSON_AddStringToObject(o, "commit", v->commit ? v->commit : "");
+	cJSON_AddStringToObject(o, "tree", v->tree ? v->tree : "");
+	if (v->how)
+		cJSON_AddStringToObject(o, "chosen_as", v->how);
+	if (v->worktree)
+		cJSON_AddBoolToObject(o, "uncommitted_changes", v->dirty);
+	return o;
+}
+
+static cJSON *machine_json(const struct machine *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *lb = cJSON_CreateDoubleArray(m->load_before, 3);
+	cJSON *la = cJSON_CreateDoubleArray(m->load_after, 3);
+
+	cJSON_AddStringToObject(o, "cpu", m->cpu);
+	cJSON_AddNumberToObject(o, "cores", (double)m->cores);
+	cJSON_AddStringToObject(o, "smt", m->smt);
+	cJSON_AddStringToObject(o, "governor", m->governor);
+	cJSON_AddStringToObject(o, "turbo", m->turbo);
+	cJSON_AddStringToObject(o, "virtualisation", m->virt);
+	cJSON_AddStringToObject(o, "kernel", m->kernel);
+	cJSON_AddItemToObject(o, "load_before", lb);
+	cJSON_AddItemToObject(o, "load_after", la);
+	return o;
+}
+
+static cJSON *arm_json(double median, double cv)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_num(o, "median", median);
+	add_num(o, "cv", cv);
+	return o;
+}
+
+static char *parity_text(const struct bench_run *br, enum arm a)
+{
+	if (!br->cfg->parity)
+		return xstrdup("not checked (parity: false)");
+	return xasprintf("identical in %zu samples", br->nsamples[a]);
+}
+
+static cJSON *bench_json(const struct bench_run *br,
+			 const struct bench_stats *st)
+{
+	const struct bench_cfg *c = br->cfg;
+	cJSON *o = cJSON_CreateObject(), *x, *samples;
+	char *p;
+	size_t i;
+
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
+	cJSON_AddStringToObject(o, "unit", metric_unit(c->metric));
+	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
+	if (st->reason)
+		cJSON_AddStringToObject(o, "reason", st->reason);
+	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
+	cJSON_AddNumberToObject(o, "warmup", c->warmup);
+	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
+	if (st->verdict != VERDICT_NEW && st->ratios && !br->error) {
+		x = cJSON_AddObjectToObject(o, "ratio");
+		add_num(x, "median", st->median);
+		add_num(x, "low", st->low);
+		add_num(x, "high", st->high);
+		add_num(x, "level", st->level);
+		add_num(x, "geomean", st->geomean);
+		x = cJSON_AddObjectToObject(o, "wins");
+		cJSON_AddNumberToObject(x, "head_slower", (double)st->head_slower);
+		cJSON_AddNumberToObject(x, "of", (double)st->of);
+		add_num(x, "p", st->sign_p);
+		cJSON_AddItemToObject(o, "base",
+				      arm_json(st->base_median, st->base_cv));
+		cJSON_AddItemToObject(o, "head",
+				      arm_json(st->head_median, st->head_cv));
+	}
+	if (st->verdict != VERDICT_NEW) {
+		x = cJSON_AddObjectToObject(o, "parity");
+		p = parity_text(br, ARM_BASE);
+		cJSON_AddStringToObject(x, "base", p);
+		free(p);
+		p = parity_text(br, ARM_HEAD);
+		cJSON_AddStringToObject(x, "head", p);
+		free(p);
+		cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
+	}
+	samples = cJSON_AddArrayToObject(o, "samples");
+	for (i = 0; i < br->npairs; i++) {
+		const struct pair_result *pr = &br->pairs[i];
+		cJSON *s = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(s, "pair", (double)(i + 1));
+		cJSON_AddStringToObject(s, "first",
+					pr->head_first ? "head" : "base");
+		cJSON_AddNumberToObject(s, "base",
+				sample_value(&pr->s[ARM_BASE], c->metric));
+		cJSON_AddNumberToObject(s, "head",
+				sample_value(&pr->s[ARM_HEAD], c->metric));
+		cJSON_AddNumberToObject(s, "base_wall", pr->s[ARM_BASE].wall);
+		cJSON_AddNumberToObject(s, "head_wall", pr->s[ARM_HEAD].wall);
+		cJSON_AddNumberToObject(s, "base_cpu", pr->s[ARM_BASE].cpu);
+		cJSON_AddNumberToObject(s, "head_cpu", pr->s[ARM_HEAD].cpu);
+		cJSON_AddNumberToObject(s, "base_maxrss_kb",
+					(double)pr->s[ARM_BASE].maxrss_kb);
+		cJSON_AddNumberToObject(s, "head_maxrss_kb",
+					(double)pr->s[ARM_HEAD].maxrss_kb);
+		cJSON_AddItemToArray(samples, s);
+	}
+	if (br->error)
+		cJSON_AddStringToObject(o, "error", br->error);
+	else
+		cJSON_AddNullToObject(o, "error");
+	return o;
+}
+
+static cJSON *build_json(const struct run_report *r)
+{
+	cJSON *root = cJSON_CreateObject(), *p, *list;
+	size_t i;
+
+	cJSON_AddNumberToObject(root, "schema", REPORT_SCHEMA);
+	cJSON_AddStringToObject(root, "gate_version", GATE_VERSION);
+	cJSON_AddStringToObject(root, "verdict", r->interrupted ?
+				"interrupted" : verdict_name(r->suite));
+	cJSON_AddNumberToObject(root, "exit_code", r->exit_code);
+	cJSON_AddBoolToObject(root, "advisory", r->advisory);
+	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
+	cJSON_AddItemToObject(root, "head", rev_json(&r->rev[ARM_HEAD]));
+	p = cJSON_AddObjectToObject(root, "protocol");
+	cJSON_AddStringToObject(p, "config", r->config_origin ?
+				r->config_origin : "");
+	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
+	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
+	cJSON_AddStringToObject(p, "statistic", "median of head/base ratios");
+	cJSON_AddStringToObject(p, "interval", "bootstrap percentile");
+	cJSON_AddNumberToObject(p, "resamples", r->resamples);
+	cJSON_AddNumberToObject(p, "confidence", r->confidence);
+	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
+	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
+	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
+	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));
+	if (r->error)
+		cJSON_AddStringToObject(root, "error", r->error);
+	else
+		cJSON_AddNullToObject(root, "error");
+	list = cJSON_AddArrayToObject(root, "benchmarks");
+	for (i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(list, bench_json(&r->runs[i],
+						      &r->stats[i]));
+	return root;
+}
+
+int report_json(const char *path, const struct run_report *r)
+{
+	cJSON *root = build_json(r);
+	char *text = cJSON_Print(root);
+	FILE *f;
+	int ret = -1;
+
+	cJSON_Delete(root);
+	if (!text)
+		return error("cannot format the JSON report: out of memory");
+	if (!strcmp(path, "-")) {
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		ret = fflush(stdout) ? error("cannot write the JSON report "
+					     "to stdout:") : 0;
+	} else if (!(f = fopen(path, "w"))) {
+		ret = error("cannot write the JSON report \"%s\":", path);
+	} else {
+		fputs(text, f);
+		fputc('\n', f);
+		if (fclose(f) != 0)
+			ret = error("cannot write the JSON report \"%s\":",
+				    path);
+		else
+			ret = 0;
+	}
+	free(text);
+	return ret;
+}

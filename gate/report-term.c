@@ -1,0 +1,195 @@
+/*
+ * The terminal report: one row per benchmark that can be read at a glance
+ * (name, medians, change, interval, wins, CV, verdict), the reason for each
+ * verdict, the suite verdict, and the protocol disclosure underneath.
+ */
+#include "gate/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+const char *format_seconds(double s, char *buf, size_t size)
+{
+	if (!isfinite(s))
+		snprintf(buf, size, "-");
+	else if (s >= 1.0)
+		snprintf(buf, size, "%.3f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, size, "%.1f ms", s * 1e3);
+	else
+		snprintf(buf, size, "%.0f us", s * 1e6);
+	return buf;
+}
+
+static double pct(double ratio)
+{
+	return (ratio - 1.0) * 100.0;
+}
+
+static const char *short_id(const char *id)
+{
+	static char buf[2][16];
+	static int which;
+
+	which = !which;
+	if (!id || !id[0])
+		return "(none)";
+	snprintf(buf[which], sizeof(buf[which]), "%.10s", id);
+	return buf[which];
+}
+
+static void print_rev(FILE *out, const char *arm, const struct report_rev *v)
+{
+	if (v->worktree)
+		fprintf(out, "%s: working tree (%s) on %s, tree %s\n", arm,
+			v->dirty ? "with uncommitted changes" : "clean",
+			short_id(v->commit), short_id(v->tree));
+	else
+		fprintf(out, "%s: %s = %s%s%s%s\n", arm, v->label,
+			short_id(v->commit), v->how ? " (" : "",
+			v->how ? v->how : "", v->how ? ")" : "");
+}
+
+static void print_row(FILE *out, int w, const struct bench_run *br,
+		      const struct bench_stats *st)
+{
+	char b[32], h[32], iv[48], wins[32], cv[32];
+
+	if (st->verdict == VERDICT_NEW) {
+		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-12s  %-9s  new\n",
+			w, br->cfg->name, "-", "-", "-", "not compared", "-",
+			"-");
+		return;
+	}
+	if (br->error || !st->ratios) {
+		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-12s  %-9s  "
+			"ERROR\n", w, br->cfg->name, "-", "-", "-", "-", "-",
+			"-");
+		return;
+	}
+	snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%", pct(st->low),
+		 pct(st->high));
+	snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g", st->head_slower, st->of,
+		 st->sign_p);
+	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
+		 st->head_cv * 100);
+	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-12s  %-9s  %s\n",
+		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
+		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
+		iv, wins, cv,
+		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
+							    : "pass")
+		: st->verdict == VERDICT_FAIL ? "FAIL"
+		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR");
+}
+
+static void print_suite(FILE *out, const struct run_report *r)
+{
+	size_t i, count[VERDICT_NEW + 1] = { 0 };
+
+	for (i = 0; i < r->n; i++)
+		count[r->stats[i].verdict]++;
+	if (r->interrupted) {
+		fprintf(out, "verdict: interrupted by signal %d before a "
+			"verdict (exit %d)\n", r->interrupted, r->exit_code);
+		return;
+	}
+	fprintf(out, "verdict: %s", r->suite == VERDICT_PASS ? "PASS" :
+		r->suite == VERDICT_FAIL ? "FAIL" :
+		r->suite == VERDICT_NOISY ? "NOISY" : "ERROR");
+	if (r->error)
+		fprintf(out, ": %s", r->error);
+	else
+		fprintf(out, ": %zu pass, %zu fail, %zu noisy, %zu error, "
+			"%zu new", count[VERDICT_PASS], count[VERDICT_FAIL],
+			count[VERDICT_NOISY], count[VERDICT_ERROR],
+			count[VERDICT_NEW]);
+	if (r->advisory && r->suite != VERDICT_PASS)
+		fprintf(out, " (advisory: exit 0 instead of %d)\n",
+			verdict_exit_code(r->suite));
+	else
+		fprintf(out, " (exit %d)\n", r->exit_code);
+}
+
+static void print_protocol(FILE *out, const struct run_report *r)
+{
+	const struct machine *m = &r->machine;
+	size_t i;
+
+	fprintf(out, "\nprotocol:\n");
+	print_rev(out, "  base", &r->rev[ARM_BASE]);
+	print_rev(out, "  head", &r->rev[ARM_HEAD]);
+	fprintf(out, "  config: %s\n", r->config_origin);
+	fprintf(out, "  order: pairs of base and head back to back, which "
+		"runs first drawn at random (balanced), seed %lu "
+		"(--seed %lu replays it)\n", r->seed, r->seed);
+	fprintf(out, "  interval: bootstrap percentile of the median "
+		"head/base ratio, %u resamples, %.1f%% per benchmark (%.1f%% "
+		"for the suite, Bonferroni over %zu)\n", r->resamples,
+		r->level * 100, r->confidence * 100, r->compared);
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+		const struct bench_cfg *c = br->cfg;
+
+		if (r->stats[i].verdict == VERDICT_NEW)
+			continue;
+		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
+			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
+			c->warmup, c->min_effect * 100);
+		if (!c->parity)
+			fprintf(out, ", stdout not checked (parity: false)");
+		else if (br->nsamples[0] && br->nsamples[1])
+			fprintf(out, ", stdout identical within each arm "
+				"(%zu base, %zu head samples)%s",
+				br->nsamples[0], br->nsamples[1],
+				br->parity_differs ? "; base and head print "
+				"different output" : "");
+		fputc('\n', out);
+	}
+	fprintf(out, "  machine: %s, %ld cores, SMT %s, governor %s, turbo "
+		"%s, virtualisation %s, %s\n", m->cpu, m->cores, m->smt,
+		m->governor, m->turbo, m->virt, m->kernel);
+	fprintf(out, "  load: %.2f before, %.2f after; gate %s\n",
+		m->load_before[0], m->load_after[0], GATE_VERSION);
+}
+
+void report_term(FILE *out, const struct run_report *r)
+{
+	size_t i;
+	int w = 9;
+	char ivh[32];
+
+	for (i = 0; i < r->n; i++) {
+		int len = (int)strlen(r->runs[i].cfg->name);
+
+		if (len > w)
+			w = len;
+	}
+	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
+	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-12s  %-9s  %s\n", w,
+		"benchmark", "base", "head", "change", ivh, "head slower",
+		"CV b/h", "verdict");
+	for (i = 0; i < r->n; i++)
+		print_row(out, w, &r->runs[i], &r->stats[i]);
+	fputc('\n', out);
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+
+		if (br->error)
+			fprintf(out, "%s: error: %s\n", br->cfg->name,
+				br->error);
+		else if (r->stats[i].verdict == VERDICT_NEW)
+			fprintf(out, "%s: new in head (base's gate.json does "
+				"not declare it): not compared\n",
+				br->cfg->name);
+		else if (r->stats[i].reason)
+			fprintf(out, "%s: %s\n", br->cfg->name,
+				r->stats[i].reason);
+	}
+	print_suite(out, r);
+	print_protocol(out, r);
+}

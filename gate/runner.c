@@ -1,0 +1,386 @@
+/*
+ * The runner: posix_spawn into a fresh process group, then one poll() loop
+ * over the children's pipes and the signal self-pipe that enforces
+ * timeouts with SIGTERM-then-SIGKILL to the whole group.
+ */
+#define _GNU_SOURCE	/* posix_spawn_file_actions_addchdir_np */
+#include "gate/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "gate/signals.h"
+#include "common/banned.h"
+
+extern char **environ;
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+/* after the main child is reaped, how long its leftovers may hold a pipe */
+#define DRAIN_SECONDS 1.0
+
+struct proc {
+	pid_t pid;
+	int out_fd, err_fd;	/* -1 when closed or not captured */
+	double start, deadline, kill_at;	/* monotonic seconds */
+	double grace, limit;
+	int reaped, timed_out, interrupted;
+	struct run_result *res;
+	size_t tail_len;	/* bytes held in res->err_tail */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cloexec_pipe(int fds[2])
+{
+	if (pipe(fds) < 0)
+		return -1;
+	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+int run_start(struct proc **out, const struct run_spec *spec)
+{
+	static const int defaults[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
+					SIGPIPE, SIGQUIT };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t sigs;
+	char *sh_argv[4];
+	char **argv;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	struct proc *p;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (spec->cmd->argv) {
+		argv = spec->cmd->argv;
+	} else {
+		sh_argv[0] = (char *)"/bin/sh";
+		sh_argv[1] = (char *)"-c";
+		sh_argv[2] = spec->cmd->shell;
+		sh_argv[3] = NULL;
+		argv = sh_argv;
+	}
+	if (spec->log_fd < 0 && (cloexec_pipe(outp) < 0 ||
+				 cloexec_pipe(errp) < 0)) {
+		close_fd(&outp[0]);
+		close_fd(&outp[1]);
+		return error("cannot create a pipe:");
+	}
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	if (spec->cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, spec->cwd);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (spec->log_fd >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, spec->log_fd, 1);
+		posix_spawn_file_actions_adddup2(&fa, spec->log_fd, 2);
+	} else {
+		posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+		posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+	}
+	/* own group: a timeout or Ctrl-C can stop the whole tree at once */
+	posix_spawnattr_setpgroup(&attr, 0);
+	sigemptyset(&sigs);
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		sigaddset(&sigs, defaults[i]);
+	posix_spawnattr_setsigdefault(&attr, &sigs);
+	sigemptyset(&sigs);
+	posix_spawnattr_setsigmask(&attr, &sigs);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETSIGMASK);
+
+	p = xcalloc(1, sizeof(*p));
+	p->out_fd = p->err_fd = -1;
+	p->grace = spec->grace > 0 ? spec->grace : 1.0;
+	p->res = NULL;
+	p->start = now();
+	rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close_fd(&outp[1]);
+	close_fd(&errp[1]);
+	if (rc != 0) {
+		close_fd(&outp[0]);
+		close_fd(&errp[0]);
+		free(p);
+		errno = rc;
+		return -1;
+	}
+	p->out_fd = outp[0];
+	p->err_fd = errp[0];
+	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
+	p->limit = spec->timeout;
+	*out = p;
+	return 0;
+}
+
+static void feed_out(struct proc *p, const char *buf, size_t n)
+{
+	uint64_t h = p->res->out_hash;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)buf[i];
+		h *= FNV_PRIME;
+	}
+	p->res->out_hash = h;
+	p->res->out_bytes += n;
+}
+
+/* keep the last RUN_TAIL bytes of stderr without unbounded buffering */
+static void feed_err(struct proc *p, const char *buf, size_t n)
+{
+	char *t = p->res->err_tail;
+
+	if (n >= RUN_TAIL) {
+		memcpy(t, buf + n - RUN_TAIL, RUN_TAIL);
+		p->tail_len = RUN_TAIL;
+	} else {
+		if (p->tail_len + n > RUN_TAIL) {
+			size_t drop = p->tail_len + n - RUN_TAIL;
+
+			memmove(t, t + drop, p->tail_len - drop);
+			p->tail_len -= drop;
+		}
+		memcpy(t + p->tail_len, buf, n);
+		p->tail_len += n;
+	}
+	t[p->tail_len] = '\0';
+}
+
+static void pump(struct proc *p, int *fd, int is_out)
+{
+	char buf[65536];
+	ssize_t n = read(*fd, buf, sizeof(buf));
+
+	if (n > 0) {
+		if (is_out)
+			feed_out(p, buf, (size_t)n);
+		else
+			feed_err(p, buf, (size_t)n);
+	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+		close_fd(fd);
+	}
+}
+
+static void try_reap(struct proc *p)
+{
+	struct rusage ru;
+	int status;
+	pid_t r = wait4(p->pid, &status, WNOHANG, &ru);
+	struct run_result *res = p->res;
+
+	if (r != p->pid)
+		return;
+	res->wall = now() - p->start;
+	res->limit = p->limit;
+	p->reaped = 1;
+	res->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+	res->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+#ifdef __APPLE__
+	res->maxrss_kb = ru.ru_maxrss / 1024;	/* bytes on macOS */
+#else
+	res->maxrss_kb = ru.ru_maxrss;
+#endif
+	if (p->interrupted) {
+		res->status = RUN_INTERRUPTED;
+		res->code = signals_pending();
+	} else if (p->timed_out) {
+		res->status = RUN_TIMEOUT;
+	} else if (WIFEXITED(status)) {
+		res->code = WEXITSTATUS(status);
+		res->status = res->code ? RUN_EXIT : RUN_OK;
+	} else {
+		res->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		res->status = RUN_SIGNAL;
+	}
+	/* whatever the child left behind in its group (daemons) goes too */
+	kill(-p->pid, SIGKILL);
+	p->deadline = now() + DRAIN_SECONDS;
+	p->kill_at = 0;
+}
+
+/* Escalate: SIGTERM to the group, then SIGKILL after the grace period. */
+static void stop_group(struct proc *p, double t)
+{
+	if (p->kill_at == 0) {
+		kill(-p->pid, SIGTERM);
+		p->kill_at = t + p->grace;
+	} else if (t >= p->kill_at) {
+		kill(-p->pid, SIGKILL);
+		p->kill_at = t + 3600;	/* sent; wait for the reap */
+	}
+}
+
+static int proc_done(const struct proc *p)
+{
+	return p->reaped && p->out_fd < 0 && p->err_fd < 0;
+}
+
+int run_wait(struct proc **procs, struct run_result *results, size_t n)
+{
+	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof(*pfd));
+	size_t i, left = n;
+
+	for (i = 0; i < n; i++) {
+		memset(&results[i], 0, sizeof(results[i]));
+		results[i].out_hash = FNV_OFFSET;
+		procs[i]->res = &results[i];
+	}
+	while (left > 0) {
+		double t = now(), wake = -1;
+		size_t np = 0;
+		int sig = signals_pending();
+		int ms;
+
+		for (i = 0; i < n; i++) {
+			struct proc *p = procs[i];
+
+			if (proc_done(p))
+				continue;
+			if (!p->reaped) {
+				if (sig && !p->interrupted) {
+					p->interrupted = 1;
+					p->grace = p->grace < 0.5 ? p->grace : 0.5;
+					p->kill_at = 0;
+				}
+				if (p->interrupted ||
+				    (p->deadline && t >= p->deadline)) {
+					if (!p->interrupted)
+						p->timed_out = 1;
+					stop_group(p, t);
+					if (wake < 0 || p->kill_at < wake)
+						wake = p->kill_at;
+				} else if (p->deadline &&
+					   (wake < 0 || p->deadline < wake)) {
+					wake = p->deadline;
+				}
+			} else if (t >= p->deadline) {
+				/* leftovers escaped the group: stop reading */
+				close_fd(&p->out_fd);
+				close_fd(&p->err_fd);
+				continue;
+			} else if (wake < 0 || p->deadline < wake) {
+				wake = p->deadline;
+			}
+			if (p->out_fd >= 0) {
+				pfd[np].fd = p->out_fd;
+				pfd[np++].events = POLLIN;
+			}
+			if (p->err_fd >= 0) {
+				pfd[np].fd = p->err_fd;
+				pfd[np++].events = POLLIN;
+			}
+		}
+		pfd[np].fd = signals_fd();
+		pfd[np++].events = POLLIN;
+		ms = wake < 0 ? -1 : (int)((wake - t) * 1000.0) + 1;
+		if (poll(pfd, np, ms) < 0 && errno != EINTR) {
+			free(pfd);
+			return error("poll failed:");
+		}
+		signals_drain();
+		for (i = 0; i < n; i++) {
+			struct proc *p = procs[i];
+			size_t k;
+
+			for (k = 0; k < np - 1; k++) {
+				if (!(pfd[k].revents & (POLLIN | POLLHUP |
+							POLLERR)))
+					continue;
+				if (pfd[k].fd == p->out_fd)
+					pump(p, &p->out_fd, 1);
+				else if (pfd[k].fd == p->err_fd)
+					pump(p, &p->err_fd, 0);
+			}
+			if (!p->reaped)
+				try_reap(p);
+		}
+		left = 0;
+		for (i = 0; i < n; i++)
+			if (!proc_done(procs[i]))
+				left++;
+	}
+	for (i = 0; i < n; i++)
+		free(procs[i]);
+	free(pfd);
+	return 0;
+}
+
+int run_one(struct run_result *res, const struct run_spec *spec)
+{
+	struct proc *p;
+
+	if (run_start(&p, spec) < 0) {
+		memset(res, 0, sizeof(*res));
+		res->status = RUN_SPAWN;
+		res->code = errno;
+		return -1;
+	}
+	return run_wait(&p, res, 1);
+}
+
+const char *run_describe(const struct run_result *res, char *buf,
+			 size_t size)
+{
+	switch (res->status) {
+	case RUN_OK:
+		snprintf(buf, size, "succeeded");
+		break;
+	case RUN_EXIT:
+		snprintf(buf, size, "exited with code %d", res->code);
+		break;
+	case RUN_SIGNAL:
+		snprintf(buf, size, "was killed by signal %d (%s)", res->code,
+			 strsignal(res->code));
+		break;
+	case RUN_TIMEOUT:
+		snprintf(buf, size, "timed out after %g s and was killed",
+			 res->limit);
+		break;
+	case RUN_SPAWN:
+		snprintf(buf, size, "could not be started: %s",
+			 strerror(res->code));
+		break;
+	case RUN_INTERRUPTED:
+		snprintf(buf, size, "was stopped because gate was interrupted");
+		break;
+	}
+	return buf;
+}

@@ -1,0 +1,65 @@
+/*
+ * The runner: starts one command without a shell (argv) or with /bin/sh -c
+ * (string), in its own process group, stdin from /dev/null, and waits for it
+ * with a timeout, measuring wall time, CPU time and peak RSS, hashing stdout
+ * as it streams and keeping the tail of stderr for messages.
+ */
+#ifndef GATE_RUNNER_H
+#define GATE_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gate/config.h"
+
+#define RUN_TAIL 2048
+
+enum run_status {
+	RUN_OK,			/* exited 0 */
+	RUN_EXIT,		/* exited non-zero: code */
+	RUN_SIGNAL,		/* killed by signal: code */
+	RUN_TIMEOUT,		/* timed out, group killed */
+	RUN_SPAWN,		/* could not start: code is errno */
+	RUN_INTERRUPTED,	/* gate got SIGINT/SIGTERM: group killed */
+};
+
+struct run_spec {
+	const struct command *cmd;
+	const char *cwd;	/* NULL: gate's cwd */
+	double timeout;		/* seconds; <= 0 means none */
+	double grace;		/* SIGTERM to SIGKILL, seconds */
+	int log_fd;		/* >= 0: stdout and stderr go to this file
+				   (builds); -1: hash stdout, keep stderr tail */
+};
+
+struct run_result {
+	enum run_status status;
+	int code;
+	double wall;		/* seconds, monotonic, spawn to reap */
+	double user, sys;	/* seconds, the child and its waited children */
+	long maxrss_kb;
+	double limit;		/* the timeout that applied, seconds */
+	uint64_t out_hash;	/* FNV-1a 64 of stdout */
+	uint64_t out_bytes;
+	char err_tail[RUN_TAIL + 1];	/* last bytes of stderr, NUL-ended */
+};
+
+struct proc;
+
+/* Start spec's command; *out is freed by run_wait. */
+int run_start(struct proc **out, const struct run_spec *spec);
+/*
+ * Wait for every process in procs (n of them), streaming their pipes and
+ * enforcing each timeout; results[i] gets procs[i]'s outcome. On SIGINT or
+ * SIGTERM (signals_pending) every live group is stopped and its status is
+ * RUN_INTERRUPTED. Frees the procs. Returns 0 (inspect the statuses).
+ */
+int run_wait(struct proc **procs, struct run_result *results, size_t n);
+/* run_start + run_wait for one command. Returns 0, or -1 if not started. */
+int run_one(struct run_result *res, const struct run_spec *spec);
+/* A one-line description of a non-OK result, e.g. "exited with code 2". */
+const char *run_describe(const struct run_result *res, char *buf,
+			 size_t size);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * The environment disclosure. This is the one OS layer for descriptive
+ * data: each Linux file read is optional, and a missing one reads
+ * "unknown" so gate builds and behaves the same on macOS.
+ */
+#include "gate/sysinfo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "common/banned.h"
+
+/* First line of path into buf, trimmed; 0 or -1 when unreadable. */
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t len;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	len = strcspn(buf, "\n");
+	buf[len] = '\0';
+	return 0;
+}
+
+static void copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src);
+}
+
+static void read_cpuinfo(struct machine *m)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	copy(m->virt, sizeof(m->virt), "unknown");
+	if (!f)
+		return;
+	copy(m->virt, sizeof(m->virt), "none");
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!strncmp(line, "model name", 10) && !m->cpu[0]) {
+			char *v = colon + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			copy(m->cpu, sizeof(m->cpu), v);
+		} else if (!strncmp(line, "flags", 5) &&
+			   strstr(colon, " hypervisor")) {
+			copy(m->virt, sizeof(m->virt), "hypervisor");
+		}
+	}
+	fclose(f);
+}
+
+static void read_virt_vendor(struct machine *m)
+{
+	char vendor[64];
+
+	if (strcmp(m->virt, "hypervisor") != 0)
+		return;
+	if (read_line("/sys/class/dmi/id/sys_vendor", vendor,
+		      sizeof(vendor)) == 0 && vendor[0])
+		snprintf(m->virt, sizeof(m->virt), "hypervisor (%.40s)", vendor);
+}
+
+static void read_smt(struct machine *m)
+{
+	char v[16];
+
+	if (read_line("/sys/devices/system/cpu/smt/active", v, sizeof(v)))
+		copy(m->smt, sizeof(m->smt), "unknown");
+	else
+		copy(m->smt, sizeof(m->smt), v[0] == '1' ? "on" : "off");
+}
+
+static void read_turbo(struct machine *m)
+{
+	char v[16];
+
+	if (!read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", v,
+		       sizeof(v)))
+		copy(m->turbo, sizeof(m->turbo), v[0] == '1' ? "off" : "on");
+	else if (!read_line("/sys/devices/system/cpu/cpufreq/boost", v,
+			    sizeof(v)))
+		copy(m->turbo, sizeof(m->turbo), v[0] == '1' ? "on" : "off");
+	else
+		copy(m->turbo, sizeof(m->turbo), "unknown");
+}
+
+static void read_load(double load[3])
+{
+	if (getloadavg(load, 3) != 3)
+		load[0] = load[1] = load[2] = -1;
+}
+
+void machine_read(struct machine *m)
+{
+	struct utsname u;
+
+	memset(m, 0, sizeof(*m));
+	read_cpuinfo(m);
+	read_virt_vendor(m);
+	if (!m->cpu[0])
+		copy(m->cpu, sizeof(m->cpu), "unknown");
+	m->cores = sysconf(_SC_NPROCESSORS_ONLN);
+	read_smt(m);
+	if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		      m->governor, sizeof(m->governor)))
+		copy(m->governor, sizeof(m->governor), "unknown");
+	read_turbo(m);
+	if (uname(&u) == 0)
+		snprintf(m->kernel, sizeof(m->kernel), "%.20s %.60s %.20s", u.sysname,
+			 u.release, u.machine);
+	else
+		copy(m->kernel, sizeof(m->kernel), "unknown");
+	read_load(m->load_before);
+	m->load_after[0] = m->load_after[1] = m->load_after[2] = -1;
+}
+
+void machine_read_load_after(struct machine *m)
+{
+	read_load(m->load_after);
+}

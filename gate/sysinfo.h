@@ -1,0 +1,25 @@
+/*
+ * The environment a run was measured in, for the protocol disclosure: CPU,
+ * cores, SMT, frequency governor, turbo, virtualisation, kernel and load.
+ * Linux sources (/proc, /sys) are optional: elsewhere fields read "unknown".
+ */
+#ifndef GATE_SYSINFO_H
+#define GATE_SYSINFO_H
+
+struct machine {
+	char cpu[128];
+	long cores;		/* online logical CPUs */
+	char smt[16];		/* "on", "off", "unknown" */
+	char governor[32];
+	char turbo[16];		/* "on", "off", "unknown" */
+	char virt[64];		/* "none", "kvm", "hypervisor", "unknown" */
+	char kernel[128];
+	double load_before[3], load_after[3];
+};
+
+/* Read everything but load_after. Never fails: unknowns say so. */
+void machine_read(struct machine *m);
+/* Record the load average after measuring. */
+void machine_read_load_after(struct machine *m);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * From paired samples to a verdict: ratios head/base oriented so > 1 is
+ * worse, their median and bootstrap interval, the sign test, each arm's CV,
+ * and DESIGN.md's rules for pass, fail, noisy and error.
+ */
+#ifndef GATE_VERDICT_H
+#define GATE_VERDICT_H
+
+#include <stddef.h>
+
+#include "gate/measure.h"
+
+enum verdict {
+	VERDICT_PASS,
+	VERDICT_NOISY,
+	VERDICT_FAIL,
+	VERDICT_ERROR,
+	VERDICT_NEW,		/* declared only by head: not compared */
+};
+
+struct bench_stats {
+	double *ratios;		/* per pair, in run order (owned) */
+	size_t n;
+	double median, geomean;	/* of the ratios */
+	double low, high, level;	/* bootstrap interval of the median */
+	size_t head_slower, of;	/* pairs where head > base, non-tied */
+	double sign_p;
+	double base_median, head_median, base_cv, head_cv;
+	double floor;		/* min_effect */
+	enum verdict verdict;
+	int improved;		/* pass with the whole interval below 1 */
+	char *reason;		/* one sentence: why this verdict (owned) */
+};
+
+const char *verdict_name(enum verdict v);
+/*
+ * DESIGN.md's rule for one benchmark with floor f: fail when low > 1 + f,
+ * else noisy when median > 1 + f, else pass.
+ */
+enum verdict verdict_decide(double median, double low, double floor);
+/*
+ * Compute st from a measured br: the interval at level (already adjusted
+ * for the number of benchmarks) with `resamples` bootstrap resamples drawn
+ * from a GSL RNG seeded with seed. Returns 0 or -1 (st->verdict is then
+ * VERDICT_ERROR with st->reason saying why). Release with
+ * bench_stats_release.
+ */
+int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
+		    double level, unsigned resamples, unsigned long seed);
+void bench_stats_release(struct bench_stats *st);
+/* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
+enum verdict verdict_suite(const enum verdict *v, size_t n);
+/* Exit code for a suite verdict: 0 pass, 1 fail, 2 noisy, 3 error. */
+int verdict_exit_code(enum verdict v);
+
+#endif

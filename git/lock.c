@@ -1,0 +1,111 @@
+/*
+ * One gate run per repository at a time: an flock(2) on a file under
+ * $GIT_DIR/gate/, released by the kernel when the process dies, holding
+ * the holder's pid and start time for the message the next run prints.
+ */
+#include "git/repo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+/* Say who holds the lock on fd, from what it wrote there. */
+static int held_error(int fd, const char *path)
+{
+	char buf[256], started[64];
+	long pid;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	const char *s;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (sscanf(buf, "pid %ld", &pid) == 1 &&
+	    (s = strstr(buf, "\nstarted ")) &&
+	    sscanf(s, "\nstarted %63s", started) == 1)
+		return error("another gate run holds \"%s\" (pid %ld, started "
+			     "%s): wait for it to finish", path, pid, started);
+	/* Between its flock and its write: nothing to quote yet. */
+	return error("another gate run holds \"%s\": wait for it to finish",
+		     path);
+}
+
+static int write_holder(int fd, const char *path)
+{
+	char stamp[32], buf[96];
+	time_t now = time(NULL);
+	struct tm tm;
+	int n;
+
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return error("cannot format the time for \"%s\"", path);
+	n = snprintf(buf, sizeof(buf), "pid %ld\nstarted %s\n",
+		     (long)getpid(), stamp);
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n)
+		return error("cannot write \"%s\":", path);
+	return 0;
+}
+
+int repo_lock(int *fdp, const char *path)
+{
+	struct stat held, named;
+	int fd = -1, tries;
+
+	*fdp = -1;
+	/*
+	 * repo_unlock removes the file while still holding it, so we may
+	 * lock a file that was just unlinked while another run creates and
+	 * locks a new one under the same name. After locking, check that the
+	 * name still leads to our file, and start over if not.
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		/* O_CLOEXEC: benchmarks we spawn must not inherit the lock. */
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return error("cannot open lock file \"%s\":", path);
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int ret = errno == EWOULDBLOCK
+				? held_error(fd, path)
+				: error("cannot lock \"%s\":", path);
+
+			close(fd);
+			return ret;
+		}
+		if (fstat(fd, &held) == 0 && stat(path, &named) == 0 &&
+		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		return error("cannot lock \"%s\": it keeps being replaced", path);
+	if (write_holder(fd, path) < 0) {
+		close(fd);
+		return -1;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/*
+ * Remove the file while we still hold the lock, so no one can be holding
+ * it on our behalf, then release. repo_lock copes with the race this opens
+ * (see there); a file left by a crash is harmless, since only flock says
+ * who holds the lock.
+ */
+void repo_unlock(int fd, const char *path)
+{
+	if (fd < 0)
+		return;
+	if (path)
+		unlink(path);
+	close(fd);
+}

@@ -1,0 +1,403 @@
+/*
+ * Opening the repository, resolving revisions and the default base, and
+ * reading a file from a tree: the read-only half of our libgit2 wrapper.
+ */
+#include "git/repo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <git2.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+struct repo {
+	git_repository *git;
+	char *gitdir;	/* absolute, trailing '/' */
+	char *workdir;	/* absolute, trailing '/' */
+};
+
+int repo_global_init(void)
+{
+	if (git_libgit2_init() < 0)
+		return error("cannot initialise libgit2: %s", repo_errmsg());
+	return 0;
+}
+
+void repo_global_shutdown(void)
+{
+	git_libgit2_shutdown();
+}
+
+const char *repo_errmsg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+struct git_repository *repo_git(const struct repo *r)
+{
+	return r->git;
+}
+
+static char *with_slash(const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len && path[len - 1] == '/')
+		return xstrdup(path);
+	return xasprintf("%s/", path);
+}
+
+int repo_open(struct repo **out, const char *dir)
+{
+	git_repository *git = NULL;
+	struct repo *r;
+	struct stat st;
+	int err;
+
+	*out = NULL;
+	if (stat(dir, &st) < 0)
+		return error("cannot open \"%s\":", dir);
+	if (!S_ISDIR(st.st_mode))
+		return error("\"%s\" is not a directory: pass the repository's "
+			     "directory", dir);
+	/*
+	 * Flags 0: search upwards from dir like git does. We do not pass
+	 * GIT_REPOSITORY_OPEN_FROM_ENV, so GIT_DIR and friends are ignored:
+	 * gate finds its repository from the directory alone (or -C DIR).
+	 */
+	err = git_repository_open_ext(&git, dir, 0, NULL);
+	if (err == GIT_ENOTFOUND)
+		return error("not a git repository: \"%s\" (or any parent "
+			     "directory); run gate inside a clone or pass -C DIR",
+			     dir);
+	if (err < 0)
+		return error("cannot open the repository at \"%s\": %s", dir,
+			     repo_errmsg());
+	if (git_repository_is_bare(git) || !git_repository_workdir(git)) {
+		error("\"%s\" is a bare repository: gate needs a working tree; "
+		      "run it in a clone with a working tree",
+		      git_repository_path(git));
+		git_repository_free(git);
+		return -1;
+	}
+
+	r = xcalloc(1, sizeof(*r));
+	r->git = git;
+	/* libgit2 keeps both paths absolute (it resolves them on open). */
+	r->gitdir = with_slash(git_repository_path(git));
+	r->workdir = with_slash(git_repository_workdir(git));
+	*out = r;
+	return 0;
+}
+
+void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r->gitdir);
+	free(r->workdir);
+	free(r);
+}
+
+const char *repo_gitdir(const struct repo *r)
+{
+	return r->gitdir;
+}
+
+const char *repo_workdir(const struct repo *r)
+{
+	return r->workdir;
+}
+
+/* Explain why git_revparse_single failed on spec, with what to do. */
+static int revparse_error(struct repo *r, const char *spec, int err)
+{
+	if (err == GIT_EAMBIGUOUS)
+		return error("ambiguous revision \"%s\": %s; give more hex "
+			     "digits or a full ref name (refs/heads/...)",
+			     spec, repo_errmsg());
+	if (err == GIT_EINVALIDSPEC)
+		return error("invalid revision \"%s\": %s; pass one revision "
+			     "such as a branch, tag or commit (not a range)",
+			     spec, repo_errmsg());
+	if (err != GIT_ENOTFOUND && err != GIT_EUNBORNBRANCH)
+		return error("cannot resolve revision \"%s\": %s", spec,
+			     repo_errmsg());
+	if (git_repository_head_unborn(r->git) == 1)
+		return error("unknown revision \"%s\": the repository has no "
+			     "commits yet; commit something first", spec);
+	if (git_repository_is_shallow(r->git) == 1)
+		return error("unknown revision \"%s\": this is a shallow clone "
+			     "and may not have it; run \"git fetch --unshallow\" "
+			     "(in GitHub Actions, set fetch-depth: 0 on "
+			     "actions/checkout)", spec);
+	return error("unknown revision \"%s\": no branch, tag or commit of "
+		     "that name here; check the spelling (git branch -a, "
+		     "git tag) or fetch it", spec);
+}
+
+int repo_resolve(struct repo_rev *out, struct repo *r, const char *spec)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	git_object *obj = NULL, *commit = NULL;
+	int err, ret = -1;
+
+	if (!spec || !*spec)
+		return error("empty revision: pass a branch, tag, commit or "
+			     "WORKTREE");
+	if (!strcmp(spec, "WORKTREE")) {
+		rev.worktree = 1;
+		if (repo_snapshot(&rev, r) < 0)
+			goto cleanup;
+	} else {
+		err = git_revparse_single(&obj, r->git, spec);
+		if (err < 0) {
+			revparse_error(r, spec, err);
+			goto cleanup;
+		}
+		if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+			error("revision \"%s\" names a %s, not a commit: pass a "
+			      "branch, tag or commit", spec,
+			      git_object_type2string(git_object_type(obj)));
+			goto cleanup;
+		}
+		git_oid_tostr(rev.commit, sizeof(rev.commit),
+			      git_object_id(commit));
+		git_oid_tostr(rev.tree, sizeof(rev.tree),
+			      git_commit_tree_id((git_commit *)commit));
+	}
+	rev.label = xstrdup(spec);
+	*out = rev;
+	ret = 0;
+cleanup:
+	git_object_free(commit);
+	git_object_free(obj);
+	return ret;
+}
+
+void repo_rev_release(struct repo_rev *rev)
+{
+	free(rev->label);
+	rev->label = NULL;
+}
+
+/*
+ * The merge-base of HEAD and the commit at refname into base. Returns 0,
+ * GIT_ENOTFOUND when refname is missing or the two share no history, or
+ * -1 with a message.
+ */
+static int merge_base_with(git_oid *base, struct repo *r, const git_oid *head,
+			   const char *refname)
+{
+	git_oid other;
+	int err;
+
+	err = git_reference_name_to_id(&other, r->git, refname);
+	if (err == GIT_ENOTFOUND)
+		return GIT_ENOTFOUND;
+	if (err < 0)
+		return error("cannot read \"%s\": %s", refname, repo_errmsg());
+	err = git_merge_base(base, r->git, head, &other);
+	/*
+	 * libgit2 1.5 does not know shallow boundaries: in a shallow clone
+	 * the walk runs into missing parents and fails. Both mean the
+	 * history needed is not here.
+	 */
+	if (err == GIT_ENOTFOUND ||
+	    (err < 0 && git_repository_is_shallow(r->git) == 1))
+		return GIT_ENOTFOUND;
+	if (err < 0)
+		return error("cannot find the merge-base of HEAD and \"%s\": %s",
+			     refname, repo_errmsg());
+	return 0;
+}
+
+static int github_pr_event(void)
+{
+	const char *event = getenv("GITHUB_EVENT_NAME");
+	const char *base = getenv("GITHUB_BASE_REF");
+
+	return event && base && *base &&
+	       (!strcmp(event, "pull_request") ||
+		!strcmp(event, "pull_request_target"));
+}
+
+/*
+ * HEAD's branch's upstream: the merge-base of HEAD with it into base and
+ * its short name into *name. Returns 0, GIT_ENOTFOUND when HEAD is
+ * detached, has no upstream or shares no history with it, or -1.
+ */
+static int upstream_base(git_oid *base, char **name, struct repo *r,
+			 const git_oid *head_oid)
+{
+	git_reference *head = NULL, *up = NULL;
+	int err, ret = GIT_ENOTFOUND;
+
+	if (git_repository_head(&head, r->git) < 0 ||
+	    !git_reference_is_branch(head))
+		goto cleanup;
+	err = git_branch_upstream(&up, head);
+	if (err == GIT_ENOTFOUND)
+		goto cleanup;
+	if (err < 0) {
+		ret = error("cannot read the upstream of \"%s\": %s",
+			    git_reference_shorthand(head), repo_errmsg());
+		goto cleanup;
+	}
+	ret = merge_base_with(base, r, head_oid, git_reference_name(up));
+	if (!ret)
+		*name = xstrdup(git_reference_shorthand(up));
+cleanup:
+	git_reference_free(up);
+	git_reference_free(head);
+	return ret;
+}
+
+static int have_object(struct repo *r, const git_oid *id)
+{
+	git_odb *odb = NULL;
+	int have = 0;
+
+	if (git_repository_odb(&odb, r->git) == 0)
+		have = git_odb_exists(odb, id);
+	git_odb_free(odb);
+	return have;
+}
+
+int repo_default_base(char **spec_out, char **how_out, struct repo *r)
+{
+	git_oid head_oid, base;
+	git_commit *head = NULL;
+	char *name = NULL, hex[REPO_HEXSZ + 1];
+	int err;
+
+	*spec_out = *how_out = NULL;
+	err = git_reference_name_to_id(&head_oid, r->git, "HEAD");
+	if (err == GIT_ENOTFOUND || err == GIT_EUNBORNBRANCH)
+		return error("no base: the repository has no commits yet; "
+			     "commit something, or pass --base REV");
+	if (err < 0)
+		return error("cannot read HEAD: %s", repo_errmsg());
+
+	if (github_pr_event()) {
+		const char *branch = getenv("GITHUB_BASE_REF");
+		char *ref = xasprintf("refs/remotes/origin/%s", branch);
+
+		err = merge_base_with(&base, r, &head_oid, ref);
+		free(ref);
+		if (err < 0)
+			return -1;
+		if (err == GIT_ENOTFOUND)
+			return error("no base: the pull request's base "
+				     "\"origin/%s\" or its history is missing "
+				     "from this clone; set fetch-depth: 0 on "
+				     "actions/checkout, or pass --base REV",
+				     branch);
+		*how_out = xasprintf("merge-base of HEAD and origin/%s",
+				     branch);
+		goto found;
+	}
+
+	err = upstream_base(&base, &name, r, &head_oid);
+	if (err < 0)
+		return -1;
+	if (!err) {
+		*how_out = xasprintf("merge-base of HEAD and %s", name);
+		free(name);
+		goto found;
+	}
+
+	err = merge_base_with(&base, r, &head_oid, "refs/remotes/origin/HEAD");
+	if (err < 0)
+		return -1;
+	if (!err) {
+		*how_out = xstrdup("merge-base of HEAD and origin/HEAD");
+		goto found;
+	}
+
+	if (git_commit_lookup(&head, r->git, &head_oid) < 0)
+		return error("cannot read HEAD's commit: %s", repo_errmsg());
+	if (git_commit_parentcount(head) == 0) {
+		git_commit_free(head);
+		return error("no base: HEAD has no parent and no upstream "
+			     "branch to compare with; pass --base REV");
+	}
+	git_oid_cpy(&base, git_commit_parent_id(head, 0));
+	git_commit_free(head);
+	/*
+	 * A shallow clone's HEAD~1 is listed as a parent but absent from
+	 * the object database: say so now rather than at checkout.
+	 */
+	if (!have_object(r, &base))
+		return error("no base: HEAD~1 is missing from this shallow "
+			     "clone; run \"git fetch --unshallow\" (in GitHub "
+			     "Actions, set fetch-depth: 0 on actions/checkout), "
+			     "or pass --base REV");
+	*how_out = xstrdup("HEAD~1");
+found:
+	git_oid_tostr(hex, sizeof(hex), &base);
+	*spec_out = xstrdup(hex);
+	return 0;
+}
+
+int repo_read_file(char **data, size_t *len, struct repo *r,
+		   const char *tree_hex, const char *path)
+{
+	git_oid id;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	git_object_size_t size;
+	int err, ret = -1;
+
+	*data = NULL;
+	*len = 0;
+	if (git_oid_fromstr(&id, tree_hex) < 0)
+		return error("invalid tree id \"%s\": %s", tree_hex,
+			     repo_errmsg());
+	if (git_tree_lookup(&tree, r->git, &id) < 0)
+		return error("cannot read tree %s: %s", tree_hex, repo_errmsg());
+	err = git_tree_entry_bypath(&entry, tree, path);
+	if (err == GIT_ENOTFOUND) {
+		ret = 1;
+		goto cleanup;
+	}
+	if (err < 0) {
+		error("cannot look up \"%s\" in tree %s: %s", path, tree_hex,
+		      repo_errmsg());
+		goto cleanup;
+	}
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		error("\"%s\" is not a file in tree %s: it is a %s", path,
+		      tree_hex,
+		      git_object_type2string(git_tree_entry_type(entry)));
+		goto cleanup;
+	}
+	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0) {
+		error("cannot read \"%s\" from tree %s: %s", path, tree_hex,
+		      repo_errmsg());
+		goto cleanup;
+	}
+	size = git_blob_rawsize(blob);
+	if (size >= (git_object_size_t)SIZE_MAX) {
+		error("\"%s\" is too large to read", path);
+		goto cleanup;
+	}
+	*len = (size_t)size;
+	*data = xmalloc(*len + 1);
+	memcpy(*data, git_blob_rawcontent(blob), *len);
+	(*data)[*len] = '\0';
+	ret = 0;
+cleanup:
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	return ret;
+}

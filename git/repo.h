@@ -1,0 +1,108 @@
+/*
+ * Our wrapper over libgit2: open a repository, resolve revisions and the
+ * default base, snapshot the working tree as a tree object, read a file
+ * from a tree, and check a tree out into a private directory. Never writes
+ * the user's working tree, index, refs or stash. Errors go through error()
+ * and return -1 with a message saying what, where and what to do.
+ */
+#ifndef GIT_REPO_H
+#define GIT_REPO_H
+
+#include <stddef.h>
+
+#define REPO_HEXSZ 40
+
+struct repo;
+
+/* A resolved revision: what the user asked for and what it names. */
+struct repo_rev {
+	char *label;	/* as given ("main", "HEAD~1", "WORKTREE"); owned */
+	char commit[REPO_HEXSZ + 1];	/* commit id; for WORKTREE, HEAD's
+					   commit ("" in an unborn repo) */
+	char tree[REPO_HEXSZ + 1];	/* the tree to check out */
+	int worktree;	/* 1 when the tree is a working-tree snapshot */
+	int dirty;	/* WORKTREE only: 1 when it differs from HEAD */
+};
+#define REPO_REV_INIT { NULL, "", "", 0, 0 }
+
+/* Calls git_libgit2_init; pair with repo_global_shutdown. */
+int repo_global_init(void);
+void repo_global_shutdown(void);
+
+/*
+ * Open the repository containing dir (searching upwards like git). Bare
+ * repositories are refused (gate needs a working tree for WORKTREE).
+ * Caller frees with repo_free.
+ */
+int repo_open(struct repo **out, const char *dir);
+void repo_free(struct repo *r);
+/* Absolute path of the git dir, with trailing '/'. */
+const char *repo_gitdir(const struct repo *r);
+/* Absolute path of the working tree, with trailing '/'. */
+const char *repo_workdir(const struct repo *r);
+
+/*
+ * Resolve spec into out. "WORKTREE" snapshots the working tree (tracked
+ * changes, deletions and untracked non-ignored files) into a tree object
+ * without touching the index, refs, stash or files. Anything else is a
+ * revision git understands (peeled to a commit). On failure: a message
+ * naming spec and suggesting what to do (e.g. "git fetch --unshallow" or
+ * "fetch-depth: 0" when the repository is shallow). Release with
+ * repo_rev_release.
+ */
+int repo_resolve(struct repo_rev *out, struct repo *r, const char *spec);
+void repo_rev_release(struct repo_rev *rev);
+
+/*
+ * The default base, as a commit id in spec_out (malloc'd) and a human
+ * description in how_out (malloc'd, e.g. "merge-base of HEAD and
+ * origin/main"): in a GitHub pull-request event (GITHUB_EVENT_NAME is
+ * pull_request or pull_request_target and GITHUB_BASE_REF is set), the
+ * merge-base of HEAD with origin/$GITHUB_BASE_REF; else the merge-base of
+ * HEAD with its branch's upstream; else with the remote's default branch
+ * (refs/remotes/origin/HEAD); else HEAD~1. Environment read via getenv.
+ */
+int repo_default_base(char **spec_out, char **how_out, struct repo *r);
+
+/*
+ * Read path (e.g. "gate.json") from the tree with hex id tree into a
+ * malloc'd, NUL-terminated buffer. Returns 0, 1 when the path does not
+ * exist in that tree (nothing printed), or -1 on error.
+ */
+int repo_read_file(char **data, size_t *len, struct repo *r,
+		   const char *tree, const char *path);
+
+/*
+ * Check the tree out into dir (created if missing), using index_path as
+ * that directory's private index so a later checkout into the same dir
+ * rewrites only files that changed (others keep their mtimes, builds stay
+ * incremental) and removes files the new tree no longer has. Files the
+ * build created and git does not track are left alone. Never touches the
+ * user's working tree or index.
+ */
+int repo_checkout(struct repo *r, const char *tree, const char *dir,
+		  const char *index_path);
+
+/*
+ * Take an exclusive lock on path (created if needed) without waiting; the
+ * lock is released by repo_unlock or when the process dies (so a crashed
+ * run never leaves a stale lock). When another process holds it, fails
+ * with a message naming that process's pid and start time, read from the
+ * file. On success *fd is the open descriptor.
+ */
+int repo_lock(int *fd, const char *path);
+void repo_unlock(int fd, const char *path);
+
+/*
+ * For the files of git/ only: the libgit2 handle behind r (owned by r, do
+ * not free), and the working-tree snapshot behind repo_resolve(...,
+ * "WORKTREE"), which fills out's commit, tree and dirty (not label or
+ * worktree).
+ */
+struct git_repository;
+struct git_repository *repo_git(const struct repo *r);
+/* libgit2's last error message, or a placeholder when it set none. */
+const char *repo_errmsg(void);
+int repo_snapshot(struct repo_rev *out, struct repo *r);
+
+#endif

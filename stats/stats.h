@@ -1,0 +1,72 @@
+/*
+ * Pure statistics on arrays of doubles: summaries, the percentile bootstrap
+ * of the median, and the sign test. No I/O, no global state; randomness
+ * comes only from the gsl_rng the caller passes in.
+ */
+#ifndef STATS_STATS_H
+#define STATS_STATS_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+/* Arithmetic mean; NAN when n == 0. */
+double stats_mean(const double *x, size_t n);
+/* Sample standard deviation (n - 1 denominator); NAN when n < 2. */
+double stats_sd(const double *x, size_t n);
+/* Coefficient of variation sd/mean (sample sd); NAN when n < 2 or mean == 0. */
+double stats_cv(const double *x, size_t n);
+/* Geometric mean; NAN when n == 0 or any x <= 0 or non-finite. */
+double stats_geomean(const double *x, size_t n);
+/*
+ * Median by selection (Hoare/quickselect), not a full sort: reorders x in
+ * place. Even n gives the mean of the two middle values. NAN when n == 0
+ * or any x is NaN.
+ */
+double stats_median_inplace(double *x, size_t n);
+/* Median of x without modifying it (copies into a temporary). */
+double stats_median(const double *x, size_t n);
+/*
+ * Quantile p in [0,1] of sorted data by linear interpolation between order
+ * statistics (R type 7, numpy's default "linear"). NAN when n == 0 or p
+ * is not in [0,1].
+ */
+double stats_quantile_sorted(const double *sorted, size_t n, double p);
+/*
+ * The same type-7 quantile of unsorted x by selection, O(n) expected:
+ * reorders x in place. NAN when n == 0, p is not in [0,1] or any x is NaN.
+ */
+double stats_quantile_inplace(double *x, size_t n, double p);
+
+struct stats_interval {
+	double low, high;	/* interval bounds */
+	double level;		/* two-sided coverage, e.g. 0.975 */
+};
+
+/*
+ * Percentile bootstrap interval of the median of x: draws `resamples`
+ * resamples of size n with replacement using rng, takes each resample's
+ * median, and returns the (1-level)/2 and (1+level)/2 quantiles (type 7) of
+ * those medians. Returns 0, or -1 when n < 2, resamples < 100, level is not
+ * in (0,1) or any x is non-finite (out is then untouched).
+ */
+int stats_bootstrap_median(struct stats_interval *out, const double *x,
+			   size_t n, size_t resamples, double level,
+			   gsl_rng *rng);
+
+/*
+ * Exact two-sided sign test: p-value of k successes in n trials under
+ * Binomial(n, 1/2), as scipy.stats.binomtest(k, n, 0.5).pvalue (which, for
+ * p = 1/2, is min(1, 2 * min(P[X <= k], P[X >= k]))). 1 when n == 0;
+ * NAN when k > n or n > UINT_MAX (GSL's binomial takes unsigned int).
+ */
+double stats_sign_test(size_t k, size_t n);
+
+/*
+ * Bonferroni: the per-comparison two-sided confidence level that keeps the
+ * family-wise error of m comparisons within 1 - confidence:
+ * 1 - (1 - confidence) / m. m == 0 is treated as 1.
+ */
+double stats_bonferroni(double confidence, size_t m);
+
+#endif

@@ -1,0 +1,43 @@
+# SIGINT while measuring: gate exits 130, leaves no child process behind,
+# and the next run works (the lock and the checkouts recover).
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+fixture "$R" 0.01 0.01
+# a marker that only this test's benchmark processes carry
+printf '#!/bin/sh\nsleep 0.3\nsleep 7.4242\n' >"$R/slow.sh"
+chmod +x "$R/slow.sh"
+cat >"$SCRATCH/slow.json" <<'JSON'
+{ "defaults": { "pairs": 2, "warmup": 0, "timeout": 60 },
+  "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
+JSON
+commit_all "$R" "slow bench"
+"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
+pid=$!
+i=0
+while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "sleep 7.4242" >/dev/null || fail "the benchmark never started"
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "gate exited $rc after SIGINT, want 130"
+no_process "sleep 7.4242"
+expect_in "$OUT" "interrupted"
+# SIGTERM gives 143
+"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
+pid=$!
+i=0
+while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM, want 143"
+no_process "sleep 7.4242"
+# the next run works
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD~1
+exit 0

@@ -1,0 +1,102 @@
+# Shared helpers for the CLI tests: each test builds its own fixture
+# repository in a scratch directory, runs the real gate binary, and fails
+# (exit 1, with a message) on the first check that does not hold.
+set -u
+: "${GATE:?run through tests/run-all, or set GATE=/path/to/gate}"
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/gate-test.XXXXXX")
+OUT=$SCRATCH/out
+ERR=$SCRATCH/err
+trap 'rm -rf "$SCRATCH"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 HOME="$SCRATCH/home"
+mkdir -p "$HOME"
+git config --global user.name tester
+git config --global user.email tester@example.invalid
+git config --global init.defaultBranch main
+git config --global advice.detachedHead false
+# the tests run outside GitHub Actions whatever the machine
+unset GITHUB_ACTIONS GITHUB_EVENT_NAME GITHUB_BASE_REF
+
+fail() {
+	echo "FAIL: $*" >&2
+	for f in "$OUT" "$ERR"; do
+		[ -s "$f" ] && { echo "--- $(basename "$f"):" >&2; tail -n 40 "$f" >&2; }
+	done
+	exit 1
+}
+
+# gate_run WANT ARGS...: run gate, keep stdout/stderr, check the exit code.
+gate_run() {
+	want=$1
+	shift
+	"$GATE" "$@" >"$OUT" 2>"$ERR"
+	got=$?
+	[ "$got" -eq "$want" ] || fail "gate $* exited $got, want $want"
+}
+
+# expect_in FILE TEXT: FILE contains TEXT (fixed string).
+expect_in() {
+	grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks: $2"
+}
+
+expect_not_in() {
+	! grep -qF -- "$2" "$1" || fail "$(basename "$1") has: $2"
+}
+
+# new_repo DIR: an empty repository with one commit to come.
+new_repo() {
+	mkdir -p "$1"
+	git -C "$1" init -q
+}
+
+commit_all() {
+	git -C "$1" add -A
+	git -C "$1" commit -q -m "$2"
+}
+
+# write_bench REPO SECONDS: bench.sh sleeps SECONDS (a structural, not a
+# measured, difference: 2x the sleep is 2x the time on any machine).
+write_bench() {
+	printf '#!/bin/sh\nsleep %s\necho done\n' "$2" >"$1/bench.sh"
+	chmod +x "$1/bench.sh"
+}
+
+# write_config REPO [EXTRA_BENCH_KEYS]: one benchmark "sleep" with a wide
+# floor so noise can never fail identical code.
+write_config() {
+	cat >"$1/gate.json" <<JSON
+{
+  "version": 1,
+  "defaults": { "pairs": 6, "warmup": 1, "min_effect": 0.2, "timeout": 20 },
+  "benchmarks": [
+    { "name": "sleep", "run": ["./bench.sh"]${2:+, $2} }
+  ]
+}
+JSON
+}
+
+# fixture REPO BASE_SECONDS HEAD_SECONDS: two commits, main~1 = base.
+fixture() {
+	new_repo "$1"
+	write_bench "$1" "$2"
+	write_config "$1"
+	commit_all "$1" base
+	write_bench "$1" "$3"
+	echo "changed" >"$1/NOTES"
+	commit_all "$1" head
+}
+
+# json_get FILE EXPR: a value from a JSON report (python3 is in Debian's
+# base images; used only to read reports in tests).
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# no_process PATTERN: no process whose command line matches is left.
+no_process() {
+	sleep 0.2
+	if pgrep -f -- "$1" >/dev/null; then
+		pgrep -af -- "$1" >&2
+		pkill -9 -f -- "$1"
+		fail "a process matching '$1' outlived gate"
+	fi
+}

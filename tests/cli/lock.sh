@@ -1,0 +1,26 @@
+# Two runs on one repository: the second stops at once with exit 3 and
+# says which process holds the lock; after the first ends, runs work.
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+fixture "$R" 0.01 0.01
+printf '#!/bin/sh\nsleep 0.2\n' >"$R/slow.sh"
+chmod +x "$R/slow.sh"
+cat >"$SCRATCH/slow.json" <<'JSON'
+{ "defaults": { "pairs": 30, "warmup": 0, "min_effect": 1 },
+  "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
+JSON
+commit_all "$R" slow
+"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! pgrep -f "sleep 0.2" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+gate_run 3 -C "$R" run --base HEAD --head HEAD
+expect_in "$ERR" "another gate run"
+expect_in "$ERR" "pid $pid"
+kill -INT $pid
+wait $pid
+gate_run 0 -C "$R" run --base HEAD --head HEAD --pairs 2
+exit 0

@@ -1,0 +1,19 @@
+# A benchmark that base's gate.json does not declare is reported as new
+# and not compared; the others are compared as usual.
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+fixture "$R" 0.01 0.01
+cat >"$R/gate.json" <<'JSON'
+{ "defaults": { "pairs": 4, "warmup": 0, "min_effect": 0.5 },
+  "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"] },
+                  { "name": "fresh", "run": ["./fresh.sh"] } ] }
+JSON
+printf '#!/bin/sh\nsleep 0.01\n' >"$R/fresh.sh"
+chmod +x "$R/fresh.sh"
+commit_all "$R" "add fresh benchmark"
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+expect_in "$OUT" "fresh: new in head"
+[ "$(json_get "$SCRATCH/r.json" '[b["verdict"] for b in d["benchmarks"]]')" = "['pass', 'new']" ] ||
+	fail "verdicts should be pass and new"
+[ "$(json_get "$SCRATCH/r.json" 'd["protocol"]["compared"]')" = 1 ] || fail "compared count"
+exit 0

@@ -1,0 +1,1063 @@
+/*
+ * Unit tests for git/: each test builds its fixture repositories with the
+ * git CLI in a scratch directory, and checks our results against git's own
+ * and that the user's index, refs, stash, config and files are untouched.
+ */
+#include "git/repo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "tests/harness.h"
+#include "common/banned.h"
+
+/* No signing, no user config: commits work the same on every machine. */
+#define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false " \
+	    "-c core.autocrlf=false"
+#define EMPTY_TREE "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+static char scratch[PATH_MAX];
+static char msg[4096];
+
+static char *vfmt(const char *fmt, va_list ap) PRINTF(1, 0);
+static char *vfmt(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *p;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+/* Run a shell command; returns its exit status (0 on success). */
+static int sh(const char *fmt, ...) PRINTF(1, 2);
+static int sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int st;
+
+	va_start(ap, fmt);
+	cmd = vfmt(fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	if (st != 0 && getenv("TEST_VERBOSE"))
+		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
+	free(cmd);
+	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A command's stdout without its trailing newline; caller frees. */
+static char *out(const char *fmt, ...) PRINTF(1, 2);
+static char *out(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd, *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+
+	va_start(ap, fmt);
+	cmd = vfmt(fmt, ap);
+	va_end(ap);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (!f)
+		return xstrdup("");
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 8192;
+			buf = xrealloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	pclose(f);
+	while (len && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	return buf;
+}
+
+/* scratch/rel; caller frees. */
+static char *at(const char *rel)
+{
+	return xasprintf("%s/%s", scratch, rel);
+}
+
+static void write_file(const char *dir, const char *rel, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	FILE *f = fopen(p, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	} else {
+		fprintf(stderr, "cannot write %s\n", p);
+	}
+	free(p);
+}
+
+static char *read_whole(const char *dir, const char *rel, size_t *len)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	char *buf = NULL;
+	FILE *f = fopen(p, "rb");
+	long n;
+
+	*len = 0;
+	free(p);
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int exists(const char *dir, const char *rel)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	struct stat st;
+	int ret = lstat(p, &st) == 0;
+
+	free(p);
+	return ret;
+}
+
+static struct timespec mtime_of(const char *dir, const char *rel)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	struct stat st;
+	struct timespec zero = { 0, 0 };
+
+	if (stat(p, &st) < 0)
+		st.st_mtim = zero;
+	free(p);
+	return st.st_mtim;
+}
+
+static int same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Each test: fresh scratch directory, hermetic environment, libgit2 up. */
+static void begin(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char raw[PATH_MAX];
+
+	snprintf(raw, sizeof(raw), "%s/gate-test-git-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(raw) || !realpath(raw, scratch)) {
+		perror("mkdtemp");
+		abort();
+	}
+	setenv("HOME", scratch, 1);
+	setenv("XDG_CONFIG_HOME", scratch, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	unsetenv("GITHUB_EVENT_NAME");
+	unsetenv("GITHUB_BASE_REF");
+	msg[0] = '\0';
+	error_capture(msg, sizeof(msg), !getenv("TEST_VERBOSE"));
+	repo_global_init();
+}
+
+static void end(void)
+{
+	error_capture(NULL, 0, 0);
+	repo_global_shutdown();
+	unsetenv("GITHUB_EVENT_NAME");
+	unsetenv("GITHUB_BASE_REF");
+	sh("rm -rf '%s'", scratch);
+}
+
+/*
+ * scratch/name: a repository on branch main with two commits. The first
+ * has a.txt b.txt c.txt keep.txt sub/d.txt and a .gitignore of *.log; the
+ * second changes a.txt. Returns the path; caller frees.
+ */
+static char *make_repo(const char *name)
+{
+	char *dir = at(name);
+
+	sh("git init -q -b main '%s' && mkdir -p '%s/sub'", dir, dir);
+	write_file(dir, "a.txt", "a1\n");
+	write_file(dir, "b.txt", "b\n");
+	write_file(dir, "c.txt", "c\n");
+	write_file(dir, "keep.txt", "keep\n");
+	write_file(dir, "sub/d.txt", "d\n");
+	write_file(dir, ".gitignore", "*.log\n");
+	sh("cd '%s' && git add -A && " GIT " commit -qm one", dir);
+	write_file(dir, "a.txt", "a2\n");
+	sh("cd '%s' && " GIT " commit -qam two", dir);
+	return dir;
+}
+
+/* What "git add -A" would make of the working tree, on a copy of the index. */
+static char *reference_tree(const char *dir)
+{
+	return out("cd '%s' && rm -f ../ref-index && "
+		   "{ cp .git/index ../ref-index 2>/dev/null || :; } && "
+		   "GIT_INDEX_FILE=../ref-index git add -A 2>/dev/null && "
+		   "GIT_INDEX_FILE=../ref-index git write-tree", dir);
+}
+
+/* Everything of the user's that gate must leave alone. */
+struct user_state {
+	char *index, *status, *refs, *stash, *head, *config;
+	size_t index_len;
+	struct timespec index_mtime;
+};
+
+static void user_state_read(struct user_state *s, const char *dir)
+{
+	s->index_mtime = mtime_of(dir, ".git/index");
+	s->index = read_whole(dir, ".git/index", &s->index_len);
+	/* --no-optional-locks: git status must not refresh the index itself. */
+	s->status = out("cd '%s' && git --no-optional-locks status "
+			"--porcelain --untracked-files=all", dir);
+	s->refs = out("cd '%s' && git for-each-ref && cat .git/HEAD", dir);
+	s->stash = out("cd '%s' && git stash list", dir);
+	s->head = out("cd '%s' && git rev-parse HEAD 2>/dev/null", dir);
+	s->config = out("cat '%s/.git/config'", dir);
+}
+
+static void user_state_release(struct user_state *s)
+{
+	free(s->index);
+	free(s->status);
+	free(s->refs);
+	free(s->stash);
+	free(s->head);
+	free(s->config);
+}
+
+static void check_user_state(const struct user_state *a, const char *dir)
+{
+	struct user_state b;
+
+	user_state_read(&b, dir);
+	CHECK(a->index_len == b.index_len);
+	CHECK((!a->index && !b.index) ||
+	      (a->index && b.index &&
+	       !memcmp(a->index, b.index, a->index_len)));
+	CHECK(same_time(a->index_mtime, b.index_mtime));
+	CHECK_STR(b.status, a->status);
+	CHECK_STR(b.refs, a->refs);
+	CHECK_STR(b.stash, a->stash);
+	CHECK_STR(b.head, a->head);
+	CHECK_STR(b.config, a->config);
+	user_state_release(&b);
+}
+
+static void test_git__open_from_subdirectory(void)
+{
+	struct repo *r = NULL;
+	char *dir, *deep, *want;
+
+	begin();
+	dir = make_repo("r");
+	deep = at("r/sub/x/y");
+	sh("mkdir -p '%s'", deep);
+	CHECK(repo_open(&r, deep) == 0);
+	if (r) {
+		want = xasprintf("%s/", dir);
+		CHECK_STR(repo_workdir(r), want);
+		free(want);
+		want = xasprintf("%s/.git/", dir);
+		CHECK_STR(repo_gitdir(r), want);
+		free(want);
+	}
+	repo_free(r);
+	free(deep);
+	free(dir);
+	end();
+}
+
+static void test_git__open_refuses_bare_repository(void)
+{
+	struct repo *r = NULL;
+	char *dir;
+
+	begin();
+	dir = at("bare.git");
+	sh("git init -q --bare '%s'", dir);
+	CHECK(repo_open(&r, dir) == -1);
+	CHECK(r == NULL);
+	CHECK_CONTAINS(msg, "bare repository");
+	CHECK_CONTAINS(msg, "working tree");
+	free(dir);
+	end();
+}
+
+static void test_git__open_outside_repository(void)
+{
+	struct repo *r = NULL;
+	char *dir;
+
+	begin();
+	dir = at("plain");
+	sh("mkdir -p '%s'", dir);
+	/* Only meaningful when no directory above the scratch is a repository. */
+	if (sh("git -C '%s' rev-parse --git-dir >/dev/null 2>&1", dir) != 0) {
+		CHECK(repo_open(&r, dir) == -1);
+		CHECK_CONTAINS(msg, "not a git repository");
+		CHECK_CONTAINS(msg, "-C DIR");
+	}
+	CHECK(repo_open(&r, "/nonexistent/gate-test") == -1);
+	CHECK_CONTAINS(msg, "\"/nonexistent/gate-test\"");
+	free(dir);
+	end();
+}
+
+static void check_resolves(struct repo *r, const char *dir, const char *spec)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	char *commit = out("cd '%s' && git rev-parse '%s^{commit}'", dir, spec);
+	char *tree = out("cd '%s' && git rev-parse '%s^{tree}'", dir, spec);
+
+	CHECK(repo_resolve(&rev, r, spec) == 0);
+	CHECK_STR(rev.label, spec);
+	CHECK_STR(rev.commit, commit);
+	CHECK_STR(rev.tree, tree);
+	CHECK(rev.worktree == 0 && rev.dirty == 0);
+	repo_rev_release(&rev);
+	free(commit);
+	free(tree);
+}
+
+static void test_git__resolve_head_branch_tag_parent(void)
+{
+	struct repo *r = NULL;
+	char *dir;
+
+	begin();
+	dir = make_repo("r");
+	sh("cd '%s' && git branch feature HEAD~1 && " GIT
+	   " tag -a v1 -m v1 HEAD~1 && git tag light HEAD", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		check_resolves(r, dir, "HEAD");
+		check_resolves(r, dir, "main");
+		check_resolves(r, dir, "feature");
+		check_resolves(r, dir, "v1");
+		check_resolves(r, dir, "light");
+		check_resolves(r, dir, "HEAD~1");
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+static void test_git__resolve_unknown_revision(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir;
+
+	begin();
+	dir = make_repo("r");
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "nosuch") == -1);
+		CHECK_CONTAINS(msg, "unknown revision \"nosuch\"");
+		CHECK_CONTAINS(msg, "fetch");
+		CHECK(rev.label == NULL);
+		CHECK(repo_resolve(&rev, r, "HEAD~7") == -1);
+		CHECK_CONTAINS(msg, "\"HEAD~7\"");
+		CHECK(repo_resolve(&rev, r, "HEAD^{tree}") == -1);
+		CHECK_CONTAINS(msg, "not a commit");
+		CHECK(repo_resolve(&rev, r, "") == -1);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+static void test_git__resolve_in_shallow_clone_suggests_unshallow(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *src, *dir;
+	char *base = NULL, *how = NULL;
+
+	begin();
+	src = make_repo("src");
+	dir = at("shallow");
+	sh("git clone -q --depth 1 'file://%s' '%s'", src, dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		check_resolves(r, dir, "HEAD");
+		CHECK(repo_resolve(&rev, r, "HEAD~1") == -1);
+		CHECK_CONTAINS(msg, "\"HEAD~1\"");
+		CHECK_CONTAINS(msg, "git fetch --unshallow");
+		CHECK_CONTAINS(msg, "fetch-depth: 0");
+		/* Default base in a PR event whose base was not fetched. */
+		setenv("GITHUB_EVENT_NAME", "pull_request", 1);
+		setenv("GITHUB_BASE_REF", "release", 1);
+		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK_CONTAINS(msg, "fetch-depth: 0");
+		/* No PR, detached: HEAD~1 is not in the clone. */
+		unsetenv("GITHUB_EVENT_NAME");
+		sh("cd '%s' && git checkout -q --detach && "
+		   "git update-ref -d refs/remotes/origin/HEAD && "
+		   "git update-ref -d refs/remotes/origin/main", dir);
+		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK_CONTAINS(msg, "fetch --unshallow");
+	}
+	repo_free(r);
+	free(src);
+	free(dir);
+	end();
+}
+
+static void test_git__resolve_unborn_head(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir;
+
+	begin();
+	dir = at("empty");
+	sh("git init -q -b main '%s'", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "HEAD") == -1);
+		CHECK_CONTAINS(msg, "no commits yet");
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+static void test_git__snapshot_captures_working_tree(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *head, *want, *s;
+
+	begin();
+	dir = make_repo("w");
+	/* One stash entry, so a change to the stash would show. */
+	write_file(dir, "keep.txt", "stashed\n");
+	sh("cd '%s' && " GIT " stash -q", dir);
+	/* staged, then changed again: the snapshot has what is on disk */
+	write_file(dir, "a.txt", "a3 staged\n");
+	sh("cd '%s' && git add a.txt", dir);
+	write_file(dir, "a.txt", "a4 on disk\n");
+	write_file(dir, "b.txt", "b unstaged\n");
+	sh("cd '%s' && rm c.txt && mkdir -p new/deep && git rm -q --cached "
+	   "keep.txt", dir);
+	write_file(dir, "new/deep/e.txt", "e\n");
+	write_file(dir, "debug.log", "ignored\n");
+	write_file(dir, "new/deep/trace.log", "ignored\n");
+	write_file(dir, "run.sh", "#!/bin/sh\n");
+	sh("cd '%s' && chmod 755 run.sh && ln -s a.txt link", dir);
+	head = out("cd '%s' && git rev-parse HEAD", dir);
+
+	user_state_read(&before, dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		check_user_state(&before, dir);
+		CHECK_STR(rev.label, "WORKTREE");
+		CHECK(rev.worktree == 1);
+		CHECK(rev.dirty == 1);
+		CHECK_STR(rev.commit, head);
+		want = reference_tree(dir);
+		CHECK_STR(rev.tree, want);
+		free(want);
+
+		s = out("git -C '%s' cat-file -p %s:a.txt", dir, rev.tree);
+		CHECK_STR(s, "a4 on disk");
+		free(s);
+		s = out("git -C '%s' cat-file -p %s:b.txt", dir, rev.tree);
+		CHECK_STR(s, "b unstaged");
+		free(s);
+		s = out("git -C '%s' cat-file -p %s:new/deep/e.txt", dir,
+			rev.tree);
+		CHECK_STR(s, "e");
+		free(s);
+		/* keep.txt: unstaged from the index but on disk, so present */
+		s = out("git -C '%s' cat-file -p %s:keep.txt", dir, rev.tree);
+		CHECK_STR(s, "keep");
+		free(s);
+		CHECK(sh("git -C '%s' cat-file -e %s:c.txt 2>/dev/null", dir,
+			 rev.tree) != 0);
+		CHECK(sh("git -C '%s' cat-file -e %s:debug.log 2>/dev/null",
+			 dir, rev.tree) != 0);
+		CHECK(sh("git -C '%s' cat-file -e %s:new/deep/trace.log "
+			 "2>/dev/null", dir, rev.tree) != 0);
+		s = out("git -C '%s' ls-tree %s run.sh link", dir, rev.tree);
+		CHECK_CONTAINS(s, "100755 blob");
+		CHECK_CONTAINS(s, "120000 blob");
+		free(s);
+		s = out("git -C '%s' cat-file -p %s:link", dir, rev.tree);
+		CHECK_STR(s, "a.txt");
+		free(s);
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	user_state_release(&before);
+	free(head);
+	free(dir);
+	end();
+}
+
+static void test_git__snapshot_of_clean_tree_is_head(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir, *tree, *head;
+
+	begin();
+	dir = make_repo("c");
+	tree = out("cd '%s' && git rev-parse 'HEAD^{tree}'", dir);
+	head = out("cd '%s' && git rev-parse HEAD", dir);
+	write_file(dir, "ignored.log", "x\n");
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		CHECK(rev.dirty == 0);
+		CHECK_STR(rev.tree, tree);
+		CHECK_STR(rev.commit, head);
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(tree);
+	free(head);
+	free(dir);
+	end();
+}
+
+static void test_git__snapshot_in_unborn_repository(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *want;
+
+	begin();
+	dir = at("u");
+	sh("git init -q -b main '%s'", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		CHECK_STR(rev.commit, "");
+		CHECK_STR(rev.tree, EMPTY_TREE);
+		CHECK(rev.dirty == 0);
+		repo_rev_release(&rev);
+
+		write_file(dir, "staged.txt", "s\n");
+		sh("cd '%s' && git add staged.txt && mkdir d", dir);
+		write_file(dir, "d/untracked.txt", "u\n");
+		user_state_read(&before, dir);
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		check_user_state(&before, dir);
+		CHECK_STR(rev.commit, "");
+		CHECK(rev.dirty == 1);
+		want = reference_tree(dir);
+		CHECK_STR(rev.tree, want);
+		free(want);
+		repo_rev_release(&rev);
+		user_state_release(&before);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+/* A merge stopped on a conflict, and an intent-to-add entry: as git add -A. */
+static void test_git__snapshot_with_conflict_and_intent_to_add(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *want;
+
+	begin();
+	dir = make_repo("m");
+	sh("cd '%s' && git checkout -q -b side HEAD~1", dir);
+	write_file(dir, "a.txt", "side\n");
+	sh("cd '%s' && " GIT " commit -qam side && git checkout -q main && "
+	   "! " GIT " merge -q side >/dev/null 2>&1", dir);
+	write_file(dir, "ita.txt", "intent\n");
+	sh("cd '%s' && git add -N ita.txt", dir);
+	user_state_read(&before, dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		check_user_state(&before, dir);
+		CHECK(rev.dirty == 1);
+		want = reference_tree(dir);
+		CHECK_STR(rev.tree, want);
+		free(want);
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	user_state_release(&before);
+	free(dir);
+	end();
+}
+
+static void test_git__read_file(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir, *data = NULL;
+	size_t len = 0;
+
+	begin();
+	dir = make_repo("f");
+	CHECK(repo_open(&r, dir) == 0);
+	if (r && repo_resolve(&rev, r, "HEAD") == 0) {
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt") == 0);
+		CHECK_STR(data, "d\n");
+		CHECK(len == 2);
+		free(data);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "a.txt") == 0);
+		CHECK_STR(data, "a2\n");
+		free(data);
+		msg[0] = '\0';
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json") == 1);
+		CHECK(data == NULL && len == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 1);
+		CHECK_STR(msg, "");
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub") == -1);
+		CHECK_CONTAINS(msg, "\"sub\"");
+		CHECK(repo_read_file(&data, &len, r, "zz", "a.txt") == -1);
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+static void test_git__checkout_is_incremental(void)
+{
+	struct repo_rev t1 = REPO_REV_INIT, t2 = REPO_REV_INIT;
+	struct timespec old = { 1000000000, 0 }, times[2];
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *co, *idx, *s;
+	size_t len;
+
+	begin();
+	dir = make_repo("k");
+	/* second commit: modify a.txt, delete b.txt, add new.txt */
+	write_file(dir, "a.txt", "a-two\n");
+	write_file(dir, "new.txt", "new\n");
+	sh("cd '%s' && git rm -q b.txt && git add -A && " GIT
+	   " commit -qm three", dir);
+	/* some uncommitted work of the user's, which must stay as it is */
+	write_file(dir, "b.txt", "user's own\n");
+	write_file(dir, "c.txt", "user edit\n");
+	co = xasprintf("%s/.git/gate/base", dir);
+	idx = xasprintf("%s/.git/gate/base.index", dir);
+	user_state_read(&before, dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (!r || repo_resolve(&t1, r, "HEAD~1") < 0 ||
+	    repo_resolve(&t2, r, "HEAD") < 0)
+		goto done;
+
+	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	s = read_whole(co, "a.txt", &len);
+	CHECK_STR(s, "a2\n");
+	free(s);
+	CHECK(exists(co, "b.txt"));
+	CHECK(!exists(co, "new.txt"));
+	CHECK(!exists(co, ".git"));
+	/* a build's outputs, and an old time on a file that will not change */
+	sh("mkdir -p '%s/build'", co);
+	write_file(co, "out.o", "object\n");
+	write_file(co, "build/x.o", "object\n");
+	times[0] = times[1] = old;
+	s = xasprintf("%s/keep.txt", co);
+	CHECK(utimensat(AT_FDCWD, s, times, 0) == 0);
+	free(s);
+
+	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	s = read_whole(co, "a.txt", &len);
+	CHECK_STR(s, "a-two\n");
+	free(s);
+	CHECK(!exists(co, "b.txt"));
+	s = read_whole(co, "new.txt", &len);
+	CHECK_STR(s, "new\n");
+	free(s);
+	CHECK(same_time(mtime_of(co, "keep.txt"), old));
+	CHECK(exists(co, "out.o"));
+	CHECK(exists(co, "build/x.o"));
+	/* the private index records exactly the tree, with fresh stat data */
+	s = out("GIT_INDEX_FILE='%s' git --git-dir='%s/.git' write-tree", idx,
+		dir);
+	CHECK_STR(s, t2.tree);
+	free(s);
+	s = out("cd '%s' && GIT_INDEX_FILE='%s' git --git-dir='%s/.git' "
+		"--work-tree=. --no-optional-locks status --porcelain", co,
+		idx, dir);
+	CHECK_STR(s, "?? build/\n?? out.o");
+	free(s);
+
+	/* and back: the deleted file returns, the added one goes */
+	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(exists(co, "b.txt"));
+	CHECK(!exists(co, "new.txt"));
+	CHECK(same_time(mtime_of(co, "keep.txt"), old));
+	CHECK(exists(co, "out.o"));
+
+	check_user_state(&before, dir);
+	s = read_whole(dir, "b.txt", &len);
+	CHECK_STR(s, "user's own\n");
+	free(s);
+	s = read_whole(dir, "c.txt", &len);
+	CHECK_STR(s, "user edit\n");
+	free(s);
+	CHECK(!exists(dir, "new.txt"));
+	CHECK(sh("grep -q worktree '%s/.git/config'", dir) != 0);
+done:
+	repo_rev_release(&t1);
+	repo_rev_release(&t2);
+	repo_free(r);
+	user_state_release(&before);
+	free(co);
+	free(idx);
+	free(dir);
+	end();
+}
+
+static void test_git__checkout_recovers_from_lost_index(void)
+{
+	struct repo_rev t1 = REPO_REV_INIT, t2 = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir, *co, *idx, *s;
+	size_t len;
+
+	begin();
+	dir = make_repo("x");
+	sh("cd '%s' && git rm -q b.txt && " GIT " commit -qm three", dir);
+	co = at("co");
+	idx = at("co.index");
+	CHECK(repo_open(&r, dir) == 0);
+	if (!r || repo_resolve(&t1, r, "HEAD~1") < 0 ||
+	    repo_resolve(&t2, r, "HEAD") < 0)
+		goto done;
+
+	/* index missing: b.txt is a leftover nobody knows about */
+	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(unlink(idx) == 0);
+	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	CHECK(!exists(co, "b.txt"));
+	s = read_whole(co, "a.txt", &len);
+	CHECK_STR(s, "a2\n");
+	free(s);
+
+	/* index corrupt: a warning, then a fresh checkout */
+	write_file(scratch, "co.index", "DIRC garbage");
+	write_file(co, "stale.txt", "stale\n");
+	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(!exists(co, "stale.txt"));
+	CHECK(exists(co, "b.txt"));
+	s = out("GIT_INDEX_FILE='%s' git --git-dir='%s/.git' write-tree", idx,
+		dir);
+	CHECK_STR(s, t1.tree);
+	free(s);
+
+	/* a stale lock file from a run that died */
+	write_file(scratch, "co.index.lock", "");
+	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	CHECK(!exists(co, "b.txt"));
+done:
+	repo_rev_release(&t1);
+	repo_rev_release(&t2);
+	repo_free(r);
+	free(co);
+	free(idx);
+	free(dir);
+	end();
+}
+
+static void test_git__checkout_refuses_user_working_tree(void)
+{
+	struct repo_rev t = REPO_REV_INIT;
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *idx, *sub;
+
+	begin();
+	dir = make_repo("y");
+	idx = at("y.index");
+	sub = xasprintf("%s/sub", dir);
+	write_file(dir, "a.txt", "precious\n");
+	user_state_read(&before, dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r && repo_resolve(&t, r, "HEAD") == 0) {
+		CHECK(repo_checkout(r, t.tree, dir, idx) == -1);
+		CHECK_CONTAINS(msg, "refusing");
+		CHECK(repo_checkout(r, t.tree, scratch, idx) == -1);
+		CHECK(repo_checkout(r, "nonsense", sub, idx) == -1);
+		check_user_state(&before, dir);
+		repo_rev_release(&t);
+	}
+	repo_free(r);
+	user_state_release(&before);
+	free(sub);
+	free(idx);
+	free(dir);
+	end();
+}
+
+static void test_git__lock_excludes_second_holder(void)
+{
+	char *path, *s, pid[32], stamp[32];
+	int fd1 = -1, fd2 = -1, fd3 = -1;
+	long got = 0;
+	size_t len;
+
+	begin();
+	path = at("lock");
+	snprintf(pid, sizeof(pid), "pid %ld,", (long)getpid());
+	CHECK(repo_lock(&fd1, path) == 0);
+	CHECK(fd1 >= 0);
+	s = read_whole(scratch, "lock", &len);
+	CHECK(s && sscanf(s, "pid %ld\nstarted %31s\n", &got, stamp) == 2);
+	CHECK(got == (long)getpid());
+	CHECK(strlen(stamp) == 20 && stamp[4] == '-' && stamp[10] == 'T' &&
+	      stamp[19] == 'Z');
+	free(s);
+	/* flock belongs to the open file description: a second open conflicts */
+	CHECK(repo_lock(&fd2, path) == -1);
+	CHECK(fd2 == -1);
+	CHECK_CONTAINS(msg, "another gate run holds");
+	CHECK_CONTAINS(msg, pid);
+	CHECK_CONTAINS(msg, "wait for it to finish");
+	repo_unlock(fd1, path);
+	CHECK(!exists(scratch, "lock"));
+	CHECK(repo_lock(&fd3, path) == 0);
+	repo_unlock(fd3, path);
+	free(path);
+	end();
+}
+
+static void test_git__lock_held_by_other_process(void)
+{
+	int ready[2], quit[2], fd = -1, status;
+	char *path, pid[32], c;
+	pid_t child;
+
+	begin();
+	path = at("lock");
+	if (pipe(ready) < 0 || pipe(quit) < 0) {
+		CHECK(0);
+		goto done;
+	}
+	child = fork();
+	if (child == 0) {
+		int cfd;
+
+		c = repo_lock(&cfd, path) == 0 ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1 || read(quit[0], &c, 1) < 0)
+			_exit(2);
+		_exit(0);	/* dies holding it: the kernel releases it */
+	}
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+	snprintf(pid, sizeof(pid), "pid %ld,", (long)child);
+	CHECK(repo_lock(&fd, path) == -1);
+	CHECK_CONTAINS(msg, pid);
+	CHECK_CONTAINS(msg, "started ");
+	CHECK(write(quit[1], "q", 1) == 1);
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	CHECK(repo_lock(&fd, path) == 0);
+	repo_unlock(fd, path);
+	close(ready[0]);
+	close(ready[1]);
+	close(quit[0]);
+	close(quit[1]);
+done:
+	free(path);
+	end();
+}
+
+/*
+ * src: c1 (branch other), c2 on main. dst: a clone of it with two commits
+ * of its own, c3 and c4; src then gets c5, which dst has not fetched.
+ */
+static char *make_clone(void)
+{
+	char *src = at("src"), *dst = at("dst");
+
+	sh("git init -q -b main '%s'", src);
+	write_file(src, "f", "1\n");
+	sh("cd '%s' && git add f && " GIT " commit -qm c1 && git branch other",
+	   src);
+	write_file(src, "f", "2\n");
+	sh("cd '%s' && " GIT " commit -qam c2 && git clone -q . '%s'", src,
+	   dst);
+	write_file(dst, "g", "3\n");
+	sh("cd '%s' && git add g && " GIT " commit -qm c3", dst);
+	write_file(dst, "g", "4\n");
+	sh("cd '%s' && " GIT " commit -qam c4", dst);
+	write_file(src, "f", "5\n");
+	sh("cd '%s' && " GIT " commit -qam c5", src);
+	free(src);
+	return dst;
+}
+
+static void test_git__default_base(void)
+{
+	struct repo *r = NULL;
+	char *dst, *c1, *c2, *base = NULL, *how = NULL;
+
+	begin();
+	dst = make_clone();
+	c1 = out("git -C '%s' rev-parse origin/other", dst);
+	c2 = out("git -C '%s' rev-parse origin/main", dst);
+	CHECK(repo_open(&r, dst) == 0);
+	if (!r)
+		goto done;
+
+	/* upstream of the current branch */
+	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK_STR(base, c2);
+	CHECK_STR(how, "merge-base of HEAD and origin/main");
+	free(base);
+	free(how);
+
+	/* a pull-request event wins over the upstream */
+	setenv("GITHUB_EVENT_NAME", "pull_request", 1);
+	setenv("GITHUB_BASE_REF", "other", 1);
+	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK_STR(base, c1);
+	CHECK_STR(how, "merge-base of HEAD and origin/other");
+	free(base);
+	free(how);
+
+	/* pull_request_target too; a base that was not fetched is an error */
+	setenv("GITHUB_EVENT_NAME", "pull_request_target", 1);
+	setenv("GITHUB_BASE_REF", "release", 1);
+	CHECK(repo_default_base(&base, &how, r) == -1);
+	CHECK(base == NULL && how == NULL);
+	CHECK_CONTAINS(msg, "\"origin/release\"");
+	CHECK_CONTAINS(msg, "fetch-depth: 0");
+
+	/* other events do not count */
+	setenv("GITHUB_EVENT_NAME", "push", 1);
+	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK_STR(base, c2);
+	free(base);
+	free(how);
+	unsetenv("GITHUB_EVENT_NAME");
+	unsetenv("GITHUB_BASE_REF");
+
+	/* detached: the remote's default branch */
+	sh("cd '%s' && git checkout -q --detach", dst);
+	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK_STR(base, c2);
+	CHECK_STR(how, "merge-base of HEAD and origin/HEAD");
+	free(base);
+	free(how);
+done:
+	repo_free(r);
+	free(c1);
+	free(c2);
+	free(dst);
+	end();
+}
+
+static void test_git__default_base_falls_back_to_parent(void)
+{
+	struct repo *r = NULL;
+	char *dir, *want, *base = NULL, *how = NULL;
+
+	begin();
+	dir = make_repo("p");
+	want = out("git -C '%s' rev-parse HEAD~1", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_default_base(&base, &how, r) == 0);
+		CHECK_STR(base, want);
+		CHECK_STR(how, "HEAD~1");
+		free(base);
+		free(how);
+	}
+	repo_free(r);
+	free(want);
+	free(dir);
+	end();
+}
+
+static void test_git__default_base_none_for_single_commit(void)
+{
+	struct repo *r = NULL;
+	char *dir, *base = NULL, *how = NULL;
+
+	begin();
+	dir = at("one");
+	sh("git init -q -b main '%s'", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK_CONTAINS(msg, "no base");
+		CHECK_CONTAINS(msg, "no commits yet");
+		write_file(dir, "f", "1\n");
+		sh("cd '%s' && git add f && " GIT " commit -qm one", dir);
+		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK_CONTAINS(msg, "no base");
+		CHECK_CONTAINS(msg, "pass --base REV");
+		CHECK(base == NULL && how == NULL);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_git__open_from_subdirectory),
+	TEST(test_git__open_refuses_bare_repository),
+	TEST(test_git__open_outside_repository),
+	TEST(test_git__resolve_head_branch_tag_parent),
+	TEST(test_git__resolve_unknown_revision),
+	TEST(test_git__resolve_in_shallow_clone_suggests_unshallow),
+	TEST(test_git__resolve_unborn_head),
+	TEST(test_git__snapshot_captures_working_tree),
+	TEST(test_git__snapshot_of_clean_tree_is_head),
+	TEST(test_git__snapshot_in_unborn_repository),
+	TEST(test_git__snapshot_with_conflict_and_intent_to_add),
+	TEST(test_git__read_file),
+	TEST(test_git__checkout_is_incremental),
+	TEST(test_git__checkout_recovers_from_lost_index),
+	TEST(test_git__checkout_refuses_user_working_tree),
+	TEST(test_git__lock_excludes_second_holder),
+	TEST(test_git__lock_held_by_other_process),
+	TEST(test_git__default_base),
+	TEST(test_git__default_base_falls_back_to_parent),
+	TEST(test_git__default_base_none_for_single_commit),
+};
+
+HARNESS_MAIN(tests)

@@ -1,0 +1,186 @@
+/*
+ * Unit tests for gate/runner.c: exit statuses, signals, timeouts with
+ * escalation, stdout hashing, the stderr tail, cwd and stdin, and the
+ * process group being cleaned up. Every check is structural, never timed
+ * tightly: timeouts are checked against generous bounds.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "gate/runner.h"
+#include "gate/signals.h"
+#include "tests/harness.h"
+
+static uint64_t fnv(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static struct run_result run_sh(const char *script, double timeout,
+				const char *cwd)
+{
+	struct command cmd = { NULL, (char *)script };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1 };
+	struct run_result res;
+
+	run_one(&res, &spec);
+	return res;
+}
+
+static void test_runner__exit_codes(void)
+{
+	struct run_result r = run_sh("exit 0", 10, NULL);
+
+	CHECK(r.status == RUN_OK);
+	r = run_sh("exit 7", 10, NULL);
+	CHECK(r.status == RUN_EXIT);
+	CHECK(r.code == 7);
+	r = run_sh("kill -SEGV $$", 10, NULL);
+	CHECK(r.status == RUN_SIGNAL);
+	CHECK(r.code == SIGSEGV);
+}
+
+static void test_runner__argv_without_shell(void)
+{
+	/* "$HOME" must reach echo literally: no shell expands it */
+	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1 };
+	struct run_result r;
+
+	CHECK(run_one(&r, &spec) == 0);
+	CHECK(r.status == RUN_OK);
+	CHECK(r.out_hash == fnv("$HOME a b\n", 10));
+	CHECK(r.out_bytes == 10);
+}
+
+static void test_runner__spawn_failure(void)
+{
+	char *argv[] = { (char *)"./definitely-not-here", NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1 };
+	struct run_result r;
+	char buf[256];
+
+	CHECK(run_one(&r, &spec) < 0);
+	CHECK(r.status == RUN_SPAWN);
+	CHECK_CONTAINS(run_describe(&r, buf, sizeof(buf)),
+		       "could not be started");
+}
+
+static void test_runner__cwd_and_stdin(void)
+{
+	struct run_result r = run_sh("pwd", 10, "/usr");
+
+	CHECK(r.out_hash == fnv("/usr\n", 5));
+	/* stdin is /dev/null: cat sees end of file at once */
+	r = run_sh("cat", 10, NULL);
+	CHECK(r.status == RUN_OK);
+	CHECK(r.out_bytes == 0);
+}
+
+static void test_runner__large_output_streams(void)
+{
+	/* 64 MiB of stdout is hashed as it streams, never buffered */
+	struct run_result r = run_sh("head -c 67108864 /dev/zero", 60, NULL);
+
+	CHECK(r.status == RUN_OK);
+	CHECK(r.out_bytes == 67108864ULL);
+}
+
+static void test_runner__stderr_tail(void)
+{
+	struct run_result r = run_sh(
+		"i=0; while [ $i -lt 500 ]; do echo \"line $i\" >&2; "
+		"i=$((i+1)); done; echo LAST >&2; exit 1", 10, NULL);
+	size_t len = strlen(r.err_tail);
+
+	CHECK(r.status == RUN_EXIT);
+	CHECK(len == RUN_TAIL);
+	CHECK_CONTAINS(r.err_tail, "line 499\nLAST\n");
+	CHECK(!strstr(r.err_tail, "line 1\n"));
+}
+
+static void test_runner__timeout_escalates(void)
+{
+	/* ignores SIGTERM: only the SIGKILL after the grace period stops it */
+	struct run_result r = run_sh("trap '' TERM; sleep 30; sleep 30",
+				     0.3, NULL);
+	char buf[256];
+
+	CHECK(r.status == RUN_TIMEOUT);
+	CHECK(r.wall < 20);	/* far below the 60 s it would take */
+	CHECK_CONTAINS(run_describe(&r, buf, sizeof(buf)), "timed out");
+}
+
+static void test_runner__group_killed_after_exit(void)
+{
+	/* a background child that keeps stdout open must not hold gate up */
+	struct run_result r = run_sh("sleep 30 & echo started", 60, NULL);
+
+	CHECK(r.status == RUN_OK);
+	CHECK(r.wall < 20);
+	CHECK(r.out_hash == fnv("started\n", 8));
+	sleep(1);
+	CHECK(system("pgrep -f '^sleep 30$' >/dev/null") != 0);
+}
+
+static void test_runner__measures_time_and_rss(void)
+{
+	struct run_result r = run_sh(
+		"i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", 60, NULL);
+
+	CHECK(r.status == RUN_OK);
+	CHECK(r.wall > 0);
+	CHECK(r.user + r.sys > 0);
+	CHECK(r.maxrss_kb > 0);
+	CHECK(r.wall >= (r.user + r.sys) * 0.5);
+}
+
+static void test_runner__concurrent_wait(void)
+{
+	struct command a = { NULL, (char *)"echo one" };
+	struct command b = { NULL, (char *)"exit 3" };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1 };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1 };
+	struct proc *p[2];
+	struct run_result r[2];
+
+	CHECK(run_start(&p[0], &sa) == 0);
+	CHECK(run_start(&p[1], &sb) == 0);
+	CHECK(run_wait(p, r, 2) == 0);
+	CHECK(r[0].status == RUN_OK);
+	CHECK(r[0].out_hash == fnv("one\n", 4));
+	CHECK(r[1].status == RUN_EXIT && r[1].code == 3);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_runner__exit_codes),
+	TEST(test_runner__argv_without_shell),
+	TEST(test_runner__spawn_failure),
+	TEST(test_runner__cwd_and_stdin),
+	TEST(test_runner__large_output_streams),
+	TEST(test_runner__stderr_tail),
+	TEST(test_runner__timeout_escalates),
+	TEST(test_runner__group_killed_after_exit),
+	TEST(test_runner__measures_time_and_rss),
+	TEST(test_runner__concurrent_wait),
+};
+
+int main(int argc, char **argv)
+{
+	if (signals_init() < 0)
+		return 1;
+	return harness_main(tests, sizeof(tests) / sizeof(tests[0]), argc,
+			    argv);
+}

@@ -1,0 +1,195 @@
+/*
+ * Unit tests for gate/verdict.c and the pair order of gate/measure.c:
+ * DESIGN.md's verdict rules at their boundaries, the suite's worst-of
+ * rule and exit codes, and analysis of synthetic paired samples.
+ */
+#include <stdlib.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+
+#include "gate/measure.h"
+#include "gate/verdict.h"
+#include "tests/harness.h"
+
+static void test_verdict__rules(void)
+{
+	static const struct {
+		double median, low, floor;
+		enum verdict want;
+	} cases[] = {
+		{ 1.12, 1.07, 0.05, VERDICT_FAIL },	/* DESIGN's example */
+		{ 1.12, 1.05, 0.05, VERDICT_NOISY },	/* low on the floor */
+		{ 1.12, 1.0501, 0.05, VERDICT_FAIL },
+		{ 1.06, 0.98, 0.05, VERDICT_NOISY },
+		{ 1.05, 0.98, 0.05, VERDICT_PASS },	/* estimate on floor */
+		{ 1.00, 0.97, 0.05, VERDICT_PASS },
+		{ 0.80, 0.75, 0.05, VERDICT_PASS },	/* improvement */
+		{ 1.02, 1.01, 0.00, VERDICT_FAIL },	/* zero floor */
+		{ 1.30, 1.25, 0.30, VERDICT_NOISY },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(verdict_decide(cases[i].median, cases[i].low,
+				     cases[i].floor) == cases[i].want);
+	CHECK(verdict_decide(NAN, 1.0, 0.05) == VERDICT_ERROR);
+}
+
+static void test_verdict__suite_and_exit_codes(void)
+{
+	enum verdict a[] = { VERDICT_PASS, VERDICT_NOISY, VERDICT_NEW };
+	enum verdict b[] = { VERDICT_NOISY, VERDICT_FAIL, VERDICT_PASS };
+	enum verdict c[] = { VERDICT_FAIL, VERDICT_ERROR };
+	enum verdict d[] = { VERDICT_NEW };
+
+	CHECK(verdict_suite(a, 3) == VERDICT_NOISY);
+	CHECK(verdict_suite(b, 3) == VERDICT_FAIL);
+	CHECK(verdict_suite(c, 2) == VERDICT_ERROR);
+	CHECK(verdict_suite(d, 1) == VERDICT_PASS);
+	CHECK(verdict_exit_code(VERDICT_PASS) == 0);
+	CHECK(verdict_exit_code(VERDICT_FAIL) == 1);
+	CHECK(verdict_exit_code(VERDICT_NOISY) == 2);
+	CHECK(verdict_exit_code(VERDICT_ERROR) == 3);
+}
+
+/* A benchmark run whose head takes factor[i] times base in pair i. */
+static void synth(struct bench_run *br, struct bench_cfg *cfg,
+		  const double *factor, size_t n)
+{
+	size_t i;
+
+	memset(br, 0, sizeof(*br));
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->name = (char *)"synthetic";
+	cfg->metric = METRIC_WALL;
+	cfg->min_effect = 0.05;
+	cfg->pairs = (unsigned)n;
+	br->cfg = cfg;
+	br->pairs = calloc(n, sizeof(*br->pairs));
+	br->npairs = n;
+	for (i = 0; i < n; i++) {
+		br->pairs[i].s[ARM_BASE].wall = 0.1 + 0.001 * (double)i;
+		br->pairs[i].s[ARM_HEAD].wall =
+			br->pairs[i].s[ARM_BASE].wall * factor[i];
+	}
+}
+
+static void test_verdict__analyse_doubled_work_fails(void)
+{
+	double f[12] = { 2.0, 1.9, 2.1, 2.05, 1.95, 2.0,
+			 1.98, 2.02, 2.1, 1.9, 2.0, 2.01 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth(&br, &cfg, f, 12);
+	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(st.verdict == VERDICT_FAIL);
+	CHECK_NEAR(st.median, 2.0, 1e-12);	/* median of the table */
+	CHECK(st.low > 1.9 && st.high <= 2.1);
+	CHECK(st.head_slower == 12 && st.of == 12);
+	CHECK(st.sign_p < 0.001);
+	CHECK_CONTAINS(st.reason, "floor");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+static void test_verdict__analyse_identical_passes(void)
+{
+	double f[10] = { 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01, 0.99, 1.0,
+			 1.0 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth(&br, &cfg, f, 10);
+	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(st.verdict == VERDICT_PASS);
+	CHECK(!st.improved);
+	CHECK(st.of == 6);	/* exact ties (1.0) are not counted */
+	CHECK_CONTAINS(st.reason, "excluded");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+static void test_verdict__analyse_spread_is_noisy(void)
+{
+	/* median +10% but half the pairs near no change: cannot tell */
+	double f[10] = { 1.10, 0.95, 1.30, 1.0, 1.12, 0.9, 1.25, 1.02, 1.11,
+			 0.97 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth(&br, &cfg, f, 10);
+	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(st.median > 1.05);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(st.reason, "more pairs");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+static void test_verdict__same_seed_same_interval(void)
+{
+	double f[8] = { 1.1, 0.9, 1.3, 1.0, 1.2, 0.95, 1.05, 1.15 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats a = { 0 }, b = { 0 }, c = { 0 };
+
+	synth(&br, &cfg, f, 8);
+	verdict_analyse(&a, &br, 0.95, 2000, 42);
+	verdict_analyse(&b, &br, 0.95, 2000, 42);
+	verdict_analyse(&c, &br, 0.95, 2000, 43);
+	CHECK(a.low == b.low && a.high == b.high);
+	CHECK(a.low != c.low || a.high != c.high);
+	bench_stats_release(&a);
+	bench_stats_release(&b);
+	bench_stats_release(&c);
+	free(br.pairs);
+}
+
+static void test_verdict__order_balanced_and_seeded(void)
+{
+	gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r2 = gsl_rng_alloc(gsl_rng_mt19937);
+	int a[20], b[20], odd[7];
+	size_t i, trial, heads, moved = 0;
+
+	gsl_rng_set(r1, 5);
+	gsl_rng_set(r2, 5);
+	for (trial = 0; trial < 50; trial++) {
+		measure_order(a, 20, r1);
+		measure_order(b, 20, r2);
+		CHECK(memcmp(a, b, sizeof(a)) == 0);
+		for (heads = 0, i = 0; i < 20; i++)
+			heads += (size_t)a[i];
+		CHECK(heads == 10);
+		moved += a[0] != a[19];
+		measure_order(odd, 7, r1);
+		for (heads = 0, i = 0; i < 7; i++)
+			heads += (size_t)odd[i];
+		CHECK(heads == 3 || heads == 4);
+	}
+	CHECK(moved > 5);	/* shuffled, not a fixed pattern */
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_verdict__rules),
+	TEST(test_verdict__suite_and_exit_codes),
+	TEST(test_verdict__analyse_doubled_work_fails),
+	TEST(test_verdict__analyse_identical_passes),
+	TEST(test_verdict__analyse_spread_is_noisy),
+	TEST(test_verdict__same_seed_same_interval),
+	TEST(test_verdict__order_balanced_and_seeded),
+};
+
+int main(int argc, char **argv)
+{
+	gsl_set_error_handler_off();
+	return harness_main(tests, sizeof(tests) / sizeof(tests[0]), argc,
+			    argv);
+}
