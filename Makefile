@@ -7,10 +7,8 @@
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
 
-.POSIX:
 .SUFFIXES:
 
-CC ?= cc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -18,6 +16,8 @@ VERSION = 0.1.0
 
 PKGS = libgit2 libcjson gsl
 BUILD ?= build
+# objects go under obj/ so that build/gate can be the binary
+OBJ = $(BUILD)/obj
 
 WARN = -Wall -Wextra -Werror
 ifeq ($(DEVELOPER),1)
@@ -51,31 +51,31 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o
-LIB_OBJ = $(addprefix $(BUILD)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
+LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
 UNIT_TESTS = stats config git runner verdict
-UNIT_BIN = $(addprefix $(BUILD)/tests/test-,$(UNIT_TESTS))
-BENCH_BIN = $(BUILD)/bench/bench-stats
+UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
+BENCH_BIN = $(BUILD)/bench-stats
 
 all: $(BUILD)/gate
 
-$(BUILD)/gate: $(BUILD)/gate/main.o $(BUILD)/libgate.a
+$(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/libgate.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c
+$(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/tests/test-%: $(BUILD)/tests/test-%.o $(BUILD)/tests/harness.o \
+$(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
 		$(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/bench/bench-%: $(BUILD)/bench/bench-%.o $(BUILD)/libgate.a
+$(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 deps:
@@ -109,4 +109,5 @@ clean:
 
 .PHONY: all deps check test asan demo bench install clean
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/gate/main.d
+-include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
+	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)

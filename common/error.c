@@ -22,7 +22,8 @@ void error_capture(char *buf, size_t size, int quiet)
 	capture_quiet = quiet;
 }
 
-static void report(const char *prefix, const char *fmt, va_list ap)
+static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
+				va_list ap)
 {
 	char msg[4096];
 	int saved = errno;

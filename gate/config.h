@@ -52,19 +52,26 @@ struct config {
  * Parse text (len bytes, need not be NUL-terminated) into cfg. origin names
  * the source in messages ("gate.json", "gate.json at 1a2b3c4"). Returns 0,
  * or -1 after printing one error via error(); cfg is then released.
+ * cfg is overwritten first (it need not be initialised); on success the
+ * caller frees it with config_release. Columns in messages count UTF-8
+ * characters; a leading UTF-8 byte order mark is skipped; more than 16 MiB
+ * is refused.
  */
 int config_parse(struct config *cfg, const char *text, size_t len,
 		 const char *origin);
+/* Free everything cfg owns and reset it to CONFIG_INIT; safe to repeat. */
 void config_release(struct config *cfg);
 /* Find a benchmark by name, or NULL. */
 const struct bench_cfg *config_find(const struct config *cfg,
 				    const char *name);
+/* "wall" or "cpu", as written in gate.json. */
 const char *metric_name(enum metric m);
 /* "s" for wall and cpu. */
 const char *metric_unit(enum metric m);
 
+/* Free c's argv or shell and set both to NULL; safe to repeat. */
 void command_release(struct command *c);
-/* Deep copy. */
+/* Deep copy; dst is overwritten (not freed first), caller releases it. */
 void command_copy(struct command *dst, const struct command *src);
 
 #endif

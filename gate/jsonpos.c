@@ -157,8 +157,9 @@ static void describe(const struct scan *sc, size_t off, char *buf, size_t size)
 		return;
 	}
 	if (is_alpha(s[off])) {
-		for (n = 0; off + n < sc->len && is_word(s[off + n]) && n < 24; n++)
-			;
+		n = 0;
+		while (off + n < sc->len && is_word(s[off + n]) && n < 24)
+			n++;
 		snprintf(buf, size, "%.*s%s", (int)n, (const char *)s + off,
 			 off + n < sc->len && is_word(s[off + n]) ? "..." : "");
 	} else if (s[off] == '\'') {
@@ -433,8 +434,8 @@ static int check_object(struct scan *sc, unsigned depth)
 		}
 		if (s[sc->pos] != ',') {
 			describe(sc, sc->pos, got, sizeof(got));
-			return fail(sc, sc->pos, "syntax error: expected ',' or "
-				    "'}', got %s%s", got,
+			return fail(sc, sc->pos, "syntax error: expected ',' "
+				    "or '}', got %s%s", got,
 				    s[sc->pos] == '"' ? " (missing ','?)" :
 				    hint(sc, sc->pos));
 		}
@@ -472,8 +473,8 @@ static int check_array(struct scan *sc, unsigned depth)
 		}
 		if (s[sc->pos] != ',') {
 			describe(sc, sc->pos, got, sizeof(got));
-			return fail(sc, sc->pos, "syntax error: expected ',' or "
-				    "']', got %s%s", got,
+			return fail(sc, sc->pos, "syntax error: expected ',' "
+				    "or ']', got %s%s", got,
 				    s[sc->pos] == '"' ? " (missing ','?)" :
 				    hint(sc, sc->pos));
 		}
@@ -664,7 +665,7 @@ static int key_equals(const unsigned char *s, size_t len, size_t pos,
 		case 'u':
 			cp = hex4(s, len, pos + 2);
 			if (cp <= 0)
-				return 0;	/* malformed, or NUL: no match */
+				return 0;	/* malformed, or NUL */
 			if (cp >= 0xd800 && cp <= 0xdbff) {
 				lo = pos + 7 < len && s[pos + 6] == '\\' &&
 				     s[pos + 7] == 'u' ?

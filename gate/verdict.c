@@ -53,7 +53,7 @@ static char *explain(const struct bench_stats *st)
 
 	switch (st->verdict) {
 	case VERDICT_FAIL:
-		return xasprintf("slower by %+.1f%% (%.0f%% interval %+.1f%% "
+		return xasprintf("slower by %+.1f%% (%.4g%% interval %+.1f%% "
 			"to %+.1f%%): the whole interval is above the %+.1f%% "
 			"floor", pct(st->median), st->level * 100,
 			pct(st->low), pct(st->high), f);
@@ -69,7 +69,7 @@ static char *explain(const struct bench_stats *st)
 				pct(st->high));
 		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
 			"floor; a regression above %+.1f%% is excluded at "
-			"%.1f%%", pct(st->median), f, pct(st->high),
+			"%.4g%%", pct(st->median), f, pct(st->high),
 			st->level * 100);
 	default:
 		return xstrdup("could not be measured");

@@ -52,8 +52,11 @@ static int remove_all(const char *path)
 	DIR *d;
 	int ret = 0;
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : error("cannot remove \"%s\":", path);
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error("cannot remove \"%s\":", path);
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		if (unlink(path) < 0 && errno != ENOENT)
 			return error("cannot remove \"%s\":", path);

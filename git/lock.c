@@ -54,6 +54,23 @@ static int write_holder(int fd, const char *path)
 	return 0;
 }
 
+/* Make the lock file's directory ($GIT_DIR/gate/ on a first run). */
+static int make_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ret = 0;
+
+	if (!slash || slash == path)
+		return -1;
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		ret = -1;
+	free(dir);
+	errno = ENOENT;
+	return ret;
+}
+
 int repo_lock(int *fdp, const char *path)
 {
 	struct stat held, named;
@@ -69,6 +86,8 @@ int repo_lock(int *fdp, const char *path)
 	for (tries = 0; tries < 100; tries++) {
 		/* O_CLOEXEC: benchmarks we spawn must not inherit the lock. */
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == ENOENT && make_parent(path) == 0)
+			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return error("cannot open lock file \"%s\":", path);
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -86,7 +105,8 @@ int repo_lock(int *fdp, const char *path)
 		fd = -1;
 	}
 	if (fd < 0)
-		return error("cannot lock \"%s\": it keeps being replaced", path);
+		return error("cannot lock \"%s\": it keeps being replaced",
+			     path);
 	if (write_holder(fd, path) < 0) {
 		close(fd);
 		return -1;

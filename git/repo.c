@@ -138,9 +138,9 @@ static int revparse_error(struct repo *r, const char *spec, int err)
 			     "and may not have it; run \"git fetch --unshallow\" "
 			     "(in GitHub Actions, set fetch-depth: 0 on "
 			     "actions/checkout)", spec);
-	return error("unknown revision \"%s\": no branch, tag or commit of "
-		     "that name here; check the spelling (git branch -a, "
-		     "git tag) or fetch it", spec);
+	return error("unknown revision \"%s\": not in this repository; "
+		     "check the spelling (git branch -a, git tag, git log) or "
+		     "fetch it", spec);
 }
 
 int repo_resolve(struct repo_rev *out, struct repo *r, const char *spec)
@@ -190,8 +190,8 @@ void repo_rev_release(struct repo_rev *rev)
 
 /*
  * The merge-base of HEAD and the commit at refname into base. Returns 0,
- * GIT_ENOTFOUND when refname is missing or the two share no history, or
- * -1 with a message.
+ * 1 when refname is missing or the two share no history here, or -1 with
+ * a message.
  */
 static int merge_base_with(git_oid *base, struct repo *r, const git_oid *head,
 			   const char *refname)
@@ -201,7 +201,7 @@ static int merge_base_with(git_oid *base, struct repo *r, const git_oid *head,
 
 	err = git_reference_name_to_id(&other, r->git, refname);
 	if (err == GIT_ENOTFOUND)
-		return GIT_ENOTFOUND;
+		return 1;
 	if (err < 0)
 		return error("cannot read \"%s\": %s", refname, repo_errmsg());
 	err = git_merge_base(base, r->git, head, &other);
@@ -212,10 +212,10 @@ static int merge_base_with(git_oid *base, struct repo *r, const git_oid *head,
 	 */
 	if (err == GIT_ENOTFOUND ||
 	    (err < 0 && git_repository_is_shallow(r->git) == 1))
-		return GIT_ENOTFOUND;
+		return 1;
 	if (err < 0)
-		return error("cannot find the merge-base of HEAD and \"%s\": %s",
-			     refname, repo_errmsg());
+		return error("cannot find the merge-base of HEAD and "
+			     "\"%s\": %s", refname, repo_errmsg());
 	return 0;
 }
 
@@ -229,34 +229,106 @@ static int github_pr_event(void)
 		!strcmp(event, "pull_request_target"));
 }
 
+/* The value of branch.<branch>.<var> into *out (malloc'd), or NULL. */
+static int branch_config(char **out, git_config *cfg, const char *branch,
+			 const char *var)
+{
+	git_buf buf = GIT_BUF_INIT;
+	char *key = xasprintf("branch.%s.%s", branch, var);
+	int err = git_config_get_string_buf(&buf, cfg, key);
+
+	free(key);
+	*out = err < 0 ? NULL : xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return err;
+}
+
 /*
- * HEAD's branch's upstream: the merge-base of HEAD with it into base and
- * its short name into *name. Returns 0, GIT_ENOTFOUND when HEAD is
- * detached, has no upstream or shares no history with it, or -1.
+ * The remote-tracking ref that branch (a short name) follows, from
+ * branch.<name>.remote and .merge mapped through remote.<remote>.fetch,
+ * into *refname. Returns 0, 1 when there is none, or -1.
+ *
+ * Not git_branch_upstream: in libgit2 1.5 it goes through
+ * git_remote_lookup, whose scan for url.*.insteadOf leaks a pcre2 match
+ * block per config entry (fixed upstream by libgit2 PR #6382, 1.6).
+ */
+static int upstream_ref(char **refname, git_config *cfg, const char *branch)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *entry;
+	char *remote = NULL, *merge = NULL, *key = NULL;
+	int ret = 1;
+
+	*refname = NULL;
+	if (branch_config(&remote, cfg, branch, "remote") < 0 ||
+	    branch_config(&merge, cfg, branch, "merge") < 0)
+		goto cleanup;
+	if (!strcmp(remote, ".")) {	/* a local branch upstream */
+		*refname = xstrdup(merge);
+		ret = 0;
+		goto cleanup;
+	}
+	key = xasprintf("remote.%s.fetch", remote);
+	if (git_config_multivar_iterator_new(&it, cfg, key, NULL) < 0)
+		goto cleanup;
+	while (!*refname && git_config_next(&entry, it) == 0) {
+		git_refspec *spec = NULL;
+		git_buf buf = GIT_BUF_INIT;
+
+		if (entry->value[0] != '^' &&
+		    git_refspec_parse(&spec, entry->value, 1) == 0 &&
+		    git_refspec_src_matches(spec, merge) &&
+		    git_refspec_transform(&buf, spec, merge) == 0)
+			*refname = xstrdup(buf.ptr);
+		git_buf_dispose(&buf);
+		git_refspec_free(spec);
+	}
+	ret = *refname ? 0 : 1;
+cleanup:
+	git_error_clear();
+	git_config_iterator_free(it);
+	free(key);
+	free(remote);
+	free(merge);
+	return ret;
+}
+
+/*
+ * The merge-base of HEAD with its branch's upstream into base and the
+ * upstream's short name into *name. Returns 0, 1 when HEAD is detached,
+ * has no upstream or shares no history with it here, or -1.
  */
 static int upstream_base(git_oid *base, char **name, struct repo *r,
 			 const git_oid *head_oid)
 {
-	git_reference *head = NULL, *up = NULL;
-	int err, ret = GIT_ENOTFOUND;
+	git_reference *head = NULL;
+	git_config *cfg = NULL;
+	char *ref = NULL;
+	int ret = 1;
 
 	if (git_repository_head(&head, r->git) < 0 ||
 	    !git_reference_is_branch(head))
 		goto cleanup;
-	err = git_branch_upstream(&up, head);
-	if (err == GIT_ENOTFOUND)
-		goto cleanup;
-	if (err < 0) {
-		ret = error("cannot read the upstream of \"%s\": %s",
-			    git_reference_shorthand(head), repo_errmsg());
+	if (git_repository_config_snapshot(&cfg, r->git) < 0) {
+		ret = error("cannot read the repository's config: %s",
+			    repo_errmsg());
 		goto cleanup;
 	}
-	ret = merge_base_with(base, r, head_oid, git_reference_name(up));
-	if (!ret)
-		*name = xstrdup(git_reference_shorthand(up));
+	if (upstream_ref(&ref, cfg, git_reference_shorthand(head)))
+		goto cleanup;
+	ret = merge_base_with(base, r, head_oid, ref);
+	if (!ret) {
+		const char *prefix = !strncmp(ref, "refs/remotes/", 13)
+			? "refs/remotes/" : "refs/heads/";
+		size_t n = strlen(prefix);
+
+		*name = xstrdup(strncmp(ref, prefix, n) ? ref : ref + n);
+	}
 cleanup:
-	git_reference_free(up);
+	free(ref);
+	git_config_free(cfg);
 	git_reference_free(head);
+	git_error_clear();
 	return ret;
 }
 
@@ -294,7 +366,7 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 		free(ref);
 		if (err < 0)
 			return -1;
-		if (err == GIT_ENOTFOUND)
+		if (err > 0)
 			return error("no base: the pull request's base "
 				     "\"origin/%s\" or its history is missing "
 				     "from this clone; set fetch-depth: 0 on "
@@ -363,7 +435,8 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
 		return error("invalid tree id \"%s\": %s", tree_hex,
 			     repo_errmsg());
 	if (git_tree_lookup(&tree, r->git, &id) < 0)
-		return error("cannot read tree %s: %s", tree_hex, repo_errmsg());
+		return error("cannot read tree %s: %s", tree_hex,
+			     repo_errmsg());
 	err = git_tree_entry_bypath(&entry, tree, path);
 	if (err == GIT_ENOTFOUND) {
 		ret = 1;

@@ -78,7 +78,10 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
  * rewrites only files that changed (others keep their mtimes, builds stay
  * incremental) and removes files the new tree no longer has. Files the
  * build created and git does not track are left alone. Never touches the
- * user's working tree or index.
+ * user's working tree or index. When index_path is missing or unreadable
+ * while dir has content, dir is emptied and checked out afresh. Callers
+ * hold repo_lock (a stale "index_path.lock" is removed as left by a crash).
+ * dir may not be, or contain, the repository's working tree or git dir.
  */
 int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);

@@ -21,7 +21,7 @@
 struct snapshot {
 	git_repository *git;
 	const char *workdir;	/* trailing '/' */
-	git_index *index;	/* private: read from the user's, never written */
+	git_index *index;	/* private copy of the user's; never written */
 	int filemode;	/* core.filemode: trust the executable bit */
 };
 
@@ -53,8 +53,8 @@ static int add_from_disk(struct snapshot *s, const char *path)
 	if (S_ISLNK(st.st_mode)) {
 		entry.mode = GIT_FILEMODE_LINK;
 	} else if (S_ISREG(st.st_mode)) {
-		entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE
-						    : GIT_FILEMODE_BLOB;
+		entry.mode = (st.st_mode & S_IXUSR)
+			? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
 		/* With core.filemode off git keeps the recorded bit. */
 		if (!s->filemode && old &&
 		    (old->mode == GIT_FILEMODE_BLOB ||

@@ -47,8 +47,9 @@ struct stats_interval {
  * Percentile bootstrap interval of the median of x: draws `resamples`
  * resamples of size n with replacement using rng, takes each resample's
  * median, and returns the (1-level)/2 and (1+level)/2 quantiles (type 7) of
- * those medians. Returns 0, or -1 when n < 2, resamples < 100, level is not
- * in (0,1) or any x is non-finite (out is then untouched).
+ * those medians. Returns 0, or -1 through error() when n < 2, resamples <
+ * 100, level is not in (0,1), any x is non-finite, or rng is NULL or cannot
+ * draw n values (out is then untouched). Same rng state, same interval.
  */
 int stats_bootstrap_median(struct stats_interval *out, const double *x,
 			   size_t n, size_t resamples, double level,

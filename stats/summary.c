@@ -109,7 +109,7 @@ static void select_kth(double *x, size_t n, size_t k)
 		size_t mid = lo + (hi - lo) / 2, i, j;
 		double pivot;
 
-		/* x[lo] <= x[mid] <= x[hi]: the ends are the scans' sentinels */
+		/* x[lo] <= x[mid] <= x[hi]: the ends become the sentinels */
 		if (x[mid] < x[lo])
 			swap(x, mid, lo);
 		if (x[hi] < x[lo])
@@ -129,7 +129,7 @@ static void select_kth(double *x, size_t n, size_t k)
 				break;
 			swap(x, i, j);
 		}
-		/* x[lo..j] <= pivot <= x[i..hi], and anything between equals it */
+		/* x[lo..j] <= pivot <= x[i..hi]; anything between equals it */
 		x[lo + 1] = x[j];
 		x[j] = pivot;
 		if (k < j)

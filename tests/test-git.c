@@ -5,6 +5,7 @@
  */
 #include "git/repo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -222,20 +223,89 @@ static char *make_repo(const char *name)
 static char *reference_tree(const char *dir)
 {
 	return out("cd '%s' && rm -f ../ref-index && "
-		   "{ cp .git/index ../ref-index 2>/dev/null || :; } && "
+		   "{ cp -p .git/index ../ref-index 2>/dev/null || :; } && "
 		   "GIT_INDEX_FILE=../ref-index git add -A 2>/dev/null && "
 		   "GIT_INDEX_FILE=../ref-index git write-tree", dir);
 }
 
 /* Everything of the user's that gate must leave alone. */
 struct user_state {
-	char *index, *status, *refs, *stash, *head, *config;
+	char *index, *status, *refs, *stash, *head, *config, *files, *tree;
 	size_t index_len;
 	struct timespec index_mtime;
 };
 
+static void append(char **buf, size_t *len, const char *text)
+{
+	size_t n = strlen(text);
+
+	*buf = xrealloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, text, n + 1);
+	*len += n;
+}
+
+/* FNV-1a of a file's bytes: enough to see that a file was rewritten. */
+static unsigned long long content_hash(const char *path)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	FILE *f = fopen(path, "rb");
+	int c;
+
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		h = (h ^ (unsigned char)c) * 1099511628211ULL;
+	fclose(f);
+	return h;
+}
+
+/*
+ * One line per entry under path (named rel), sorted, with size, mtime to
+ * the nanosecond and, for files, a hash of the content; skips the object
+ * store, gate's own directories and the working tree's .git.
+ */
+static void listing(char **buf, size_t *len, const char *path,
+		    const char *rel)
+{
+	struct dirent **names = NULL;
+	struct stat st;
+	char *line;
+	int i, n;
+
+	if (lstat(path, &st) < 0)
+		return;
+	line = xasprintf("%s %lld %lld.%09ld %llx\n", rel,
+			 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			 st.st_mtim.tv_nsec,
+			 S_ISREG(st.st_mode) ? content_hash(path) : 0ULL);
+	append(buf, len, line);
+	free(line);
+	if (!S_ISDIR(st.st_mode))
+		return;
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (strcmp(name, ".") && strcmp(name, "..") &&
+		    strcmp(name, "objects") && strcmp(name, "gate") &&
+		    !(!strcmp(rel, ".") && !strcmp(name, ".git"))) {
+			char *p = xasprintf("%s/%s", path, name);
+			char *r = xasprintf("%s/%s", rel, name);
+
+			listing(buf, len, p, r);
+			free(p);
+			free(r);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
 static void user_state_read(struct user_state *s, const char *dir)
 {
+	size_t len = 0;
+	char *p;
+
 	s->index_mtime = mtime_of(dir, ".git/index");
 	s->index = read_whole(dir, ".git/index", &s->index_len);
 	/* --no-optional-locks: git status must not refresh the index itself. */
@@ -245,6 +315,19 @@ static void user_state_read(struct user_state *s, const char *dir)
 	s->stash = out("cd '%s' && git stash list", dir);
 	s->head = out("cd '%s' && git rev-parse HEAD 2>/dev/null", dir);
 	s->config = out("cat '%s/.git/config'", dir);
+	/*
+	 * Every file and directory in .git but the object store and gate's
+	 * own directory, with size and mtime: anything written or created
+	 * and removed there (a lock file, say) changes this.
+	 */
+	s->files = NULL;
+	s->tree = NULL;
+	p = xasprintf("%s/.git", dir);
+	listing(&s->files, &len, p, ".git");
+	free(p);
+	/* and every file of the working tree: size, mtime and content */
+	len = 0;
+	listing(&s->tree, &len, dir, ".");
 }
 
 static void user_state_release(struct user_state *s)
@@ -255,6 +338,8 @@ static void user_state_release(struct user_state *s)
 	free(s->stash);
 	free(s->head);
 	free(s->config);
+	free(s->files);
+	free(s->tree);
 }
 
 static void check_user_state(const struct user_state *a, const char *dir)
@@ -272,6 +357,8 @@ static void check_user_state(const struct user_state *a, const char *dir)
 	CHECK_STR(b.stash, a->stash);
 	CHECK_STR(b.head, a->head);
 	CHECK_STR(b.config, a->config);
+	CHECK_STR(b.files, a->files);
+	CHECK_STR(b.tree, a->tree);
 	user_state_release(&b);
 }
 
@@ -323,7 +410,7 @@ static void test_git__open_outside_repository(void)
 	begin();
 	dir = at("plain");
 	sh("mkdir -p '%s'", dir);
-	/* Only meaningful when no directory above the scratch is a repository. */
+	/* Meaningful only when no directory above scratch is a repository. */
 	if (sh("git -C '%s' rev-parse --git-dir >/dev/null 2>&1", dir) != 0) {
 		CHECK(repo_open(&r, dir) == -1);
 		CHECK_CONTAINS(msg, "not a git repository");
@@ -593,6 +680,37 @@ static void test_git__snapshot_in_unborn_repository(void)
 	end();
 }
 
+/*
+ * Git's racy case: a file changed after "git add" without a change of size
+ * or mtime, and the index written in that same instant. Only hashing the
+ * file shows the change.
+ */
+static void test_git__snapshot_sees_racily_clean_change(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir, *s;
+
+	begin();
+	dir = make_repo("racy");
+	write_file(dir, "racy.txt", "r1\n");
+	sh("cd '%s' && touch -t 202001010000 racy.txt && git add racy.txt",
+	   dir);
+	write_file(dir, "racy.txt", "r2\n");
+	sh("cd '%s' && touch -t 202001010000 racy.txt .git/index", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		s = out("git -C '%s' cat-file -p %s:racy.txt", dir, rev.tree);
+		CHECK_STR(s, "r2");
+		free(s);
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
 /* A merge stopped on a conflict, and an intent-to-add entry: as git add -A. */
 static void test_git__snapshot_with_conflict_and_intent_to_add(void)
 {
@@ -626,6 +744,102 @@ static void test_git__snapshot_with_conflict_and_intent_to_add(void)
 	end();
 }
 
+/*
+ * A submodule with changes of its own, and a nested repository nobody
+ * added: the snapshot keeps the submodule's gitlink as the index has it
+ * and leaves the nested repository out. Checkout of such a tree works.
+ */
+static void test_git__snapshot_skips_submodules(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	char *dir, *lib, *want, *s, *co, *idx;
+
+	begin();
+	lib = make_repo("lib");
+	dir = make_repo("app");
+	sh("cd '%s' && git -c protocol.file.allow=always submodule add -q "
+	   "'%s' lib >/dev/null 2>&1 && " GIT " commit -qm sub", dir, lib);
+	write_file(dir, "lib/a.txt", "changed inside the submodule\n");
+	write_file(dir, "lib/untracked.txt", "x\n");
+	sh("git init -q '%s/nested'", dir);
+	write_file(dir, "nested/n.txt", "n\n");
+	write_file(dir, "top.txt", "top\n");
+	want = out("git -C '%s' rev-parse HEAD:lib", dir);
+	co = at("co");
+	idx = at("co.index");
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		CHECK(rev.dirty == 1);
+		s = out("git -C '%s' ls-tree %s lib", dir, rev.tree);
+		CHECK_CONTAINS(s, "160000 commit");
+		CHECK_CONTAINS(s, want);
+		free(s);
+		CHECK(sh("git -C '%s' cat-file -e %s:top.txt", dir,
+			 rev.tree) == 0);
+		s = out("git -C '%s' ls-tree -r --name-only %s", dir, rev.tree);
+		CHECK(!strstr(s, "nested"));
+		free(s);
+		CHECK(repo_checkout(r, rev.tree, co, idx) == 0);
+		CHECK(exists(co, "top.txt"));
+		CHECK(exists(co, ".gitmodules"));
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(co);
+	free(idx);
+	free(want);
+	free(lib);
+	free(dir);
+	end();
+}
+
+/* A linked worktree has a git dir of its own (.git/worktrees/NAME/). */
+static void test_git__linked_worktree(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct user_state before;
+	struct repo *r = NULL;
+	char *dir, *wt, *co, *idx, *s, *want;
+	size_t len;
+
+	begin();
+	dir = make_repo("main");
+	wt = at("wt");
+	sh("cd '%s' && git worktree add -q -b topic '%s'", dir, wt);
+	write_file(wt, "a.txt", "in the linked worktree\n");
+	sh("mkdir '%s/.git/worktrees/wt/gate'", dir);
+	user_state_read(&before, dir);
+	CHECK(repo_open(&r, wt) == 0);
+	if (r) {
+		want = xasprintf("%s/.git/worktrees/wt/", dir);
+		CHECK_STR(repo_gitdir(r), want);
+		free(want);
+		CHECK(repo_resolve(&rev, r, "WORKTREE") == 0);
+		CHECK(rev.dirty == 1);
+		co = xasprintf("%sgate/head", repo_gitdir(r));
+		idx = xasprintf("%sgate/head.index", repo_gitdir(r));
+		CHECK(repo_checkout(r, rev.tree, co, idx) == 0);
+		s = read_whole(co, "a.txt", &len);
+		CHECK_STR(s, "in the linked worktree\n");
+		free(s);
+		check_user_state(&before, dir);
+		s = out("git -C '%s' --no-optional-locks status --porcelain",
+			wt);
+		CHECK_STR(s, " M a.txt");
+		free(s);
+		repo_rev_release(&rev);
+		free(co);
+		free(idx);
+	}
+	repo_free(r);
+	user_state_release(&before);
+	free(wt);
+	free(dir);
+	end();
+}
+
 static void test_git__read_file(void)
 {
 	struct repo_rev rev = REPO_REV_INIT;
@@ -637,7 +851,8 @@ static void test_git__read_file(void)
 	dir = make_repo("f");
 	CHECK(repo_open(&r, dir) == 0);
 	if (r && repo_resolve(&rev, r, "HEAD") == 0) {
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt") == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt")
+		      == 0);
 		CHECK_STR(data, "d\n");
 		CHECK(len == 2);
 		free(data);
@@ -645,7 +860,8 @@ static void test_git__read_file(void)
 		CHECK_STR(data, "a2\n");
 		free(data);
 		msg[0] = '\0';
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json") == 1);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json")
+		      == 1);
 		CHECK(data == NULL && len == 0);
 		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 1);
 		CHECK_STR(msg, "");
@@ -680,6 +896,8 @@ static void test_git__checkout_is_incremental(void)
 	write_file(dir, "c.txt", "user edit\n");
 	co = xasprintf("%s/.git/gate/base", dir);
 	idx = xasprintf("%s/.git/gate/base.index", dir);
+	/* made first, or .git's own mtime would change (as it should) */
+	sh("mkdir '%s/.git/gate'", dir);
 	user_state_read(&before, dir);
 	CHECK(repo_open(&r, dir) == 0);
 	if (!r || repo_resolve(&t1, r, "HEAD~1") < 0 ||
@@ -738,7 +956,9 @@ static void test_git__checkout_is_incremental(void)
 	s = read_whole(dir, "c.txt", &len);
 	CHECK_STR(s, "user edit\n");
 	free(s);
-	CHECK(!exists(dir, "new.txt"));
+	s = read_whole(dir, "a.txt", &len);
+	CHECK_STR(s, "a-two\n");
+	free(s);
 	CHECK(sh("grep -q worktree '%s/.git/config'", dir) != 0);
 done:
 	repo_rev_release(&t1);
@@ -840,24 +1060,24 @@ static void test_git__lock_excludes_second_holder(void)
 	size_t len;
 
 	begin();
-	path = at("lock");
+	path = at("gate/lock");	/* gate/ does not exist yet */
 	snprintf(pid, sizeof(pid), "pid %ld,", (long)getpid());
 	CHECK(repo_lock(&fd1, path) == 0);
 	CHECK(fd1 >= 0);
-	s = read_whole(scratch, "lock", &len);
+	s = read_whole(scratch, "gate/lock", &len);
 	CHECK(s && sscanf(s, "pid %ld\nstarted %31s\n", &got, stamp) == 2);
 	CHECK(got == (long)getpid());
 	CHECK(strlen(stamp) == 20 && stamp[4] == '-' && stamp[10] == 'T' &&
 	      stamp[19] == 'Z');
 	free(s);
-	/* flock belongs to the open file description: a second open conflicts */
+	/* flock belongs to an open file description: a second open conflicts */
 	CHECK(repo_lock(&fd2, path) == -1);
 	CHECK(fd2 == -1);
 	CHECK_CONTAINS(msg, "another gate run holds");
 	CHECK_CONTAINS(msg, pid);
 	CHECK_CONTAINS(msg, "wait for it to finish");
 	repo_unlock(fd1, path);
-	CHECK(!exists(scratch, "lock"));
+	CHECK(!exists(scratch, "gate/lock"));
 	CHECK(repo_lock(&fd3, path) == 0);
 	repo_unlock(fd3, path);
 	free(path);
@@ -881,6 +1101,7 @@ static void test_git__lock_held_by_other_process(void)
 		int cfd;
 
 		c = repo_lock(&cfd, path) == 0 ? 'y' : 'n';
+		free(path);
 		if (write(ready[1], &c, 1) != 1 || read(quit[0], &c, 1) < 0)
 			_exit(2);
 		_exit(0);	/* dies holding it: the kernel releases it */
@@ -1048,7 +1269,10 @@ static const struct harness_test tests[] = {
 	TEST(test_git__snapshot_captures_working_tree),
 	TEST(test_git__snapshot_of_clean_tree_is_head),
 	TEST(test_git__snapshot_in_unborn_repository),
+	TEST(test_git__snapshot_sees_racily_clean_change),
 	TEST(test_git__snapshot_with_conflict_and_intent_to_add),
+	TEST(test_git__snapshot_skips_submodules),
+	TEST(test_git__linked_worktree),
 	TEST(test_git__read_file),
 	TEST(test_git__checkout_is_incremental),
 	TEST(test_git__checkout_recovers_from_lost_index),

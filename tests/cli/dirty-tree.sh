@@ -15,13 +15,14 @@ echo "ignored.log" >"$R/.gitignore"
 echo ignored >"$R/ignored.log"
 rm "$R/NOTES"                          # a deletion
 
+# GIT_OPTIONAL_LOCKS=0: git status must not refresh the index itself
 snapshot() {
-	( cd "$R" &&
+	( cd "$R" && export GIT_OPTIONAL_LOCKS=0 &&
 	  git status --porcelain --untracked-files=all --ignored &&
 	  git rev-parse HEAD && git stash list && git for-each-ref &&
 	  sha256sum .git/index && stat -c '%Y %n' .git/index &&
 	  find . -path ./.git -prune -o -type f -print | sort | xargs sha256sum &&
-	  ls -la --time-style=full-iso . newdir )
+	  ls -la --time-style=full-iso . newdir | grep -v -e ' \.git$' -e ' \.\.$' )
 }
 snapshot >"$SCRATCH/before"
 gate_run 1 -C "$R" run --base HEAD --json "$SCRATCH/r.json"

@@ -7,7 +7,7 @@ write_bench "$R" 0.01
 commit_all "$R" base
 cat >"$R/gate.json" <<'JSON'
 { "defaults": { "pairs": 2, "warmup": 0, "timeout": 1, "min_effect": 1.0 },
-  "benchmarks": [ { "name": "b", "run": "./bench.sh" } ] }
+  "benchmarks": [ { "name": "b", "run": ["./bench.sh"] } ] }
 JSON
 
 set_bench() {
@@ -37,12 +37,12 @@ set_bench 'cat /proc/sys/kernel/random/uuid'
 gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "differs from its first sample"
 expect_in "$OUT" '"parity": false'
-sed -i 's/"run": ".\/bench.sh"/"run": ".\/bench.sh", "parity": false/' "$R/gate.json"
+sed -i 's/"run": \[".\/bench.sh"\]/"run": [".\/bench.sh"], "parity": false/' "$R/gate.json"
 set_bench 'cat /proc/sys/kernel/random/uuid; sleep 0.01'
 gate_run 0 -C "$R" run --base HEAD --config "$R/gate.json"
 
 # a command that does not exist
-sed -i 's/"run": ".\/bench.sh"/"run": [".\/no-such-program"]/' "$R/gate.json"
+sed -i 's/"run": \[".\/bench.sh"\]/"run": [".\/no-such-program"]/' "$R/gate.json"
 gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "could not be started"
 exit 0

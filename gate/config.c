@@ -1,0 +1,950 @@
+/*
+ * gate.json: strict parsing and validation into struct config. jsonpos checks
+ * the syntax and finds positions (cJSON keeps none); cJSON builds the tree.
+ * Every error is one error() call naming origin:line:column and the fix.
+ */
+#include "gate/config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "common/error.h"
+#include "gate/jsonpos.h"
+#include "common/banned.h"
+
+/* gate.json is a few hundred bytes; more than this is the wrong file. */
+#define CONFIG_MAX_MIB 16
+#define CONFIG_MAX_BYTES ((size_t)CONFIG_MAX_MIB << 20)
+#define NAME_MAX_LEN 100
+/* The deepest path we report on: benchmarks[i].run[k]. */
+#define PATH_MAX_STEPS 8
+
+#define EXAMPLE_BENCH "{\"name\": \"x\", \"run\": [\"./bench\"]}"
+
+enum scope { SCOPE_TOP, SCOPE_DEFAULTS, SCOPE_BENCH };
+/* Where a knob's value came from, to say which setting to change. */
+enum source { SRC_BUILTIN, SRC_DEFAULTS, SRC_BENCH };
+
+struct parser {
+	const char *text;
+	size_t len;
+	const char *origin;
+	struct jsonpos_step path[PATH_MAX_STEPS];	/* the value at hand */
+	size_t depth;
+	char where[160];	/* "in benchmark \"parse\"", for key errors */
+};
+
+/* A benchmark's settings while they are resolved: defaults, then its own. */
+struct knobs {
+	struct bench_cfg b;
+	enum source pairs_src, max_src;
+};
+
+static const char *const top_keys[] = {
+	"version", "build", "defaults", "benchmarks", NULL
+};
+static const char *const defaults_keys[] = {
+	"pairs", "max_pairs", "warmup", "metric", "min_effect", "timeout",
+	"parity", "confidence", "resamples", NULL
+};
+static const char *const bench_keys[] = {
+	"name", "run", "pairs", "max_pairs", "warmup", "metric", "min_effect",
+	"timeout", "parity", NULL
+};
+
+static void enter(struct parser *p, const char *key, size_t index)
+{
+	if (p->depth < PATH_MAX_STEPS) {
+		p->path[p->depth].key = key;
+		p->path[p->depth].index = index;
+	}
+	p->depth++;
+}
+
+static void leave(struct parser *p)
+{
+	p->depth--;
+}
+
+/* Line and column of a value (or its key) at path; 0, or -1 if not found. */
+static int position(const struct parser *p, const struct jsonpos_step *path,
+		    size_t n, int at_key, size_t *line, size_t *col)
+{
+	size_t off;
+	int r;
+
+	if (n > PATH_MAX_STEPS)
+		return -1;
+	r = at_key ? jsonpos_key(p->text, p->len, path, n, &off) :
+		     jsonpos_value(p->text, p->len, path, n, &off);
+	if (r < 0)
+		return -1;
+	jsonpos_linecol(p->text, p->len, off, line, col);
+	return 0;
+}
+
+static int vfail(const struct parser *p, int at_key, const char *fmt,
+		 va_list ap) PRINTF(3, 0);
+
+static int vfail(const struct parser *p, int at_key, const char *fmt,
+		 va_list ap)
+{
+	char msg[1024];
+	size_t line, col;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (position(p, p->path, p->depth, at_key, &line, &col) < 0)
+		return error("%s: %s", p->origin, msg);
+	return error("%s:%zu:%zu: %s", p->origin, line, col, msg);
+}
+
+static int fail_value(const struct parser *p, const char *fmt, ...)
+	PRINTF(2, 3);
+static int fail_key(const struct parser *p, const char *fmt, ...)
+	PRINTF(2, 3);
+
+/* Report an error at the value the current path names; returns -1. */
+static int fail_value(const struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vfail(p, 0, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Report an error at the key of the member the current path names. */
+static int fail_key(const struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vfail(p, 1, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/*
+ * The value at the current path as written in the file, for "got ...":
+ * numbers and literals verbatim (so 1e400 reads 1e400, not inf), strings
+ * with their quotes and escapes, long ones cut, containers by kind.
+ */
+static const char *got(const struct parser *p, char *buf, size_t size)
+{
+	size_t off, end, n, cut;
+
+	if (jsonpos_value(p->text, p->len, p->path, p->depth, &off) < 0 ||
+	    jsonpos_skip(p->text, p->len, off, &end) < 0)
+		return "something else";
+	if (p->text[off] == '{')
+		return "an object";
+	if (p->text[off] == '[')
+		return "an array";
+	n = end - off;
+	if (n <= 40) {
+		snprintf(buf, size, "%.*s", (int)n, p->text + off);
+		return buf;
+	}
+	cut = 36;	/* at a character boundary */
+	while (cut > 1 && ((unsigned char)p->text[off + cut] & 0xc0) == 0x80)
+		cut--;
+	snprintf(buf, size, "%.*s...%s", (int)cut, p->text + off,
+		 p->text[off] == '"' ? "\"" : "");
+	return buf;
+}
+
+/*
+ * s in double quotes for a message, control characters escaped and long
+ * strings cut; size must be at least 32.
+ */
+static const char *quote(char *buf, size_t size, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0, i;
+
+	buf[o++] = '"';
+	for (i = 0; u[i]; i++) {
+		unsigned char c = u[i];
+
+		/* Room for one escape, "...", the quote and the NUL. */
+		if ((c & 0xc0) != 0x80 && (i >= 60 || o + 16 >= size)) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c == '"' || c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(buf + o, size - o, "\\u%04x", c);
+			o += 6;
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
+}
+
+static const char *ordinal(char *buf, size_t size, size_t n)
+{
+	const char *suffix = "th";
+
+	if (n % 100 < 11 || n % 100 > 13) {
+		if (n % 10 == 1)
+			suffix = "st";
+		else if (n % 10 == 2)
+			suffix = "nd";
+		else if (n % 10 == 3)
+			suffix = "rd";
+	}
+	snprintf(buf, size, "%zu%s", n, suffix);
+	return buf;
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+/* Levenshtein distance ignoring ASCII case; SIZE_MAX past 64 bytes. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65], i, j;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag;
+
+			if (lower((unsigned char)a[i - 1]) !=
+			    lower((unsigned char)b[j - 1]))
+				best++;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* The known key closest to key, if it is a likely misspelling; or NULL. */
+static const char *suggest(const char *key, const char *const *known)
+{
+	const char *best = NULL;
+	size_t d, bestd = 3;
+
+	for (; *known; known++) {
+		d = distance(key, *known);
+		if (d < bestd && d < strlen(key)) {
+			bestd = d;
+			best = *known;
+		}
+	}
+	return best;
+}
+
+/*
+ * Check the key of member m (index j) of the object at the current path:
+ * known in this scope, and not a repeat (cJSON keeps both copies of a
+ * repeated key; one would be silently ignored).
+ */
+static int check_key(struct parser *p, const cJSON *obj, const cJSON *m,
+		     size_t j, enum scope scope, const char *const *known)
+{
+	const cJSON *q;
+	const char *alt;
+	char k[128], list[256];
+	size_t i, line, col, o;
+	int r = 0;
+
+	enter(p, NULL, j);
+	quote(k, sizeof(k), m->string);
+	if (!in_list(m->string, known)) {
+		if (scope == SCOPE_BENCH && in_list(m->string, defaults_keys)) {
+			r = fail_key(p, "%s is suite-wide: set it in "
+				     "\"defaults\", not %s", k, p->where);
+		} else if (scope == SCOPE_DEFAULTS &&
+			   (!strcmp(m->string, "name") ||
+			    !strcmp(m->string, "run"))) {
+			r = fail_key(p, "unknown key %s in \"defaults\": it "
+				     "belongs in each benchmark", k);
+		} else if (scope == SCOPE_DEFAULTS &&
+			   in_list(m->string, top_keys)) {
+			r = fail_key(p, "unknown key %s in \"defaults\": it "
+				     "belongs at the top level", k);
+		} else if (scope == SCOPE_TOP &&
+			   in_list(m->string, defaults_keys)) {
+			r = fail_key(p, "unknown key %s at the top level: it "
+				     "belongs in \"defaults\"%s", k,
+				     in_list(m->string, bench_keys) ?
+				     " or in a benchmark" : "");
+		} else if (scope == SCOPE_TOP &&
+			   in_list(m->string, bench_keys)) {
+			r = fail_key(p, "unknown key %s at the top level: it "
+				     "belongs in each benchmark in "
+				     "\"benchmarks\"", k);
+		} else if ((alt = suggest(m->string, known))) {
+			r = fail_key(p, "unknown key %s %s (did you mean "
+				     "\"%s\"?)", k, p->where, alt);
+		} else {
+			for (o = 0, i = 0; known[i] && o < sizeof(list); i++)
+				o += (size_t)snprintf(list + o,
+						      sizeof(list) - o, "%s%s",
+						      i ? ", " : "", known[i]);
+			r = fail_key(p, "unknown key %s %s: known keys are %s",
+				     k, p->where, list);
+		}
+		leave(p);
+		return r;
+	}
+	for (q = obj->child, i = 0; q != m; q = q->next, i++) {
+		if (strcmp(q->string, m->string))
+			continue;
+		p->path[p->depth - 1].index = i;
+		if (position(p, p->path, p->depth, 1, &line, &col) < 0)
+			line = col = 0;
+		p->path[p->depth - 1].index = j;
+		r = fail_key(p, "duplicate key %s %s (first at %zu:%zu): "
+			     "remove one", k, p->where, line, col);
+		break;
+	}
+	leave(p);
+	return r;
+}
+
+/* A whole number in [lo, hi] at the current path, for key. */
+static int get_whole(const struct parser *p, const cJSON *it, const char *key,
+		     unsigned lo, unsigned hi, unsigned *out)
+{
+	char g[64];
+	double d = it->valuedouble;
+
+	if (cJSON_IsNumber(it) && isfinite(d) && d == floor(d) && d >= lo &&
+	    d <= hi) {
+		*out = (unsigned)d;
+		return 0;
+	}
+	return fail_value(p, "\"%s\" must be a whole number from %u to %u, "
+			  "got %s", key, lo, hi, got(p, g, sizeof(g)));
+}
+
+static int is_finite_number(const cJSON *it)
+{
+	return cJSON_IsNumber(it) && isfinite(it->valuedouble);
+}
+
+/* A setting allowed in "defaults" and in each benchmark. */
+static int parse_knob(const struct parser *p, const cJSON *m, struct knobs *k,
+		      enum source src)
+{
+	const char *key = m->string;
+	double d = m->valuedouble;
+	char g[64];
+
+	if (!strcmp(key, "pairs")) {
+		k->pairs_src = src;
+		return get_whole(p, m, key, 2, 10000, &k->b.pairs);
+	}
+	if (!strcmp(key, "max_pairs")) {
+		/* Checked against "pairs" once the benchmark is complete. */
+		k->max_src = src;
+		return get_whole(p, m, key, 2, 100000, &k->b.max_pairs);
+	}
+	if (!strcmp(key, "warmup"))
+		return get_whole(p, m, key, 0, 1000, &k->b.warmup);
+	if (!strcmp(key, "metric")) {
+		if (cJSON_IsString(m) && !strcmp(m->valuestring, "wall")) {
+			k->b.metric = METRIC_WALL;
+			return 0;
+		}
+		if (cJSON_IsString(m) && !strcmp(m->valuestring, "cpu")) {
+			k->b.metric = METRIC_CPU;
+			return 0;
+		}
+		return fail_value(p, "\"metric\" must be \"wall\" or \"cpu\", "
+				  "got %s", got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "min_effect")) {
+		if (is_finite_number(m) && d >= 0 && d < 10) {
+			k->b.min_effect = d;
+			return 0;
+		}
+		return fail_value(p, "\"min_effect\" must be a fraction from 0 "
+				  "to below 10 (0.05 means 5%%), got %s",
+				  got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "timeout")) {
+		if (is_finite_number(m) && d > 0 && d <= 86400) {
+			k->b.timeout = d;
+			return 0;
+		}
+		return fail_value(p, "\"timeout\" must be a number of seconds "
+				  "above 0 and at most 86400, got %s",
+				  got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "parity")) {
+		if (cJSON_IsBool(m)) {
+			k->b.parity = cJSON_IsTrue(m);
+			return 0;
+		}
+		return fail_value(p, "\"parity\" must be true or false, got %s",
+				  got(p, g, sizeof(g)));
+	}
+	return fail_value(p, "internal error: no rule for key \"%s\"", key);
+}
+
+/* A string (run by /bin/sh -c) or a list of strings (argv) into *out. */
+static int parse_command(struct parser *p, const cJSON *it, const char *key,
+			 const char *example, struct command *out)
+{
+	struct command c = { NULL, NULL };
+	const cJSON *e;
+	size_t n, i;
+	char g[64];
+
+	if (cJSON_IsString(it)) {
+		if (!it->valuestring[strspn(it->valuestring, " \t\n\r\f\v")])
+			return fail_value(p, "\"%s\" is an empty command: give "
+					  "one, such as \"%s\"", key, example);
+		out->shell = xstrdup(it->valuestring);
+		return 0;
+	}
+	if (!cJSON_IsArray(it))
+		return fail_value(p, "\"%s\" must be a command string or a "
+				  "list of strings (program and arguments), "
+				  "got %s%s", key, got(p, g, sizeof(g)),
+				  cJSON_IsNull(it) && !strcmp(key, "build") ?
+				  " (leave \"build\" out when there is nothing "
+				  "to build)" : "");
+	for (n = 0, e = it->child; e; e = e->next)
+		n++;
+	if (!n)
+		return fail_value(p, "\"%s\" is an empty list: give the "
+				  "program and its arguments, such as "
+				  "[\"%s\"]", key, example);
+	c.argv = xcalloc(n + 1, sizeof(*c.argv));
+	for (i = 0, e = it->child; e; e = e->next, i++) {
+		if (!cJSON_IsString(e) || !*e->valuestring) {
+			int r;
+
+			enter(p, NULL, i);
+			r = fail_value(p, "each element of \"%s\" must be a "
+				       "non-empty string, got %s", key,
+				       got(p, g, sizeof(g)));
+			leave(p);
+			command_release(&c);
+			return r;
+		}
+		c.argv[i] = xstrdup(e->valuestring);
+	}
+	*out = c;
+	return 0;
+}
+
+/* It becomes a file name and a report key: say so when refusing one. */
+static int check_name(const struct parser *p, const cJSON *it)
+{
+	const unsigned char *s;
+	size_t n;
+	char g[64];
+
+	if (!cJSON_IsString(it))
+		return fail_value(p, "\"name\" must be a string such as "
+				  "\"parse\", got %s", got(p, g, sizeof(g)));
+	s = (const unsigned char *)it->valuestring;
+	n = strlen(it->valuestring);
+	if (!n)
+		return fail_value(p, "\"name\" is empty: give the benchmark a "
+				  "name, such as \"parse\"");
+	if (n > NAME_MAX_LEN)
+		return fail_value(p, "\"name\" is %zu characters long, more "
+				  "than %d: it becomes a file name and a "
+				  "report key", n, NAME_MAX_LEN);
+	for (; *s; s++) {
+		if (*s == '/')
+			return fail_value(p, "\"name\" %s contains '/': it "
+					  "becomes a file name and a report "
+					  "key", got(p, g, sizeof(g)));
+		if (*s < 0x20 || *s > 0x7e)
+			return fail_value(p, "\"name\" %s is not printable "
+					  "ASCII: it becomes a file name and a "
+					  "report key", got(p, g, sizeof(g)));
+	}
+	if (!strcmp(it->valuestring, ".") || !strcmp(it->valuestring, ".."))
+		return fail_value(p, "\"name\" cannot be \".\" or \"..\": it "
+				  "becomes a file name");
+	return 0;
+}
+
+/* The "max_pairs" rule, once a benchmark's settings are all known. */
+static int check_max_pairs(struct parser *p, struct knobs *k, size_t i)
+{
+	char g[64];
+	size_t line, col;
+
+	if (k->max_src == SRC_BUILTIN) {
+		k->b.max_pairs = k->b.pairs > CONFIG_DEFAULT_MAX_PAIRS ?
+				 k->b.pairs : CONFIG_DEFAULT_MAX_PAIRS;
+		return 0;
+	}
+	if (k->b.max_pairs >= k->b.pairs)
+		return 0;
+	p->depth = 0;
+	if (k->max_src == SRC_DEFAULTS && k->pairs_src == SRC_BENCH) {
+		/* Point at this benchmark's "pairs": it is what clashes. */
+		enter(p, "defaults", 0);
+		enter(p, "max_pairs", 0);
+		if (position(p, p->path, p->depth, 0, &line, &col) < 0)
+			line = col = 0;
+		p->depth = 0;
+		enter(p, "benchmarks", 0);
+		enter(p, NULL, i);
+		enter(p, "pairs", 0);
+		return fail_value(p, "\"pairs\" %u %s is above \"max_pairs\" "
+				  "%u from \"defaults\" (at %zu:%zu): set "
+				  "\"max_pairs\" in this benchmark too",
+				  k->b.pairs, p->where, k->b.max_pairs, line,
+				  col);
+	}
+	if (k->max_src == SRC_DEFAULTS) {
+		enter(p, "defaults", 0);
+	} else {
+		enter(p, "benchmarks", 0);
+		enter(p, NULL, i);
+	}
+	enter(p, "max_pairs", 0);
+	return fail_value(p, "\"max_pairs\" must be a whole number from %u to "
+			  "100000 (not below \"pairs\"), got %s", k->b.pairs,
+			  got(p, g, sizeof(g)));
+}
+
+static int parse_bench(struct parser *p, const cJSON *it, size_t i,
+		       const struct knobs *defaults, struct bench_cfg *out)
+{
+	const cJSON *m, *name;
+	struct knobs k = *defaults;
+	char g[64], ord[32];
+	int have_name = 0, have_run = 0;
+	size_t j;
+
+	enter(p, NULL, i);
+	if (!cJSON_IsObject(it))
+		return fail_value(p, "each benchmark must be an object like "
+				  EXAMPLE_BENCH ", got %s",
+				  got(p, g, sizeof(g)));
+	/* Name it in messages when its "name" is usable, else by position. */
+	name = cJSON_GetObjectItemCaseSensitive(it, "name");
+	if (cJSON_IsString(name) && *name->valuestring &&
+	    strlen(name->valuestring) <= NAME_MAX_LEN)
+		snprintf(p->where, sizeof(p->where), "in benchmark %s",
+			 quote(g, sizeof(g), name->valuestring));
+	else
+		snprintf(p->where, sizeof(p->where), "in the %s benchmark",
+			 ordinal(ord, sizeof(ord), i + 1));
+	for (m = it->child, j = 0; m; m = m->next, j++) {
+		int r;
+
+		if (check_key(p, it, m, j, SCOPE_BENCH, bench_keys) < 0)
+			return -1;
+		enter(p, NULL, j);
+		if (!strcmp(m->string, "name")) {
+			have_name = 1;
+			r = check_name(p, m);
+			if (!r)
+				out->name = xstrdup(m->valuestring);
+		} else if (!strcmp(m->string, "run")) {
+			have_run = 1;
+			r = parse_command(p, m, "run", "./bench", &out->run);
+		} else {
+			r = parse_knob(p, m, &k, SRC_BENCH);
+		}
+		if (r < 0)
+			return -1;
+		leave(p);
+	}
+	if (!have_name)
+		return fail_value(p, "the %s benchmark has no \"name\": add "
+				  "one, such as \"name\": \"parse\"",
+				  ordinal(ord, sizeof(ord), i + 1));
+	if (!have_run)
+		return fail_value(p, "benchmark %s has no \"run\": add the "
+				  "command, such as \"run\": [\"./bench\"]",
+				  quote(g, sizeof(g), out->name));
+	if (check_max_pairs(p, &k, i) < 0)
+		return -1;
+	out->pairs = k.b.pairs;
+	out->max_pairs = k.b.max_pairs;
+	out->warmup = k.b.warmup;
+	out->metric = k.b.metric;
+	out->min_effect = k.b.min_effect;
+	out->timeout = k.b.timeout;
+	out->parity = k.b.parity;
+	leave(p);
+	return 0;
+}
+
+static int parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
+			  struct config *cfg)
+{
+	const cJSON *m;
+	size_t j;
+	char g[64];
+
+	enter(p, "defaults", 0);
+	if (!cJSON_IsObject(it))
+		return fail_value(p, "\"defaults\" must be an object like "
+				  "{\"pairs\": 20}, got %s",
+				  got(p, g, sizeof(g)));
+	snprintf(p->where, sizeof(p->where), "in \"defaults\"");
+	for (m = it->child, j = 0; m; m = m->next, j++) {
+		double d = m->valuedouble;
+		int r;
+
+		if (check_key(p, it, m, j, SCOPE_DEFAULTS, defaults_keys) < 0)
+			return -1;
+		enter(p, NULL, j);
+		if (!strcmp(m->string, "confidence")) {
+			r = 0;
+			if (is_finite_number(m) && d > 0.5 && d < 1)
+				cfg->confidence = d;
+			else
+				r = fail_value(p, "\"confidence\" must be a "
+					       "number above 0.5 and below 1, "
+					       "such as 0.95, got %s",
+					       got(p, g, sizeof(g)));
+		} else if (!strcmp(m->string, "resamples")) {
+			r = get_whole(p, m, "resamples", 1000, 1000000,
+				      &cfg->resamples);
+		} else {
+			r = parse_knob(p, m, k, SRC_DEFAULTS);
+		}
+		if (r < 0)
+			return -1;
+		leave(p);
+	}
+	leave(p);
+	return 0;
+}
+
+static int parse_version(struct parser *p, const cJSON *it,
+			 struct config *cfg)
+{
+	double d = it->valuedouble;
+	char g[64];
+
+	enter(p, "version", 0);
+	if (!is_finite_number(it) || d != floor(d) || d < 1)
+		return fail_value(p, "\"version\" must be a whole number such "
+				  "as %d, got %s", CONFIG_VERSION,
+				  got(p, g, sizeof(g)));
+	if (d > CONFIG_VERSION)
+		return fail_value(p, "\"version\" %s is newer than this gate "
+				  "understands (%d): upgrade gate",
+				  got(p, g, sizeof(g)), CONFIG_VERSION);
+	cfg->version = (int)d;
+	leave(p);
+	return 0;
+}
+
+struct named {
+	const char *name;
+	size_t index;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Names key files and reports, so they must be unique. Sorting finds
+ * repeats in O(n log n); we report the repeat that comes first in the file.
+ */
+static int check_unique_names(struct parser *p, const struct config *cfg)
+{
+	struct named *v;
+	size_t i, start = 0, first = 0, dup = (size_t)-1, line, col;
+	char q[128];
+
+	if (cfg->nbench < 2)
+		return 0;
+	v = xcalloc(cfg->nbench, sizeof(*v));
+	for (i = 0; i < cfg->nbench; i++) {
+		v[i].name = cfg->benches[i].name;
+		v[i].index = i;
+	}
+	qsort(v, cfg->nbench, sizeof(*v), cmp_named);
+	for (i = 1; i < cfg->nbench; i++) {
+		if (strcmp(v[i - 1].name, v[i].name)) {
+			start = i;
+			continue;
+		}
+		if (i == start + 1 && v[i].index < dup) {
+			dup = v[i].index;
+			first = v[start].index;
+		}
+	}
+	free(v);
+	if (dup == (size_t)-1)
+		return 0;
+	p->depth = 0;
+	enter(p, "benchmarks", 0);
+	enter(p, NULL, first);
+	enter(p, "name", 0);
+	if (position(p, p->path, p->depth, 0, &line, &col) < 0)
+		line = col = 0;
+	p->path[1].index = dup;
+	return fail_value(p, "duplicate benchmark name %s (first at %zu:%zu)",
+			  quote(q, sizeof(q), cfg->benches[dup].name), line,
+			  col);
+}
+
+static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
+{
+	const cJSON *m, *it;
+	struct knobs k;
+	size_t j, n, i;
+	char g[64];
+
+	if (!cJSON_IsObject(root))
+		return fail_value(p, "the top level must be an object like "
+				  "{\"benchmarks\": [" EXAMPLE_BENCH "]}, "
+				  "got %s", got(p, g, sizeof(g)));
+	/* First, so a newer file is not misreported as having unknown keys. */
+	it = cJSON_GetObjectItemCaseSensitive(root, "version");
+	if (it && parse_version(p, it, cfg) < 0)
+		return -1;
+	snprintf(p->where, sizeof(p->where), "at the top level");
+	for (m = root->child, j = 0; m; m = m->next, j++)
+		if (check_key(p, root, m, j, SCOPE_TOP, top_keys) < 0)
+			return -1;
+
+	it = cJSON_GetObjectItemCaseSensitive(root, "build");
+	if (it) {
+		enter(p, "build", 0);
+		if (parse_command(p, it, "build", "make", &cfg->build) < 0)
+			return -1;
+		leave(p);
+	}
+
+	memset(&k, 0, sizeof(k));
+	k.b.pairs = CONFIG_DEFAULT_PAIRS;
+	k.b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+	k.b.warmup = CONFIG_DEFAULT_WARMUP;
+	k.b.metric = METRIC_WALL;
+	k.b.min_effect = CONFIG_DEFAULT_MIN_EFFECT;
+	k.b.timeout = CONFIG_DEFAULT_TIMEOUT;
+	k.b.parity = 1;
+	k.pairs_src = k.max_src = SRC_BUILTIN;
+	cfg->confidence = CONFIG_DEFAULT_CONFIDENCE;
+	cfg->resamples = CONFIG_DEFAULT_RESAMPLES;
+	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
+	if (it && parse_defaults(p, it, &k, cfg) < 0)
+		return -1;
+
+	it = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
+	if (!it)
+		return error("%s: \"benchmarks\" is missing: add a list like "
+			     "[" EXAMPLE_BENCH "]", p->origin);
+	enter(p, "benchmarks", 0);
+	if (!cJSON_IsArray(it))
+		return fail_value(p, "\"benchmarks\" must be a list like ["
+				  EXAMPLE_BENCH "], got %s",
+				  got(p, g, sizeof(g)));
+	for (n = 0, m = it->child; m; m = m->next)
+		n++;
+	if (!n)
+		return fail_value(p, "\"benchmarks\" is empty: add a benchmark "
+				  "like " EXAMPLE_BENCH);
+	cfg->benches = xcalloc(n, sizeof(*cfg->benches));
+	for (i = 0, m = it->child; m; m = m->next, i++) {
+		/* Counted first, so config_release frees a partial entry. */
+		cfg->nbench = i + 1;
+		if (parse_bench(p, m, i, &k, &cfg->benches[i]) < 0)
+			return -1;
+	}
+	leave(p);
+	return check_unique_names(p, cfg);
+}
+
+static int only_whitespace(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+int config_parse(struct config *cfg, const char *text, size_t len,
+		 const char *origin)
+{
+	static const struct config init = CONFIG_INIT;
+	struct parser p;
+	struct jsonpos_error jerr;
+	cJSON *root;
+	const char *end = NULL;
+	char *copy;
+	size_t line, col, off;
+	int ret;
+
+	*cfg = init;
+	if (!origin)
+		origin = "gate.json";
+	if (!text)
+		len = 0;
+	if (len > CONFIG_MAX_BYTES)
+		return error("%s: the configuration is %zu bytes, more than "
+			     "the %d MiB gate reads: is it the right file?",
+			     origin, len, CONFIG_MAX_MIB);
+	/* Skip a byte order mark: editors hide it, so columns then match. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	if (only_whitespace(text, len))
+		return error("%s: the configuration is empty: write an object "
+			     "like {\"benchmarks\": [" EXAMPLE_BENCH "]}",
+			     origin);
+	if (jsonpos_check(text, len, &jerr) < 0) {
+		jsonpos_linecol(text, len, jerr.off, &line, &col);
+		return error("%s:%zu:%zu: %s", origin, line, col, jerr.msg);
+	}
+
+	/* cJSON gets its own NUL-terminated copy: text need not be one. */
+	copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithLengthOpts(copy, len, &end, 0);
+	if (!root) {
+		/* jsonpos_check is stricter, so this is cJSON out of memory. */
+		off = end && end >= copy && end <= copy + len ?
+		      (size_t)(end - copy) : 0;
+		jsonpos_linecol(text, len, off, &line, &col);
+		free(copy);
+		return error("%s:%zu:%zu: cJSON could not parse the "
+			     "configuration here (out of memory?)", origin,
+			     line, col);
+	}
+
+	memset(&p, 0, sizeof(p));
+	p.text = copy;
+	p.len = len;
+	p.origin = origin;
+	ret = parse_top(&p, root, cfg);
+	cJSON_Delete(root);
+	free(copy);
+	if (ret < 0)
+		config_release(cfg);
+	return ret;
+}
+
+void config_release(struct config *cfg)
+{
+	static const struct config init = CONFIG_INIT;
+	size_t i;
+
+	for (i = 0; i < cfg->nbench; i++) {
+		free(cfg->benches[i].name);
+		command_release(&cfg->benches[i].run);
+	}
+	free(cfg->benches);
+	command_release(&cfg->build);
+	*cfg = init;
+}
+
+const struct bench_cfg *config_find(const struct config *cfg,
+				    const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < cfg->nbench; i++)
+		if (cfg->benches[i].name && !strcmp(cfg->benches[i].name, name))
+			return &cfg->benches[i];
+	return NULL;
+}
+
+const char *metric_name(enum metric m)
+{
+	switch (m) {
+	case METRIC_WALL:
+		return "wall";
+	case METRIC_CPU:
+		return "cpu";
+	}
+	return "unknown";
+}
+
+const char *metric_unit(enum metric m)
+{
+	switch (m) {
+	case METRIC_WALL:
+	case METRIC_CPU:
+		return "s";
+	}
+	return "";
+}
+
+void command_release(struct command *c)
+{
+	size_t i;
+
+	if (c->argv) {
+		for (i = 0; c->argv[i]; i++)
+			free(c->argv[i]);
+		free(c->argv);
+	}
+	free(c->shell);
+	c->argv = NULL;
+	c->shell = NULL;
+}
+
+void command_copy(struct command *dst, const struct command *src)
+{
+	size_t n, i;
+
+	dst->argv = NULL;
+	dst->shell = src->shell ? xstrdup(src->shell) : NULL;
+	if (!src->argv)
+		return;
+	for (n = 0; src->argv[n]; n++)
+		;
+	dst->argv = xcalloc(n + 1, sizeof(*dst->argv));
+	for (i = 0; i < n; i++)
+		dst->argv[i] = xstrdup(src->argv[i]);
+}
