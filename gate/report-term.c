@@ -60,13 +60,13 @@ static void print_row(FILE *out, int w, const struct bench_run *br,
 	char b[32], h[32], iv[48], wins[32], cv[32];
 
 	if (st->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-12s  %-11s  new\n",
+		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  new\n",
 			w, br->cfg->name, "-", "-", "-", "not compared", "-",
 			"-");
 		return;
 	}
 	if (br->error || !st->ratios) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-12s  %-11s  "
+		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
 			"ERROR\n", w, br->cfg->name, "-", "-", "-", "-", "-",
 			"-");
 		return;
@@ -77,7 +77,7 @@ static void print_row(FILE *out, int w, const struct bench_run *br,
 		 st->sign_p);
 	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
 		 st->head_cv * 100);
-	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-12s  %-11s  %s\n",
+	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
 		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
 		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
 		iv, wins, cv,
@@ -170,7 +170,7 @@ void report_term(FILE *out, const struct run_report *r)
 			w = len;
 	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-12s  %-11s  %s\n", w,
+	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  %s\n", w,
 		"benchmark", "base", "head", "change", ivh, "head slower",
 		"CV b/h", "verdict");
 	for (i = 0; i < r->n; i++)
