@@ -45,7 +45,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
 COMMON_OBJ = common/error.o
-STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o
+STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \

@@ -1,7 +1,7 @@
 /*
- * The percentile bootstrap interval of the median: the hot path of every
- * verdict (100 benchmarks x 10,000 resamples), so each resample is a vector
- * of counts over the sorted data rather than a copy to select from.
+ * Bootstrap intervals (percentile and BCa) of the median, Hodges-Lehmann
+ * and mean. The median is the hot path, so each of its resamples is a
+ * vector of counts over the sorted data rather than a copy to select from.
  */
 #include "stats.h"
 
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort_double.h>
 
 #include "common/error.h"
@@ -92,58 +93,143 @@ static int check_args(const double *x, size_t n, size_t resamples,
 	return 0;
 }
 
-int stats_bootstrap_median(struct stats_interval *out, const double *x,
-			   size_t n, size_t resamples, double level,
-			   gsl_rng *rng)
+/*
+ * The medians of `resamples` resamples of sorted[0..n) into med. A resample
+ * is how many times each sorted value was drawn; its median sits at the
+ * ranks r1 <= r2 (equal for odd n), found where the running count first
+ * passes them. The same draws give exactly the median that copying the
+ * values and selecting would, without comparing a single double.
+ */
+static void median_replicates(double *med, const double *sorted, size_t n,
+			      size_t resamples, struct digits *d)
 {
-	double *sorted, *medians;
-	uint32_t *count;
-	struct digits d;
+	uint32_t *count = xmalloc(n * sizeof(*count));
 	size_t r1 = (n - 1) / 2, r2 = n / 2, b, i;
 
-	if (check_args(x, n, resamples, level, rng) < 0)
-		return -1;
-
-	sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, x, n * sizeof(*sorted));
-	gsl_sort(sorted, 1, n);
-	count = xmalloc(n * sizeof(*count));
-	medians = xmalloc(resamples * sizeof(*medians));
-	digits_init(&d, rng, (uint32_t)n);
-
-	/*
-	 * A resample is how many times each sorted value was drawn; its
-	 * median sits at the ranks r1 <= r2 (equal for odd n), found where
-	 * the running count first passes them. The same draws give exactly
-	 * the median that copying the values and selecting would, without
-	 * comparing a single double.
-	 */
 	for (b = 0; b < resamples; b++) {
 		size_t j = 0, seen;
 		double lo;
 
 		memset(count, 0, n * sizeof(*count));
 		for (i = 0; i < n; i++)
-			count[digits_next(&d)]++;
+			count[digits_next(d)]++;
 		seen = count[0];
 		while (seen <= r1)
 			seen += count[++j];
 		lo = sorted[j];
 		while (seen <= r2)
 			seen += count[++j];
-		medians[b] = n % 2 ? lo : (lo + sorted[j]) / 2;
+		med[b] = n % 2 ? lo : (lo + sorted[j]) / 2;
+	}
+	free(count);
+}
+
+/* The estimator e of `resamples` resamples of x[0..n) into rep. */
+static void replicates(double *rep, enum stats_estimator e, const double *x,
+		       size_t n, size_t resamples, struct digits *d)
+{
+	double *buf = xmalloc(n * sizeof(*buf));
+	size_t b, i;
+
+	for (b = 0; b < resamples; b++) {
+		for (i = 0; i < n; i++)
+			buf[i] = x[digits_next(d)];
+		rep[b] = stats_estimate(e, buf, n);
+	}
+	free(buf);
+}
+
+int stats_bootstrap_median(struct stats_interval *out, const double *x,
+			   size_t n, size_t resamples, double level,
+			   gsl_rng *rng)
+{
+	return stats_bootstrap(out, STATS_MEDIAN, 0, x, n, resamples, level,
+			       rng);
+}
+
+/*
+ * BCa's acceleration from the jackknife of the estimator:
+ * sum (m - t_i)^3 / (6 (sum (m - t_i)^2)^1.5).
+ */
+static double acceleration(enum stats_estimator e, const double *x, size_t n)
+{
+	double *jack = xmalloc(n * sizeof(*jack));
+	double *buf = xmalloc(n * sizeof(*buf)), m, s2 = 0, s3 = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(buf, x, i * sizeof(*buf));
+		memcpy(buf + i, x + i + 1, (n - 1 - i) * sizeof(*buf));
+		jack[i] = stats_estimate(e, buf, n - 1);
+	}
+	m = stats_mean(jack, n);
+	for (i = 0; i < n; i++) {
+		double dv = m - jack[i];
+
+		s2 += dv * dv;
+		s3 += dv * dv * dv;
+	}
+	free(buf);
+	free(jack);
+	return s2 > 0 ? s3 / (6 * pow(s2, 1.5)) : 0;
+}
+
+int stats_bootstrap(struct stats_interval *out, enum stats_estimator e,
+		    int bca, const double *x, size_t n, size_t resamples,
+		    double level, gsl_rng *rng)
+{
+	double *rep, plo = (1 - level) / 2, phi = (1 + level) / 2;
+	struct digits d;
+
+	if (check_args(x, n, resamples, level, rng) < 0)
+		return -1;
+
+	rep = xmalloc(resamples * sizeof(*rep));
+	digits_init(&d, rng, (uint32_t)n);
+	if (e == STATS_MEDIAN) {
+		double *sorted = xmalloc(n * sizeof(*sorted));
+
+		memcpy(sorted, x, n * sizeof(*sorted));
+		gsl_sort(sorted, 1, n);
+		median_replicates(rep, sorted, n, resamples, &d);
+		free(sorted);
+	} else {
+		replicates(rep, e, x, n, resamples, &d);
 	}
 
+	if (bca) {
+		/*
+		 * Bias correction z0 from the share of replicates below the
+		 * estimate (ties count half), acceleration a from the
+		 * jackknife; the percentiles move to
+		 * Phi(z0 + (z0 + z) / (1 - a (z0 + z))).
+		 */
+		double est = stats_estimate(e, x, n), below = 0, z0, a, z;
+		size_t b;
+
+		for (b = 0; b < resamples; b++)
+			below += rep[b] < est ? 1 : rep[b] == est ? 0.5 : 0;
+		below /= (double)resamples;
+		if (below <= 0 || below >= 1) {
+			free(rep);
+			return error("the BCa interval is undefined: every "
+				     "resample lies on one side of the "
+				     "estimate");
+		}
+		z0 = gsl_cdf_ugaussian_Pinv(below);
+		a = acceleration(e, x, n);
+		z = gsl_cdf_ugaussian_Pinv(plo);
+		plo = gsl_cdf_ugaussian_P(z0 + (z0 + z) / (1 - a * (z0 + z)));
+		z = gsl_cdf_ugaussian_Pinv(phi);
+		phi = gsl_cdf_ugaussian_P(z0 + (z0 + z) / (1 - a * (z0 + z)));
+	}
 	/*
 	 * Two type-7 quantiles by selection instead of sorting all the
-	 * medians: the same numbers, in linear rather than B log B time.
+	 * replicates: the same numbers, in linear rather than B log B time.
 	 */
-	out->low = stats_quantile_inplace(medians, resamples, (1 - level) / 2);
-	out->high = stats_quantile_inplace(medians, resamples, (1 + level) / 2);
+	out->low = stats_quantile_inplace(rep, resamples, plo);
+	out->high = stats_quantile_inplace(rep, resamples, phi);
 	out->level = level;
-
-	free(medians);
-	free(count);
-	free(sorted);
+	free(rep);
 	return 0;
 }

@@ -55,6 +55,61 @@ int stats_bootstrap_median(struct stats_interval *out, const double *x,
 			   size_t n, size_t resamples, double level,
 			   gsl_rng *rng);
 
+enum stats_estimator {
+	STATS_MEDIAN,	/* the median */
+	STATS_HL,	/* Hodges-Lehmann: the median of Walsh averages */
+	STATS_MEAN,	/* the arithmetic mean */
+};
+
+/* "median", "hl", "mean". */
+const char *stats_estimator_name(enum stats_estimator e);
+/* Estimator e of x (not modified); NAN when n == 0 or x is not finite. */
+double stats_estimate(enum stats_estimator e, const double *x, size_t n);
+/*
+ * Hodges-Lehmann location: the median of the n(n+1)/2 averages
+ * (x_i + x_j)/2, i <= j. NAN when n == 0, n > 3000 or any x not finite.
+ */
+double stats_hodges_lehmann(const double *x, size_t n);
+/*
+ * Bootstrap interval of estimator e at two-sided `level`: percentile, or
+ * BCa (bias-corrected and accelerated, jackknife acceleration) when bca.
+ * Checks as stats_bootstrap_median; BCa also fails when every resample
+ * falls on one side of the estimate. The median path draws exactly as
+ * stats_bootstrap_median.
+ */
+int stats_bootstrap(struct stats_interval *out, enum stats_estimator e,
+		    int bca, const double *x, size_t n, size_t resamples,
+		    double level, gsl_rng *rng);
+/*
+ * Distribution-free interval with coverage >= level: for the median the
+ * order statistics [x(c), x(n+1-c)] with c from Binomial(n, 1/2); for
+ * Hodges-Lehmann the Walsh averages at the signed-rank critical depth
+ * (exact law up to 300 values, normal beyond; needs symmetry about the
+ * centre); for the mean Student's t (parametric). When n is too small
+ * for the level, low = -INFINITY and high = INFINITY. Returns 0 or -1
+ * through error().
+ */
+int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
+			 const double *x, size_t n, double level);
+
+/*
+ * Wilcoxon signed-rank test of d against 0, two-sided, as
+ * scipy.stats.wilcoxon(d) (zero_method "wilcox", no continuity
+ * correction, exact law when n <= 50 and no zeros, else normal with tie
+ * correction). NAN when n == 0, all d are 0, or any d is not finite.
+ */
+double stats_wilcoxon(const double *d, size_t n);
+/*
+ * Mann-Whitney U test of x against y, two-sided, as
+ * scipy.stats.mannwhitneyu(x, y) (exact when either size <= 8 and no
+ * ties, else normal with continuity and tie corrections). NAN on empty
+ * or non-finite input.
+ */
+double stats_mann_whitney(const double *x, size_t nx, const double *y,
+			  size_t ny);
+/* Pearson correlation of x and y; NAN when n < 3, 0 when one is constant. */
+double stats_correlation(const double *x, const double *y, size_t n);
+
 /*
  * Exact two-sided sign test: p-value of k successes in n trials under
  * Binomial(n, 1/2), as scipy.stats.binomtest(k, n, 0.5).pvalue (which, for

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "tests/harness.h"
 #include "tests/ref/stats-ref.h"
+#include "tests/ref/rank-ref.h"
 #include "common/banned.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -536,6 +537,114 @@ static void test_stats__bootstrap_rejects_invalid_input(void)
 	gsl_rng_free(r);
 }
 
+/*
+ * p-values against scipy: the exact laws are sums of the same dyadic
+ * probabilities in a different order, and the normal tails go through
+ * erfc in both, so 1e-9 relative is generous yet catches any slip in a
+ * rank, a tie term or a continuity correction (all >= 1e-3 relative).
+ */
+#define PVALUE_REL 1e-9
+
+static void test_stats__wilcoxon_matches_scipy(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rank_ref_signed); i++) {
+		const struct rank_ref_signed *c = &rank_ref_signed[i];
+		int before = harness_failed_checks;
+
+		CHECK_NEAR(stats_wilcoxon(c->x, c->n), c->wilcoxon_p,
+			   PVALUE_REL * c->wilcoxon_p);
+		if (harness_failed_checks != before)
+			fprintf(stderr, "  (dataset %s)\n", c->name);
+	}
+}
+
+static void test_stats__mann_whitney_matches_scipy(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rank_ref_two); i++) {
+		const struct rank_ref_two *c = &rank_ref_two[i];
+		int before = harness_failed_checks;
+
+		CHECK_NEAR(stats_mann_whitney(c->x, c->nx, c->y, c->ny), c->p,
+			   PVALUE_REL * c->p);
+		if (harness_failed_checks != before)
+			fprintf(stderr, "  (dataset %s)\n", c->name);
+	}
+}
+
+/* Estimates and interval bounds pick and average data: exact. */
+static void test_stats__hl_and_exact_intervals_match_reference(void)
+{
+	struct stats_interval ci;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rank_ref_signed); i++) {
+		const struct rank_ref_signed *c = &rank_ref_signed[i];
+		int before = harness_failed_checks;
+
+		CHECK_NEAR(stats_hodges_lehmann(c->x, c->n), c->hl, 0);
+		CHECK(stats_interval_exact(&ci, STATS_MEDIAN, c->x, c->n,
+					   0.95) == 0);
+		CHECK(ci.low == c->med_lo && ci.high == c->med_hi);
+		CHECK(stats_interval_exact(&ci, STATS_HL, c->x, c->n,
+					   0.95) == 0);
+		CHECK(ci.low == c->hl_lo && ci.high == c->hl_hi);
+		if (harness_failed_checks != before)
+			fprintf(stderr, "  (dataset %s)\n", c->name);
+	}
+}
+
+static void test_stats__rank_edges(void)
+{
+	double zeros[] = { 0, 0, 0 }, nan[] = { 1, NAN, 2 };
+	struct stats_interval ci;
+
+	CHECK(isnan(stats_wilcoxon(zeros, 3)));
+	CHECK(isnan(stats_wilcoxon(nan, 3)));
+	CHECK(isnan(stats_wilcoxon(NULL, 0)));
+	CHECK(isnan(stats_mann_whitney(nan, 3, zeros, 3)));
+	CHECK(isnan(stats_mann_whitney(zeros, 0, zeros, 3)));
+	CHECK(isnan(stats_hodges_lehmann(NULL, 0)));
+	CHECK(stats_interval_exact(&ci, STATS_MEDIAN, zeros, 1, 0.95) < 0);
+	CHECK(stats_interval_exact(&ci, STATS_HL, zeros, 3, 1.0) < 0);
+	CHECK(stats_interval_exact(&ci, STATS_HL, nan, 3, 0.95) < 0);
+	CHECK(stats_correlation(zeros, zeros, 3) == 0);
+}
+
+/*
+ * The generic bootstrap: the median path replays stats_bootstrap_median
+ * draw for draw; BCa on symmetric data stays near the percentile
+ * interval; every estimator's interval contains its estimate.
+ */
+static void test_stats__bootstrap_estimators(void)
+{
+	const struct rank_ref_signed *c = &rank_ref_signed[4];
+	struct stats_interval a, b;
+	gsl_rng *r1 = rng_seeded(7), *r2 = rng_seeded(7);
+	enum stats_estimator e;
+
+	CHECK(stats_bootstrap_median(&a, c->x, c->n, 2000, 0.95, r1) == 0);
+	CHECK(stats_bootstrap(&b, STATS_MEDIAN, 0, c->x, c->n, 2000, 0.95,
+			      r2) == 0);
+	CHECK(a.low == b.low && a.high == b.high);
+	for (e = STATS_MEDIAN; e <= STATS_MEAN; e++) {
+		double est = stats_estimate(e, c->x, c->n);
+		int bca;
+
+		for (bca = 0; bca < 2; bca++) {
+			CHECK(stats_bootstrap(&a, e, bca, c->x, c->n, 2000,
+					      0.95, r1) == 0);
+			CHECK(a.low <= est && est <= a.high);
+			CHECK(a.low < a.high);
+		}
+	}
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_stats__summaries_match_numpy),
 	TEST(test_stats__empty_and_short_input_is_nan),
@@ -551,6 +660,11 @@ static const struct harness_test tests[] = {
 	TEST(test_stats__bootstrap_replays_with_seed),
 	TEST(test_stats__bootstrap_tricks_are_exact),
 	TEST(test_stats__bootstrap_rejects_invalid_input),
+	TEST(test_stats__wilcoxon_matches_scipy),
+	TEST(test_stats__mann_whitney_matches_scipy),
+	TEST(test_stats__hl_and_exact_intervals_match_reference),
+	TEST(test_stats__rank_edges),
+	TEST(test_stats__bootstrap_estimators),
 };
 
 int main(int argc, char **argv)
