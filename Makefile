@@ -3,6 +3,7 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
+#   make bench-stats  the simulation table of gate's error rates and power
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
@@ -48,15 +49,15 @@ COMMON_OBJ = common/error.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
-GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
+GATE_OBJ = gate/gate.o gate/cmd-run.o gate/adaptive.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
-UNIT_TESTS = stats config git runner verdict
+UNIT_TESTS = stats config git runner verdict sim
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
-BENCH_BIN = $(BUILD)/bench-stats
+BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
 all: $(BUILD)/gate
 
@@ -72,6 +73,15 @@ $(OBJ)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
+		$(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+# the simulation drives libgate's own decision code
+$(BUILD)/test-sim: $(OBJ)/tests/test-sim.o $(OBJ)/tests/harness.o \
+		$(OBJ)/bench/sim.o $(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/bench-sim: $(OBJ)/bench/bench-sim.o $(OBJ)/bench/sim.o \
 		$(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -99,6 +109,10 @@ demo: deps
 bench: $(BUILD)/gate $(BENCH_BIN)
 	@bench/run $(BUILD)
 
+# the full simulation table: false-fail, noisy and fail rates per cell
+bench-stats: $(BUILD)/bench-sim
+	@$(BUILD)/bench-sim
+
 install: $(BUILD)/gate
 	mkdir -p $(DESTDIR)$(BINDIR)
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
@@ -107,7 +121,7 @@ install: $(BUILD)/gate
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan demo bench install clean
+.PHONY: all deps check test asan demo bench bench-stats install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
+#include "gate/adaptive.h"
 #include "gate/config.h"
 #include "gate/measure.h"
 #include "gate/report.h"
@@ -33,7 +35,7 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--advisory] [-q]\n"
+	"                        [--budget TIME] [--strict] [--advisory] [-q]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -46,6 +48,9 @@ const char cmd_run_usage[] =
 	"a run)\n"
 	"  --pairs N      pairs per benchmark, overriding gate.json\n"
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
+	"  --budget TIME  time for extra rounds of pairs (90s, 10m, 1h)\n"
+	"  --strict       pass only when the interval excludes regressions\n"
+	"                 above the floor\n"
 	"  --advisory     report the verdict but exit 0\n"
 	"  -q, --quiet    no progress messages on stderr\n"
 	"\n"
@@ -54,8 +59,9 @@ const char cmd_run_usage[] =
 struct run_opts {
 	const char *base, *head, *config, *json;
 	unsigned long seed;
-	int have_seed, advisory, quiet;
+	int have_seed, advisory, quiet, strict;
 	long pairs, warmup;	/* -1: from gate.json */
+	double budget;		/* seconds for extra rounds; 0: none */
 };
 
 struct arm_state {
@@ -89,6 +95,32 @@ static int parse_count(long *out, const char *opt, const char *s, long lo,
 	return 0;
 }
 
+/* "90", "90s", "10m", "1.5h": a duration in seconds, positive and finite. */
+static int parse_duration(double *out, const char *opt, const char *s)
+{
+	char *end;
+	double v, unit = 1;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && (!strcmp(end, "m") || !strcmp(end, "min")))
+		unit = 60;
+	else if (end != s && !strcmp(end, "h"))
+		unit = 3600;
+	else if (end != s && (!strcmp(end, "s") || !*end))
+		unit = 1;
+	else
+		end = (char *)s;
+	v *= unit;
+	if (errno || end == s || !isfinite(v) || !(v > 0)) {
+		error("%s must be a positive, finite duration such as 90s, "
+		      "10m or 1h, got \"%s\"", opt, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_options(struct run_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -100,6 +132,8 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "budget", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -117,6 +151,11 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
+		case 'S': o->strict = 1; break;
+		case 'B':
+			if (parse_duration(&o->budget, "--budget", optarg) < 0)
+				return -1;
+			break;
 		case 'q': o->quiet = 1; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
@@ -347,15 +386,6 @@ cleanup:
 	return ret;
 }
 
-static unsigned long name_seed(unsigned long seed, const char *name)
-{
-	unsigned long h = 5381;
-
-	while (*name)
-		h = h * 33 + (unsigned char)*name++;
-	return (seed ^ h) & 0xffffffffUL;
-}
-
 static void fill_rev(struct report_rev *out, const struct arm_state *a)
 {
 	out->label = a->rev.label;
@@ -366,48 +396,81 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 	out->dirty = a->rev.dirty;
 }
 
-/* Measure every compared benchmark, then decide. Returns the exit code. */
-static int measure_all(struct run_report *r, struct config *cfg,
-		       struct arm_state arm[2], const struct run_opts *o)
+/*
+ * The environment feeds the verdict: a sharp rise in load during the run
+ * makes a pass untrustworthy (noisy); a fail stays a fail.
+ */
+static void environment_notes(struct run_report *r)
 {
-	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, NULL, 2.0,
-				   o->quiet };
-	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
+	const struct machine *m = &r->machine;
+	double rise = m->load_after[0] - m->load_before[0];
+	double limit = m->cores > 2 ? (double)m->cores / 2 : 1.0;
+	char why[160];
 	size_t i;
-	int rc = 0;
 
-	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!mo.order_rng) {
-		free(v);
-		return error("cannot allocate a random generator"), EXIT_ERROR;
-	}
-	gsl_rng_set(mo.order_rng, r->seed);
+	if (!(m->load_before[0] >= 0) || !(rise > limit))
+		return;
+	snprintf(why, sizeof(why), "the load average rose from %.2f to %.2f "
+		 "during the run", m->load_before[0], m->load_after[0]);
 	for (i = 0; i < r->n; i++)
-		if (!r->runs[i].is_new)
-			r->compared++;
-	r->level = stats_bonferroni(r->confidence, r->compared);
+		if (r->stats[i].verdict != VERDICT_NEW &&
+		    r->stats[i].verdict != VERDICT_ERROR)
+			verdict_hostile(&r->stats[i], why);
+	r->suite = VERDICT_PASS;
+	for (i = 0; i < r->n; i++) {
+		enum verdict v = r->stats[i].verdict;
 
-	for (i = 0; i < r->n && !r->interrupted; i++) {
-		struct bench_run *br = &r->runs[i];
-		struct bench_stats *st = &r->stats[i];
-
-		if (br->is_new) {
-			st->verdict = VERDICT_NEW;
-		} else if ((rc = measure_bench(br, &mo)) > 0) {
-			r->interrupted = rc;
-			st->verdict = VERDICT_ERROR;
-		} else if (rc < 0) {
-			st->verdict = VERDICT_ERROR;
-		} else {
-			verdict_analyse(st, br, r->level, r->resamples,
-					name_seed(r->seed, br->cfg->name));
-		}
-		v[i] = st->verdict;
+		if (v != VERDICT_NEW && v > r->suite)
+			r->suite = v;
 	}
+}
+
+struct measure_ctx {
+	struct run_report *r;
+	struct measure_opts mo;
+	double start;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int measure_one(void *ctx, size_t i, unsigned total)
+{
+	struct measure_ctx *m = ctx;
+
+	return measure_bench(&m->r->runs[i], &m->mo, total);
+}
+
+static double elapsed(void *ctx)
+{
+	return now() - ((struct measure_ctx *)ctx)->start;
+}
+
+/* Measure every compared benchmark, then decide. Returns the exit code. */
+static int measure_all(struct run_report *r, struct arm_state arm[2],
+		       const struct run_opts *o)
+{
+	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, NULL, 2.0,
+				      o->quiet }, 0 };
+	struct adaptive_ops ops = { measure_one, elapsed, &m };
+	struct adaptive_opts ao = { o->budget, o->strict, o->quiet };
+
+	m.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!m.mo.order_rng)
+		return error("cannot allocate a random generator"), EXIT_ERROR;
+	gsl_rng_set(m.mo.order_rng, r->seed);
+	m.start = now();
+	r->strict = o->strict;
+	r->budget = o->budget;
+	r->interrupted = adaptive_run(r, &ops, &ao);
 	machine_read_load_after(&r->machine);
-	gsl_rng_free(mo.order_rng);
-	r->suite = verdict_suite(v, r->n);
-	free(v);
+	gsl_rng_free(m.mo.order_rng);
+	environment_notes(r);
 	if (r->interrupted)
 		return signals_exit_code(r->interrupted);
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
@@ -513,7 +576,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	machine_read(&r.machine);
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	code = measure_all(&r, &cfg, arm, &o);
+	code = measure_all(&r, arm, &o);
 	r.exit_code = code;
 
 	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);

@@ -50,12 +50,20 @@ static const char *const top_keys[] = {
 };
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "min_effect", "timeout",
-	"parity", "confidence", "resamples", NULL
+	"parity", "confidence", "resamples", "statistic", "interval", "rule",
+	"target_halfwidth", NULL
 };
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "min_effect",
-	"timeout", "parity", NULL
+	"timeout", "parity", "statistic", "interval", "rule",
+	"target_halfwidth", NULL
 };
+
+static const char *const statistic_names[] = { "median", "hl", "mean", NULL };
+static const char *const interval_names[] = {
+	"exact", "percentile", "bca", NULL
+};
+static const char *const rule_names[] = { "floor", "significant", NULL };
 
 static void enter(struct parser *p, const char *key, size_t index)
 {
@@ -360,6 +368,27 @@ static int is_finite_number(const cJSON *it)
 	return cJSON_IsNumber(it) && isfinite(it->valuedouble);
 }
 
+/* One of the strings in names, stored as its index. */
+static int get_choice(const struct parser *p, const cJSON *it,
+		      const char *key, const char *const *names, int *out)
+{
+	char g[64], list[128] = "";
+	size_t i, o = 0;
+
+	for (i = 0; cJSON_IsString(it) && names[i]; i++) {
+		if (!strcmp(it->valuestring, names[i])) {
+			*out = (int)i;
+			return 0;
+		}
+	}
+	for (i = 0; names[i]; i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s\"%s\"",
+				      i == 0 ? "" : names[i + 1] ? ", " :
+				      " or ", names[i]);
+	return fail_value(p, "\"%s\" must be %s, got %s", key, list,
+			  got(p, g, sizeof(g)));
+}
+
 /* A setting allowed in "defaults" and in each benchmark. */
 static int parse_knob(const struct parser *p, const cJSON *m, struct knobs *k,
 		      enum source src)
@@ -407,6 +436,24 @@ static int parse_knob(const struct parser *p, const cJSON *m, struct knobs *k,
 		}
 		return fail_value(p, "\"timeout\" must be a number of seconds "
 				  "above 0 and at most 86400, got %s",
+				  got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "statistic"))
+		return get_choice(p, m, key, statistic_names,
+				  (int *)&k->b.statistic);
+	if (!strcmp(key, "interval"))
+		return get_choice(p, m, key, interval_names,
+				  (int *)&k->b.interval);
+	if (!strcmp(key, "rule"))
+		return get_choice(p, m, key, rule_names, (int *)&k->b.rule);
+	if (!strcmp(key, "target_halfwidth")) {
+		if (is_finite_number(m) && d > 0 && d < 10) {
+			k->b.target_halfwidth = d;
+			return 0;
+		}
+		return fail_value(p, "\"target_halfwidth\" must be a fraction "
+				  "above 0 and below 10 (0.02 means an "
+				  "interval of +-2%%), got %s",
 				  got(p, g, sizeof(g)));
 	}
 	if (!strcmp(key, "parity")) {
@@ -606,6 +653,12 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 	out->min_effect = k.b.min_effect;
 	out->timeout = k.b.timeout;
 	out->parity = k.b.parity;
+	out->statistic = k.b.statistic;
+	out->interval = k.b.interval;
+	out->rule = k.b.rule;
+	/* unset: resolved once the interval is as narrow as the floor */
+	out->target_halfwidth = k.b.target_halfwidth > 0 ?
+				k.b.target_halfwidth : k.b.min_effect;
 	leave(p);
 	return 0;
 }
@@ -767,6 +820,10 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	k.b.min_effect = CONFIG_DEFAULT_MIN_EFFECT;
 	k.b.timeout = CONFIG_DEFAULT_TIMEOUT;
 	k.b.parity = 1;
+	k.b.statistic = CONFIG_DEFAULT_STATISTIC;
+	k.b.interval = CONFIG_DEFAULT_INTERVAL;
+	k.b.rule = RULE_FLOOR;
+	k.b.target_halfwidth = 0;
 	k.pairs_src = k.max_src = SRC_BUILTIN;
 	cfg->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	cfg->resamples = CONFIG_DEFAULT_RESAMPLES;
@@ -908,6 +965,16 @@ const char *metric_name(enum metric m)
 		return "cpu";
 	}
 	return "unknown";
+}
+
+const char *interval_name(enum interval_method m)
+{
+	return interval_names[m];
+}
+
+const char *rule_name(enum rule r)
+{
+	return rule_names[r];
 }
 
 const char *metric_unit(enum metric m)

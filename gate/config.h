@@ -8,7 +8,22 @@
 
 #include <stddef.h>
 
+#include "stats/stats.h"
+
 enum metric { METRIC_WALL, METRIC_CPU };
+
+/* How the interval of the statistic is drawn ("interval" in gate.json). */
+enum interval_method {
+	INTERVAL_EXACT,		/* distribution-free order statistics */
+	INTERVAL_PERCENTILE,	/* bootstrap percentile */
+	INTERVAL_BCA,		/* bootstrap bias-corrected and accelerated */
+};
+
+/* What a fail needs ("rule" in gate.json). */
+enum rule {
+	RULE_FLOOR,		/* the interval's lower bound above 1 + floor */
+	RULE_SIGNIFICANT,	/* interval above 1, estimate above 1 + floor */
+};
 
 /* A command: argv (no shell) when argv != NULL, else shell via /bin/sh -c. */
 struct command {
@@ -20,12 +35,17 @@ struct bench_cfg {
 	char *name;
 	struct command run;
 	unsigned pairs;		/* >= 2 */
-	unsigned max_pairs;	/* >= pairs; adaptive pairs (later issue) */
+	unsigned max_pairs;	/* >= pairs; more pairs while unresolved */
 	unsigned warmup;	/* runs per arm, excluded from statistics */
 	enum metric metric;
 	double min_effect;	/* floor f: fail needs low > 1 + f */
 	double timeout;		/* seconds per sample, > 0 */
 	int parity;		/* 1: stdout must be identical within an arm */
+	enum stats_estimator statistic;	/* of the log-ratios */
+	enum interval_method interval;
+	enum rule rule;
+	double target_halfwidth;	/* resolved when the interval is this
+					   narrow (fraction; default floor) */
 };
 
 struct config {
@@ -46,6 +66,8 @@ struct config {
 #define CONFIG_DEFAULT_MIN_EFFECT 0.05
 #define CONFIG_DEFAULT_TIMEOUT 60.0
 #define CONFIG_DEFAULT_RESAMPLES 10000
+#define CONFIG_DEFAULT_STATISTIC STATS_HL
+#define CONFIG_DEFAULT_INTERVAL INTERVAL_EXACT
 #define CONFIG_VERSION 1
 
 /*
@@ -66,6 +88,10 @@ const struct bench_cfg *config_find(const struct config *cfg,
 				    const char *name);
 /* "wall" or "cpu", as written in gate.json. */
 const char *metric_name(enum metric m);
+/* "exact", "percentile", "bca". */
+const char *interval_name(enum interval_method m);
+/* "floor", "significant". */
+const char *rule_name(enum rule r);
 /* "s" for wall and cpu. */
 const char *metric_unit(enum metric m);
 

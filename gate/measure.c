@@ -149,34 +149,44 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 	return 0;
 }
 
-int measure_bench(struct bench_run *br, const struct measure_opts *opt)
+int measure_bench(struct bench_run *br, const struct measure_opts *opt,
+		  unsigned total)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	int *order = xcalloc(cfg->pairs, sizeof(*order));
+	size_t first_new = br->npairs, more, i;
+	int *order;
 	struct sample scratch;
 	char label[64];
-	unsigned i;
 	int rc = 0;
 
-	br->pairs = xcalloc(cfg->pairs, sizeof(*br->pairs));
-	measure_order(order, cfg->pairs, opt->order_rng);
-	if (!opt->quiet)
+	if (total <= br->npairs)
+		return 0;
+	more = total - br->npairs;
+	order = xcalloc(more, sizeof(*order));
+	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
+	memset(br->pairs + first_new, 0, more * sizeof(*br->pairs));
+	/* each batch balanced on its own, so every look is balanced */
+	measure_order(order, more, opt->order_rng);
+	if (!opt->quiet && first_new == 0)
 		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs\n",
-			cfg->name, cfg->warmup, cfg->pairs);
+			cfg->name, cfg->warmup, total);
+	else if (!opt->quiet)
+		fprintf(stderr, "gate: measuring \"%s\": pairs %zu to %u\n",
+			cfg->name, first_new + 1, total);
 
 	/* warm-ups alternate arms so both see caches in the same state */
-	for (i = 0; i < cfg->warmup && rc == 0; i++) {
-		snprintf(label, sizeof(label), "warm-up %u", i + 1);
+	for (i = 0; first_new == 0 && i < cfg->warmup && rc == 0; i++) {
+		snprintf(label, sizeof(label), "warm-up %zu", i + 1);
 		rc = one_sample(br, opt, ARM_BASE, label, &scratch);
 		if (rc == 0)
 			rc = one_sample(br, opt, ARM_HEAD, label, &scratch);
 	}
-	for (i = 0; i < cfg->pairs && rc == 0; i++) {
-		struct pair_result *pr = &br->pairs[i];
+	for (i = 0; i < more && rc == 0; i++) {
+		struct pair_result *pr = &br->pairs[first_new + i];
 		enum arm first = order[i] ? ARM_HEAD : ARM_BASE;
 
 		pr->head_first = order[i];
-		snprintf(label, sizeof(label), "pair %u", i + 1);
+		snprintf(label, sizeof(label), "pair %zu", first_new + i + 1);
 		rc = one_sample(br, opt, first, label, &pr->s[first]);
 		if (rc == 0)
 			rc = one_sample(br, opt, !first, label,

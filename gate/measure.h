@@ -53,11 +53,13 @@ double sample_value(const struct sample *s, enum metric m);
  */
 void measure_order(int *order, size_t n, gsl_rng *rng);
 /*
- * Measure br->cfg: warm-ups, then cfg->pairs pairs. Returns 0 when
- * measured, -1 with br->error set when it could not be, or the signal
- * number when gate was interrupted.
+ * Measure br->cfg up to `total` pairs: warm-ups first when it has none
+ * yet, then the missing pairs in a balanced order of their own. Returns 0
+ * when measured, -1 with br->error set when it could not be, or the
+ * signal number when gate was interrupted.
  */
-int measure_bench(struct bench_run *br, const struct measure_opts *opt);
+int measure_bench(struct bench_run *br, const struct measure_opts *opt,
+		  unsigned total);
 void bench_run_release(struct bench_run *br);
 
 #endif

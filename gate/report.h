@@ -36,6 +36,8 @@ struct run_report {
 	size_t n;
 	enum verdict suite;
 	int advisory;
+	int strict;		/* --strict */
+	double budget;		/* --budget seconds, 0: none */
 	int exit_code;
 	int interrupted;	/* the signal, or 0 */
 	const char *error;	/* a run-level error (build failure), or NULL */

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "gate/config.h"
 #include "gate/measure.h"
 
 enum verdict {
@@ -18,11 +19,41 @@ enum verdict {
 	VERDICT_NEW,		/* declared only by head: not compared */
 };
 
+/* Why a benchmark stopped taking pairs. */
+enum stop_reason {
+	STOP_NONE,		/* still running */
+	STOP_RESOLVED,		/* a verdict, and the interval narrow enough */
+	STOP_MAX_PAIRS,		/* unresolved at max_pairs */
+	STOP_BUDGET,		/* unresolved when --budget ran out */
+	STOP_ERROR,		/* could not be measured */
+};
+
+/* How one look at the data is analysed. */
+struct verdict_opts {
+	double level;		/* two-sided level of this look's interval */
+	unsigned resamples;	/* bootstrap resamples (bootstrap intervals) */
+	unsigned long seed;	/* bootstrap RNG seed */
+	int strict;		/* pass needs the interval's top within floor */
+};
+
 struct bench_stats {
 	double *ratios;		/* per pair, in run order (owned) */
 	size_t n;
 	double median, geomean;	/* of the ratios */
-	double low, high, level;	/* bootstrap interval of the median */
+	double estimate;	/* the statistic of the log-ratios, as a ratio */
+	double low, high, level;	/* its interval, as ratios */
+	enum stats_estimator statistic;
+	enum interval_method interval;
+	enum rule rule;
+	int strict;
+	double wilcoxon_p;	/* signed-rank test of the log-ratios */
+	double mann_whitney_p;	/* U test of base against head samples */
+	size_t outliers;	/* pairs > 3 robust sd from the median */
+	double drift;		/* correlation of base's value with pair index */
+	double target;		/* target half-width (fraction) */
+	size_t looks;		/* looks at the data so far */
+	enum stop_reason stop;
+	char *note;		/* environment warning beside the verdict */
 	size_t head_slower, of;	/* pairs where head > base, non-tied */
 	double sign_p;
 	double base_median, head_median, base_cv, head_cv;
@@ -33,20 +64,40 @@ struct bench_stats {
 };
 
 const char *verdict_name(enum verdict v);
+/* "running", "resolved", "max_pairs", "budget", "error". */
+const char *stop_name(enum stop_reason s);
 /*
  * DESIGN.md's rule for one benchmark with floor f: fail when low > 1 + f,
- * else noisy when median > 1 + f, else pass.
+ * else noisy when median > 1 + f, else pass. Infinite bounds are allowed
+ * (an interval that excludes nothing); a NaN is an error.
  */
 enum verdict verdict_decide(double median, double low, double floor);
 /*
- * Compute st from a measured br: the interval at level (already adjusted
- * for the number of benchmarks) with `resamples` bootstrap resamples drawn
- * from a GSL RNG seeded with seed. Returns 0 or -1 (st->verdict is then
- * VERDICT_ERROR with st->reason saying why). Release with
- * bench_stats_release.
+ * The verdict under rule r: RULE_FLOOR as verdict_decide; RULE_SIGNIFICANT
+ * fails when low > 1 and est > 1 + f. With strict, a pass whose high is
+ * above 1 + f is noisy instead.
+ */
+enum verdict verdict_decide_rule(enum rule r, double est, double low,
+				 double high, double floor, int strict);
+/*
+ * Compute st from a measured br with br->cfg's statistic, interval and
+ * rule, at vo->level (already adjusted for the number of benchmarks and
+ * the look). Returns 0 or -1 (st->verdict is then VERDICT_ERROR with
+ * st->reason saying why). st must be zeroed or released first. Release
+ * with bench_stats_release.
  */
 int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
-		    double level, unsigned resamples, unsigned long seed);
+		    const struct verdict_opts *vo);
+/*
+ * Unresolved: noisy, or a pass/noisy interval wider than +-target (a fail
+ * is resolved: the data already shows it).
+ */
+int verdict_unresolved(const struct bench_stats *st);
+/*
+ * The environment was hostile (why): say so beside the verdict; a pass
+ * becomes noisy, a fail stays a fail.
+ */
+void verdict_hostile(struct bench_stats *st, const char *why);
 void bench_stats_release(struct bench_stats *st);
 /* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
 enum verdict verdict_suite(const enum verdict *v, size_t n);

@@ -67,6 +67,10 @@ static void synth(struct bench_run *br, struct bench_cfg *cfg,
 	cfg->metric = METRIC_WALL;
 	cfg->min_effect = 0.05;
 	cfg->pairs = (unsigned)n;
+	cfg->max_pairs = (unsigned)n;
+	cfg->statistic = STATS_MEDIAN;
+	cfg->interval = INTERVAL_PERCENTILE;
+	cfg->target_halfwidth = 0.05;
 	br->cfg = cfg;
 	br->pairs = calloc(n, sizeof(*br->pairs));
 	br->npairs = n;
@@ -75,6 +79,15 @@ static void synth(struct bench_run *br, struct bench_cfg *cfg,
 		br->pairs[i].s[ARM_HEAD].wall =
 			br->pairs[i].s[ARM_BASE].wall * factor[i];
 	}
+}
+
+static int analyse(struct bench_stats *st, const struct bench_run *br,
+		   unsigned long seed)
+{
+	struct verdict_opts vo = { 0.95, 2000, 0, 0 };
+
+	vo.seed = seed;
+	return verdict_analyse(st, br, &vo);
 }
 
 static void test_verdict__analyse_doubled_work_fails(void)
@@ -86,7 +99,7 @@ static void test_verdict__analyse_doubled_work_fails(void)
 	struct bench_stats st = { 0 };
 
 	synth(&br, &cfg, f, 12);
-	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(st.verdict == VERDICT_FAIL);
 	CHECK_NEAR(st.median, 2.0, 1e-12);	/* median of the table */
 	CHECK(st.low > 1.9 && st.high <= 2.1);
@@ -106,7 +119,7 @@ static void test_verdict__analyse_identical_passes(void)
 	struct bench_stats st = { 0 };
 
 	synth(&br, &cfg, f, 10);
-	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(st.verdict == VERDICT_PASS);
 	CHECK(!st.improved);
 	CHECK(st.of == 6);	/* exact ties (1.0) are not counted */
@@ -125,7 +138,7 @@ static void test_verdict__analyse_spread_is_noisy(void)
 	struct bench_stats st = { 0 };
 
 	synth(&br, &cfg, f, 10);
-	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(st.median > 1.05);
 	CHECK(st.verdict == VERDICT_NOISY);
 	CHECK_CONTAINS(st.reason, "more pairs");
@@ -142,8 +155,8 @@ static void test_verdict__same_seed_same_interval(void)
 
 	/* replayable: --seed N must reproduce the report exactly */
 	synth(&br, &cfg, f, 8);
-	verdict_analyse(&a, &br, 0.95, 2000, 42);
-	verdict_analyse(&b, &br, 0.95, 2000, 42);
+	analyse(&a, &br, 42);
+	analyse(&b, &br, 42);
 	CHECK(a.low == b.low && a.high == b.high);
 	bench_stats_release(&a);
 	bench_stats_release(&b);

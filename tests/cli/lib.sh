@@ -66,7 +66,8 @@ write_config() {
 	cat >"$1/gate.json" <<JSON
 {
   "version": 1,
-  "defaults": { "pairs": 6, "warmup": 1, "min_effect": 0.2, "timeout": 20 },
+  "defaults": { "pairs": 6, "max_pairs": 6, "warmup": 1, "min_effect": 0.2,
+                "timeout": 20 },
   "benchmarks": [
     { "name": "sleep", "run": ["./bench.sh"]${2:+, $2} }
   ]

@@ -1,0 +1,211 @@
+/*
+ * Synthetic benchmarks for the simulation: each sample is a true time
+ * times noise times drift, pairs ordered by gate's own measure_order, and
+ * the verdicts come from gate's own adaptive_run.
+ */
+#include "bench/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "common/error.h"
+#include "gate/adaptive.h"
+#include "gate/measure.h"
+#include "gate/report.h"
+#include "common/banned.h"
+
+/* Drift: the machine slows by this factor over one benchmark's run. */
+#define DRIFT 0.30
+
+const char *sim_noise_name(enum sim_noise n)
+{
+	return n == SIM_LOGNORMAL ? "lognormal" : n == SIM_HEAVY ? "heavy" :
+	       "drift";
+}
+
+void sim_default_cfg(struct bench_cfg *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->name = (char *)"sim";
+	b->pairs = CONFIG_DEFAULT_PAIRS;
+	b->max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+	b->min_effect = CONFIG_DEFAULT_MIN_EFFECT;
+	b->statistic = CONFIG_DEFAULT_STATISTIC;
+	b->interval = CONFIG_DEFAULT_INTERVAL;
+	b->rule = RULE_FLOOR;
+	b->target_halfwidth = b->min_effect;
+	b->metric = METRIC_WALL;
+}
+
+struct sim_ctx {
+	const struct sim_cell *c;
+	struct run_report *r;
+	gsl_rng *rng;
+	double sigma;		/* log-sd per sample */
+};
+
+/* One sample's time: clock position t in [0, 1] of the run. */
+static double sample(const struct sim_ctx *s, int head, double t)
+{
+	double z;
+
+	if (s->c->noise == SIM_HEAVY)
+		z = gsl_ran_tdist(s->rng, 3) / sqrt(3.0);
+	else
+		z = gsl_ran_ugaussian(s->rng);
+	return 0.1 * (head ? 1 + s->c->effect : 1) * exp(s->sigma * z) *
+	       (s->c->noise == SIM_DRIFT ? 1 + DRIFT * t : 1);
+}
+
+static int sim_measure(void *ctx, size_t i, unsigned total)
+{
+	struct sim_ctx *s = ctx;
+	struct bench_run *br = &s->r->runs[i];
+	size_t more = total - br->npairs, j;
+	double span = 2.0 * br->cfg->max_pairs;
+	int *order = xcalloc(more ? more : 1, sizeof(*order));
+
+	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
+	measure_order(order, more, s->rng);
+	for (j = 0; j < more; j++) {
+		struct pair_result *p = &br->pairs[br->npairs];
+		double t = 2.0 * (double)br->npairs / span;
+		int hf = order[j];
+
+		memset(p, 0, sizeof(*p));
+		p->head_first = hf;
+		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span);
+		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span);
+		br->npairs++;
+	}
+	free(order);
+	return 0;
+}
+
+/* The manual rules: one value per arm, or the best of five. */
+static enum verdict manual(struct sim_ctx *s, enum sim_rule rule)
+{
+	double b = INFINITY, h = INFINITY;
+	int k, runs = rule == SIM_BEST5 ? 5 : 1;
+
+	for (k = 0; k < runs; k++) {
+		double t = (double)k / runs;
+		double vb = sample(s, 0, t), vh = sample(s, 1, t + 0.05);
+
+		b = vb < b ? vb : b;
+		h = vh < h ? vh : h;
+	}
+	return h / b > 1.05 ? VERDICT_FAIL : VERDICT_PASS;
+}
+
+int sim_run(struct sim_result *out, const struct sim_cell *c,
+	    enum sim_rule rule, const struct bench_cfg *proto,
+	    double confidence, unsigned resamples, size_t trials,
+	    unsigned long seed)
+{
+	struct sim_ctx s;
+	struct run_report r;
+	struct adaptive_ops ops;
+	struct adaptive_opts ao = { 0, 0, 1 };
+	size_t t, i, fails = 0, noisy = 0, pairs = 0;
+	int ret = 0;
+
+	s.c = c;
+	s.sigma = sqrt(log(1 + c->cv * c->cv));
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!s.rng)
+		return error("cannot allocate a random generator");
+	gsl_rng_set(s.rng, seed);
+	ops.measure = sim_measure;
+	ops.elapsed = NULL;
+	ops.ctx = &s;
+	memset(&r, 0, sizeof(r));
+	s.r = &r;
+	r.n = c->suite;
+	r.confidence = confidence;
+	r.resamples = resamples;
+	r.runs = xcalloc(r.n, sizeof(*r.runs));
+	r.stats = xcalloc(r.n, sizeof(*r.stats));
+
+	for (t = 0; t < trials && ret == 0; t++) {
+		enum verdict suite = VERDICT_PASS;
+
+		if (rule == SIM_GATE) {
+			for (i = 0; i < r.n; i++) {
+				memset(&r.runs[i], 0, sizeof(r.runs[i]));
+				r.runs[i].cfg = proto;
+			}
+			r.seed = (unsigned long)t;
+			adaptive_run(&r, &ops, &ao);
+			suite = r.suite;
+			for (i = 0; i < r.n; i++) {
+				pairs += r.runs[i].npairs;
+				bench_stats_release(&r.stats[i]);
+				bench_run_release(&r.runs[i]);
+			}
+		} else {
+			for (i = 0; i < r.n; i++) {
+				enum verdict v = manual(&s, rule);
+
+				suite = v > suite ? v : suite;
+			}
+		}
+		if (suite == VERDICT_ERROR)
+			ret = -1;
+		fails += suite == VERDICT_FAIL;
+		noisy += suite == VERDICT_NOISY;
+	}
+	out->trials = trials;
+	out->fail = (double)fails / trials;
+	out->noisy = (double)noisy / trials;
+	out->pass = 1 - out->fail - out->noisy;
+	out->pairs = rule == SIM_GATE ? (double)pairs / trials / r.n :
+		     rule == SIM_BEST5 ? 5 : 1;
+	free(r.runs);
+	free(r.stats);
+	gsl_rng_free(s.rng);
+	return ret;
+}
+
+double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
+		    size_t n, double level, unsigned resamples, size_t trials,
+		    unsigned long seed)
+{
+	struct sim_ctx s;
+	struct run_report r;
+	struct bench_cfg cfg = *proto;
+	struct verdict_opts vo = { level, resamples, 0, 0 };
+	size_t t, hit = 0;
+
+	cfg.pairs = cfg.max_pairs = (unsigned)n;
+	s.c = c;
+	s.sigma = sqrt(log(1 + c->cv * c->cv));
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!s.rng)
+		return NAN;
+	gsl_rng_set(s.rng, seed);
+	memset(&r, 0, sizeof(r));
+	s.r = &r;
+	r.n = 1;
+	r.runs = xcalloc(1, sizeof(*r.runs));
+	r.stats = xcalloc(1, sizeof(*r.stats));
+	for (t = 0; t < trials; t++) {
+		r.runs[0].cfg = &cfg;
+		sim_measure(&s, 0, (unsigned)n);
+		vo.seed = (unsigned long)t;
+		verdict_analyse(&r.stats[0], &r.runs[0], &vo);
+		hit += r.stats[0].low <= 1 + c->effect &&
+		       1 + c->effect <= r.stats[0].high;
+		bench_stats_release(&r.stats[0]);
+		bench_run_release(&r.runs[0]);
+		memset(&r.runs[0], 0, sizeof(r.runs[0]));
+	}
+	free(r.runs);
+	free(r.stats);
+	gsl_rng_free(s.rng);
+	return (double)hit / trials;
+}

@@ -1,0 +1,60 @@
+/*
+ * The Monte-Carlo harness behind tests/test-sim.c and bench/bench-sim.c:
+ * synthetic paired timings fed through gate's own adaptive_run and
+ * verdict code, so the rates it reports are the binary's rates.
+ */
+#ifndef BENCH_SIM_H
+#define BENCH_SIM_H
+
+#include <stddef.h>
+
+#include "gate/config.h"
+
+enum sim_noise {
+	SIM_LOGNORMAL,	/* log-normal per sample */
+	SIM_HEAVY,	/* Student t with 3 df in the log, same log-sd */
+	SIM_DRIFT,	/* log-normal plus a 30% linear slowdown over the run */
+};
+
+struct sim_cell {
+	enum sim_noise noise;
+	double cv;		/* per-sample coefficient of variation */
+	double effect;		/* true slowdown of head: 0.05 is +5% */
+	size_t suite;		/* benchmarks in the suite, all alike */
+};
+
+/* Gate's procedure, or a rule users apply by hand. */
+enum sim_rule {
+	SIM_GATE,		/* adaptive_run with the config given */
+	SIM_SINGLE,		/* one run each, fail when head/base > 1.05 */
+	SIM_BEST5,		/* best of five each, fail when ratio > 1.05 */
+};
+
+struct sim_result {
+	double fail, noisy, pass;	/* suite verdict rates */
+	double pairs;		/* mean pairs per benchmark */
+	size_t trials;
+};
+
+const char *sim_noise_name(enum sim_noise n);
+/*
+ * Run `trials` suites of cell c under rule with benchmark settings proto
+ * (name and run unused) at suite confidence, with a fixed seed. Returns 0
+ * or -1 when the procedure reported an error.
+ */
+int sim_run(struct sim_result *out, const struct sim_cell *c,
+	    enum sim_rule rule, const struct bench_cfg *proto,
+	    double confidence, unsigned resamples, size_t trials,
+	    unsigned long seed);
+/*
+ * Coverage of the two-sided interval at level from n pairs: the share of
+ * `trials` datasets whose interval of proto's statistic holds the true
+ * ratio 1 + effect.
+ */
+double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
+		    size_t n, double level, unsigned resamples, size_t trials,
+		    unsigned long seed);
+/* A benchmark config with gate's defaults (floor 5%, pairs 20..60). */
+void sim_default_cfg(struct bench_cfg *b);
+
+#endif

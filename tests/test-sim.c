@@ -1,0 +1,138 @@
+/*
+ * The promise, checked by simulation on gate's own decision code (adaptive
+ * pairs and the Bonferroni correction included): identical code fails a
+ * suite at most 1 - confidence of the time; intervals cover from 15 pairs.
+ */
+#include <stdlib.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "bench/sim.h"
+#include "tests/harness.h"
+
+/*
+ * Trials: 100 suites of 20 benchmarks are 2,000 benchmark verdicts per
+ * cell; bench-sim's full table (1,000 suites a cell) puts the procedure's
+ * rates on identical code at or near 0, far below 0.05, so the fixed-seed
+ * assertions are stable, and a procedure that leaked (no correction for
+ * 20 benchmarks or for the looks) would fail them. Kept small for time:
+ * each suite is up to 100 analyses of up to 60 pairs.
+ */
+#define SUITE_TRIALS 100
+#define COVER_TRIALS 1500
+
+static void check_false_fail(enum rule rule, enum sim_noise noise,
+			     double cv, double effect, size_t suite)
+{
+	struct sim_cell c = { noise, cv, effect, suite };
+	struct bench_cfg b;
+	struct sim_result res;
+
+	sim_default_cfg(&b);
+	b.rule = rule;
+	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, SUITE_TRIALS,
+		      (unsigned long)(cv * 1000) + suite) == 0);
+	if (!(res.fail <= 0.05))
+		fprintf(stderr, "  %s rule, %s noise, CV %.0f%%, effect "
+			"%+.1f%%, suite of %zu: false-fail rate %.3f\n",
+			rule_name(rule), sim_noise_name(noise), cv * 100,
+			effect * 100, suite, res.fail);
+	CHECK(res.fail <= 0.05);
+}
+
+static void test_sim__identical_code_rarely_fails(void)
+{
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY,
+						SIM_DRIFT };
+	static const double cv[] = { 0.02, 0.10, 0.25 };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			check_false_fail(RULE_FLOOR, noise[i], cv[j], 0, 20);
+	/* the peers' rule leans on the interval alone: its hardest cells */
+	for (i = 0; i < 3; i++)
+		check_false_fail(RULE_SIGNIFICANT, noise[i], 0.25, 0, 20);
+	/* half the floor is not a regression worth failing for either */
+	check_false_fail(RULE_FLOOR, SIM_HEAVY, 0.10, 0.025, 20);
+	check_false_fail(RULE_FLOOR, SIM_LOGNORMAL, 0.02, 0.025, 1);
+}
+
+/*
+ * At the floor itself a fail is a coin the data must earn: the rate is
+ * within alpha/2 for one benchmark under the default procedure, looks
+ * included (the union bound over looks is what keeps it there).
+ */
+static void test_sim__boundary_rate_within_alpha(void)
+{
+	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1 };
+	struct bench_cfg b;
+	struct sim_result res;
+
+	sim_default_cfg(&b);
+	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, 600, 11) == 0);
+	if (!(res.fail <= 0.035))
+		fprintf(stderr, "  fail rate at the floor: %.3f\n", res.fail);
+	CHECK(res.fail <= 0.035);
+}
+
+/* A regression of twice the floor at CV 2% is caught, never passed. */
+static void test_sim__twice_floor_is_caught(void)
+{
+	struct sim_cell c = { SIM_DRIFT, 0.02, 0.10, 20 };
+	struct bench_cfg b;
+	struct sim_result res;
+
+	sim_default_cfg(&b);
+	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, 50, 3) == 0);
+	CHECK(res.fail >= 0.95);
+	CHECK(res.pass == 0);
+}
+
+static void test_sim__coverage_from_15_pairs(void)
+{
+	static const struct {
+		enum stats_estimator e;
+		enum interval_method m;
+		enum sim_noise noise;
+	} cases[] = {
+		{ STATS_HL, INTERVAL_EXACT, SIM_LOGNORMAL },
+		{ STATS_HL, INTERVAL_EXACT, SIM_HEAVY },
+		{ STATS_HL, INTERVAL_EXACT, SIM_DRIFT },
+		{ STATS_MEDIAN, INTERVAL_EXACT, SIM_HEAVY },
+		{ STATS_MEAN, INTERVAL_EXACT, SIM_LOGNORMAL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim_cell c = { cases[i].noise, 0.10, 0.05, 1 };
+		struct bench_cfg b;
+		double cover;
+
+		sim_default_cfg(&b);
+		b.statistic = cases[i].e;
+		b.interval = cases[i].m;
+		cover = sim_coverage(&c, &b, 15, 0.95, 1000, COVER_TRIALS,
+				     100 + i);
+		if (!(cover >= 0.93))
+			fprintf(stderr, "  %s %s, %s noise: coverage %.3f\n",
+				stats_estimator_name(cases[i].e),
+				interval_name(cases[i].m),
+				sim_noise_name(cases[i].noise), cover);
+		CHECK(cover >= 0.93);
+	}
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_sim__identical_code_rarely_fails),
+	TEST(test_sim__boundary_rate_within_alpha),
+	TEST(test_sim__twice_floor_is_caught),
+	TEST(test_sim__coverage_from_15_pairs),
+};
+
+int main(int argc, char **argv)
+{
+	gsl_set_error_handler_off();
+	return harness_main(tests, sizeof(tests) / sizeof(tests[0]), argc,
+			    argv);
+}
