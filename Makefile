@@ -49,7 +49,8 @@ COMMON_OBJ = common/error.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
-GATE_OBJ = gate/gate.o gate/cmd-run.o gate/adaptive.o gate/config.o gate/jsonpos.o \
+GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-calibrate.o \
+	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \

@@ -20,8 +20,10 @@
 
 #include "common/error.h"
 #include "gate/adaptive.h"
+#include "gate/calibration.h"
 #include "gate/config.h"
 #include "gate/measure.h"
+#include "gate/pipeline.h"
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -64,61 +66,11 @@ struct run_opts {
 	double budget;		/* seconds for extra rounds; 0: none */
 };
 
-struct arm_state {
-	struct repo_rev rev;
-	char *how;		/* how the base was chosen */
-	char *dir, *index, *log;
-};
-
 static int usage_error(const char *what, const char *arg)
 {
 	error("%s \"%s\"", what, arg);
 	fputs(cmd_run_usage, stderr);
 	return EXIT_ERROR;
-}
-
-/* A whole number in [lo, hi] from an option argument. */
-static int parse_count(long *out, const char *opt, const char *s, long lo,
-		       long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		error("%s must be a whole number from %ld to %ld, got \"%s\"",
-		      opt, lo, hi, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* "90", "90s", "10m", "1.5h": a duration in seconds, positive and finite. */
-static int parse_duration(double *out, const char *opt, const char *s)
-{
-	char *end;
-	double v, unit = 1;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s && (!strcmp(end, "m") || !strcmp(end, "min")))
-		unit = 60;
-	else if (end != s && !strcmp(end, "h"))
-		unit = 3600;
-	else if (end != s && (!strcmp(end, "s") || !*end))
-		unit = 1;
-	else
-		end = (char *)s;
-	v *= unit;
-	if (errno || end == s || !isfinite(v) || !(v > 0)) {
-		error("%s must be a positive, finite duration such as 90s, "
-		      "10m or 1h, got \"%s\"", opt, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
 }
 
 static int parse_options(struct run_opts *o, int argc, char **argv)
@@ -153,7 +105,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'a': o->advisory = 1; break;
 		case 'S': o->strict = 1; break;
 		case 'B':
-			if (parse_duration(&o->budget, "--budget", optarg) < 0)
+			if (pipeline_parse_duration(&o->budget, "--budget", optarg) < 0)
 				return -1;
 			break;
 		case 'q': o->quiet = 1; break;
@@ -161,19 +113,19 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 			fputs(cmd_run_usage, stdout);
 			return 1;
 		case 's':
-			if (parse_count(&v, "--seed", optarg, 0,
+			if (pipeline_parse_count(&v, "--seed", optarg, 0,
 					4294967295L) < 0)
 				return -1;
 			o->seed = (unsigned long)v;
 			o->have_seed = 1;
 			break;
 		case 'p':
-			if (parse_count(&o->pairs, "--pairs", optarg, 2,
+			if (pipeline_parse_count(&o->pairs, "--pairs", optarg, 2,
 					10000) < 0)
 				return -1;
 			break;
 		case 'w':
-			if (parse_count(&o->warmup, "--warmup", optarg, 0,
+			if (pipeline_parse_count(&o->warmup, "--warmup", optarg, 0,
 					1000) < 0)
 				return -1;
 			break;
@@ -188,79 +140,6 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		return -1;
 	}
 	return 0;
-}
-
-static unsigned long fresh_seed(void)
-{
-	unsigned int v = 0;
-	int fd = open("/dev/urandom", O_RDONLY);
-
-	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		v = (unsigned int)time(NULL) ^ (unsigned int)getpid() << 16;
-	if (fd >= 0)
-		close(fd);
-	return v;
-}
-
-static int mkdir_p(const char *path)
-{
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return error("cannot create \"%s\":", path);
-	return 0;
-}
-
-static int read_file(char **data, size_t *len, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return error("cannot read \"%s\":", path);
-	buf = xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return error("cannot read \"%s\":", path);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
-/* The config gate runs with: --config FILE, or gate.json in head. */
-static int load_config(struct config *cfg, char **origin, struct repo *repo,
-		       const struct run_opts *o, const struct repo_rev *head)
-{
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (o->config) {
-		*origin = xstrdup(o->config);
-		if (read_file(&text, &len, o->config) < 0)
-			return -1;
-	} else {
-		*origin = xstrdup("gate.json");
-		rc = repo_read_file(&text, &len, repo, head->tree,
-				    "gate.json");
-		if (rc < 0)
-			return -1;
-		if (rc > 0)
-			return error("head (%s) has no gate.json at the top of "
-				     "the repository: write one (see README.md) "
-				     "or pass --config FILE", head->label);
-	}
-	rc = config_parse(cfg, text, len, *origin);
-	free(text);
-	return rc;
 }
 
 /*
@@ -297,95 +176,6 @@ static void mark_new(struct bench_run *runs, const struct config *cfg,
 	free(text);
 }
 
-/* The last lines of a build log, for a build error message. */
-static char *log_tail(const char *path)
-{
-	char *text = NULL, *start, *out;
-	size_t len = 0;
-	int lines = 0;
-
-	if (read_file(&text, &len, path) < 0)
-		return xstrdup("");
-	start = text + len;
-	while (start > text && lines <= 15)
-		if (*--start == '\n' && start + 1 < text + len)
-			lines++;
-	if (*start == '\n')
-		start++;
-	out = xstrdup(start);
-	free(text);
-	return out;
-}
-
-/* Build both arms, concurrently. Returns 0, -1, or the signal. */
-static int build_arms(const struct config *cfg, struct arm_state arm[2],
-		      int quiet)
-{
-	struct run_spec spec[2];
-	struct proc *procs[2];
-	struct run_result res[2];
-	int fds[2] = { -1, -1 };
-	size_t a, started = 0;
-	int ret = -1;
-	char why[256];
-
-	if (!cfg->build.argv && !cfg->build.shell)
-		return 0;
-	for (a = 0; a < 2; a++) {
-		fds[a] = open(arm[a].log, O_WRONLY | O_CREAT | O_TRUNC |
-			      O_CLOEXEC, 0600);
-		if (fds[a] < 0) {
-			error("cannot write the build log \"%s\":",
-			      arm[a].log);
-			goto cleanup;
-		}
-		spec[a].cmd = &cfg->build;
-		spec[a].cwd = arm[a].dir;
-		spec[a].timeout = 0;
-		spec[a].grace = 2.0;
-		spec[a].log_fd = fds[a];
-	}
-	if (!quiet)
-		fprintf(stderr, "gate: building base and head (logs in %s and "
-			"%s)\n", arm[0].log, arm[1].log);
-	for (a = 0; a < 2; a++) {
-		if (run_start(&procs[a], &spec[a]) < 0) {
-			error("the build could not be started in %s: %s: check "
-			      "\"build\" in gate.json", arm_name((enum arm)a),
-			      strerror(errno));
-			break;
-		}
-		started++;
-	}
-	if (started && run_wait(procs, res, started) < 0)
-		goto cleanup;
-	if (started < 2)
-		goto cleanup;
-	if (signals_pending()) {
-		ret = signals_pending();
-		goto cleanup;
-	}
-	ret = 0;
-	for (a = 0; a < 2; a++) {
-		char *tail;
-
-		if (res[a].status == RUN_OK)
-			continue;
-		tail = log_tail(arm[a].log);
-		error("the build of %s (%s) %s; the end of its log (%s):\n%s",
-		      arm_name((enum arm)a), arm[a].rev.label,
-		      run_describe(&res[a], why, sizeof(why)), arm[a].log,
-		      tail);
-		free(tail);
-		ret = -1;
-	}
-cleanup:
-	for (a = 0; a < 2; a++)
-		if (fds[a] >= 0)
-			close(fds[a]);
-	return ret;
-}
-
 static void fill_rev(struct report_rev *out, const struct arm_state *a)
 {
 	out->label = a->rev.label;
@@ -400,7 +190,7 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
  * The environment feeds the verdict: a sharp rise in load during the run
  * makes a pass untrustworthy (noisy); a fail stays a fail.
  */
-static void environment_notes(struct run_report *r)
+static void environment_notes(struct run_report *r, const char *calib)
 {
 	const struct machine *m = &r->machine;
 	double rise = m->load_after[0] - m->load_before[0];
@@ -408,14 +198,19 @@ static void environment_notes(struct run_report *r)
 	char why[160];
 	size_t i;
 
-	if (!(m->load_before[0] >= 0) || !(rise > limit))
-		return;
+	calibration_check_run(r, calib);
+	/* sharp: more than the limit, and the machine now oversubscribed */
+	if (!(m->load_before[0] >= 0) || !(rise > limit) ||
+	    !(m->load_after[0] > (double)m->cores) ||
+	    !(m->load_after[0] > 1.5 * m->load_before[0]))
+		goto suite;
 	snprintf(why, sizeof(why), "the load average rose from %.2f to %.2f "
 		 "during the run", m->load_before[0], m->load_after[0]);
 	for (i = 0; i < r->n; i++)
 		if (r->stats[i].verdict != VERDICT_NEW &&
 		    r->stats[i].verdict != VERDICT_ERROR)
 			verdict_hostile(&r->stats[i], why);
+suite:
 	r->suite = VERDICT_PASS;
 	for (i = 0; i < r->n; i++) {
 		enum verdict v = r->stats[i].verdict;
@@ -453,7 +248,7 @@ static double elapsed(void *ctx)
 
 /* Measure every compared benchmark, then decide. Returns the exit code. */
 static int measure_all(struct run_report *r, struct arm_state arm[2],
-		       const struct run_opts *o)
+		       const struct run_opts *o, const char *calib)
 {
 	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, NULL, 2.0,
 				      o->quiet }, 0 };
@@ -470,19 +265,10 @@ static int measure_all(struct run_report *r, struct arm_state arm[2],
 	r->interrupted = adaptive_run(r, &ops, &ao);
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
-	environment_notes(r);
+	environment_notes(r, calib);
 	if (r->interrupted)
 		return signals_exit_code(r->interrupted);
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
-}
-
-static void arm_release(struct arm_state *a)
-{
-	repo_rev_release(&a->rev);
-	free(a->how);
-	free(a->dir);
-	free(a->index);
-	free(a->log);
 }
 
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
@@ -493,7 +279,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct run_report r;
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
-	char *base_spec = NULL;
+	char *base_spec = NULL, *calib_path = NULL;
 	char last_error[4096] = "";
 	int lock_fd = -1, code = EXIT_ERROR, rc, reported = 0;
 	size_t i, a;
@@ -503,12 +289,12 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
-	r.seed = o.have_seed ? o.seed : fresh_seed();
+	r.seed = o.have_seed ? o.seed : pipeline_seed();
 	r.advisory = o.advisory;
 
 	gate_dir = xasprintf("%sgate", repo_gitdir(ctx->repo));
 	lock_path = xasprintf("%s/lock", gate_dir);
-	if (mkdir_p(gate_dir) < 0 || repo_lock(&lock_fd, lock_path) < 0)
+	if (pipeline_mkdir(gate_dir) < 0 || repo_lock(&lock_fd, lock_path) < 0)
 		goto cleanup;
 
 	if (repo_resolve(&arm[ARM_HEAD].rev, ctx->repo,
@@ -528,7 +314,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		arm[ARM_BASE].rev.label = xstrdup("default base");
 	}
 
-	if (load_config(&cfg, &origin, ctx->repo, &o, &arm[ARM_HEAD].rev) < 0)
+	if (pipeline_load_config(&cfg, &origin, ctx->repo, o.config,
+				 &arm[ARM_HEAD].rev) < 0)
 		goto cleanup;
 	for (i = 0; i < cfg.nbench; i++) {
 		if (o.pairs > 0) {
@@ -562,7 +349,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		if (signals_pending())
 			goto interrupted;
 	}
-	rc = build_arms(&cfg, arm, o.quiet);
+	rc = pipeline_build(&cfg, arm, 2, o.quiet);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
@@ -576,7 +363,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	machine_read(&r.machine);
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	code = measure_all(&r, arm, &o);
+	calib_path = xasprintf("%s/calibration.json", gate_dir);
+	code = measure_all(&r, arm, &o, calib_path);
 	r.exit_code = code;
 
 	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
@@ -610,12 +398,13 @@ cleanup:
 	free(r.runs);
 	free(r.stats);
 	config_release(&cfg);
-	arm_release(&arm[0]);
-	arm_release(&arm[1]);
+	pipeline_arm_release(&arm[0]);
+	pipeline_arm_release(&arm[1]);
 	if (lock_fd >= 0)
 		repo_unlock(lock_fd, lock_path);
 	free(origin);
 	free(base_spec);
+	free(calib_path);
 	free(lock_path);
 	free(gate_dir);
 	return code;

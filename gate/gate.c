@@ -20,6 +20,12 @@
 static const struct cmd commands[] = {
 	{ "run", cmd_run, NEED_REPO,
 	  "measure base against head and give a verdict", cmd_run_usage },
+	{ "calibrate", cmd_calibrate, NEED_REPO,
+	  "measure a revision against itself; recommend a floor and pairs",
+	  cmd_calibrate_usage },
+	{ "doctor", cmd_doctor, 0,
+	  "check the machine's noise sources and say how to fix them",
+	  cmd_doctor_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -10,6 +10,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
 
 #include "common/banned.h"
 
@@ -99,6 +104,62 @@ static void read_turbo(struct machine *m)
 		copy(m->turbo, sizeof(m->turbo), "unknown");
 }
 
+static void read_aslr(struct machine *m)
+{
+	char v[16];
+
+	if (read_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)))
+		copy(m->aslr, sizeof(m->aslr), "unknown");
+	else
+		copy(m->aslr, sizeof(m->aslr), v[0] == '0' ? "off" :
+		     v[0] == '1' ? "partial" : "on");
+}
+
+/*
+ * Whether this process may count instructions: a real perf_event_open of
+ * the hardware instruction counter on itself, closed at once. Denied,
+ * absent (many VMs) and non-Linux all degrade to a reason, never an error.
+ */
+static void read_counters(struct machine *m)
+{
+	char v[16];
+
+	m->perf_paranoid = -99;
+	if (!read_line("/proc/sys/kernel/perf_event_paranoid", v, sizeof(v)))
+		m->perf_paranoid = (int)strtol(v, NULL, 10);
+#ifdef __linux__
+	{
+		struct perf_event_attr a;
+		long fd;
+
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_HARDWARE;
+		a.size = sizeof(a);
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.disabled = 1;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (fd >= 0) {
+			close((int)fd);
+			copy(m->counters, sizeof(m->counters), "available");
+		} else if (errno == EACCES || errno == EPERM) {
+			copy(m->counters, sizeof(m->counters),
+			     "unavailable (not permitted)");
+		} else if (errno == ENOENT || errno == EOPNOTSUPP ||
+			   errno == ENODEV) {
+			copy(m->counters, sizeof(m->counters),
+			     "unavailable (no hardware counters exposed)");
+		} else {
+			snprintf(m->counters, sizeof(m->counters),
+				 "unavailable (%s)", strerror(errno));
+		}
+	}
+#else
+	copy(m->counters, sizeof(m->counters), "unknown");
+#endif
+}
+
 static void read_load(double load[3])
 {
 	if (getloadavg(load, 3) != 3)
@@ -125,6 +186,13 @@ void machine_read(struct machine *m)
 			 u.release, u.machine);
 	else
 		copy(m->kernel, sizeof(m->kernel), "unknown");
+	read_aslr(m);
+	if (read_line("/sys/devices/system/cpu/isolated", m->isolated,
+		      sizeof(m->isolated)))
+		copy(m->isolated, sizeof(m->isolated), "unknown");
+	else if (!m->isolated[0])
+		copy(m->isolated, sizeof(m->isolated), "none");
+	read_counters(m);
 	read_load(m->load_before);
 	m->load_after[0] = m->load_after[1] = m->load_after[2] = -1;
 }

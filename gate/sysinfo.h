@@ -1,6 +1,7 @@
 /*
  * The environment a run was measured in, for the protocol disclosure: CPU,
- * cores, SMT, frequency governor, turbo, virtualisation, kernel and load.
+ * cores, SMT, frequency governor, turbo, virtualisation, kernel, load,
+ * ASLR, CPU isolation and hardware counter availability.
  * Linux sources (/proc, /sys) are optional: elsewhere fields read "unknown".
  */
 #ifndef GATE_SYSINFO_H
@@ -14,6 +15,10 @@ struct machine {
 	char turbo[16];		/* "on", "off", "unknown" */
 	char virt[64];		/* "none", "kvm", "hypervisor", "unknown" */
 	char kernel[128];
+	char aslr[16];		/* "on", "partial", "off", "unknown" */
+	char isolated[64];	/* isolated CPU list, "none", "unknown" */
+	int perf_paranoid;	/* perf_event_paranoid, or -99 unknown */
+	char counters[96];	/* "available", "unavailable (why)", ... */
 	double load_before[3], load_after[3];
 };
 

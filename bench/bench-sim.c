@@ -1,0 +1,141 @@
+/*
+ * make bench-stats: the full simulation table. Per cell (noise shape, CV,
+ * true effect, suite size): suite fail, noisy and pass rates and the mean
+ * pairs used, for gate's rule, the peers' rule and two manual rules; then
+ * the statistics compared at equal false-fail promise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "bench/sim.h"
+#include "common/banned.h"
+
+#define TRIALS_ONE 1000	/* suites of 1 benchmark per cell */
+#define TRIALS_SUITE 200	/* suites of 20 per cell (4,000 verdicts) */
+#define COMPARE_TRIALS 1000
+#define COMPARE_RESAMPLES 2000
+
+static void table(void)
+{
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY,
+						SIM_DRIFT };
+	static const double cv[] = { 0.02, 0.10, 0.25 };
+	static const double effect[] = { 0, 0.025, 0.05, 0.10 };
+	static const size_t suite[] = { 1, 20 };
+	size_t a, b, c, d;
+	struct bench_cfg gate, peers;
+
+	sim_default_cfg(&gate);
+	sim_default_cfg(&peers);
+	peers.rule = RULE_SIGNIFICANT;
+	printf("Suite verdict rates over %d suites of 1 and %d suites of 20 "
+	       "benchmarks per cell;\nfloor 5%%, confidence 95%%, pairs "
+	       "20..60 (defaults). A fail at effect 0 or +2.5%% is a false "
+	       "fail.\n\n", TRIALS_ONE, TRIALS_SUITE);
+	printf("%-9s %4s %6s %5s | %-29s | %-29s | %6s | %6s\n", "", "", "",
+	       "", "gate (floor rule, default)", "peers (significant rule)",
+	       "single", "best5");
+	printf("%-9s %4s %6s %5s | %6s %6s %6s %7s | %6s %6s %6s %7s | %6s | "
+	       "%6s\n", "noise", "CV", "effect", "suite", "fail", "noisy",
+	       "pass", "pairs", "fail", "noisy", "pass", "pairs", "fail",
+	       "fail");
+	for (a = 0; a < 3; a++)
+	for (b = 0; b < 3; b++)
+	for (d = 0; d < 2; d++)
+	for (c = 0; c < 4; c++) {
+		struct sim_cell cell = { noise[a], cv[b], effect[c],
+					 suite[d] };
+		struct sim_result g, p, s1, s5;
+		size_t trials = suite[d] == 1 ? TRIALS_ONE : TRIALS_SUITE;
+		unsigned long seed = 1000 * a + 100 * b + 10 * c + d;
+
+		sim_run(&g, &cell, SIM_GATE, &gate, 0.95, 1000, trials, seed);
+		sim_run(&p, &cell, SIM_GATE, &peers, 0.95, 1000, trials,
+			seed);
+		sim_run(&s1, &cell, SIM_SINGLE, &gate, 0.95, 1000, trials,
+			seed);
+		sim_run(&s5, &cell, SIM_BEST5, &gate, 0.95, 1000, trials,
+			seed);
+		printf("%-9s %3.0f%% %+5.1f%% %5zu | %6.3f %6.3f %6.3f %7.1f "
+		       "| %6.3f %6.3f %6.3f %7.1f | %6.3f | %6.3f\n",
+		       sim_noise_name(noise[a]), cv[b] * 100, effect[c] * 100,
+		       suite[d], g.fail, g.noisy, g.pass, g.pairs, p.fail,
+		       p.noisy, p.pass, p.pairs, s1.fail, s5.fail);
+		fflush(stdout);
+	}
+}
+
+/*
+ * Part 4: the statistic. Fixed 20 pairs, one benchmark, 95%: the fail
+ * rate at the floor (must stay <= 2.5%, the one-sided promise) and at
+ * twice the floor (power), CV 10%, light and heavy tails.
+ */
+static void compare(void)
+{
+	static const struct {
+		enum stats_estimator e;
+		enum interval_method m;
+	} how[] = {
+		{ STATS_MEDIAN, INTERVAL_PERCENTILE },
+		{ STATS_MEDIAN, INTERVAL_BCA },
+		{ STATS_MEDIAN, INTERVAL_EXACT },
+		{ STATS_HL, INTERVAL_PERCENTILE },
+		{ STATS_HL, INTERVAL_BCA },
+		{ STATS_HL, INTERVAL_EXACT },
+		{ STATS_MEAN, INTERVAL_PERCENTILE },
+		{ STATS_MEAN, INTERVAL_BCA },
+		{ STATS_MEAN, INTERVAL_EXACT },
+	};
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY };
+	size_t i, a;
+
+	printf("\nStatistic and interval, fixed 20 pairs, one benchmark, 95%% "
+	       "(%d trials, %d resamples),\nCV 10%%, floor 5%%: fail rate at "
+	       "the floor (promise <= 0.025) and at twice the floor (power);"
+	       "\ncoverage of the 95%% interval at 15 pairs.\n\n",
+	       COMPARE_TRIALS, COMPARE_RESAMPLES);
+	printf("%-7s %-10s | %-9s %8s %8s %8s\n", "stat", "interval",
+	       "noise", "@floor", "@2xfloor", "cover15");
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++)
+		for (a = 0; a < 2; a++) {
+			struct sim_cell at = { noise[a], 0.10, 0.05, 1 };
+			struct sim_cell twice = { noise[a], 0.10, 0.10, 1 };
+			struct bench_cfg b;
+			struct sim_result r1, r2;
+			double cover;
+
+			sim_default_cfg(&b);
+			b.statistic = how[i].e;
+			b.interval = how[i].m;
+			b.max_pairs = b.pairs;
+			sim_run(&r1, &at, SIM_GATE, &b, 0.95,
+				COMPARE_RESAMPLES, COMPARE_TRIALS, 77 + a);
+			sim_run(&r2, &twice, SIM_GATE, &b, 0.95,
+				COMPARE_RESAMPLES, COMPARE_TRIALS, 88 + a);
+			cover = sim_coverage(&at, &b, 15, 0.95,
+					     COMPARE_RESAMPLES, COMPARE_TRIALS,
+					     99 + a);
+			printf("%-7s %-10s | %-9s %8.3f %8.3f %8.3f\n",
+			       stats_estimator_name(how[i].e),
+			       interval_name(how[i].m),
+			       sim_noise_name(noise[a]), r1.fail, r2.fail,
+			       cover);
+			fflush(stdout);
+		}
+}
+
+int main(int argc, char **argv)
+{
+	clock_t t0 = clock();
+
+	gsl_set_error_handler_off();
+	if (argc < 2 || argv[1][0] != 'c')
+		table();
+	if (argc < 2 || argv[1][0] != 't')
+		compare();
+	printf("\n(%.0f s of CPU)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * The calibration record and noise model. The record is JSON so people
+ * can read it; it is advice, so a missing or stale one changes nothing
+ * but warnings and the "noisy" guard.
+ */
+#include "gate/calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_cdf.h>
+
+#include "common/error.h"
+#include "gate/pipeline.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+double calibration_spread(const double *ratios, size_t n)
+{
+	double *l, med, s;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	l = xmalloc(n * sizeof(*l));
+	for (i = 0; i < n; i++)
+		l[i] = log(ratios[i]);
+	med = stats_median(l, n);
+	for (i = 0; i < n; i++)
+		l[i] = fabs(l[i] - med);
+	s = 1.4826 * stats_median(l, n);
+	free(l);
+	return s;
+}
+
+double calibration_mde(double spread, size_t n, double level, double power)
+{
+	double z = gsl_cdf_ugaussian_Pinv((1 + level) / 2) +
+		   gsl_cdf_ugaussian_Pinv(power);
+
+	if (!n || !(spread >= 0))
+		return NAN;
+	return expm1(z * 1.023 * spread / sqrt((double)n));
+}
+
+int calibration_save(const char *path, const char *commit,
+		     const struct calib_bench *b, size_t n)
+{
+	cJSON *root = cJSON_CreateObject(), *list;
+	char *text = NULL, *tmp = xasprintf("%s.tmp", path);
+	FILE *f = NULL;
+	size_t i;
+	int ret = -1;
+
+	cJSON_AddNumberToObject(root, "schema", 1);
+	cJSON_AddStringToObject(root, "commit", commit ? commit : "");
+	list = cJSON_AddArrayToObject(root, "benchmarks");
+	for (i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", b[i].name);
+		cJSON_AddNumberToObject(o, "spread", b[i].spread);
+		cJSON_AddNumberToObject(o, "base_cv", b[i].base_cv);
+		cJSON_AddNumberToObject(o, "head_cv", b[i].head_cv);
+		cJSON_AddNumberToObject(o, "pairs", (double)b[i].pairs);
+		cJSON_AddItemToArray(list, o);
+	}
+	text = cJSON_Print(root);
+	f = fopen(tmp, "w");
+	if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
+		error("cannot write \"%s\":", tmp);
+		goto cleanup;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		error("cannot write \"%s\":", tmp);
+		goto cleanup;
+	}
+	f = NULL;
+	if (rename(tmp, path) < 0) {
+		error("cannot replace \"%s\":", path);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (f)
+		fclose(f);
+	if (ret < 0)
+		remove(tmp);
+	free(tmp);
+	free(text);
+	cJSON_Delete(root);
+	return ret;
+}
+
+int calibration_load(struct calib_bench **out, size_t *n, const char *path)
+{
+	char *text = NULL;
+	size_t len, i = 0;
+	cJSON *root, *list, *it;
+	FILE *probe = fopen(path, "r");
+
+	*out = NULL;
+	*n = 0;
+	if (!probe)
+		return 1;
+	fclose(probe);
+	if (pipeline_read_file(&text, &len, path) < 0)
+		return -1;
+	root = cJSON_Parse(text);
+	free(text);
+	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
+	if (!cJSON_IsArray(list)) {
+		cJSON_Delete(root);
+		return error("\"%s\" is not a calibration record: run gate "
+			     "calibrate again", path);
+	}
+	*out = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(**out));
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+		const cJSON *sp = cJSON_GetObjectItemCaseSensitive(it, "spread");
+		const cJSON *pr = cJSON_GetObjectItemCaseSensitive(it, "pairs");
+
+		if (!cJSON_IsString(name) || !cJSON_IsNumber(sp))
+			continue;
+		(*out)[i].name = xstrdup(name->valuestring);
+		(*out)[i].spread = sp->valuedouble;
+		(*out)[i].pairs = cJSON_IsNumber(pr) ?
+				  (size_t)pr->valuedouble : 0;
+		i++;
+	}
+	*n = i;
+	cJSON_Delete(root);
+	return 0;
+}
+
+void calibration_free(struct calib_bench *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; b && i < n; i++)
+		free(b[i].name);
+	free(b);
+}
+
+void calibration_check_run(struct run_report *r, const char *path)
+{
+	struct calib_bench *b = NULL;
+	size_t nb = 0, i, j;
+
+	if (calibration_load(&b, &nb, path) != 0)
+		return;
+	for (i = 0; i < r->n; i++) {
+		const struct bench_cfg *c = r->runs[i].cfg;
+		struct bench_stats *st = &r->stats[i];
+
+		for (j = 0; j < nb && strcmp(b[j].name, c->name); j++)
+			;
+		if (j == nb)
+			continue;
+		/* a 2x-floor regression should fail 80% of the time */
+		if (c->min_effect < calibration_mde(b[j].spread, c->pairs,
+						    r->level, 0.8))
+			warning("benchmark \"%s\": floor %+.1f%% is below what "
+				"its calibrated noise resolves at %u pairs "
+				"(%+.1f%%): raise \"min_effect\" or \"pairs\" "
+				"(gate calibrate recommends them)", c->name,
+				c->min_effect * 100, c->pairs,
+				calibration_mde(b[j].spread, c->pairs,
+						r->level, 0.8) * 100);
+		if (st->ratios && st->n >= 6 && b[j].spread > 0) {
+			double now = calibration_spread(st->ratios, st->n);
+			char why[128];
+
+			if (now > 3 * b[j].spread) {
+				snprintf(why, sizeof(why), "its noise was "
+					 "%.1fx what gate calibrate measured",
+					 now / b[j].spread);
+				verdict_hostile(st, why);
+			}
+		}
+	}
+	calibration_free(b, nb);
+}

@@ -1,0 +1,390 @@
+/*
+ * gate calibrate: one revision against itself as interleaved A/A pairs, to
+ * measure the noise before choosing a floor: each arm's CV, the spread of
+ * paired ratios, and the smallest regression detectable at 10..80 pairs.
+ */
+#include "gate/cmd.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_rng.h>
+
+#include "common/error.h"
+#include "gate/calibration.h"
+#include "gate/config.h"
+#include "gate/measure.h"
+#include "gate/pipeline.h"
+#include "gate/signals.h"
+#include "gate/verdict.h"
+#include "git/repo.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+const char cmd_calibrate_usage[] =
+	"usage: gate [-C DIR] calibrate [--rev REV] [--rebuild] [--config FILE]\n"
+	"                              [--pairs N] [--seed N] [--write] [-q]\n"
+	"\n"
+	"  --rev REV      the revision to measure against itself (default "
+	"HEAD)\n"
+	"  --rebuild      build it twice, in two directories, so build\n"
+	"                 nondeterminism shows as noise\n"
+	"  --config FILE  read this gate.json instead of the revision's\n"
+	"  --pairs N      A/A pairs per benchmark (default: \"pairs\", at "
+	"least 20)\n"
+	"  --seed N       seed for the pair order\n"
+	"  --write        write the recommended min_effect and pairs into\n"
+	"                 gate.json (the working tree's, or --config FILE)\n"
+	"  -q, --quiet    no progress messages on stderr\n";
+
+static const unsigned table_pairs[] = { 10, 20, 40, 80 };
+#define NTABLE (sizeof(table_pairs) / sizeof(table_pairs[0]))
+
+struct cal_opts {
+	const char *rev, *config;
+	long pairs;
+	unsigned long seed;
+	int have_seed, rebuild, write, quiet;
+};
+
+struct advice {
+	unsigned pairs;
+	double min_effect;
+};
+
+static int parse_options(struct cal_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "rev", required_argument, NULL, 'r' },
+		{ "rebuild", no_argument, NULL, 'R' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "write", no_argument, NULL, 'w' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	o->pairs = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->rev = optarg; break;
+		case 'R': o->rebuild = 1; break;
+		case 'c': o->config = optarg; break;
+		case 'w': o->write = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'h':
+			fputs(cmd_calibrate_usage, stdout);
+			return 1;
+		case 'p':
+			if (pipeline_parse_count(&o->pairs, "--pairs", optarg,
+						 4, 10000) < 0)
+				return -1;
+			break;
+		case 's':
+			if (pipeline_parse_count(&v, "--seed", optarg, 0,
+						 4294967295L) < 0)
+				return -1;
+			o->seed = (unsigned long)v;
+			o->have_seed = 1;
+			break;
+		default:
+			error("unknown or incomplete option \"%s\"",
+			      argv[optind - 1]);
+			fputs(cmd_calibrate_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		error("unexpected argument \"%s\"", argv[optind]);
+		fputs(cmd_calibrate_usage, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The advice: the fewest pairs in the table at which the current floor
+ * catches a regression of twice the floor 80% of the time; when none
+ * does, 40 pairs and the floor that they support, rounded up to 0.5%.
+ */
+static struct advice advise(double spread, double floor, double level)
+{
+	struct advice a = { 40, 0 };
+	size_t i;
+
+	for (i = 0; i < NTABLE; i++)
+		if (calibration_mde(spread, table_pairs[i], level, 0.8) <=
+		    floor) {
+			a.pairs = table_pairs[i];
+			a.min_effect = floor;
+			return a;
+		}
+	a.min_effect = ceil(calibration_mde(spread, a.pairs, level, 0.8) *
+			    200) / 200;
+	return a;
+}
+
+static void report(const struct bench_cfg *c, const struct bench_stats *st,
+		   double spread, double level, const struct advice *a)
+{
+	struct stats_interval ci;
+	double *l = xmalloc(st->n * sizeof(*l)), hw = NAN;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		l[i] = log(st->ratios[i]);
+	if (stats_interval_exact(&ci, STATS_HL, l, st->n, level) == 0 &&
+	    isfinite(ci.low))
+		hw = (exp(ci.high) - exp(ci.low)) / 2;
+	free(l);
+	printf("%s: %zu A/A pairs; CV %.2f%% and %.2f%% per arm; paired "
+	       "ratios spread %.2f%% (robust sd of log-ratios), %s\n", c->name,
+	       st->n, st->base_cv * 100, st->head_cv * 100, spread * 100,
+	       st->outliers ? "with outliers" : "no outliers");
+	printf("  A/A estimate %+.2f%%, %.4g%% interval half-width %.2f%% at "
+	       "%zu pairs\n", (st->estimate - 1) * 100, level * 100, hw * 100,
+	       st->n);
+	printf("  smallest regression detectable (interval excludes no "
+	       "change):\n  %-8s", "pairs");
+	for (i = 0; i < NTABLE; i++)
+		printf("  %7u", table_pairs[i]);
+	printf("\n  %-8s", "80%");
+	for (i = 0; i < NTABLE; i++)
+		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
+						      level, 0.8) * 100);
+	printf("\n  %-8s", "95%");
+	for (i = 0; i < NTABLE; i++)
+		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
+						      level, 0.95) * 100);
+	printf("\n  recommend: \"min_effect\": %.3g, \"pairs\": %u (a "
+	       "regression of %+.1f%% then fails 80%% of the time)%s\n\n",
+	       a->min_effect, a->pairs, 2 * a->min_effect * 100,
+	       a->min_effect > c->min_effect ? "; the current floor is below "
+	       "the measured noise" : "");
+}
+
+/* Set key in obj to a number, replacing it where it stands. */
+static void set_number(cJSON *obj, const char *key, double v)
+{
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key,
+						       cJSON_CreateNumber(v));
+	else
+		cJSON_AddNumberToObject(obj, key, v);
+}
+
+/*
+ * --write: each benchmark gets its advice as its own keys; everything
+ * else in the file is kept (cJSON re-indents it). A pairs above the
+ * effective max_pairs raises that benchmark's max_pairs to match.
+ */
+static int write_advice(const char *path, const struct config *cfg,
+			const struct advice *adv)
+{
+	char *text = NULL, *out = NULL, *tmp = NULL;
+	size_t len, i;
+	cJSON *root = NULL, *list, *it;
+	struct config check = CONFIG_INIT;
+	FILE *f = NULL;
+	int ret = -1;
+
+	if (pipeline_read_file(&text, &len, path) < 0)
+		return -1;
+	root = cJSON_Parse(text);
+	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
+	if (!cJSON_IsArray(list)) {
+		error("%s: cannot find \"benchmarks\" to update: is it the "
+		      "gate.json that was measured?", path);
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+
+		for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
+			if (strcmp(cfg->benches[i].name, name->valuestring))
+				continue;
+			set_number(it, "min_effect", adv[i].min_effect);
+			set_number(it, "pairs", adv[i].pairs);
+			if (adv[i].pairs > cfg->benches[i].max_pairs)
+				set_number(it, "max_pairs", adv[i].pairs);
+		}
+	}
+	out = cJSON_Print(root);
+	/* never write a file gate itself would refuse */
+	if (config_parse(&check, out, strlen(out), path) < 0)
+		goto cleanup;
+	tmp = xasprintf("%s.gate-tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || fputs(out, f) < 0 || fputc('\n', f) < 0 || fclose(f)) {
+		f = NULL;
+		error("cannot write \"%s\":", tmp);
+		remove(tmp);
+		goto cleanup;
+	}
+	f = NULL;
+	if (rename(tmp, path) < 0) {
+		error("cannot replace \"%s\":", path);
+		remove(tmp);
+		goto cleanup;
+	}
+	printf("wrote the recommendations into %s\n", path);
+	ret = 0;
+cleanup:
+	if (f)
+		fclose(f);
+	config_release(&check);
+	cJSON_Delete(root);
+	free(text);
+	free(out);
+	free(tmp);
+	return ret;
+}
+
+int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
+{
+	struct cal_opts o = { 0 };
+	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
+				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
+	struct config cfg = CONFIG_INIT;
+	struct measure_opts mo;
+	struct calib_bench *rec = NULL;
+	struct advice *adv = NULL;
+	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
+	char *calib = NULL, *target = NULL;
+	int lock_fd = -1, code = EXIT_ERROR, rc;
+	size_t i, a, narms;
+	double level;
+
+	memset(&mo, 0, sizeof(mo));
+	rc = parse_options(&o, argc, argv);
+	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	narms = o.rebuild ? 2 : 1;
+	gate_dir = xasprintf("%sgate", repo_gitdir(ctx->repo));
+	lock_path = xasprintf("%s/lock", gate_dir);
+	calib = xasprintf("%s/calibration.json", gate_dir);
+	if (pipeline_mkdir(gate_dir) < 0 ||
+	    repo_lock(&lock_fd, lock_path) < 0)
+		goto cleanup;
+	for (a = 0; a < narms; a++)
+		if (repo_resolve(&arm[a].rev, ctx->repo,
+				 o.rev ? o.rev : "HEAD") < 0)
+			goto cleanup;
+	if (pipeline_load_config(&cfg, &origin, ctx->repo, o.config,
+				 &arm[0].rev) < 0)
+		goto cleanup;
+	for (a = 0; a < narms; a++) {
+		const char *name = arm_name((enum arm)a);
+
+		arm[a].dir = xasprintf("%s/%s", gate_dir, name);
+		arm[a].index = xasprintf("%s/%s.index", gate_dir, name);
+		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, name);
+		if (!o.quiet)
+			fprintf(stderr, "gate: checking out %s into %s\n",
+				arm[a].rev.label, arm[a].dir);
+		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
+				  arm[a].index) < 0)
+			goto cleanup;
+	}
+	rc = pipeline_build(&cfg, arm, narms, o.quiet);
+	if (rc != 0) {
+		code = rc > 0 ? signals_exit_code(rc) : EXIT_ERROR;
+		goto cleanup;
+	}
+
+	mo.dir[0] = arm[0].dir;
+	mo.dir[1] = arm[narms - 1].dir;
+	mo.grace = 2.0;
+	mo.quiet = o.quiet;
+	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!mo.order_rng) {
+		error("cannot allocate a random generator");
+		goto cleanup;
+	}
+	gsl_rng_set(mo.order_rng, o.have_seed ? o.seed : pipeline_seed());
+	level = stats_bonferroni(cfg.confidence, cfg.nbench);
+	rec = xcalloc(cfg.nbench, sizeof(*rec));
+	adv = xcalloc(cfg.nbench, sizeof(*adv));
+	printf("calibrating %s against itself%s; levels %.4g%% per "
+	       "benchmark (%.4g%% for the suite of %zu)\n\n",
+	       arm[0].rev.label, o.rebuild ? ", built twice" : "",
+	       level * 100, cfg.confidence * 100, cfg.nbench);
+	for (i = 0; i < cfg.nbench; i++) {
+		struct bench_cfg *c = &cfg.benches[i];
+		struct bench_run br;
+		struct bench_stats st;
+		struct verdict_opts vo = { level, cfg.resamples, 1, 0 };
+		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
+			     c->pairs > 20 ? c->pairs : 20;
+
+		memset(&br, 0, sizeof(br));
+		memset(&st, 0, sizeof(st));
+		br.cfg = c;
+		rc = measure_bench(&br, &mo, n);
+		if (rc > 0) {
+			bench_run_release(&br);
+			code = signals_exit_code(rc);
+			goto cleanup;
+		}
+		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+			error("benchmark \"%s\" could not be calibrated: %s",
+			      c->name, br.error ? br.error : st.reason);
+			bench_run_release(&br);
+			bench_stats_release(&st);
+			goto cleanup;
+		}
+		rec[i].name = xstrdup(c->name);
+		rec[i].spread = calibration_spread(st.ratios, st.n);
+		rec[i].base_cv = st.base_cv;
+		rec[i].head_cv = st.head_cv;
+		rec[i].pairs = st.n;
+		adv[i] = advise(rec[i].spread, c->min_effect, level);
+		report(c, &st, rec[i].spread, level, &adv[i]);
+		bench_run_release(&br);
+		bench_stats_release(&st);
+	}
+	if (calibration_save(calib, arm[0].rev.commit, rec, cfg.nbench) < 0)
+		goto cleanup;
+	printf("recorded in %s (gate run warns when a floor is below this "
+	       "noise, and calls a pass noisy when a run is 3x noisier)\n",
+	       calib);
+	if (o.write) {
+		target = o.config ? xstrdup(o.config) :
+			 repo_workdir(ctx->repo) ?
+			 xasprintf("%sgate.json", repo_workdir(ctx->repo)) :
+			 NULL;
+		if (!target) {
+			error("a bare repository has no gate.json to write: "
+			      "pass --config FILE");
+			goto cleanup;
+		}
+		if (write_advice(target, &cfg, adv) < 0)
+			goto cleanup;
+	}
+	code = EXIT_PASS;
+cleanup:
+	gsl_rng_free(mo.order_rng);
+	calibration_free(rec, cfg.nbench);
+	free(adv);
+	config_release(&cfg);
+	pipeline_arm_release(&arm[0]);
+	pipeline_arm_release(&arm[1]);
+	if (lock_fd >= 0)
+		repo_unlock(lock_fd, lock_path);
+	free(origin);
+	free(target);
+	free(calib);
+	free(lock_path);
+	free(gate_dir);
+	return code;
+}
