@@ -52,6 +52,14 @@ static cJSON *machine_json(const struct machine *m)
 	cJSON_AddStringToObject(o, "turbo", m->turbo);
 	cJSON_AddStringToObject(o, "virtualisation", m->virt);
 	cJSON_AddStringToObject(o, "kernel", m->kernel);
+	cJSON_AddStringToObject(o, "aslr", m->aslr);
+	cJSON_AddStringToObject(o, "isolated_cpus", m->isolated);
+	cJSON_AddStringToObject(o, "hardware_counters", m->counters);
+	if (m->perf_paranoid != -99)
+		cJSON_AddNumberToObject(o, "perf_event_paranoid",
+					m->perf_paranoid);
+	else
+		cJSON_AddNullToObject(o, "perf_event_paranoid");
 	cJSON_AddItemToObject(o, "load_before", lb);
 	cJSON_AddItemToObject(o, "load_after", la);
 	return o;
@@ -90,13 +98,37 @@ static cJSON *bench_json(const struct bench_run *br,
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
+	cJSON_AddNumberToObject(o, "min_pairs", c->pairs);
+	cJSON_AddNumberToObject(o, "max_pairs", c->max_pairs);
+	cJSON_AddNumberToObject(o, "target_halfwidth", c->target_halfwidth);
+	cJSON_AddStringToObject(o, "rule", rule_name(c->rule));
+	cJSON_AddStringToObject(o, "statistic",
+				stats_estimator_name(c->statistic));
+	cJSON_AddStringToObject(o, "interval", interval_name(c->interval));
+	if (st->verdict != VERDICT_NEW) {
+		cJSON_AddNumberToObject(o, "looks", (double)st->looks);
+		cJSON_AddStringToObject(o, "stopped", stop_name(st->stop));
+	}
+	if (st->note)
+		cJSON_AddStringToObject(o, "environment_note", st->note);
+	else
+		cJSON_AddNullToObject(o, "environment_note");
 	if (st->verdict != VERDICT_NEW && st->ratios && !br->error) {
 		x = cJSON_AddObjectToObject(o, "ratio");
+		add_num(x, "estimate", st->estimate);
 		add_num(x, "median", st->median);
 		add_num(x, "low", st->low);
 		add_num(x, "high", st->high);
 		add_num(x, "level", st->level);
 		add_num(x, "geomean", st->geomean);
+		/* the largest regression the data excludes, pass or not */
+		add_num(o, "excluded_above", st->high);
+		cJSON_AddBoolToObject(o, "strict", st->strict);
+		x = cJSON_AddObjectToObject(o, "tests");
+		add_num(x, "wilcoxon_p", st->wilcoxon_p);
+		add_num(x, "mann_whitney_p", st->mann_whitney_p);
+		cJSON_AddNumberToObject(o, "outliers", (double)st->outliers);
+		add_num(o, "drift", st->drift);
 		x = cJSON_AddObjectToObject(o, "wins");
 		cJSON_AddNumberToObject(x, "head_slower", (double)st->head_slower);
 		cJSON_AddNumberToObject(x, "of", (double)st->of);
@@ -163,8 +195,20 @@ static cJSON *build_json(const struct run_report *r)
 				r->config_origin : "");
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
-	cJSON_AddStringToObject(p, "statistic", "median of head/base ratios");
-	cJSON_AddStringToObject(p, "interval", "bootstrap percentile");
+	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "
+				"log head/base ratios (see benchmarks[])");
+	cJSON_AddStringToObject(p, "interval", "per benchmark (see "
+				"benchmarks[])");
+	cJSON_AddStringToObject(p, "looks", "pairs, then rounds of half as "
+				"many up to max_pairs for unresolved "
+				"benchmarks; at least half of each "
+				"benchmark's alpha at the first look, the "
+				"rest by pairs added (union bound)");
+	cJSON_AddBoolToObject(p, "strict", r->strict);
+	if (r->budget > 0)
+		cJSON_AddNumberToObject(p, "budget_seconds", r->budget);
+	else
+		cJSON_AddNullToObject(p, "budget_seconds");
 	cJSON_AddNumberToObject(p, "resamples", r->resamples);
 	cJSON_AddNumberToObject(p, "confidence", r->confidence);
 	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);

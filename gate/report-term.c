@@ -79,12 +79,31 @@ static void print_row(FILE *out, int w, const struct bench_run *br,
 		 st->head_cv * 100);
 	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
 		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
-		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
+		format_seconds(st->head_median, h, sizeof(h)), pct(st->estimate),
 		iv, wins, cv,
 		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
 							    : "pass")
 		: st->verdict == VERDICT_FAIL ? "FAIL"
 		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR");
+}
+
+/* The verdict's reason and the evidence beside it, for one benchmark. */
+static void print_evidence(FILE *out, const struct bench_run *br,
+			   const struct bench_stats *st)
+{
+	const struct bench_cfg *c = br->cfg;
+
+	fprintf(out, "%s: %s\n", c->name, st->reason);
+	if (!st->ratios)
+		return;
+	fprintf(out, "  %zu pairs (%u..%u), stopped: %s after %zu look%s; "
+		"Wilcoxon p=%.2g, Mann-Whitney p=%.2g; %zu outlying pair%s "
+		"(kept); drift r=%+.2f\n", br->npairs, c->pairs, c->max_pairs,
+		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
+		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
+		st->outliers == 1 ? "" : "s", st->drift);
+	if (st->note)
+		fprintf(out, "  environment: %s\n", st->note);
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -127,10 +146,13 @@ static void print_protocol(FILE *out, const struct run_report *r)
 	fprintf(out, "  order: pairs of base and head back to back, which "
 		"runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)\n", r->seed, r->seed);
-	fprintf(out, "  interval: bootstrap percentile of the median "
-		"head/base ratio, %u resamples, %.1f%% per benchmark (%.1f%% "
-		"for the suite, Bonferroni over %zu)\n", r->resamples,
-		r->level * 100, r->confidence * 100, r->compared);
+	fprintf(out, "  interval: %.4g%% per benchmark over all its looks "
+		"(%.1f%% for the suite, Bonferroni over %zu); at least half "
+		"spent at the first look, the rest by pairs added; bootstrap "
+		"intervals use %u resamples%s%s\n", r->level * 100,
+		r->confidence * 100, r->compared, r->resamples,
+		r->strict ? "; --strict" : "", r->budget > 0 ?
+		"; --budget set" : "");
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
@@ -138,8 +160,11 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		if (r->stats[i].verdict == VERDICT_NEW)
 			continue;
 		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+			"%+.1f%%, %s of log-ratios, %s interval, %s rule",
+			c->name, metric_name(c->metric), br->npairs,
+			c->warmup, c->min_effect * 100,
+			stats_estimator_name(c->statistic),
+			interval_name(c->interval), rule_name(c->rule));
 		if (!c->parity)
 			fprintf(out, ", stdout not checked (parity: false)");
 		else if (br->nsamples[0] && br->nsamples[1])
@@ -153,6 +178,8 @@ static void print_protocol(FILE *out, const struct run_report *r)
 	fprintf(out, "  machine: %s, %ld cores, SMT %s, governor %s, turbo "
 		"%s, virtualisation %s, %s\n", m->cpu, m->cores, m->smt,
 		m->governor, m->turbo, m->virt, m->kernel);
+	fprintf(out, "  ASLR %s, isolated CPUs %s, hardware counters %s\n",
+		m->aslr, m->isolated, m->counters);
 	fprintf(out, "  load: %.2f before, %.2f after; gate %s\n",
 		m->load_before[0], m->load_after[0], GATE_VERSION);
 }
@@ -169,7 +196,7 @@ void report_term(FILE *out, const struct run_report *r)
 		if (len > w)
 			w = len;
 	}
-	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
+	snprintf(ivh, sizeof(ivh), "interval");
 	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  %s\n", w,
 		"benchmark", "base", "head", "change", ivh, "head slower",
 		"CV b/h", "verdict");
@@ -187,8 +214,7 @@ void report_term(FILE *out, const struct run_report *r)
 				"not declare it): not compared\n",
 				br->cfg->name);
 		else if (r->stats[i].reason)
-			fprintf(out, "%s: %s\n", br->cfg->name,
-				r->stats[i].reason);
+			print_evidence(out, br, &r->stats[i]);
 	}
 	print_suite(out, r);
 	print_protocol(out, r);
