@@ -341,7 +341,26 @@ static void test_config__error_messages(void)
 		{ LIT(BENCH("\"colour\": 5")),
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
-		  "metric, min_effect, timeout, parity" },
+		  "metric, min_effect, timeout, parity, statistic, interval, "
+		  "rule, target_halfwidth" },
+		/* the verdict's statistic, interval, rule and target */
+		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
+		  "gate.json:4:13: \"interval\" must be \"exact\", "
+		  "\"percentile\" or \"bca\", got \"bootstrap\"" },
+		{ LIT(BENCH("\"statistic\": 3")),
+		  "gate.json:4:14: \"statistic\" must be \"median\", \"hl\" "
+		  "or \"mean\", got 3" },
+		{ LIT(BENCH("\"rule\": \"peers\"")),
+		  "gate.json:4:9: \"rule\" must be \"floor\" or "
+		  "\"significant\", got \"peers\"" },
+		{ LIT(BENCH("\"target_halfwidth\": 0")),
+		  "gate.json:4:21: \"target_halfwidth\" must be a fraction "
+		  "above 0 and below 10 (0.02 means an interval of +-2%), "
+		  "got 0" },
+		{ LIT(BENCH("\"target_halfwidth\": -0.01")),
+		  "gate.json:4:21: \"target_halfwidth\" must be a fraction "
+		  "above 0 and below 10 (0.02 means an interval of +-2%), "
+		  "got -0.01" },
 		{ LIT("{\"benchmarks\": [{\"nme\": \"x\", \"run\": \"y\"}]}"),
 		  "gate.json:1:18: unknown key \"nme\" in the 1st benchmark "
 		  "(did you mean \"name\"?)" },
@@ -1017,7 +1036,32 @@ static void test_config__jsonpos_check_accepts_json(void)
 	CHECK(err.off == 3);
 }
 
+static void test_config__verdict_keys(void)
+{
+	static const char t[] =
+		"{\"defaults\": {\"interval\": \"bca\", \"rule\": "
+		"\"significant\", \"min_effect\": 0.03},\n"
+		"\"benchmarks\": [{\"name\": \"a\", \"run\": \"x\"},\n"
+		"{\"name\": \"b\", \"run\": \"y\", \"statistic\": \"median\", "
+		"\"interval\": \"exact\", \"target_halfwidth\": 0.01}]}";
+	struct config cfg;
+
+	CHECK(parse(&cfg, t, sizeof(t) - 1) == 0);
+	if (cfg.nbench == 2) {
+		CHECK(cfg.benches[0].statistic == STATS_HL);
+		CHECK(cfg.benches[0].interval == INTERVAL_BCA);
+		CHECK(cfg.benches[0].rule == RULE_SIGNIFICANT);
+		/* unset: the benchmark's own floor */
+		CHECK(cfg.benches[0].target_halfwidth == 0.03);
+		CHECK(cfg.benches[1].statistic == STATS_MEDIAN);
+		CHECK(cfg.benches[1].interval == INTERVAL_EXACT);
+		CHECK(cfg.benches[1].target_halfwidth == 0.01);
+	}
+	config_release(&cfg);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_config__verdict_keys),
 	TEST(test_config__error_messages),
 	TEST(test_config__exact_messages),
 	TEST(test_config__defaults_applied),

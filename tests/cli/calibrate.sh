@@ -1,0 +1,24 @@
+# gate calibrate runs a revision against itself and recommends a floor and
+# pairs; the record it leaves is read by gate run; --write updates
+# gate.json keeping everything else; --rebuild builds twice.
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+fixture "$R" 0.01 0.01
+gate_run 0 -C "$R" calibrate --pairs 6 --seed 3
+expect_in "$OUT" "sleep: 6 A/A pairs"
+expect_in "$OUT" "smallest regression detectable"
+expect_in "$OUT" "recommend: \"min_effect\""
+[ -f "$R/.git/gate/calibration.json" ] || fail "no calibration record"
+[ "$(json_get "$R/.git/gate/calibration.json" 'd["benchmarks"][0]["name"]')" = sleep ] ||
+	fail "record names the benchmark"
+gate_run 0 -C "$R" calibrate --pairs 4 --rebuild -q --write
+expect_in "$OUT" "built twice"
+expect_in "$OUT" "wrote the recommendations"
+[ "$(json_get "$R/gate.json" '"min_effect" in d["benchmarks"][0] and d["defaults"]["timeout"] == 20')" = True ] ||
+	fail "--write should add min_effect and keep the rest"
+gate_run 3 -C "$R" calibrate --rev no-such-rev
+expect_in "$ERR" "no-such-rev"
+gate_run 3 -C "$R" calibrate --pairs 1
+gate_run 0 calibrate --help
+expect_in "$OUT" "usage: gate [-C DIR] calibrate"
+exit 0
