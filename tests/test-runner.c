@@ -30,7 +30,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1 };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -55,7 +55,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -68,7 +68,7 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1 };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL };
 	struct run_result r;
 	char buf[256];
 
@@ -151,8 +151,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1 };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1 };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL };
 	struct proc *p[2];
 	struct run_result r[2];
 

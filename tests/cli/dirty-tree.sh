@@ -34,10 +34,11 @@ cmp -s "$SCRATCH/before" "$SCRATCH/after" || {
 [ "$(json_get "$SCRATCH/r.json" 'd["head"]["uncommitted_changes"]')" = True ] ||
 	fail "head should be marked as having uncommitted changes"
 # the snapshot is the working tree: staged, untracked, deletion, not ignored
-H=$R/.git/gate/head
+H=$(json_get "$SCRATCH/r.json" 'd["protocol"]["conditions"]["head_dir"]')
+B=$(json_get "$SCRATCH/r.json" 'd["protocol"]["conditions"]["base_dir"]')
 [ -f "$H/staged.txt" ] || fail "staged file missing from the head checkout"
 [ -f "$H/newdir/file" ] || fail "untracked file missing from the head checkout"
 [ ! -e "$H/NOTES" ] || fail "deleted file still in the head checkout"
 [ ! -e "$H/ignored.log" ] || fail "ignored file copied into the head checkout"
-[ ! -e "$R/.git/gate/base/staged.txt" ] || fail "base has head's file"
+[ ! -e "$B/staged.txt" ] || fail "base has head's file"
 exit 0
