@@ -15,10 +15,10 @@ printf '%s %s %s %s\n' "\$(pwd)" "\${#GATE_PAD}" "\${GATE_TMPDIR:-none}" "\$n" >
 sleep 0.01
 SH
 chmod +x "$R/bench.sh"
-write_config "$R"
+write_config "$R" '"min_effect": 5'
 commit_all "$R" base
 
-gate_run 0 -C "$R" run --base HEAD --head HEAD --seed 3 --json "$SCRATCH/r.json"
+gate_measured -C "$R" run --base HEAD --head HEAD --seed 3 --json "$SCRATCH/r.json"
 bd=$(json_get "$SCRATCH/r.json" 'd["protocol"]["conditions"]["base_dir"]')
 hd=$(json_get "$SCRATCH/r.json" 'd["protocol"]["conditions"]["head_dir"]')
 [ "${#bd}" -eq "${#hd}" ] || fail "arm paths differ in length: $bd $hd"
@@ -36,12 +36,12 @@ scratch=$(awk 'NR == 1 {print $3}' "$LOG")
 expect_in "$OUT" "drawn at random"
 
 # --seed replays the assignment; over seeds 1..8 both assignments occur
-gate_run 0 -C "$R" run --base HEAD --head HEAD --seed 3 --json "$SCRATCH/r2.json" --pairs 2 --warmup 0
+gate_measured -C "$R" run --base HEAD --head HEAD --seed 3 --json "$SCRATCH/r2.json" --pairs 2 --warmup 0
 [ "$(json_get "$SCRATCH/r2.json" 'd["protocol"]["conditions"]["base_dir"]')" = "$bd" ] ||
 	fail "--seed 3 did not replay the arm assignment"
 seen=
 for s in 1 2 3 4 5 6 7 8; do
-	gate_run 0 -C "$R" run --base HEAD --head HEAD --seed $s --pairs 2 --warmup 0 --json "$SCRATCH/s.json"
+	gate_measured -C "$R" run --base HEAD --head HEAD --seed $s --pairs 2 --warmup 0 --json "$SCRATCH/s.json"
 	seen="$seen $(json_get "$SCRATCH/s.json" 'd["protocol"]["conditions"]["base_dir"][-1]')"
 done
 case "$seen" in *a*) ;; *) fail "base never in a: $seen" ;; esac
@@ -49,14 +49,14 @@ case "$seen" in *b*) ;; *) fail "base never in b: $seen" ;; esac
 
 # each measure can be turned off, and the report says so
 : >"$LOG"
-gate_run 0 -C "$R" run --base HEAD --head HEAD --no-env-pad --no-scratch --fixed-arms --pairs 2 --warmup 0 --json "$SCRATCH/off.json"
+gate_measured -C "$R" run --base HEAD --head HEAD --no-env-pad --no-scratch --fixed-arms --pairs 2 --warmup 0 --json "$SCRATCH/off.json"
 [ "$(awk '{print $2 $3}' "$LOG" | sort -u)" = "0none" ] || fail "padding or scratch still on"
 [ "$(json_get "$SCRATCH/off.json" 'd["protocol"]["conditions"]["arm_dirs"]')" = fixed ] || fail "arm_dirs"
 json_get "$SCRATCH/off.json" 'd["protocol"]["conditions"]["base_dir"]' | grep -q '/a$' ||
 	fail "--fixed-arms should put base in a"
 
 # pinning: a CPU list works (with a warning on a shared core); junk is an error
-gate_run 0 -C "$R" run --base HEAD --head HEAD --pin 0 --pairs 2 --warmup 0 --json "$SCRATCH/pin.json"
+gate_measured -C "$R" run --base HEAD --head HEAD --pin 0 --pairs 2 --warmup 0 --json "$SCRATCH/pin.json"
 [ "$(json_get "$SCRATCH/pin.json" 'd["protocol"]["conditions"]["pin"]')" = 0 ] || fail "pin not reported"
 gate_run 3 -C "$R" run --base HEAD --head HEAD --pin 0-x
 expect_in "$ERR" "is not a CPU list"
