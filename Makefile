@@ -4,6 +4,7 @@
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
 #   make bench-stats  the simulation table of gate's error rates and power
+#   make bench-bias measure the bias between the arms on identical code
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
@@ -52,7 +53,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-calibrate.o \
 	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/layout.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
@@ -114,6 +115,11 @@ bench: $(BUILD)/gate $(BENCH_BIN)
 bench-stats: $(BUILD)/bench-sim
 	@$(BUILD)/bench-sim
 
+# two byte-identical builds measured A/A: the bias between the arms
+bench-bias: $(BUILD)/gate
+	@ci/install-deps --bench
+	@bench/bias $(BUILD)
+
 install: $(BUILD)/gate
 	mkdir -p $(DESTDIR)$(BINDIR)
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
@@ -122,7 +128,7 @@ install: $(BUILD)/gate
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan demo bench bench-stats install clean
+.PHONY: all deps check test asan demo bench bench-stats bench-bias install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)

@@ -284,11 +284,12 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 				 &arm[0].rev) < 0)
 		goto cleanup;
 	for (a = 0; a < narms; a++) {
-		const char *name = arm_name((enum arm)a);
+		/* gate run's checkout slots, so builds stay incremental */
+		const char *slot = a == 0 ? "a" : "b";
 
-		arm[a].dir = xasprintf("%s/%s", gate_dir, name);
-		arm[a].index = xasprintf("%s/%s.index", gate_dir, name);
-		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, name);
+		arm[a].dir = xasprintf("%s/%s", gate_dir, slot);
+		arm[a].index = xasprintf("%s/%s.index", gate_dir, slot);
+		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, slot);
 		if (!o.quiet)
 			fprintf(stderr, "gate: checking out %s into %s\n",
 				arm[a].rev.label, arm[a].dir);

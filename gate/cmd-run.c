@@ -22,6 +22,7 @@
 #include "gate/adaptive.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
+#include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/pipeline.h"
 #include "gate/report.h"
@@ -38,6 +39,8 @@ const char cmd_run_usage[] =
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
 	"                        [--budget TIME] [--strict] [--advisory] [-q]\n"
+	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
+	"                        [--no-scratch]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -55,6 +58,14 @@ const char cmd_run_usage[] =
 	"                 above the floor\n"
 	"  --advisory     report the verdict but exit 0\n"
 	"  -q, --quiet    no progress messages on stderr\n"
+	"  --pin CPUS     run the benchmarks on these CPUs only (e.g. 1 or "
+	"2-3)\n"
+	"  --fixed-arms   base always in .git/gate/a, head in b (default: "
+	"drawn\n"
+	"                 at random per run, so a directory cannot own a "
+	"bias)\n"
+	"  --no-env-pad   no random environment padding per sample\n"
+	"  --no-scratch   no fresh $GATE_TMPDIR per sample\n"
 	"\n"
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
@@ -62,6 +73,8 @@ struct run_opts {
 	const char *base, *head, *config, *json;
 	unsigned long seed;
 	int have_seed, advisory, quiet, strict;
+	int fixed_arms, no_env_pad, no_scratch;
+	const char *pin;
 	long pairs, warmup;	/* -1: from gate.json */
 	double budget;		/* seconds for extra rounds; 0: none */
 };
@@ -84,9 +97,13 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
-		{ "strict", no_argument, NULL, 'S' },
+		{ "strict", no_argument, NULL, 'T' },
 		{ "budget", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "pin", required_argument, NULL, 'P' },
+		{ "fixed-arms", no_argument, NULL, 'F' },
+		{ "no-env-pad", no_argument, NULL, 'E' },
+		{ "no-scratch", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,12 +120,16 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
-		case 'S': o->strict = 1; break;
+		case 'T': o->strict = 1; break;
 		case 'B':
 			if (pipeline_parse_duration(&o->budget, "--budget", optarg) < 0)
 				return -1;
 			break;
 		case 'q': o->quiet = 1; break;
+		case 'P': o->pin = optarg; break;
+		case 'F': o->fixed_arms = 1; break;
+		case 'E': o->no_env_pad = 1; break;
+		case 'S': o->no_scratch = 1; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -174,6 +195,15 @@ static void mark_new(struct bench_run *runs, const struct config *cfg,
 		runs[i].is_new = !config_find(&bcfg, cfg->benches[i].name);
 	config_release(&bcfg);
 	free(text);
+}
+
+static unsigned long name_seed(unsigned long seed, const char *name)
+{
+	unsigned long h = 5381;
+
+	while (*name)
+		h = h * 33 + (unsigned char)*name++;
+	return (seed ^ h) & 0xffffffffUL;
 }
 
 static void fill_rev(struct report_rev *out, const struct arm_state *a)
@@ -250,8 +280,8 @@ static double elapsed(void *ctx)
 static int measure_all(struct run_report *r, struct arm_state arm[2],
 		       const struct run_opts *o, const char *calib)
 {
-	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, NULL, 2.0,
-				      o->quiet }, 0 };
+	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, r->layout,
+				      NULL, 2.0, o->quiet }, 0 };
 	struct adaptive_ops ops = { measure_one, elapsed, &m };
 	struct adaptive_opts ao = { o->budget, o->strict, o->quiet };
 
@@ -281,6 +311,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL, *calib_path = NULL;
 	char last_error[4096] = "";
+	struct layout layout = LAYOUT_INIT;
+	char *pin_warning = NULL;
 	int lock_fd = -1, code = EXIT_ERROR, rc, reported = 0;
 	size_t i, a;
 
@@ -334,12 +366,21 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
 		 sizeof(last_error));
 
+	/*
+	 * Two directories of equal path length, a and b; which arm gets which
+	 * is drawn per run, so that a bias the directory carries (its place
+	 * on disk and in the page cache) averages out over runs.
+	 */
+	r.arms_swapped = o.fixed_arms ? 0 : (int)(name_seed(r.seed, "arms") & 1);
+	r.arms_random = !o.fixed_arms;
 	for (a = 0; a < 2; a++) {
 		const char *name = arm_name((enum arm)a);
+		const char *slot = (a == ARM_BASE) != r.arms_swapped ? "a" : "b";
 
-		arm[a].dir = xasprintf("%s/%s", gate_dir, name);
-		arm[a].index = xasprintf("%s/%s.index", gate_dir, name);
-		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, name);
+		arm[a].dir = xasprintf("%s/%s", gate_dir, slot);
+		arm[a].index = xasprintf("%s/%s.index", gate_dir, slot);
+		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, slot);
+		r.arm_dir[a] = arm[a].dir;
 		if (!o.quiet)
 			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
 				name, arm[a].rev.label, arm[a].dir);
@@ -361,6 +402,17 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	r.confidence = cfg.confidence;
 	r.resamples = cfg.resamples;
 	machine_read(&r.machine);
+	if (layout_init(&layout, !o.no_env_pad, !o.no_scratch, r.seed) < 0)
+		goto cleanup;
+	r.layout = &layout;
+	if (o.pin) {
+		if (layout_pin(o.pin, &pin_warning) < 0)
+			goto cleanup;
+		if (pin_warning)
+			warning("%s", pin_warning);
+		r.pin = o.pin;
+		r.pin_warning = pin_warning;
+	}
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	calib_path = xasprintf("%s/calibration.json", gate_dir);
@@ -398,6 +450,8 @@ cleanup:
 	free(r.runs);
 	free(r.stats);
 	config_release(&cfg);
+	layout_release(&layout);
+	free(pin_warning);
 	pipeline_arm_release(&arm[0]);
 	pipeline_arm_release(&arm[1]);
 	if (lock_fd >= 0)
