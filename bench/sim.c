@@ -111,7 +111,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	struct run_report r;
 	struct adaptive_ops ops;
 	struct adaptive_opts ao = { 0, 0, 1 };
-	size_t t, i, fails = 0, noisy = 0, pairs = 0;
+	size_t t, i, fails = 0, noisy = 0, passes = 0, pairs = 0;
 	int ret = 0;
 
 	s.c = c;
@@ -158,11 +158,12 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			ret = -1;
 		fails += suite == VERDICT_FAIL;
 		noisy += suite == VERDICT_NOISY;
+		passes += suite == VERDICT_PASS;
 	}
 	out->trials = trials;
 	out->fail = (double)fails / trials;
 	out->noisy = (double)noisy / trials;
-	out->pass = 1 - out->fail - out->noisy;
+	out->pass = (double)passes / trials;
 	out->pairs = rule == SIM_GATE ? (double)pairs / trials / r.n :
 		     rule == SIM_BEST5 ? 5 : 1;
 	free(r.runs);
