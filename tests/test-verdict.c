@@ -4,10 +4,12 @@
  * rule and exit codes, and analysis of synthetic paired samples.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
+#include "gate/adaptive.h"
 #include "gate/measure.h"
 #include "gate/verdict.h"
 #include "tests/harness.h"
@@ -192,7 +194,91 @@ static void test_verdict__order_balanced_and_seeded(void)
 	gsl_rng_free(r3);
 }
 
+static void test_verdict__rules_significant_and_strict(void)
+{
+	static const struct {
+		enum rule r;
+		double est, low, high;
+		int strict;
+		enum verdict want;
+	} cases[] = {
+		/* peers' rule: excludes no change and estimate over floor */
+		{ RULE_SIGNIFICANT, 1.08, 1.01, 1.15, 0, VERDICT_FAIL },
+		{ RULE_FLOOR, 1.08, 1.01, 1.15, 0, VERDICT_NOISY },
+		{ RULE_SIGNIFICANT, 1.04, 1.01, 1.07, 0, VERDICT_PASS },
+		{ RULE_SIGNIFICANT, 1.08, 0.99, 1.15, 0, VERDICT_NOISY },
+		/* strict: a pass must exclude regressions above the floor */
+		{ RULE_FLOOR, 1.01, 0.97, 1.049, 1, VERDICT_PASS },
+		{ RULE_FLOOR, 1.01, 0.97, 1.051, 1, VERDICT_NOISY },
+		{ RULE_FLOOR, 1.01, 0.97, 1.051, 0, VERDICT_PASS },
+		/* an interval that excludes nothing */
+		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 0, VERDICT_PASS },
+		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 1, VERDICT_NOISY },
+		{ RULE_FLOOR, 1.20, -INFINITY, INFINITY, 0, VERDICT_NOISY },
+		{ RULE_FLOOR, NAN, 1.0, 1.1, 0, VERDICT_ERROR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(verdict_decide_rule(cases[i].r, cases[i].est,
+					  cases[i].low, cases[i].high, 0.05,
+					  cases[i].strict) == cases[i].want);
+}
+
+static void test_verdict__hostile_never_gives_a_pass(void)
+{
+	struct bench_stats p = { 0 }, f = { 0 };
+
+	p.verdict = VERDICT_PASS;
+	p.reason = strdup("fine");
+	f.verdict = VERDICT_FAIL;
+	f.reason = strdup("slower");
+	verdict_hostile(&p, "load rose");
+	verdict_hostile(&f, "load rose");
+	CHECK(p.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(p.reason, "load rose");
+	CHECK(f.verdict == VERDICT_FAIL);
+	CHECK_CONTAINS(f.note, "load rose");
+	bench_stats_release(&p);
+	bench_stats_release(&f);
+}
+
+/* The looks' alphas add up to the benchmark's alpha: the union bound. */
+static void test_verdict__looks_spend_alpha_exactly(void)
+{
+	static const unsigned sched[][2] = {
+		{ 20, 60 }, { 12, 60 }, { 6, 6 }, { 4, 8 }, { 15, 100 },
+		{ 100, 150 }, { 2, 3 },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++) {
+		struct bench_cfg cfg;
+		double sum = 0;
+		size_t looks;
+
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.pairs = sched[i][0];
+		cfg.max_pairs = sched[i][1];
+		looks = adaptive_looks(&cfg);
+		for (k = 0; k < looks; k++) {
+			sum += 1 - adaptive_look_level(&cfg, 0.05, k);
+			CHECK(adaptive_look_pairs(&cfg, k) <= cfg.max_pairs);
+			if (k)
+				CHECK(adaptive_look_pairs(&cfg, k) >
+				      adaptive_look_pairs(&cfg, k - 1));
+		}
+		CHECK(adaptive_look_pairs(&cfg, looks - 1) == cfg.max_pairs);
+		CHECK_NEAR(sum, 0.05, 1e-12);
+		/* at least half at the first look */
+		CHECK(1 - adaptive_look_level(&cfg, 0.05, 0) >= 0.025 - 1e-15);
+	}
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_verdict__rules_significant_and_strict),
+	TEST(test_verdict__hostile_never_gives_a_pass),
+	TEST(test_verdict__looks_spend_alpha_exactly),
 	TEST(test_verdict__rules),
 	TEST(test_verdict__suite_and_exit_codes),
 	TEST(test_verdict__analyse_doubled_work_fails),
