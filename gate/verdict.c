@@ -106,6 +106,12 @@ static char *explain(const struct bench_stats *st)
 				"to exclude regressions above it, and it reaches "
 				"%+.1f%%: more pairs would resolve it",
 				pct(st->estimate), f, pct(st->high));
+		if (!isfinite(st->low))
+			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
+				"floor but %zu pairs are too few for an interval "
+				"at %.4g%%: more pairs (\"pairs\"/\"max_pairs\" "
+				"in gate.json) would resolve it",
+				pct(st->estimate), f, st->n, st->level * 100);
 		return xasprintf("estimate %+.1f%% is above the %+.1f%% floor "
 			"but the interval reaches down to %+.1f%%: more pairs "
 			"(\"pairs\"/\"max_pairs\" in gate.json) or a quieter "
