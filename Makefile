@@ -52,7 +52,7 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
-	gate/format-hyperfine.o
+	gate/format-hyperfine.o gate/suite.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/format.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 const char *format_seconds(double s, char *buf, size_t size)
@@ -54,21 +56,33 @@ static void print_rev(FILE *out, const char *arm, const struct report_rev *v)
 			v->how ? v->how : "", v->how ? ")" : "");
 }
 
+/* A median for the table: seconds, or a suite case's value and unit. */
+static const char *arm_value(const struct bench_run *br, double v, char *buf,
+			     size_t size)
+{
+	if (br->cfg->unit)
+		return format_value(v, br->cfg->unit, buf, size);
+	return format_seconds(v, buf, size);
+}
+
+static int vw = 10;	/* width of the base and head columns */
+
 static void print_row(FILE *out, int w, const struct bench_run *br,
 		      const struct bench_stats *st)
 {
-	char b[32], h[32], iv[48], wins[32], cv[32];
+	char b[48], h[48], iv[48], wins[32], cv[32];
 
 	if (st->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  new\n",
-			w, br->cfg->name, "-", "-", "-", "not compared", "-",
-			"-");
+		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  %s\n",
+			w, br->cfg->name, vw, "-", vw, "-", "-",
+			"not compared", "-", "-",
+			br->is_removed ? "removed" : "new");
 		return;
 	}
 	if (br->error || !st->ratios) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
-			"ERROR\n", w, br->cfg->name, "-", "-", "-", "-", "-",
-			"-");
+		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
+			"ERROR\n", w, br->cfg->name, vw, "-", vw, "-", "-", "-",
+			"-", "-");
 		return;
 	}
 	snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%", pct(st->low),
@@ -77,9 +91,10 @@ static void print_row(FILE *out, int w, const struct bench_run *br,
 		 st->sign_p);
 	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
 		 st->head_cv * 100);
-	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
-		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
-		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
+	fprintf(out, "%-*s  %*s  %*s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
+		w, br->cfg->name, vw, arm_value(br, st->base_median, b, sizeof(b)),
+		vw, arm_value(br, st->head_median, h, sizeof(h)),
+		pct(st->median),
 		iv, wins, cv,
 		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
 							    : "pass")
@@ -137,6 +152,23 @@ static void print_protocol(FILE *out, const struct run_report *r)
 
 		if (r->stats[i].verdict == VERDICT_NEW)
 			continue;
+		if (br->suite_name) {
+			char red[64];
+
+			if (i > 0 && r->runs[i - 1].suite_name &&
+			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+				continue;
+			fprintf(out, "  %s: suite (format %s, times %s), %zu "
+				"pairs + %u warm-up, floor %+.1f%%, each "
+				"case's value: %s; every sample printed the "
+				"same cases (%zu base, %zu head samples)\n",
+				br->suite_name, format_name(c->format),
+				suite_time(br),
+				br->npairs, c->warmup, c->min_effect * 100,
+				suite_reduction(br, red, sizeof(red)),
+				br->nsamples[0], br->nsamples[1]);
+			continue;
+		}
 		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
 			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
 			c->warmup, c->min_effect * 100);
@@ -169,9 +201,25 @@ void report_term(FILE *out, const struct run_report *r)
 		if (len > w)
 			w = len;
 	}
+	vw = 10;
+	for (i = 0; i < r->n; i++) {
+		char b[48];
+		int len;
+
+		if (!r->runs[i].cfg->unit || !r->stats[i].ratios)
+			continue;
+		len = (int)strlen(arm_value(&r->runs[i],
+					    r->stats[i].base_median, b,
+					    sizeof(b)));
+		vw = len > vw ? len : vw;
+		len = (int)strlen(arm_value(&r->runs[i],
+					    r->stats[i].head_median, b,
+					    sizeof(b)));
+		vw = len > vw ? len : vw;
+	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  %s\n", w,
-		"benchmark", "base", "head", "change", ivh, "head slower",
+	fprintf(out, "\n%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  %s\n", w,
+		"benchmark", vw, "base", vw, "head", "change", ivh, "head slower",
 		"CV b/h", "verdict");
 	for (i = 0; i < r->n; i++)
 		print_row(out, w, &r->runs[i], &r->stats[i]);
@@ -182,6 +230,12 @@ void report_term(FILE *out, const struct run_report *r)
 		if (br->error)
 			fprintf(out, "%s: error: %s\n", br->cfg->name,
 				br->error);
+		else if (br->is_removed)
+			fprintf(out, "%s: removed: only base's suite printed "
+				"this case: not compared\n", br->cfg->name);
+		else if (br->is_new && br->suite_name)
+			fprintf(out, "%s: new: only head's suite printed this "
+				"case: not compared\n", br->cfg->name);
 		else if (r->stats[i].verdict == VERDICT_NEW)
 			fprintf(out, "%s: new in head (base's gate.json does "
 				"not declare it): not compared\n",
