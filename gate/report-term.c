@@ -169,6 +169,12 @@ static void print_protocol(FILE *out, const struct run_report *r)
 				br->nsamples[0], br->nsamples[1]);
 			continue;
 		}
+		if (c->format != FORMAT_TIME) {
+			fprintf(out, "  %s: suite (format %s), not measured "
+				"to the end\n", c->name,
+				format_name(c->format));
+			continue;
+		}
 		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
 			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
 			c->warmup, c->min_effect * 100);
