@@ -229,6 +229,33 @@ static void test_format__hyperfine_and_pytest(void)
 	free(text);
 }
 
+static void test_format__gate_report_head_samples(void)
+{
+	static const char rep[] =
+		"{\"schema\": 1, \"gate_version\": \"0.1.0\", \"benchmarks\": ["
+		"{\"name\": \"s/a\", \"unit\": \"items/s\", \"error\": null, "
+		"\"samples\": [{\"base\": 1, \"head\": 2}, {\"base\": 1, "
+		"\"head\": 3}]}, {\"name\": \"n\", \"unit\": \"s\", "
+		"\"verdict\": \"new\", \"samples\": []}]}";
+	static const char bad[] =
+		"{\"gate_version\": \"0.1.0\", \"benchmarks\": [{\"name\": "
+		"\"x\", \"unit\": \"s\", \"samples\": [], \"error\": \"boom\"}]}";
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_case *c;
+	char msg[512];
+
+	CHECK(format_detect(rep, sizeof(rep) - 1) == FORMAT_GATE);
+	CHECK(parse(&t, FORMAT_GATE, rep, sizeof(rep) - 1, msg, sizeof(msg),
+		    0) == 0);
+	c = fmt_table_find(&t, "s/a", "items/s");
+	CHECK(t.n == 1 && c && c->n == 2 && c->values[1] == 3 &&
+	      c->higher_better);
+	fmt_table_release(&t);
+	CHECK(parse(&t, FORMAT_GATE, bad, sizeof(bad) - 1, msg, sizeof(msg),
+		    0) < 0);
+	CHECK_CONTAINS(msg, "could not be measured in that run: boom");
+}
+
 /*
  * Every prefix of a real output is refused with a message, never read as
  * a shorter table: JSON always; go test until its closing PASS line; the
@@ -351,6 +378,7 @@ static const struct harness_test tests[] = {
 	TEST(test_format__gotest_errors),
 	TEST(test_format__lines_protocol),
 	TEST(test_format__hyperfine_and_pytest),
+	TEST(test_format__gate_report_head_samples),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__filter_and_select),
 	TEST(test_format__units),
