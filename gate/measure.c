@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "gate/format.h"
+#include "gate/layout.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
 #include "common/banned.h"
@@ -204,15 +205,28 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1, 0 };
+				 opt->grace, -1, NULL, 0 };
 	struct run_result res;
 	char why[256];
 	char *tail;
 	double v;
 
+	if (opt->layout && layout_before(opt->layout, &spec.envp) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot prepare the %s "
+				   "sample (%s): see the error above",
+				   cfg->name, arm_name(a), label));
+		return -1;
+	}
 	if (cfg->format != FORMAT_TIME)
 		spec.capture = FORMAT_MAX_BYTES;
 	run_one(&res, &spec);
+	if (opt->layout && layout_after(opt->layout) < 0) {
+		free(res.out);
+		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
+				   "after the %s sample (%s)", cfg->name,
+				   arm_name(a), label));
+		return -1;
+	}
 	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
 		int rc = suite_sample(br, a, label, &res, pair);
 
