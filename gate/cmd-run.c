@@ -17,9 +17,11 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "ci/github.h"
 #include "common/error.h"
 #include "gate/config.h"
 #include "gate/measure.h"
+#include "gate/progress.h"
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -33,7 +35,8 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--advisory] [-q]\n"
+	"                        [--advisory] [--markdown FILE] [--html FILE]\n"
+	"                        [--color WHEN] [-q | -v]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -47,12 +50,21 @@ const char cmd_run_usage[] =
 	"  --pairs N      pairs per benchmark, overriding gate.json\n"
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
+	"  --html FILE    write a self-contained HTML report with plots\n"
+	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
+	"set),\n"
+	"                 always or never\n"
 	"  -q, --quiet    no progress messages on stderr\n"
+	"  -v, --verbose  one line per pair on stderr\n"
 	"\n"
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
 struct run_opts {
 	const char *base, *head, *config, *json;
+	const char *markdown, *html, *color;	/* reports and --color */
+	int verbose, github;
+	struct progress *prog;
 	unsigned long seed;
 	int have_seed, advisory, quiet;
 	long pairs, warmup;	/* -1: from gate.json */
@@ -101,6 +113,11 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "html", required_argument, NULL, 'M' },
+		{ "color", required_argument, NULL, 'K' },
+		{ "colour", required_argument, NULL, 'K' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,7 +127,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	o->pairs = o->warmup = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->base = optarg; break;
 		case 'H': o->head = optarg; break;
@@ -118,6 +135,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
 		case 'q': o->quiet = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'm': o->markdown = optarg; break;
+		case 'M': o->html = optarg; break;
+		case 'K': o->color = optarg; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -146,6 +167,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage_error("unexpected argument", argv[optind]);
+		return -1;
+	}
+	if (report_check_options(o->json, o->markdown, o->html, o->color) < 0) {
+		fputs(cmd_run_usage, stderr);
 		return -1;
 	}
 	return 0;
@@ -371,7 +396,7 @@ static int measure_all(struct run_report *r, struct config *cfg,
 		       struct arm_state arm[2], const struct run_opts *o)
 {
 	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, NULL, 2.0,
-				   o->quiet };
+				   o->quiet, progress_pair, o->prog };
 	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
 	size_t i;
 	int rc = 0;
@@ -391,6 +416,7 @@ static int measure_all(struct run_report *r, struct config *cfg,
 		struct bench_run *br = &r->runs[i];
 		struct bench_stats *st = &r->stats[i];
 
+		progress_bench_start(o->prog, i, r->n);
 		if (br->is_new) {
 			st->verdict = VERDICT_NEW;
 		} else if ((rc = measure_bench(br, &mo)) > 0) {
@@ -403,6 +429,7 @@ static int measure_all(struct run_report *r, struct config *cfg,
 					name_seed(r->seed, br->cfg->name));
 		}
 		v[i] = st->verdict;
+		progress_bench_end(o->prog, br, st);
 	}
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(mo.order_rng);
@@ -429,6 +456,9 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
 	struct config cfg = CONFIG_INIT;
 	struct run_report r;
+	struct progress prog;
+	struct publish_opts po;
+	FILE *term;
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL;
 	char last_error[4096] = "";
@@ -440,6 +470,15 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
+	o.github = ci_github_active();
+	term = report_term_stream(o.json, o.markdown, o.html);
+	r.color = report_use_color(o.color, term);
+	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
+	o.prog = &prog;
+	po.markdown = o.markdown;
+	po.html = o.html;
+	po.json = o.json;
+	po.github = o.github;
 	r.seed = o.have_seed ? o.seed : fresh_seed();
 	r.advisory = o.advisory;
 
@@ -500,6 +539,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 			goto interrupted;
 	}
 	rc = build_arms(&cfg, arm, o.quiet);
+	if (o.github && (cfg.build.argv || cfg.build.shell))
+		for (a = 0; a < 2; a++)
+			report_build_log(stdout, arm_name((enum arm)a),
+					 arm[a].log);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
@@ -516,9 +559,11 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	code = measure_all(&r, &cfg, arm, &o);
 	r.exit_code = code;
 
-	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
+	report_term(term, &r);
 	reported = 1;
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
+		code = EXIT_ERROR;
+	if (report_publish(term, &r, &po) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
 	goto cleanup;
 
@@ -533,7 +578,7 @@ cleanup:
 		bench_run_release(&r.runs[i]);
 		bench_stats_release(&r.stats[i]);
 	}
-	if (!reported && o.json) {
+	if (!reported && (o.json || o.markdown || o.html || o.github)) {
 		/* a CI step reading the report must see the error too */
 		r.suite = VERDICT_ERROR;
 		r.exit_code = code;
@@ -542,7 +587,9 @@ cleanup:
 		fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
 		fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
 		r.config_origin = origin;
-		report_json(o.json, &r);
+		if (o.json)
+			report_json(o.json, &r);
+		report_publish(term, &r, &po);
 	}
 	free(r.runs);
 	free(r.stats);
