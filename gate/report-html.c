@@ -15,7 +15,7 @@
 
 #define PLOT_W 640
 #define PLOT_H 220
-#define AXIS_H 78
+#define AXIS_H 82
 
 static double pct(double ratio)
 {
@@ -123,6 +123,37 @@ static void hline(FILE *out, double y, double x0, double x1,
 		"stroke=\"%s\" %s/>\n", x0, y, x1, y, stroke, extra);
 }
 
+/* The right-hand labels of the order plot, pushed apart so that close
+ * lines (a small floor, a median near it) keep readable labels. */
+static void labels(FILE *out, double x, const struct axis *y,
+		   const struct bench_stats *st)
+{
+	char text[3][48];
+	const char *fill[3] = { "#59636e", "#cf222e", color_of(st->verdict) };
+	double pos[3];
+	int idx[3] = { 0, 1, 2 }, i, j, t;
+
+	snprintf(text[0], sizeof(text[0]), "no change");
+	snprintf(text[1], sizeof(text[1]), "floor %+.1f%%", st->floor * 100);
+	snprintf(text[2], sizeof(text[2]), "median %+.1f%%", pct(st->median));
+	pos[0] = ax(y, 1.0) + 4;
+	pos[1] = ax(y, 1.0 + st->floor) + 4;
+	pos[2] = ax(y, st->median) + 4;
+	for (i = 0; i < 3; i++)		/* sort top to bottom */
+		for (j = i + 1; j < 3; j++)
+			if (pos[idx[j]] < pos[idx[i]]) {
+				t = idx[i];
+				idx[i] = idx[j];
+				idx[j] = t;
+			}
+	for (i = 1; i < 3; i++)
+		if (pos[idx[i]] - pos[idx[i - 1]] < 13)
+			pos[idx[i]] = pos[idx[i - 1]] + 13;
+	for (i = 0; i < 3; i++)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">"
+			"%s</text>\n", x, pos[i], fill[i], text[i]);
+}
+
 /* Ratios in run order: x is the pair, y the ratio on a log scale. */
 static void plot_order(FILE *out, const struct bench_run *br,
 		       const struct bench_stats *st)
@@ -158,15 +189,7 @@ static void plot_order(FILE *out, const struct bench_run *br,
 	hline(out, ax(&y, 1.0), x0, x1, "#59636e", "stroke-width=\"1.5\"");
 	hline(out, ax(&y, 1.0 + st->floor), x0, x1, "#cf222e",
 	      "stroke-width=\"1.5\" stroke-dasharray=\"6 4\" class=\"floor\"");
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no change</text>\n", x1 + 6,
-		ax(&y, 1.0) + 4);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:#cf222e\">"
-		"floor %+.1f%%</text>\n", x1 + 6,
-		ax(&y, 1.0 + st->floor) + (st->floor < 0.03 ? -4 : 4),
-		st->floor * 100);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">median "
-		"%+.1f%%</text>\n", x1 + 6, ax(&y, st->median) + 4,
-		color_of(st->verdict), pct(st->median));
+	labels(out, x1 + 6, &y, st);
 	/* y ticks, evenly spaced on the log scale */
 	for (k = 0; k <= 4; k++) {
 		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
@@ -207,7 +230,7 @@ static void plot_order(FILE *out, const struct bench_run *br,
 /* One axis: each pair's ratio as a tick, the interval, median, floor. */
 static void plot_axis(FILE *out, const struct bench_stats *st)
 {
-	const double l = 64, r = 130, mid = 34;
+	const double l = 64, r = 130, mid = 38;
 	struct axis x;
 	double lo, hi, x0 = l, x1 = PLOT_W - r;
 	size_t i, k;
@@ -245,6 +268,10 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 		"x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" stroke-width=\"1.5\""
 		" stroke-dasharray=\"4 3\"/>\n", ax(&x, 1.0 + st->floor),
 		mid - 20, ax(&x, 1.0 + st->floor), mid + 12);
+	fprintf(out, "<text x=\"%.1f\" y=\"10\" text-anchor=\"end\">no "
+		"change</text>\n", ax(&x, 1.0) - 2);
+	fprintf(out, "<text x=\"%.1f\" y=\"10\" style=\"fill:#cf222e\">"
+		"floor</text>\n", ax(&x, 1.0 + st->floor) + 2);
 	for (k = 0; k <= 4; k++) {
 		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
 
