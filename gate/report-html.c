@@ -243,8 +243,8 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 	fprintf(out, "<svg class=\"axis\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"interval, "
 		"floor and no-change on one axis\" "
-		"xmlns=\"http://www.w3.org/2000/svg\">\n", PLOT_W, AXIS_H,
-		PLOT_W, AXIS_H);
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", PLOT_W + 60, AXIS_H,
+		PLOT_W + 60, AXIS_H);
 	hline(out, mid, x0, x1, "#d1d9e0", "stroke-width=\"1\"");
 	for (i = 0; i < st->n; i++)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
