@@ -51,7 +51,8 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o \
-	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o
+	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/cmd-init.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ))
