@@ -541,7 +541,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	rc = build_arms(&cfg, arm, o.quiet);
 	if (o.github && (cfg.build.argv || cfg.build.shell))
 		for (a = 0; a < 2; a++)
-			report_build_log(stdout, arm_name((enum arm)a),
+			report_build_log(term, arm_name((enum arm)a),
 					 arm[a].log);
 	if (rc > 0)
 		goto interrupted;
