@@ -161,6 +161,39 @@ static void rev_line(FILE *out, const char *arm, const struct report_rev *v)
 	fputc('\n', out);
 }
 
+/* The measuring conditions both arms shared (gate/layout.h). */
+static void conditions(FILE *out, const struct run_report *r)
+{
+	const struct layout *l = r->layout;
+
+	if (r->arm_dir[0]) {
+		fputs("- arms: base in ", out);
+		md_text(out, r->arm_dir[ARM_BASE]);
+		fputs(", head in ", out);
+		md_text(out, r->arm_dir[ARM_HEAD]);
+		fprintf(out, " (%s)\n", r->arms_random ?
+			"drawn at random for this run" : "fixed by --fixed-arms");
+	}
+	if (l && l->env_pad)
+		fprintf(out, "- layout: GATE\\_PAD of 0 to %d random bytes in "
+			"the environment of each sample, drawn independently of "
+			"the arm\n", LAYOUT_PAD_MAX);
+	else if (l)
+		fputs("- layout: no environment padding (--no-env-pad)\n",
+		      out);
+	if (l && l->scratch) {
+		fputs("- scratch: a fresh, empty GATE\\_TMPDIR=", out);
+		md_text(out, l->scratch);
+		fputs(" for every sample of both arms\n", out);
+	}
+	if (r->pin) {
+		fputs("- pinned to CPUs ", out);
+		md_text(out, r->pin);
+		fprintf(out, "%s\n", r->pin_warning ? ": not isolated, may add "
+			"variation" : "");
+	}
+}
+
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
@@ -203,6 +236,7 @@ static void protocol(FILE *out, const struct run_report *r)
 				"different output" : "");
 		fputc('\n', out);
 	}
+	conditions(out, r);
 	fputs("- machine: ", out);
 	md_text(out, m->cpu);
 	fprintf(out, ", %ld cores, SMT %s, governor %s, turbo %s, "
