@@ -53,9 +53,12 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/config.o gate/json
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
-	gate/format-hyperfine.o gate/suite.o gate/layout.o
+	gate/format-hyperfine.o gate/suite.o gate/layout.o \
+	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/cmd-init.o
+CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(GATE_OBJ))
+	$(CI_OBJ) $(GATE_OBJ))
 
 UNIT_TESTS = stats config git runner verdict format
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))

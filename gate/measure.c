@@ -329,6 +329,9 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 					&pr->s[!first], (long)i);
 		if (rc == 0)
 			br->npairs++;
+		if (rc == 0 && opt->on_pair)
+			opt->on_pair(opt->on_pair_arg, br, br->npairs,
+				     cfg->pairs);
 	}
 	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
