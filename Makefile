@@ -47,17 +47,24 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
 COMMON_OBJ = common/error.o
-STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/rank.o
+STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
+	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
-GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-calibrate.o \
-	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o gate/config.o gate/jsonpos.o \
+GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/cmd-calibrate.o \
+	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
+	gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o gate/layout.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
+	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
+	gate/format-hyperfine.o gate/suite.o gate/layout.o \
+	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/cmd-init.o
+CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(GATE_OBJ))
+	$(CI_OBJ) $(GATE_OBJ))
 
-UNIT_TESTS = stats config git runner verdict sim
+UNIT_TESTS = stats config git runner verdict format sim
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 

@@ -69,6 +69,12 @@ unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k)
 	return (seed ^ h ^ (unsigned long)k * 0x9e3779b9UL) & 0xffffffffUL;
 }
 
+/* Not compared: new in head, or a suite case only base printed. */
+static int skipped(const struct bench_run *br)
+{
+	return br->is_new || br->is_removed;
+}
+
 /* Analyse benchmark i at look k, replacing the previous look's stats. */
 static void look(struct run_report *r, size_t i, size_t k, double alpha,
 		 int strict)
@@ -119,13 +125,13 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 
 	r->compared = 0;
 	for (i = 0; i < r->n; i++)
-		if (!r->runs[i].is_new)
+		if (!skipped(&r->runs[i]))
 			r->compared++;
 	r->level = stats_bonferroni(r->confidence, r->compared);
 	alpha = 1 - r->level;
 
 	for (i = 0; i < r->n && rc <= 0; i++) {
-		if (r->runs[i].is_new) {
+		if (skipped(&r->runs[i])) {
 			r->stats[i].verdict = VERDICT_NEW;
 			continue;
 		}
@@ -146,7 +152,7 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 		pending = 0;
 		for (i = 0; i < r->n; i++) {
 			if (r->stats[i].stop != STOP_NONE ||
-			    r->runs[i].is_new)
+			    skipped(&r->runs[i]))
 				continue;
 			pending++;
 			need += adaptive_look_pairs(r->runs[i].cfg, k) -
@@ -163,7 +169,7 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 			if (spent + per_pair * need > ao->budget) {
 				for (i = 0; i < r->n; i++)
 					if (r->stats[i].stop == STOP_NONE &&
-					    !r->runs[i].is_new)
+					    !skipped(&r->runs[i]))
 						r->stats[i].stop = STOP_BUDGET;
 				break;
 			}
@@ -174,7 +180,7 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 				pending == 1 ? "" : "s");
 		for (i = 0; i < r->n && rc <= 0; i++) {
 			if (r->stats[i].stop != STOP_NONE ||
-			    r->runs[i].is_new)
+			    skipped(&r->runs[i]))
 				continue;
 			rc = grow(r, ops, i,
 				  adaptive_look_pairs(r->runs[i].cfg, k));

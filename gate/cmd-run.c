@@ -18,6 +18,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "ci/github.h"
 #include "common/error.h"
 #include "gate/adaptive.h"
 #include "gate/calibration.h"
@@ -25,9 +26,11 @@
 #include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/pipeline.h"
+#include "gate/progress.h"
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
+#include "gate/suite.h"
 #include "gate/sysinfo.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
@@ -38,9 +41,11 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--budget TIME] [--strict] [--advisory] [-q]\n"
+	"                        [--filter REGEX] [--budget TIME] [--strict]\n"
+	"                        [--advisory] [-q | -v]\n"
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
-	"                        [--no-scratch]\n"
+	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
+	"                        [--color WHEN]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -56,8 +61,16 @@ const char cmd_run_usage[] =
 	"  --budget TIME  time for extra rounds of pairs (90s, 10m, 1h)\n"
 	"  --strict       pass only when the interval excludes regressions\n"
 	"                 above the floor\n"
+	"  --filter REGEX compare only the suite cases whose name matches\n"
+	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
+	"  --html FILE    write a self-contained HTML report with plots\n"
+	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
+	"set),\n"
+	"                 always or never\n"
 	"  -q, --quiet    no progress messages on stderr\n"
+	"  -v, --verbose  one line per pair on stderr\n"
 	"  --pin CPUS     run the benchmarks on these CPUs only (e.g. 1 or "
 	"2-3)\n"
 	"  --fixed-arms   base always in .git/gate/a, head in b (default: "
@@ -70,7 +83,10 @@ const char cmd_run_usage[] =
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
 struct run_opts {
-	const char *base, *head, *config, *json;
+	const char *base, *head, *config, *json, *filter;
+	const char *markdown, *html, *color;	/* reports and --color */
+	int verbose, github;
+	struct progress *prog;
 	unsigned long seed;
 	int have_seed, advisory, quiet, strict;
 	int fixed_arms, no_env_pad, no_scratch;
@@ -99,7 +115,13 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "advisory", no_argument, NULL, 'a' },
 		{ "strict", no_argument, NULL, 'T' },
 		{ "budget", required_argument, NULL, 'B' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "html", required_argument, NULL, 'M' },
+		{ "color", required_argument, NULL, 'K' },
+		{ "colour", required_argument, NULL, 'K' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "pin", required_argument, NULL, 'P' },
 		{ "fixed-arms", no_argument, NULL, 'F' },
 		{ "no-env-pad", no_argument, NULL, 'E' },
@@ -113,7 +135,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	o->pairs = o->warmup = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->base = optarg; break;
 		case 'H': o->head = optarg; break;
@@ -125,7 +147,12 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 			if (pipeline_parse_duration(&o->budget, "--budget", optarg) < 0)
 				return -1;
 			break;
+		case 'f': o->filter = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'm': o->markdown = optarg; break;
+		case 'M': o->html = optarg; break;
+		case 'K': o->color = optarg; break;
 		case 'P': o->pin = optarg; break;
 		case 'F': o->fixed_arms = 1; break;
 		case 'E': o->no_env_pad = 1; break;
@@ -158,6 +185,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage_error("unexpected argument", argv[optind]);
+		return -1;
+	}
+	if (report_check_options(o->json, o->markdown, o->html, o->color) < 0) {
+		fputs(cmd_run_usage, stderr);
 		return -1;
 	}
 	return 0;
@@ -253,6 +284,7 @@ suite:
 struct measure_ctx {
 	struct run_report *r;
 	struct measure_opts mo;
+	const struct run_opts *o;
 	double start;
 };
 
@@ -264,11 +296,25 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * adaptive_run's measuring step. Suite cases were measured with their
+ * suite before the fan-out and have a single look (suite.c): nothing to
+ * add; a run that already failed stays failed.
+ */
 static int measure_one(void *ctx, size_t i, unsigned total)
 {
 	struct measure_ctx *m = ctx;
+	struct bench_run *br = &m->r->runs[i];
+	int rc;
 
-	return measure_bench(&m->r->runs[i], &m->mo, total);
+	if (br->error)
+		return -1;
+	if (br->suite_name || br->npairs >= total)
+		return br->npairs >= 2 ? 0 : -1;
+	progress_bench_start(m->o->prog, i, m->r->n);
+	rc = measure_bench(br, &m->mo, total);
+	progress_clear(m->o->prog);
+	return rc;
 }
 
 static double elapsed(void *ctx)
@@ -276,26 +322,57 @@ static double elapsed(void *ctx)
 	return now() - ((struct measure_ctx *)ctx)->start;
 }
 
-/* Measure every compared benchmark, then decide. Returns the exit code. */
-static int measure_all(struct run_report *r, struct arm_state arm[2],
-		       const struct run_opts *o, const char *calib)
+/*
+ * Measure every benchmark and decide. Suites run first, at their fixed
+ * pairs, and fan out into their cases, since the number of comparisons
+ * (the Bonferroni correction) is known only once they have printed them;
+ * then adaptive_run takes every benchmark and case through its looks.
+ * Returns the exit code.
+ */
+static int measure_all(struct run_report *r, struct config *cfg,
+		       struct arm_state arm[2], const struct run_opts *o,
+		       struct suite_owned *own, const char *calib)
 {
 	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, r->layout,
-				      NULL, 2.0, o->quiet }, 0 };
+				      NULL, 2.0, o->quiet, progress_pair,
+				      o->prog }, o, 0 };
 	struct adaptive_ops ops = { measure_one, elapsed, &m };
 	struct adaptive_opts ao = { o->budget, o->strict, o->quiet };
+	size_t i;
+	int rc;
 
+	(void)cfg;
 	m.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!m.mo.order_rng)
 		return error("cannot allocate a random generator"), EXIT_ERROR;
 	gsl_rng_set(m.mo.order_rng, r->seed);
 	m.start = now();
+	for (i = 0; i < r->n && !r->interrupted; i++) {
+		struct bench_run *br = &r->runs[i];
+
+		if (br->is_new || br->cfg->format == FORMAT_TIME)
+			continue;
+		progress_bench_start(o->prog, i, r->n);
+		if ((rc = measure_bench(br, &m.mo, br->cfg->pairs)) > 0)
+			r->interrupted = rc;
+		progress_clear(o->prog);
+	}
+	/* the filter was checked before measuring: this cannot fail */
+	suite_fanout(&r->runs, &r->n, own, o->filter);
+	free(r->stats);
+	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
 	r->strict = o->strict;
 	r->budget = o->budget;
-	r->interrupted = adaptive_run(r, &ops, &ao);
+	if (!r->interrupted)
+		r->interrupted = adaptive_run(r, &ops, &ao);
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
 	environment_notes(r, calib);
+	for (i = 0; i < r->n; i++) {
+		/* one line per compared benchmark or suite case (Actions) */
+		progress_bench_start(o->prog, i, r->n);
+		progress_bench_end(o->prog, &r->runs[i], &r->stats[i]);
+	}
 	if (r->interrupted)
 		return signals_exit_code(r->interrupted);
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
@@ -307,7 +384,11 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
 				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
 	struct config cfg = CONFIG_INIT;
+	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
+	struct progress prog;
+	struct publish_opts po;
+	FILE *term;
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL, *calib_path = NULL;
 	char last_error[4096] = "";
@@ -321,6 +402,23 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
+	o.github = ci_github_active();
+	term = report_term_stream(o.json, o.markdown, o.html);
+	r.color = report_use_color(o.color, term);
+	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
+	o.prog = &prog;
+	po.markdown = o.markdown;
+	po.html = o.html;
+	po.json = o.json;
+	po.github = o.github;
+	if (o.filter) {
+		/* checked now: a bad pattern must not cost a whole run */
+		size_t zero = 0;
+		struct bench_run *none = NULL;
+
+		if (suite_fanout(&none, &zero, &own, o.filter) < 0)
+			goto cleanup;
+	}
 	r.seed = o.have_seed ? o.seed : pipeline_seed();
 	r.advisory = o.advisory;
 
@@ -391,6 +489,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 			goto interrupted;
 	}
 	rc = pipeline_build(&cfg, arm, 2, o.quiet);
+	if (o.github && (cfg.build.argv || cfg.build.shell))
+		for (a = 0; a < 2; a++)
+			report_build_log(term, arm_name((enum arm)a),
+					 arm[a].log);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
@@ -416,12 +518,14 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	calib_path = xasprintf("%s/calibration.json", gate_dir);
-	code = measure_all(&r, arm, &o, calib_path);
+	code = measure_all(&r, &cfg, arm, &o, &own, calib_path);
 	r.exit_code = code;
 
-	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
+	report_term(term, &r);
 	reported = 1;
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
+		code = EXIT_ERROR;
+	if (report_publish(term, &r, &po) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
 	goto cleanup;
 
@@ -436,7 +540,7 @@ cleanup:
 		bench_run_release(&r.runs[i]);
 		bench_stats_release(&r.stats[i]);
 	}
-	if (!reported && o.json) {
+	if (!reported && (o.json || o.markdown || o.html || o.github)) {
 		/* a CI step reading the report must see the error too */
 		r.suite = VERDICT_ERROR;
 		r.exit_code = code;
@@ -445,10 +549,13 @@ cleanup:
 		fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
 		fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
 		r.config_origin = origin;
-		report_json(o.json, &r);
+		if (o.json)
+			report_json(o.json, &r);
+		report_publish(term, &r, &po);
 	}
 	free(r.runs);
 	free(r.stats);
+	suite_owned_release(&own);
 	config_release(&cfg);
 	layout_release(&layout);
 	free(pin_warning);

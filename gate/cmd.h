@@ -38,6 +38,10 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_calibrate_usage[];
 int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_doctor_usage[];
+int cmd_compare(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_compare_usage[];
+int cmd_init(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_init_usage[];
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);

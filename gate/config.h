@@ -8,9 +8,14 @@
 
 #include <stddef.h>
 
+#include "gate/format.h"
 #include "stats/stats.h"
 
-enum metric { METRIC_WALL, METRIC_CPU };
+enum metric {
+	METRIC_WALL,
+	METRIC_CPU,
+	METRIC_VALUE,		/* what a suite printed for a case */
+};
 
 /* How the interval of the statistic is drawn ("interval" in gate.json). */
 enum interval_method {
@@ -46,6 +51,13 @@ struct bench_cfg {
 	enum rule rule;
 	double target_halfwidth;	/* resolved when the interval is this
 					   narrow (fraction; default floor) */
+	enum format format;	/* how stdout is read (FORMAT_TIME: not) */
+	char **expect;		/* suite: POSIX ERE patterns each matching a
+				   case; owned, nexpect of them */
+	size_t nexpect;
+	/* set only on a suite's per-case benchmarks, which gate run makes */
+	const char *unit;	/* NULL: metric_unit(metric) */
+	int higher_better;	/* a rate: ratio base/head */
 };
 
 struct config {

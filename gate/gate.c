@@ -26,6 +26,11 @@ static const struct cmd commands[] = {
 	{ "doctor", cmd_doctor, 0,
 	  "check the machine's noise sources and say how to fix them",
 	  cmd_doctor_usage },
+	{ "compare", cmd_compare, 0,
+	  "compare two result files offline and give a verdict",
+	  cmd_compare_usage },
+	{ "init", cmd_init, NEED_REPO,
+	  "write a starter gate.json for this repository", cmd_init_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -187,6 +187,7 @@ int pipeline_build(const struct config *cfg, struct arm_state *arm,
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
+		spec[a].capture = 0;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",

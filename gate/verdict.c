@@ -161,8 +161,9 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	enum metric m = cfg->metric;
 	double *arm[2], *logr, *index;
 	struct stats_interval ci;
+	struct stats_mwu mw;
 	gsl_rng *rng = NULL;
-	size_t i, n = br->npairs;
+	size_t i, n = br->npairs, zeros = 0;
 	int ret = -1, rc;
 
 	st->floor = cfg->min_effect;
@@ -186,12 +187,35 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		arm[0][i] = b;
 		arm[1][i] = h;
 		index[i] = (double)i;
-		st->ratios[i] = h / b;
-		logr[i] = log(h / b);
+		zeros += (b == 0) + (h == 0);
+		/* a rate (higher is better) is worse when head is lower */
+		st->ratios[i] = cfg->higher_better ? b / h : h / b;
+		logr[i] = log(st->ratios[i]);
 		if (h != b) {
 			st->of++;
-			st->head_slower += h > b;
+			st->head_slower += cfg->higher_better ? h < b : h > b;
 		}
+	}
+	if (zeros) {
+		/* a count such as allocs/op may be 0: equal only if all are */
+		st->base_median = stats_median(arm[0], n);
+		st->head_median = stats_median(arm[1], n);
+		if (zeros == 2 * n) {
+			st->median = st->low = st->high = st->geomean = 1.0;
+			st->estimate = 1.0;
+			st->sign_p = 1.0;
+			st->verdict = VERDICT_PASS;
+			st->reason = xasprintf("0 %s in every sample of both "
+					       "arms", cfg->unit ? cfg->unit :
+					       "");
+			ret = 0;
+		} else {
+			st->reason = xasprintf("the value is 0 in %zu of %zu "
+					       "samples but not in all: no "
+					       "ratio can be formed", zeros,
+					       2 * n);
+		}
+		goto cleanup;
 	}
 	if (n < 2) {
 		st->reason = xasprintf("%zu pairs cannot give an interval", n);
@@ -205,7 +229,8 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	st->base_cv = stats_cv(arm[0], n);
 	st->head_cv = stats_cv(arm[1], n);
 	st->wilcoxon_p = stats_wilcoxon(logr, n);
-	st->mann_whitney_p = stats_mann_whitney(arm[0], n, arm[1], n);
+	st->mann_whitney_p = stats_mann_whitney(&mw, arm[0], n, arm[1], n) == 0
+			     ? mw.p : NAN;
 	st->outliers = count_outliers(logr, n);
 	st->drift = stats_correlation(index, arm[0], n);
 	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));

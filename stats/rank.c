@@ -1,7 +1,7 @@
 /*
- * Rank statistics: Wilcoxon's signed-rank and Mann-Whitney's U tests (the
- * p-values scipy.stats gives), the Hodges-Lehmann estimator, and exact
- * distribution-free intervals for the median and the Hodges-Lehmann shift.
+ * Rank statistics: Wilcoxon's signed-rank test (the p-value scipy.stats
+ * gives), the Hodges-Lehmann estimator, and exact distribution-free
+ * intervals for the median and the Hodges-Lehmann shift.
  */
 #include "stats.h"
 
@@ -133,72 +133,6 @@ double stats_wilcoxon(const double *d, size_t n)
 		p = 2 * gsl_cdf_ugaussian_Q(fabs(z));
 	}
 	free(nz);
-	free(rank);
-	return p < 1 ? p : 1;
-}
-
-/*
- * Number of ways U takes each value 0..m*n for sizes m <= n, as the
- * Gaussian binomial coefficient prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i).
- */
-static double *mann_whitney_counts(size_t m, size_t n)
-{
-	size_t top = m * n, i, k;
-	double *c = xcalloc(top + 1, sizeof(*c));
-
-	c[0] = 1;
-	for (i = 1; i <= m; i++) {
-		size_t a = n + i;
-
-		for (k = top + 1; k-- > a;)
-			c[k] -= c[k - a];
-		/* dividing by 1 - q^i is a running sum with stride i */
-		for (k = i; k <= top; k++)
-			c[k] += c[k - i];
-	}
-	return c;
-}
-
-double stats_mann_whitney(const double *x, size_t nx, const double *y,
-			  size_t ny)
-{
-	double *all, *rank, r1 = 0, u1, u2, u, ties, p;
-	size_t n = nx + ny, i;
-
-	if (nx == 0 || ny == 0 || !all_finite(x, nx) || !all_finite(y, ny))
-		return NAN;
-	all = xmalloc(n * sizeof(*all));
-	rank = xmalloc(n * sizeof(*rank));
-	memcpy(all, x, nx * sizeof(*all));
-	memcpy(all + nx, y, ny * sizeof(*all));
-	average_ranks(rank, all, n, &ties);
-	for (i = 0; i < nx; i++)
-		r1 += rank[i];
-	u1 = r1 - (double)nx * (nx + 1) / 2;
-	u2 = (double)nx * ny - u1;
-	u = u1 > u2 ? u1 : u2;
-	if ((nx <= 8 || ny <= 8) && ties == 0) {
-		/* scipy's "exact": 2 P[U >= u] from the exact null law */
-		size_t m = nx < ny ? nx : ny, big = nx < ny ? ny : nx;
-		size_t k = nx * ny - (size_t)u, j;
-		double *c = mann_whitney_counts(m, big), sum = 0, total = 0;
-
-		for (j = 0; j <= nx * ny; j++) {
-			total += c[j];
-			if (j <= k)
-				sum += c[j];
-		}
-		p = 2 * sum / total;
-		free(c);
-	} else {
-		/* scipy's "asymptotic" with continuity and tie correction */
-		double s = sqrt((double)nx * ny / 12 *
-				((n + 1) - ties / ((double)n * (n - 1))));
-
-		p = 2 * gsl_cdf_ugaussian_Q((u - (double)nx * ny / 2 - 0.5) /
-					    s);
-	}
-	free(all);
 	free(rank);
 	return p < 1 ? p : 1;
 }
