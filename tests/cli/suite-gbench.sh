@@ -14,7 +14,7 @@ MK
 cat >"$R/gate.json" <<'JSON'
 {
   "build": "make -s bench",
-  "defaults": { "pairs": 5, "warmup": 0, "min_effect": 0.25, "timeout": 60,
+  "defaults": { "pairs": 8, "warmup": 0, "min_effect": 0.25, "timeout": 60,
                 "metric": "cpu" },
   "benchmarks": [
     { "name": "gb", "format": "gbench", "expect": ["^BM_steady$"],

@@ -8,7 +8,7 @@ printf '#!/bin/sh\necho "a 10 ms"\necho "b 10 ms"\necho "r 5 ms"\n' >"$R/suite.s
 chmod +x "$R/suite.sh"
 cat >"$R/gate.json" <<'JSON'
 {
-  "defaults": { "pairs": 4, "warmup": 0, "min_effect": 0.1 },
+  "defaults": { "pairs": 8, "warmup": 0, "min_effect": 0.1 },
   "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ]
 }
 JSON
