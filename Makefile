@@ -3,7 +3,7 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
 
@@ -50,7 +50,8 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/metrics.o \
+	gate/counter.o gate/alloc.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
@@ -58,7 +59,10 @@ UNIT_TESTS = stats config git runner verdict
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
 BENCH_BIN = $(BUILD)/bench-stats
 
-all: $(BUILD)/gate
+ALLOC_LIB = $(BUILD)/libgate-alloc.so
+LIBDIR ?= $(PREFIX)/lib
+
+all: $(BUILD)/gate $(ALLOC_LIB)
 
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -66,6 +70,13 @@ $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 $(BUILD)/libgate.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The preload library goes into benchmarks, not gate: never sanitized, and
+# built without gate's libraries. Needs glibc (it forwards to __libc_malloc).
+$(ALLOC_LIB): lib/gate-alloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -g -fPIC -shared \
+		-o $@ lib/gate-alloc.c
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -85,7 +96,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
-test: $(BUILD)/gate $(UNIT_BIN)
+test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
 	@BUILD=$(BUILD) tests/run-all $(UNIT_BIN)
 
 asan: deps
@@ -96,13 +107,17 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/gate
 	@examples/demo $(BUILD)/gate
 
-bench: $(BUILD)/gate $(BENCH_BIN)
+bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
 	@bench/run $(BUILD)
 
-install: $(BUILD)/gate
-	mkdir -p $(DESTDIR)$(BINDIR)
+# gate finds the library at ../lib/gate/ from its own binary, so BINDIR and
+# LIBDIR must stay siblings (as PREFIX/bin and PREFIX/lib are).
+install: $(BUILD)/gate $(ALLOC_LIB)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/gate
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	chmod 755 $(DESTDIR)$(BINDIR)/gate
+	cp $(ALLOC_LIB) $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so
+	chmod 644 $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so
 
 clean:
 	rm -rf build
