@@ -305,6 +305,8 @@ static int build_arms(const struct config *cfg, struct arm_state arm[2],
 		spec[a].timeout = 0;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
+		spec[a].env = NULL;
+		spec[a].count_instructions = 0;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building base and head (logs in %s and "
@@ -384,25 +386,25 @@ static int measure_all(struct run_report *r, struct config *cfg,
 	gsl_rng_set(mo.order_rng, r->seed);
 	for (i = 0; i < r->n; i++)
 		if (!r->runs[i].is_new)
-			r->compared++;
+			r->compared += verdict_comparisons(r->runs[i].cfg);
 	r->level = stats_bonferroni(r->confidence, r->compared);
 
 	for (i = 0; i < r->n && !r->interrupted; i++) {
 		struct bench_run *br = &r->runs[i];
-		struct bench_stats *st = &r->stats[i];
+		struct bench_result *res = &r->results[i];
 
 		if (br->is_new) {
-			st->verdict = VERDICT_NEW;
+			res->verdict = VERDICT_NEW;
 		} else if ((rc = measure_bench(br, &mo)) > 0) {
 			r->interrupted = rc;
-			st->verdict = VERDICT_ERROR;
+			res->verdict = VERDICT_ERROR;
 		} else if (rc < 0) {
-			st->verdict = VERDICT_ERROR;
+			res->verdict = VERDICT_ERROR;
 		} else {
-			verdict_analyse(st, br, r->level, r->resamples,
-					name_seed(r->seed, br->cfg->name));
+			verdict_bench(res, br, r->level, r->resamples,
+				      name_seed(r->seed, br->cfg->name));
 		}
-		v[i] = st->verdict;
+		v[i] = res->verdict;
 	}
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(mo.order_rng);
@@ -478,11 +480,15 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	r.n = cfg.nbench;
 	r.runs = xcalloc(r.n, sizeof(*r.runs));
-	r.stats = xcalloc(r.n, sizeof(*r.stats));
+	r.results = xcalloc(r.n, sizeof(*r.results));
 	for (i = 0; i < r.n; i++)
 		r.runs[i].cfg = &cfg.benches[i];
 	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
 		 sizeof(last_error));
+	/* a missing counter or library is found before checkouts and builds */
+	for (i = 0; i < r.n; i++)
+		if (!r.runs[i].is_new && measure_prepare(&r.runs[i]) < 0)
+			goto cleanup;
 
 	for (a = 0; a < 2; a++) {
 		const char *name = arm_name((enum arm)a);
@@ -531,7 +537,7 @@ cleanup:
 	error_capture(NULL, 0, 0);
 	for (i = 0; r.runs && i < r.n; i++) {
 		bench_run_release(&r.runs[i]);
-		bench_stats_release(&r.stats[i]);
+		bench_result_release(&r.results[i]);
 	}
 	if (!reported && o.json) {
 		/* a CI step reading the report must see the error too */
@@ -545,7 +551,7 @@ cleanup:
 		report_json(o.json, &r);
 	}
 	free(r.runs);
-	free(r.stats);
+	free(r.results);
 	config_release(&cfg);
 	arm_release(&arm[0]);
 	arm_release(&arm[1]);

@@ -54,37 +54,73 @@ static void print_rev(FILE *out, const char *arm, const struct report_rev *v)
 			v->how ? v->how : "", v->how ? ")" : "");
 }
 
-static void print_row(FILE *out, int w, const struct bench_run *br,
-		      const struct bench_stats *st)
+static const char *verdict_label(const struct bench_stats *st)
 {
-	char b[32], h[32], iv[48], wins[32], cv[32];
+	switch (st->verdict) {
+	case VERDICT_PASS:
+		if (!st->improved)
+			return "pass";
+		return metric_desc(st->metric)->source == SOURCE_CLOCK ?
+		       "pass (faster)" : "pass (fewer)";
+	case VERDICT_FAIL:
+		return "FAIL";
+	case VERDICT_NOISY:
+		return "NOISY";
+	default:
+		return "ERROR";
+	}
+}
 
-	if (st->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  new\n",
-			w, br->cfg->name, "-", "-", "-", "not compared", "-",
-			"-");
+/* One row per metric; the benchmark's name on its first row only. */
+static void print_rows(FILE *out, int w, const struct bench_run *br,
+		       const struct bench_result *res)
+{
+	char b[32], h[32], iv[48], wins[32], cv[32], verdict[40];
+	size_t i;
+
+	if (res->verdict == VERDICT_NEW) {
+		fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  "
+			"%-11s  new\n", w, br->cfg->name, "-", "-", "-", "-",
+			"not compared", "-", "-");
 		return;
 	}
-	if (br->error || !st->ratios) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
-			"ERROR\n", w, br->cfg->name, "-", "-", "-", "-", "-",
-			"-");
+	if (br->error || !res->m) {
+		fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  "
+			"%-11s  ERROR\n", w, br->cfg->name, "-", "-", "-", "-",
+			"-", "-", "-");
 		return;
 	}
-	snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%", pct(st->low),
-		 pct(st->high));
-	snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g", st->head_slower, st->of,
-		 st->sign_p);
-	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
-		 st->head_cv * 100);
-	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
-		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
-		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
-		iv, wins, cv,
-		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
-							    : "pass")
-		: st->verdict == VERDICT_FAIL ? "FAIL"
-		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR");
+	for (i = 0; i < res->n; i++) {
+		const struct bench_stats *st = &res->m[i];
+
+		if (st->verdict == VERDICT_ERROR && !st->n) {
+			fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  "
+				"%-16s  %-11s  %s\n", w, i ? "" : br->cfg->name,
+				metric_name(st->metric), "-", "-", "-", "-",
+				"-", "-", st->gating ? "ERROR" : "(info) error");
+			continue;
+		}
+		if (st->exact)
+			snprintf(iv, sizeof(iv), "exact");
+		else
+			snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
+				 pct(st->low), pct(st->high));
+		snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g",
+			 st->head_slower, st->of, st->sign_p);
+		snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
+			 st->head_cv * 100);
+		snprintf(verdict, sizeof(verdict), "%s%s",
+			 st->gating ? "" : "(info) ", verdict_label(st));
+		fprintf(out, "%-*s  %-12s  %10s  %10s  %+7.*f%%  %-19s  %-16s  "
+			"%-11s  %s\n", w, i ? "" : br->cfg->name,
+			metric_name(st->metric),
+			metric_format(st->metric, st->base_median, b,
+				      sizeof(b)),
+			metric_format(st->metric, st->head_median, h,
+				      sizeof(h)),
+			st->exact ? 2 : 1, pct(st->median), iv, wins, cv,
+			verdict);
+	}
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -92,7 +128,7 @@ static void print_suite(FILE *out, const struct run_report *r)
 	size_t i, count[VERDICT_NEW + 1] = { 0 };
 
 	for (i = 0; i < r->n; i++)
-		count[r->stats[i].verdict]++;
+		count[r->results[i].verdict]++;
 	if (r->interrupted) {
 		fprintf(out, "verdict: interrupted by signal %d before a "
 			"verdict (exit %d)\n", r->interrupted, r->exit_code);
@@ -128,18 +164,33 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		"runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)\n", r->seed, r->seed);
 	fprintf(out, "  interval: bootstrap percentile of the median "
-		"head/base ratio, %u resamples, %.1f%% per benchmark (%.1f%% "
-		"for the suite, Bonferroni over %zu)\n", r->resamples,
+		"head/base ratio, %u resamples, %.1f%% per gating metric "
+		"(%.1f%% for the suite, Bonferroni over %zu)\n", r->resamples,
 		r->level * 100, r->confidence * 100, r->compared);
+	fprintf(out, "  exact counts: when every sample of each arm agrees "
+		"within %.1f%%, the median ratio is compared with the floor "
+		"directly (no interval)\n", METRIC_EXACT_TOLERANCE * 100);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
+		char scheme[512];
+		size_t k;
 
-		if (r->stats[i].verdict == VERDICT_NEW)
+		if (r->results[i].verdict == VERDICT_NEW)
 			continue;
-		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+		fprintf(out, "  %s: ", c->name);
+		for (k = 0; k < c->nmetrics; k++)
+			fprintf(out, "%s%s (%s, floor %+.1f%%%s%s)",
+				k ? ", " : "metrics ",
+				metric_name(c->metrics[k].id),
+				c->metrics[k].gating ? "gating" :
+				"informational", c->metrics[k].min_effect * 100,
+				c->metrics[k].id == METRIC_INSTRUCTIONS ?
+				", counter " : "",
+				c->metrics[k].id == METRIC_INSTRUCTIONS ?
+				counter_name(br->counter) : "");
+		fprintf(out, "; %zu pairs + %u warm-up; %s", br->npairs,
+			c->warmup, measure_scheme(br, scheme, sizeof(scheme)));
 		if (!c->parity)
 			fprintf(out, ", stdout not checked (parity: false)");
 		else if (br->nsamples[0] && br->nsamples[1])
@@ -170,25 +221,42 @@ void report_term(FILE *out, const struct run_report *r)
 			w = len;
 	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  %s\n", w,
-		"benchmark", "base", "head", "change", ivh, "head slower",
-		"CV b/h", "verdict");
+	fprintf(out, "\n%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
+		"%s\n", w, "benchmark", "metric", "base", "head", "change", ivh,
+		"head worse", "CV b/h", "verdict");
 	for (i = 0; i < r->n; i++)
-		print_row(out, w, &r->runs[i], &r->stats[i]);
+		print_rows(out, w, &r->runs[i], &r->results[i]);
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
+		const struct bench_result *res = &r->results[i];
+		size_t k;
 
-		if (br->error)
+		if (br->error) {
 			fprintf(out, "%s: error: %s\n", br->cfg->name,
 				br->error);
-		else if (r->stats[i].verdict == VERDICT_NEW)
+			continue;
+		}
+		if (res->verdict == VERDICT_NEW) {
 			fprintf(out, "%s: new in head (base's gate.json does "
 				"not declare it): not compared\n",
 				br->cfg->name);
-		else if (r->stats[i].reason)
-			fprintf(out, "%s: %s\n", br->cfg->name,
-				r->stats[i].reason);
+			continue;
+		}
+		for (k = 0; k < res->n; k++) {
+			const struct bench_stats *st = &res->m[k];
+
+			if (!st->reason)
+				continue;
+			if (res->n == 1)
+				fprintf(out, "%s: %s\n", br->cfg->name,
+					st->reason);
+			else
+				fprintf(out, "%s %s%s: %s\n", br->cfg->name,
+					metric_name(st->metric),
+					st->gating ? "" : " (informational)",
+					st->reason);
+		}
 	}
 	print_suite(out, r);
 	print_protocol(out, r);

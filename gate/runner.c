@@ -474,6 +474,7 @@ int run_one(struct run_result *res, const struct run_spec *spec)
 		memset(res, 0, sizeof(*res));
 		res->status = RUN_SPAWN;
 		res->code = errno;
+		res->instructions = NAN;
 		return -1;
 	}
 	return run_wait(&p, res, 1);
