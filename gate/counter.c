@@ -165,7 +165,7 @@ int counter_select(enum counter *out, char **valgrind, enum counter want,
 		     "  perf: %s;\n"
 		     "  valgrind: %s.\n"
 		     "  Install valgrind (Debian/Ubuntu: apt-get install "
-		     "valgrind; it counts exactly, about 50x slower), or run "
+		     "valgrind; it counts exactly, 10-40x slower than a plain run), or run "
 		     "on a machine whose CPU counters are visible (bare metal, "
 		     "kernel.perf_event_paranoid 2 or lower); gate never "
 		     "falls back to time for a count", who, perf_why, vg_why);

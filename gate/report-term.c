@@ -107,8 +107,10 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 				 pct(st->low), pct(st->high));
 		snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g",
 			 st->head_slower, st->of, st->sign_p);
-		snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
-			 st->head_cv * 100);
+		/* a CV of counts that are all 0 is undefined: show 0 spread */
+		snprintf(cv, sizeof(cv), "%.1f/%.1f%%",
+			 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
+			 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 		snprintf(verdict, sizeof(verdict), "%s%s",
 			 st->gating ? "" : "(info) ", verdict_label(st));
 		fprintf(out, "%-*s  %-12s  %10s  %10s  %+7.*f%%  %-19s  %-16s  "
