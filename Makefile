@@ -3,6 +3,7 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
+#   make bench-bias measure the bias between the arms on identical code
 #   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
@@ -50,8 +51,8 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o gate/metrics.o \
-	gate/counter.o gate/alloc.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/layout.o \
+	gate/metrics.o gate/counter.o gate/alloc.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
@@ -110,6 +111,11 @@ demo: deps
 bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
 	@bench/run $(BUILD)
 
+# two byte-identical builds measured A/A: the bias between the arms
+bench-bias: $(BUILD)/gate
+	@ci/install-deps --bench
+	@bench/bias $(BUILD)
+
 # gate finds the library at ../lib/gate/ from its own binary, so BINDIR and
 # LIBDIR must stay siblings (as PREFIX/bin and PREFIX/lib are).
 install: $(BUILD)/gate $(ALLOC_LIB)
@@ -122,7 +128,7 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan demo bench install clean
+.PHONY: all deps check test asan demo bench bench-bias install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)

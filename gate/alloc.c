@@ -62,19 +62,21 @@ int alloc_lib_find(char **path)
 	return *path ? 0 : -1;
 }
 
-char **alloc_env(const char *lib, const char *out)
+char **alloc_env(const char *lib, const char *out, char *const *base)
 {
+	char *const *e = base ? base : environ;
+	const char *pre = NULL;
 	size_t n, i, o = 0;
-	const char *pre = getenv("LD_PRELOAD");
 	char **env;
 
-	for (n = 0; environ[n]; n++)
-		;
+	for (n = 0; e[n]; n++)
+		if (!strncmp(e[n], "LD_PRELOAD=", 11))
+			pre = e[n] + 11;
 	env = xcalloc(n + 3, sizeof(*env));
 	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
-		    strncmp(environ[i], "GATE_ALLOC_OUT=", 15))
-			env[o++] = xstrdup(environ[i]);
+		if (strncmp(e[i], "LD_PRELOAD=", 11) &&
+		    strncmp(e[i], "GATE_ALLOC_OUT=", 15))
+			env[o++] = xstrdup(e[i]);
 	env[o++] = pre && *pre ? xasprintf("LD_PRELOAD=%s:%s", lib, pre) :
 				 xasprintf("LD_PRELOAD=%s", lib);
 	env[o++] = xasprintf("GATE_ALLOC_OUT=%s", out);

@@ -21,10 +21,10 @@ struct alloc_counts {
  */
 int alloc_lib_find(char **path);
 /*
- * A copy of environ with lib prepended to LD_PRELOAD and GATE_ALLOC_OUT set
- * to out. Free with alloc_env_free.
+ * A copy of base (NULL: environ) with lib prepended to LD_PRELOAD and
+ * GATE_ALLOC_OUT set to out. Free with alloc_env_free.
  */
-char **alloc_env(const char *lib, const char *out);
+char **alloc_env(const char *lib, const char *out, char *const *base);
 void alloc_env_free(char **env);
 /* Sum the records in path and remove it. Returns 0, or 1 when no process
    left a record (the file is missing or empty), or -1 on a bad record. */

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "gate/alloc.h"
 #include "gate/counter.h"
+#include "gate/layout.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
 #include "common/banned.h"
@@ -215,6 +216,55 @@ static int check_parity(struct bench_run *br, const struct run_result *res,
 	return 0;
 }
 
+/* The shared conditions (layout) before a run: *envp gets the sample's
+   environment, or NULL for gate's own when there is no layout. */
+static int layout_in(struct bench_run *br, const struct measure_opts *opt,
+		     enum arm a, const char *label, char *const **envp)
+{
+	*envp = NULL;
+	if (opt->layout && layout_before(opt->layout, envp) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot prepare the %s "
+				   "sample (%s): see the error above",
+				   br->cfg->name, arm_name(a), label));
+		return -1;
+	}
+	return 0;
+}
+
+static int layout_out(struct bench_run *br, const struct measure_opts *opt,
+		      enum arm a, const char *label)
+{
+	if (opt->layout && layout_after(opt->layout) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
+				   "after the %s sample (%s)", br->cfg->name,
+				   arm_name(a), label));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * env without GATE_PAD (a new array of the same strings; free the array
+ * only). A counted run is not a timing, so padding has nothing to spread
+ * there, and it would make a count vary with the padding's length.
+ */
+static char **without_padding(char *const *env)
+{
+	extern char **environ;
+	char *const *e = env ? env : environ;
+	size_t n, i, o = 0;
+	char **out;
+
+	for (n = 0; e[n]; n++)
+		;
+	out = xcalloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++)
+		if (strncmp(e[i], "GATE_PAD=", 9))
+			out[o++] = e[i];
+	out[o] = NULL;
+	return out;
+}
+
 /* The uninstrumented run of a sample: times, rusage, perf, allocations. */
 static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		     enum arm a, const char *label, const char *tmp,
@@ -225,17 +275,22 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 				 opt->grace, -1, NULL, 0 };
 	struct run_result res;
 	struct alloc_counts ac;
-	char *alloc_out = NULL;
+	char *alloc_out = NULL, **aenv = NULL;
 	int rc = -1;
 	size_t i;
 
+	if (layout_in(br, opt, a, label, &spec.envp) < 0)
+		return -1;
 	if (br->alloc_lib) {
 		alloc_out = xasprintf("%s/allocs", tmp);
 		unlink(alloc_out);
-		spec.env = alloc_env(br->alloc_lib, alloc_out);
+		aenv = alloc_env(br->alloc_lib, alloc_out, spec.envp);
+		spec.envp = aenv;
 	}
 	spec.count_instructions = br->counter == COUNTER_PERF;
 	run_one(&res, &spec);
+	if (layout_out(br, opt, a, label) < 0)
+		goto cleanup;
 	if (res.status != RUN_OK) {
 		rc = run_failed(br, &res, a, label);
 		goto cleanup;
@@ -298,7 +353,7 @@ cleanup:
 	if (alloc_out)
 		unlink(alloc_out);
 	free(alloc_out);
-	alloc_env_free(spec.env);
+	alloc_env_free(aenv);
 	return rc;
 }
 
@@ -320,9 +375,22 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	double n;
 	int rc = -1;
 
+	char *const *lenv;
+	char **env = NULL;
+
+	if (layout_in(br, opt, a, clabel, &lenv) < 0) {
+		free(clabel);
+		return -1;
+	}
+	env = without_padding(lenv);
+	spec.envp = env;
 	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, cfg->run.argv ?
 					 cfg->run.argv : sh_argv);
 	run_one(&res, &spec);
+	if (layout_out(br, opt, a, clabel) < 0) {
+		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		goto cleanup;
+	}
 	if (res.status != RUN_OK) {
 		counter_valgrind_collect(tmp, &n, why, sizeof(why));
 		rc = run_failed(br, &res, a, clabel);
@@ -341,6 +409,7 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	rc = 0;
 cleanup:
 	counter_valgrind_argv_free(cmd.argv);
+	free(env);
 	free(clabel);
 	return rc;
 }

@@ -44,8 +44,11 @@ struct bench_run {
 	size_t counted_pairs;	/* pairs that also get a valgrind run */
 };
 
+struct layout;
+
 struct measure_opts {
 	const char *dir[2];	/* each arm's checkout, by enum arm */
+	struct layout *layout;	/* padding and scratch per sample, or NULL */
 	gsl_rng *order_rng;	/* draws the pair order */
 	double grace;		/* SIGTERM to SIGKILL on timeout, seconds */
 	int quiet;		/* no progress lines on stderr */

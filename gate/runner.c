@@ -111,7 +111,8 @@ static void counted_child(const struct run_spec *spec, char **argv,
 	/* the counter is opened on this pid while it waits here */
 	if (read(go_r, &c, 1) != 1)
 		_exit(127);
-	execvpe(argv[0], argv, spec->env ? spec->env : environ);
+	execvpe(argv[0], argv,
+		(char *const *)(spec->envp ? spec->envp : environ));
 fail:
 	e = errno;
 	if (write(report_w, &e, sizeof(e)) < 0)
@@ -241,7 +242,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		rc = p->pid < 0 ? errno : 0;
 	} else {
 		rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
-				  spec->env ? spec->env : environ);
+				  (char *const *)(spec->envp ? spec->envp : environ));
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);

@@ -32,7 +32,7 @@ struct run_spec {
 	double grace;		/* SIGTERM to SIGKILL, seconds */
 	int log_fd;		/* >= 0: stdout and stderr go to this file
 				   (builds); -1: hash stdout, keep stderr tail */
-	char **env;		/* NULL: gate's own environment */
+	char *const *envp;	/* the environment; NULL: gate's own */
 	int count_instructions;	/* 1: count with the perf backend */
 };
 

@@ -127,13 +127,13 @@ static void test_runner__timeout_escalates(void)
 static void test_runner__group_killed_after_exit(void)
 {
 	/* a background child that keeps stdout open must not hold gate up */
-	struct run_result r = run_sh("sleep 30 & echo started", 60, NULL);
+	struct run_result r = run_sh("sleep 29.123 & echo started", 60, NULL);
 
 	CHECK(r.status == RUN_OK);
 	CHECK(r.wall < 20);
 	CHECK(r.out_hash == fnv("started\n", 8));
 	sleep(1);
-	CHECK(system("pgrep -f '^sleep 30$' >/dev/null") != 0);
+	CHECK(system("pgrep -f '^sleep 29.123$' >/dev/null") != 0);
 }
 
 static void test_runner__measures_time_and_rss(void)

@@ -22,5 +22,5 @@ expect_in "$ERR" "another gate run"
 expect_in "$ERR" "pid $pid"
 kill -INT $pid
 wait $pid
-gate_run 0 -C "$R" run --base HEAD --head HEAD --pairs 2
+gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 exit 0
