@@ -24,6 +24,7 @@
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
+#include "gate/suite.h"
 #include "gate/sysinfo.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
@@ -34,8 +35,8 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--advisory] [-q] [--pin CPUS] [--fixed-arms]\n"
-	"                        [--no-env-pad] [--no-scratch]\n"
+	"                        [--filter REGEX] [--advisory] [-q] [--pin CPUS]\n"
+	"                        [--fixed-arms] [--no-env-pad] [--no-scratch]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -48,6 +49,8 @@ const char cmd_run_usage[] =
 	"a run)\n"
 	"  --pairs N      pairs per benchmark, overriding gate.json\n"
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
+	"  --filter REGEX compare only the suite cases whose name matches\n"
+	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
 	"  -q, --quiet    no progress messages on stderr\n"
 	"  --pin CPUS     run the benchmarks on these CPUs only (e.g. 1 or "
@@ -62,7 +65,7 @@ const char cmd_run_usage[] =
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
 struct run_opts {
-	const char *base, *head, *config, *json;
+	const char *base, *head, *config, *json, *filter;
 	unsigned long seed;
 	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
@@ -112,6 +115,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "pin", required_argument, NULL, 'P' },
 		{ "fixed-arms", no_argument, NULL, 'F' },
@@ -133,6 +137,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
+		case 'f': o->filter = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'P': o->pin = optarg; break;
 		case 'F': o->fixed_arms = 1; break;
@@ -326,6 +331,7 @@ static int build_arms(const struct config *cfg, struct arm_state arm[2],
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
+		spec[a].capture = 0;
 		spec[a].count_instructions = 0;
 	}
 	if (!quiet)
@@ -388,47 +394,57 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 	out->dirty = a->rev.dirty;
 }
 
-/* Measure every compared benchmark, then decide. Returns the exit code. */
+/*
+ * Measure every benchmark, fan suites out into their cases, then decide:
+ * the level is corrected for the number of comparisons, which a suite only
+ * knows once it has printed its cases. Returns the exit code.
+ */
 static int measure_all(struct run_report *r, struct config *cfg,
-		       struct arm_state arm[2], const struct run_opts *o)
+		       struct arm_state arm[2], const struct run_opts *o,
+		       struct suite_owned *own)
 {
 	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, r->layout, NULL,
 				   2.0,
 				   o->quiet };
-	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
+	enum verdict *v;
 	size_t i;
 	int rc = 0;
 
+	(void)cfg;
 	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!mo.order_rng) {
-		free(v);
+	if (!mo.order_rng)
 		return error("cannot allocate a random generator"), EXIT_ERROR;
-	}
 	gsl_rng_set(mo.order_rng, r->seed);
+	for (i = 0; i < r->n && !r->interrupted; i++) {
+		struct bench_run *br = &r->runs[i];
+
+		if (!br->is_new && (rc = measure_bench(br, &mo)) > 0)
+			r->interrupted = rc;
+	}
+	gsl_rng_free(mo.order_rng);
+	machine_read_load_after(&r->machine);
+	/* the filter was checked before measuring: this cannot fail */
+	suite_fanout(&r->runs, &r->n, own, o->filter);
+	free(r->results);
+	r->results = xcalloc(r->n ? r->n : 1, sizeof(*r->results));
+	v = xcalloc(r->n ? r->n : 1, sizeof(*v));
 	for (i = 0; i < r->n; i++)
-		if (!r->runs[i].is_new)
+		if (!r->runs[i].is_new && !r->runs[i].is_removed)
 			r->compared += verdict_comparisons(r->runs[i].cfg);
 	r->level = stats_bonferroni(r->confidence, r->compared);
-
-	for (i = 0; i < r->n && !r->interrupted; i++) {
+	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->runs[i];
 		struct bench_result *res = &r->results[i];
 
-		if (br->is_new) {
+		if (br->is_new || br->is_removed)
 			res->verdict = VERDICT_NEW;
-		} else if ((rc = measure_bench(br, &mo)) > 0) {
-			r->interrupted = rc;
+		else if (br->error || br->npairs < 2)
 			res->verdict = VERDICT_ERROR;
-		} else if (rc < 0) {
-			res->verdict = VERDICT_ERROR;
-		} else {
+		else
 			verdict_bench(res, br, r->level, r->resamples,
 				      name_seed(r->seed, br->cfg->name));
-		}
 		v[i] = res->verdict;
 	}
-	machine_read_load_after(&r->machine);
-	gsl_rng_free(mo.order_rng);
 	r->suite = verdict_suite(v, r->n);
 	free(v);
 	if (r->interrupted)
@@ -451,6 +467,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
 				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
 	struct config cfg = CONFIG_INIT;
+	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL;
@@ -465,6 +482,14 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
+	if (o.filter) {
+		/* checked now: a bad pattern must not cost a whole run */
+		size_t zero = 0;
+		struct bench_run *none = NULL;
+
+		if (suite_fanout(&none, &zero, &own, o.filter) < 0)
+			goto cleanup;
+	}
 	r.seed = o.have_seed ? o.seed : fresh_seed();
 	r.advisory = o.advisory;
 
@@ -562,7 +587,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	code = measure_all(&r, &cfg, arm, &o);
+	code = measure_all(&r, &cfg, arm, &o, &own);
 	r.exit_code = code;
 
 	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
@@ -595,6 +620,7 @@ cleanup:
 	}
 	free(r.runs);
 	free(r.results);
+	suite_owned_release(&own);
 	config_release(&cfg);
 	layout_release(&layout);
 	free(pin_warning);

@@ -6,6 +6,7 @@
 #include "gate/config.h"
 
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,8 @@ static const char *const defaults_keys[] = {
 };
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
-	"min_effect", "gate", "counter", "timeout", "parity", NULL
+	"min_effect", "gate", "counter", "timeout", "parity", "format",
+	"expect", NULL
 };
 static const char *const metric_list[METRIC_COUNT + 1] = {
 	"wall", "cpu", "instructions", "allocs", "alloc_bytes", "frees",
@@ -783,6 +785,57 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 	return 0;
 }
 
+static int parse_format(const struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	char g[64];
+
+	if (cJSON_IsString(m) && format_lookup(&out->format,
+					       m->valuestring) == 0 &&
+	    out->format != FORMAT_GATE)
+		return 0;
+	return fail_value(p, "\"format\" must be one of %s, got %s",
+			  format_names(), got(p, g, sizeof(g)));
+}
+
+/* A list of case patterns, each a valid POSIX extended regex. */
+static int parse_expect(struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	const cJSON *e;
+	size_t i = 0, n = 0;
+	char g[64], msg[128];
+	regex_t rx;
+	int rc;
+
+	if (!cJSON_IsArray(m))
+		return fail_value(p, "\"expect\" must be a list of case name "
+				  "patterns such as [\"^BM_sort\"], got %s",
+				  got(p, g, sizeof(g)));
+	cJSON_ArrayForEach(e, m)
+		n++;
+	out->expect = xcalloc(n + 1, sizeof(*out->expect));
+	cJSON_ArrayForEach(e, m) {
+		enter(p, NULL, i);
+		if (!cJSON_IsString(e) || !*e->valuestring)
+			return fail_value(p, "each element of \"expect\" must "
+					  "be a non-empty pattern, got %s",
+					  got(p, g, sizeof(g)));
+		rc = regcomp(&rx, e->valuestring, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &rx, msg, sizeof(msg));
+			return fail_value(p, "%s is not a valid POSIX extended "
+					  "regular expression: %s",
+					  got(p, g, sizeof(g)), msg);
+		}
+		regfree(&rx);
+		out->expect[i++] = xstrdup(e->valuestring);
+		out->nexpect = i;
+		leave(p);
+	}
+	return 0;
+}
+
 static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		       const struct knobs *defaults, struct bench_cfg *out)
 {
@@ -822,6 +875,10 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		} else if (!strcmp(m->string, "run")) {
 			have_run = 1;
 			r = parse_command(p, m, "run", "./bench", &out->run);
+		} else if (!strcmp(m->string, "format")) {
+			r = parse_format(p, m, out);
+		} else if (!strcmp(m->string, "expect")) {
+			r = parse_expect(p, m, out);
 		} else {
 			r = parse_knob(p, m, &k, SRC_BENCH);
 		}
@@ -845,6 +902,30 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 	out->counter = k.b.counter;
 	out->timeout = k.b.timeout;
 	out->parity = k.b.parity;
+	if (out->format != FORMAT_TIME)
+		out->parity = 0;	/* a suite prints its timings */
+	if (out->format != FORMAT_TIME) {
+		size_t q;
+
+		/* a suite's cases are values it prints, not process counts */
+		for (q = 0; q < out->nmetrics; q++)
+			if (metric_desc(out->metrics[q].id)->source !=
+			    SOURCE_CLOCK)
+				return fail_value(p, "benchmark %s has a suite "
+						  "\"format\": its metric can "
+						  "be \"wall\" or \"cpu\" (the "
+						  "time each case reports), not "
+						  "\"%s\"", quote(g, sizeof(g),
+						  out->name), metric_name(
+						  out->metrics[q].id));
+	}
+	if (out->nexpect && out->format == FORMAT_TIME) {
+		enter(p, "expect", 0);
+		return fail_value(p, "\"expect\" lists the cases of a suite, "
+				  "but benchmark %s has no suite \"format\" "
+				  "(one of %s)", quote(g, sizeof(g), out->name),
+				  format_names());
+	}
 	leave(p);
 	return 0;
 }
@@ -1123,8 +1204,13 @@ void config_release(struct config *cfg)
 	size_t i;
 
 	for (i = 0; i < cfg->nbench; i++) {
+		size_t j;
+
 		free(cfg->benches[i].name);
 		command_release(&cfg->benches[i].run);
+		for (j = 0; j < cfg->benches[i].nexpect; j++)
+			free(cfg->benches[i].expect[j]);
+		free(cfg->benches[i].expect);
 	}
 	free(cfg->benches);
 	command_release(&cfg->build);

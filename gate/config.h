@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "gate/format.h"
 #include "gate/metrics.h"
 
 /* A command: argv (no shell) when argv != NULL, else shell via /bin/sh -c. */
@@ -36,6 +37,13 @@ struct bench_cfg {
 	enum counter counter;	/* instruction counter backend wanted */
 	double timeout;		/* seconds per sample, > 0 */
 	int parity;		/* 1: stdout must be identical within an arm */
+	enum format format;	/* how stdout is read (FORMAT_TIME: not) */
+	char **expect;		/* suite: POSIX ERE patterns each matching a
+				   case; owned, nexpect of them */
+	size_t nexpect;
+	/* set only on a suite's per-case benchmarks, which gate run makes */
+	const char *unit;	/* NULL: metric_unit(metric) */
+	int higher_better;	/* a rate: ratio base/head */
 };
 
 struct config {

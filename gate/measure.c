@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "gate/alloc.h"
 #include "gate/counter.h"
+#include "gate/format.h"
 #include "gate/layout.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -106,6 +107,19 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 	return buf;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double suite_reduce(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void measure_order(int *order, size_t n, gsl_rng *rng)
 {
 	size_t i;
@@ -156,6 +170,109 @@ static void fail(struct bench_run *br, char *msg)
 {
 	free(br->error);
 	br->error = msg;
+}
+
+static struct suite_case *suite_find(struct suite_data *sd, const char *name,
+				     const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		if (!strcmp(sd->cases[i].name, name) &&
+		    !strcmp(sd->cases[i].unit, unit))
+			return &sd->cases[i];
+	return NULL;
+}
+
+/*
+ * Parse a suite sample's stdout and check it against the arm's manifest
+ * (the case list of its first sample): every case in every sample, no case
+ * added. pair is the pair index, or -1 for a warm-up (values not kept).
+ */
+static int suite_sample(struct bench_run *br, enum arm a, const char *label,
+			struct run_result *res, long pair)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct fmt_opts fo = { cfg->metric == METRIC_CPU };
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct suite_data *sd = br->suite;
+	char origin[256], msg[1024], *obuf;
+	size_t osize, i;
+	int oquiet, rc, ret = -1;
+
+	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
+		 label);
+	if (res->out_overflow) {
+		fail(br, xasprintf("benchmark \"%s\": %s printed more than "
+			"the %u MiB gate reads from a suite: print less (a "
+			"suite format needs only its results)", cfg->name,
+			origin, FORMAT_MAX_BYTES >> 20));
+		return -1;
+	}
+	error_capture_get(&obuf, &osize, &oquiet);
+	error_capture(msg, sizeof(msg), 1);
+	msg[0] = '\0';
+	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
+			  res->out_len, origin, &fo);
+	error_capture(obuf, osize, oquiet);
+	if (rc < 0) {
+		fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
+			cfg->name, format_name(cfg->format), msg));
+		return -1;
+	}
+	if (!sd)
+		sd = br->suite = xcalloc(1, sizeof(*sd));
+	for (i = 0; i < t.n; i++) {
+		struct fmt_case *c = &t.cases[i];
+		struct suite_case *sc = suite_find(sd, c->name, c->unit);
+
+		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
+			if (!sc) {
+				if (sd->n == sd->cap) {
+					sd->cap = sd->cap ? 2 * sd->cap : 16;
+					sd->cases = xrealloc(sd->cases,
+						sd->cap * sizeof(*sd->cases));
+				}
+				sc = &sd->cases[sd->n++];
+				memset(sc, 0, sizeof(*sc));
+				sc->name = xstrdup(c->name);
+				sc->unit = xstrdup(c->unit);
+				sc->higher_better = c->higher_better;
+			}
+			sc->in[a] = 1;
+		} else if (!sc || !sc->in[a]) {
+			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) appears in %s but not in %s's first "
+				"sample: a suite must report the same cases "
+				"every run", cfg->name, c->name, c->unit,
+				origin, arm_name(a)));
+			goto cleanup;
+		}
+		if (c->n > sc->inner)
+			sc->inner = c->n;
+		if (pair >= 0) {
+			if (!sc->v[a])
+				sc->v[a] = xcalloc(cfg->pairs,
+						   sizeof(double));
+			sc->v[a][pair] = suite_reduce(c->values, c->n);
+		}
+	}
+	for (i = 0; i < sd->n; i++)
+		if (sd->cases[i].in[a] &&
+		    !fmt_table_find(&t, sd->cases[i].name,
+				    sd->cases[i].unit)) {
+			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) is missing from %s though %s's first "
+				"sample had it: a crashed or filtered case?",
+				cfg->name, sd->cases[i].name,
+				sd->cases[i].unit, origin, arm_name(a)));
+			goto cleanup;
+		}
+	sd->samples[a]++;
+	ret = 0;
+cleanup:
+	fmt_table_release(&t);
+	return ret;
 }
 
 /* Why run_one's result cannot be used, as br's error; returns -1 or the
@@ -268,11 +385,11 @@ static char **without_padding(char *const *env)
 /* The uninstrumented run of a sample: times, rusage, perf, allocations. */
 static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		     enum arm a, const char *label, const char *tmp,
-		     struct sample *out)
+		     struct sample *out, long pair)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1, NULL, 0 };
+				 opt->grace, -1, NULL, 0, 0 };
 	struct run_result res;
 	struct alloc_counts ac;
 	char *alloc_out = NULL, **aenv = NULL;
@@ -288,9 +405,22 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		spec.envp = aenv;
 	}
 	spec.count_instructions = br->counter == COUNTER_PERF;
+	if (cfg->format != FORMAT_TIME)
+		spec.capture = FORMAT_MAX_BYTES;
 	run_one(&res, &spec);
-	if (layout_out(br, opt, a, label) < 0)
+	if (layout_out(br, opt, a, label) < 0) {
+		free(res.out);
 		goto cleanup;
+	}
+	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
+		int r = suite_sample(br, a, label, &res, pair);
+
+		free(res.out);
+		if (r < 0)
+			goto cleanup;
+	} else {
+		free(res.out);
+	}
 	if (res.status != RUN_OK) {
 		rc = run_failed(br, &res, a, label);
 		goto cleanup;
@@ -366,7 +496,7 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	struct command cmd = { NULL, NULL };
 	struct run_spec spec = { &cmd, opt->dir[a],
 				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
-				 opt->grace, -1, NULL, 0 };
+				 opt->grace, -1, NULL, 0, 0 };
 	struct run_result res;
 	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", cfg->run.shell,
 			     NULL };
@@ -420,7 +550,7 @@ cleanup:
  */
 static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 		      enum arm a, const char *label, const char *tmp,
-		      int counted, struct sample *out)
+		      int counted, struct sample *out, long pair)
 {
 	size_t i;
 	int rc = 0;
@@ -430,7 +560,7 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 	out->wall = out->cpu = NAN;
 	out->maxrss_kb = 0;
 	if (br->plain_runs)
-		rc = plain_run(br, opt, a, label, tmp, out);
+		rc = plain_run(br, opt, a, label, tmp, out, pair);
 	if (rc == 0 && counted && br->counter == COUNTER_VALGRIND)
 		rc = counted_run(br, opt, a, label, tmp, out);
 	return rc;
@@ -494,10 +624,10 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 	for (i = 0; i < cfg->warmup && rc == 0; i++) {
 		snprintf(label, sizeof(label), "warm-up %u", i + 1);
 		rc = one_sample(br, opt, ARM_BASE, label, tmp, !br->plain_runs,
-				&scratch);
+				&scratch, -1);
 		if (rc == 0)
 			rc = one_sample(br, opt, ARM_HEAD, label, tmp,
-					!br->plain_runs, &scratch);
+					!br->plain_runs, &scratch, -1);
 	}
 	for (i = 0; i < cfg->pairs && rc == 0; i++) {
 		struct pair_result *pr = &br->pairs[i];
@@ -507,10 +637,10 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 		pr->head_first = order[i];
 		snprintf(label, sizeof(label), "pair %u", i + 1);
 		rc = one_sample(br, opt, first, label, tmp, counted,
-				&pr->s[first]);
+				&pr->s[first], (long)i);
 		if (rc == 0)
 			rc = one_sample(br, opt, !first, label, tmp, counted,
-					&pr->s[!first]);
+					&pr->s[!first], (long)i);
 		if (rc == 0)
 			br->npairs++;
 	}
@@ -527,6 +657,19 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 
 void bench_run_release(struct bench_run *br)
 {
+	size_t i;
+
+	if (br->suite) {
+		for (i = 0; i < br->suite->n; i++) {
+			free(br->suite->cases[i].name);
+			free(br->suite->cases[i].unit);
+			free(br->suite->cases[i].v[0]);
+			free(br->suite->cases[i].v[1]);
+		}
+		free(br->suite->cases);
+		free(br->suite);
+		br->suite = NULL;
+	}
 	free(br->pairs);
 	free(br->error);
 	free(br->valgrind);

@@ -21,6 +21,21 @@ struct sample {
 	double value[METRIC_COUNT];	/* every metric; NAN: not measured */
 };
 
+/* One case of a suite: its value in each pair and arm, after reduction. */
+struct suite_case {
+	char *name, *unit;
+	int higher_better;
+	int in[2];		/* present in that arm's output */
+	double *v[2];		/* [pair], by enum arm */
+	size_t inner;		/* most values one process gave (repetitions) */
+};
+
+struct suite_data {
+	struct suite_case *cases;
+	size_t n, cap;
+	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+};
+
 struct pair_result {
 	int head_first;		/* order the pair ran in */
 	struct sample s[2];	/* indexed by enum arm */
@@ -42,6 +57,9 @@ struct bench_run {
 	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
 	int plain_runs;		/* 1: samples include an uninstrumented run */
 	size_t counted_pairs;	/* pairs that also get a valgrind run */
+	struct suite_data *suite;	/* suite formats: the cases (owned) */
+	int is_removed;		/* a suite case only base printed */
+	const char *suite_name;	/* a suite case: its suite's name */
 };
 
 struct layout;
@@ -81,5 +99,10 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  */
 int measure_bench(struct bench_run *br, const struct measure_opts *opt);
 void bench_run_release(struct bench_run *br);
+/*
+ * The values of n inner repetitions (one process) as one: their median.
+ * Reorders v.
+ */
+double suite_reduce(double *v, size_t n);
 
 #endif

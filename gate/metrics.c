@@ -35,6 +35,8 @@ static const struct metric_desc table[METRIC_COUNT] = {
 		SOURCE_RUSAGE, "page faults that needed I/O" },
 	[METRIC_CTX_SWITCHES] = { "ctx_switches", "switches", 0, 0.05,
 		SOURCE_RUSAGE, "voluntary + involuntary context switches" },
+	[METRIC_VALUE] = { "value", "", 0, 0.05, SOURCE_SUITE,
+		"a suite case's value, in the unit the suite printed" },
 };
 
 const struct metric_desc *metric_desc(enum metric m)
@@ -47,7 +49,7 @@ int metric_lookup(const char *name)
 	int i;
 
 	for (i = 0; i < METRIC_COUNT; i++)
-		if (!strcmp(name, table[i].name))
+		if (i != METRIC_VALUE && !strcmp(name, table[i].name))
 			return i;
 	return -1;
 }
@@ -71,8 +73,9 @@ const char *metric_names(void)
 	if (buf[0])
 		return buf;
 	for (i = 0; i < METRIC_COUNT; i++)
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s",
-				      i ? ", " : "", table[i].name);
+		if (i != METRIC_VALUE)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s",
+					      i ? ", " : "", table[i].name);
 	return buf;
 }
 

@@ -20,6 +20,8 @@ enum metric {
 	METRIC_MINOR_FAULTS,
 	METRIC_MAJOR_FAULTS,
 	METRIC_CTX_SWITCHES,
+	METRIC_VALUE,		/* what a suite printed for a case (gate sets
+				   it on a suite's per-case benchmarks) */
 	METRIC_COUNT
 };
 
@@ -29,6 +31,7 @@ enum metric_source {
 	SOURCE_RUSAGE,		/* wait4's rusage: the tree's reaped processes */
 	SOURCE_COUNTER,		/* an instruction counter backend */
 	SOURCE_ALLOC,		/* the libgate-alloc.so preload library */
+	SOURCE_SUITE,		/* parsed from a suite's stdout */
 };
 
 struct metric_desc {
@@ -58,12 +61,13 @@ enum counter { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
 #define METRIC_COUNTED_PAIRS 3
 
 const struct metric_desc *metric_desc(enum metric m);
-/* The metric named name, or -1. */
+/* The metric named name as gate.json may name it, or -1 ("value" is
+   gate's own, for suite cases). */
 int metric_lookup(const char *name);
 /* "wall", "instructions", ...: as written in gate.json. */
 const char *metric_name(enum metric m);
 const char *metric_unit(enum metric m);
-/* "wall, cpu, instructions, ...": every name, for messages. */
+/* "wall, cpu, instructions, ...": every name gate.json may use. */
 const char *metric_names(void);
 /* A value in its unit for people: "101.2 ms", "12.35 M", "3.4 MiB". */
 const char *metric_format(enum metric m, double v, char *buf, size_t size);

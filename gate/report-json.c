@@ -14,6 +14,8 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/format.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 /* JSON has no NaN: unknown numbers become null. */
@@ -68,6 +70,8 @@ static cJSON *arm_json(double median, double cv)
 
 static char *parity_text(const struct bench_run *br, enum arm a)
 {
+	if (br->suite_name)
+		return xasprintf("same cases in %zu samples", br->nsamples[a]);
 	if (!br->cfg->parity)
 		return xstrdup("not checked (parity: false)");
 	return xasprintf("identical in %zu samples", br->nsamples[a]);
@@ -99,7 +103,9 @@ static cJSON *metric_json(const struct bench_run *br,
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "name", metric_name(st->metric));
-	cJSON_AddStringToObject(o, "unit", metric_unit(st->metric));
+	cJSON_AddStringToObject(o, "unit", st->metric == METRIC_VALUE &&
+				br->cfg->unit ? br->cfg->unit :
+				metric_unit(st->metric));
 	cJSON_AddBoolToObject(o, "gating", st->gating);
 	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
 	if (st->reason)
@@ -146,8 +152,19 @@ static cJSON *bench_json(const struct bench_run *br,
 			primary = &res->m[i];
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
-	cJSON_AddStringToObject(o, "unit", metric_unit(c->metric));
-	cJSON_AddStringToObject(o, "verdict", verdict_name(res->verdict));
+	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
+				metric_unit(c->metric));
+	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
+				verdict_name(res->verdict));
+	if (br->suite_name) {
+		char red[64];
+
+		cJSON_AddStringToObject(o, "suite", br->suite_name);
+		cJSON_AddStringToObject(o, "format", format_name(c->format));
+		cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
+		cJSON_AddStringToObject(o, "reduction",
+					suite_reduction(br, red, sizeof(red)));
+	}
 	if (primary && primary->reason)
 		cJSON_AddStringToObject(o, "reason", primary->reason);
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/format.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 const char *format_seconds(double s, char *buf, size_t size)
@@ -60,7 +62,8 @@ static const char *verdict_label(const struct bench_stats *st)
 	case VERDICT_PASS:
 		if (!st->improved)
 			return "pass";
-		return metric_desc(st->metric)->source == SOURCE_CLOCK ?
+		return metric_desc(st->metric)->source == SOURCE_CLOCK ||
+		       metric_desc(st->metric)->source == SOURCE_SUITE ?
 		       "pass (faster)" : "pass (fewer)";
 	case VERDICT_FAIL:
 		return "FAIL";
@@ -71,33 +74,47 @@ static const char *verdict_label(const struct bench_stats *st)
 	}
 }
 
+/* A median for the table: in the metric's unit, or a suite case's. */
+static const char *arm_value(const struct bench_run *br,
+			     const struct bench_stats *st, double v,
+			     char *buf, size_t size)
+{
+	if (st->metric == METRIC_VALUE && br->cfg->unit)
+		return format_value(v, br->cfg->unit, buf, size);
+	return metric_format(st->metric, v, buf, size);
+}
+
+static int vw = 10;	/* width of the base and head columns */
+
 /* One row per metric; the benchmark's name on its first row only. */
 static void print_rows(FILE *out, int w, const struct bench_run *br,
 		       const struct bench_result *res)
 {
-	char b[32], h[32], iv[48], wins[32], cv[32], verdict[40];
+	char b[48], h[48], iv[48], wins[32], cv[32], verdict[40];
 	size_t i;
 
 	if (res->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  "
-			"%-11s  new\n", w, br->cfg->name, "-", "-", "-", "-",
-			"not compared", "-", "-");
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			"%-11s  %s\n", w, br->cfg->name, "-", vw, "-", vw, "-",
+			"-", "not compared", "-", "-",
+			br->is_removed ? "removed" : "new");
 		return;
 	}
 	if (br->error || !res->m) {
-		fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  "
-			"%-11s  ERROR\n", w, br->cfg->name, "-", "-", "-", "-",
-			"-", "-", "-");
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			"%-11s  ERROR\n", w, br->cfg->name, "-", vw, "-", vw,
+			"-", "-", "-", "-", "-");
 		return;
 	}
 	for (i = 0; i < res->n; i++) {
 		const struct bench_stats *st = &res->m[i];
 
 		if (st->verdict == VERDICT_ERROR && !st->n) {
-			fprintf(out, "%-*s  %-12s  %10s  %10s  %8s  %-19s  "
+			fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  "
 				"%-16s  %-11s  %s\n", w, i ? "" : br->cfg->name,
-				metric_name(st->metric), "-", "-", "-", "-",
-				"-", "-", st->gating ? "ERROR" : "(info) error");
+				metric_name(st->metric), vw, "-", vw, "-", "-",
+				"-", "-", "-", st->gating ? "ERROR" :
+				"(info) error");
 			continue;
 		}
 		if (st->exact)
@@ -113,13 +130,11 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 			 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 		snprintf(verdict, sizeof(verdict), "%s%s",
 			 st->gating ? "" : "(info) ", verdict_label(st));
-		fprintf(out, "%-*s  %-12s  %10s  %10s  %+7.*f%%  %-19s  %-16s  "
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %+7.*f%%  %-19s  %-16s  "
 			"%-11s  %s\n", w, i ? "" : br->cfg->name,
 			metric_name(st->metric),
-			metric_format(st->metric, st->base_median, b,
-				      sizeof(b)),
-			metric_format(st->metric, st->head_median, h,
-				      sizeof(h)),
+			vw, arm_value(br, st, st->base_median, b, sizeof(b)),
+			vw, arm_value(br, st, st->head_median, h, sizeof(h)),
 			st->exact ? 2 : 1, pct(st->median), iv, wins, cv,
 			verdict);
 	}
@@ -208,6 +223,29 @@ static void print_protocol(FILE *out, const struct run_report *r)
 
 		if (r->results[i].verdict == VERDICT_NEW)
 			continue;
+		if (br->suite_name) {
+			char red[64];
+
+			if (i > 0 && r->runs[i - 1].suite_name &&
+			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+				continue;
+			fprintf(out, "  %s: suite (format %s, times %s), %zu "
+				"pairs + %u warm-up, floor %+.1f%%, each "
+				"case's value: %s; every sample printed the "
+				"same cases (%zu base, %zu head samples)\n",
+				br->suite_name, format_name(c->format),
+				suite_time(br),
+				br->npairs, c->warmup, c->min_effect * 100,
+				suite_reduction(br, red, sizeof(red)),
+				br->nsamples[0], br->nsamples[1]);
+			continue;
+		}
+		if (c->format != FORMAT_TIME) {
+			fprintf(out, "  %s: suite (format %s), not measured "
+				"to the end\n", c->name,
+				format_name(c->format));
+			continue;
+		}
 		fprintf(out, "  %s: ", c->name);
 		for (k = 0; k < c->nmetrics; k++)
 			fprintf(out, "%s%s (%s, floor %+.1f%%%s%s)",
@@ -251,10 +289,28 @@ void report_term(FILE *out, const struct run_report *r)
 		if (len > w)
 			w = len;
 	}
+	vw = 10;
+	for (i = 0; i < r->n; i++) {
+		const struct bench_result *res = &r->results[i];
+		char b[48];
+		size_t k;
+		int len;
+
+		for (k = 0; k < res->n; k++) {
+			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+						    res->m[k].base_median, b,
+						    sizeof(b)));
+			vw = len > vw ? len : vw;
+			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+						    res->m[k].head_median, b,
+						    sizeof(b)));
+			vw = len > vw ? len : vw;
+		}
+	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %-12s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
-		"%s\n", w, "benchmark", "metric", "base", "head", "change", ivh,
-		"head worse", "CV b/h", "verdict");
+	fprintf(out, "\n%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
+		"%s\n", w, "benchmark", "metric", vw, "base", vw, "head",
+		"change", ivh, "head worse", "CV b/h", "verdict");
 	for (i = 0; i < r->n; i++)
 		print_rows(out, w, &r->runs[i], &r->results[i]);
 	fputc('\n', out);
@@ -266,6 +322,16 @@ void report_term(FILE *out, const struct run_report *r)
 		if (br->error) {
 			fprintf(out, "%s: error: %s\n", br->cfg->name,
 				br->error);
+			continue;
+		}
+		if (br->is_removed) {
+			fprintf(out, "%s: removed: only base's suite printed "
+				"this case: not compared\n", br->cfg->name);
+			continue;
+		}
+		if (br->is_new && br->suite_name) {
+			fprintf(out, "%s: new: only head's suite printed this "
+				"case: not compared\n", br->cfg->name);
 			continue;
 		}
 		if (res->verdict == VERDICT_NEW) {

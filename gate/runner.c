@@ -39,6 +39,7 @@ struct proc {
 	int perf_fd;		/* instruction counter, or -1 */
 	double start, deadline, kill_at;	/* monotonic seconds */
 	double grace, limit;
+	size_t capture, out_cap;	/* bytes to keep; buffer size */
 	int reaped, timed_out, interrupted;
 	struct run_result *res;
 	size_t tail_len;	/* bytes held in res->err_tail */
@@ -257,6 +258,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	}
 	p->out_fd = outp[0];
 	p->err_fd = errp[0];
+	p->capture = spec->capture;
 	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
 	p->limit = spec->timeout;
 	*out = p;
@@ -274,6 +276,23 @@ static void feed_out(struct proc *p, const char *buf, size_t n)
 	}
 	p->res->out_hash = h;
 	p->res->out_bytes += n;
+	if (!p->capture || p->res->out_overflow)
+		return;
+	if (p->res->out_len + n > p->capture) {
+		/* bounded memory: the caller reports it, keeps nothing */
+		p->res->out_overflow = 1;
+		free(p->res->out);
+		p->res->out = NULL;
+		p->res->out_len = 0;
+		return;
+	}
+	if (p->res->out_len + n + 1 > p->out_cap) {
+		p->out_cap = 2 * (p->res->out_len + n + 1);
+		p->res->out = xrealloc(p->res->out, p->out_cap);
+	}
+	memcpy(p->res->out + p->res->out_len, buf, n);
+	p->res->out_len += n;
+	p->res->out[p->res->out_len] = '\0';
 }
 
 /* keep the last RUN_TAIL bytes of stderr without unbounded buffering */
@@ -379,6 +398,8 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 		results[i].out_hash = FNV_OFFSET;
 		results[i].instructions = NAN;
 		procs[i]->res = &results[i];
+		if (procs[i]->capture)
+			results[i].out = xcalloc(1, procs[i]->out_cap = 1);
 	}
 	while (left > 0) {
 		double t = now(), wake = -1;

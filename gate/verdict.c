@@ -143,12 +143,13 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 			   const struct metric_cfg *mc, double level,
 			   unsigned resamples, unsigned long seed)
 {
+	const struct bench_cfg *cfg = br->cfg;
 	enum metric m = mc->id;
 	const struct metric_desc *d = metric_desc(m);
 	double *arm[2];
 	struct stats_interval ci;
 	gsl_rng *rng = NULL;
-	size_t i, n = 0;
+	size_t i, n = 0, zeros = 0;
 	int ret = -1;
 
 	st->metric = m;
@@ -168,12 +169,17 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 			continue;
 		arm[0][n] = b;
 		arm[1][n] = h;
-		/* a count may be 0: compare it as if from 1 */
-		st->ratios[n] = b == 0 && d->source != SOURCE_CLOCK ?
+		if (d->source == SOURCE_SUITE)
+			zeros += (b == 0) + (h == 0);
+		/* a rate (higher is better) is worse when head is lower; a
+		   count may be 0: compare it as if from 1 */
+		st->ratios[n] = cfg->higher_better ? b / h :
+				b == 0 && d->source != SOURCE_CLOCK &&
+				d->source != SOURCE_SUITE ?
 				(h + 1) / (b + 1) : h / b;
 		if (h != b) {
 			st->of++;
-			st->head_slower += h > b;
+			st->head_slower += cfg->higher_better ? h < b : h > b;
 		}
 		n++;
 	}
@@ -181,6 +187,26 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	if (n == 0) {
 		st->reason = xasprintf("no pair measured \"%s\"",
 				       metric_name(m));
+		goto cleanup;
+	}
+	if (zeros) {
+		/* a count such as allocs/op may be 0: equal only if all are */
+		st->base_median = stats_median(arm[0], n);
+		st->head_median = stats_median(arm[1], n);
+		if (zeros == 2 * n) {
+			st->median = st->low = st->high = st->geomean = 1.0;
+			st->sign_p = 1.0;
+			st->verdict = VERDICT_PASS;
+			st->reason = xasprintf("0 %s in every sample of both "
+					       "arms", cfg->unit ? cfg->unit :
+					       "");
+			ret = 0;
+		} else {
+			st->reason = xasprintf("the value is 0 in %zu of %zu "
+					       "samples but not in all: no "
+					       "ratio can be formed", zeros,
+					       2 * n);
+		}
 		goto cleanup;
 	}
 	st->median = stats_median(st->ratios, n);
