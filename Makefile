@@ -54,9 +54,11 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/config.o gate/json
 	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
 	gate/format-hyperfine.o gate/suite.o gate/layout.o \
-	gate/metrics.o gate/counter.o gate/alloc.o
+	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o
+CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(GATE_OBJ))
+	$(CI_OBJ) $(GATE_OBJ))
 
 UNIT_TESTS = stats config git runner verdict format
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))

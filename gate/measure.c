@@ -643,6 +643,9 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 					&pr->s[!first], (long)i);
 		if (rc == 0)
 			br->npairs++;
+		if (rc == 0 && opt->on_pair)
+			opt->on_pair(opt->on_pair_arg, br, br->npairs,
+				     cfg->pairs);
 	}
 	if (rmdir(tmp) < 0)
 		warning("cannot remove the temporary directory \"%s\": %s",

@@ -70,6 +70,10 @@ struct measure_opts {
 	gsl_rng *order_rng;	/* draws the pair order */
 	double grace;		/* SIGTERM to SIGKILL on timeout, seconds */
 	int quiet;		/* no progress lines on stderr */
+	/* after each pair, both samples reaped: outside any timed interval */
+	void (*on_pair)(void *arg, const struct bench_run *br, size_t done,
+			size_t total);
+	void *on_pair_arg;
 };
 
 const char *arm_name(enum arm a);

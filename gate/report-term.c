@@ -1,7 +1,7 @@
 /*
  * The terminal report: one row per benchmark that can be read at a glance
- * (name, medians, change, interval, wins, CV, verdict), the reason for each
- * verdict, the suite verdict, and the protocol disclosure underneath.
+ * (name, medians, change, interval, wins, CV, a compact plot, verdict), the
+ * reason for each verdict, the suite verdict, and the protocol underneath.
  */
 #include "gate/report.h"
 
@@ -30,6 +30,67 @@ const char *format_seconds(double s, char *buf, size_t size)
 static double pct(double ratio)
 {
 	return (ratio - 1.0) * 100.0;
+}
+
+#define STRIP_W 21
+
+char *report_strip(char *buf, int width, const struct bench_stats *st)
+{
+	double lo = fmin(1.0, st->low), hi = fmax(1.0 + st->floor, st->high);
+	double span;
+	size_t i;
+	int c, a, b;
+
+	for (i = 0; i < st->n; i++)
+		if (isfinite(st->ratios[i]) && st->ratios[i] > 0) {
+			lo = fmin(lo, st->ratios[i]);
+			hi = fmax(hi, st->ratios[i]);
+		}
+	memset(buf, ' ', (size_t)width);
+	buf[width] = '\0';
+	if (!(lo > 0) || !isfinite(hi) || width < 3)
+		return buf;
+	if (hi / lo < 1.01)
+		hi = lo * 1.01;
+	span = log(hi) - log(lo);
+#define CELL(v) ((int)lround((log(v) - log(lo)) / span * (width - 1)))
+	for (i = 0; i < st->n; i++) {
+		if (!(st->ratios[i] > 0))
+			continue;
+		c = CELL(st->ratios[i]);
+		buf[c] = buf[c] == ' ' ? '.' : ':';
+	}
+	a = CELL(st->low);
+	b = CELL(st->high);
+	for (c = a; c <= b; c++)
+		buf[c] = '=';
+	buf[a] = '[';
+	buf[b] = ']';
+	buf[CELL(1.0)] = '|';
+	buf[CELL(1.0 + st->floor)] = '!';
+	buf[CELL(st->median)] = '*';
+#undef CELL
+	return buf;
+}
+
+/* ANSI colour for a verdict word, or "" without colour. */
+static const char *paint(int color, enum verdict v)
+{
+	if (!color)
+		return "";
+	switch (v) {
+	case VERDICT_PASS: return "\033[32m";
+	case VERDICT_FAIL: return "\033[1;31m";
+	case VERDICT_NOISY: return "\033[1;33m";
+	case VERDICT_ERROR: return "\033[1;35m";
+	case VERDICT_NEW: return "\033[36m";
+	}
+	return "";
+}
+
+static const char *reset(int color)
+{
+	return color ? "\033[0m" : "";
 }
 
 static const char *short_id(const char *id)
@@ -88,22 +149,25 @@ static int vw = 10;	/* width of the base and head columns */
 
 /* One row per metric; the benchmark's name on its first row only. */
 static void print_rows(FILE *out, int w, const struct bench_run *br,
-		       const struct bench_result *res)
+		       const struct bench_result *res, int color)
 {
 	char b[48], h[48], iv[48], wins[32], cv[32], verdict[40];
+	char strip[STRIP_W + 1];
 	size_t i;
 
 	if (res->verdict == VERDICT_NEW) {
 		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
-			"%-11s  %s\n", w, br->cfg->name, "-", vw, "-", vw, "-",
-			"-", "not compared", "-", "-",
-			br->is_removed ? "removed" : "new");
+			"%-11s  %-*s  %s%s%s\n", w, br->cfg->name, "-", vw, "-",
+			vw, "-", "-", "not compared", "-", "-", STRIP_W, "",
+			paint(color, res->verdict),
+			br->is_removed ? "removed" : "new", reset(color));
 		return;
 	}
 	if (br->error || !res->m) {
 		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
-			"%-11s  ERROR\n", w, br->cfg->name, "-", vw, "-", vw,
-			"-", "-", "-", "-", "-");
+			"%-11s  %-*s  %sERROR%s\n", w, br->cfg->name, "-", vw,
+			"-", vw, "-", "-", "-", "-", "-", STRIP_W, "",
+			paint(color, VERDICT_ERROR), reset(color));
 		return;
 	}
 	for (i = 0; i < res->n; i++) {
@@ -111,10 +175,12 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 
 		if (st->verdict == VERDICT_ERROR && !st->n) {
 			fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  "
-				"%-16s  %-11s  %s\n", w, i ? "" : br->cfg->name,
-				metric_name(st->metric), vw, "-", vw, "-", "-",
-				"-", "-", "-", st->gating ? "ERROR" :
-				"(info) error");
+				"%-16s  %-11s  %-*s  %s%s%s\n", w,
+				i ? "" : br->cfg->name, metric_name(st->metric),
+				vw, "-", vw, "-", "-", "-", "-", "-", STRIP_W,
+				"", paint(color, VERDICT_ERROR),
+				st->gating ? "ERROR" : "(info) error",
+				reset(color));
 			continue;
 		}
 		if (st->exact)
@@ -131,12 +197,14 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 		snprintf(verdict, sizeof(verdict), "%s%s",
 			 st->gating ? "" : "(info) ", verdict_label(st));
 		fprintf(out, "%-*s  %-12s  %*s  %*s  %+7.*f%%  %-19s  %-16s  "
-			"%-11s  %s\n", w, i ? "" : br->cfg->name,
+			"%-11s  %s  %s%s%s\n", w, i ? "" : br->cfg->name,
 			metric_name(st->metric),
 			vw, arm_value(br, st, st->base_median, b, sizeof(b)),
 			vw, arm_value(br, st, st->head_median, h, sizeof(h)),
 			st->exact ? 2 : 1, pct(st->median), iv, wins, cv,
-			verdict);
+			report_strip(strip, STRIP_W, st),
+			st->gating ? paint(color, st->verdict) : "", verdict,
+			st->gating ? reset(color) : "");
 	}
 }
 
@@ -151,9 +219,10 @@ static void print_suite(FILE *out, const struct run_report *r)
 			"verdict (exit %d)\n", r->interrupted, r->exit_code);
 		return;
 	}
-	fprintf(out, "verdict: %s", r->suite == VERDICT_PASS ? "PASS" :
+	fprintf(out, "verdict: %s%s%s", paint(r->color, r->suite),
+		r->suite == VERDICT_PASS ? "PASS" :
 		r->suite == VERDICT_FAIL ? "FAIL" :
-		r->suite == VERDICT_NOISY ? "NOISY" : "ERROR");
+		r->suite == VERDICT_NOISY ? "NOISY" : "ERROR", reset(r->color));
 	if (r->error)
 		fprintf(out, ": %s", r->error);
 	else
@@ -309,10 +378,14 @@ void report_term(FILE *out, const struct run_report *r)
 	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
 	fprintf(out, "\n%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
-		"%s\n", w, "benchmark", "metric", vw, "base", vw, "head",
-		"change", ivh, "head worse", "CV b/h", "verdict");
+		"%-*s  %s\n", w, "benchmark", "metric", vw, "base", vw, "head",
+		"change", ivh, "head worse", "CV b/h", STRIP_W,
+		"plot (log scale)", "verdict");
 	for (i = 0; i < r->n; i++)
-		print_rows(out, w, &r->runs[i], &r->results[i]);
+		print_rows(out, w, &r->runs[i], &r->results[i], r->color);
+	if (r->n)
+		fprintf(out, "plot: . pair ratios  [=*=] interval and median  "
+			"| no change  ! floor\n");
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];

@@ -81,6 +81,14 @@ enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
 			   double level, unsigned resamples,
 			   unsigned long seed);
 void bench_result_release(struct bench_result *res);
+/*
+ * A borrowed view of res for reports that show one metric per benchmark:
+ * its first gating metric's figures, with the benchmark's verdict (a
+ * zeroed one when nothing was analysed). Never release the view; it lives
+ * as long as res.
+ */
+void bench_result_primary(struct bench_stats *out,
+			  const struct bench_result *res);
 /* Comparisons the suite's confidence is shared among: gating metrics. */
 size_t verdict_comparisons(const struct bench_cfg *cfg);
 /* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
