@@ -64,7 +64,11 @@ UNIT_TESTS = stats config git runner verdict format
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
 BENCH_BIN = $(BUILD)/bench-stats
 
+# The allocation-counting preload library needs glibc (Linux); elsewhere
+# gate builds without it and the allocation metrics say they are missing.
+ifeq ($(shell uname -s),Linux)
 ALLOC_LIB = $(BUILD)/libgate-alloc.so
+endif
 LIBDIR ?= $(PREFIX)/lib
 
 all: $(BUILD)/gate $(ALLOC_LIB)
@@ -78,7 +82,7 @@ $(BUILD)/libgate.a: $(LIB_OBJ)
 
 # The preload library goes into benchmarks, not gate: never sanitized, and
 # built without gate's libraries. Needs glibc (it forwards to __libc_malloc).
-$(ALLOC_LIB): lib/gate-alloc.c
+$(BUILD)/libgate-alloc.so: lib/gate-alloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) -O2 -g -fPIC -shared \
 		-o $@ lib/gate-alloc.c
@@ -126,8 +130,8 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/gate
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	chmod 755 $(DESTDIR)$(BINDIR)/gate
-	cp $(ALLOC_LIB) $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so
-	chmod 644 $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so
+	$(if $(ALLOC_LIB),cp $(ALLOC_LIB) $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
+	$(if $(ALLOC_LIB),chmod 644 $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
 
 clean:
 	rm -rf build
