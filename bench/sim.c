@@ -39,6 +39,10 @@ void sim_default_cfg(struct bench_cfg *b)
 	b->rule = RULE_FLOOR;
 	b->target_halfwidth = b->min_effect;
 	b->metric = METRIC_WALL;
+	b->nmetrics = 1;
+	b->metrics[0].id = METRIC_WALL;
+	b->metrics[0].min_effect = b->min_effect;
+	b->metrics[0].gating = 1;
 }
 
 struct sim_ctx {
@@ -130,6 +134,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	r.resamples = resamples;
 	r.runs = xcalloc(r.n, sizeof(*r.runs));
 	r.stats = xcalloc(r.n, sizeof(*r.stats));
+	r.results = xcalloc(r.n, sizeof(*r.results));
 
 	for (t = 0; t < trials && ret == 0; t++) {
 		enum verdict suite = VERDICT_PASS;
@@ -144,7 +149,10 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			suite = r.suite;
 			for (i = 0; i < r.n; i++) {
 				pairs += r.runs[i].npairs;
-				bench_stats_release(&r.stats[i]);
+				/* r.stats[i] is a view of r.results[i] */
+				bench_result_release(&r.results[i]);
+				memset(&r.results[i], 0, sizeof(r.results[i]));
+				memset(&r.stats[i], 0, sizeof(r.stats[i]));
 				bench_run_release(&r.runs[i]);
 			}
 		} else {
@@ -168,6 +176,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 		     rule == SIM_BEST5 ? 5 : 1;
 	free(r.runs);
 	free(r.stats);
+	free(r.results);
 	gsl_rng_free(s.rng);
 	return ret;
 }

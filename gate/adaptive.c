@@ -75,44 +75,86 @@ static int skipped(const struct bench_run *br)
 	return br->is_new || br->is_removed;
 }
 
-/* Analyse benchmark i at look k, replacing the previous look's stats. */
+/* Worst of res's gating verdicts (new and error as they are). */
+static enum verdict gating_worst(const struct bench_result *res)
+{
+	enum verdict worst = VERDICT_PASS;
+	size_t j;
+
+	for (j = 0; j < res->n; j++)
+		if (res->m[j].gating && res->m[j].verdict > worst)
+			worst = res->m[j].verdict;
+	return worst;
+}
+
+/* Set the stopping state on every metric of benchmark i, then its view. */
+static void set_stop(struct run_report *r, size_t i, size_t looks,
+		     enum stop_reason stop)
+{
+	struct bench_result *res = &r->results[i];
+	size_t j;
+
+	for (j = 0; j < res->n; j++) {
+		res->m[j].looks = looks;
+		res->m[j].stop = stop;
+	}
+	bench_result_primary(&r->stats[i], res);
+	r->stats[i].looks = looks;
+	r->stats[i].stop = stop;
+}
+
+/* Analyse benchmark i at look k, replacing the previous look's results. */
 static void look(struct run_report *r, size_t i, size_t k, double alpha,
 		 int strict)
 {
-	struct bench_stats *st = &r->stats[i];
+	struct bench_result *res = &r->results[i];
 	const struct bench_cfg *cfg = r->runs[i].cfg;
 	struct verdict_opts vo;
+	enum stop_reason stop = STOP_RESOLVED;
+	size_t j;
 
 	vo.level = adaptive_look_level(cfg, alpha, k);
 	vo.resamples = r->resamples;
 	vo.seed = adaptive_seed(r->seed, cfg->name, k);
 	vo.strict = strict;
-	bench_stats_release(st);
-	verdict_analyse(st, &r->runs[i], &vo);
-	st->looks = k + 1;
-	if (st->verdict == VERDICT_ERROR)
-		st->stop = STOP_ERROR;
-	else if (!verdict_unresolved(st))
-		st->stop = STOP_RESOLVED;
-	else if (k + 1 >= adaptive_looks(cfg))
-		st->stop = STOP_MAX_PAIRS;
-	else
-		st->stop = STOP_NONE;
+	bench_result_release(res);
+	verdict_bench(res, &r->runs[i], &vo);
+	for (j = 0; j < res->n; j++)
+		if (res->m[j].gating && verdict_unresolved(&res->m[j]))
+			stop = STOP_NONE;
+	if (res->verdict == VERDICT_ERROR)
+		stop = STOP_ERROR;
+	else if (stop == STOP_NONE && k + 1 >= adaptive_looks(cfg))
+		stop = STOP_MAX_PAIRS;
+	set_stop(r, i, k + 1, stop);
 }
 
 /* Measure benchmark i to `total` pairs; 0, -1 or a signal. */
 static int grow(struct run_report *r, const struct adaptive_ops *ops,
 		size_t i, unsigned total)
 {
-	struct bench_stats *st = &r->stats[i];
 	int rc = ops->measure(ops->ctx, i, total);
 
 	if (rc != 0) {
-		bench_stats_release(st);
-		st->verdict = VERDICT_ERROR;
-		st->stop = STOP_ERROR;
+		bench_result_release(&r->results[i]);
+		r->results[i].verdict = VERDICT_ERROR;
+		set_stop(r, i, r->stats[i].looks, STOP_ERROR);
 	}
 	return rc;
+}
+
+void adaptive_hostile(struct run_report *r, size_t i, const char *why)
+{
+	struct bench_result *res = &r->results[i];
+	size_t j, looks = r->stats[i].looks;
+	enum stop_reason stop = r->stats[i].stop;
+
+	for (j = 0; j < res->n; j++)
+		if (res->m[j].gating && res->m[j].verdict != VERDICT_ERROR)
+			verdict_hostile(&res->m[j], why);
+	if (res->verdict != VERDICT_ERROR && res->verdict != VERDICT_NEW)
+		res->verdict = gating_worst(res);
+	set_stop(r, i, looks, stop);
 }
 
 int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
@@ -126,12 +168,13 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 	r->compared = 0;
 	for (i = 0; i < r->n; i++)
 		if (!skipped(&r->runs[i]))
-			r->compared++;
+			r->compared += verdict_comparisons(r->runs[i].cfg);
 	r->level = stats_bonferroni(r->confidence, r->compared);
 	alpha = 1 - r->level;
 
 	for (i = 0; i < r->n && rc <= 0; i++) {
 		if (skipped(&r->runs[i])) {
+			r->results[i].verdict = VERDICT_NEW;
 			r->stats[i].verdict = VERDICT_NEW;
 			continue;
 		}
@@ -170,7 +213,9 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 				for (i = 0; i < r->n; i++)
 					if (r->stats[i].stop == STOP_NONE &&
 					    !skipped(&r->runs[i]))
-						r->stats[i].stop = STOP_BUDGET;
+						set_stop(r, i,
+							 r->stats[i].looks,
+							 STOP_BUDGET);
 				break;
 			}
 		}
@@ -189,7 +234,7 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 		}
 	}
 	for (i = 0; i < r->n; i++)
-		v[i] = r->stats[i].verdict;
+		v[i] = r->results[i].verdict;
 	r->suite = verdict_suite(v, r->n);
 	free(v);
 	return rc > 0 ? rc : 0;

@@ -42,14 +42,21 @@ struct adaptive_opts {
 };
 
 /*
- * Measure and decide every benchmark of r: r->runs, r->stats (zeroed),
- * r->n, r->confidence, r->resamples and r->seed set, new benchmarks
- * marked in r->runs[i].is_new. Sets r->compared, r->level (per benchmark,
- * over all its looks), r->suite and each stats' verdict, looks and stop
- * reason. Returns 0, or the signal that interrupted it.
+ * Measure and decide every benchmark of r: r->runs, r->results and
+ * r->stats (zeroed), r->n, r->confidence, r->resamples and r->seed set,
+ * new benchmarks marked in r->runs[i].is_new. Sets r->compared (gating
+ * metrics), r->level (per comparison, over all its looks), r->suite, each
+ * result, and each view r->stats[i] with its looks and stop reason.
+ * Returns 0, or the signal that interrupted it.
  */
 int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 		 const struct adaptive_opts *ao);
+/*
+ * The environment was hostile to benchmark i (why): each gating metric's
+ * pass becomes noisy (never a fail a pass), and its verdict and view in
+ * r->stats[i] follow. Call r->suite's recomputation afterwards.
+ */
+void adaptive_hostile(struct run_report *r, size_t i, const char *why);
 /* The per-benchmark seed for its bootstrap at look k. */
 unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k);
 

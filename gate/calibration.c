@@ -14,6 +14,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
+#include "gate/adaptive.h"
 #include "gate/pipeline.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -179,7 +180,7 @@ void calibration_check_run(struct run_report *r, const char *path)
 				snprintf(why, sizeof(why), "its noise was "
 					 "%.1fx what gate calibrate measured",
 					 now / b[j].spread);
-				verdict_hostile(st, why);
+				adaptive_hostile(r, i, why);
 			}
 		}
 	}

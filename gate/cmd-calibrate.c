@@ -331,6 +331,10 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		memset(&br, 0, sizeof(br));
 		memset(&st, 0, sizeof(st));
 		br.cfg = c;
+		if (measure_prepare(&br) < 0) {
+			bench_run_release(&br);
+			goto cleanup;
+		}
 		rc = measure_bench(&br, &mo, n);
 		if (rc > 0) {
 			bench_run_release(&br);

@@ -270,7 +270,7 @@ static void environment_notes(struct run_report *r, const char *calib)
 	for (i = 0; i < r->n; i++)
 		if (r->stats[i].verdict != VERDICT_NEW &&
 		    r->stats[i].verdict != VERDICT_ERROR)
-			verdict_hostile(&r->stats[i], why);
+			adaptive_hostile(r, i, why);
 suite:
 	r->suite = VERDICT_PASS;
 	for (i = 0; i < r->n; i++) {
@@ -359,7 +359,9 @@ static int measure_all(struct run_report *r, struct config *cfg,
 	}
 	/* the filter was checked before measuring: this cannot fail */
 	suite_fanout(&r->runs, &r->n, own, o->filter);
+	free(r->results);
 	free(r->stats);
+	r->results = xcalloc(r->n ? r->n : 1, sizeof(*r->results));
 	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
 	r->strict = o->strict;
 	r->budget = o->budget;
@@ -458,11 +460,16 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	r.n = cfg.nbench;
 	r.runs = xcalloc(r.n, sizeof(*r.runs));
+	r.results = xcalloc(r.n, sizeof(*r.results));
 	r.stats = xcalloc(r.n, sizeof(*r.stats));
 	for (i = 0; i < r.n; i++)
 		r.runs[i].cfg = &cfg.benches[i];
 	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
 		 sizeof(last_error));
+	/* a missing counter or library is found before checkouts and builds */
+	for (i = 0; i < r.n; i++)
+		if (!r.runs[i].is_new && measure_prepare(&r.runs[i]) < 0)
+			goto cleanup;
 
 	/*
 	 * Two directories of equal path length, a and b; which arm gets which
@@ -538,7 +545,7 @@ cleanup:
 	error_capture(NULL, 0, 0);
 	for (i = 0; r.runs && i < r.n; i++) {
 		bench_run_release(&r.runs[i]);
-		bench_stats_release(&r.stats[i]);
+		bench_result_release(&r.results[i]);
 	}
 	if (!reported && (o.json || o.markdown || o.html || o.github)) {
 		/* a CI step reading the report must see the error too */
@@ -554,6 +561,7 @@ cleanup:
 		report_publish(term, &r, &po);
 	}
 	free(r.runs);
+	free(r.results);
 	free(r.stats);
 	suite_owned_release(&own);
 	config_release(&cfg);

@@ -188,6 +188,7 @@ int pipeline_build(const struct config *cfg, struct arm_state *arm,
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
 		spec[a].capture = 0;
+		spec[a].count_instructions = 0;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",

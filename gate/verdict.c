@@ -2,7 +2,6 @@
  * Verdicts. The interval's lower bound decides a fail, so a regression is
  * only reported when the data shows it; an estimate above the floor whose
  * interval reaches back below it is "noisy", never a guess either way.
- * Everything is computed on log-ratios and shown as ratios.
  */
 #include "gate/verdict.h"
 
@@ -83,7 +82,7 @@ static const char *stat_label(enum stats_estimator e)
 	       "Hodges-Lehmann" : "mean-log";
 }
 
-static char *explain(const struct bench_stats *st)
+static char *explain_interval(const struct bench_stats *st)
 {
 	double f = st->floor * 100.0;
 
@@ -138,6 +137,58 @@ static char *explain(const struct bench_stats *st)
 	}
 }
 
+static char *explain_exact(const struct bench_stats *st)
+{
+	double f = st->floor * 100.0;
+
+	if (st->low == 1.0 && st->high == 1.0)
+		return xasprintf("exact: head counts exactly what base counts "
+			"in all %zu pairs (ratio 1), within the %+.1f%% floor",
+			st->n, f);
+	if (st->verdict == VERDICT_FAIL)
+		return xasprintf("exact: head counts %+.2f%% more than base "
+			"(every pair %+.2f%% to %+.2f%%), above the %+.1f%% "
+			"floor", pct(st->median), pct(st->low), pct(st->high),
+			f);
+	return xasprintf("exact: head counts %+.2f%% against base (every "
+		"pair %+.2f%% to %+.2f%%), within the %+.1f%% floor%s",
+		pct(st->median), pct(st->low), pct(st->high), f,
+		st->improved ? ": fewer" : "");
+}
+
+static char *explain(const struct bench_stats *st)
+{
+	char *why, *out;
+
+	if (st->exact)
+		return explain_exact(st);
+	why = explain_interval(st);
+	if (!st->varies)
+		return why;
+	out = xasprintf("counts vary between samples (base spread %.2f%%, "
+			"head %.2f%%, more than the %.1f%% exact tolerance), so "
+			"the interval decides: %s", st->base_spread * 100,
+			st->head_spread * 100, METRIC_EXACT_TOLERANCE * 100,
+			why);
+	free(why);
+	return out;
+}
+
+/* (max - min) / max of x[0..n): 0 when all agree. */
+static double spread(const double *x, size_t n)
+{
+	double lo = x[0], hi = x[0];
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (x[i] < lo)
+			lo = x[i];
+		if (x[i] > hi)
+			hi = x[i];
+	}
+	return hi > 0 ? (hi - lo) / hi : 0;
+}
+
 /* Pairs whose log-ratio lies over 3 robust sd (1.4826 MAD) from the median. */
 static size_t count_outliers(const double *l, size_t n)
 {
@@ -157,16 +208,31 @@ static size_t count_outliers(const double *l, size_t n)
 int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		    const struct verdict_opts *vo)
 {
+	struct metric_cfg mc;
+
+	mc.id = br->cfg->metric;
+	mc.min_effect = br->cfg->min_effect;
+	mc.gating = 1;
+	return verdict_analyse_metric(st, br, &mc, vo);
+}
+
+int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
+			   const struct metric_cfg *mc,
+			   const struct verdict_opts *vo)
+{
 	const struct bench_cfg *cfg = br->cfg;
-	enum metric m = cfg->metric;
+	enum metric m = mc->id;
+	const struct metric_desc *d = metric_desc(m);
 	double *arm[2], *logr, *index;
 	struct stats_interval ci;
 	struct stats_mwu mw;
 	gsl_rng *rng = NULL;
-	size_t i, n = br->npairs, zeros = 0;
+	size_t i, n = 0, zeros = 0;
 	int ret = -1, rc;
 
-	st->floor = cfg->min_effect;
+	st->metric = m;
+	st->gating = mc->gating;
+	st->floor = mc->min_effect;
 	st->level = vo->level;
 	st->statistic = cfg->statistic;
 	st->interval = cfg->interval;
@@ -174,27 +240,41 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	st->strict = vo->strict;
 	st->target = cfg->target_halfwidth;
 	st->verdict = VERDICT_ERROR;
-	st->n = n;
-	st->ratios = xcalloc(n ? n : 1, sizeof(double));
-	arm[0] = xcalloc(n ? n : 1, sizeof(double));
-	arm[1] = xcalloc(n ? n : 1, sizeof(double));
-	logr = xcalloc(n ? n : 1, sizeof(double));
-	index = xcalloc(n ? n : 1, sizeof(double));
-	for (i = 0; i < n; i++) {
+	st->ratios = xcalloc(br->npairs + 1, sizeof(double));
+	arm[0] = xcalloc(br->npairs + 1, sizeof(double));
+	arm[1] = xcalloc(br->npairs + 1, sizeof(double));
+	logr = xcalloc(br->npairs + 1, sizeof(double));
+	index = xcalloc(br->npairs + 1, sizeof(double));
+	for (i = 0; i < br->npairs; i++) {
 		double b = sample_value(&br->pairs[i].s[ARM_BASE], m);
 		double h = sample_value(&br->pairs[i].s[ARM_HEAD], m);
 
-		arm[0][i] = b;
-		arm[1][i] = h;
-		index[i] = (double)i;
-		zeros += (b == 0) + (h == 0);
-		/* a rate (higher is better) is worse when head is lower */
-		st->ratios[i] = cfg->higher_better ? b / h : h / b;
-		logr[i] = log(st->ratios[i]);
+		/* valgrind counts only the first few pairs */
+		if (!isfinite(b) || !isfinite(h))
+			continue;
+		arm[0][n] = b;
+		arm[1][n] = h;
+		if (d->source == SOURCE_SUITE)
+			zeros += (b == 0) + (h == 0);
+		/* a rate (higher is better) is worse when head is lower; a
+		   count may be 0: compare it as if from 1 */
+		st->ratios[n] = cfg->higher_better ? b / h :
+				b == 0 && d->source != SOURCE_CLOCK &&
+				d->source != SOURCE_SUITE ?
+				(h + 1) / (b + 1) : h / b;
+		logr[n] = log(st->ratios[n]);
+		index[n] = (double)i;
 		if (h != b) {
 			st->of++;
 			st->head_slower += cfg->higher_better ? h < b : h > b;
 		}
+		n++;
+	}
+	st->n = n;
+	if (n == 0) {
+		st->reason = xasprintf("no pair measured \"%s\"",
+				       metric_name(m));
+		goto cleanup;
 	}
 	if (zeros) {
 		/* a count such as allocs/op may be 0: equal only if all are */
@@ -217,10 +297,6 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		}
 		goto cleanup;
 	}
-	if (n < 2) {
-		st->reason = xasprintf("%zu pairs cannot give an interval", n);
-		goto cleanup;
-	}
 	st->median = stats_median(st->ratios, n);
 	st->geomean = stats_geomean(st->ratios, n);
 	st->sign_p = stats_sign_test(st->head_slower, st->of);
@@ -228,13 +304,44 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	st->head_median = stats_median(arm[1], n);
 	st->base_cv = stats_cv(arm[0], n);
 	st->head_cv = stats_cv(arm[1], n);
-	st->wilcoxon_p = stats_wilcoxon(logr, n);
-	st->mann_whitney_p = stats_mann_whitney(&mw, arm[0], n, arm[1], n) == 0
-			     ? mw.p : NAN;
-	st->outliers = count_outliers(logr, n);
-	st->drift = stats_correlation(index, arm[0], n);
-	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
+	st->base_spread = spread(arm[0], n);
+	st->head_spread = spread(arm[1], n);
+	st->estimate = st->median;
+	if (n >= 2) {
+		st->wilcoxon_p = stats_wilcoxon(logr, n);
+		st->mann_whitney_p = stats_mann_whitney(&mw, arm[0], n,
+							arm[1], n) == 0 ?
+				     mw.p : NAN;
+		st->outliers = count_outliers(logr, n);
+		st->drift = stats_correlation(index, arm[0], n);
+	}
 
+	if (d->exact && st->base_spread <= METRIC_EXACT_TOLERANCE &&
+	    st->head_spread <= METRIC_EXACT_TOLERANCE) {
+		/* no interval: the counts repeat, the ratio is the answer */
+		st->exact = 1;
+		st->low = st->high = st->ratios[0];
+		for (i = 1; i < n; i++) {
+			if (st->ratios[i] < st->low)
+				st->low = st->ratios[i];
+			if (st->ratios[i] > st->high)
+				st->high = st->ratios[i];
+		}
+		st->level = 1.0;
+		st->verdict = isfinite(st->median) ? (st->median > 1.0 +
+				st->floor ? VERDICT_FAIL : VERDICT_PASS) :
+				VERDICT_ERROR;
+		st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
+		st->reason = explain(st);
+		ret = 0;
+		goto cleanup;
+	}
+	st->varies = d->exact;
+	if (n < 2) {
+		st->reason = xasprintf("%zu pairs cannot give an interval", n);
+		goto cleanup;
+	}
+	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
 	if (cfg->interval == INTERVAL_EXACT) {
 		rc = stats_interval_exact(&ci, cfg->statistic, logr, n,
 					  vo->level);
@@ -271,6 +378,62 @@ cleanup:
 	free(logr);
 	free(index);
 	return ret;
+}
+
+enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
+			   const struct verdict_opts *vo)
+{
+	struct verdict_opts each = *vo;
+	const struct bench_cfg *cfg = br->cfg;
+	enum verdict worst = VERDICT_PASS;
+	size_t i;
+
+	res->n = cfg->nmetrics;
+	res->m = xcalloc(cfg->nmetrics, sizeof(*res->m));
+	for (i = 0; i < cfg->nmetrics; i++) {
+		struct bench_stats *st = &res->m[i];
+
+		each.seed = vo->seed + 7919 * i;
+		verdict_analyse_metric(st, br, &cfg->metrics[i], &each);
+		if (st->gating && st->verdict > worst)
+			worst = st->verdict;
+	}
+	res->verdict = worst;
+	return worst;
+}
+
+void bench_result_release(struct bench_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->n; i++)
+		bench_stats_release(&res->m[i]);
+	free(res->m);
+	res->m = NULL;
+	res->n = 0;
+}
+
+void bench_result_primary(struct bench_stats *out,
+			  const struct bench_result *res)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < res->n; i++)
+		if (res->m[i].gating) {
+			*out = res->m[i];
+			break;
+		}
+	out->verdict = res->verdict;
+}
+
+size_t verdict_comparisons(const struct bench_cfg *cfg)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cfg->nmetrics; i++)
+		n += cfg->metrics[i].gating;
+	return n;
 }
 
 int verdict_unresolved(const struct bench_stats *st)

@@ -36,8 +36,16 @@ struct verdict_opts {
 	int strict;		/* pass needs the interval's top within floor */
 };
 
+/* One metric of one benchmark. */
 struct bench_stats {
-	double *ratios;		/* per pair, in run order (owned) */
+	enum metric metric;
+	int gating;		/* 0: informational, never decides */
+	int exact;		/* decided exactly: every sample of each arm
+				   agreed within METRIC_EXACT_TOLERANCE */
+	int varies;		/* an exact metric whose counts varied: the
+				   interval decided instead */
+	double base_spread, head_spread;	/* (max - min) / max per arm */
+	double *ratios;		/* per pair that measured it, in order (owned) */
 	size_t n;
 	double median, geomean;	/* of the ratios */
 	double estimate;	/* the statistic of the log-ratios, as a ratio */
@@ -63,6 +71,13 @@ struct bench_stats {
 	char *reason;		/* one sentence: why this verdict (owned) */
 };
 
+/* Every metric of one benchmark, and the verdict its gating ones give. */
+struct bench_result {
+	struct bench_stats *m;	/* one per metric, in gate.json's order */
+	size_t n;
+	enum verdict verdict;	/* worst of the gating metrics' verdicts */
+};
+
 const char *verdict_name(enum verdict v);
 /* "running", "resolved", "max_pairs", "budget", "error". */
 const char *stop_name(enum stop_reason s);
@@ -80,25 +95,52 @@ enum verdict verdict_decide(double median, double low, double floor);
 enum verdict verdict_decide_rule(enum rule r, double est, double low,
 				 double high, double floor, int strict);
 /*
- * Compute st from a measured br with br->cfg's statistic, interval and
- * rule, at vo->level (already adjusted for the number of benchmarks and
- * the look). Returns 0 or -1 (st->verdict is then VERDICT_ERROR with
- * st->reason saying why). st must be zeroed or released first. Release
- * with bench_stats_release.
+ * Compute st from a measured br's first gating metric with br->cfg's
+ * statistic, interval and rule, at vo->level (already adjusted for the
+ * number of comparisons and the look). Returns 0 or -1 (st->verdict is
+ * then VERDICT_ERROR with st->reason saying why). st must be zeroed or
+ * released first. Release with bench_stats_release.
  */
 int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		    const struct verdict_opts *vo);
 /*
- * Unresolved: noisy, or a pass/noisy interval wider than +-target (a fail
- * is resolved: the data already shows it).
+ * Unresolved: noisy, or a pass interval wider than +-target (a fail is
+ * resolved: the data already shows it).
  */
 int verdict_unresolved(const struct bench_stats *st);
 /*
  * The environment was hostile (why): say so beside the verdict; a pass
- * becomes noisy, a fail stays a fail.
+ * becomes noisy, a fail stays a fail. st must own its strings.
  */
 void verdict_hostile(struct bench_stats *st, const char *why);
+/*
+ * The same for metric mc of br. An exact metric whose samples agree within
+ * METRIC_EXACT_TOLERANCE in each arm is decided on its ratio alone: fail
+ * when the median ratio is above 1 + floor, else pass (no interval, never
+ * noisy). One that varies is said to, and decided like a time. Counts are
+ * compared as (head + 1) / (base + 1) when base counted 0.
+ */
+int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
+			   const struct metric_cfg *mc,
+			   const struct verdict_opts *vo);
 void bench_stats_release(struct bench_stats *st);
+/*
+ * Every metric of a measured br (each with its own seed derived from
+ * seed), and the benchmark's verdict. Release with bench_result_release.
+ */
+enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
+			   const struct verdict_opts *vo);
+void bench_result_release(struct bench_result *res);
+/*
+ * A borrowed view of res for reports that show one metric per benchmark:
+ * its first gating metric's figures, with the benchmark's verdict (a
+ * zeroed one when nothing was analysed). Never release the view; it lives
+ * as long as res.
+ */
+void bench_result_primary(struct bench_stats *out,
+			  const struct bench_result *res);
+/* Comparisons the suite's confidence is shared among: gating metrics. */
+size_t verdict_comparisons(const struct bench_cfg *cfg);
 /* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
 enum verdict verdict_suite(const enum verdict *v, size_t n);
 /* Exit code for a suite verdict: 0 pass, 1 fail, 2 noisy, 3 error. */
