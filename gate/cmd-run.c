@@ -399,8 +399,11 @@ static int measure_all(struct run_report *r, struct config *cfg,
 		} else if (rc < 0) {
 			st->verdict = VERDICT_ERROR;
 		} else {
+			signals_test_stall("statistics");
 			verdict_analyse(st, br, r->level, r->resamples,
 					name_seed(r->seed, br->cfg->name));
+			/* a signal during the bootstrap stops the run too */
+			r->interrupted = signals_pending();
 		}
 		v[i] = st->verdict;
 	}
@@ -496,6 +499,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
 				  arm[a].index) < 0)
 			goto cleanup;
+		signals_test_stall("checkout");
 		if (signals_pending())
 			goto interrupted;
 	}
