@@ -46,11 +46,12 @@ endif
 
 COMMON_OBJ = common/error.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o
-GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
+GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o \
+	gate/preflight.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 

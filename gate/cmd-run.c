@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "gate/config.h"
 #include "gate/measure.h"
+#include "gate/preflight.h"
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -416,6 +417,51 @@ static int measure_all(struct run_report *r, struct config *cfg,
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
 }
 
+/* The build (before building) or every run (after) in both arms. */
+static int preflight(const struct config *cfg, struct arm_state arm[2],
+		     const char *workdir, int build)
+{
+	size_t a, i;
+	int ret = 0;
+
+	/* a == 1 skips shell strings: one warning each, not one per arm */
+	for (a = 0; a < 2 && !ret; a++) {
+		if (build) {
+			if (!a || !cfg->build.shell)
+				ret = preflight_command(&cfg->build,
+							"\"build\"",
+							arm[a].dir, workdir);
+			continue;
+		}
+		for (i = 0; i < cfg->nbench && !ret; i++) {
+			char *what;
+
+			if (a && cfg->benches[i].run.shell)
+				continue;
+			what = xasprintf("\"run\" of benchmark \"%s\"",
+					 cfg->benches[i].name);
+			ret = preflight_command(&cfg->benches[i].run, what,
+						arm[a].dir, workdir);
+			free(what);
+		}
+	}
+	return ret;
+}
+
+/* Submodules and LFS pointers, once per distinct tree. */
+static int check_tree(struct repo *repo, struct arm_state arm[2], enum arm a)
+{
+	char *what;
+	int rc;
+
+	if (a == ARM_HEAD && !strcmp(arm[0].rev.tree, arm[1].rev.tree))
+		return 0;
+	what = xasprintf("%s (%s)", arm_name(a), arm[a].rev.label);
+	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
+	free(what);
+	return rc;
+}
+
 static void arm_release(struct arm_state *a)
 {
 	repo_rev_release(&a->rev);
@@ -496,6 +542,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		if (!o.quiet)
 			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
 				name, arm[a].rev.label, arm[a].dir);
+		if (check_tree(ctx->repo, arm, (enum arm)a) < 0)
+			goto cleanup;
 		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
 				  arm[a].index) < 0)
 			goto cleanup;
@@ -503,10 +551,14 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		if (signals_pending())
 			goto interrupted;
 	}
+	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 1) < 0)
+		goto cleanup;
 	rc = build_arms(&cfg, arm, o.quiet);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
+		goto cleanup;
+	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 0) < 0)
 		goto cleanup;
 
 	fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
