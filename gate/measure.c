@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -25,6 +26,23 @@ const char *arm_name(enum arm a)
 double sample_value(const struct sample *s, enum metric m)
 {
 	return m == METRIC_CPU ? s->cpu : s->wall;
+}
+
+double measure_resolution(enum metric m)
+{
+	struct timespec ts;
+
+	if (m == METRIC_CPU)
+		return 1e-6;
+	if (clock_getres(CLOCK_MONOTONIC, &ts) < 0)
+		return 1e-6;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int measure_resolvable(double v, double resolution)
+{
+	/* a ratio with a little slack: 100e-9 / 1e-9 is not exactly 100 */
+	return isfinite(v) && v > 0 && v / resolution >= 100.0 - 1e-9;
 }
 
 void measure_order(int *order, size_t n, gsl_rng *rng)
@@ -138,12 +156,14 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 	br->nsamples[a]++;
 
 	v = sample_value(out, cfg->metric);
-	if (!(v > 0) || !isfinite(v)) {
+	if (!measure_resolvable(v, measure_resolution(cfg->metric))) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
 			"%s = %g s, which cannot be compared: the benchmark is "
-			"too short for this clock; make it do more work per "
-			"run (at least a few milliseconds)", cfg->name,
-			arm_name(a), label, metric_name(cfg->metric), v));
+			"too short for this clock (resolution %g s; gate needs "
+			"100 times that); make it do more work per run (at "
+			"least a few milliseconds)", cfg->name,
+			arm_name(a), label, metric_name(cfg->metric), v,
+			measure_resolution(cfg->metric)));
 		return -1;
 	}
 	return 0;

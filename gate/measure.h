@@ -48,6 +48,14 @@ const char *arm_name(enum arm a);
 /* The value of metric m in sample s. */
 double sample_value(const struct sample *s, enum metric m);
 /*
+ * The resolution of metric m's clock, in seconds: clock_getres of the
+ * monotonic clock for wall, 1 us (what wait4 reports) for cpu.
+ */
+double measure_resolution(enum metric m);
+/* Gate's rule: v is usable when finite and at least 100 x resolution
+ * (quantisation error at most 1%). */
+int measure_resolvable(double v, double resolution);
+/*
  * Fill order[0..n) with 1 (head first) or 0 (base first): floor(n/2) of
  * each, the odd one out drawn at random, shuffled with rng.
  */

@@ -163,10 +163,15 @@ static void feed_out(struct proc *p, const char *buf, size_t n)
 	p->res->out_bytes += n;
 }
 
-/* keep the last RUN_TAIL bytes of stderr without unbounded buffering */
+/*
+ * Keep the last RUN_TAIL bytes of stderr without unbounded buffering. NUL
+ * bytes become '?': the tail is a C string, and a binary flood must not
+ * hide the message at its end.
+ */
 static void feed_err(struct proc *p, const char *buf, size_t n)
 {
 	char *t = p->res->err_tail;
+	size_t i, from = 0;
 
 	if (n >= RUN_TAIL) {
 		memcpy(t, buf + n - RUN_TAIL, RUN_TAIL);
@@ -178,9 +183,13 @@ static void feed_err(struct proc *p, const char *buf, size_t n)
 			memmove(t, t + drop, p->tail_len - drop);
 			p->tail_len -= drop;
 		}
+		from = p->tail_len;
 		memcpy(t + p->tail_len, buf, n);
 		p->tail_len += n;
 	}
+	for (i = from; i < p->tail_len; i++)
+		if (t[i] == '\0')
+			t[i] = '?';
 	t[p->tail_len] = '\0';
 }
 
