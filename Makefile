@@ -5,6 +5,8 @@
 #   make bench      measure gate itself (runner overhead, statistics speed)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
+#   make memcheck   make check under valgrind memcheck (build/memcheck/)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
 
 .SUFFIXES:
@@ -35,7 +37,7 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 # Targets that install dependencies first do not need pkg-config yet.
-NODEPS_GOALS = check demo deps clean asan
+NODEPS_GOALS = check demo deps clean asan memcheck fuzz
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo ok),ok)
 $(error pkg-config cannot find $(PKGS): run ci/install-deps (or install libgit2-dev libcjson-dev libgsl-dev pkg-config))
@@ -56,7 +58,11 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
 
 UNIT_TESTS = stats config git runner verdict
-UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
+# fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
+FUZZ_TARGETS = config jsonpos
+FUZZ_SECONDS ?= 60
+UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
+	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats
 
 all: $(BUILD)/gate
@@ -76,6 +82,17 @@ $(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
 		$(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+$(OBJ)/tests/fuzz/replay-%.o: tests/fuzz/replay.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFUZZ_NAME='"$*"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/replay-%: $(OBJ)/tests/fuzz/fuzz-%.o $(OBJ)/tests/fuzz/replay-%.o \
+		$(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/fuzz-%: $(OBJ)/tests/fuzz/fuzz-%.o $(BUILD)/libgate.a
+	$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 $(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -87,11 +104,27 @@ check: deps
 
 # The tests without the dependency step (CI runs check).
 test: $(BUILD)/gate $(UNIT_BIN)
-	@BUILD=$(BUILD) tests/run-all $(UNIT_BIN)
+	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) tests/run-all $(UNIT_BIN)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
+
+# make check under valgrind memcheck (unit tests and every gate the CLI
+# tests run; not the benchmarks gate spawns): no errors, no definite leaks
+memcheck: deps
+	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
+		MEMCHECK=1 test
+
+# libFuzzer (clang) on every target for FUZZ_SECONDS each, from the seed
+# corpus in tests/fuzz/corpus/; crashes are left in build/fuzz/
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+		SANITIZE=address,undefined \
+		CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-run
+
+fuzz-run: $(addprefix $(BUILD)/fuzz-,$(FUZZ_TARGETS))
+	@tests/fuzz/run $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/gate
@@ -108,7 +141,7 @@ install: $(BUILD)/gate
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan demo bench install clean
+.PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
-	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)
+	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)

@@ -70,6 +70,47 @@ static void close_fd(int *fd)
 	}
 }
 
+/*
+ * Can argv0 be executed (from cwd, or on PATH when it has no '/')? 0, or
+ * -1 with errno. posix_spawn reports a failed exec as an error only in
+ * some C libraries (glibc 2.24+ natively, not under valgrind, not older
+ * ones): elsewhere the child exits 127. Checking first gives every system
+ * the same clear "could not be started".
+ */
+static int executable(const char *argv0, const char *cwd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *full;
+	int ok, err = ENOENT;
+
+	if (strchr(argv0, '/')) {
+		full = argv0[0] == '/' || !cwd ? xstrdup(argv0)
+			: xasprintf("%s/%s", cwd, argv0);
+		ok = access(full, X_OK);
+		free(full);
+		return ok;
+	}
+	for (p = path && *path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)	/* an empty entry is the child's cwd */
+			full = xasprintf("%s/%s", cwd ? cwd : ".", argv0);
+		else
+			full = xasprintf("%.*s/%s", (int)(end - p), p, argv0);
+		ok = access(full, X_OK);
+		if (ok < 0 && errno != ENOENT)
+			err = errno;
+		free(full);
+		if (ok == 0)
+			return 0;
+		if (!*end)
+			break;
+	}
+	errno = err;
+	return -1;
+}
+
 int run_start(struct proc **out, const struct run_spec *spec)
 {
 	static const int defaults[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
@@ -87,6 +128,8 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	*out = NULL;
 	if (spec->cmd->argv) {
 		argv = spec->cmd->argv;
+		if (executable(argv[0], spec->cwd) < 0)
+			return -1;
 	} else {
 		sh_argv[0] = (char *)"/bin/sh";
 		sh_argv[1] = (char *)"-c";
