@@ -118,7 +118,8 @@ memcheck: deps
 
 # libFuzzer (clang) on every target for FUZZ_SECONDS each, from the seed
 # corpus in tests/fuzz/corpus/; crashes are left in build/fuzz/
-fuzz: deps
+fuzz:
+	@ci/install-deps --fuzz
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
 		SANITIZE=address,undefined \
 		CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-run

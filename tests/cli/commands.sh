@@ -59,4 +59,11 @@ config '' '"../../../bench.sh"'
 run 0
 expect_in "$ERR" "may reach outside the checkout"
 [ "$(grep -c "may reach outside" "$ERR")" -eq 1 ] || fail "warn once, not per arm"
+# a benchmark sees only the descriptors gate itself inherited: none of
+# gate's own (lock, pipes, build logs, libgit2's packs) leak to it
+fds=$(sh -c 'ls /proc/self/fd | tr "\n" " "')
+fds=${fds% }
+config '' '"ls /proc/self/fd | tr \"\\n\" \" \" >&2; exit 1"'
+run 3
+expect_in "$OUT" "stderr: $fds"
 exit 0
