@@ -8,6 +8,7 @@ R=$SCRATCH/repo
 G=$R/.git/gate
 M=
 trap '[ -n "$M" ] && umount "$M" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+trap 'exit 1' INT TERM HUP	# so the EXIT trap unmounts then too
 fixture "$R" 0.01 0.01
 # enough data that a small filesystem fills up in the middle of a checkout
 mkdir -p "$R/data"
