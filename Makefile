@@ -3,6 +3,7 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
+#   make bench-bias measure the bias between the arms on identical code
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
@@ -52,7 +53,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o \
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/layout.o \
 	gate/preflight.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(GATE_OBJ))
@@ -134,6 +135,11 @@ demo: deps
 bench: $(BUILD)/gate $(BENCH_BIN)
 	@bench/run $(BUILD)
 
+# two byte-identical builds measured A/A: the bias between the arms
+bench-bias: $(BUILD)/gate
+	@ci/install-deps --bench
+	@bench/bias $(BUILD)
+
 install: $(BUILD)/gate
 	mkdir -p $(DESTDIR)$(BINDIR)
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
@@ -142,7 +148,8 @@ install: $(BUILD)/gate
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench install clean
+.PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench \
+	bench-bias install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)

@@ -19,6 +19,7 @@
 
 #include "common/error.h"
 #include "gate/config.h"
+#include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/preflight.h"
 #include "gate/report.h"
@@ -34,7 +35,8 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--advisory] [-q]\n"
+	"                        [--advisory] [-q] [--pin CPUS] [--fixed-arms]\n"
+	"                        [--no-env-pad] [--no-scratch]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -49,6 +51,14 @@ const char cmd_run_usage[] =
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
 	"  --advisory     report the verdict but exit 0\n"
 	"  -q, --quiet    no progress messages on stderr\n"
+	"  --pin CPUS     run the benchmarks on these CPUs only (e.g. 1 or "
+	"2-3)\n"
+	"  --fixed-arms   base always in .git/gate/a, head in b (default: "
+	"drawn\n"
+	"                 at random per run, so a directory cannot own a "
+	"bias)\n"
+	"  --no-env-pad   no random environment padding per sample\n"
+	"  --no-scratch   no fresh $GATE_TMPDIR per sample\n"
 	"\n"
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
@@ -56,6 +66,8 @@ struct run_opts {
 	const char *base, *head, *config, *json;
 	unsigned long seed;
 	int have_seed, advisory, quiet;
+	int fixed_arms, no_env_pad, no_scratch;
+	const char *pin;
 	long pairs, warmup;	/* -1: from gate.json */
 };
 
@@ -102,6 +114,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "pin", required_argument, NULL, 'P' },
+		{ "fixed-arms", no_argument, NULL, 'F' },
+		{ "no-env-pad", no_argument, NULL, 'E' },
+		{ "no-scratch", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,6 +135,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
 		case 'q': o->quiet = 1; break;
+		case 'P': o->pin = optarg; break;
+		case 'F': o->fixed_arms = 1; break;
+		case 'E': o->no_env_pad = 1; break;
+		case 'S': o->no_scratch = 1; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -306,6 +326,7 @@ static int build_arms(const struct config *cfg, struct arm_state arm[2],
 		spec[a].timeout = 0;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
+		spec[a].envp = NULL;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building base and head (logs in %s and "
@@ -371,7 +392,8 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 static int measure_all(struct run_report *r, struct config *cfg,
 		       struct arm_state arm[2], const struct run_opts *o)
 {
-	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, NULL, 2.0,
+	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, r->layout, NULL,
+				   2.0,
 				   o->quiet };
 	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
 	size_t i;
@@ -481,6 +503,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL;
 	char last_error[4096] = "";
+	struct layout layout = LAYOUT_INIT;
+	char *pin_warning = NULL;
 	int lock_fd = -1, code = EXIT_ERROR, rc, reported = 0;
 	size_t i, a;
 
@@ -533,12 +557,21 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
 		 sizeof(last_error));
 
+	/*
+	 * Two directories of equal path length, a and b; which arm gets which
+	 * is drawn per run, so that a bias the directory carries (its place
+	 * on disk and in the page cache) averages out over runs.
+	 */
+	r.arms_swapped = o.fixed_arms ? 0 : (int)(name_seed(r.seed, "arms") & 1);
+	r.arms_random = !o.fixed_arms;
 	for (a = 0; a < 2; a++) {
 		const char *name = arm_name((enum arm)a);
+		const char *slot = (a == ARM_BASE) != r.arms_swapped ? "a" : "b";
 
-		arm[a].dir = xasprintf("%s/%s", gate_dir, name);
-		arm[a].index = xasprintf("%s/%s.index", gate_dir, name);
-		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, name);
+		arm[a].dir = xasprintf("%s/%s", gate_dir, slot);
+		arm[a].index = xasprintf("%s/%s.index", gate_dir, slot);
+		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, slot);
+		r.arm_dir[a] = arm[a].dir;
 		if (!o.quiet)
 			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
 				name, arm[a].rev.label, arm[a].dir);
@@ -567,6 +600,17 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	r.confidence = cfg.confidence;
 	r.resamples = cfg.resamples;
 	machine_read(&r.machine);
+	if (layout_init(&layout, !o.no_env_pad, !o.no_scratch, r.seed) < 0)
+		goto cleanup;
+	r.layout = &layout;
+	if (o.pin) {
+		if (layout_pin(o.pin, &pin_warning) < 0)
+			goto cleanup;
+		if (pin_warning)
+			warning("%s", pin_warning);
+		r.pin = o.pin;
+		r.pin_warning = pin_warning;
+	}
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	code = measure_all(&r, &cfg, arm, &o);
@@ -603,6 +647,8 @@ cleanup:
 	free(r.runs);
 	free(r.stats);
 	config_release(&cfg);
+	layout_release(&layout);
+	free(pin_warning);
 	arm_release(&arm[0]);
 	arm_release(&arm[1]);
 	if (lock_fd >= 0)

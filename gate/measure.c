@@ -14,6 +14,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "common/error.h"
+#include "gate/layout.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
 #include "common/banned.h"
@@ -103,13 +104,25 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1 };
+				 opt->grace, -1, NULL };
 	struct run_result res;
 	char why[256];
 	char *tail;
 	double v;
 
+	if (opt->layout && layout_before(opt->layout, &spec.envp) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot prepare the %s "
+				   "sample (%s): see the error above",
+				   cfg->name, arm_name(a), label));
+		return -1;
+	}
 	run_one(&res, &spec);
+	if (opt->layout && layout_after(opt->layout) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
+				   "after the %s sample (%s)", cfg->name,
+				   arm_name(a), label));
+		return -1;
+	}
 	if (res.status == RUN_INTERRUPTED)
 		return res.code ? res.code : signals_pending();
 	if (res.status != RUN_OK) {

@@ -37,8 +37,11 @@ struct bench_run {
 	char *error;		/* non-NULL: could not be measured (owned) */
 };
 
+struct layout;
+
 struct measure_opts {
 	const char *dir[2];	/* each arm's checkout, by enum arm */
+	struct layout *layout;	/* padding and scratch per sample, or NULL */
 	gsl_rng *order_rng;	/* draws the pair order */
 	double grace;		/* SIGTERM to SIGKILL on timeout, seconds */
 	int quiet;		/* no progress lines on stderr */

@@ -145,6 +145,32 @@ static cJSON *bench_json(const struct bench_run *br,
 	return o;
 }
 
+static void add_layout(cJSON *protocol, const struct run_report *r)
+{
+	const struct layout *l = r->layout;
+	cJSON *o = cJSON_AddObjectToObject(protocol, "conditions");
+
+	if (r->arm_dir[0]) {
+		cJSON_AddStringToObject(o, "base_dir", r->arm_dir[ARM_BASE]);
+		cJSON_AddStringToObject(o, "head_dir", r->arm_dir[ARM_HEAD]);
+	}
+	cJSON_AddStringToObject(o, "arm_dirs", r->arms_random ? "random"
+							       : "fixed");
+	cJSON_AddNumberToObject(o, "env_pad_max", l && l->env_pad ?
+				LAYOUT_PAD_MAX : 0);
+	if (l && l->env_pad && l->samples)
+		cJSON_AddNumberToObject(o, "env_pad_mean",
+					(double)l->pad_total / l->samples);
+	if (l && l->scratch)
+		cJSON_AddStringToObject(o, "scratch", l->scratch);
+	else
+		cJSON_AddNullToObject(o, "scratch");
+	if (r->pin)
+		cJSON_AddStringToObject(o, "pin", r->pin);
+	else
+		cJSON_AddNullToObject(o, "pin");
+}
+
 static cJSON *build_json(const struct run_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list;
@@ -170,6 +196,7 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
 	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
 	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
+	add_layout(p, r);
 	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));
 	if (r->error)
 		cJSON_AddStringToObject(root, "error", r->error);

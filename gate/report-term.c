@@ -115,6 +115,34 @@ static void print_suite(FILE *out, const struct run_report *r)
 		fprintf(out, " (exit %d)\n", r->exit_code);
 }
 
+static void print_layout(FILE *out, const struct run_report *r)
+{
+	const struct layout *l = r->layout;
+
+	if (r->arm_dir[0])
+		fprintf(out, "  arms: base in %s, head in %s (%s)\n",
+			r->arm_dir[ARM_BASE], r->arm_dir[ARM_HEAD],
+			r->arms_random ? "drawn at random for this run"
+				       : "fixed by --fixed-arms");
+	if (!l)
+		return;
+	if (l->env_pad)
+		fprintf(out, "  layout: GATE_PAD of 0 to %d random bytes in the "
+			"environment of each sample (mean %.0f), drawn "
+			"independently of the arm\n", LAYOUT_PAD_MAX,
+			l->samples ? (double)l->pad_total / l->samples : 0.0);
+	else
+		fprintf(out, "  layout: no environment padding "
+			"(--no-env-pad)\n");
+	if (l->scratch)
+		fprintf(out, "  scratch: a fresh, empty $GATE_TMPDIR=%s for "
+			"every sample of both arms\n", l->scratch);
+	if (r->pin)
+		fprintf(out, "  pinned to CPUs %s%s%s\n", r->pin,
+			r->pin_warning ? ": " : "",
+			r->pin_warning ? "not isolated, may add variation" : "");
+}
+
 static void print_protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
@@ -150,6 +178,7 @@ static void print_protocol(FILE *out, const struct run_report *r)
 				"different output" : "");
 		fputc('\n', out);
 	}
+	print_layout(out, r);
 	fprintf(out, "  machine: %s, %ld cores, SMT %s, governor %s, turbo "
 		"%s, virtualisation %s, %s\n", m->cpu, m->cores, m->smt,
 		m->governor, m->turbo, m->virt, m->kernel);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/sysinfo.h"
 #include "gate/verdict.h"
@@ -38,6 +39,13 @@ struct run_report {
 	int advisory;
 	int exit_code;
 	int interrupted;	/* the signal, or 0 */
+	/* measuring conditions shared by both arms (gate/layout.h) */
+	const char *arm_dir[2];	/* each arm's checkout, by enum arm */
+	int arms_random;	/* 1: which directory holds base was drawn */
+	int arms_swapped;	/* 1: base in b, head in a */
+	struct layout *layout;	/* padding and scratch, or NULL */
+	const char *pin;	/* --pin CPUS, or NULL */
+	const char *pin_warning;
 	const char *error;	/* a run-level error (build failure), or NULL */
 };
 

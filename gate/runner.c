@@ -173,7 +173,8 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
 	p->res = NULL;
 	p->start = now();
-	rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv, environ);
+	rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
+			  spec->envp ? spec->envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close_fd(&outp[1]);

@@ -31,6 +31,7 @@ struct run_spec {
 	double grace;		/* SIGTERM to SIGKILL, seconds */
 	int log_fd;		/* >= 0: stdout and stderr go to this file
 				   (builds); -1: hash stdout, keep stderr tail */
+	char *const *envp;	/* the environment; NULL: gate's own */
 };
 
 struct run_result {

@@ -31,7 +31,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1 };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -56,7 +56,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -69,7 +69,7 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1 };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL };
 	struct run_result r;
 	char buf[256];
 
@@ -127,13 +127,13 @@ static void test_runner__timeout_escalates(void)
 static void test_runner__group_killed_after_exit(void)
 {
 	/* a background child that keeps stdout open must not hold gate up */
-	struct run_result r = run_sh("sleep 30 & echo started", 60, NULL);
+	struct run_result r = run_sh("sleep 29.123 & echo started", 60, NULL);
 
 	CHECK(r.status == RUN_OK);
 	CHECK(r.wall < 20);
 	CHECK(r.out_hash == fnv("started\n", 8));
 	sleep(1);
-	CHECK(system("pgrep -f '^sleep 30$' >/dev/null") != 0);
+	CHECK(system("pgrep -f '^sleep 29.123$' >/dev/null") != 0);
 }
 
 static void test_runner__measures_time_and_rss(void)
@@ -152,8 +152,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1 };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1 };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL };
 	struct proc *p[2];
 	struct run_result r[2];
 

@@ -8,7 +8,7 @@ chmod +x "$R/bench.sh"
 write_config "$R"
 commit_all "$R" base
 start=$(date +%s)
-gate_run 0 -C "$R" run --base HEAD --head HEAD
+gate_measured -C "$R" run --base HEAD --head HEAD
 [ $(( $(date +%s) - start )) -lt 6 ] || fail "gate waited for the daemon"
 no_process "sleep 6.1313"
 exit 0

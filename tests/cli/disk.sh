@@ -18,10 +18,18 @@ while [ $i -lt 40 ]; do
 	i=$((i + 1))
 done
 commit_all "$R" data
-run() { gate_run "$1" -C "$R" run --base HEAD~1 --head HEAD --pairs 6; }
-# the head checkout is HEAD's tree exactly (a clean working tree is HEAD)
+# run WANT: WANT 3 (an error), or 0 for any verdict
+run() {
+	if [ "$1" -eq 3 ]; then
+		gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --pairs 6 --fixed-arms
+	else
+		gate_measured -C "$R" run --base HEAD~1 --head HEAD --pairs 6 --fixed-arms
+	fi
+}
+# the head checkout (b: --fixed-arms) is HEAD's tree exactly (a clean
+# working tree is HEAD)
 intact() {
-	diff -r -x .git "$R" "$G/head" >&2 || fail "$1: the head checkout is not HEAD's tree"
+	diff -r -x .git "$R" "$G/b" >&2 || fail "$1: the head checkout is not HEAD's tree"
 }
 
 # not a directory
@@ -33,7 +41,9 @@ run 0
 intact "after a file was in the way"
 # gate's own directory and files are private to the user
 [ "$(stat -c %a "$G")" = 700 ] || fail "$G is mode $(stat -c %a "$G"), want 700"
-[ "$(stat -c %a "$G/head.build.log" 2>/dev/null || echo 600)" = 600 ] || fail "build log mode"
+for f in "$G"/lock "$G"/*.build.log; do
+	[ ! -e "$f" ] || [ "$(stat -c %a "$f")" = 600 ] || fail "$f is not mode 600"
+done
 
 if [ "$(id -u)" -eq 0 ] && rm -rf "$G" && mkdir "$G" &&
    mount -t tmpfs -o size=128k,mode=0700 tmpfs "$G" 2>/dev/null; then

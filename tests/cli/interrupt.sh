@@ -14,7 +14,7 @@ commit_all "$R" "slow bench"
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
 pid=$!
 i=0
-while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 100 ]; do
+while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -29,7 +29,7 @@ expect_in "$OUT" "interrupted"
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
 pid=$!
 i=0
-while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 100 ]; do
+while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -39,5 +39,5 @@ rc=$?
 [ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM, want 143"
 no_process "sleep 7.4242"
 # the next run works
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD~1
+gate_measured -C "$R" run --base HEAD~1 --head HEAD~1
 exit 0

@@ -23,7 +23,7 @@ expect_in "$ERR" "another gate run"
 expect_in "$ERR" "pid $pid"
 kill -INT $pid
 wait $pid
-gate_run 0 -C "$R" run --base HEAD --head HEAD --pairs 2
+gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 # a run killed outright (SIGKILL: no cleanup at all) leaves its lock file
 # and possibly a checkout index lock; the next run takes over both
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
@@ -32,6 +32,7 @@ wait_for pgrep -f "sleep 0.2" || fail "the benchmark never started"
 kill -KILL $pid
 wait $pid
 [ -f "$R/.git/gate/lock" ] || fail "SIGKILL should leave the lock file"
-: >"$R/.git/gate/head.index.lock"
-gate_run 0 -C "$R" run --base HEAD --head HEAD --pairs 2
+: >"$R/.git/gate/a.index.lock"
+: >"$R/.git/gate/b.index.lock"
+gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 exit 0

@@ -4,7 +4,7 @@
 R=$SCRATCH/repo
 fixture "$R" 0.01 0.01
 cat >"$R/gate.json" <<'JSON'
-{ "defaults": { "pairs": 4, "warmup": 0, "min_effect": 0.5 },
+{ "defaults": { "pairs": 4, "warmup": 0, "min_effect": 5 },
   "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"] },
                   { "name": "fresh", "run": ["./fresh.sh"] } ] }
 JSON

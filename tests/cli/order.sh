@@ -6,9 +6,9 @@ fixture "$R" 0.005 0.005
 order() {
 	json_get "$1" '"".join(s["first"][0] for s in d["benchmarks"][0]["samples"])'
 }
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --seed 12345 --pairs 10 --json "$SCRATCH/a.json"
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --seed 12345 --pairs 10 --json "$SCRATCH/b.json"
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --seed 999 --pairs 10 --json "$SCRATCH/c.json"
+gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 12345 --pairs 10 --json "$SCRATCH/a.json"
+gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 12345 --pairs 10 --json "$SCRATCH/b.json"
+gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 999 --pairs 10 --json "$SCRATCH/c.json"
 a=$(order "$SCRATCH/a.json"); b=$(order "$SCRATCH/b.json"); c=$(order "$SCRATCH/c.json")
 [ "$a" = "$b" ] || fail "same seed, different order: $a vs $b"
 [ "$a" != "$c" ] || fail "seeds 12345 and 999 gave the same order $a"

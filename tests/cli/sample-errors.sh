@@ -6,7 +6,7 @@ new_repo "$R"
 write_bench "$R" 0.01
 commit_all "$R" base
 cat >"$R/gate.json" <<'JSON'
-{ "defaults": { "pairs": 2, "warmup": 0, "timeout": 1, "min_effect": 1.0 },
+{ "defaults": { "pairs": 2, "warmup": 0, "timeout": 1, "min_effect": 5 },
   "benchmarks": [ { "name": "b", "run": ["./bench.sh"] } ] }
 JSON
 

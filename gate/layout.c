@@ -1,0 +1,216 @@
+/*
+ * Symmetric measuring conditions (see layout.h). The padding RNG is a
+ * stream of its own, so that it is drawn the same way whichever arm runs:
+ * alignment luck cannot correlate with the arm.
+ */
+#define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity; nftw */
+#include "gate/layout.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
+
+#include "common/error.h"
+#include "common/banned.h"
+
+extern char **environ;
+
+static int is_ours(const char *var)
+{
+	return !strncmp(var, "GATE_PAD=", 9) ||
+	       !strncmp(var, "GATE_TMPDIR=", 12);
+}
+
+static char *make_scratch_root(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	char *path;
+
+	/* RAM-backed where possible: no arm writes to a slower place */
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+	    access("/dev/shm", W_OK | X_OK) == 0) {
+		path = xstrdup("/dev/shm/gate-XXXXXX");
+		if (mkdtemp(path))
+			return path;
+		free(path);
+	}
+	path = xasprintf("%s/gate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(path))
+		return path;
+	error("cannot create a scratch directory \"%s\":", path);
+	free(path);
+	return NULL;
+}
+
+int layout_init(struct layout *l, int env_pad, int scratch,
+		unsigned long seed)
+{
+	size_t i, n = 0;
+
+	l->env_pad = env_pad;
+	l->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!l->rng)
+		return error("cannot allocate a random generator");
+	/* a stream apart from the pair order's, still replayed by --seed */
+	gsl_rng_set(l->rng, (seed * 2654435761UL + 12345) & 0xffffffffUL);
+	if (scratch) {
+		l->scratch_root = make_scratch_root();
+		if (!l->scratch_root)
+			return -1;
+		l->scratch = xasprintf("%s/t", l->scratch_root);
+		l->tmp_var = xasprintf("GATE_TMPDIR=%s", l->scratch);
+	}
+	for (i = 0; environ[i]; i++)
+		n++;
+	l->env = xcalloc(n + 3, sizeof(*l->env));
+	for (i = 0; environ[i]; i++)
+		if (!is_ours(environ[i]))
+			l->env[l->nenv++] = environ[i];
+	l->pad_var = xmalloc(sizeof("GATE_PAD=") + LAYOUT_PAD_MAX);
+	return 0;
+}
+
+int layout_before(struct layout *l, char *const **envp)
+{
+	size_t k = l->nenv, pad;
+
+	if (l->env_pad) {
+		pad = gsl_rng_uniform_int(l->rng, LAYOUT_PAD_MAX + 1);
+		memcpy(l->pad_var, "GATE_PAD=", 9);
+		memset(l->pad_var + 9, 'x', pad);
+		l->pad_var[9 + pad] = '\0';
+		l->env[k++] = l->pad_var;
+		l->pad_total += pad;
+	}
+	if (l->scratch) {
+		if (mkdir(l->scratch, 0700) < 0)
+			return error("cannot create the scratch directory "
+				     "\"%s\":", l->scratch);
+		l->env[k++] = l->tmp_var;
+	}
+	l->env[k] = NULL;
+	l->samples++;
+	*envp = l->env;
+	return 0;
+}
+
+int layout_after(struct layout *l)
+{
+	return l->scratch ? remove_tree(l->scratch) : 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* a directory the benchmark made read-only must still go */
+	if (flag == FTW_DNR || flag == FTW_DP)
+		chmod(path, 0700);
+	if (remove(path) < 0 && errno != ENOENT)
+		return error("cannot remove \"%s\":", path);
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : error("cannot remove \"%s\":",
+						   path);
+	if (S_ISDIR(st.st_mode))
+		chmod(path, 0700);
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+void layout_release(struct layout *l)
+{
+	if (l->scratch_root)
+		remove_tree(l->scratch_root);
+	gsl_rng_free(l->rng);
+	free(l->scratch_root);
+	free(l->scratch);
+	free(l->env);
+	free(l->pad_var);
+	free(l->tmp_var);
+	memset(l, 0, sizeof(*l));
+}
+
+#ifdef __linux__
+static int parse_cpus(cpu_set_t *set, const char *list)
+{
+	const char *p = list;
+
+	CPU_ZERO(set);
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+				return -1;
+			p = end;
+		}
+		for (; lo <= hi; lo++)
+			CPU_SET((int)lo, set);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return CPU_COUNT(set) ? 0 : -1;
+}
+
+int layout_pin(const char *list, char **warn)
+{
+	cpu_set_t want, isolated;
+	char buf[256] = "";
+	FILE *f;
+	int cpu, shared = 0;
+
+	*warn = NULL;
+	if (parse_cpus(&want, list) < 0)
+		return error("--pin \"%s\" is not a CPU list: give CPU numbers "
+			     "like 1, 0-1 or 0,2-3", list);
+	if (sched_setaffinity(0, sizeof(want), &want) < 0)
+		return error("cannot pin to CPUs \"%s\" (do they exist? see "
+			     "nproc):", list);
+	/* pinning helps on an isolated core, and can hurt on a shared one */
+	f = fopen("/sys/devices/system/cpu/isolated", "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0] || parse_cpus(&isolated, buf) < 0)
+		CPU_ZERO(&isolated);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &want) && !CPU_ISSET(cpu, &isolated))
+			shared = 1;
+	if (shared)
+		*warn = xasprintf("pinned to CPUs %s, which are not isolated "
+			"(isolcpus): other processes share them, which can "
+			"make the variation worse rather than better", list);
+	return 0;
+}
+#else
+int layout_pin(const char *list, char **warn)
+{
+	*warn = NULL;
+	return error("--pin %s: CPU pinning is only supported on Linux", list);
+}
+#endif

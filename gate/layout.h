@@ -1,0 +1,56 @@
+/*
+ * Conditions shared by both arms, so that nothing but the code differs:
+ * per-sample environment padding drawn independently of the arm (stack
+ * alignment luck becomes noise, not bias), a fresh scratch directory at
+ * one path for every sample ($GATE_TMPDIR), and optional CPU pinning.
+ */
+#ifndef GATE_LAYOUT_H
+#define GATE_LAYOUT_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+#define LAYOUT_PAD_MAX 4095	/* bytes of GATE_PAD, at most one page */
+
+struct layout {
+	int env_pad;		/* 1: GATE_PAD of random length per sample */
+	char *scratch_root;	/* the run's private directory, or NULL */
+	char *scratch;		/* scratch_root/t: $GATE_TMPDIR per sample */
+	gsl_rng *rng;		/* draws the padding; never the arm */
+	char **env;		/* gate's environment + our two variables */
+	size_t nenv;		/* entries of env before ours */
+	char *pad_var;		/* "GATE_PAD=xxxx" */
+	char *tmp_var;		/* "GATE_TMPDIR=..." */
+	unsigned long pad_total, samples;	/* for the report */
+};
+#define LAYOUT_INIT { 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
+
+/*
+ * Set up for a run: env_pad turns padding on; scratch creates a private
+ * directory on a RAM-backed filesystem (/dev/shm) where one is writable,
+ * else under $TMPDIR or /tmp. seed seeds the padding's own RNG.
+ */
+int layout_init(struct layout *l, int env_pad, int scratch,
+		unsigned long seed);
+/*
+ * Before a sample: draw the padding, create an empty $GATE_TMPDIR, and set
+ * *envp to the environment the sample gets. Returns 0 or -1.
+ */
+int layout_before(struct layout *l, char *const **envp);
+/* After a sample: remove everything the sample left in $GATE_TMPDIR. */
+int layout_after(struct layout *l);
+/* Remove the scratch directory and free everything. */
+void layout_release(struct layout *l);
+/* Remove path and everything under it, not following symlinks. */
+int remove_tree(const char *path);
+
+/*
+ * Pin gate and so every benchmark process it starts to the CPUs in list
+ * ("1", "0-1", "0,2-3"). Sets *warn (malloc'd) to a warning when pinning
+ * is likely to hurt (a CPU that is not isolated), else NULL. Linux only;
+ * elsewhere an error. Returns 0 or -1.
+ */
+int layout_pin(const char *list, char **warn);
+
+#endif
