@@ -48,19 +48,23 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
 COMMON_OBJ = common/error.o
-STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o
+STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 
-GATE_OBJ = gate/gate.o gate/cmd-run.o gate/config.o gate/jsonpos.o \
+GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/config.o gate/jsonpos.o \
 	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o gate/layout.o \
-	gate/preflight.o
+	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
+	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
+	gate/format-hyperfine.o gate/suite.o gate/layout.o \
+	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/cmd-init.o gate/preflight.o
+CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(GATE_OBJ))
+	$(CI_OBJ) $(GATE_OBJ))
 
-UNIT_TESTS = stats config git runner verdict
+UNIT_TESTS = stats config git runner verdict format
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
-FUZZ_TARGETS = config jsonpos
+FUZZ_TARGETS = config jsonpos format
 FUZZ_SECONDS ?= 60
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))

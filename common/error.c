@@ -22,6 +22,13 @@ void error_capture(char *buf, size_t size, int quiet)
 	capture_quiet = quiet;
 }
 
+void error_capture_get(char **buf, size_t *size, int *quiet)
+{
+	*buf = capture_buf;
+	*size = capture_size;
+	*quiet = capture_quiet;
+}
+
 static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
 				va_list ap)
 {

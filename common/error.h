@@ -29,6 +29,8 @@ NORETURN void die(int code, const char *fmt, ...) PRINTF(2, 3);
  * quiet is non-zero nothing is printed to stderr.
  */
 void error_capture(char *buf, size_t size, int quiet);
+/* The current capture settings, to restore after a nested capture. */
+void error_capture_get(char **buf, size_t *size, int *quiet);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -17,14 +17,17 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "ci/github.h"
 #include "common/error.h"
 #include "gate/config.h"
 #include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/preflight.h"
+#include "gate/progress.h"
 #include "gate/report.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
+#include "gate/suite.h"
 #include "gate/sysinfo.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
@@ -35,8 +38,10 @@ const char cmd_run_usage[] =
 	"usage: gate [-C DIR] run [--base REV] [--head REV] [--config FILE]\n"
 	"                        [--json FILE] [--seed N] [--pairs N] "
 	"[--warmup N]\n"
-	"                        [--advisory] [-q] [--pin CPUS] [--fixed-arms]\n"
-	"                        [--no-env-pad] [--no-scratch]\n"
+	"                        [--filter REGEX] [--advisory] [-q | -v]\n"
+	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
+	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
+	"                        [--color WHEN]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -49,8 +54,16 @@ const char cmd_run_usage[] =
 	"a run)\n"
 	"  --pairs N      pairs per benchmark, overriding gate.json\n"
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
+	"  --filter REGEX compare only the suite cases whose name matches\n"
+	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
+	"  --html FILE    write a self-contained HTML report with plots\n"
+	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
+	"set),\n"
+	"                 always or never\n"
 	"  -q, --quiet    no progress messages on stderr\n"
+	"  -v, --verbose  one line per pair on stderr\n"
 	"  --pin CPUS     run the benchmarks on these CPUs only (e.g. 1 or "
 	"2-3)\n"
 	"  --fixed-arms   base always in .git/gate/a, head in b (default: "
@@ -63,7 +76,10 @@ const char cmd_run_usage[] =
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
 struct run_opts {
-	const char *base, *head, *config, *json;
+	const char *base, *head, *config, *json, *filter;
+	const char *markdown, *html, *color;	/* reports and --color */
+	int verbose, github;
+	struct progress *prog;
 	unsigned long seed;
 	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
@@ -113,7 +129,13 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "advisory", no_argument, NULL, 'a' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "html", required_argument, NULL, 'M' },
+		{ "color", required_argument, NULL, 'K' },
+		{ "colour", required_argument, NULL, 'K' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "pin", required_argument, NULL, 'P' },
 		{ "fixed-arms", no_argument, NULL, 'F' },
 		{ "no-env-pad", no_argument, NULL, 'E' },
@@ -127,14 +149,19 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	o->pairs = o->warmup = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->base = optarg; break;
 		case 'H': o->head = optarg; break;
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
+		case 'f': o->filter = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'm': o->markdown = optarg; break;
+		case 'M': o->html = optarg; break;
+		case 'K': o->color = optarg; break;
 		case 'P': o->pin = optarg; break;
 		case 'F': o->fixed_arms = 1; break;
 		case 'E': o->no_env_pad = 1; break;
@@ -167,6 +194,10 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage_error("unexpected argument", argv[optind]);
+		return -1;
+	}
+	if (report_check_options(o->json, o->markdown, o->html, o->color) < 0) {
+		fputs(cmd_run_usage, stderr);
 		return -1;
 	}
 	return 0;
@@ -327,6 +358,7 @@ static int build_arms(const struct config *cfg, struct arm_state arm[2],
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
+		spec[a].capture = 0;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building base and head (logs in %s and "
@@ -388,50 +420,66 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 	out->dirty = a->rev.dirty;
 }
 
-/* Measure every compared benchmark, then decide. Returns the exit code. */
+/*
+ * Measure every benchmark, fan suites out into their cases, then decide:
+ * the level is corrected for the number of comparisons, which a suite only
+ * knows once it has printed its cases. Returns the exit code.
+ */
 static int measure_all(struct run_report *r, struct config *cfg,
-		       struct arm_state arm[2], const struct run_opts *o)
+		       struct arm_state arm[2], const struct run_opts *o,
+		       struct suite_owned *own)
 {
 	struct measure_opts mo = { { arm[0].dir, arm[1].dir }, r->layout, NULL,
-				   2.0,
-				   o->quiet };
-	enum verdict *v = xcalloc(cfg->nbench, sizeof(*v));
+				   2.0, o->quiet, progress_pair, o->prog };
+	enum verdict *v;
 	size_t i;
 	int rc = 0;
 
+	(void)cfg;
 	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!mo.order_rng) {
-		free(v);
+	if (!mo.order_rng)
 		return error("cannot allocate a random generator"), EXIT_ERROR;
-	}
 	gsl_rng_set(mo.order_rng, r->seed);
+	for (i = 0; i < r->n && !r->interrupted; i++) {
+		struct bench_run *br = &r->runs[i];
+
+		progress_bench_start(o->prog, i, r->n);
+		if (!br->is_new && (rc = measure_bench(br, &mo)) > 0)
+			r->interrupted = rc;
+		progress_clear(o->prog);
+	}
+	gsl_rng_free(mo.order_rng);
+	machine_read_load_after(&r->machine);
+	/* the filter was checked before measuring: this cannot fail */
+	suite_fanout(&r->runs, &r->n, own, o->filter);
+	free(r->stats);
+	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
+	v = xcalloc(r->n ? r->n : 1, sizeof(*v));
 	for (i = 0; i < r->n; i++)
-		if (!r->runs[i].is_new)
+		if (!r->runs[i].is_new && !r->runs[i].is_removed)
 			r->compared++;
 	r->level = stats_bonferroni(r->confidence, r->compared);
-
-	for (i = 0; i < r->n && !r->interrupted; i++) {
+	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->runs[i];
 		struct bench_stats *st = &r->stats[i];
 
-		if (br->is_new) {
+		if (br->is_new || br->is_removed)
 			st->verdict = VERDICT_NEW;
-		} else if ((rc = measure_bench(br, &mo)) > 0) {
-			r->interrupted = rc;
+		else if (br->error || br->npairs < 2)
 			st->verdict = VERDICT_ERROR;
-		} else if (rc < 0) {
-			st->verdict = VERDICT_ERROR;
-		} else {
+		else {
 			signals_test_stall("statistics");
 			verdict_analyse(st, br, r->level, r->resamples,
 					name_seed(r->seed, br->cfg->name));
-			/* a signal during the bootstrap stops the run too */
-			r->interrupted = signals_pending();
 		}
 		v[i] = st->verdict;
+		/* one line per compared benchmark or suite case (Actions) */
+		progress_bench_start(o->prog, i, r->n);
+		progress_bench_end(o->prog, br, st);
 	}
-	machine_read_load_after(&r->machine);
-	gsl_rng_free(mo.order_rng);
+	/* a signal during the statistics stops the run too */
+	if (!r->interrupted)
+		r->interrupted = signals_pending();
 	r->suite = verdict_suite(v, r->n);
 	free(v);
 	if (r->interrupted)
@@ -499,7 +547,11 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
 				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
 	struct config cfg = CONFIG_INIT;
+	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
+	struct progress prog;
+	struct publish_opts po;
+	FILE *term;
 	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
 	char *base_spec = NULL;
 	char last_error[4096] = "";
@@ -513,6 +565,23 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
+	o.github = ci_github_active();
+	term = report_term_stream(o.json, o.markdown, o.html);
+	r.color = report_use_color(o.color, term);
+	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
+	o.prog = &prog;
+	po.markdown = o.markdown;
+	po.html = o.html;
+	po.json = o.json;
+	po.github = o.github;
+	if (o.filter) {
+		/* checked now: a bad pattern must not cost a whole run */
+		size_t zero = 0;
+		struct bench_run *none = NULL;
+
+		if (suite_fanout(&none, &zero, &own, o.filter) < 0)
+			goto cleanup;
+	}
 	r.seed = o.have_seed ? o.seed : fresh_seed();
 	r.advisory = o.advisory;
 
@@ -587,6 +656,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 1) < 0)
 		goto cleanup;
 	rc = build_arms(&cfg, arm, o.quiet);
+	if (o.github && (cfg.build.argv || cfg.build.shell))
+		for (a = 0; a < 2; a++)
+			report_build_log(term, arm_name((enum arm)a),
+					 arm[a].log);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
@@ -613,12 +686,14 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	code = measure_all(&r, &cfg, arm, &o);
+	code = measure_all(&r, &cfg, arm, &o, &own);
 	r.exit_code = code;
 
-	report_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, &r);
+	report_term(term, &r);
 	reported = 1;
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
+		code = EXIT_ERROR;
+	if (report_publish(term, &r, &po) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
 	goto cleanup;
 
@@ -633,7 +708,7 @@ cleanup:
 		bench_run_release(&r.runs[i]);
 		bench_stats_release(&r.stats[i]);
 	}
-	if (!reported && o.json) {
+	if (!reported && (o.json || o.markdown || o.html || o.github)) {
 		/* a CI step reading the report must see the error too */
 		r.suite = VERDICT_ERROR;
 		r.exit_code = code;
@@ -642,10 +717,13 @@ cleanup:
 		fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
 		fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
 		r.config_origin = origin;
-		report_json(o.json, &r);
+		if (o.json)
+			report_json(o.json, &r);
+		report_publish(term, &r, &po);
 	}
 	free(r.runs);
 	free(r.stats);
+	suite_owned_release(&own);
 	config_release(&cfg);
 	layout_release(&layout);
 	free(pin_warning);

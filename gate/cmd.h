@@ -34,6 +34,10 @@ struct cmd {
 /* Each returns the process exit code. */
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_run_usage[];
+int cmd_compare(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_compare_usage[];
+int cmd_init(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_init_usage[];
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include "gate/config.h"
 
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static const char *const defaults_keys[] = {
 };
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "min_effect",
-	"timeout", "parity", NULL
+	"timeout", "parity", "format", "expect", NULL
 };
 
 static void enter(struct parser *p, const char *key, size_t index)
@@ -545,6 +546,57 @@ static int check_max_pairs(struct parser *p, struct knobs *k, size_t i)
 			  got(p, g, sizeof(g)));
 }
 
+static int parse_format(const struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	char g[64];
+
+	if (cJSON_IsString(m) && format_lookup(&out->format,
+					       m->valuestring) == 0 &&
+	    out->format != FORMAT_GATE)
+		return 0;
+	return fail_value(p, "\"format\" must be one of %s, got %s",
+			  format_names(), got(p, g, sizeof(g)));
+}
+
+/* A list of case patterns, each a valid POSIX extended regex. */
+static int parse_expect(struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	const cJSON *e;
+	size_t i = 0, n = 0;
+	char g[64], msg[128];
+	regex_t rx;
+	int rc;
+
+	if (!cJSON_IsArray(m))
+		return fail_value(p, "\"expect\" must be a list of case name "
+				  "patterns such as [\"^BM_sort\"], got %s",
+				  got(p, g, sizeof(g)));
+	cJSON_ArrayForEach(e, m)
+		n++;
+	out->expect = xcalloc(n + 1, sizeof(*out->expect));
+	cJSON_ArrayForEach(e, m) {
+		enter(p, NULL, i);
+		if (!cJSON_IsString(e) || !*e->valuestring)
+			return fail_value(p, "each element of \"expect\" must "
+					  "be a non-empty pattern, got %s",
+					  got(p, g, sizeof(g)));
+		rc = regcomp(&rx, e->valuestring, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &rx, msg, sizeof(msg));
+			return fail_value(p, "%s is not a valid POSIX extended "
+					  "regular expression: %s",
+					  got(p, g, sizeof(g)), msg);
+		}
+		regfree(&rx);
+		out->expect[i++] = xstrdup(e->valuestring);
+		out->nexpect = i;
+		leave(p);
+	}
+	return 0;
+}
+
 static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		       const struct knobs *defaults, struct bench_cfg *out)
 {
@@ -582,6 +634,10 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		} else if (!strcmp(m->string, "run")) {
 			have_run = 1;
 			r = parse_command(p, m, "run", "./bench", &out->run);
+		} else if (!strcmp(m->string, "format")) {
+			r = parse_format(p, m, out);
+		} else if (!strcmp(m->string, "expect")) {
+			r = parse_expect(p, m, out);
 		} else {
 			r = parse_knob(p, m, &k, SRC_BENCH);
 		}
@@ -606,6 +662,15 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 	out->min_effect = k.b.min_effect;
 	out->timeout = k.b.timeout;
 	out->parity = k.b.parity;
+	if (out->format != FORMAT_TIME)
+		out->parity = 0;	/* a suite prints its timings */
+	if (out->nexpect && out->format == FORMAT_TIME) {
+		enter(p, "expect", 0);
+		return fail_value(p, "\"expect\" lists the cases of a suite, "
+				  "but benchmark %s has no suite \"format\" "
+				  "(one of %s)", quote(g, sizeof(g), out->name),
+				  format_names());
+	}
 	leave(p);
 	return 0;
 }
@@ -878,8 +943,13 @@ void config_release(struct config *cfg)
 	size_t i;
 
 	for (i = 0; i < cfg->nbench; i++) {
+		size_t j;
+
 		free(cfg->benches[i].name);
 		command_release(&cfg->benches[i].run);
+		for (j = 0; j < cfg->benches[i].nexpect; j++)
+			free(cfg->benches[i].expect[j]);
+		free(cfg->benches[i].expect);
 	}
 	free(cfg->benches);
 	command_release(&cfg->build);
@@ -906,6 +976,8 @@ const char *metric_name(enum metric m)
 		return "wall";
 	case METRIC_CPU:
 		return "cpu";
+	case METRIC_VALUE:
+		return "value";
 	}
 	return "unknown";
 }
@@ -916,6 +988,8 @@ const char *metric_unit(enum metric m)
 	case METRIC_WALL:
 	case METRIC_CPU:
 		return "s";
+	case METRIC_VALUE:
+		return "";
 	}
 	return "";
 }

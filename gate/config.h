@@ -8,7 +8,13 @@
 
 #include <stddef.h>
 
-enum metric { METRIC_WALL, METRIC_CPU };
+#include "gate/format.h"
+
+enum metric {
+	METRIC_WALL,
+	METRIC_CPU,
+	METRIC_VALUE,		/* what a suite printed for a case */
+};
 
 /* A command: argv (no shell) when argv != NULL, else shell via /bin/sh -c. */
 struct command {
@@ -26,6 +32,13 @@ struct bench_cfg {
 	double min_effect;	/* floor f: fail needs low > 1 + f */
 	double timeout;		/* seconds per sample, > 0 */
 	int parity;		/* 1: stdout must be identical within an arm */
+	enum format format;	/* how stdout is read (FORMAT_TIME: not) */
+	char **expect;		/* suite: POSIX ERE patterns each matching a
+				   case; owned, nexpect of them */
+	size_t nexpect;
+	/* set only on a suite's per-case benchmarks, which gate run makes */
+	const char *unit;	/* NULL: metric_unit(metric) */
+	int higher_better;	/* a rate: ratio base/head */
 };
 
 struct config {

@@ -20,6 +20,11 @@
 static const struct cmd commands[] = {
 	{ "run", cmd_run, NEED_REPO,
 	  "measure base against head and give a verdict", cmd_run_usage },
+	{ "compare", cmd_compare, 0,
+	  "compare two result files offline and give a verdict",
+	  cmd_compare_usage },
+	{ "init", cmd_init, NEED_REPO,
+	  "write a starter gate.json for this repository", cmd_init_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -14,6 +14,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "common/error.h"
+#include "gate/format.h"
 #include "gate/layout.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -26,7 +27,21 @@ const char *arm_name(enum arm a)
 
 double sample_value(const struct sample *s, enum metric m)
 {
-	return m == METRIC_CPU ? s->cpu : s->wall;
+	return m == METRIC_VALUE ? s->value : m == METRIC_CPU ? s->cpu :
+	       s->wall;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double suite_reduce(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 double measure_resolution(enum metric m)
@@ -98,13 +113,117 @@ static void fail(struct bench_run *br, char *msg)
 	br->error = msg;
 }
 
+static struct suite_case *suite_find(struct suite_data *sd, const char *name,
+				     const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		if (!strcmp(sd->cases[i].name, name) &&
+		    !strcmp(sd->cases[i].unit, unit))
+			return &sd->cases[i];
+	return NULL;
+}
+
+/*
+ * Parse a suite sample's stdout and check it against the arm's manifest
+ * (the case list of its first sample): every case in every sample, no case
+ * added. pair is the pair index, or -1 for a warm-up (values not kept).
+ */
+static int suite_sample(struct bench_run *br, enum arm a, const char *label,
+			struct run_result *res, long pair)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct fmt_opts fo = { cfg->metric == METRIC_CPU };
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct suite_data *sd = br->suite;
+	char origin[256], msg[1024], *obuf;
+	size_t osize, i;
+	int oquiet, rc, ret = -1;
+
+	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
+		 label);
+	if (res->out_overflow) {
+		fail(br, xasprintf("benchmark \"%s\": %s printed more than "
+			"the %u MiB gate reads from a suite: print less (a "
+			"suite format needs only its results)", cfg->name,
+			origin, FORMAT_MAX_BYTES >> 20));
+		return -1;
+	}
+	error_capture_get(&obuf, &osize, &oquiet);
+	error_capture(msg, sizeof(msg), 1);
+	msg[0] = '\0';
+	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
+			  res->out_len, origin, &fo);
+	error_capture(obuf, osize, oquiet);
+	if (rc < 0) {
+		fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
+			cfg->name, format_name(cfg->format), msg));
+		return -1;
+	}
+	if (!sd)
+		sd = br->suite = xcalloc(1, sizeof(*sd));
+	for (i = 0; i < t.n; i++) {
+		struct fmt_case *c = &t.cases[i];
+		struct suite_case *sc = suite_find(sd, c->name, c->unit);
+
+		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
+			if (!sc) {
+				if (sd->n == sd->cap) {
+					sd->cap = sd->cap ? 2 * sd->cap : 16;
+					sd->cases = xrealloc(sd->cases,
+						sd->cap * sizeof(*sd->cases));
+				}
+				sc = &sd->cases[sd->n++];
+				memset(sc, 0, sizeof(*sc));
+				sc->name = xstrdup(c->name);
+				sc->unit = xstrdup(c->unit);
+				sc->higher_better = c->higher_better;
+			}
+			sc->in[a] = 1;
+		} else if (!sc || !sc->in[a]) {
+			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) appears in %s but not in %s's first "
+				"sample: a suite must report the same cases "
+				"every run", cfg->name, c->name, c->unit,
+				origin, arm_name(a)));
+			goto cleanup;
+		}
+		if (c->n > sc->inner)
+			sc->inner = c->n;
+		if (pair >= 0) {
+			if (!sc->v[a])
+				sc->v[a] = xcalloc(cfg->pairs,
+						   sizeof(double));
+			sc->v[a][pair] = suite_reduce(c->values, c->n);
+		}
+	}
+	for (i = 0; i < sd->n; i++)
+		if (sd->cases[i].in[a] &&
+		    !fmt_table_find(&t, sd->cases[i].name,
+				    sd->cases[i].unit)) {
+			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) is missing from %s though %s's first "
+				"sample had it: a crashed or filtered case?",
+				cfg->name, sd->cases[i].name,
+				sd->cases[i].unit, origin, arm_name(a)));
+			goto cleanup;
+		}
+	sd->samples[a]++;
+	ret = 0;
+cleanup:
+	fmt_table_release(&t);
+	return ret;
+}
+
 /* Run one sample of arm a; label is "warm-up 1" or "pair 3". */
 static int one_sample(struct bench_run *br, const struct measure_opts *opt,
-		      enum arm a, const char *label, struct sample *out)
+		      enum arm a, const char *label, struct sample *out,
+		      long pair)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1, NULL };
+				 opt->grace, -1, NULL, 0 };
 	struct run_result res;
 	char why[256];
 	char *tail;
@@ -116,12 +235,24 @@ static int one_sample(struct bench_run *br, const struct measure_opts *opt,
 				   cfg->name, arm_name(a), label));
 		return -1;
 	}
+	if (cfg->format != FORMAT_TIME)
+		spec.capture = FORMAT_MAX_BYTES;
 	run_one(&res, &spec);
 	if (opt->layout && layout_after(opt->layout) < 0) {
+		free(res.out);
 		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
 				   "after the %s sample (%s)", cfg->name,
 				   arm_name(a), label));
 		return -1;
+	}
+	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
+		int rc = suite_sample(br, a, label, &res, pair);
+
+		free(res.out);
+		if (rc < 0)
+			return -1;
+	} else {
+		free(res.out);
 	}
 	if (res.status == RUN_INTERRUPTED)
 		return res.code ? res.code : signals_pending();
@@ -200,9 +331,10 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 	/* warm-ups alternate arms so both see caches in the same state */
 	for (i = 0; i < cfg->warmup && rc == 0; i++) {
 		snprintf(label, sizeof(label), "warm-up %u", i + 1);
-		rc = one_sample(br, opt, ARM_BASE, label, &scratch);
+		rc = one_sample(br, opt, ARM_BASE, label, &scratch, -1);
 		if (rc == 0)
-			rc = one_sample(br, opt, ARM_HEAD, label, &scratch);
+			rc = one_sample(br, opt, ARM_HEAD, label, &scratch,
+					-1);
 	}
 	for (i = 0; i < cfg->pairs && rc == 0; i++) {
 		struct pair_result *pr = &br->pairs[i];
@@ -210,12 +342,16 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 
 		pr->head_first = order[i];
 		snprintf(label, sizeof(label), "pair %u", i + 1);
-		rc = one_sample(br, opt, first, label, &pr->s[first]);
+		rc = one_sample(br, opt, first, label, &pr->s[first],
+				(long)i);
 		if (rc == 0)
 			rc = one_sample(br, opt, !first, label,
-					&pr->s[!first]);
+					&pr->s[!first], (long)i);
 		if (rc == 0)
 			br->npairs++;
+		if (rc == 0 && opt->on_pair)
+			opt->on_pair(opt->on_pair_arg, br, br->npairs,
+				     cfg->pairs);
 	}
 	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
@@ -226,6 +362,19 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 
 void bench_run_release(struct bench_run *br)
 {
+	size_t i;
+
+	if (br->suite) {
+		for (i = 0; i < br->suite->n; i++) {
+			free(br->suite->cases[i].name);
+			free(br->suite->cases[i].unit);
+			free(br->suite->cases[i].v[0]);
+			free(br->suite->cases[i].v[1]);
+		}
+		free(br->suite->cases);
+		free(br->suite);
+		br->suite = NULL;
+	}
 	free(br->pairs);
 	free(br->error);
 	br->pairs = NULL;

@@ -18,6 +18,22 @@ enum arm { ARM_BASE = 0, ARM_HEAD = 1 };
 struct sample {
 	double wall, cpu;	/* seconds */
 	long maxrss_kb;
+	double value;		/* a suite case's value (METRIC_VALUE) */
+};
+
+/* One case of a suite: its value in each pair and arm, after reduction. */
+struct suite_case {
+	char *name, *unit;
+	int higher_better;
+	int in[2];		/* present in that arm's output */
+	double *v[2];		/* [pair], by enum arm */
+	size_t inner;		/* most values one process gave (repetitions) */
+};
+
+struct suite_data {
+	struct suite_case *cases;
+	size_t n, cap;
+	size_t samples[2];	/* samples parsed per arm, warm-ups in */
 };
 
 struct pair_result {
@@ -35,6 +51,9 @@ struct bench_run {
 	size_t nsamples[2];	/* samples checked for parity, warm-ups in */
 	int parity_differs;	/* 1: base and head printed different stdout */
 	char *error;		/* non-NULL: could not be measured (owned) */
+	struct suite_data *suite;	/* suite formats: the cases (owned) */
+	int is_removed;		/* a suite case only base printed */
+	const char *suite_name;	/* a suite case: its suite's name */
 };
 
 struct layout;
@@ -45,6 +64,10 @@ struct measure_opts {
 	gsl_rng *order_rng;	/* draws the pair order */
 	double grace;		/* SIGTERM to SIGKILL on timeout, seconds */
 	int quiet;		/* no progress lines on stderr */
+	/* after each pair, both samples reaped: outside any timed interval */
+	void (*on_pair)(void *arg, const struct bench_run *br, size_t done,
+			size_t total);
+	void *on_pair_arg;
 };
 
 const char *arm_name(enum arm a);
@@ -70,5 +93,10 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  */
 int measure_bench(struct bench_run *br, const struct measure_opts *opt);
 void bench_run_release(struct bench_run *br);
+/*
+ * The values of n inner repetitions (one process) as one: their median.
+ * Reorders v.
+ */
+double suite_reduce(double *v, size_t n);
 
 #endif

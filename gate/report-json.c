@@ -14,6 +14,8 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/format.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 /* JSON has no NaN: unknown numbers become null. */
@@ -68,6 +70,8 @@ static cJSON *arm_json(double median, double cv)
 
 static char *parity_text(const struct bench_run *br, enum arm a)
 {
+	if (br->suite_name)
+		return xasprintf("same cases in %zu samples", br->nsamples[a]);
 	if (!br->cfg->parity)
 		return xstrdup("not checked (parity: false)");
 	return xasprintf("identical in %zu samples", br->nsamples[a]);
@@ -83,8 +87,19 @@ static cJSON *bench_json(const struct bench_run *br,
 
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
-	cJSON_AddStringToObject(o, "unit", metric_unit(c->metric));
-	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
+	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
+				metric_unit(c->metric));
+	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
+				verdict_name(st->verdict));
+	if (br->suite_name) {
+		char red[64];
+
+		cJSON_AddStringToObject(o, "suite", br->suite_name);
+		cJSON_AddStringToObject(o, "format", format_name(c->format));
+		cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
+		cJSON_AddStringToObject(o, "reduction",
+					suite_reduction(br, red, sizeof(red)));
+	}
 	if (st->reason)
 		cJSON_AddStringToObject(o, "reason", st->reason);
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);

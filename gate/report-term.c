@@ -1,7 +1,7 @@
 /*
  * The terminal report: one row per benchmark that can be read at a glance
- * (name, medians, change, interval, wins, CV, verdict), the reason for each
- * verdict, the suite verdict, and the protocol disclosure underneath.
+ * (name, medians, change, interval, wins, CV, a compact plot, verdict), the
+ * reason for each verdict, the suite verdict, and the protocol underneath.
  */
 #include "gate/report.h"
 
@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/format.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 const char *format_seconds(double s, char *buf, size_t size)
@@ -28,6 +30,67 @@ const char *format_seconds(double s, char *buf, size_t size)
 static double pct(double ratio)
 {
 	return (ratio - 1.0) * 100.0;
+}
+
+#define STRIP_W 21
+
+char *report_strip(char *buf, int width, const struct bench_stats *st)
+{
+	double lo = fmin(1.0, st->low), hi = fmax(1.0 + st->floor, st->high);
+	double span;
+	size_t i;
+	int c, a, b;
+
+	for (i = 0; i < st->n; i++)
+		if (isfinite(st->ratios[i]) && st->ratios[i] > 0) {
+			lo = fmin(lo, st->ratios[i]);
+			hi = fmax(hi, st->ratios[i]);
+		}
+	memset(buf, ' ', (size_t)width);
+	buf[width] = '\0';
+	if (!(lo > 0) || !isfinite(hi) || width < 3)
+		return buf;
+	if (hi / lo < 1.01)
+		hi = lo * 1.01;
+	span = log(hi) - log(lo);
+#define CELL(v) ((int)lround((log(v) - log(lo)) / span * (width - 1)))
+	for (i = 0; i < st->n; i++) {
+		if (!(st->ratios[i] > 0))
+			continue;
+		c = CELL(st->ratios[i]);
+		buf[c] = buf[c] == ' ' ? '.' : ':';
+	}
+	a = CELL(st->low);
+	b = CELL(st->high);
+	for (c = a; c <= b; c++)
+		buf[c] = '=';
+	buf[a] = '[';
+	buf[b] = ']';
+	buf[CELL(1.0)] = '|';
+	buf[CELL(1.0 + st->floor)] = '!';
+	buf[CELL(st->median)] = '*';
+#undef CELL
+	return buf;
+}
+
+/* ANSI colour for a verdict word, or "" without colour. */
+static const char *paint(int color, enum verdict v)
+{
+	if (!color)
+		return "";
+	switch (v) {
+	case VERDICT_PASS: return "\033[32m";
+	case VERDICT_FAIL: return "\033[1;31m";
+	case VERDICT_NOISY: return "\033[1;33m";
+	case VERDICT_ERROR: return "\033[1;35m";
+	case VERDICT_NEW: return "\033[36m";
+	}
+	return "";
+}
+
+static const char *reset(int color)
+{
+	return color ? "\033[0m" : "";
 }
 
 static const char *short_id(const char *id)
@@ -54,21 +117,35 @@ static void print_rev(FILE *out, const char *arm, const struct report_rev *v)
 			v->how ? v->how : "", v->how ? ")" : "");
 }
 
-static void print_row(FILE *out, int w, const struct bench_run *br,
-		      const struct bench_stats *st)
+/* A median for the table: seconds, or a suite case's value and unit. */
+static const char *arm_value(const struct bench_run *br, double v, char *buf,
+			     size_t size)
 {
-	char b[32], h[32], iv[48], wins[32], cv[32];
+	if (br->cfg->unit)
+		return format_value(v, br->cfg->unit, buf, size);
+	return format_seconds(v, buf, size);
+}
+
+static int vw = 10;	/* width of the base and head columns */
+
+static void print_row(FILE *out, int w, const struct bench_run *br,
+		      const struct bench_stats *st, int color)
+{
+	char b[48], h[48], iv[48], wins[32], cv[32], strip[STRIP_W + 1];
 
 	if (st->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  new\n",
-			w, br->cfg->name, "-", "-", "-", "not compared", "-",
-			"-");
+		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
+			"%-*s  %s%s%s\n", w, br->cfg->name, vw, "-", vw, "-", "-",
+			"not compared", "-", "-", STRIP_W, "", paint(color,
+			st->verdict), br->is_removed ? "removed" : "new",
+			reset(color));
 		return;
 	}
 	if (br->error || !st->ratios) {
-		fprintf(out, "%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  "
-			"ERROR\n", w, br->cfg->name, "-", "-", "-", "-", "-",
-			"-");
+		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
+			"%-*s  %sERROR%s\n", w, br->cfg->name, vw, "-", vw, "-",
+			"-", "-", "-", "-", STRIP_W, "",
+			paint(color, VERDICT_ERROR), reset(color));
 		return;
 	}
 	snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%", pct(st->low),
@@ -77,14 +154,17 @@ static void print_row(FILE *out, int w, const struct bench_run *br,
 		 st->sign_p);
 	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
 		 st->head_cv * 100);
-	fprintf(out, "%-*s  %10s  %10s  %+7.1f%%  %-19s  %-16s  %-11s  %s\n",
-		w, br->cfg->name, format_seconds(st->base_median, b, sizeof(b)),
-		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
-		iv, wins, cv,
+	fprintf(out, "%-*s  %*s  %*s  %+7.1f%%  %-19s  %-16s  %-11s  %s  "
+		"%s%s%s\n", w, br->cfg->name,
+		vw, arm_value(br, st->base_median, b, sizeof(b)),
+		vw, arm_value(br, st->head_median, h, sizeof(h)),
+		pct(st->median), iv, wins, cv,
+		report_strip(strip, STRIP_W, st), paint(color, st->verdict),
 		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
 							    : "pass")
 		: st->verdict == VERDICT_FAIL ? "FAIL"
-		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR");
+		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR",
+		reset(color));
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -98,9 +178,10 @@ static void print_suite(FILE *out, const struct run_report *r)
 			"verdict (exit %d)\n", r->interrupted, r->exit_code);
 		return;
 	}
-	fprintf(out, "verdict: %s", r->suite == VERDICT_PASS ? "PASS" :
+	fprintf(out, "verdict: %s%s%s", paint(r->color, r->suite),
+		r->suite == VERDICT_PASS ? "PASS" :
 		r->suite == VERDICT_FAIL ? "FAIL" :
-		r->suite == VERDICT_NOISY ? "NOISY" : "ERROR");
+		r->suite == VERDICT_NOISY ? "NOISY" : "ERROR", reset(r->color));
 	if (r->error)
 		fprintf(out, ": %s", r->error);
 	else
@@ -165,6 +246,29 @@ static void print_protocol(FILE *out, const struct run_report *r)
 
 		if (r->stats[i].verdict == VERDICT_NEW)
 			continue;
+		if (br->suite_name) {
+			char red[64];
+
+			if (i > 0 && r->runs[i - 1].suite_name &&
+			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+				continue;
+			fprintf(out, "  %s: suite (format %s, times %s), %zu "
+				"pairs + %u warm-up, floor %+.1f%%, each "
+				"case's value: %s; every sample printed the "
+				"same cases (%zu base, %zu head samples)\n",
+				br->suite_name, format_name(c->format),
+				suite_time(br),
+				br->npairs, c->warmup, c->min_effect * 100,
+				suite_reduction(br, red, sizeof(red)),
+				br->nsamples[0], br->nsamples[1]);
+			continue;
+		}
+		if (c->format != FORMAT_TIME) {
+			fprintf(out, "  %s: suite (format %s), not measured "
+				"to the end\n", c->name,
+				format_name(c->format));
+			continue;
+		}
 		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
 			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
 			c->warmup, c->min_effect * 100);
@@ -198,12 +302,31 @@ void report_term(FILE *out, const struct run_report *r)
 		if (len > w)
 			w = len;
 	}
+	vw = 10;
+	for (i = 0; i < r->n; i++) {
+		char b[48];
+		int len;
+
+		if (!r->runs[i].cfg->unit || !r->stats[i].ratios)
+			continue;
+		len = (int)strlen(arm_value(&r->runs[i],
+					    r->stats[i].base_median, b,
+					    sizeof(b)));
+		vw = len > vw ? len : vw;
+		len = (int)strlen(arm_value(&r->runs[i],
+					    r->stats[i].head_median, b,
+					    sizeof(b)));
+		vw = len > vw ? len : vw;
+	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %10s  %10s  %8s  %-19s  %-16s  %-11s  %s\n", w,
-		"benchmark", "base", "head", "change", ivh, "head slower",
-		"CV b/h", "verdict");
+	fprintf(out, "\n%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  %-*s  %s\n",
+		w, "benchmark", vw, "base", vw, "head", "change", ivh,
+		"head slower", "CV b/h", STRIP_W, "plot (log scale)", "verdict");
 	for (i = 0; i < r->n; i++)
-		print_row(out, w, &r->runs[i], &r->stats[i]);
+		print_row(out, w, &r->runs[i], &r->stats[i], r->color);
+	if (r->n)
+		fprintf(out, "plot: . pair ratios  [=*=] interval and median  "
+			"| no change  ! floor\n");
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
@@ -211,6 +334,12 @@ void report_term(FILE *out, const struct run_report *r)
 		if (br->error)
 			fprintf(out, "%s: error: %s\n", br->cfg->name,
 				br->error);
+		else if (br->is_removed)
+			fprintf(out, "%s: removed: only base's suite printed "
+				"this case: not compared\n", br->cfg->name);
+		else if (br->is_new && br->suite_name)
+			fprintf(out, "%s: new: only head's suite printed this "
+				"case: not compared\n", br->cfg->name);
 		else if (r->stats[i].verdict == VERDICT_NEW)
 			fprintf(out, "%s: new in head (base's gate.json does "
 				"not declare it): not compared\n",

@@ -1,7 +1,8 @@
 /*
- * Reports of one run: the terminal table for people and the versioned JSON
- * report for machines. Both disclose the protocol (revisions, pairs, order
- * and seed, interval method and level, floor, parity, environment).
+ * Reports of one run: the terminal table for people, the versioned JSON
+ * report for machines, Markdown for GitHub and a self-contained HTML page.
+ * Each discloses the protocol (revisions, pairs, order and seed, interval
+ * method and level, floor, parity, environment).
  */
 #ifndef GATE_REPORT_H
 #define GATE_REPORT_H
@@ -47,6 +48,7 @@ struct run_report {
 	const char *pin;	/* --pin CPUS, or NULL */
 	const char *pin_warning;
 	const char *error;	/* a run-level error (build failure), or NULL */
+	int color;		/* report_term: ANSI colours */
 };
 
 /* "101.2 ms", "1.234 s", "850 us": a duration for people. */
@@ -55,5 +57,47 @@ const char *format_seconds(double s, char *buf, size_t size);
 void report_term(FILE *out, const struct run_report *r);
 /* Write the JSON report to path ("-" for stdout). Returns 0 or -1. */
 int report_json(const char *path, const struct run_report *r);
+/* The Markdown report (a job summary or PR comment body). */
+void report_md(FILE *out, const struct run_report *r);
+/* The same in a malloc'd string the caller frees; NULL after error(). */
+char *report_md_text(const struct run_report *r);
+/* Write it to path ("-" for stdout). Returns 0 or -1. */
+int report_md_file(const char *path, const struct run_report *r);
+/* The self-contained HTML report (inline CSS and SVG, no scripts). */
+void report_html(FILE *out, const struct run_report *r);
+/* Write it to path ("-" for stdout). Returns 0 or -1. */
+int report_html_file(const char *path, const struct run_report *r);
+/*
+ * A compact plot of st on a log axis, width cells wide, into buf (at least
+ * width + 1 bytes): '.' pair ratios, '[' '=' ']' the interval, '*' the
+ * median, '|' no change, '!' the floor. Returns buf.
+ */
+char *report_strip(char *buf, int width, const struct bench_stats *st);
+
+/* Where reports go besides the terminal and JSON (gate/publish.c). */
+struct publish_opts {
+	const char *markdown, *html, *json;	/* files, or NULL */
+	int github;		/* running in GitHub Actions */
+};
+/*
+ * Write the --markdown and --html reports and, in GitHub Actions, append
+ * the Markdown to $GITHUB_STEP_SUMMARY, annotate fail/noisy/error on out
+ * and set the step outputs (verdict, exit-code, report, *-file). Returns 0,
+ * or -1 when a report could not be written.
+ */
+int report_publish(FILE *out, const struct run_report *r,
+		   const struct publish_opts *p);
+/* Check --color WHEN and that at most one report goes to stdout ("-").
+ * Returns 0, or -1 after error(). Any argument may be NULL. */
+int report_check_options(const char *json, const char *markdown,
+			 const char *html, const char *color);
+/* Where the terminal report goes: stderr when a report takes stdout. */
+FILE *report_term_stream(const char *json, const char *markdown,
+			 const char *html);
+/* --color: "always" 1, "never" 0, else (auto, NULL) 1 when out is a
+ * terminal and NO_COLOR is unset or empty. */
+int report_use_color(const char *when, FILE *out);
+/* In GitHub Actions: arm's build log in a collapsible group on out. */
+void report_build_log(FILE *out, const char *arm, const char *path);
 
 #endif

@@ -36,6 +36,7 @@ struct proc {
 	int out_fd, err_fd;	/* -1 when closed or not captured */
 	double start, deadline, kill_at;	/* monotonic seconds */
 	double grace, limit;
+	size_t capture, out_cap;	/* bytes to keep; buffer size */
 	int reaped, timed_out, interrupted;
 	struct run_result *res;
 	size_t tail_len;	/* bytes held in res->err_tail */
@@ -188,6 +189,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	}
 	p->out_fd = outp[0];
 	p->err_fd = errp[0];
+	p->capture = spec->capture;
 	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
 	p->limit = spec->timeout;
 	*out = p;
@@ -205,6 +207,23 @@ static void feed_out(struct proc *p, const char *buf, size_t n)
 	}
 	p->res->out_hash = h;
 	p->res->out_bytes += n;
+	if (!p->capture || p->res->out_overflow)
+		return;
+	if (p->res->out_len + n > p->capture) {
+		/* bounded memory: the caller reports it, keeps nothing */
+		p->res->out_overflow = 1;
+		free(p->res->out);
+		p->res->out = NULL;
+		p->res->out_len = 0;
+		return;
+	}
+	if (p->res->out_len + n + 1 > p->out_cap) {
+		p->out_cap = 2 * (p->res->out_len + n + 1);
+		p->res->out = xrealloc(p->res->out, p->out_cap);
+	}
+	memcpy(p->res->out + p->res->out_len, buf, n);
+	p->res->out_len += n;
+	p->res->out[p->res->out_len] = '\0';
 }
 
 /*
@@ -315,6 +334,8 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 		memset(&results[i], 0, sizeof(results[i]));
 		results[i].out_hash = FNV_OFFSET;
 		procs[i]->res = &results[i];
+		if (procs[i]->capture)
+			results[i].out = xcalloc(1, procs[i]->out_cap = 1);
 	}
 	while (left > 0) {
 		double t = now(), wake = -1;

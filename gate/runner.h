@@ -32,6 +32,8 @@ struct run_spec {
 	int log_fd;		/* >= 0: stdout and stderr go to this file
 				   (builds); -1: hash stdout, keep stderr tail */
 	char *const *envp;	/* the environment; NULL: gate's own */
+	size_t capture;		/* > 0: also keep stdout, up to this many
+				   bytes (suite formats); 0: hash only */
 };
 
 struct run_result {
@@ -44,6 +46,10 @@ struct run_result {
 	uint64_t out_hash;	/* FNV-1a 64 of stdout */
 	uint64_t out_bytes;
 	char err_tail[RUN_TAIL + 1];	/* last bytes of stderr, NUL-ended */
+	char *out;		/* stdout when spec->capture (caller frees),
+				   NUL-ended */
+	size_t out_len;		/* bytes held in out */
+	int out_overflow;	/* stdout was longer than spec->capture */
 };
 
 struct proc;

@@ -84,7 +84,7 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	double *arm[2];
 	struct stats_interval ci;
 	gsl_rng *rng = NULL;
-	size_t i, n = br->npairs;
+	size_t i, n = br->npairs, zeros = 0;
 	int ret = -1;
 
 	st->floor = cfg->min_effect;
@@ -100,11 +100,33 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 
 		arm[0][i] = b;
 		arm[1][i] = h;
-		st->ratios[i] = h / b;
+		zeros += (b == 0) + (h == 0);
+		/* a rate (higher is better) is worse when head is lower */
+		st->ratios[i] = cfg->higher_better ? b / h : h / b;
 		if (h != b) {
 			st->of++;
-			st->head_slower += h > b;
+			st->head_slower += cfg->higher_better ? h < b : h > b;
 		}
+	}
+	if (zeros) {
+		/* a count such as allocs/op may be 0: equal only if all are */
+		st->base_median = stats_median(arm[0], n);
+		st->head_median = stats_median(arm[1], n);
+		if (zeros == 2 * n) {
+			st->median = st->low = st->high = st->geomean = 1.0;
+			st->sign_p = 1.0;
+			st->verdict = VERDICT_PASS;
+			st->reason = xasprintf("0 %s in every sample of both "
+					       "arms", cfg->unit ? cfg->unit :
+					       "");
+			ret = 0;
+		} else {
+			st->reason = xasprintf("the value is 0 in %zu of %zu "
+					       "samples but not in all: no "
+					       "ratio can be formed", zeros,
+					       2 * n);
+		}
+		goto cleanup;
 	}
 	st->median = stats_median(st->ratios, n);
 	st->geomean = stats_geomean(st->ratios, n);

@@ -56,6 +56,34 @@ int stats_bootstrap_median(struct stats_interval *out, const double *x,
 			   gsl_rng *rng);
 
 /*
+ * Unpaired percentile bootstrap of median(num) / median(den): each of
+ * `resamples` resamples draws both samples with replacement (num first)
+ * from rng; the interval is the type-7 (1-level)/2 and (1+level)/2
+ * quantiles of the resampled ratios. Returns 0, or -1 through error() when
+ * a sample has fewer than 2 values or a non-finite one, den holds a value
+ * <= 0, resamples < 100, or level is not in (0,1).
+ */
+int stats_bootstrap_ratio(struct stats_interval *out, const double *num,
+			  size_t nn, const double *den, size_t nd,
+			  size_t resamples, double level, gsl_rng *rng);
+
+struct stats_mwu {
+	double u;	/* U of the first sample: R1 - n1(n1+1)/2 */
+	double p;	/* two-sided */
+	int exact;	/* 1: exact distribution, 0: normal approximation */
+};
+
+/*
+ * Two-sided Mann-Whitney U test of x against y, as scipy.stats.mannwhitneyu
+ * (method "auto", continuity correction): exact when a sample has at most 8
+ * values and there are no ties (and C(nx+ny, min) < 2^53), else the normal
+ * approximation with the tie correction. Returns 0, or -1 through error()
+ * when a sample is empty or holds a NaN.
+ */
+int stats_mann_whitney(struct stats_mwu *out, const double *x, size_t nx,
+		       const double *y, size_t ny);
+
+/*
  * Exact two-sided sign test: p-value of k successes in n trials under
  * Binomial(n, 1/2), as scipy.stats.binomtest(k, n, 0.5).pvalue (which, for
  * p = 1/2, is min(1, 2 * min(P[X <= k], P[X >= k]))). 1 when n == 0;

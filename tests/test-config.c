@@ -432,6 +432,24 @@ static void test_config__error_messages(void)
 		  "\"yes\"" },
 		{ LIT(BENCH("\"parity\": 1")),
 		  "gate.json:4:11: \"parity\" must be true or false, got 1" },
+		/* suite formats */
+		{ LIT(BENCH("\"format\": \"junit\"")),
+		  "gate.json:4:11: \"format\" must be one of time, gbench, "
+		  "gotest, lines, hyperfine, pytest, got \"junit\"" },
+		{ LIT(BENCH("\"format\": \"gate\"")),
+		  "gate.json:4:11: \"format\" must be one of" },
+		{ LIT(BENCH("\"format\": \"lines\", \"expect\": \"a\"")),
+		  "gate.json:4:30: \"expect\" must be a list of case name "
+		  "patterns" },
+		{ LIT(BENCH("\"format\": \"lines\", \"expect\": [\"(\"]")),
+		  "gate.json:4:31: \"(\" is not a valid POSIX extended regular "
+		  "expression" },
+		{ LIT(BENCH("\"format\": \"lines\", \"expect\": [\"\"]")),
+		  "gate.json:4:31: each element of \"expect\" must be a "
+		  "non-empty pattern" },
+		{ LIT(BENCH("\"expect\": [\"a\"]")),
+		  "\"expect\" lists the cases of a suite, but benchmark \"x\" "
+		  "has no suite \"format\"" },
 		{ LIT(BENCH("\"metric\": \"a very long string indeed, "
 			    "longer than "
 			    "forty characters\"")),

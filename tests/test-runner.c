@@ -31,7 +31,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0 };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -56,7 +56,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0 };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -65,11 +65,34 @@ static void test_runner__argv_without_shell(void)
 	CHECK(r.out_bytes == 10);
 }
 
+/* Suites need their stdout: kept whole up to the cap, refused beyond. */
+static void test_runner__captures_stdout_with_a_cap(void)
+{
+	struct command cmd = { NULL,
+		(char *)"head -c 100000 /dev/zero | tr '\\0' x; echo" };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000 };
+	struct run_result r;
+
+	CHECK(run_one(&r, &spec) == 0);
+	CHECK(r.status == RUN_OK && r.out && r.out_len == 100001);
+	CHECK(r.out && r.out[0] == 'x' && r.out[100000] == '\n' &&
+	      r.out[100001] == '\0' && !r.out_overflow);
+	free(r.out);
+	spec.capture = 4096;
+	CHECK(run_one(&r, &spec) == 0);
+	CHECK(r.out_overflow && r.out == NULL && r.out_len == 0);
+	CHECK(r.out_bytes == 100001);	/* still drained and hashed */
+	free(r.out);
+	spec.capture = 0;
+	CHECK(run_one(&r, &spec) == 0);
+	CHECK(r.out == NULL && !r.out_overflow);
+}
+
 static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0 };
 	struct run_result r;
 	char buf[256];
 
@@ -152,8 +175,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0 };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0 };
 	struct proc *p[2];
 	struct run_result r[2];
 
@@ -201,6 +224,7 @@ static const struct harness_test tests[] = {
 	TEST(test_runner__exit_codes),
 	TEST(test_runner__argv_without_shell),
 	TEST(test_runner__spawn_failure),
+	TEST(test_runner__captures_stdout_with_a_cap),
 	TEST(test_runner__cwd_and_stdin),
 	TEST(test_runner__large_output_streams),
 	TEST(test_runner__stderr_tail),

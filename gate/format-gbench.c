@@ -1,0 +1,131 @@
+/*
+ * Google Benchmark's JSON (--benchmark_format=json or --benchmark_out):
+ * every "iteration" entry is one value (one per repetition); aggregates
+ * (_mean, _median, _stddev, _cv, BigO) summarise those and are not samples.
+ */
+#include "gate/format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+static int unit_scale(const char *u, double *scale)
+{
+	static const struct { const char *name; double scale; } units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].name)) {
+			*scale = units[i].scale;
+			return 0;
+		}
+	return -1;
+}
+
+static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
+		     const char *origin, const struct fmt_opts *o)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "run_name");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "run_type");
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(e,
+							    "error_occurred");
+	const char *key = o->cpu_time ? "cpu_time" : "real_time";
+	const cJSON *tm = cJSON_GetObjectItemCaseSensitive(e, key);
+	const cJSON *tu = cJSON_GetObjectItemCaseSensitive(e, "time_unit");
+	const cJSON *rate;
+	double scale = 1e-9;
+
+	if (!cJSON_IsObject(e))
+		return error("%s: benchmarks[%zu] is not an object: not Google "
+			     "Benchmark JSON", origin, i);
+	if (!cJSON_IsString(name))
+		name = cJSON_GetObjectItemCaseSensitive(e, "name");
+	if (!cJSON_IsString(name) || !*name->valuestring)
+		return error("%s: benchmarks[%zu] has no \"name\": not Google "
+			     "Benchmark JSON", origin, i);
+	if (cJSON_IsString(type) && strcmp(type->valuestring, "iteration"))
+		return 0;	/* an aggregate: computed from the samples */
+	if (cJSON_IsTrue(err)) {
+		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(
+			e, "error_message");
+
+		return error("%s: case \"%s\" reported an error: %s", origin,
+			     name->valuestring, cJSON_IsString(msg) ?
+			     msg->valuestring : "(no message)");
+	}
+	if (!cJSON_IsNumber(tm))
+		return error("%s: case \"%s\" has no number \"%s\": not Google "
+			     "Benchmark JSON, or truncated", origin,
+			     name->valuestring, key);
+	if (tu && (!cJSON_IsString(tu) ||
+		   unit_scale(tu->valuestring, &scale) < 0))
+		return error("%s: case \"%s\" has \"time_unit\" %s%s%s: "
+			     "expected ns, us, ms or s", origin,
+			     name->valuestring, cJSON_IsString(tu) ? "\"" : "",
+			     cJSON_IsString(tu) ? tu->valuestring : "(not a "
+			     "string)", cJSON_IsString(tu) ? "\"" : "");
+	fmt_table_add(t, name->valuestring, strlen(name->valuestring), "s",
+		      tm->valuedouble * scale);
+	rate = cJSON_GetObjectItemCaseSensitive(e, "items_per_second");
+	if (rate) {
+		if (!cJSON_IsNumber(rate))
+			return error("%s: case \"%s\": \"items_per_second\" "
+				     "is not a number", origin,
+				     name->valuestring);
+		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
+			      "items/s", rate->valuedouble);
+	}
+	rate = cJSON_GetObjectItemCaseSensitive(e, "bytes_per_second");
+	if (rate) {
+		if (!cJSON_IsNumber(rate))
+			return error("%s: case \"%s\": \"bytes_per_second\" "
+				     "is not a number", origin,
+				     name->valuestring);
+		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
+			      "B/s", rate->valuedouble);
+	}
+	return 0;
+}
+
+int format_parse_gbench(struct fmt_table *t, const char *text, size_t len,
+			const char *origin, const struct fmt_opts *o)
+{
+	cJSON *root = format_json(text, len, origin, "Google Benchmark");
+	const cJSON *list, *e;
+	size_t i = 0, aggregates = 0;
+	int ret = -1;
+
+	if (!root)
+		return -1;
+	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
+	if (!cJSON_IsArray(list)) {
+		error("%s: no \"benchmarks\" list: not Google Benchmark JSON "
+		      "(run the suite with --benchmark_format=json)", origin);
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(e, list) {
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(e,
+								"run_type");
+
+		if (one_entry(t, e, i++, origin, o) < 0)
+			goto cleanup;
+		aggregates += cJSON_IsString(type) &&
+			      strcmp(type->valuestring, "iteration");
+	}
+	if (t->n == 0 && aggregates) {
+		error("%s: only aggregates (%zu), no per-repetition results: "
+		      "aggregates are not samples; drop "
+		      "--benchmark_report_aggregates_only", origin, aggregates);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	cJSON_Delete(root);
+	return ret;
+}

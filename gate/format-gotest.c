@@ -1,0 +1,134 @@
+/*
+ * go test -bench text: "BenchmarkName-8  N  v1 unit1  v2 unit2 ..." lines,
+ * one per run (-count gives several); ns/op becomes s/op. The output must
+ * end with go test's PASS or ok line, so a truncated one is never short.
+ */
+#include "gate/format.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+#define MAX_FIELDS 64
+
+/* Split s..end at blanks into at most max fields (start, length). */
+static size_t split(const char *s, const char *end, const char **f,
+		    size_t *flen, size_t max)
+{
+	size_t n = 0;
+
+	while (s < end && n < max + 1) {
+		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
+		if (s >= end)
+			break;
+		if (n < max)
+			f[n] = s;
+		while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (n < max)
+			flen[n] = (size_t)(s - f[n]);
+		n++;
+	}
+	return n;
+}
+
+static int number(const char *s, size_t n, double *out)
+{
+	char buf[64], *end;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	return *end || errno == ERANGE ? -1 : 0;
+}
+
+static int result_line(struct fmt_table *t, const char *s, const char *end,
+		       const char *origin, size_t lineno)
+{
+	const char *f[MAX_FIELDS];
+	size_t fl[MAX_FIELDS], n = split(s, end, f, fl, MAX_FIELDS), i;
+	char unit[64];
+	double iters, v;
+
+	if (n == 1)
+		return 0;	/* -v prints the name alone before its result */
+	if (n > MAX_FIELDS)
+		return error("%s:%zu: more than %d fields in a benchmark line",
+			     origin, lineno, MAX_FIELDS);
+	if (number(f[1], fl[1], &iters) < 0 || iters < 1 ||
+	    strspn(f[1], "0123456789") != fl[1])
+		return error("%s:%zu: \"%.*s\" should be followed by its "
+			     "iteration count, got \"%.*s\": malformed go "
+			     "test -bench line", origin, lineno, (int)fl[0],
+			     f[0], (int)fl[1], f[1]);
+	if (n < 4 || n % 2)
+		return error("%s:%zu: \"%.*s\": expected pairs of value and "
+			     "unit after the iteration count, such as "
+			     "\"1234 ns/op\" (truncated output?)", origin,
+			     lineno, (int)fl[0], f[0]);
+	for (i = 2; i < n; i += 2) {
+		if (number(f[i], fl[i], &v) < 0)
+			return error("%s:%zu: \"%.*s\": \"%.*s\" is not a "
+				     "number", origin, lineno, (int)fl[0],
+				     f[0], (int)fl[i], f[i]);
+		if (fl[i + 1] >= sizeof(unit))
+			return error("%s:%zu: unit too long", origin, lineno);
+		memcpy(unit, f[i + 1], fl[i + 1]);
+		unit[fl[i + 1]] = '\0';
+		if (!strcmp(unit, "ns/op")) {
+			v *= 1e-9;
+			memcpy(unit, "s/op", 5);
+		}
+		fmt_table_add(t, f[0], fl[0], unit, v);
+	}
+	return 0;
+}
+
+int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
+			const char *origin)
+{
+	const char *s = text, *end = text + len, *nl, *last = NULL;
+	size_t lineno = 0, last_len = 0;
+
+	for (; s < end; s = nl + 1) {
+		size_t n;
+
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - s);
+		lineno++;
+		if (n > 9 && !memcmp(s, "Benchmark", 9) &&
+		    ((s[9] >= 'A' && s[9] <= 'Z') || s[9] == '_' ||
+		     (s[9] >= '0' && s[9] <= '9') || s[9] == '/' ||
+		     s[9] == '-' || (s[9] >= 'a' && s[9] <= 'z'))) {
+			if (result_line(t, s, nl, origin, lineno) < 0)
+				return -1;
+		} else if ((n >= 8 && !memcmp(s, "--- FAIL", 8)) ||
+			   (n >= 4 && !memcmp(s, "FAIL", 4) &&
+			    (n == 4 || s[4] == '\t' || s[4] == ' '))) {
+			return error("%s:%zu: go test reported a failure "
+				     "(\"%.*s\"): fix the benchmark first",
+				     origin, lineno, (int)(n > 80 ? 80 : n),
+				     s);
+		}
+		if (strspn(s, " \t\r") < n) {
+			last = s;
+			last_len = n;
+		}
+	}
+	if (!last || !((last_len >= 4 && !memcmp(last, "PASS", 4)) ||
+		       (last_len >= 3 && !memcmp(last, "ok", 2) &&
+			(last[2] == ' ' || last[2] == '\t'))))
+		return error("%s: the output ends before go test's closing "
+			     "\"PASS\" or \"ok\" line: truncated, or the run "
+			     "did not finish", origin);
+	return 0;
+}

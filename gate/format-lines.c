@@ -1,0 +1,95 @@
+/*
+ * The "lines" protocol, for any language: one "name value unit" line per
+ * case and run, blank lines and '#' comments ignored. Times in ns, us, ms
+ * or s become seconds; a unit ending in "/s" is a rate (higher is better).
+ */
+#include "gate/format.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+static double time_scale(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return 1e-9;
+	if (!strcmp(u, "us"))
+		return 1e-6;
+	if (!strcmp(u, "ms"))
+		return 1e-3;
+	if (!strcmp(u, "s"))
+		return 1.0;
+	return 0;
+}
+
+static int one_line(struct fmt_table *t, const char *s, size_t n,
+		    const char *origin, size_t lineno)
+{
+	const char *f[4];
+	size_t fl[4], k = 0, i = 0;
+	char num[64], unit[64], *endp;
+	double v, scale;
+
+	while (i < n && k < 4) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i >= n)
+			break;
+		f[k] = s + i;
+		while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			i++;
+		fl[k] = (size_t)(s + i - f[k]);
+		k++;
+	}
+	if (k == 0 || f[0][0] == '#')
+		return 0;
+	if (k != 3)
+		return error("%s:%zu: expected \"name value unit\" (three "
+			     "fields), got %s%zu: \"%.*s\"", origin, lineno,
+			     k == 4 ? "more than " : "", k == 4 ? (size_t)3 : k,
+			     (int)(n > 80 ? 80 : n), s);
+	if (fl[1] >= sizeof(num) || fl[2] >= sizeof(unit))
+		return error("%s:%zu: value or unit too long", origin, lineno);
+	memcpy(num, f[1], fl[1]);
+	num[fl[1]] = '\0';
+	memcpy(unit, f[2], fl[2]);
+	unit[fl[2]] = '\0';
+	errno = 0;
+	v = strtod(num, &endp);
+	if (*endp || errno == ERANGE)
+		return error("%s:%zu: \"%s\" is not a number (case \"%.*s\")",
+			     origin, lineno, num, (int)fl[0], f[0]);
+	scale = time_scale(unit);
+	if (scale > 0) {
+		v *= scale;
+		memcpy(unit, "s", 2);
+	}
+	fmt_table_add(t, f[0], fl[0], unit, v);
+	return 0;
+}
+
+int format_parse_lines(struct fmt_table *t, const char *text, size_t len,
+		       const char *origin)
+{
+	const char *s = text, *end = text + len, *nl;
+	size_t lineno = 0;
+
+	for (; s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		lineno++;
+		if (!nl)
+			return error("%s:%zu: the last line has no newline: "
+				     "the output was cut short (every line of "
+				     "the lines format ends with '\\n')",
+				     origin, lineno);
+		if (memchr(s, '\0', (size_t)(nl - s)))
+			return error("%s:%zu: a NUL byte: not text", origin,
+				     lineno);
+		if (one_line(t, s, (size_t)(nl - s), origin, lineno) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,115 @@
+/*
+ * Benchmark output formats: how a benchmark's stdout (gate run) or a result
+ * file (gate compare) becomes (case, unit, values) rows. One parser per
+ * format in gate/format-*.c; this interface is all the commands see.
+ */
+#ifndef GATE_FORMAT_H
+#define GATE_FORMAT_H
+
+#include <stddef.h>
+
+enum format {
+	FORMAT_TIME,		/* the whole process is the sample */
+	FORMAT_GBENCH,		/* Google Benchmark --benchmark_format=json */
+	FORMAT_GOTEST,		/* go test -bench text */
+	FORMAT_LINES,		/* "name value unit" lines (README.md) */
+	FORMAT_HYPERFINE,	/* hyperfine --export-json */
+	FORMAT_PYTEST,		/* pytest-benchmark --benchmark-json */
+	FORMAT_GATE,		/* gate's own JSON report (compare only) */
+};
+
+/* Largest stdout a suite sample may print, and a result file's size. */
+#define FORMAT_MAX_BYTES (64u << 20)
+
+/* One case in one unit, with every value the output gave, in order. */
+struct fmt_case {
+	char *name;		/* as the tool prints it */
+	char *unit;		/* "s", "s/op", "B/op", "items/s", ... */
+	int higher_better;	/* a rate: the ratio is inverted */
+	double *values;
+	size_t n, cap;
+};
+
+struct fmt_table {
+	struct fmt_case *cases;	/* in order of first appearance */
+	size_t n, cap;
+};
+#define FMT_TABLE_INIT { NULL, 0, 0 }
+
+struct fmt_opts {
+	int cpu_time;		/* gbench: cpu_time instead of real_time */
+};
+
+/* "time", "gbench", ... as written in gate.json and --format. */
+const char *format_name(enum format f);
+/* Look up a name; 0, or -1 (no message) when unknown. */
+int format_lookup(enum format *f, const char *name);
+/* The names format_lookup accepts, for messages: "time, gbench, ...". */
+const char *format_names(void);
+/*
+ * Guess the format of a result file: gate report, gbench, hyperfine or
+ * pytest-benchmark JSON by their top-level keys, else gotest when a line
+ * looks like a go benchmark result, else lines.
+ */
+enum format format_detect(const char *text, size_t len);
+
+/*
+ * Parse text (len bytes) in format f into t (which must be empty). Every
+ * value is checked: finite, and above zero except for counts (B/op,
+ * allocs/op), which may be 0. origin names the source in messages. Returns
+ * 0, or -1 after error() (t is then released). Zero cases is an error.
+ */
+int format_parse(struct fmt_table *t, enum format f, const char *text,
+		 size_t len, const char *origin, const struct fmt_opts *o);
+void fmt_table_release(struct fmt_table *t);
+
+/* Add value to case (name, unit), creating it; for the parsers. */
+void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
+		   const char *unit, double value);
+/* The case (name, unit), or NULL. */
+struct fmt_case *fmt_table_find(const struct fmt_table *t, const char *name,
+				const char *unit);
+/* 1 for rates (a unit ending in "/s", or "per_second"), else 0. */
+int unit_higher_better(const char *unit);
+/* 1 for counts that may be zero (B/op, allocs/op), else 0. */
+int unit_is_count(const char *unit);
+/* A value with its unit for people: "1.23 ms", "45 B/op", "1.2M items/s". */
+const char *format_value(double v, const char *unit, char *buf, size_t size);
+
+/*
+ * Keep only the cases whose name matches the POSIX extended regex re.
+ * Returns 0, or -1 after error() when re does not compile.
+ */
+int fmt_table_filter(struct fmt_table *t, const char *re);
+
+/*
+ * The arguments that make a suite of format f run only the named cases
+ * (exact names, metacharacters escaped): gbench
+ * "--benchmark_filter=^(a|b)$", gotest "-test.bench=^(BenchmarkA|...)$"
+ * with go's -N suffix removed. NULL for formats without a filter. Caller
+ * frees.
+ */
+char *format_filter_arg(enum format f, const char *const *names, size_t n);
+
+/* The parsers, for format_parse. Each returns 0 or -1 after error(). */
+int format_parse_gbench(struct fmt_table *t, const char *text, size_t len,
+			const char *origin, const struct fmt_opts *o);
+int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
+			const char *origin);
+int format_parse_lines(struct fmt_table *t, const char *text, size_t len,
+		       const char *origin);
+int format_parse_hyperfine(struct fmt_table *t, const char *text, size_t len,
+			   const char *origin);
+int format_parse_pytest(struct fmt_table *t, const char *text, size_t len,
+			const char *origin);
+int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
+		      const char *origin);
+/*
+ * Shared by the JSON parsers: check text with jsonpos (messages with
+ * origin:line:column) and parse it with cJSON. Returns the root or NULL
+ * after error(); the caller cJSON_Deletes it.
+ */
+struct cJSON *format_json(const char *text, size_t len, const char *origin,
+			  const char *what);
+
+#endif

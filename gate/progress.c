@@ -1,0 +1,110 @@
+/*
+ * Progress lines. Called between pairs, after both samples are reaped, so
+ * drawing never falls inside a measured interval; a redraw is throttled to
+ * a few per second so a fast benchmark does not spend its time printing.
+ */
+#include "gate/progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gate/report.h"
+#include "common/banned.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_init(struct progress *p, FILE *out, int quiet, int verbose,
+		   int github)
+{
+	p->out = out;
+	p->verbose = !quiet && verbose;
+	p->color = 0;
+	p->index = p->count = 0;
+	p->start = p->last_draw = 0;
+	p->drawn = 0;
+	if (quiet)
+		p->mode = PROGRESS_OFF;
+	else if (isatty(fileno(out)))
+		p->mode = PROGRESS_TTY;
+	else if (github)
+		p->mode = PROGRESS_LINES;
+	else
+		p->mode = PROGRESS_OFF;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (p->drawn) {
+		fputs("\r\033[K", p->out);
+		fflush(p->out);
+		p->drawn = 0;
+	}
+}
+
+void progress_bench_start(struct progress *p, size_t index, size_t count)
+{
+	p->index = index + 1;
+	p->count = count;
+	p->start = now();
+}
+
+void progress_pair(void *arg, const struct bench_run *br, size_t done,
+		   size_t total)
+{
+	struct progress *p = arg;
+	double t = now(), elapsed = t - p->start;
+	char e[32], left[32];
+
+	if (p->verbose) {
+		const struct pair_result *pr = &br->pairs[done - 1];
+		enum metric m = br->cfg->metric;
+		double b = sample_value(&pr->s[ARM_BASE], m);
+		double h = sample_value(&pr->s[ARM_HEAD], m);
+		char bs[32], hs[32];
+
+		progress_clear(p);
+		fprintf(p->out, "gate: %s pair %zu/%zu (%s first): base %s, "
+			"head %s, %+.1f%%\n", br->cfg->name, done, total,
+			pr->head_first ? "head" : "base",
+			format_seconds(b, bs, sizeof(bs)),
+			format_seconds(h, hs, sizeof(hs)),
+			(h / b - 1.0) * 100);
+	}
+	if (p->mode != PROGRESS_TTY || (done < total && t - p->last_draw < 0.2))
+		return;
+	p->last_draw = t;
+	format_seconds(elapsed, e, sizeof(e));
+	format_seconds(elapsed / (double)done * (double)(total - done), left,
+		       sizeof(left));
+	fprintf(p->out, "\r\033[Kgate: [%zu/%zu] %s: pair %zu of %zu, %s "
+		"elapsed, about %s left", p->index, p->count, br->cfg->name,
+		done, total, e, left);
+	fflush(p->out);
+	p->drawn = 1;
+}
+
+void progress_bench_end(struct progress *p, const struct bench_run *br,
+			const struct bench_stats *st)
+{
+	progress_clear(p);
+	if (p->mode != PROGRESS_LINES)
+		return;
+	if (br->error || st->verdict == VERDICT_NEW || !st->ratios)
+		fprintf(p->out, "gate: [%zu/%zu] %s: %s after %zu pairs\n",
+			p->index, p->count, br->cfg->name,
+			verdict_name(st->verdict), br->npairs);
+	else
+		fprintf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %+.1f%% "
+			"(%+.1f%% .. %+.1f%%), %s\n", p->index, p->count,
+			br->cfg->name, br->npairs,
+			(st->median - 1.0) * 100, (st->low - 1.0) * 100,
+			(st->high - 1.0) * 100, verdict_name(st->verdict));
+	fflush(p->out);
+}

@@ -1,0 +1,44 @@
+/*
+ * Progress of a run on stderr: a redrawn line (benchmark, pair i of n,
+ * elapsed, estimate left) on a terminal; one line per benchmark in GitHub
+ * Actions; nothing otherwise. -v adds one line per pair.
+ */
+#ifndef GATE_PROGRESS_H
+#define GATE_PROGRESS_H
+
+#include <stdio.h>
+
+#include "gate/measure.h"
+#include "gate/verdict.h"
+
+enum progress_mode { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LINES };
+
+struct progress {
+	FILE *out;
+	enum progress_mode mode;
+	int verbose;
+	int color;
+	size_t index, count;	/* benchmark index + 1 of count */
+	double start;		/* of the current benchmark, monotonic */
+	double last_draw;	/* when the line was last redrawn */
+	int drawn;		/* a redrawable line is on the terminal */
+};
+
+/*
+ * Choose the mode: off when quiet; a redrawn line when out is a terminal;
+ * lines when github (Actions logs do not redraw); else off. verbose adds
+ * per-pair lines in any mode but quiet.
+ */
+void progress_init(struct progress *p, FILE *out, int quiet, int verbose,
+		   int github);
+void progress_bench_start(struct progress *p, size_t index, size_t count);
+/* measure_opts.on_pair: called after each pair is reaped, never inside. */
+void progress_pair(void *arg, const struct bench_run *br, size_t done,
+		   size_t total);
+/* After a benchmark's verdict: erase the line, or print one line. */
+void progress_bench_end(struct progress *p, const struct bench_run *br,
+			const struct bench_stats *st);
+/* Erase a drawn line before other output. */
+void progress_clear(struct progress *p);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * Reports beyond the terminal: the --markdown and --html files and, inside
+ * GitHub Actions, the job summary, annotations with the figures and the
+ * step outputs a later step (a PR comment, a required status) reads.
+ */
+#include "gate/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ci/github.h"
+#include "common/error.h"
+#include "common/banned.h"
+
+static void annotate(FILE *out, const struct run_report *r)
+{
+	const char *file = r->config_origin ? r->config_origin : NULL;
+	char *title;
+	size_t i;
+
+	if (r->interrupted)
+		return;
+	if (r->error && !r->n) {
+		ci_github_annotate(out, "error", "gate: could not measure",
+				   file, r->error);
+		return;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+		const struct bench_stats *st = &r->stats[i];
+		const char *msg = br->error ? br->error : st->reason;
+
+		if (!msg)
+			msg = "";
+		switch (st->verdict) {
+		case VERDICT_FAIL:
+			title = xasprintf("gate: %s is slower by %+.1f%%",
+					  br->cfg->name,
+					  (st->median - 1.0) * 100);
+			ci_github_annotate(out, "error", title, file, msg);
+			break;
+		case VERDICT_NOISY:
+			title = xasprintf("gate: %s is inconclusive "
+					  "(%+.1f%%)", br->cfg->name,
+					  (st->median - 1.0) * 100);
+			ci_github_annotate(out, "warning", title, file, msg);
+			break;
+		case VERDICT_ERROR:
+			title = xasprintf("gate: %s could not be measured",
+					  br->cfg->name);
+			ci_github_annotate(out, "error", title, file, msg);
+			break;
+		default:
+			continue;
+		}
+		free(title);
+	}
+}
+
+static int outputs(const struct run_report *r, const char *md,
+		   const struct publish_opts *p)
+{
+	char code[16];
+	int ret = 0;
+
+	snprintf(code, sizeof(code), "%d", r->exit_code);
+	if (ci_github_output("verdict", r->interrupted ? "interrupted" :
+			     verdict_name(r->suite)) < 0 ||
+	    ci_github_output("exit-code", code) < 0)
+		ret = -1;
+	if (md && ci_github_output("report", md) < 0)
+		ret = -1;
+	if (p->markdown && ci_github_output("markdown-file", p->markdown) < 0)
+		ret = -1;
+	if (p->html && ci_github_output("html-file", p->html) < 0)
+		ret = -1;
+	if (p->json && ci_github_output("json-file", p->json) < 0)
+		ret = -1;
+	return ret;
+}
+
+int report_publish(FILE *out, const struct run_report *r,
+		   const struct publish_opts *p)
+{
+	char *md = NULL;
+	int ret = 0;
+
+	if (p->markdown && report_md_file(p->markdown, r) < 0)
+		ret = -1;
+	if (p->html && report_html_file(p->html, r) < 0)
+		ret = -1;
+	if (!p->github)
+		return ret;
+	md = report_md_text(r);
+	/* the job summary and outputs are extras: a failure to write them
+	 * is reported but does not change the verdict's exit code */
+	if (md)
+		ci_github_append("GITHUB_STEP_SUMMARY", md);
+	annotate(out, r);
+	outputs(r, md, p);
+	free(md);
+	return ret;
+}
+
+static int is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+int report_check_options(const char *json, const char *markdown,
+			 const char *html, const char *color)
+{
+	if (color && strcmp(color, "auto") && strcmp(color, "always") &&
+	    strcmp(color, "never"))
+		return error("--color must be auto, always or never, got "
+			     "\"%s\"", color);
+	if (is_stdout(json) + is_stdout(markdown) + is_stdout(html) > 1)
+		return error("only one of --json, --markdown and --html can "
+			     "write to stdout ('-'): give the others a file");
+	return 0;
+}
+
+FILE *report_term_stream(const char *json, const char *markdown,
+			 const char *html)
+{
+	if (is_stdout(json) || is_stdout(markdown) || is_stdout(html))
+		return stderr;
+	return stdout;
+}
+
+int report_use_color(const char *when, FILE *out)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (when && !strcmp(when, "always"))
+		return 1;
+	if (when && !strcmp(when, "never"))
+		return 0;
+	return isatty(fileno(out)) && !(no && *no);
+}
+
+void report_build_log(FILE *out, const char *arm, const char *path)
+{
+	char buf[4096], *title;
+	FILE *f = fopen(path, "r");
+	size_t n;
+	int last = '\n';
+
+	if (!f)
+		return;
+	title = xasprintf("gate: build log of %s (%s)", arm, path);
+	fflush(stderr);
+	ci_github_group(out, title);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		fwrite(buf, 1, n, out);
+		last = buf[n - 1];
+	}
+	if (last != '\n')
+		fputc('\n', out);
+	ci_github_endgroup(out);
+	fclose(f);
+	free(title);
+}

@@ -1,0 +1,333 @@
+/*
+ * The Markdown report: a GitHub job summary or pull-request comment body a
+ * reviewer reads in five seconds (a headline, one row per benchmark, why),
+ * with the protocol disclosure folded underneath.
+ */
+#include "gate/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+static double pct(double ratio)
+{
+	return (ratio - 1.0) * 100.0;
+}
+
+/* Text in a table cell or a line: '|' escaped, newlines flattened, HTML
+ * special characters neutralised so a name cannot inject markup. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '|': fputs("\\|", out); break;
+		case '\n': case '\r': fputc(' ', out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '`': case '*': case '_': case '[': case ']': case '\\':
+			fputc('\\', out);
+			fputc(*s, out);
+			break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static const char *icon(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS: return "\xe2\x9c\x85";	/* white heavy check mark */
+	case VERDICT_FAIL: return "\xe2\x9d\x8c";	/* cross mark */
+	case VERDICT_NOISY: return "\xe2\x9a\xa0\xef\xb8\x8f";	/* warning */
+	case VERDICT_ERROR: return "\xf0\x9f\x9b\x91";	/* stop sign */
+	case VERDICT_NEW: return "\xf0\x9f\x86\x95";	/* NEW button */
+	}
+	return "";
+}
+
+static const char *upper(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS: return "PASS";
+	case VERDICT_FAIL: return "FAIL";
+	case VERDICT_NOISY: return "NOISY";
+	case VERDICT_ERROR: return "ERROR";
+	case VERDICT_NEW: return "NEW";
+	}
+	return "?";
+}
+
+static int measured(const struct bench_run *br, const struct bench_stats *st)
+{
+	return st->verdict != VERDICT_NEW && st->ratios && !br->error;
+}
+
+/* "sort +95.4%, parse +7.2%": the benchmarks with verdict v. */
+static void list_of(FILE *out, const struct run_report *r, enum verdict v)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->stats[i].verdict != v)
+			continue;
+		fputs(k++ ? ", " : "", out);
+		fputs("**", out);
+		md_text(out, r->runs[i].cfg->name);
+		fputs("**", out);
+		if (measured(&r->runs[i], &r->stats[i]))
+			fprintf(out, " %+.1f%%", pct(r->stats[i].median));
+	}
+}
+
+static void headline(FILE *out, const struct run_report *r)
+{
+	if (r->interrupted) {
+		fprintf(out, "### \xe2\x8f\xb9\xef\xb8\x8f gate: interrupted by "
+			"signal %d before a verdict\n\n", r->interrupted);
+		return;
+	}
+	fprintf(out, "### %s gate: %s", icon(r->suite), upper(r->suite));
+	if (r->error && !r->n) {
+		fputs(" \xe2\x80\x94 could not measure\n\n", out);
+		return;
+	}
+	switch (r->suite) {
+	case VERDICT_FAIL:
+		fputs(" \xe2\x80\x94 slower: ", out);
+		list_of(out, r, VERDICT_FAIL);
+		break;
+	case VERDICT_NOISY:
+		fputs(" \xe2\x80\x94 inconclusive: ", out);
+		list_of(out, r, VERDICT_NOISY);
+		break;
+	case VERDICT_ERROR:
+		fputs(" \xe2\x80\x94 could not measure: ", out);
+		list_of(out, r, VERDICT_ERROR);
+		break;
+	default:
+		fputs(" \xe2\x80\x94 no regression above the floor", out);
+		break;
+	}
+	fputs("\n\n", out);
+	if (r->advisory && r->suite != VERDICT_PASS)
+		fprintf(out, "_Advisory mode: gate exits 0 instead of %d._\n\n",
+			verdict_exit_code(r->suite));
+}
+
+static void row(FILE *out, const struct bench_run *br,
+		const struct bench_stats *st)
+{
+	char b[32], h[32];
+
+	fprintf(out, "| %s | ", icon(st->verdict));
+	md_text(out, br->cfg->name);
+	if (!measured(br, st)) {
+		fprintf(out, " | | | | | | %s |\n", st->verdict == VERDICT_NEW
+			? "new, not compared" : "**error**");
+		return;
+	}
+	fprintf(out, " | %s | %s | **%+.1f%%** | %+.1f%% \xe2\x80\xa6 "
+		"%+.1f%% | %+.0f%% | %zu of %zu | %s |\n",
+		format_seconds(st->base_median, b, sizeof(b)),
+		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
+		pct(st->low), pct(st->high), st->floor * 100, st->head_slower,
+		st->of, st->verdict == VERDICT_FAIL ? "**fail**" :
+		st->verdict == VERDICT_NOISY ? "**noisy**" :
+		st->improved ? "pass (faster)" : "pass");
+}
+
+static void rev_line(FILE *out, const char *arm, const struct report_rev *v)
+{
+	fprintf(out, "- %s: ", arm);
+	if (v->worktree) {
+		fprintf(out, "working tree (%s) on `%.12s`\n", v->dirty ?
+			"with uncommitted changes" : "clean",
+			v->commit && *v->commit ? v->commit : "none");
+		return;
+	}
+	md_text(out, v->label);
+	fprintf(out, " = `%.12s`", v->commit && *v->commit ? v->commit :
+		"none");
+	if (v->how) {
+		fputs(" (", out);
+		md_text(out, v->how);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
+/* The measuring conditions both arms shared (gate/layout.h). */
+static void conditions(FILE *out, const struct run_report *r)
+{
+	const struct layout *l = r->layout;
+
+	if (r->arm_dir[0]) {
+		fputs("- arms: base in ", out);
+		md_text(out, r->arm_dir[ARM_BASE]);
+		fputs(", head in ", out);
+		md_text(out, r->arm_dir[ARM_HEAD]);
+		fprintf(out, " (%s)\n", r->arms_random ?
+			"drawn at random for this run" : "fixed by --fixed-arms");
+	}
+	if (l && l->env_pad)
+		fprintf(out, "- layout: GATE\\_PAD of 0 to %d random bytes in "
+			"the environment of each sample, drawn independently of "
+			"the arm\n", LAYOUT_PAD_MAX);
+	else if (l)
+		fputs("- layout: no environment padding (--no-env-pad)\n",
+		      out);
+	if (l && l->scratch) {
+		fputs("- scratch: a fresh, empty GATE\\_TMPDIR=", out);
+		md_text(out, l->scratch);
+		fputs(" for every sample of both arms\n", out);
+	}
+	if (r->pin) {
+		fputs("- pinned to CPUs ", out);
+		md_text(out, r->pin);
+		fprintf(out, "%s\n", r->pin_warning ? ": not isolated, may add "
+			"variation" : "");
+	}
+}
+
+static void protocol(FILE *out, const struct run_report *r)
+{
+	const struct machine *m = &r->machine;
+	size_t i;
+
+	fputs("<details><summary>Protocol</summary>\n\n", out);
+	rev_line(out, "base", &r->rev[ARM_BASE]);
+	rev_line(out, "head", &r->rev[ARM_HEAD]);
+	fputs("- config: ", out);
+	md_text(out, r->config_origin ? r->config_origin : "gate.json");
+	fprintf(out, "\n- order: base and head back to back in pairs, which "
+		"runs first drawn at random (balanced); seed %lu "
+		"(`--seed %lu` replays it)\n", r->seed, r->seed);
+	fprintf(out, "- interval: bootstrap percentile of the median "
+		"head/base ratio, %u resamples, %.4g%% per benchmark (%.4g%% "
+		"for the suite, Bonferroni over %zu)\n", r->resamples,
+		r->level * 100, r->confidence * 100, r->compared);
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+		const struct bench_cfg *c = br->cfg;
+
+		if (r->stats[i].verdict == VERDICT_NEW)
+			continue;
+		fputs("- ", out);
+		md_text(out, c->name);
+		fprintf(out, ": metric %s, %zu pairs + %u warm-up, floor "
+			"%+.1f%%", metric_name(c->metric), br->npairs,
+			c->warmup, c->min_effect * 100);
+		if (measured(br, &r->stats[i]))
+			fprintf(out, ", CV base %.1f%% / head %.1f%%, "
+				"sign test p = %.2g", r->stats[i].base_cv * 100,
+				r->stats[i].head_cv * 100, r->stats[i].sign_p);
+		if (!c->parity)
+			fputs(", stdout not checked (parity: false)", out);
+		else if (br->nsamples[0] && br->nsamples[1])
+			fprintf(out, ", stdout identical within each arm "
+				"(%zu base, %zu head samples)%s",
+				br->nsamples[0], br->nsamples[1],
+				br->parity_differs ? "; base and head print "
+				"different output" : "");
+		fputc('\n', out);
+	}
+	conditions(out, r);
+	fputs("- machine: ", out);
+	md_text(out, m->cpu);
+	fprintf(out, ", %ld cores, SMT %s, governor %s, turbo %s, "
+		"virtualisation %s, ", m->cores, m->smt, m->governor, m->turbo,
+		m->virt);
+	md_text(out, m->kernel);
+	fprintf(out, "\n- load: %.2f before, %.2f after; gate %s\n\n"
+		"</details>\n", m->load_before[0], m->load_after[0],
+		GATE_VERSION);
+}
+
+void report_md(FILE *out, const struct run_report *r)
+{
+	size_t i, count[VERDICT_NEW + 1] = { 0 };
+
+	headline(out, r);
+	if (r->error && !r->n) {
+		fputs("```\n", out);
+		/* a fence cannot be closed early by the message */
+		for (i = 0; r->error[i]; i++)
+			fputc(r->error[i] == '`' ? '\'' : r->error[i], out);
+		fputs("\n```\n", out);
+		return;
+	}
+	if (r->n) {
+		fprintf(out, "| | benchmark | base | head | change | "
+			"%.4g%% interval | floor | head slower | verdict |\n"
+			"|---|---|--:|--:|--:|---|--:|---|---|\n",
+			r->level * 100);
+		for (i = 0; i < r->n; i++)
+			row(out, &r->runs[i], &r->stats[i]);
+		fputc('\n', out);
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+		const char *why = br->error ? br->error : r->stats[i].reason;
+
+		count[r->stats[i].verdict]++;
+		if (r->stats[i].verdict == VERDICT_NEW)
+			why = "new in head (base's gate.json does not declare "
+			      "it): not compared";
+		if (!why)
+			continue;
+		fputs("- ", out);
+		md_text(out, br->cfg->name);
+		fputs(": ", out);
+		md_text(out, why);
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%zu pass, %zu fail, %zu noisy, %zu error, %zu new "
+		"\xc2\xb7 exit %d\n\n", count[VERDICT_PASS], count[VERDICT_FAIL],
+		count[VERDICT_NOISY], count[VERDICT_ERROR], count[VERDICT_NEW],
+		r->exit_code);
+	protocol(out, r);
+}
+
+char *report_md_text(const struct run_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		error("cannot format the Markdown report:");
+		return NULL;
+	}
+	report_md(f, r);
+	if (fclose(f) != 0) {
+		free(buf);
+		error("cannot format the Markdown report:");
+		return NULL;
+	}
+	return buf;
+}
+
+int report_md_file(const char *path, const struct run_report *r)
+{
+	FILE *f;
+	int ret = 0;
+
+	if (!strcmp(path, "-")) {
+		report_md(stdout, r);
+		return fflush(stdout) ? error("cannot write the Markdown "
+					      "report to stdout:") : 0;
+	}
+	if (!(f = fopen(path, "w")))
+		return error("cannot write the Markdown report \"%s\":", path);
+	report_md(f, r);
+	if (ferror(f))
+		ret = -1;
+	if (fclose(f) != 0 || ret < 0)
+		ret = error("cannot write the Markdown report \"%s\":", path);
+	return ret;
+}

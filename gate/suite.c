@@ -1,0 +1,229 @@
+/*
+ * Suite fan-out. Cases compare as benchmarks of their own, named
+ * "suite/case" (and "suite/case (unit)" for a case's further units), so the
+ * verdict, interval and reports are exactly those of any benchmark.
+ */
+#include "gate/suite.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+struct suite_derived {
+	struct bench_cfg cfg;
+	char *unit;
+	size_t inner;
+	enum metric metric;	/* the suite's: gbench cpu or real time */
+};
+
+static int matches(const regex_t *rx, const char *s)
+{
+	return regexec(rx, s, 0, NULL, 0) == 0;
+}
+
+/* Is sc the first unit its case printed? */
+static int primary_unit(const struct suite_data *sd, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(sd->cases[j].name, sd->cases[i].name))
+			return 0;
+	return 1;
+}
+
+/* Check "expect"; NULL when every pattern matches a head case. */
+static char *check_expect(const struct bench_run *br)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	const struct suite_data *sd = br->suite;
+	size_t e, i;
+
+	for (e = 0; e < cfg->nexpect; e++) {
+		regex_t rx;
+		int found = 0;
+
+		if (regcomp(&rx, cfg->expect[e], REG_EXTENDED | REG_NOSUB))
+			return xasprintf("\"expect\" pattern \"%s\" does not "
+					 "compile", cfg->expect[e]);
+		for (i = 0; i < sd->n && !found; i++)
+			found = sd->cases[i].in[ARM_HEAD] &&
+				matches(&rx, sd->cases[i].name);
+		regfree(&rx);
+		if (!found)
+			return xasprintf("benchmark \"%s\": no case in head's "
+					 "output matches \"expect\" pattern "
+					 "\"%s\": a case was dropped or renamed "
+					 "(head printed %zu cases)", cfg->name,
+					 cfg->expect[e], sd->n);
+	}
+	return NULL;
+}
+
+static void push_owned(struct suite_owned *own, struct suite_derived *d)
+{
+	own->d = xrealloc(own->d, (own->n + 1) * sizeof(*own->d));
+	own->d[own->n++] = d;
+}
+
+/* Append one run per kept case of br to out (*m of them). */
+static void expand(struct bench_run **out, size_t *m, size_t *cap,
+		   struct bench_run *br, struct suite_owned *own,
+		   const regex_t *rx)
+{
+	const struct suite_data *sd = br->suite;
+	size_t i, p;
+
+	for (i = 0; i < sd->n; i++) {
+		const struct suite_case *sc = &sd->cases[i];
+		struct suite_derived *d;
+		struct bench_run *nr;
+
+		if (rx && !matches(rx, sc->name))
+			continue;
+		d = xcalloc(1, sizeof(*d));
+		d->cfg = *br->cfg;
+		d->cfg.expect = NULL;
+		d->cfg.nexpect = 0;
+		d->cfg.metric = METRIC_VALUE;
+		d->cfg.name = primary_unit(sd, i) ?
+			xasprintf("%s/%s", br->cfg->name, sc->name) :
+			xasprintf("%s/%s (%s)", br->cfg->name, sc->name,
+				  sc->unit);
+		d->unit = xstrdup(sc->unit);
+		d->cfg.unit = d->unit;
+		d->cfg.higher_better = sc->higher_better;
+		d->inner = sc->inner;
+		d->metric = br->cfg->metric;
+		push_owned(own, d);
+		if (*m == *cap) {
+			*cap = 2 * *cap + 8;
+			*out = xrealloc(*out, *cap * sizeof(**out));
+		}
+		nr = &(*out)[(*m)++];
+		memset(nr, 0, sizeof(*nr));
+		nr->cfg = &d->cfg;
+		nr->suite_name = br->cfg->name;
+		nr->nsamples[0] = sd->samples[0];
+		nr->nsamples[1] = sd->samples[1];
+		if (!sc->in[ARM_BASE]) {
+			nr->is_new = 1;
+			continue;
+		}
+		if (!sc->in[ARM_HEAD]) {
+			nr->is_removed = 1;
+			continue;
+		}
+		nr->npairs = br->npairs;
+		nr->pairs = xcalloc(br->npairs ? br->npairs : 1,
+				    sizeof(*nr->pairs));
+		for (p = 0; p < br->npairs; p++) {
+			nr->pairs[p].head_first = br->pairs[p].head_first;
+			nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
+			nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
+			nr->pairs[p].s[ARM_BASE].value = sc->v[ARM_BASE][p];
+			nr->pairs[p].s[ARM_HEAD].value = sc->v[ARM_HEAD][p];
+		}
+	}
+}
+
+int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+		 const char *filter)
+{
+	struct bench_run *out = NULL;
+	size_t m = 0, cap = 0, i, before;
+	regex_t rx;
+	int have_rx = 0;
+
+	if (filter) {
+		char msg[256];
+		int rc = regcomp(&rx, filter, REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			regerror(rc, &rx, msg, sizeof(msg));
+			return error("--filter \"%s\" is not a valid POSIX "
+				     "extended regular expression: %s", filter,
+				     msg);
+		}
+		have_rx = 1;
+	}
+	for (i = 0; i < *n; i++) {
+		struct bench_run *br = &(*runs)[i];
+		char *why = NULL;
+
+		if (br->suite && !br->error && !br->is_new) {
+			why = check_expect(br);
+			before = m;
+			if (!why)
+				expand(&out, &m, &cap, br, own,
+				       have_rx ? &rx : NULL);
+			if (!why && m == before)
+				why = xasprintf("benchmark \"%s\": no case "
+						"matches --filter \"%s\" (the "
+						"suite printed %zu)",
+						br->cfg->name, filter,
+						br->suite->n);
+			if (!why) {
+				bench_run_release(br);
+				continue;
+			}
+			free(br->error);
+			br->error = why;
+		}
+		if (m == cap) {
+			cap = 2 * cap + 8;
+			out = xrealloc(out, cap * sizeof(*out));
+		}
+		out[m++] = *br;
+	}
+	if (have_rx)
+		regfree(&rx);
+	free(*runs);
+	*runs = out;
+	*n = m;
+	return 0;
+}
+
+void suite_owned_release(struct suite_owned *own)
+{
+	size_t i;
+
+	for (i = 0; i < own->n; i++) {
+		free(own->d[i]->cfg.name);
+		free(own->d[i]->unit);
+		free(own->d[i]);
+	}
+	free(own->d);
+	own->d = NULL;
+	own->n = 0;
+}
+
+const char *suite_time(const struct bench_run *br)
+{
+	const struct suite_derived *d = (const struct suite_derived *)
+		(const void *)br->cfg;
+
+	if (br->cfg->format != FORMAT_GBENCH)
+		return "as printed";
+	return d->metric == METRIC_CPU ? "cpu_time" : "real_time";
+}
+
+const char *suite_reduction(const struct bench_run *br, char *buf,
+			    size_t size)
+{
+	const struct suite_derived *d = (const struct suite_derived *)
+		(const void *)br->cfg;	/* cfg is d's first member */
+
+	if (!br->suite_name)
+		snprintf(buf, size, "-");
+	else if (d->inner > 1)
+		snprintf(buf, size, "median of %zu repetitions per process",
+			 d->inner);
+	else
+		snprintf(buf, size, "1 value per process");
+	return buf;
+}

@@ -1,0 +1,38 @@
+/*
+ * Suites in gate run: after measuring, each suite benchmark fans out into
+ * one compared benchmark per case ("suite/case"), keeping the pairing (one
+ * process per sample gives each case one value per arm per pair).
+ */
+#ifndef GATE_SUITE_H
+#define GATE_SUITE_H
+
+#include <stddef.h>
+
+#include "gate/measure.h"
+#include "gate/verdict.h"
+
+/* The per-case configurations fan-out creates, and what they own. */
+struct suite_owned {
+	struct suite_derived **d;
+	size_t n;
+};
+#define SUITE_OWNED_INIT { NULL, 0 }
+
+/*
+ * Replace every measured suite in runs[0..*n) by its cases: those in both
+ * arms compared, those only in head new, only in base removed. filter
+ * (POSIX ERE, or NULL) keeps matching cases; each "expect" pattern must
+ * match a case head printed. A suite that fails these stays one row with
+ * its error set. *runs is reallocated; released runs are freed; own keeps
+ * the new configurations alive. Returns 0, or -1 when filter is invalid.
+ */
+int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+		 const char *filter);
+void suite_owned_release(struct suite_owned *own);
+/* Which time a suite case reports: "cpu_time", "real_time", "as printed". */
+const char *suite_time(const struct bench_run *br);
+/* "median of 5 repetitions per process" or "1 value per process". */
+const char *suite_reduction(const struct bench_run *br, char *buf,
+			    size_t size);
+
+#endif

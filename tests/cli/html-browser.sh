@@ -1,0 +1,54 @@
+# The HTML report of a real run renders in a real browser (headless
+# Chromium): the DOM holds the plots (one dot per pair, the interval, the
+# floor), the screenshot is not blank, and it is kept for people to look at
+# in $BUILD/artifacts/report.png. The file loads nothing from outside.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+browser=
+for b in chromium chromium-browser google-chrome; do
+	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+[ -n "$browser" ] || fail "no Chromium to render the report: run ci/install-deps"
+art=$(dirname "$GATE")/artifacts
+mkdir -p "$art"
+
+R=$SCRATCH/repo
+fixture "$R" 0.02 0.2
+H=$SCRATCH/report.html
+gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --html "$H"
+cp "$H" "$art/report.html"
+# self-contained: no scripts, no external references of any kind
+for bad in "<script" "src=" "href=" "url(" "@import"; do
+	expect_not_in "$H" "$bad"
+done
+
+chrome() {
+	profile=$(mktemp -d "$SCRATCH/profile.XXXXXX")
+	timeout 90 "$browser" --headless --no-sandbox --disable-gpu \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$profile" "$@" "file://$H" 2>>"$SCRATCH/browser.log"
+}
+chrome --dump-dom >"$SCRATCH/dom.html" || fail "$browser --dump-dom failed"
+[ "$(grep -c '<circle class="pair"' "$SCRATCH/dom.html")" = 6 ] ||
+	fail "the browser's DOM does not hold one dot per pair (6)"
+for want in '<svg class="order"' '<svg class="axis"' 'class="interval"' \
+	    'class="floor"' 'class="median"' '<h2>Protocol</h2>' 'seed '; do
+	expect_in "$SCRATCH/dom.html" "$want"
+done
+
+png=$art/report.png
+rm -f "$png"
+chrome --window-size=1000,1200 --screenshot="$png" >/dev/null ||
+	fail "$browser --screenshot failed"
+[ -s "$png" ] || fail "no screenshot at $png"
+set -- $(python3 "$(dirname "$0")/png-stats.py" "$png") ||
+	fail "cannot read $png"
+echo "screenshot $png: ${1}x$2, $3 colours, most common $4"
+[ "$1" = 1000 ] && [ "$2" = 1200 ] || fail "screenshot is ${1}x$2"
+# a blank or unstyled page has a handful of colours; the plots, badges and
+# anti-aliased text give hundreds
+[ "$3" -ge 100 ] || fail "screenshot has only $3 colours: blank or broken page"
+python3 -c "import sys; sys.exit(0 if float('$4') < 0.97 else 1)" ||
+	fail "screenshot is ${4} one colour: blank page"
+exit 0

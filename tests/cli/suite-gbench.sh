@@ -1,0 +1,47 @@
+# A real Google Benchmark suite (Debian's libbenchmark-dev, built by g++ in
+# each checkout): head does twice the work in BM_changed only, so exactly
+# that case fails; BM_steady passes in time and in items/s (a rate).
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+new_repo "$R"
+cp "$(dirname "$0")/../data/gbench-fixture.cc" "$R/bench.cc"
+printf 'WORK_CHANGED=3000\n' >"$R/work.mk"
+cat >"$R/Makefile" <<'MK'
+include work.mk
+bench: bench.cc work.mk
+	g++ -O2 -DWORK_STEADY=3000 -DWORK_CHANGED=$(WORK_CHANGED) -o bench bench.cc -lbenchmark -lpthread
+MK
+cat >"$R/gate.json" <<'JSON'
+{
+  "build": "make -s bench",
+  "defaults": { "pairs": 5, "warmup": 0, "min_effect": 0.25, "timeout": 60,
+                "metric": "cpu" },
+  "benchmarks": [
+    { "name": "gb", "format": "gbench", "expect": ["^BM_steady$"],
+      "run": ["./bench", "--benchmark_format=json",
+              "--benchmark_min_time=0.02", "--benchmark_repetitions=3"] }
+  ]
+}
+JSON
+commit_all "$R" base
+printf 'WORK_CHANGED=6000\n' >"$R/work.mk"
+commit_all "$R" head
+gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+expect_in "$OUT" "gb/BM_changed"
+expect_in "$OUT" "median of 3 repetitions per process"
+[ "$(json_get "$SCRATCH/r.json" '[b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"]')" = "['gb/BM_changed']" ] ||
+	fail "only gb/BM_changed should fail"
+[ "$(json_get "$SCRATCH/r.json" '[b["verdict"] for b in d["benchmarks"] if b["name"].startswith("gb/BM_steady")]')" = "['pass', 'pass']" ] ||
+	fail "BM_steady should pass in s and items/s"
+[ "$(json_get "$SCRATCH/r.json" '[b["higher_is_better"] for b in d["benchmarks"] if b["unit"] == "items/s"]')" = "[True]" ] ||
+	fail "items/s should be higher-is-better"
+# --filter keeps the steady case only: a pass
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --filter 'steady' --pairs 2
+expect_not_in "$OUT" "BM_changed"
+# an expected case that head no longer prints is an error
+sed -i 's/\^BM_steady\$/^BM_gone$/' "$R/gate.json"
+gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --config "$R/gate.json" --pairs 2
+expect_in "$OUT" 'matches "expect" pattern "^BM_gone$"'
+gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --filter '(' --pairs 2
+expect_in "$ERR" "--filter"
+exit 0

@@ -1,0 +1,24 @@
+# Every workflow and the action's YAML pass a real validator
+# (@action-validator/cli, installed by ci/install-deps into tools/), and the
+# validator does fail: a workflow with a misspelt key is rejected.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+v=$root/tools/node_modules/.bin/action-validator
+[ -x "$v" ] || fail "no workflow validator at $v: run ci/install-deps"
+n=0
+for f in "$root/action.yml" "$root"/.github/workflows/*.yml \
+	 "$root"/examples/workflows/*.yml; do
+	"$v" "$f" >"$OUT" 2>"$ERR" || fail "$f does not validate"
+	n=$((n + 1))
+done
+[ "$n" -ge 6 ] || fail "only $n workflow files found"
+# the example a new project copies has the pieces the README promises
+expect_in "$root/examples/workflows/pr-check.yml" "fetch-depth: 0"
+expect_in "$root/examples/workflows/required-status.yml" "noisy:"
+expect_in "$root/examples/workflows/advisory.yml" "advisory: true"
+# a broken workflow must fail, or the checks above prove nothing
+if "$v" "$root/tests/cli/data/bad-workflow.yml" >"$OUT" 2>"$ERR"; then
+	fail "the validator accepted a workflow with \"runs-onn\""
+fi
+expect_in "$ERR" "runs-onn"
+exit 0
