@@ -4,7 +4,7 @@
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
 #   make bench-bias measure the bias between the arms on identical code
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
@@ -57,7 +57,8 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/config.o gate/json
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
 	gate/format-hyperfine.o gate/suite.o gate/layout.o \
 	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
-	gate/cmd-init.o gate/preflight.o
+	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o \
+	gate/preflight.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ))
@@ -70,7 +71,14 @@ UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats
 
-all: $(BUILD)/gate
+# The allocation-counting preload library needs glibc (Linux); elsewhere
+# gate builds without it and the allocation metrics say they are missing.
+ifeq ($(shell uname -s),Linux)
+ALLOC_LIB = $(BUILD)/libgate-alloc.so
+endif
+LIBDIR ?= $(PREFIX)/lib
+
+all: $(BUILD)/gate $(ALLOC_LIB)
 
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -78,6 +86,13 @@ $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 $(BUILD)/libgate.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The preload library goes into benchmarks, not gate: never sanitized, and
+# built without gate's libraries. Needs glibc (it forwards to __libc_malloc).
+$(BUILD)/libgate-alloc.so: lib/gate-alloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -g -fPIC -shared \
+		-o $@ lib/gate-alloc.c
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -108,7 +123,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
-test: $(BUILD)/gate $(UNIT_BIN)
+test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) tests/run-all $(UNIT_BIN)
 
 asan: deps
@@ -136,7 +151,7 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/gate
 	@examples/demo $(BUILD)/gate
 
-bench: $(BUILD)/gate $(BENCH_BIN)
+bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
 	@bench/run $(BUILD)
 
 # two byte-identical builds measured A/A: the bias between the arms
@@ -144,10 +159,14 @@ bench-bias: $(BUILD)/gate
 	@ci/install-deps --bench
 	@bench/bias $(BUILD)
 
-install: $(BUILD)/gate
-	mkdir -p $(DESTDIR)$(BINDIR)
+# gate finds the library at ../lib/gate/ from its own binary, so BINDIR and
+# LIBDIR must stay siblings (as PREFIX/bin and PREFIX/lib are).
+install: $(BUILD)/gate $(ALLOC_LIB)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/gate
 	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	chmod 755 $(DESTDIR)$(BINDIR)/gate
+	$(if $(ALLOC_LIB),cp $(ALLOC_LIB) $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
+	$(if $(ALLOC_LIB),chmod 644 $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
 
 clean:
 	rm -rf build

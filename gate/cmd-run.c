@@ -359,6 +359,7 @@ static int build_arms(const struct config *cfg, struct arm_state arm[2],
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
 		spec[a].capture = 0;
+		spec[a].count_instructions = 0;
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building base and head (logs in %s and "
@@ -452,30 +453,33 @@ static int measure_all(struct run_report *r, struct config *cfg,
 	machine_read_load_after(&r->machine);
 	/* the filter was checked before measuring: this cannot fail */
 	suite_fanout(&r->runs, &r->n, own, o->filter);
+	free(r->results);
 	free(r->stats);
+	r->results = xcalloc(r->n ? r->n : 1, sizeof(*r->results));
 	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
 	v = xcalloc(r->n ? r->n : 1, sizeof(*v));
 	for (i = 0; i < r->n; i++)
 		if (!r->runs[i].is_new && !r->runs[i].is_removed)
-			r->compared++;
+			r->compared += verdict_comparisons(r->runs[i].cfg);
 	r->level = stats_bonferroni(r->confidence, r->compared);
 	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->runs[i];
-		struct bench_stats *st = &r->stats[i];
+		struct bench_result *res = &r->results[i];
 
 		if (br->is_new || br->is_removed)
-			st->verdict = VERDICT_NEW;
+			res->verdict = VERDICT_NEW;
 		else if (br->error || br->npairs < 2)
-			st->verdict = VERDICT_ERROR;
+			res->verdict = VERDICT_ERROR;
 		else {
 			signals_test_stall("statistics");
-			verdict_analyse(st, br, r->level, r->resamples,
-					name_seed(r->seed, br->cfg->name));
+			verdict_bench(res, br, r->level, r->resamples,
+				      name_seed(r->seed, br->cfg->name));
 		}
-		v[i] = st->verdict;
+		v[i] = res->verdict;
+		bench_result_primary(&r->stats[i], res);
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);
-		progress_bench_end(o->prog, br, st);
+		progress_bench_end(o->prog, br, &r->stats[i]);
 	}
 	/* a signal during the statistics stops the run too */
 	if (!r->interrupted)
@@ -620,11 +624,16 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	r.n = cfg.nbench;
 	r.runs = xcalloc(r.n, sizeof(*r.runs));
+	r.results = xcalloc(r.n, sizeof(*r.results));
 	r.stats = xcalloc(r.n, sizeof(*r.stats));
 	for (i = 0; i < r.n; i++)
 		r.runs[i].cfg = &cfg.benches[i];
 	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
 		 sizeof(last_error));
+	/* a missing counter or library is found before checkouts and builds */
+	for (i = 0; i < r.n; i++)
+		if (!r.runs[i].is_new && measure_prepare(&r.runs[i]) < 0)
+			goto cleanup;
 
 	/*
 	 * Two directories of equal path length, a and b; which arm gets which
@@ -706,7 +715,7 @@ cleanup:
 	error_capture(NULL, 0, 0);
 	for (i = 0; r.runs && i < r.n; i++) {
 		bench_run_release(&r.runs[i]);
-		bench_stats_release(&r.stats[i]);
+		bench_result_release(&r.results[i]);
 	}
 	if (!reported && (o.json || o.markdown || o.html || o.github)) {
 		/* a CI step reading the report must see the error too */
@@ -722,6 +731,7 @@ cleanup:
 		report_publish(term, &r, &po);
 	}
 	free(r.runs);
+	free(r.results);
 	free(r.stats);
 	suite_owned_release(&own);
 	config_release(&cfg);

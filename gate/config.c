@@ -43,19 +43,30 @@ struct parser {
 /* A benchmark's settings while they are resolved: defaults, then its own. */
 struct knobs {
 	struct bench_cfg b;
-	enum source pairs_src, max_src;
+	enum source pairs_src, max_src, warmup_src;
+	/* "gate": which of the metrics decide; all when not given */
+	int gate_set;
+	int gating[METRIC_COUNT];
+	/* "min_effect": one number for every metric, or one per metric */
+	double floor_all;		/* NAN: not given */
+	double floor[METRIC_COUNT];	/* NAN: not given */
 };
 
 static const char *const top_keys[] = {
 	"version", "build", "defaults", "benchmarks", NULL
 };
 static const char *const defaults_keys[] = {
-	"pairs", "max_pairs", "warmup", "metric", "min_effect", "timeout",
-	"parity", "confidence", "resamples", NULL
+	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
+	"gate", "counter", "timeout", "parity", "confidence", "resamples", NULL
 };
 static const char *const bench_keys[] = {
-	"name", "run", "pairs", "max_pairs", "warmup", "metric", "min_effect",
-	"timeout", "parity", "format", "expect", NULL
+	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
+	"min_effect", "gate", "counter", "timeout", "parity", "format",
+	"expect", NULL
+};
+static const char *const metric_list[METRIC_COUNT + 1] = {
+	"wall", "cpu", "instructions", "allocs", "alloc_bytes", "frees",
+	"max_rss", "minor_faults", "major_faults", "ctx_switches", NULL
 };
 
 static void enter(struct parser *p, const char *key, size_t index)
@@ -361,8 +372,159 @@ static int is_finite_number(const cJSON *it)
 	return cJSON_IsNumber(it) && isfinite(it->valuedouble);
 }
 
+/* A metric name at the current path (a string), or -1 after an error. */
+static int metric_id(const struct parser *p, const cJSON *it, const char *key)
+{
+	const char *alt;
+	char g[64];
+	int id = metric_lookup(it->valuestring);
+
+	if (id >= 0)
+		return id;
+	alt = suggest(it->valuestring, metric_list);
+	if (alt)
+		return fail_value(p, "\"%s\" names an unknown metric %s (did "
+				  "you mean \"%s\"?)", key,
+				  got(p, g, sizeof(g)), alt);
+	return fail_value(p, "\"%s\" names an unknown metric %s: known "
+			  "metrics are %s", key, got(p, g, sizeof(g)),
+			  metric_names());
+}
+
+/* A non-empty list of distinct metric names, in order, into list[*n]. */
+static int parse_names(struct parser *p, const cJSON *it, const char *key,
+		       int *list, size_t *n)
+{
+	const cJSON *e;
+	size_t i, j;
+	char g[64];
+	int id, r = 0;
+
+	if (!cJSON_IsArray(it) || !it->child)
+		return fail_value(p, "\"%s\" must be a non-empty list of metric "
+				  "names such as [\"wall\", \"instructions\"], "
+				  "got %s", key, got(p, g, sizeof(g)));
+	*n = 0;
+	for (e = it->child, i = 0; e && r == 0; e = e->next, i++) {
+		enter(p, NULL, i);
+		if (!cJSON_IsString(e)) {
+			r = fail_value(p, "each element of \"%s\" must be a "
+				       "metric name such as \"wall\", got %s",
+				       key, got(p, g, sizeof(g)));
+		} else if ((id = metric_id(p, e, key)) < 0) {
+			r = -1;
+		} else {
+			for (j = 0; j < *n && list[j] != id; j++)
+				;
+			if (j < *n)
+				r = fail_value(p, "\"%s\" names %s twice: "
+					       "remove one", key,
+					       got(p, g, sizeof(g)));
+			else
+				list[(*n)++] = id;
+		}
+		leave(p);
+	}
+	return r;
+}
+
+static int parse_metric_list(struct parser *p, const cJSON *it,
+			     const char *key, struct knobs *k)
+{
+	int list[METRIC_COUNT];
+	size_t n, i;
+
+	if (parse_names(p, it, key, list, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		k->b.metrics[i].id = (enum metric)list[i];
+	k->b.nmetrics = n;
+	return 0;
+}
+
+static int check_floor(const struct parser *p, const cJSON *it,
+		       const char *what, double *out)
+{
+	char g[64];
+	double d = it->valuedouble;
+
+	if (is_finite_number(it) && d >= 0 && d < 10) {
+		*out = d;
+		return 0;
+	}
+	return fail_value(p, "%s must be a fraction from 0 to below 10 (0.05 "
+			  "means 5%%), got %s", what, got(p, g, sizeof(g)));
+}
+
+/*
+ * "min_effect": a number (every metric's floor) or an object of floors by
+ * metric name. The whole value replaces the one from "defaults".
+ */
+static int parse_min_effect(struct parser *p, const cJSON *it,
+			    struct knobs *k)
+{
+	const cJSON *e;
+	char g[64], what[64];
+	size_t j;
+	int i, id;
+
+	k->floor_all = NAN;
+	for (i = 0; i < METRIC_COUNT; i++)
+		k->floor[i] = NAN;
+	if (!cJSON_IsObject(it)) {
+		if (!is_finite_number(it))
+			return fail_value(p, "\"min_effect\" must be a fraction "
+					  "such as 0.05 (5%%) or an object of "
+					  "fractions by metric such as "
+					  "{\"wall\": 0.05, \"instructions\": "
+					  "0.01}, got %s", got(p, g, sizeof(g)));
+		return check_floor(p, it, "\"min_effect\"", &k->floor_all);
+	}
+	for (e = it->child, j = 0; e; e = e->next, j++) {
+		const char *alt;
+
+		enter(p, NULL, j);
+		id = metric_lookup(e->string);
+		if (id < 0) {
+			alt = suggest(e->string, metric_list);
+			fail_key(p, "\"min_effect\" names an unknown metric "
+				 "\"%s\"%s%s%s", e->string,
+				 alt ? " (did you mean \"" : ": known metrics "
+				 "are ", alt ? alt : metric_names(),
+				 alt ? "\"?)" : "");
+			return -1;
+		}
+		if (!isnan(k->floor[id]))
+			return fail_key(p, "\"min_effect\" gives \"%s\" twice: "
+					"remove one", e->string);
+		snprintf(what, sizeof(what), "\"min_effect\" of \"%s\"",
+			 e->string);
+		if (check_floor(p, e, what, &k->floor[id]) < 0)
+			return -1;
+		leave(p);
+	}
+	return 0;
+}
+
+/* "metric" and "metrics" in one object: one would silently win. */
+static int check_metric_pair(struct parser *p, const cJSON *obj)
+{
+	const cJSON *m;
+	size_t j;
+
+	if (!cJSON_GetObjectItemCaseSensitive(obj, "metric") ||
+	    !cJSON_GetObjectItemCaseSensitive(obj, "metrics"))
+		return 0;
+	for (m = obj->child, j = 0; strcmp(m->string, "metrics");
+	     m = m->next, j++)
+		;
+	enter(p, NULL, j);
+	return fail_key(p, "both \"metric\" and \"metrics\" %s: keep "
+			"\"metrics\", a list such as [\"wall\"]", p->where);
+}
+
 /* A setting allowed in "defaults" and in each benchmark. */
-static int parse_knob(const struct parser *p, const cJSON *m, struct knobs *k,
+static int parse_knob(struct parser *p, const cJSON *m, struct knobs *k,
 		      enum source src)
 {
 	const char *key = m->string;
@@ -378,29 +540,52 @@ static int parse_knob(const struct parser *p, const cJSON *m, struct knobs *k,
 		k->max_src = src;
 		return get_whole(p, m, key, 2, 100000, &k->b.max_pairs);
 	}
-	if (!strcmp(key, "warmup"))
+	if (!strcmp(key, "warmup")) {
+		k->warmup_src = src;
 		return get_whole(p, m, key, 0, 1000, &k->b.warmup);
-	if (!strcmp(key, "metric")) {
-		if (cJSON_IsString(m) && !strcmp(m->valuestring, "wall")) {
-			k->b.metric = METRIC_WALL;
-			return 0;
-		}
-		if (cJSON_IsString(m) && !strcmp(m->valuestring, "cpu")) {
-			k->b.metric = METRIC_CPU;
-			return 0;
-		}
-		return fail_value(p, "\"metric\" must be \"wall\" or \"cpu\", "
-				  "got %s", got(p, g, sizeof(g)));
 	}
-	if (!strcmp(key, "min_effect")) {
-		if (is_finite_number(m) && d >= 0 && d < 10) {
-			k->b.min_effect = d;
-			return 0;
-		}
-		return fail_value(p, "\"min_effect\" must be a fraction from 0 "
-				  "to below 10 (0.05 means 5%%), got %s",
+	if (!strcmp(key, "metric")) {
+		int id;
+
+		if (!cJSON_IsString(m) || (id = metric_id(p, m, key)) < 0)
+			return cJSON_IsString(m) ? -1 :
+			       fail_value(p, "\"metric\" must be a metric name "
+					  "such as \"wall\" (known: %s), got %s",
+					  metric_names(), got(p, g, sizeof(g)));
+		k->b.metrics[0].id = (enum metric)id;
+		k->b.nmetrics = 1;
+		return 0;
+	}
+	if (!strcmp(key, "metrics"))
+		return parse_metric_list(p, m, key, k);
+	if (!strcmp(key, "gate")) {
+		int list[METRIC_COUNT];
+		size_t n, i;
+
+		if (parse_names(p, m, key, list, &n) < 0)
+			return -1;
+		memset(k->gating, 0, sizeof(k->gating));
+		for (i = 0; i < n; i++)
+			k->gating[list[i]] = 1;
+		k->gate_set = 1;
+		return 0;
+	}
+	if (!strcmp(key, "counter")) {
+		static const char *const names[] = { "auto", "perf",
+						     "valgrind" };
+		int i;
+
+		for (i = 0; i < 3 && cJSON_IsString(m); i++)
+			if (!strcmp(m->valuestring, names[i])) {
+				k->b.counter = (enum counter)i;
+				return 0;
+			}
+		return fail_value(p, "\"counter\" must be \"auto\", \"perf\" "
+				  "or \"valgrind\", got %s",
 				  got(p, g, sizeof(g)));
 	}
+	if (!strcmp(key, "min_effect"))
+		return parse_min_effect(p, m, k);
 	if (!strcmp(key, "timeout")) {
 		if (is_finite_number(m) && d > 0 && d <= 86400) {
 			k->b.timeout = d;
@@ -546,6 +731,60 @@ static int check_max_pairs(struct parser *p, struct knobs *k, size_t i)
 			  got(p, g, sizeof(g)));
 }
 
+/*
+ * A benchmark's metrics once all its settings are known: floors, which
+ * gate, the primary metric; and fewer pairs by default when every metric
+ * is an exact count (no interval is needed when the counts agree).
+ */
+static int resolve_metrics(struct parser *p, struct knobs *k,
+			   struct bench_cfg *out)
+{
+	size_t i, ngate = 0;
+	int all_exact = 1;
+
+	out->nmetrics = k->b.nmetrics;
+	for (i = 0; i < k->b.nmetrics; i++) {
+		struct metric_cfg *mc = &out->metrics[i];
+		const struct metric_desc *d;
+
+		mc->id = k->b.metrics[i].id;
+		d = metric_desc(mc->id);
+		mc->min_effect = !isnan(k->floor[mc->id]) ? k->floor[mc->id] :
+				 !isnan(k->floor_all) ? k->floor_all :
+				 d->floor;
+		mc->gating = !k->gate_set || k->gating[mc->id];
+		all_exact &= d->exact;
+		if (mc->gating && ngate++ == 0) {
+			out->metric = mc->id;
+			out->min_effect = mc->min_effect;
+		}
+	}
+	if (k->gate_set) {
+		int m;
+
+		for (m = 0; m < METRIC_COUNT; m++)
+			if (k->gating[m] && !bench_has_metric(out,
+							      (enum metric)m))
+				return fail_value(p, "\"gate\" names \"%s\", "
+						  "which is not among the "
+						  "metrics %s: add it to "
+						  "\"metrics\" or remove it "
+						  "from \"gate\"",
+						  metric_name((enum metric)m),
+						  p->where);
+	}
+	if (ngate == 0)
+		return fail_value(p, "no metric %s gates: name at least one in "
+				  "\"gate\"", p->where);
+	if (all_exact) {
+		if (k->pairs_src == SRC_BUILTIN)
+			k->b.pairs = METRIC_EXACT_PAIRS;
+		if (k->warmup_src == SRC_BUILTIN)
+			k->b.warmup = METRIC_EXACT_WARMUP;
+	}
+	return 0;
+}
+
 static int parse_format(const struct parser *p, const cJSON *m,
 			struct bench_cfg *out)
 {
@@ -620,6 +859,8 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 	else
 		snprintf(p->where, sizeof(p->where), "in the %s benchmark",
 			 ordinal(ord, sizeof(ord), i + 1));
+	if (check_metric_pair(p, it) < 0)
+		return -1;
 	for (m = it->child, j = 0; m; m = m->next, j++) {
 		int r;
 
@@ -653,17 +894,31 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		return fail_value(p, "benchmark %s has no \"run\": add the "
 				  "command, such as \"run\": [\"./bench\"]",
 				  quote(g, sizeof(g), out->name));
-	if (check_max_pairs(p, &k, i) < 0)
+	if (resolve_metrics(p, &k, out) < 0 || check_max_pairs(p, &k, i) < 0)
 		return -1;
 	out->pairs = k.b.pairs;
 	out->max_pairs = k.b.max_pairs;
 	out->warmup = k.b.warmup;
-	out->metric = k.b.metric;
-	out->min_effect = k.b.min_effect;
+	out->counter = k.b.counter;
 	out->timeout = k.b.timeout;
 	out->parity = k.b.parity;
 	if (out->format != FORMAT_TIME)
 		out->parity = 0;	/* a suite prints its timings */
+	if (out->format != FORMAT_TIME) {
+		size_t q;
+
+		/* a suite's cases are values it prints, not process counts */
+		for (q = 0; q < out->nmetrics; q++)
+			if (metric_desc(out->metrics[q].id)->source !=
+			    SOURCE_CLOCK)
+				return fail_value(p, "benchmark %s has a suite "
+						  "\"format\": its metric can "
+						  "be \"wall\" or \"cpu\" (the "
+						  "time each case reports), not "
+						  "\"%s\"", quote(g, sizeof(g),
+						  out->name), metric_name(
+						  out->metrics[q].id));
+	}
 	if (out->nexpect && out->format == FORMAT_TIME) {
 		enter(p, "expect", 0);
 		return fail_value(p, "\"expect\" lists the cases of a suite, "
@@ -688,6 +943,8 @@ static int parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
 				  "{\"pairs\": 20}, got %s",
 				  got(p, g, sizeof(g)));
 	snprintf(p->where, sizeof(p->where), "in \"defaults\"");
+	if (check_metric_pair(p, it) < 0)
+		return -1;
 	for (m = it->child, j = 0; m; m = m->next, j++) {
 		double d = m->valuedouble;
 		int r;
@@ -828,11 +1085,15 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	k.b.pairs = CONFIG_DEFAULT_PAIRS;
 	k.b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
 	k.b.warmup = CONFIG_DEFAULT_WARMUP;
-	k.b.metric = METRIC_WALL;
-	k.b.min_effect = CONFIG_DEFAULT_MIN_EFFECT;
+	k.b.metrics[0].id = METRIC_WALL;
+	k.b.nmetrics = 1;
+	k.b.counter = COUNTER_AUTO;
+	k.floor_all = NAN;
+	for (i = 0; i < METRIC_COUNT; i++)
+		k.floor[i] = NAN;
 	k.b.timeout = CONFIG_DEFAULT_TIMEOUT;
 	k.b.parity = 1;
-	k.pairs_src = k.max_src = SRC_BUILTIN;
+	k.pairs_src = k.max_src = k.warmup_src = SRC_BUILTIN;
 	cfg->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	cfg->resamples = CONFIG_DEFAULT_RESAMPLES;
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
@@ -969,29 +1230,14 @@ const struct bench_cfg *config_find(const struct config *cfg,
 	return NULL;
 }
 
-const char *metric_name(enum metric m)
+int bench_has_metric(const struct bench_cfg *b, enum metric m)
 {
-	switch (m) {
-	case METRIC_WALL:
-		return "wall";
-	case METRIC_CPU:
-		return "cpu";
-	case METRIC_VALUE:
-		return "value";
-	}
-	return "unknown";
-}
+	size_t i;
 
-const char *metric_unit(enum metric m)
-{
-	switch (m) {
-	case METRIC_WALL:
-	case METRIC_CPU:
-		return "s";
-	case METRIC_VALUE:
-		return "";
-	}
-	return "";
+	for (i = 0; i < b->nmetrics; i++)
+		if (b->metrics[i].id == m)
+			return 1;
+	return 0;
 }
 
 void command_release(struct command *c)

@@ -9,17 +9,19 @@
 #include <stddef.h>
 
 #include "gate/format.h"
-
-enum metric {
-	METRIC_WALL,
-	METRIC_CPU,
-	METRIC_VALUE,		/* what a suite printed for a case */
-};
+#include "gate/metrics.h"
 
 /* A command: argv (no shell) when argv != NULL, else shell via /bin/sh -c. */
 struct command {
 	char **argv;	/* NULL-terminated, owned; or NULL */
 	char *shell;	/* owned; or NULL */
+};
+
+/* One metric of a benchmark: its floor, and whether it decides the verdict. */
+struct metric_cfg {
+	enum metric id;
+	double min_effect;	/* floor f: fail needs the ratio above 1 + f */
+	int gating;		/* 0: informational, shown but never decides */
 };
 
 struct bench_cfg {
@@ -28,8 +30,11 @@ struct bench_cfg {
 	unsigned pairs;		/* >= 2 */
 	unsigned max_pairs;	/* >= pairs; adaptive pairs (later issue) */
 	unsigned warmup;	/* runs per arm, excluded from statistics */
-	enum metric metric;
-	double min_effect;	/* floor f: fail needs low > 1 + f */
+	enum metric metric;	/* the first gating metric */
+	double min_effect;	/* its floor */
+	struct metric_cfg metrics[METRIC_COUNT];	/* in gate.json's order */
+	size_t nmetrics;	/* >= 1 */
+	enum counter counter;	/* instruction counter backend wanted */
 	double timeout;		/* seconds per sample, > 0 */
 	int parity;		/* 1: stdout must be identical within an arm */
 	enum format format;	/* how stdout is read (FORMAT_TIME: not) */
@@ -77,10 +82,8 @@ void config_release(struct config *cfg);
 /* Find a benchmark by name, or NULL. */
 const struct bench_cfg *config_find(const struct config *cfg,
 				    const char *name);
-/* "wall" or "cpu", as written in gate.json. */
-const char *metric_name(enum metric m);
-/* "s" for wall and cpu. */
-const char *metric_unit(enum metric m);
+/* 1 when the benchmark measures metric m (gating or not). */
+int bench_has_metric(const struct bench_cfg *b, enum metric m);
 
 /* Free c's argv or shell and set both to NULL; safe to repeat. */
 void command_release(struct command *c);

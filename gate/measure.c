@@ -5,15 +5,19 @@
  */
 #include "gate/measure.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 
 #include "common/error.h"
+#include "gate/alloc.h"
+#include "gate/counter.h"
 #include "gate/format.h"
 #include "gate/layout.h"
 #include "gate/runner.h"
@@ -25,10 +29,83 @@ const char *arm_name(enum arm a)
 	return a == ARM_BASE ? "base" : "head";
 }
 
+/* valgrind runs this much slower: its samples get this much longer */
+#define VALGRIND_TIMEOUT_FACTOR 50
+
 double sample_value(const struct sample *s, enum metric m)
 {
-	return m == METRIC_VALUE ? s->value : m == METRIC_CPU ? s->cpu :
-	       s->wall;
+	switch (m) {
+	case METRIC_WALL:
+		return s->wall;
+	case METRIC_CPU:
+		return s->cpu;
+	default:
+		return (unsigned)m < METRIC_COUNT ? s->value[m] : NAN;
+	}
+}
+
+static int has_source(const struct bench_cfg *cfg, enum metric_source src)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nmetrics; i++)
+		if (metric_desc(cfg->metrics[i].id)->source == src)
+			return 1;
+	return 0;
+}
+
+int measure_prepare(struct bench_run *br)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	char *who = xasprintf("benchmark \"%s\"", cfg->name);
+	int ret = -1;
+	size_t i;
+
+	br->counter = COUNTER_AUTO;
+	br->plain_runs = 0;
+	if (has_source(cfg, SOURCE_COUNTER) &&
+	    counter_select(&br->counter, &br->valgrind, cfg->counter, who) < 0)
+		goto cleanup;
+	if (has_source(cfg, SOURCE_ALLOC) && alloc_lib_find(&br->alloc_lib) < 0)
+		goto cleanup;
+	/* everything but a valgrind count needs a plain run */
+	for (i = 0; i < cfg->nmetrics; i++)
+		if (cfg->metrics[i].id != METRIC_INSTRUCTIONS ||
+		    br->counter != COUNTER_VALGRIND)
+			br->plain_runs = 1;
+	br->counted_pairs = 0;
+	if (br->counter == COUNTER_VALGRIND)
+		br->counted_pairs = br->plain_runs &&
+				    cfg->pairs > METRIC_COUNTED_PAIRS ?
+				    METRIC_COUNTED_PAIRS : cfg->pairs;
+	ret = 0;
+cleanup:
+	free(who);
+	return ret;
+}
+
+const char *measure_scheme(const struct bench_run *br, char *buf,
+			   size_t size)
+{
+	const char *extra = br->alloc_lib ? ", allocations counted by "
+			    "libgate-alloc.so (LD_PRELOAD)" : "";
+
+	if (br->counter == COUNTER_VALGRIND && !br->plain_runs)
+		snprintf(buf, size, "each sample one run under valgrind "
+			 "(cachegrind, cache simulation off) for the "
+			 "instruction count");
+	else if (br->counter == COUNTER_VALGRIND)
+		snprintf(buf, size, "each sample one plain run%s; in the first "
+			 "%zu pairs also one run under valgrind (cachegrind) "
+			 "for the instruction count, which a timed run cannot "
+			 "give", extra, br->counted_pairs);
+	else if (br->counter == COUNTER_PERF)
+		snprintf(buf, size, "each sample one run, instructions counted "
+			 "by perf_event_open from exec, children included%s",
+			 extra);
+	else
+		snprintf(buf, size, "each sample one run%s", extra);
+	return buf;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -216,100 +293,318 @@ cleanup:
 	return ret;
 }
 
-/* Run one sample of arm a; label is "warm-up 1" or "pair 3". */
-static int one_sample(struct bench_run *br, const struct measure_opts *opt,
-		      enum arm a, const char *label, struct sample *out,
-		      long pair)
+/* Why run_one's result cannot be used, as br's error; returns -1 or the
+   signal when gate was interrupted. */
+static int run_failed(struct bench_run *br, const struct run_result *res,
+		      enum arm a, const char *label)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1, NULL, 0 };
-	struct run_result res;
 	char why[256];
 	char *tail;
-	double v;
 
-	if (opt->layout && layout_before(opt->layout, &spec.envp) < 0) {
-		fail(br, xasprintf("benchmark \"%s\": cannot prepare the %s "
-				   "sample (%s): see the error above",
-				   cfg->name, arm_name(a), label));
-		return -1;
-	}
-	if (cfg->format != FORMAT_TIME)
-		spec.capture = FORMAT_MAX_BYTES;
-	run_one(&res, &spec);
-	if (opt->layout && layout_after(opt->layout) < 0) {
-		free(res.out);
-		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
-				   "after the %s sample (%s)", cfg->name,
-				   arm_name(a), label));
-		return -1;
-	}
-	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
-		int rc = suite_sample(br, a, label, &res, pair);
+	if (res->status == RUN_INTERRUPTED)
+		return res->code ? res->code : signals_pending();
+	tail = indent_tail(res->err_tail);
+	if (res->status == RUN_SPAWN)
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+			"%s: check \"run\" in gate.json (the command "
+			"runs in the %s checkout)\n%s", cfg->name,
+			arm_name(a), label,
+			run_describe(res, why, sizeof(why)),
+			arm_name(a), tail));
+	else if (res->status == RUN_TIMEOUT)
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+			"%s: raise \"timeout\" in gate.json if it "
+			"needs longer\n%s", cfg->name, arm_name(a),
+			label, run_describe(res, why, sizeof(why)),
+			tail));
+	else
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
+			"%s\n%s", cfg->name, arm_name(a), label,
+			run_describe(res, why, sizeof(why)), tail));
+	free(tail);
+	return -1;
+}
 
-		free(res.out);
-		if (rc < 0)
-			return -1;
-	} else {
-		free(res.out);
-	}
-	if (res.status == RUN_INTERRUPTED)
-		return res.code ? res.code : signals_pending();
-	if (res.status != RUN_OK) {
-		tail = indent_tail(res.err_tail);
-		if (res.status == RUN_SPAWN)
-			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
-				"%s: check \"run\" in gate.json (the command "
-				"runs in the %s checkout)\n%s", cfg->name,
-				arm_name(a), label,
-				run_describe(&res, why, sizeof(why)),
-				arm_name(a), tail));
-		else if (res.status == RUN_TIMEOUT)
-			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
-				"%s: raise \"timeout\" in gate.json if it "
-				"needs longer\n%s", cfg->name, arm_name(a),
-				label, run_describe(&res, why, sizeof(why)),
-				tail));
-		else
-			fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
-				"%s\n%s", cfg->name, arm_name(a), label,
-				run_describe(&res, why, sizeof(why)), tail));
-		free(tail);
-		return -1;
-	}
-	out->wall = res.wall;
-	out->cpu = res.user + res.sys;
-	out->maxrss_kb = res.maxrss_kb;
+/* Output parity: every sample of an arm prints what its first printed. */
+static int check_parity(struct bench_run *br, const struct run_result *res,
+			enum arm a, const char *label)
+{
+	const struct bench_cfg *cfg = br->cfg;
 
 	if (br->nsamples[a] == 0) {
-		br->out_hash[a] = res.out_hash;
-		br->out_bytes[a] = res.out_bytes;
-	} else if (cfg->parity && (res.out_hash != br->out_hash[a] ||
-				   res.out_bytes != br->out_bytes[a])) {
+		br->out_hash[a] = res->out_hash;
+		br->out_bytes[a] = res->out_bytes;
+	} else if (cfg->parity && (res->out_hash != br->out_hash[a] ||
+				   res->out_bytes != br->out_bytes[a])) {
 		fail(br, xasprintf("benchmark \"%s\": %s's stdout in %s "
 			"(%llu bytes) differs from its first sample (%llu "
 			"bytes): the output is not deterministic, so the two "
 			"runs may not do the same work; make it deterministic "
 			"or set \"parity\": false for this benchmark",
 			cfg->name, arm_name(a), label,
-			(unsigned long long)res.out_bytes,
+			(unsigned long long)res->out_bytes,
 			(unsigned long long)br->out_bytes[a]));
 		return -1;
 	}
 	br->nsamples[a]++;
+	return 0;
+}
 
-	v = sample_value(out, cfg->metric);
-	if (!measure_resolvable(v, measure_resolution(cfg->metric))) {
+/* The shared conditions (layout) before a run: *envp gets the sample's
+   environment, or NULL for gate's own when there is no layout. */
+static int layout_in(struct bench_run *br, const struct measure_opts *opt,
+		     enum arm a, const char *label, char *const **envp)
+{
+	*envp = NULL;
+	if (opt->layout && layout_before(opt->layout, envp) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot prepare the %s "
+				   "sample (%s): see the error above",
+				   br->cfg->name, arm_name(a), label));
+		return -1;
+	}
+	return 0;
+}
+
+static int layout_out(struct bench_run *br, const struct measure_opts *opt,
+		      enum arm a, const char *label)
+{
+	if (opt->layout && layout_after(opt->layout) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot clean $GATE_TMPDIR "
+				   "after the %s sample (%s)", br->cfg->name,
+				   arm_name(a), label));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * env without GATE_PAD (a new array of the same strings; free the array
+ * only). A counted run is not a timing, so padding has nothing to spread
+ * there, and it would make a count vary with the padding's length.
+ */
+static char **without_padding(char *const *env)
+{
+	extern char **environ;
+	char *const *e = env ? env : environ;
+	size_t n, i, o = 0;
+	char **out;
+
+	for (n = 0; e[n]; n++)
+		;
+	out = xcalloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++)
+		if (strncmp(e[i], "GATE_PAD=", 9))
+			out[o++] = e[i];
+	out[o] = NULL;
+	return out;
+}
+
+/* The uninstrumented run of a sample: times, rusage, perf, allocations. */
+static int plain_run(struct bench_run *br, const struct measure_opts *opt,
+		     enum arm a, const char *label, const char *tmp,
+		     struct sample *out, long pair)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
+				 opt->grace, -1, NULL, 0, 0 };
+	struct run_result res;
+	struct alloc_counts ac;
+	char *alloc_out = NULL, **aenv = NULL;
+	int rc = -1;
+	size_t i;
+
+	if (layout_in(br, opt, a, label, &spec.envp) < 0)
+		return -1;
+	if (br->alloc_lib) {
+		alloc_out = xasprintf("%s/allocs", tmp);
+		unlink(alloc_out);
+		aenv = alloc_env(br->alloc_lib, alloc_out, spec.envp);
+		spec.envp = aenv;
+	}
+	spec.count_instructions = br->counter == COUNTER_PERF;
+	if (cfg->format != FORMAT_TIME)
+		spec.capture = FORMAT_MAX_BYTES;
+	run_one(&res, &spec);
+	if (layout_out(br, opt, a, label) < 0) {
+		free(res.out);
+		goto cleanup;
+	}
+	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
+		int r = suite_sample(br, a, label, &res, pair);
+
+		free(res.out);
+		if (r < 0)
+			goto cleanup;
+	} else {
+		free(res.out);
+	}
+	if (res.status != RUN_OK) {
+		rc = run_failed(br, &res, a, label);
+		goto cleanup;
+	}
+	out->wall = res.wall;
+	out->cpu = res.user + res.sys;
+	out->maxrss_kb = res.maxrss_kb;
+	out->value[METRIC_WALL] = out->wall;
+	out->value[METRIC_CPU] = out->cpu;
+	out->value[METRIC_MAX_RSS] = (double)res.maxrss_kb;
+	out->value[METRIC_MINOR_FAULTS] = (double)res.minflt;
+	out->value[METRIC_MAJOR_FAULTS] = (double)res.majflt;
+	out->value[METRIC_CTX_SWITCHES] = (double)res.ctxsw;
+	if (br->counter == COUNTER_PERF) {
+		if (!isfinite(res.instructions)) {
+			fail(br, xasprintf("benchmark \"%s\": %s sample (%s): "
+				"the perf instruction counter could not be "
+				"read; set \"counter\": \"valgrind\"",
+				cfg->name, arm_name(a), label));
+			goto cleanup;
+		}
+		out->value[METRIC_INSTRUCTIONS] = res.instructions;
+	}
+	if (check_parity(br, &res, a, label) < 0)
+		goto cleanup;
+	if (alloc_out) {
+		int r = alloc_collect(alloc_out, &ac);
+
+		if (r != 0) {
+			fail(br, xasprintf("benchmark \"%s\": %s sample (%s): "
+				"%s; allocation metrics need a dynamically "
+				"linked program that exits normally (not by "
+				"a signal or _exit): a statically linked one "
+				"cannot be counted", cfg->name, arm_name(a),
+				label, r > 0 ? "no process reported its "
+				"allocations" : "an allocation record was "
+				"unreadable"));
+			goto cleanup;
+		}
+		out->value[METRIC_ALLOCS] = ac.allocs;
+		out->value[METRIC_ALLOC_BYTES] = ac.bytes;
+		out->value[METRIC_FREES] = ac.frees;
+	}
+	for (i = 0; i < cfg->nmetrics; i++) {
+		enum metric m = cfg->metrics[i].id;
+		double v = sample_value(out, m);
+
+		if (metric_desc(m)->source != SOURCE_CLOCK ||
+		    measure_resolvable(v, measure_resolution(m)))
+			continue;
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
 			"%s = %g s, which cannot be compared: the benchmark is "
 			"too short for this clock (resolution %g s; gate needs "
 			"100 times that); make it do more work per run (at "
 			"least a few milliseconds)", cfg->name,
-			arm_name(a), label, metric_name(cfg->metric), v,
-			measure_resolution(cfg->metric)));
+			arm_name(a), label, metric_name(m), v,
+			measure_resolution(m)));
+		goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	if (alloc_out)
+		unlink(alloc_out);
+	free(alloc_out);
+	alloc_env_free(aenv);
+	return rc;
+}
+
+/* The run under valgrind that gives a sample its instruction count. */
+static int counted_run(struct bench_run *br, const struct measure_opts *opt,
+		       enum arm a, const char *label, const char *tmp,
+		       struct sample *out)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct command cmd = { NULL, NULL };
+	struct run_spec spec = { &cmd, opt->dir[a],
+				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
+				 opt->grace, -1, NULL, 0, 0 };
+	struct run_result res;
+	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", cfg->run.shell,
+			     NULL };
+	char *clabel = xasprintf("%s, counted under valgrind", label);
+	char why[256];
+	double n;
+	int rc = -1;
+
+	char *const *lenv;
+	char **env = NULL;
+
+	if (layout_in(br, opt, a, clabel, &lenv) < 0) {
+		free(clabel);
 		return -1;
 	}
+	env = without_padding(lenv);
+	spec.envp = env;
+	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, cfg->run.argv ?
+					 cfg->run.argv : sh_argv);
+	run_one(&res, &spec);
+	if (layout_out(br, opt, a, clabel) < 0) {
+		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		goto cleanup;
+	}
+	if (res.status != RUN_OK) {
+		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		rc = run_failed(br, &res, a, clabel);
+		goto cleanup;
+	}
+	if (check_parity(br, &res, a, clabel) < 0) {
+		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		goto cleanup;
+	}
+	if (counter_valgrind_collect(tmp, &n, why, sizeof(why)) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s",
+				   cfg->name, arm_name(a), clabel, why));
+		goto cleanup;
+	}
+	out->value[METRIC_INSTRUCTIONS] = n;
+	rc = 0;
+cleanup:
+	counter_valgrind_argv_free(cmd.argv);
+	free(env);
+	free(clabel);
+	return rc;
+}
+
+/*
+ * One sample of arm a; label is "warm-up 1" or "pair 3". counted: take the
+ * valgrind run too (when the benchmark counts with valgrind).
+ */
+static int one_sample(struct bench_run *br, const struct measure_opts *opt,
+		      enum arm a, const char *label, const char *tmp,
+		      int counted, struct sample *out, long pair)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < METRIC_COUNT; i++)
+		out->value[i] = NAN;
+	out->wall = out->cpu = NAN;
+	out->maxrss_kb = 0;
+	if (br->plain_runs)
+		rc = plain_run(br, opt, a, label, tmp, out, pair);
+	if (rc == 0 && counted && br->counter == COUNTER_VALGRIND)
+		rc = counted_run(br, opt, a, label, tmp, out);
+	return rc;
+}
+
+/* A program the preload library cannot reach is refused before running. */
+static int check_static(struct bench_run *br, const struct measure_opts *opt)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	int a;
+
+	if (!br->alloc_lib || !cfg->run.argv)
+		return 0;
+	for (a = 0; a < 2; a++)
+		if (alloc_is_static(cfg->run.argv[0], opt->dir[a])) {
+			fail(br, xasprintf("benchmark \"%s\": %s in %s is "
+				"statically linked, so the allocation metrics "
+				"are unsupported for it (they count through "
+				"LD_PRELOAD, which a static program ignores): "
+				"link it dynamically or remove the allocation "
+				"metrics", cfg->name, cfg->run.argv[0],
+				arm_name((enum arm)a)));
+			return -1;
+		}
 	return 0;
 }
 
@@ -317,35 +612,54 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	int *order = xcalloc(cfg->pairs, sizeof(*order));
+	const char *tmpdir = getenv("TMPDIR");
 	struct sample scratch;
-	char label[64];
+	char label[64], *tmp;
 	unsigned i;
 	int rc = 0;
 
 	br->pairs = xcalloc(cfg->pairs, sizeof(*br->pairs));
 	measure_order(order, cfg->pairs, opt->order_rng);
 	if (!opt->quiet)
-		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs\n",
-			cfg->name, cfg->warmup, cfg->pairs);
+		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs%s"
+			"\n", cfg->name, cfg->warmup, cfg->pairs,
+			br->counter == COUNTER_VALGRIND ? " (counting under "
+			"valgrind: slow)" : "");
+	if (check_static(br, opt) < 0) {
+		free(order);
+		return -1;
+	}
+	tmp = xasprintf("%s/gate-sample.XXXXXX", tmpdir && *tmpdir ? tmpdir :
+			"/tmp");
+	if (!mkdtemp(tmp)) {
+		fail(br, xasprintf("cannot create a temporary directory "
+				   "\"%s\": %s: set TMPDIR to a writable "
+				   "directory", tmp, strerror(errno)));
+		free(tmp);
+		free(order);
+		return -1;
+	}
 
 	/* warm-ups alternate arms so both see caches in the same state */
 	for (i = 0; i < cfg->warmup && rc == 0; i++) {
 		snprintf(label, sizeof(label), "warm-up %u", i + 1);
-		rc = one_sample(br, opt, ARM_BASE, label, &scratch, -1);
+		rc = one_sample(br, opt, ARM_BASE, label, tmp, !br->plain_runs,
+				&scratch, -1);
 		if (rc == 0)
-			rc = one_sample(br, opt, ARM_HEAD, label, &scratch,
-					-1);
+			rc = one_sample(br, opt, ARM_HEAD, label, tmp,
+					!br->plain_runs, &scratch, -1);
 	}
 	for (i = 0; i < cfg->pairs && rc == 0; i++) {
 		struct pair_result *pr = &br->pairs[i];
 		enum arm first = order[i] ? ARM_HEAD : ARM_BASE;
+		int counted = i < br->counted_pairs;
 
 		pr->head_first = order[i];
 		snprintf(label, sizeof(label), "pair %u", i + 1);
-		rc = one_sample(br, opt, first, label, &pr->s[first],
-				(long)i);
+		rc = one_sample(br, opt, first, label, tmp, counted,
+				&pr->s[first], (long)i);
 		if (rc == 0)
-			rc = one_sample(br, opt, !first, label,
+			rc = one_sample(br, opt, !first, label, tmp, counted,
 					&pr->s[!first], (long)i);
 		if (rc == 0)
 			br->npairs++;
@@ -353,6 +667,10 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs,
 				     cfg->pairs);
 	}
+	if (rmdir(tmp) < 0)
+		warning("cannot remove the temporary directory \"%s\": %s",
+			tmp, strerror(errno));
+	free(tmp);
 	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
 		br->parity_differs = 1;
@@ -377,6 +695,10 @@ void bench_run_release(struct bench_run *br)
 	}
 	free(br->pairs);
 	free(br->error);
+	free(br->valgrind);
+	free(br->alloc_lib);
 	br->pairs = NULL;
 	br->error = NULL;
+	br->valgrind = NULL;
+	br->alloc_lib = NULL;
 }

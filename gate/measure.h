@@ -18,7 +18,7 @@ enum arm { ARM_BASE = 0, ARM_HEAD = 1 };
 struct sample {
 	double wall, cpu;	/* seconds */
 	long maxrss_kb;
-	double value;		/* a suite case's value (METRIC_VALUE) */
+	double value[METRIC_COUNT];	/* every metric; NAN: not measured */
 };
 
 /* One case of a suite: its value in each pair and arm, after reduction. */
@@ -51,6 +51,12 @@ struct bench_run {
 	size_t nsamples[2];	/* samples checked for parity, warm-ups in */
 	int parity_differs;	/* 1: base and head printed different stdout */
 	char *error;		/* non-NULL: could not be measured (owned) */
+	/* set by measure_prepare */
+	enum counter counter;	/* backend counting instructions, if any */
+	char *valgrind;		/* its path with COUNTER_VALGRIND (owned) */
+	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
+	int plain_runs;		/* 1: samples include an uninstrumented run */
+	size_t counted_pairs;	/* pairs that also get a valgrind run */
 	struct suite_data *suite;	/* suite formats: the cases (owned) */
 	int is_removed;		/* a suite case only base printed */
 	const char *suite_name;	/* a suite case: its suite's name */
@@ -71,7 +77,7 @@ struct measure_opts {
 };
 
 const char *arm_name(enum arm a);
-/* The value of metric m in sample s. */
+/* The value of metric m in sample s (NAN when it was not measured). */
 double sample_value(const struct sample *s, enum metric m);
 /*
  * The resolution of metric m's clock, in seconds: clock_getres of the
@@ -82,12 +88,24 @@ double measure_resolution(enum metric m);
  * (quantisation error at most 1%). */
 int measure_resolvable(double v, double resolution);
 /*
+ * Before checkouts and builds: choose br->cfg's instruction counter backend
+ * and find the allocation library, as its metrics need. Returns 0, or -1
+ * after one error() saying what is missing and how to get it.
+ */
+int measure_prepare(struct bench_run *br);
+/* How samples are taken, for the report ("one run per sample", ...). */
+const char *measure_scheme(const struct bench_run *br, char *buf,
+			   size_t size);
+/*
  * Fill order[0..n) with 1 (head first) or 0 (base first): floor(n/2) of
  * each, the odd one out drawn at random, shuffled with rng.
  */
 void measure_order(int *order, size_t n, gsl_rng *rng);
 /*
- * Measure br->cfg: warm-ups, then cfg->pairs pairs. Returns 0 when
+ * Measure br->cfg (after measure_prepare): warm-ups, then cfg->pairs pairs,
+ * each sample one uninstrumented run (timings, rusage, perf counts,
+ * allocations) and/or, in the first counted_pairs pairs, one run under
+ * valgrind for the instruction count. Returns 0 when
  * measured, -1 with br->error set when it could not be, or the signal
  * number when gate was interrupted.
  */

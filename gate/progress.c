@@ -73,8 +73,8 @@ void progress_pair(void *arg, const struct bench_run *br, size_t done,
 		fprintf(p->out, "gate: %s pair %zu/%zu (%s first): base %s, "
 			"head %s, %+.1f%%\n", br->cfg->name, done, total,
 			pr->head_first ? "head" : "base",
-			format_seconds(b, bs, sizeof(bs)),
-			format_seconds(h, hs, sizeof(hs)),
+			metric_format(m, b, bs, sizeof(bs)),
+			metric_format(m, h, hs, sizeof(hs)),
 			(h / b - 1.0) * 100);
 	}
 	if (p->mode != PROGRESS_TTY || (done < total && t - p->last_draw < 0.2))

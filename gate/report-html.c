@@ -214,9 +214,9 @@ static void plot_order(FILE *out, const struct bench_run *br,
 			"%s, head %s, %+.1f%%</title></circle>\n",
 			x0 + step * ((double)i + 0.5), ax(&y, st->ratios[i]),
 			hf ? "#bc4c00" : "#0969da", i + 1, hf ? "head" : "base",
-			format_seconds(sample_value(&pr->s[ARM_BASE], m), bs,
+			metric_format(m, sample_value(&pr->s[ARM_BASE], m), bs,
 				       sizeof(bs)),
-			format_seconds(sample_value(&pr->s[ARM_HEAD], m), hs,
+			metric_format(m, sample_value(&pr->s[ARM_HEAD], m), hs,
 				       sizeof(hs)),
 			pct(st->ratios[i]));
 	}
@@ -304,8 +304,8 @@ static void summary_table(FILE *out, const struct run_report *r)
 				"</b></td><td class=\"n\">%+.1f%% .. %+.1f%%"
 				"</td><td class=\"n\">%+.0f%%</td><td "
 				"class=\"n\">%zu of %zu</td>",
-				format_seconds(st->base_median, b, sizeof(b)),
-				format_seconds(st->head_median, h, sizeof(h)),
+				metric_format(st->metric, st->base_median, b, sizeof(b)),
+				metric_format(st->metric, st->head_median, h, sizeof(h)),
 				pct(st->median), pct(st->low), pct(st->high),
 				st->floor * 100, st->head_slower, st->of);
 		else

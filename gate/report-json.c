@@ -77,20 +77,85 @@ static char *parity_text(const struct bench_run *br, enum arm a)
 	return xasprintf("identical in %zu samples", br->nsamples[a]);
 }
 
+/* The figures of one metric; top-level fields of a benchmark repeat its
+   first gating metric's, as schema 1 had them before "metrics". */
+static void stats_json(cJSON *o, const struct bench_stats *st)
+{
+	cJSON *x;
+
+	x = cJSON_AddObjectToObject(o, "ratio");
+	add_num(x, "median", st->median);
+	add_num(x, "low", st->low);
+	add_num(x, "high", st->high);
+	add_num(x, "level", st->level);
+	add_num(x, "geomean", st->geomean);
+	x = cJSON_AddObjectToObject(o, "wins");
+	cJSON_AddNumberToObject(x, "head_slower", (double)st->head_slower);
+	cJSON_AddNumberToObject(x, "of", (double)st->of);
+	add_num(x, "p", st->sign_p);
+	cJSON_AddItemToObject(o, "base", arm_json(st->base_median, st->base_cv));
+	cJSON_AddItemToObject(o, "head", arm_json(st->head_median, st->head_cv));
+}
+
+static cJSON *metric_json(const struct bench_run *br,
+			  const struct bench_stats *st)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", metric_name(st->metric));
+	cJSON_AddStringToObject(o, "unit", st->metric == METRIC_VALUE &&
+				br->cfg->unit ? br->cfg->unit :
+				metric_unit(st->metric));
+	cJSON_AddBoolToObject(o, "gating", st->gating);
+	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
+	if (st->reason)
+		cJSON_AddStringToObject(o, "reason", st->reason);
+	cJSON_AddNumberToObject(o, "min_effect", st->floor);
+	cJSON_AddStringToObject(o, "method", st->exact ? "exact" :
+				"bootstrap percentile");
+	cJSON_AddBoolToObject(o, "counts_vary", st->varies);
+	if (st->metric == METRIC_INSTRUCTIONS)
+		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
+	cJSON_AddNumberToObject(o, "pairs", (double)st->n);
+	if (st->n) {
+		stats_json(o, st);
+		add_num(cJSON_GetObjectItem(o, "base"), "spread",
+			st->base_spread);
+		add_num(cJSON_GetObjectItem(o, "head"), "spread",
+			st->head_spread);
+	}
+	return o;
+}
+
+static cJSON *values_json(const struct bench_cfg *c, const struct sample *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	size_t k;
+
+	for (k = 0; k < c->nmetrics; k++)
+		add_num(o, metric_name(c->metrics[k].id),
+			sample_value(s, c->metrics[k].id));
+	return o;
+}
+
 static cJSON *bench_json(const struct bench_run *br,
-			 const struct bench_stats *st)
+			 const struct bench_result *res)
 {
 	const struct bench_cfg *c = br->cfg;
-	cJSON *o = cJSON_CreateObject(), *x, *samples;
-	char *p;
+	const struct bench_stats *primary = NULL;
+	cJSON *o = cJSON_CreateObject(), *x, *samples, *list;
+	char *p, scheme[512];
 	size_t i;
 
+	for (i = 0; i < res->n && !primary; i++)
+		if (res->m[i].gating)
+			primary = &res->m[i];
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
 	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
 				metric_unit(c->metric));
 	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
-				verdict_name(st->verdict));
+				verdict_name(res->verdict));
 	if (br->suite_name) {
 		char red[64];
 
@@ -100,28 +165,23 @@ static cJSON *bench_json(const struct bench_run *br,
 		cJSON_AddStringToObject(o, "reduction",
 					suite_reduction(br, red, sizeof(red)));
 	}
-	if (st->reason)
-		cJSON_AddStringToObject(o, "reason", st->reason);
+	if (primary && primary->reason)
+		cJSON_AddStringToObject(o, "reason", primary->reason);
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
-	if (st->verdict != VERDICT_NEW && st->ratios && !br->error) {
-		x = cJSON_AddObjectToObject(o, "ratio");
-		add_num(x, "median", st->median);
-		add_num(x, "low", st->low);
-		add_num(x, "high", st->high);
-		add_num(x, "level", st->level);
-		add_num(x, "geomean", st->geomean);
-		x = cJSON_AddObjectToObject(o, "wins");
-		cJSON_AddNumberToObject(x, "head_slower", (double)st->head_slower);
-		cJSON_AddNumberToObject(x, "of", (double)st->of);
-		add_num(x, "p", st->sign_p);
-		cJSON_AddItemToObject(o, "base",
-				      arm_json(st->base_median, st->base_cv));
-		cJSON_AddItemToObject(o, "head",
-				      arm_json(st->head_median, st->head_cv));
+	if (res->verdict != VERDICT_NEW)
+		cJSON_AddStringToObject(o, "samples_taken",
+					measure_scheme(br, scheme,
+						       sizeof(scheme)));
+	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
+		stats_json(o, primary);
+	if (res->verdict != VERDICT_NEW && !br->error) {
+		list = cJSON_AddArrayToObject(o, "metrics");
+		for (i = 0; i < res->n; i++)
+			cJSON_AddItemToArray(list, metric_json(br, &res->m[i]));
 	}
-	if (st->verdict != VERDICT_NEW) {
+	if (res->verdict != VERDICT_NEW) {
 		x = cJSON_AddObjectToObject(o, "parity");
 		p = parity_text(br, ARM_BASE);
 		cJSON_AddStringToObject(x, "base", p);
@@ -139,18 +199,20 @@ static cJSON *bench_json(const struct bench_run *br,
 		cJSON_AddNumberToObject(s, "pair", (double)(i + 1));
 		cJSON_AddStringToObject(s, "first",
 					pr->head_first ? "head" : "base");
-		cJSON_AddNumberToObject(s, "base",
-				sample_value(&pr->s[ARM_BASE], c->metric));
-		cJSON_AddNumberToObject(s, "head",
-				sample_value(&pr->s[ARM_HEAD], c->metric));
-		cJSON_AddNumberToObject(s, "base_wall", pr->s[ARM_BASE].wall);
-		cJSON_AddNumberToObject(s, "head_wall", pr->s[ARM_HEAD].wall);
-		cJSON_AddNumberToObject(s, "base_cpu", pr->s[ARM_BASE].cpu);
-		cJSON_AddNumberToObject(s, "head_cpu", pr->s[ARM_HEAD].cpu);
+		add_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
+		add_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
+		add_num(s, "base_wall", pr->s[ARM_BASE].wall);
+		add_num(s, "head_wall", pr->s[ARM_HEAD].wall);
+		add_num(s, "base_cpu", pr->s[ARM_BASE].cpu);
+		add_num(s, "head_cpu", pr->s[ARM_HEAD].cpu);
 		cJSON_AddNumberToObject(s, "base_maxrss_kb",
 					(double)pr->s[ARM_BASE].maxrss_kb);
 		cJSON_AddNumberToObject(s, "head_maxrss_kb",
 					(double)pr->s[ARM_HEAD].maxrss_kb);
+		cJSON_AddItemToObject(s, "base_values",
+				      values_json(c, &pr->s[ARM_BASE]));
+		cJSON_AddItemToObject(s, "head_values",
+				      values_json(c, &pr->s[ARM_HEAD]));
 		cJSON_AddItemToArray(samples, s);
 	}
 	if (br->error)
@@ -211,6 +273,7 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
 	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
 	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
+	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
 	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));
 	if (r->error)
@@ -220,7 +283,7 @@ static cJSON *build_json(const struct run_report *r)
 	list = cJSON_AddArrayToObject(root, "benchmarks");
 	for (i = 0; i < r->n; i++)
 		cJSON_AddItemToArray(list, bench_json(&r->runs[i],
-						      &r->stats[i]));
+						      &r->results[i]));
 	return root;
 }
 

@@ -133,8 +133,9 @@ static void row(FILE *out, const struct bench_run *br,
 	}
 	fprintf(out, " | %s | %s | **%+.1f%%** | %+.1f%% \xe2\x80\xa6 "
 		"%+.1f%% | %+.0f%% | %zu of %zu | %s |\n",
-		format_seconds(st->base_median, b, sizeof(b)),
-		format_seconds(st->head_median, h, sizeof(h)), pct(st->median),
+		metric_format(st->metric, st->base_median, b, sizeof(b)),
+		metric_format(st->metric, st->head_median, h, sizeof(h)),
+		pct(st->median),
 		pct(st->low), pct(st->high), st->floor * 100, st->head_slower,
 		st->of, st->verdict == VERDICT_FAIL ? "**fail**" :
 		st->verdict == VERDICT_NOISY ? "**noisy**" :

@@ -117,54 +117,95 @@ static void print_rev(FILE *out, const char *arm, const struct report_rev *v)
 			v->how ? v->how : "", v->how ? ")" : "");
 }
 
-/* A median for the table: seconds, or a suite case's value and unit. */
-static const char *arm_value(const struct bench_run *br, double v, char *buf,
-			     size_t size)
+static const char *verdict_label(const struct bench_stats *st)
 {
-	if (br->cfg->unit)
+	switch (st->verdict) {
+	case VERDICT_PASS:
+		if (!st->improved)
+			return "pass";
+		return metric_desc(st->metric)->source == SOURCE_CLOCK ||
+		       metric_desc(st->metric)->source == SOURCE_SUITE ?
+		       "pass (faster)" : "pass (fewer)";
+	case VERDICT_FAIL:
+		return "FAIL";
+	case VERDICT_NOISY:
+		return "NOISY";
+	default:
+		return "ERROR";
+	}
+}
+
+/* A median for the table: in the metric's unit, or a suite case's. */
+static const char *arm_value(const struct bench_run *br,
+			     const struct bench_stats *st, double v,
+			     char *buf, size_t size)
+{
+	if (st->metric == METRIC_VALUE && br->cfg->unit)
 		return format_value(v, br->cfg->unit, buf, size);
-	return format_seconds(v, buf, size);
+	return metric_format(st->metric, v, buf, size);
 }
 
 static int vw = 10;	/* width of the base and head columns */
 
-static void print_row(FILE *out, int w, const struct bench_run *br,
-		      const struct bench_stats *st, int color)
+/* One row per metric; the benchmark's name on its first row only. */
+static void print_rows(FILE *out, int w, const struct bench_run *br,
+		       const struct bench_result *res, int color)
 {
-	char b[48], h[48], iv[48], wins[32], cv[32], strip[STRIP_W + 1];
+	char b[48], h[48], iv[48], wins[32], cv[32], verdict[40];
+	char strip[STRIP_W + 1];
+	size_t i;
 
-	if (st->verdict == VERDICT_NEW) {
-		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
-			"%-*s  %s%s%s\n", w, br->cfg->name, vw, "-", vw, "-", "-",
-			"not compared", "-", "-", STRIP_W, "", paint(color,
-			st->verdict), br->is_removed ? "removed" : "new",
-			reset(color));
+	if (res->verdict == VERDICT_NEW) {
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			"%-11s  %-*s  %s%s%s\n", w, br->cfg->name, "-", vw, "-",
+			vw, "-", "-", "not compared", "-", "-", STRIP_W, "",
+			paint(color, res->verdict),
+			br->is_removed ? "removed" : "new", reset(color));
 		return;
 	}
-	if (br->error || !st->ratios) {
-		fprintf(out, "%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
-			"%-*s  %sERROR%s\n", w, br->cfg->name, vw, "-", vw, "-",
-			"-", "-", "-", "-", STRIP_W, "",
+	if (br->error || !res->m) {
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			"%-11s  %-*s  %sERROR%s\n", w, br->cfg->name, "-", vw,
+			"-", vw, "-", "-", "-", "-", "-", STRIP_W, "",
 			paint(color, VERDICT_ERROR), reset(color));
 		return;
 	}
-	snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%", pct(st->low),
-		 pct(st->high));
-	snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g", st->head_slower, st->of,
-		 st->sign_p);
-	snprintf(cv, sizeof(cv), "%.1f/%.1f%%", st->base_cv * 100,
-		 st->head_cv * 100);
-	fprintf(out, "%-*s  %*s  %*s  %+7.1f%%  %-19s  %-16s  %-11s  %s  "
-		"%s%s%s\n", w, br->cfg->name,
-		vw, arm_value(br, st->base_median, b, sizeof(b)),
-		vw, arm_value(br, st->head_median, h, sizeof(h)),
-		pct(st->median), iv, wins, cv,
-		report_strip(strip, STRIP_W, st), paint(color, st->verdict),
-		st->verdict == VERDICT_PASS ? (st->improved ? "pass (faster)"
-							    : "pass")
-		: st->verdict == VERDICT_FAIL ? "FAIL"
-		: st->verdict == VERDICT_NOISY ? "NOISY" : "ERROR",
-		reset(color));
+	for (i = 0; i < res->n; i++) {
+		const struct bench_stats *st = &res->m[i];
+
+		if (st->verdict == VERDICT_ERROR && !st->n) {
+			fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  "
+				"%-16s  %-11s  %-*s  %s%s%s\n", w,
+				i ? "" : br->cfg->name, metric_name(st->metric),
+				vw, "-", vw, "-", "-", "-", "-", "-", STRIP_W,
+				"", paint(color, VERDICT_ERROR),
+				st->gating ? "ERROR" : "(info) error",
+				reset(color));
+			continue;
+		}
+		if (st->exact)
+			snprintf(iv, sizeof(iv), "exact");
+		else
+			snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
+				 pct(st->low), pct(st->high));
+		snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g",
+			 st->head_slower, st->of, st->sign_p);
+		/* a CV of counts that are all 0 is undefined: show 0 spread */
+		snprintf(cv, sizeof(cv), "%.1f/%.1f%%",
+			 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
+			 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
+		snprintf(verdict, sizeof(verdict), "%s%s",
+			 st->gating ? "" : "(info) ", verdict_label(st));
+		fprintf(out, "%-*s  %-12s  %*s  %*s  %+7.*f%%  %-19s  %-16s  "
+			"%-11s  %s  %s%s%s\n", w, i ? "" : br->cfg->name,
+			metric_name(st->metric),
+			vw, arm_value(br, st, st->base_median, b, sizeof(b)),
+			vw, arm_value(br, st, st->head_median, h, sizeof(h)),
+			st->exact ? 2 : 1, pct(st->median), iv, wins, cv,
+			report_strip(strip, STRIP_W, st),
+			st->gating ? paint(color, st->verdict) : "", verdict,
+			st->gating ? reset(color) : "");
+	}
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -172,7 +213,7 @@ static void print_suite(FILE *out, const struct run_report *r)
 	size_t i, count[VERDICT_NEW + 1] = { 0 };
 
 	for (i = 0; i < r->n; i++)
-		count[r->stats[i].verdict]++;
+		count[r->results[i].verdict]++;
 	if (r->interrupted) {
 		fprintf(out, "verdict: interrupted by signal %d before a "
 			"verdict (exit %d)\n", r->interrupted, r->exit_code);
@@ -237,14 +278,19 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		"runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)\n", r->seed, r->seed);
 	fprintf(out, "  interval: bootstrap percentile of the median "
-		"head/base ratio, %u resamples, %.1f%% per benchmark (%.1f%% "
-		"for the suite, Bonferroni over %zu)\n", r->resamples,
+		"head/base ratio, %u resamples, %.1f%% per gating metric "
+		"(%.1f%% for the suite, Bonferroni over %zu)\n", r->resamples,
 		r->level * 100, r->confidence * 100, r->compared);
+	fprintf(out, "  exact counts: when every sample of each arm agrees "
+		"within %.1f%%, the median ratio is compared with the floor "
+		"directly (no interval)\n", METRIC_EXACT_TOLERANCE * 100);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
+		char scheme[512];
+		size_t k;
 
-		if (r->stats[i].verdict == VERDICT_NEW)
+		if (r->results[i].verdict == VERDICT_NEW)
 			continue;
 		if (br->suite_name) {
 			char red[64];
@@ -269,9 +315,19 @@ static void print_protocol(FILE *out, const struct run_report *r)
 				format_name(c->format));
 			continue;
 		}
-		fprintf(out, "  %s: metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", c->name, metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+		fprintf(out, "  %s: ", c->name);
+		for (k = 0; k < c->nmetrics; k++)
+			fprintf(out, "%s%s (%s, floor %+.1f%%%s%s)",
+				k ? ", " : "metrics ",
+				metric_name(c->metrics[k].id),
+				c->metrics[k].gating ? "gating" :
+				"informational", c->metrics[k].min_effect * 100,
+				c->metrics[k].id == METRIC_INSTRUCTIONS ?
+				", counter " : "",
+				c->metrics[k].id == METRIC_INSTRUCTIONS ?
+				counter_name(br->counter) : "");
+		fprintf(out, "; %zu pairs + %u warm-up; %s", br->npairs,
+			c->warmup, measure_scheme(br, scheme, sizeof(scheme)));
 		if (!c->parity)
 			fprintf(out, ", stdout not checked (parity: false)");
 		else if (br->nsamples[0] && br->nsamples[1])
@@ -304,49 +360,73 @@ void report_term(FILE *out, const struct run_report *r)
 	}
 	vw = 10;
 	for (i = 0; i < r->n; i++) {
+		const struct bench_result *res = &r->results[i];
 		char b[48];
+		size_t k;
 		int len;
 
-		if (!r->runs[i].cfg->unit || !r->stats[i].ratios)
-			continue;
-		len = (int)strlen(arm_value(&r->runs[i],
-					    r->stats[i].base_median, b,
-					    sizeof(b)));
-		vw = len > vw ? len : vw;
-		len = (int)strlen(arm_value(&r->runs[i],
-					    r->stats[i].head_median, b,
-					    sizeof(b)));
-		vw = len > vw ? len : vw;
+		for (k = 0; k < res->n; k++) {
+			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+						    res->m[k].base_median, b,
+						    sizeof(b)));
+			vw = len > vw ? len : vw;
+			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+						    res->m[k].head_median, b,
+						    sizeof(b)));
+			vw = len > vw ? len : vw;
+		}
 	}
 	snprintf(ivh, sizeof(ivh), "%.4g%% interval", r->level * 100);
-	fprintf(out, "\n%-*s  %*s  %*s  %8s  %-19s  %-16s  %-11s  %-*s  %s\n",
-		w, "benchmark", vw, "base", vw, "head", "change", ivh,
-		"head slower", "CV b/h", STRIP_W, "plot (log scale)", "verdict");
+	fprintf(out, "\n%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
+		"%-*s  %s\n", w, "benchmark", "metric", vw, "base", vw, "head",
+		"change", ivh, "head worse", "CV b/h", STRIP_W,
+		"plot (log scale)", "verdict");
 	for (i = 0; i < r->n; i++)
-		print_row(out, w, &r->runs[i], &r->stats[i], r->color);
+		print_rows(out, w, &r->runs[i], &r->results[i], r->color);
 	if (r->n)
 		fprintf(out, "plot: . pair ratios  [=*=] interval and median  "
 			"| no change  ! floor\n");
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
+		const struct bench_result *res = &r->results[i];
+		size_t k;
 
-		if (br->error)
+		if (br->error) {
 			fprintf(out, "%s: error: %s\n", br->cfg->name,
 				br->error);
-		else if (br->is_removed)
+			continue;
+		}
+		if (br->is_removed) {
 			fprintf(out, "%s: removed: only base's suite printed "
 				"this case: not compared\n", br->cfg->name);
-		else if (br->is_new && br->suite_name)
+			continue;
+		}
+		if (br->is_new && br->suite_name) {
 			fprintf(out, "%s: new: only head's suite printed this "
 				"case: not compared\n", br->cfg->name);
-		else if (r->stats[i].verdict == VERDICT_NEW)
+			continue;
+		}
+		if (res->verdict == VERDICT_NEW) {
 			fprintf(out, "%s: new in head (base's gate.json does "
 				"not declare it): not compared\n",
 				br->cfg->name);
-		else if (r->stats[i].reason)
-			fprintf(out, "%s: %s\n", br->cfg->name,
-				r->stats[i].reason);
+			continue;
+		}
+		for (k = 0; k < res->n; k++) {
+			const struct bench_stats *st = &res->m[k];
+
+			if (!st->reason)
+				continue;
+			if (res->n == 1)
+				fprintf(out, "%s: %s\n", br->cfg->name,
+					st->reason);
+			else
+				fprintf(out, "%s %s%s: %s\n", br->cfg->name,
+					metric_name(st->metric),
+					st->gating ? "" : " (informational)",
+					st->reason);
+		}
 	}
 	print_suite(out, r);
 	print_protocol(out, r);

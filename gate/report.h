@@ -30,11 +30,14 @@ struct run_report {
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */
-	size_t compared;	/* benchmarks the adjustment covers */
+	size_t compared;	/* gating metrics the adjustment covers */
 	unsigned resamples;
 	struct machine machine;
 	struct bench_run *runs;
-	struct bench_stats *stats;
+	struct bench_result *results;	/* per benchmark, every metric */
+	struct bench_stats *stats;	/* per benchmark, its first gating
+					   metric with the benchmark's verdict
+					   (views borrowed from results) */
 	size_t n;
 	enum verdict suite;
 	int advisory;

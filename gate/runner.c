@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "gate/counter.h"
 #include "gate/signals.h"
 #include "common/banned.h"
 
@@ -34,6 +36,7 @@ extern char **environ;
 struct proc {
 	pid_t pid;
 	int out_fd, err_fd;	/* -1 when closed or not captured */
+	int perf_fd;		/* instruction counter, or -1 */
 	double start, deadline, kill_at;	/* monotonic seconds */
 	double grace, limit;
 	size_t capture, out_cap;	/* bytes to keep; buffer size */
@@ -112,10 +115,112 @@ static int executable(const char *argv0, const char *cwd)
 	return -1;
 }
 
+static const int default_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
+				       SIGPIPE, SIGQUIT };
+
+/*
+ * The child side of fork_counted: what posix_spawn's attributes and file
+ * actions do, by hand, then wait for the parent to attach the counter.
+ * Only async-signal-safe calls until exec; failures go back as an errno.
+ */
+static void counted_child(const struct run_spec *spec, char **argv,
+			  int out_w, int err_w, int go_r, int report_w)
+{
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int e, fd;
+	char c;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
+	     i++)
+		sigaction(default_signals[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (spec->cwd && chdir(spec->cwd) < 0)
+		goto fail;
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		goto fail;
+	if (fd > 2)
+		close(fd);
+	if (dup2(spec->log_fd >= 0 ? spec->log_fd : out_w, 1) < 0 ||
+	    dup2(spec->log_fd >= 0 ? spec->log_fd : err_w, 2) < 0)
+		goto fail;
+	/* the counter is opened on this pid while it waits here */
+	if (read(go_r, &c, 1) != 1)
+		_exit(127);
+	execvpe(argv[0], argv,
+		(char *const *)(spec->envp ? spec->envp : environ));
+fail:
+	e = errno;
+	if (write(report_w, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * fork + exec with a handshake, for counted samples: posix_spawn cannot
+ * stop the child between fork and exec, and the counter must be attached
+ * before exec so that enable_on_exec starts it at the program's first
+ * instruction. Returns the pid, or -1 with errno set.
+ */
+static pid_t fork_counted(const struct run_spec *spec, char **argv,
+			  int out_w, int err_w, int *perf_fd)
+{
+	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
+	pid_t pid = -1;
+	int e = 0;
+	ssize_t n;
+
+	*perf_fd = -1;
+	if (cloexec_pipe(go) < 0)
+		return -1;
+	if (cloexec_pipe(report) < 0)
+		goto done;
+	pid = fork();
+	if (pid < 0)
+		goto done;
+	if (pid == 0)
+		counted_child(spec, argv, out_w, err_w, go[0], report[1]);
+	setpgid(pid, pid);	/* either side may win the race */
+	close_fd(&go[0]);
+	close_fd(&report[1]);
+	*perf_fd = counter_perf_open(pid);
+	if (*perf_fd < 0) {
+		e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+		goto done;
+	}
+	if (write(go[1], "g", 1) != 1)
+		e = errno;
+	close_fd(&go[1]);
+	/* EOF: exec succeeded (the pipe is close-on-exec); else its errno */
+	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof(e) || e) {
+		waitpid(pid, NULL, 0);
+		close_fd(perf_fd);
+		pid = -1;
+	}
+done:
+	close_fd(&go[0]);
+	close_fd(&go[1]);
+	close_fd(&report[0]);
+	close_fd(&report[1]);
+	if (pid < 0)
+		errno = e ? e : errno;
+	return pid;
+}
+
 int run_start(struct proc **out, const struct run_spec *spec)
 {
-	static const int defaults[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
-					SIGPIPE, SIGQUIT };
+	static const int *defaults = default_signals;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t sigs;
@@ -160,7 +265,8 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	/* own group: a timeout or Ctrl-C can stop the whole tree at once */
 	posix_spawnattr_setpgroup(&attr, 0);
 	sigemptyset(&sigs);
-	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
+	     i++)
 		sigaddset(&sigs, defaults[i]);
 	posix_spawnattr_setsigdefault(&attr, &sigs);
 	sigemptyset(&sigs);
@@ -170,12 +276,18 @@ int run_start(struct proc **out, const struct run_spec *spec)
 				 POSIX_SPAWN_SETSIGMASK);
 
 	p = xcalloc(1, sizeof(*p));
-	p->out_fd = p->err_fd = -1;
+	p->out_fd = p->err_fd = p->perf_fd = -1;
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
 	p->res = NULL;
 	p->start = now();
-	rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
-			  spec->envp ? spec->envp : environ);
+	if (spec->count_instructions) {
+		p->pid = fork_counted(spec, argv, outp[1], errp[1],
+				      &p->perf_fd);
+		rc = p->pid < 0 ? errno : 0;
+	} else {
+		rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
+				  (char *const *)(spec->envp ? spec->envp : environ));
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close_fd(&outp[1]);
@@ -290,6 +402,9 @@ static void try_reap(struct proc *p)
 #else
 	res->maxrss_kb = ru.ru_maxrss;
 #endif
+	res->minflt = ru.ru_minflt;
+	res->majflt = ru.ru_majflt;
+	res->ctxsw = ru.ru_nvcsw + ru.ru_nivcsw;
 	if (p->interrupted) {
 		res->status = RUN_INTERRUPTED;
 		res->code = signals_pending();
@@ -333,6 +448,7 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 	for (i = 0; i < n; i++) {
 		memset(&results[i], 0, sizeof(results[i]));
 		results[i].out_hash = FNV_OFFSET;
+		results[i].instructions = NAN;
 		procs[i]->res = &results[i];
 		if (procs[i]->capture)
 			results[i].out = xcalloc(1, procs[i]->out_cap = 1);
@@ -411,8 +527,15 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 			if (!proc_done(procs[i]))
 				left++;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* read last: exited children have added their counts now */
+		if (procs[i]->perf_fd >= 0 &&
+		    counter_perf_read(procs[i]->perf_fd,
+				      &results[i].instructions) < 0)
+			results[i].instructions = NAN;
+		close_fd(&procs[i]->perf_fd);
 		free(procs[i]);
+	}
 	free(pfd);
 	return 0;
 }
@@ -425,6 +548,7 @@ int run_one(struct run_result *res, const struct run_spec *spec)
 		memset(res, 0, sizeof(*res));
 		res->status = RUN_SPAWN;
 		res->code = errno;
+		res->instructions = NAN;
 		return -1;
 	}
 	return run_wait(&p, res, 1);

@@ -1,7 +1,8 @@
 /*
  * The runner: starts one command without a shell (argv) or with /bin/sh -c
  * (string), in its own process group, stdin from /dev/null, and waits for it
- * with a timeout, measuring wall time, CPU time and peak RSS, hashing stdout
+ * with a timeout, measuring wall time, CPU time, rusage counts and (when
+ * asked) user-space instructions, hashing stdout
  * as it streams and keeping the tail of stderr for messages.
  */
 #ifndef GATE_RUNNER_H
@@ -34,6 +35,7 @@ struct run_spec {
 	char *const *envp;	/* the environment; NULL: gate's own */
 	size_t capture;		/* > 0: also keep stdout, up to this many
 				   bytes (suite formats); 0: hash only */
+	int count_instructions;	/* 1: count with the perf backend */
 };
 
 struct run_result {
@@ -42,6 +44,9 @@ struct run_result {
 	double wall;		/* seconds, monotonic, spawn to reap */
 	double user, sys;	/* seconds, the child and its waited children */
 	long maxrss_kb;
+	long minflt, majflt;	/* page faults, without and with I/O */
+	long ctxsw;		/* voluntary + involuntary switches */
+	double instructions;	/* perf count when asked for, else NAN */
 	double limit;		/* the timeout that applied, seconds */
 	uint64_t out_hash;	/* FNV-1a 64 of stdout */
 	uint64_t out_bytes;

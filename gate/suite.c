@@ -90,6 +90,11 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 		d->cfg.expect = NULL;
 		d->cfg.nexpect = 0;
 		d->cfg.metric = METRIC_VALUE;
+		/* a case has one metric: the value its suite printed */
+		d->cfg.metrics[0].id = METRIC_VALUE;
+		d->cfg.metrics[0].min_effect = br->cfg->min_effect;
+		d->cfg.metrics[0].gating = 1;
+		d->cfg.nmetrics = 1;
 		d->cfg.name = primary_unit(sd, i) ?
 			xasprintf("%s/%s", br->cfg->name, sc->name) :
 			xasprintf("%s/%s (%s)", br->cfg->name, sc->name,
@@ -125,8 +130,10 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 			nr->pairs[p].head_first = br->pairs[p].head_first;
 			nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
 			nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
-			nr->pairs[p].s[ARM_BASE].value = sc->v[ARM_BASE][p];
-			nr->pairs[p].s[ARM_HEAD].value = sc->v[ARM_HEAD][p];
+			nr->pairs[p].s[ARM_BASE].value[METRIC_VALUE] =
+				sc->v[ARM_BASE][p];
+			nr->pairs[p].s[ARM_HEAD].value[METRIC_VALUE] =
+				sc->v[ARM_HEAD][p];
 		}
 	}
 }

@@ -18,8 +18,16 @@ enum verdict {
 	VERDICT_NEW,		/* declared only by head: not compared */
 };
 
+/* One metric of one benchmark. */
 struct bench_stats {
-	double *ratios;		/* per pair, in run order (owned) */
+	enum metric metric;
+	int gating;		/* 0: informational, never decides */
+	int exact;		/* decided exactly: every sample of each arm
+				   agreed within METRIC_EXACT_TOLERANCE */
+	int varies;		/* an exact metric whose counts varied: the
+				   interval decided instead */
+	double base_spread, head_spread;	/* (max - min) / max per arm */
+	double *ratios;		/* per pair that measured it, in order (owned) */
 	size_t n;
 	double median, geomean;	/* of the ratios */
 	double low, high, level;	/* bootstrap interval of the median */
@@ -30,6 +38,13 @@ struct bench_stats {
 	enum verdict verdict;
 	int improved;		/* pass with the whole interval below 1 */
 	char *reason;		/* one sentence: why this verdict (owned) */
+};
+
+/* Every metric of one benchmark, and the verdict its gating ones give. */
+struct bench_result {
+	struct bench_stats *m;	/* one per metric, in gate.json's order */
+	size_t n;
+	enum verdict verdict;	/* worst of the gating metrics' verdicts */
 };
 
 const char *verdict_name(enum verdict v);
@@ -47,7 +62,35 @@ enum verdict verdict_decide(double median, double low, double floor);
  */
 int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		    double level, unsigned resamples, unsigned long seed);
+/*
+ * The same for metric mc of br. An exact metric whose samples agree within
+ * METRIC_EXACT_TOLERANCE in each arm is decided on its ratio alone: fail
+ * when the median ratio is above 1 + floor, else pass (no interval, never
+ * noisy). One that varies is said to, and decided like a time. Counts are
+ * compared as (head + 1) / (base + 1) when base counted 0.
+ */
+int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
+			   const struct metric_cfg *mc, double level,
+			   unsigned resamples, unsigned long seed);
 void bench_stats_release(struct bench_stats *st);
+/*
+ * Every metric of a measured br (each with its own seed derived from
+ * seed), and the benchmark's verdict. Release with bench_result_release.
+ */
+enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
+			   double level, unsigned resamples,
+			   unsigned long seed);
+void bench_result_release(struct bench_result *res);
+/*
+ * A borrowed view of res for reports that show one metric per benchmark:
+ * its first gating metric's figures, with the benchmark's verdict (a
+ * zeroed one when nothing was analysed). Never release the view; it lives
+ * as long as res.
+ */
+void bench_result_primary(struct bench_stats *out,
+			  const struct bench_result *res);
+/* Comparisons the suite's confidence is shared among: gating metrics. */
+size_t verdict_comparisons(const struct bench_cfg *cfg);
 /* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
 enum verdict verdict_suite(const enum verdict *v, size_t n);
 /* Exit code for a suite verdict: 0 pass, 1 fail, 2 noisy, 3 error. */

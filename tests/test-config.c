@@ -341,7 +341,8 @@ static void test_config__error_messages(void)
 		{ LIT(BENCH("\"colour\": 5")),
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
-		  "metric, min_effect, timeout, parity" },
+		  "metric, metrics, min_effect, gate, counter, timeout, "
+		  "parity" },
 		{ LIT("{\"benchmarks\": [{\"nme\": \"x\", \"run\": \"y\"}]}"),
 		  "gate.json:1:18: unknown key \"nme\" in the 1st benchmark "
 		  "(did you mean \"name\"?)" },
@@ -400,12 +401,51 @@ static void test_config__error_messages(void)
 		  "gate.json:4:36: \"pairs\" 40 in benchmark \"x\" is above "
 		  "\"max_pairs\" 30 from \"defaults\" (at 2:27): set "
 		  "\"max_pairs\" in this benchmark too" },
-		{ LIT(BENCH("\"metric\": \"instructions\"")),
-		  "gate.json:4:11: \"metric\" must be \"wall\" or \"cpu\", "
-		  "got \"instructions\"" },
+		{ LIT(BENCH("\"metric\": \"instruction\"")),
+		  "gate.json:4:11: \"metric\" names an unknown metric "
+		  "\"instruction\" (did you mean \"instructions\"?)" },
 		{ LIT(BENCH("\"metric\": \"Wall\"")),
-		  "gate.json:4:11: \"metric\" must be \"wall\" or \"cpu\", "
-		  "got \"Wall\"" },
+		  "gate.json:4:11: \"metric\" names an unknown metric \"Wall\" "
+		  "(did you mean \"wall\"?)" },
+		{ LIT(BENCH("\"metric\": 3")),
+		  "gate.json:4:11: \"metric\" must be a metric name such as "
+		  "\"wall\" (known: wall, cpu, instructions, allocs, "
+		  "alloc_bytes, frees, max_rss, minor_faults, major_faults, "
+		  "ctx_switches), got 3" },
+		{ LIT(BENCH("\"metrics\": []")),
+		  "gate.json:4:12: \"metrics\" must be a non-empty list of "
+		  "metric names such as [\"wall\", \"instructions\"], got an "
+		  "array" },
+		{ LIT(BENCH("\"metrics\": [\"wall\", \"rss\"]")),
+		  "gate.json:4:21: \"metrics\" names an unknown metric \"rss\": "
+		  "known metrics are wall, cpu" },
+		{ LIT(BENCH("\"metrics\": [\"wall\", \"wall\"]")),
+		  "gate.json:4:21: \"metrics\" names \"wall\" twice: remove "
+		  "one" },
+		{ LIT(BENCH("\"metrics\": [\"wall\"], \"metric\": \"cpu\"")),
+		  "gate.json:4:1: both \"metric\" and \"metrics\" in "
+		  "benchmark \"x\": keep \"metrics\"" },
+		{ LIT(BENCH("\"metrics\": [\"wall\"], \"gate\": [\"allocs\"]")),
+		  "gate.json:3:1: \"gate\" names \"allocs\", which is not "
+		  "among the metrics in benchmark \"x\": add it to "
+		  "\"metrics\" or remove it from \"gate\"" },
+		{ LIT(BENCH("\"format\": \"lines\", \"metrics\": "
+			    "[\"wall\", \"allocs\"]")),
+		  "benchmark \"x\" has a suite \"format\": its metric can be "
+		  "\"wall\" or \"cpu\" (the time each case reports), not "
+		  "\"allocs\"" },
+		{ LIT(BENCH("\"counter\": \"pmu\"")),
+		  "gate.json:4:12: \"counter\" must be \"auto\", \"perf\" or "
+		  "\"valgrind\", got \"pmu\"" },
+		{ LIT(BENCH("\"min_effect\": {\"walls\": 0.1}")),
+		  "gate.json:4:16: \"min_effect\" names an unknown metric "
+		  "\"walls\" (did you mean \"wall\"?)" },
+		{ LIT(BENCH("\"min_effect\": {\"allocs\": 0.1, "
+			    "\"allocs\": 0.2}")),
+		  "\"min_effect\" gives \"allocs\" twice: remove one" },
+		{ LIT(BENCH("\"min_effect\": {\"allocs\": -1}")),
+		  "gate.json:4:26: \"min_effect\" of \"allocs\" must be a "
+		  "fraction from 0 to below 10 (0.05 means 5%), got -1" },
 		{ LIT(BENCH("\"min_effect\": 10")),
 		  "gate.json:4:15: \"min_effect\" must be a fraction from 0 "
 		  "to below 10 (0.05 means 5%), got 10" },
@@ -413,8 +453,9 @@ static void test_config__error_messages(void)
 		  "gate.json:4:15: \"min_effect\" must be a fraction from 0 "
 		  "to below 10 (0.05 means 5%), got -0.01" },
 		{ LIT(BENCH("\"min_effect\": \"5%\"")),
-		  "gate.json:4:15: \"min_effect\" must be a fraction from 0 "
-		  "to below 10 (0.05 means 5%), got \"5%\"" },
+		  "gate.json:4:15: \"min_effect\" must be a fraction such as "
+		  "0.05 (5%) or an object of fractions by metric such as "
+		  "{\"wall\": 0.05, \"instructions\": 0.01}, got \"5%\"" },
 		{ LIT(BENCH("\"timeout\": 0")),
 		  "gate.json:4:12: \"timeout\" must be a number of seconds "
 		  "above 0 and at most 86400, got 0" },
@@ -453,8 +494,8 @@ static void test_config__error_messages(void)
 		{ LIT(BENCH("\"metric\": \"a very long string indeed, "
 			    "longer than "
 			    "forty characters\"")),
-		  "gate.json:4:11: \"metric\" must be \"wall\" or \"cpu\", "
-		  "got \"a very long string indeed, longer t...\"" },
+		  "gate.json:4:11: \"metric\" names an unknown metric "
+		  "\"a very long string indeed, longer t...\": known" },
 	};
 	size_t i;
 
@@ -487,6 +528,61 @@ static void test_config__exact_messages(void)
 	CHECK(parse(&cfg, LIT(BENCH("\"pairs\": 1.5"))) == -1);
 	CHECK_STR(msg, "gate.json:4:10: \"pairs\" must be a whole number from "
 		  "2 to 10000, got 1.5");
+}
+
+static void test_config__metrics_floors_and_gate(void)
+{
+	static const char text[] =
+		"{\"defaults\": {\"min_effect\": {\"wall\": 0.1}},\n"
+		" \"benchmarks\": [\n"
+		"  {\"name\": \"a\", \"run\": \"x\",\n"
+		"   \"metrics\": [\"wall\", \"instructions\", \"max_rss\"],\n"
+		"   \"gate\": [\"instructions\", \"wall\"], "
+		"\"counter\": \"valgrind\"},\n"
+		"  {\"name\": \"b\", \"run\": \"x\", \"metrics\": "
+		"[\"allocs\", \"instructions\"]},\n"
+		"  {\"name\": \"c\", \"run\": \"x\", \"min_effect\": 0.2, "
+		"\"metrics\": [\"cpu\", \"allocs\"]},\n"
+		"  {\"name\": \"d\", \"run\": \"x\", \"metric\": "
+		"\"instructions\", \"pairs\": 5}\n"
+		"]}";
+	struct config cfg;
+	const struct bench_cfg *a, *b, *c, *d;
+
+	CHECK(parse(&cfg, text, sizeof(text) - 1) == 0);
+	a = config_find(&cfg, "a");
+	b = config_find(&cfg, "b");
+	c = config_find(&cfg, "c");
+	d = config_find(&cfg, "d");
+	CHECK(a && b && c && d);
+	if (!a || !b || !c || !d) {
+		config_release(&cfg);
+		return;
+	}
+	CHECK(a->nmetrics == 3);
+	CHECK(a->metrics[0].id == METRIC_WALL && a->metrics[0].gating);
+	CHECK_NEAR(a->metrics[0].min_effect, 0.1, 0);	/* from defaults */
+	CHECK(a->metrics[1].id == METRIC_INSTRUCTIONS);
+	CHECK_NEAR(a->metrics[1].min_effect, METRIC_EXACT_FLOOR, 0);
+	CHECK(a->metrics[2].id == METRIC_MAX_RSS && !a->metrics[2].gating);
+	CHECK_NEAR(a->metrics[2].min_effect, 0.05, 0);
+	CHECK(a->counter == COUNTER_VALGRIND);
+	CHECK(a->metric == METRIC_WALL);	/* first gating: primary */
+	CHECK(a->pairs == CONFIG_DEFAULT_PAIRS);	/* timed: 20 */
+	/* only exact counts: fewer pairs, no warm-up by default */
+	CHECK(b->pairs == METRIC_EXACT_PAIRS && b->warmup == 0);
+	CHECK(b->metrics[0].gating && b->metrics[1].gating);
+	CHECK(b->counter == COUNTER_AUTO);
+	/* a number replaces defaults' object and sets every floor */
+	CHECK_NEAR(c->metrics[0].min_effect, 0.2, 0);
+	CHECK_NEAR(c->metrics[1].min_effect, 0.2, 0);
+	CHECK(c->pairs == CONFIG_DEFAULT_PAIRS);
+	/* "metric" still names one; explicit pairs win over the exact rule */
+	CHECK(d->nmetrics == 1 && d->metric == METRIC_INSTRUCTIONS);
+	CHECK(d->pairs == 5 && d->warmup == 0);
+	CHECK(bench_has_metric(a, METRIC_MAX_RSS));
+	CHECK(!bench_has_metric(a, METRIC_ALLOCS));
+	config_release(&cfg);
 }
 
 static void test_config__defaults_applied(void)
@@ -1046,6 +1142,7 @@ static const struct harness_test tests[] = {
 	TEST(test_config__name_limits),
 	TEST(test_config__command_copy_is_deep),
 	TEST(test_config__find_and_metric_names),
+	TEST(test_config__metrics_floors_and_gate),
 	TEST(test_config__size_limit),
 	TEST(test_config__deep_nesting),
 	TEST(test_config__truncated_at_every_offset),

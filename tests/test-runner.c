@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "gate/counter.h"
 #include "gate/measure.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
@@ -31,7 +32,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0 };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0 };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -56,7 +57,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0 };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -70,7 +71,7 @@ static void test_runner__captures_stdout_with_a_cap(void)
 {
 	struct command cmd = { NULL,
 		(char *)"head -c 100000 /dev/zero | tr '\\0' x; echo" };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0 };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -92,7 +93,7 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0 };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0 };
 	struct run_result r;
 	char buf[256];
 
@@ -175,8 +176,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0 };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0 };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0 };
 	struct proc *p[2];
 	struct run_result r[2];
 
@@ -219,8 +220,56 @@ static void test_runner__too_fast_for_the_clock(void)
 	CHECK(measure_resolution(METRIC_WALL) <= 1e-3);
 }
 
+/* Counted runs: a count where the machine has counters, else a clean
+   spawn failure naming why (this machine: a VM without a PMU). */
+static void test_runner__perf_count_or_clean_failure(void)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c",
+			 (char *)"i=0; while [ $i -lt 2000 ]; do i=$((i+1)); "
+			 "done; echo x", NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 1 };
+	struct run_result r;
+	char why[512];
+	int usable = counter_perf_probe(why, sizeof(why)) == 0;
+
+	run_one(&r, &spec);
+	if (usable) {
+		CHECK(r.status == RUN_OK);
+		CHECK(r.instructions > 1e5);	/* 2000 shell loop rounds */
+		CHECK(r.out_bytes == 2);
+	} else {
+		CHECK(r.status == RUN_SPAWN);
+		CHECK(r.code != 0);
+		CHECK(isnan(r.instructions));
+		CHECK(strlen(why) > 10);
+	}
+}
+
+static void test_runner__env_and_rusage(void)
+{
+	char *env[] = { (char *)"GATE_TEST_VAR=hello", (char *)"PATH=/usr/bin:/bin",
+			NULL };
+	char *argv[] = { (char *)"sh", (char *)"-c",
+			 (char *)"printf %s \"$GATE_TEST_VAR\"; sleep 0.05",
+			 NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0 };
+	struct run_result r;
+
+	run_one(&r, &spec);
+	CHECK(r.status == RUN_OK);
+	CHECK(r.out_hash == fnv("hello", 5));
+	CHECK(r.minflt > 0);	/* exec alone faults pages in */
+	CHECK(r.ctxsw > 0);	/* sleeping is a voluntary switch */
+	CHECK(r.majflt >= 0);
+	CHECK(isnan(r.instructions));
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_runner__too_fast_for_the_clock),
+	TEST(test_runner__perf_count_or_clean_failure),
+	TEST(test_runner__env_and_rusage),
 	TEST(test_runner__exit_codes),
 	TEST(test_runner__argv_without_shell),
 	TEST(test_runner__spawn_failure),

@@ -55,6 +55,135 @@ static void test_verdict__suite_and_exit_codes(void)
 	CHECK(verdict_exit_code(VERDICT_ERROR) == 3);
 }
 
+/* Counts of metric m: base[i] and head[i] in pair i; other metrics NAN. */
+static void synth_counts(struct bench_run *br, struct bench_cfg *cfg,
+			 enum metric m, const double *base,
+			 const double *head, size_t n)
+{
+	size_t i, k;
+
+	memset(br, 0, sizeof(*br));
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->name = (char *)"counted";
+	cfg->metric = m;
+	cfg->min_effect = 0.01;
+	cfg->metrics[0].id = m;
+	cfg->metrics[0].min_effect = 0.01;
+	cfg->metrics[0].gating = 1;
+	cfg->nmetrics = 1;
+	cfg->pairs = (unsigned)n;
+	br->cfg = cfg;
+	br->pairs = calloc(n, sizeof(*br->pairs));
+	br->npairs = n;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < METRIC_COUNT; k++) {
+			br->pairs[i].s[ARM_BASE].value[k] = NAN;
+			br->pairs[i].s[ARM_HEAD].value[k] = NAN;
+		}
+	for (i = 0; i < n; i++) {
+		br->pairs[i].s[ARM_BASE].value[m] = base[i];
+		br->pairs[i].s[ARM_HEAD].value[m] = head[i];
+	}
+}
+
+static void test_verdict__exact_counts_decide_without_interval(void)
+{
+	static const struct {
+		double base, head;	/* every pair alike */
+		enum verdict want;
+		double ratio;
+		const char *says;
+	} cases[] = {
+		/* 1.5% more work: fails against the 1% floor, every time */
+		{ 14330000, 14545000, VERDICT_FAIL, 1.0150035, "above" },
+		/* identical work: ratio exactly 1 */
+		{ 14330000, 14330000, VERDICT_PASS, 1.0, "exactly" },
+		/* 0.5% more: within the floor, not noisy */
+		{ 1000000, 1005000, VERDICT_PASS, 1.005, "within" },
+		/* fewer: a pass */
+		{ 1000, 900, VERDICT_PASS, 0.9, "within" },
+		/* nothing allocated in either arm: equal */
+		{ 0, 0, VERDICT_PASS, 1.0, "exactly" },
+		/* from none to some: compared as from 1 */
+		{ 0, 3, VERDICT_FAIL, 4.0, "above" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double b[3], h[3];
+		struct bench_cfg cfg;
+		struct bench_run br;
+		struct bench_stats st = { 0 };
+
+		b[0] = b[1] = b[2] = cases[i].base;
+		h[0] = h[1] = h[2] = cases[i].head;
+		synth_counts(&br, &cfg, METRIC_ALLOCS, b, h, 3);
+		CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+		CHECK(st.exact && !st.varies);
+		CHECK(st.verdict == cases[i].want);
+		/* relative: the ratio is a quotient of two exact counts */
+		CHECK_NEAR(st.median, cases[i].ratio, 1e-6);
+		CHECK(st.low == st.median && st.high == st.median);
+		CHECK_CONTAINS(st.reason, cases[i].says);
+		bench_stats_release(&st);
+		free(br.pairs);
+	}
+}
+
+static void test_verdict__exact_tolerance_boundary(void)
+{
+	/* spread 0.05% agrees; 0.5% varies and falls back to the interval */
+	double b1[4] = { 100000, 100050, 100000, 100020 };
+	double h1[4] = { 103000, 103000, 103040, 103000 };
+	double b2[4] = { 100000, 100500, 100000, 100200 };
+	double h2[4] = { 103000, 103000, 103400, 103000 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth_counts(&br, &cfg, METRIC_INSTRUCTIONS, b1, h1, 4);
+	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(st.exact && st.verdict == VERDICT_FAIL);
+	bench_stats_release(&st);
+	free(br.pairs);
+
+	memset(&st, 0, sizeof(st));
+	synth_counts(&br, &cfg, METRIC_INSTRUCTIONS, b2, h2, 4);
+	CHECK(verdict_analyse(&st, &br, 0.95, 2000, 1) == 0);
+	CHECK(!st.exact && st.varies);
+	CHECK(st.level == 0.95);
+	CHECK_CONTAINS(st.reason, "counts vary between samples");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+static void test_verdict__informational_metric_never_decides(void)
+{
+	double b[3] = { 100, 100, 100 }, h[3] = { 200, 200, 200 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_result res = { 0 };
+	size_t i;
+
+	synth_counts(&br, &cfg, METRIC_ALLOCS, b, h, 3);
+	/* gating: instructions, equal; informational: allocs, doubled */
+	cfg.metrics[1] = cfg.metrics[0];
+	cfg.metrics[0].id = METRIC_INSTRUCTIONS;
+	cfg.metrics[1].gating = 0;
+	cfg.nmetrics = 2;
+	for (i = 0; i < 3; i++) {
+		br.pairs[i].s[ARM_BASE].value[METRIC_INSTRUCTIONS] = 5e6;
+		br.pairs[i].s[ARM_HEAD].value[METRIC_INSTRUCTIONS] = 5e6;
+	}
+	CHECK(verdict_bench(&res, &br, 0.95, 2000, 1) == VERDICT_PASS);
+	CHECK(res.n == 2);
+	CHECK(res.m[0].verdict == VERDICT_PASS && res.m[0].gating);
+	CHECK(res.m[1].verdict == VERDICT_FAIL && !res.m[1].gating);
+	CHECK(verdict_comparisons(&cfg) == 1);
+	bench_result_release(&res);
+	free(br.pairs);
+}
+
 /* A benchmark run whose head takes factor[i] times base in pair i. */
 static void synth(struct bench_run *br, struct bench_cfg *cfg,
 		  const double *factor, size_t n)
@@ -187,6 +316,9 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__analyse_spread_is_noisy),
 	TEST(test_verdict__same_seed_same_interval),
 	TEST(test_verdict__order_balanced_and_seeded),
+	TEST(test_verdict__exact_counts_decide_without_interval),
+	TEST(test_verdict__exact_tolerance_boundary),
+	TEST(test_verdict__informational_metric_never_decides),
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,187 @@
+/*
+ * Allocation counting from gate's side. The library is found relative to
+ * gate's own binary so that a build tree and an installed gate each use
+ * their own copy; the environment variable wins for unusual layouts.
+ */
+#include "gate/alloc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <elf.h>
+#endif
+
+#include "common/error.h"
+#include "common/banned.h"
+
+extern char **environ;
+
+#define ALLOC_LIB "libgate-alloc.so"
+
+int alloc_lib_find(char **path)
+{
+	const char *env = getenv("GATE_ALLOC_LIB");
+	char self[4096], *slash, *cand[2];
+	ssize_t n;
+	int i;
+
+	*path = NULL;
+	if (env && *env) {
+		if (env[0] == '/' && access(env, R_OK) == 0) {
+			*path = xstrdup(env);
+			return 0;
+		}
+		return error("GATE_ALLOC_LIB=%s is not a readable absolute "
+			     "path to %s", env, ALLOC_LIB);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return error("cannot find %s: gate cannot see its own path "
+			     "(/proc/self/exe): set GATE_ALLOC_LIB to the "
+			     "library's absolute path", ALLOC_LIB);
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
+	cand[1] = xasprintf("%s/../lib/gate/%s", self, ALLOC_LIB);
+	for (i = 0; i < 2 && !*path; i++)
+		if (access(cand[i], R_OK) == 0)
+			*path = xstrdup(cand[i]);
+	if (!*path)
+		error("cannot find %s for the allocation metrics: looked in "
+		      "%s and %s; run `make` (it builds build/%s) or `make "
+		      "install`, or set GATE_ALLOC_LIB", ALLOC_LIB, cand[0],
+		      cand[1], ALLOC_LIB);
+	free(cand[0]);
+	free(cand[1]);
+	return *path ? 0 : -1;
+}
+
+char **alloc_env(const char *lib, const char *out, char *const *base)
+{
+	char *const *e = base ? base : environ;
+	const char *pre = NULL;
+	size_t n, i, o = 0;
+	char **env;
+
+	for (n = 0; e[n]; n++)
+		if (!strncmp(e[n], "LD_PRELOAD=", 11))
+			pre = e[n] + 11;
+	env = xcalloc(n + 3, sizeof(*env));
+	for (i = 0; i < n; i++)
+		if (strncmp(e[i], "LD_PRELOAD=", 11) &&
+		    strncmp(e[i], "GATE_ALLOC_OUT=", 15))
+			env[o++] = xstrdup(e[i]);
+	env[o++] = pre && *pre ? xasprintf("LD_PRELOAD=%s:%s", lib, pre) :
+				 xasprintf("LD_PRELOAD=%s", lib);
+	env[o++] = xasprintf("GATE_ALLOC_OUT=%s", out);
+	env[o] = NULL;
+	return env;
+}
+
+void alloc_env_free(char **env)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+int alloc_collect(const char *path, struct alloc_counts *out)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long a, b, fr;
+	long pid;
+	int ret = 0, got;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return 1;
+	while ((got = fscanf(f, "%llu %llu %llu %ld", &a, &b, &fr, &pid)) ==
+	       4) {
+		out->allocs += (double)a;
+		out->bytes += (double)b;
+		out->frees += (double)fr;
+		out->processes++;
+	}
+	if (got != EOF)
+		ret = -1;
+	fclose(f);
+	unlink(path);
+	if (ret == 0 && out->processes == 0)
+		ret = 1;
+	return ret;
+}
+
+#ifdef __linux__
+/* 1 when the ELF file at path has no program interpreter (static). */
+static int elf_static(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i, ret = 0, dyn = 0;
+
+	if (!f)
+		return 0;
+	/* 64-bit ELF only; anything else is left to the missing records */
+	if (fread(&eh, sizeof(eh), 1, f) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto done;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * sizeof(ph)),
+			  SEEK_SET) || fread(&ph, sizeof(ph), 1, f) != 1)
+			goto done;
+		if (ph.p_type == PT_INTERP)
+			dyn = 1;
+	}
+	ret = !dyn;
+done:
+	fclose(f);
+	return ret;
+}
+#endif
+
+int alloc_is_static(const char *prog, const char *cwd)
+{
+#ifdef __linux__
+	const char *dirs = getenv("PATH");
+	char *path = NULL, *copy, *dir, *save = NULL;
+	int ret = 0;
+
+	if (strchr(prog, '/')) {
+		path = prog[0] == '/' ? xstrdup(prog) :
+		       xasprintf("%s/%s", cwd ? cwd : ".", prog);
+	} else {
+		copy = xstrdup(dirs ? dirs : "/usr/bin:/bin");
+		for (dir = strtok_r(copy, ":", &save); dir && !path;
+		     dir = strtok_r(NULL, ":", &save)) {
+			char *c = xasprintf("%s/%s", dir, prog);
+
+			if (access(c, X_OK) == 0)
+				path = c;
+			else
+				free(c);
+		}
+		free(copy);
+	}
+	if (path)
+		ret = elf_static(path);
+	free(path);
+	return ret;
+#else
+	(void)prog;
+	(void)cwd;
+	return 0;
+#endif
+}

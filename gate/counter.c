@@ -1,0 +1,286 @@
+/*
+ * Instruction counting backends. Linux-only sources (perf_event_open) sit
+ * behind __linux__: elsewhere the perf probe says it is unavailable and the
+ * valgrind backend, which needs nothing from the kernel, still works.
+ */
+#define _GNU_SOURCE
+#include "gate/counter.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#endif
+
+#include "common/error.h"
+#include "common/banned.h"
+
+#define VALGRIND_FIXED_ARGS 6
+
+#ifdef __linux__
+static long perf_open(pid_t pid, int disabled_until_exec)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.inherit = 1;		/* threads and children created later */
+	a.enable_on_exec = disabled_until_exec;
+	return syscall(SYS_perf_event_open, &a, pid, -1, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -100;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -100;
+		fclose(f);
+	}
+	return v;
+}
+#endif
+
+int counter_perf_probe(char *buf, size_t size)
+{
+#ifdef __linux__
+	const char *env = getenv("GATE_PERF");
+	long fd;
+	int e, paranoid;
+
+	if (env && !strcmp(env, "0")) {
+		snprintf(buf, size, "disabled by GATE_PERF=0");
+		return -1;
+	}
+	fd = perf_open(0, 0);
+	if (fd >= 0) {
+		close((int)fd);
+		return 0;
+	}
+	e = errno;
+	paranoid = read_paranoid();
+	if (e == EACCES || e == EPERM)
+		snprintf(buf, size, "perf_event_open was refused (%s; "
+			 "kernel.perf_event_paranoid is %d): allow it with "
+			 "`sysctl kernel.perf_event_paranoid=2` (or lower), or "
+			 "give gate CAP_PERFMON", strerror(e), paranoid);
+	else if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+		snprintf(buf, size, "this machine exposes no hardware "
+			 "instruction counter (perf_event_open: %s), as is "
+			 "usual in virtual machines and containers",
+			 strerror(e));
+	else if (e == ENOSYS)
+		snprintf(buf, size, "the kernel has no perf_event_open "
+			 "(built without CONFIG_PERF_EVENTS)");
+	else
+		snprintf(buf, size, "perf_event_open failed: %s",
+			 strerror(e));
+	return -1;
+#else
+	snprintf(buf, size, "perf_event_open is Linux-only");
+	return -1;
+#endif
+}
+
+int counter_valgrind_find(char **path, char *buf, size_t size)
+{
+	const char *env = getenv("GATE_VALGRIND");
+	const char *dirs;
+	char *copy, *dir, *save = NULL, *cand;
+
+	*path = NULL;
+	if (env && *env) {
+		if (access(env, X_OK) == 0) {
+			*path = xstrdup(env);
+			return 0;
+		}
+		snprintf(buf, size, "GATE_VALGRIND=%s is not an executable "
+			 "file", env);
+		return -1;
+	}
+	dirs = getenv("PATH");
+	copy = xstrdup(dirs ? dirs : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		cand = xasprintf("%s/valgrind", *dir ? dir : ".");
+		if (access(cand, X_OK) == 0) {
+			*path = cand;
+			break;
+		}
+		free(cand);
+	}
+	free(copy);
+	if (*path)
+		return 0;
+	snprintf(buf, size, "valgrind is not installed (not found on PATH)");
+	return -1;
+}
+
+int counter_select(enum counter *out, char **valgrind, enum counter want,
+		   const char *who)
+{
+	char perf_why[512] = "", vg_why[256] = "";
+
+	*valgrind = NULL;
+	if (want != COUNTER_VALGRIND) {
+		if (counter_perf_probe(perf_why, sizeof(perf_why)) == 0) {
+			*out = COUNTER_PERF;
+			return 0;
+		}
+		if (want == COUNTER_PERF)
+			return error("%s asks for \"instructions\" with "
+				     "\"counter\": \"perf\", but %s; or set "
+				     "\"counter\": \"valgrind\" (or \"auto\") "
+				     "to count under valgrind instead", who,
+				     perf_why);
+	}
+	if (counter_valgrind_find(valgrind, vg_why, sizeof(vg_why)) == 0) {
+		*out = COUNTER_VALGRIND;
+		return 0;
+	}
+	if (want == COUNTER_VALGRIND)
+		return error("%s asks for \"instructions\" with \"counter\": "
+			     "\"valgrind\", but %s: install valgrind "
+			     "(Debian/Ubuntu: apt-get install valgrind) or "
+			     "set GATE_VALGRIND to its path", who, vg_why);
+	return error("%s asks for \"instructions\", but no instruction "
+		     "counter is available here:\n"
+		     "  perf: %s;\n"
+		     "  valgrind: %s.\n"
+		     "  Install valgrind (Debian/Ubuntu: apt-get install "
+		     "valgrind; it counts exactly, 10-40x slower than a plain run), or run "
+		     "on a machine whose CPU counters are visible (bare metal, "
+		     "kernel.perf_event_paranoid 2 or lower); gate never "
+		     "falls back to time for a count", who, perf_why, vg_why);
+}
+
+int counter_perf_open(pid_t pid)
+{
+#ifdef __linux__
+	return (int)perf_open(pid, 1);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int counter_perf_read(int fd, double *out)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return error("cannot read the instruction counter:");
+	*out = (double)v;
+	return 0;
+}
+
+char **counter_valgrind_argv(const char *valgrind, const char *dir,
+			     char *const *argv)
+{
+	size_t n, i;
+	char **v;
+
+	for (n = 0; argv[n]; n++)
+		;
+	v = xcalloc(VALGRIND_FIXED_ARGS + n + 2, sizeof(*v));
+	v[0] = xstrdup(valgrind);
+	v[1] = xstrdup("--tool=cachegrind");
+	v[2] = xstrdup("--cache-sim=no");
+	v[3] = xstrdup("--trace-children=yes");
+	v[4] = xasprintf("--cachegrind-out-file=%s/cg.%%p", dir);
+	v[5] = xasprintf("--log-file=%s/vg.%%p", dir);
+	for (i = 0; i < n; i++)
+		v[VALGRIND_FIXED_ARGS + i] = argv[i];
+	return v;
+}
+
+void counter_valgrind_argv_free(char **vargv)
+{
+	size_t i;
+
+	if (!vargv)
+		return;
+	for (i = 0; i < VALGRIND_FIXED_ARGS; i++)
+		free(vargv[i]);
+	free(vargv);
+}
+
+/* The "summary: N" line of one cachegrind output file; -1 if absent. */
+static int read_summary(const char *path, double *out)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (sscanf(line, "summary: %llu", &v) == 1) {
+			*out = (double)v;
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int counter_valgrind_collect(const char *dir, double *out, char *why,
+			     size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t files = 0, bad = 0;
+	double sum = 0, v;
+
+	*out = 0;
+	if (!d) {
+		snprintf(why, size, "cannot read \"%s\": %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (strncmp(e->d_name, "cg.", 3) && strncmp(e->d_name, "vg.", 3))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (!strncmp(e->d_name, "cg.", 3)) {
+			files++;
+			if (read_summary(p, &v) == 0)
+				sum += v;
+			else
+				bad++;
+		}
+		unlink(p);
+		free(p);
+	}
+	closedir(d);
+	if (!files || bad) {
+		snprintf(why, size, "valgrind wrote %s count file%s: did the "
+			 "benchmark start under valgrind?",
+			 files ? "an unreadable" : "no", files ? "" : "s");
+		return -1;
+	}
+	*out = sum;
+	return 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * What gate can measure per sample: a table of metric descriptors (name,
+ * unit, exact or not, default floor, how it is sampled), so that config,
+ * measurement, verdicts and reports all read one definition.
+ */
+#ifndef GATE_METRICS_H
+#define GATE_METRICS_H
+
+#include <stddef.h>
+
+/* Every metric is a cost: a higher value in head is worse. */
+enum metric {
+	METRIC_WALL,
+	METRIC_CPU,
+	METRIC_INSTRUCTIONS,
+	METRIC_ALLOCS,
+	METRIC_ALLOC_BYTES,
+	METRIC_FREES,
+	METRIC_MAX_RSS,
+	METRIC_MINOR_FAULTS,
+	METRIC_MAJOR_FAULTS,
+	METRIC_CTX_SWITCHES,
+	METRIC_VALUE,		/* what a suite printed for a case (gate sets
+				   it on a suite's per-case benchmarks) */
+	METRIC_COUNT
+};
+
+/* How a metric's value is obtained for one sample. */
+enum metric_source {
+	SOURCE_CLOCK,		/* the runner's clock and wait4 times */
+	SOURCE_RUSAGE,		/* wait4's rusage: the tree's reaped processes */
+	SOURCE_COUNTER,		/* an instruction counter backend */
+	SOURCE_ALLOC,		/* the libgate-alloc.so preload library */
+	SOURCE_SUITE,		/* parsed from a suite's stdout */
+};
+
+struct metric_desc {
+	const char *name;	/* as written in gate.json */
+	const char *unit;	/* "s", "instructions", "KiB", ... */
+	int exact;		/* a count that repeats exactly: decided exactly */
+	double floor;		/* default min_effect */
+	enum metric_source source;
+	const char *what;	/* one line for --help and README */
+};
+
+/* Instruction counter backends ("counter" in gate.json). */
+enum counter { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
+
+/*
+ * Samples of an exact metric agree when (max - min) / max within an arm is
+ * at most this; beyond it the count is said to vary and the interval
+ * machinery decides instead.
+ */
+#define METRIC_EXACT_TOLERANCE 0.001
+/* Default floor of exact counts: 1%. */
+#define METRIC_EXACT_FLOOR 0.01
+/* Default pairs and warm-ups of a benchmark whose metrics are all exact. */
+#define METRIC_EXACT_PAIRS 3
+#define METRIC_EXACT_WARMUP 0
+/* Pairs that also take a valgrind-counted run when timing is measured too. */
+#define METRIC_COUNTED_PAIRS 3
+
+const struct metric_desc *metric_desc(enum metric m);
+/* The metric named name as gate.json may name it, or -1 ("value" is
+   gate's own, for suite cases). */
+int metric_lookup(const char *name);
+/* "wall", "instructions", ...: as written in gate.json. */
+const char *metric_name(enum metric m);
+const char *metric_unit(enum metric m);
+/* "wall, cpu, instructions, ...": every name gate.json may use. */
+const char *metric_names(void);
+/* A value in its unit for people: "101.2 ms", "12.35 M", "3.4 MiB". */
+const char *metric_format(enum metric m, double v, char *buf, size_t size);
+/* "auto", "perf" or "valgrind". */
+const char *counter_name(enum counter c);
+
+#endif
