@@ -7,6 +7,8 @@
 #   make bench-bias measure the bias between the arms on identical code
 #   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
+#   make memcheck   make check under valgrind memcheck (build/memcheck/)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
 
 .SUFFIXES:
@@ -37,7 +39,7 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 # Targets that install dependencies first do not need pkg-config yet.
-NODEPS_GOALS = check demo deps clean asan
+NODEPS_GOALS = check demo deps clean asan memcheck fuzz
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo ok),ok)
 $(error pkg-config cannot find $(PKGS): run ci/install-deps (or install libgit2-dev libcjson-dev libgsl-dev pkg-config))
@@ -49,7 +51,7 @@ endif
 COMMON_OBJ = common/error.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
-GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o
+GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 
 GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/cmd-calibrate.o \
 	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
@@ -59,13 +61,18 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/cmd-calibrate.o \
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
 	gate/format-hyperfine.o gate/suite.o gate/layout.o \
 	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
-	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o
+	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o \
+	gate/preflight.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ))
 
 UNIT_TESTS = stats config git runner verdict format sim
-UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS))
+# fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
+FUZZ_TARGETS = config jsonpos format
+FUZZ_SECONDS ?= 60
+UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
+	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
 # The allocation-counting preload library needs glibc (Linux); elsewhere
@@ -108,6 +115,17 @@ $(BUILD)/bench-sim: $(OBJ)/bench/bench-sim.o $(OBJ)/bench/sim.o \
 		$(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+$(OBJ)/tests/fuzz/replay-%.o: tests/fuzz/replay.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFUZZ_NAME='"$*"' -MMD -MP -c -o $@ $<
+
+$(BUILD)/replay-%: $(OBJ)/tests/fuzz/fuzz-%.o $(OBJ)/tests/fuzz/replay-%.o \
+		$(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/fuzz-%: $(OBJ)/tests/fuzz/fuzz-%.o $(BUILD)/libgate.a
+	$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 $(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -119,11 +137,28 @@ check: deps
 
 # The tests without the dependency step (CI runs check).
 test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
-	@BUILD=$(BUILD) tests/run-all $(UNIT_BIN)
+	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) tests/run-all $(UNIT_BIN)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
+
+# make check under valgrind memcheck (unit tests and every gate the CLI
+# tests run; not the benchmarks gate spawns): no errors, no definite leaks
+memcheck: deps
+	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
+		MEMCHECK=1 test
+
+# libFuzzer (clang) on every target for FUZZ_SECONDS each, from the seed
+# corpus in tests/fuzz/corpus/; crashes are left in build/fuzz/
+fuzz:
+	@ci/install-deps --fuzz
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+		SANITIZE=address,undefined \
+		CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-run
+
+fuzz-run: $(addprefix $(BUILD)/fuzz-,$(FUZZ_TARGETS))
+	@tests/fuzz/run $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/gate
@@ -153,7 +188,8 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan demo bench bench-stats bench-bias install clean
+.PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench \
+	bench-stats bench-bias install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
-	$(wildcard $(OBJ)/tests/*.d $(OBJ)/bench/*.d)
+	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)

@@ -26,6 +26,7 @@
 #include "gate/layout.h"
 #include "gate/measure.h"
 #include "gate/pipeline.h"
+#include "gate/preflight.h"
 #include "gate/progress.h"
 #include "gate/report.h"
 #include "gate/runner.h"
@@ -375,9 +376,58 @@ static int measure_all(struct run_report *r, struct config *cfg,
 		progress_bench_start(o->prog, i, r->n);
 		progress_bench_end(o->prog, &r->runs[i], &r->stats[i]);
 	}
+	/* a signal during the statistics stops the run too */
+	signals_test_stall("statistics");
+	if (!r->interrupted)
+		r->interrupted = signals_pending();
 	if (r->interrupted)
 		return signals_exit_code(r->interrupted);
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
+}
+
+/* The build (before building) or every run (after) in both arms. */
+static int preflight(const struct config *cfg, struct arm_state arm[2],
+		     const char *workdir, int build)
+{
+	size_t a, i;
+	int ret = 0;
+
+	/* a == 1 skips shell strings: one warning each, not one per arm */
+	for (a = 0; a < 2 && !ret; a++) {
+		if (build) {
+			if (!a || !cfg->build.shell)
+				ret = preflight_command(&cfg->build,
+							"\"build\"",
+							arm[a].dir, workdir);
+			continue;
+		}
+		for (i = 0; i < cfg->nbench && !ret; i++) {
+			char *what;
+
+			if (a && cfg->benches[i].run.shell)
+				continue;
+			what = xasprintf("\"run\" of benchmark \"%s\"",
+					 cfg->benches[i].name);
+			ret = preflight_command(&cfg->benches[i].run, what,
+						arm[a].dir, workdir);
+			free(what);
+		}
+	}
+	return ret;
+}
+
+/* Submodules and LFS pointers, once per distinct tree. */
+static int check_tree(struct repo *repo, struct arm_state arm[2], enum arm a)
+{
+	char *what;
+	int rc;
+
+	if (a == ARM_HEAD && !strcmp(arm[0].rev.tree, arm[1].rev.tree))
+		return 0;
+	what = xasprintf("%s (%s)", arm_name(a), arm[a].rev.label);
+	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
+	free(what);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
@@ -489,12 +539,17 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		if (!o.quiet)
 			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
 				name, arm[a].rev.label, arm[a].dir);
+		if (check_tree(ctx->repo, arm, (enum arm)a) < 0)
+			goto cleanup;
 		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
 				  arm[a].index) < 0)
 			goto cleanup;
+		signals_test_stall("checkout");
 		if (signals_pending())
 			goto interrupted;
 	}
+	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 1) < 0)
+		goto cleanup;
 	rc = pipeline_build(&cfg, arm, 2, o.quiet);
 	if (o.github && (cfg.build.argv || cfg.build.shell))
 		for (a = 0; a < 2; a++)
@@ -503,6 +558,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
+		goto cleanup;
+	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 0) < 0)
 		goto cleanup;
 
 	fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);

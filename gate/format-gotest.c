@@ -49,6 +49,16 @@ static int number(const char *s, size_t n, double *out)
 	return *end || errno == ERANGE ? -1 : 0;
 }
 
+/* strspn within n bytes: the text need not be NUL-terminated. */
+static size_t span(const char *s, size_t n, const char *set)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] && strchr(set, s[i]))
+		i++;
+	return i;
+}
+
 static int result_line(struct fmt_table *t, const char *s, const char *end,
 		       const char *origin, size_t lineno)
 {
@@ -63,7 +73,7 @@ static int result_line(struct fmt_table *t, const char *s, const char *end,
 		return error("%s:%zu: more than %d fields in a benchmark line",
 			     origin, lineno, MAX_FIELDS);
 	if (number(f[1], fl[1], &iters) < 0 || iters < 1 ||
-	    strspn(f[1], "0123456789") != fl[1])
+	    span(f[1], fl[1], "0123456789") != fl[1])
 		return error("%s:%zu: \"%.*s\" should be followed by its "
 			     "iteration count, got \"%.*s\": malformed go "
 			     "test -bench line", origin, lineno, (int)fl[0],
@@ -119,7 +129,7 @@ int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
 				     origin, lineno, (int)(n > 80 ? 80 : n),
 				     s);
 		}
-		if (strspn(s, " \t\r") < n) {
+		if (span(s, n, " \t\r") < n) {
 			last = s;
 			last_len = n;
 		}

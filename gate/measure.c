@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_randist.h>
@@ -118,6 +119,23 @@ double suite_reduce(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double measure_resolution(enum metric m)
+{
+	struct timespec ts;
+
+	if (m == METRIC_CPU)
+		return 1e-6;
+	if (clock_getres(CLOCK_MONOTONIC, &ts) < 0)
+		return 1e-6;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int measure_resolvable(double v, double resolution)
+{
+	/* a ratio with a little slack: 100e-9 / 1e-9 is not exactly 100 */
+	return isfinite(v) && v > 0 && v / resolution >= 100.0 - 1e-9;
 }
 
 void measure_order(int *order, size_t n, gsl_rng *rng)
@@ -469,13 +487,15 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		double v = sample_value(out, m);
 
 		if (metric_desc(m)->source != SOURCE_CLOCK ||
-		    (v > 0 && isfinite(v)))
+		    measure_resolvable(v, measure_resolution(m)))
 			continue;
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
 			"%s = %g s, which cannot be compared: the benchmark is "
-			"too short for this clock; make it do more work per "
-			"run (at least a few milliseconds)", cfg->name,
-			arm_name(a), label, metric_name(m), v));
+			"too short for this clock (resolution %g s; gate needs "
+			"100 times that); make it do more work per run (at "
+			"least a few milliseconds)", cfg->name,
+			arm_name(a), label, metric_name(m), v,
+			measure_resolution(m)));
 		goto cleanup;
 	}
 	rc = 0;

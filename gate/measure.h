@@ -80,6 +80,14 @@ const char *arm_name(enum arm a);
 /* The value of metric m in sample s (NAN when it was not measured). */
 double sample_value(const struct sample *s, enum metric m);
 /*
+ * The resolution of metric m's clock, in seconds: clock_getres of the
+ * monotonic clock for wall, 1 us (what wait4 reports) for cpu.
+ */
+double measure_resolution(enum metric m);
+/* Gate's rule: v is usable when finite and at least 100 x resolution
+ * (quantisation error at most 1%). */
+int measure_resolvable(double v, double resolution);
+/*
  * Before checkouts and builds: choose br->cfg's instruction counter backend
  * and find the allocation library, as its metrics need. Returns 0, or -1
  * after one error() saying what is missing and how to get it.

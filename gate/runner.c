@@ -74,6 +74,47 @@ static void close_fd(int *fd)
 	}
 }
 
+/*
+ * Can argv0 be executed (from cwd, or on PATH when it has no '/')? 0, or
+ * -1 with errno. posix_spawn reports a failed exec as an error only in
+ * some C libraries (glibc 2.24+ natively, not under valgrind, not older
+ * ones): elsewhere the child exits 127. Checking first gives every system
+ * the same clear "could not be started".
+ */
+static int executable(const char *argv0, const char *cwd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *full;
+	int ok, err = ENOENT;
+
+	if (strchr(argv0, '/')) {
+		full = argv0[0] == '/' || !cwd ? xstrdup(argv0)
+			: xasprintf("%s/%s", cwd, argv0);
+		ok = access(full, X_OK);
+		free(full);
+		return ok;
+	}
+	for (p = path && *path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)	/* an empty entry is the child's cwd */
+			full = xasprintf("%s/%s", cwd ? cwd : ".", argv0);
+		else
+			full = xasprintf("%.*s/%s", (int)(end - p), p, argv0);
+		ok = access(full, X_OK);
+		if (ok < 0 && errno != ENOENT)
+			err = errno;
+		free(full);
+		if (ok == 0)
+			return 0;
+		if (!*end)
+			break;
+	}
+	errno = err;
+	return -1;
+}
+
 static const int default_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
 				       SIGPIPE, SIGQUIT };
 
@@ -193,6 +234,8 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	*out = NULL;
 	if (spec->cmd->argv) {
 		argv = spec->cmd->argv;
+		if (executable(argv[0], spec->cwd) < 0)
+			return -1;
 	} else {
 		sh_argv[0] = (char *)"/bin/sh";
 		sh_argv[1] = (char *)"-c";
@@ -295,10 +338,15 @@ static void feed_out(struct proc *p, const char *buf, size_t n)
 	p->res->out[p->res->out_len] = '\0';
 }
 
-/* keep the last RUN_TAIL bytes of stderr without unbounded buffering */
+/*
+ * Keep the last RUN_TAIL bytes of stderr without unbounded buffering. NUL
+ * bytes become '?': the tail is a C string, and a binary flood must not
+ * hide the message at its end.
+ */
 static void feed_err(struct proc *p, const char *buf, size_t n)
 {
 	char *t = p->res->err_tail;
+	size_t i, from = 0;
 
 	if (n >= RUN_TAIL) {
 		memcpy(t, buf + n - RUN_TAIL, RUN_TAIL);
@@ -310,9 +358,13 @@ static void feed_err(struct proc *p, const char *buf, size_t n)
 			memmove(t, t + drop, p->tail_len - drop);
 			p->tail_len -= drop;
 		}
+		from = p->tail_len;
 		memcpy(t + p->tail_len, buf, n);
 		p->tail_len += n;
 	}
+	for (i = from; i < p->tail_len; i++)
+		if (t[i] == '\0')
+			t[i] = '?';
 	t[p->tail_len] = '\0';
 }
 

@@ -7,6 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,4 +89,21 @@ void signals_drain(void)
 int signals_exit_code(int sig)
 {
 	return 128 + sig;
+}
+
+void signals_test_stall(const char *phase)
+{
+	const char *want = getenv("GATE_TEST_STALL");
+	struct pollfd pfd;
+	int waited;
+
+	if (!want || strcmp(want, phase))
+		return;
+	fprintf(stderr, "gate: test stall: %s\n", phase);
+	pfd.fd = self_pipe[0];
+	pfd.events = POLLIN;
+	for (waited = 0; !pending && waited < 300; waited++) {
+		if (poll(&pfd, 1, 100) > 0)
+			signals_drain();
+	}
 }

@@ -16,5 +16,11 @@ int signals_fd(void);
 void signals_drain(void);
 /* Exit code for an interruption by sig: 128 + sig. */
 int signals_exit_code(int sig);
+/*
+ * Tests only: when $GATE_TEST_STALL names phase, say "gate: test stall:
+ * PHASE" on stderr and wait (up to 30 s) for a stop signal, so a test can
+ * interrupt a phase too short to hit from outside. Otherwise a no-op.
+ */
+void signals_test_stall(const char *phase);
 
 #endif

@@ -64,7 +64,7 @@ static int make_parent(const char *path)
 	if (!slash || slash == path)
 		return -1;
 	dir = xstrndup(path, (size_t)(slash - path));
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		ret = -1;
 	free(dir);
 	errno = ENOENT;
@@ -85,9 +85,9 @@ int repo_lock(int *fdp, const char *path)
 	 */
 	for (tries = 0; tries < 100; tries++) {
 		/* O_CLOEXEC: benchmarks we spawn must not inherit the lock. */
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0 && errno == ENOENT && make_parent(path) == 0)
-			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return error("cannot open lock file \"%s\":", path);
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

@@ -87,6 +87,15 @@ int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
 
 /*
+ * Warn (on stderr, through warning()) about what a checkout of the tree
+ * cannot give a benchmark: submodules (gitlinks check out as empty
+ * directories) and Git LFS pointer files (looked for when a .gitattributes
+ * in the tree names filter=lfs). what names the tree in the messages,
+ * e.g. "head (WORKTREE)". Returns 0, or -1 when the tree cannot be read.
+ */
+int repo_scan_tree(struct repo *r, const char *tree, const char *what);
+
+/*
  * Take an exclusive lock on path (created if needed) without waiting; the
  * lock is released by repo_unlock or when the process dies (so a crashed
  * run never leaves a stale lock). When another process holds it, fails

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "gate/counter.h"
+#include "gate/measure.h"
 #include "gate/runner.h"
 #include "gate/signals.h"
 #include "tests/harness.h"
@@ -188,6 +189,37 @@ static void test_runner__concurrent_wait(void)
 	CHECK(r[1].status == RUN_EXIT && r[1].code == 3);
 }
 
+/* Faster than the clock can resolve: below 100 x its resolution. */
+static void test_runner__too_fast_for_the_clock(void)
+{
+	static const struct {
+		double v, res;
+		int want;
+	} rows[] = {
+		{ 0, 1e-9, 0 },			/* nothing measured */
+		{ -1e-3, 1e-9, 0 },		/* a clock going back */
+		{ NAN, 1e-9, 0 },
+		{ INFINITY, 1e-9, 0 },
+		{ 99e-9, 1e-9, 0 },		/* under 100 ticks */
+		{ 100e-9, 1e-9, 1 },
+		{ 5e-3, 1e-9, 1 },		/* a typical sample */
+		{ 50e-6, 1e-6, 0 },		/* cpu: 50 us of 1 us ticks */
+		{ 4e-3, 4e-3, 0 },		/* one jiffy of a coarse clock */
+		{ 0.4, 4e-3, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		CHECK(measure_resolvable(rows[i].v, rows[i].res) ==
+		      rows[i].want);
+		if (measure_resolvable(rows[i].v, rows[i].res) != rows[i].want)
+			fprintf(stderr, "  row %zu\n", i);
+	}
+	CHECK(measure_resolution(METRIC_CPU) == 1e-6);
+	CHECK(measure_resolution(METRIC_WALL) > 0);
+	CHECK(measure_resolution(METRIC_WALL) <= 1e-3);
+}
+
 /* Counted runs: a count where the machine has counters, else a clean
    spawn failure naming why (this machine: a VM without a PMU). */
 static void test_runner__perf_count_or_clean_failure(void)
@@ -235,6 +267,7 @@ static void test_runner__env_and_rusage(void)
 }
 
 static const struct harness_test tests[] = {
+	TEST(test_runner__too_fast_for_the_clock),
 	TEST(test_runner__perf_count_or_clean_failure),
 	TEST(test_runner__env_and_rusage),
 	TEST(test_runner__exit_codes),

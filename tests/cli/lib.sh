@@ -64,8 +64,11 @@ commit_all() {
 
 # write_bench REPO SECONDS: bench.sh sleeps SECONDS (a structural, not a
 # measured, difference: 2x the sleep is 2x the time on any machine).
+# GATE_TEST_TIME_SCALE stretches the sleeps where gate's own overhead is
+# large (valgrind: `make memcheck` sets 5).
 write_bench() {
-	printf '#!/bin/sh\nsleep %s\necho done\n' "$2" >"$1/bench.sh"
+	secs=$(awk "BEGIN { print $2 * ${GATE_TEST_TIME_SCALE:-1} }")
+	printf '#!/bin/sh\nsleep %s\necho done\n' "$secs" >"$1/bench.sh"
 	chmod +x "$1/bench.sh"
 }
 
@@ -109,4 +112,31 @@ no_process() {
 		pkill -9 -f -- "$1"
 		fail "a process matching '$1' outlived gate"
 	fi
+}
+
+# user_state REPO: everything of the user's that gate must never change —
+# the working tree's files (content and mtime), the index (bytes and
+# mtime), HEAD, every ref, the stash, the config — one line each.
+# GIT_OPTIONAL_LOCKS=0: git status must not refresh the index itself.
+user_state() {
+	( cd "$1" && export GIT_OPTIONAL_LOCKS=0 &&
+	  git status --porcelain --untracked-files=all --ignored &&
+	  git rev-parse HEAD && git symbolic-ref -q HEAD;
+	  git stash list && git for-each-ref &&
+	  sha256sum .git/index .git/config .git/HEAD &&
+	  stat -c '%Y %n' .git/index &&
+	  find . -path ./.git -prune -o -type f -print | sort |
+		xargs -r sha256sum &&
+	  find . -path ./.git -prune -o -print | sort |
+		xargs -r stat -c '%Y %a %s %n' )
+}
+
+# wait_for CMD...: poll (up to 60 s, for valgrind) until CMD succeeds.
+wait_for() {
+	i=0
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || return 1
+		sleep 0.1
+	done
 }
