@@ -9,7 +9,7 @@ for b in chromium chromium-browser google-chrome; do
 	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
 done
 [ -n "$browser" ] || fail "no Chromium to render the report: run ci/install-deps"
-art=$(dirname "$GATE")/artifacts
+art=${ARTIFACTS:-$(dirname "$GATE")/artifacts}
 mkdir -p "$art"
 
 R=$SCRATCH/repo
