@@ -568,7 +568,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	r.confidence = cfg.confidence;
 	r.resamples = cfg.resamples;
 	machine_read(&r.machine);
-	if (layout_init(&layout, !o.no_env_pad, !o.no_scratch, r.seed) < 0)
+	if (layout_init(&layout, !o.no_env_pad, !o.no_scratch, r.seed,
+			gate_dir) < 0)
 		goto cleanup;
 	r.layout = &layout;
 	if (o.pin) {

@@ -28,11 +28,12 @@ struct layout {
 
 /*
  * Set up for a run: env_pad turns padding on; scratch creates a private
- * directory on a RAM-backed filesystem (/dev/shm) where one is writable,
- * else under $TMPDIR or /tmp. seed seeds the padding's own RNG.
+ * directory under $GATE_SCRATCH_ROOT if set, else under parent (gate puts
+ * it beside the checkouts), else $TMPDIR or /tmp. seed seeds the padding's
+ * own RNG.
  */
 int layout_init(struct layout *l, int env_pad, int scratch,
-		unsigned long seed);
+		unsigned long seed, const char *parent);
 /*
  * Before a sample: draw the padding, create an empty $GATE_TMPDIR, and set
  * *envp to the environment the sample gets. Returns 0 or -1.
