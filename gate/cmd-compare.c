@@ -204,11 +204,6 @@ static double max_dev(const double *v, size_t n, double med)
 	return med > 0 ? d / med : NAN;
 }
 
-static double pct(double r)
-{
-	return (r - 1) * 100;
-}
-
 /* Statistics and verdict for one row with both sides present. */
 static void analyse(struct row *w, double level, const struct cmp_opts *o,
 		    size_t index)
@@ -276,23 +271,23 @@ static void analyse(struct row *w, double level, const struct cmp_opts *o,
 	if (w->verdict == VERDICT_FAIL)
 		w->reason = xasprintf("slower by %+.1f%% (interval %+.1f%% to "
 			"%+.1f%%, Mann-Whitney p=%.2g): the whole interval is "
-			"above the %+.1f%% floor", pct(w->ratio),
-			pct(w->ci.low), pct(w->ci.high), w->mwu.p,
+			"above the %+.1f%% floor", ratio_pct(w->ratio),
+			ratio_pct(w->ci.low), ratio_pct(w->ci.high), w->mwu.p,
 			o->floor * 100);
 	else if (w->verdict == VERDICT_NOISY)
 		w->reason = xasprintf("estimate %+.1f%% is above the %+.1f%% "
 			"floor but the interval reaches down to %+.1f%% "
 			"(Mann-Whitney p=%.2g): more values per file would "
-			"resolve it", pct(w->ratio), o->floor * 100,
-			pct(w->ci.low), w->mwu.p);
+			"resolve it", ratio_pct(w->ratio), o->floor * 100,
+			ratio_pct(w->ci.low), w->mwu.p);
 	else if (w->ci.high < 1)
 		w->reason = xasprintf("faster by %.1f%% (interval %+.1f%% to "
-			"%+.1f%%)", -pct(w->ratio), pct(w->ci.low),
-			pct(w->ci.high));
+			"%+.1f%%)", -ratio_pct(w->ratio), ratio_pct(w->ci.low),
+			ratio_pct(w->ci.high));
 	else
 		w->reason = xasprintf("estimate %+.1f%% is within the %+.1f%% "
 			"floor; a regression above %+.1f%% is excluded",
-			pct(w->ratio), o->floor * 100, pct(w->ci.high));
+			ratio_pct(w->ratio), o->floor * 100, ratio_pct(w->ci.high));
 }
 
 static const char *vname(const struct row *w)
@@ -362,9 +357,9 @@ static void print_term(FILE *out, const struct row *rows, size_t n,
 
 		snprintf(name, sizeof(name), "%s [%s]", c->name, c->unit);
 		if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
-			snprintf(ch, sizeof(ch), "%+.1f%%", pct(r->ratio));
+			snprintf(ch, sizeof(ch), "%+.1f%%", ratio_pct(r->ratio));
 			snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
-				 pct(r->ci.low), pct(r->ci.high));
+				 ratio_pct(r->ci.low), ratio_pct(r->ci.high));
 			snprintf(p, sizeof(p), "%.3f (%zu+%zu)", r->mwu.p,
 				 r->c[0]->n, r->c[1]->n);
 		} else {

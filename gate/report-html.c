@@ -17,11 +17,6 @@
 #define PLOT_H 220
 #define AXIS_H 82
 
-static double pct(double ratio)
-{
-	return (ratio - 1.0) * 100.0;
-}
-
 static void esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
@@ -135,7 +130,7 @@ static void labels(FILE *out, double x, const struct axis *y,
 
 	snprintf(text[0], sizeof(text[0]), "no change");
 	snprintf(text[1], sizeof(text[1]), "floor %+.1f%%", st->floor * 100);
-	snprintf(text[2], sizeof(text[2]), "median %+.1f%%", pct(st->median));
+	snprintf(text[2], sizeof(text[2]), "median %+.1f%%", ratio_pct(st->median));
 	pos[0] = ax(y, 1.0) + 4;
 	pos[1] = ax(y, 1.0 + st->floor) + 4;
 	pos[2] = ax(y, st->median) + 4;
@@ -195,7 +190,7 @@ static void plot_order(FILE *out, const struct bench_run *br,
 		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
 
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			"%+.1f%%</text>\n", x0 - 6, ax(&y, v) + 4, pct(v));
+			"%+.1f%%</text>\n", x0 - 6, ax(&y, v) + 4, ratio_pct(v));
 	}
 	/* the run order, joined so drift shows */
 	fputs("<polyline fill=\"none\" stroke=\"#8c959f\" stroke-width=\"1\" "
@@ -218,7 +213,7 @@ static void plot_order(FILE *out, const struct bench_run *br,
 				       sizeof(bs)),
 			metric_format(m, sample_value(&pr->s[ARM_HEAD], m), hs,
 				       sizeof(hs)),
-			pct(st->ratios[i]));
+			ratio_pct(st->ratios[i]));
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%d\">pair 1</text>\n", x0,
 		PLOT_H - 10);
@@ -256,8 +251,8 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 		"%.4g%% interval %+.1f%% to %+.1f%%</title></rect>\n",
 		ax(&x, st->low), mid - 5,
 		fmax(2.0, ax(&x, st->high) - ax(&x, st->low)),
-		color_of(st->verdict), st->level * 100, pct(st->low),
-		pct(st->high));
+		color_of(st->verdict), st->level * 100, ratio_pct(st->low),
+		ratio_pct(st->high));
 	fprintf(out, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
 		"fill=\"#fff\" stroke=\"%s\" stroke-width=\"3\"/>\n",
 		ax(&x, st->median), mid, color_of(st->verdict));
@@ -276,10 +271,10 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
 
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
-			">%+.1f%%</text>\n", ax(&x, v), mid + 30, pct(v));
+			">%+.1f%%</text>\n", ax(&x, v), mid + 30, ratio_pct(v));
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%+.1f%% .. %+.1f%%</text>\n",
-		x1 + 10, mid + 4, pct(st->low), pct(st->high));
+		x1 + 10, mid + 4, ratio_pct(st->low), ratio_pct(st->high));
 	fputs("</svg>\n", out);
 }
 
@@ -306,7 +301,7 @@ static void summary_table(FILE *out, const struct run_report *r)
 				"class=\"n\">%zu of %zu</td>",
 				metric_format(st->metric, st->base_median, b, sizeof(b)),
 				metric_format(st->metric, st->head_median, h, sizeof(h)),
-				pct(st->median), pct(st->low), pct(st->high),
+				ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high),
 				st->floor * 100, st->head_slower, st->of);
 		else
 			fputs("</td><td></td><td></td><td></td><td></td><td>"

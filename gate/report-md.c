@@ -13,11 +13,6 @@
 #include "common/error.h"
 #include "common/banned.h"
 
-static double pct(double ratio)
-{
-	return (ratio - 1.0) * 100.0;
-}
-
 /* Text in a table cell or a line: '|' escaped, newlines flattened, HTML
  * special characters neutralised so a name cannot inject markup. */
 static void md_text(FILE *out, const char *s)
@@ -80,7 +75,7 @@ static void list_of(FILE *out, const struct run_report *r, enum verdict v)
 		md_text(out, r->runs[i].cfg->name);
 		fputs("**", out);
 		if (measured(&r->runs[i], &r->stats[i]))
-			fprintf(out, " %+.1f%%", pct(r->stats[i].median));
+			fprintf(out, " %+.1f%%", ratio_pct(r->stats[i].median));
 	}
 }
 
@@ -135,8 +130,8 @@ static void row(FILE *out, const struct bench_run *br,
 		"%+.1f%% | %+.0f%% | %zu of %zu | %s |\n",
 		metric_format(st->metric, st->base_median, b, sizeof(b)),
 		metric_format(st->metric, st->head_median, h, sizeof(h)),
-		pct(st->median),
-		pct(st->low), pct(st->high), st->floor * 100, st->head_slower,
+		ratio_pct(st->median),
+		ratio_pct(st->low), ratio_pct(st->high), st->floor * 100, st->head_slower,
 		st->of, st->verdict == VERDICT_FAIL ? "**fail**" :
 		st->verdict == VERDICT_NOISY ? "**noisy**" :
 		st->improved ? "pass (faster)" : "pass");

@@ -27,11 +27,6 @@ const char *format_seconds(double s, char *buf, size_t size)
 	return buf;
 }
 
-static double pct(double ratio)
-{
-	return (ratio - 1.0) * 100.0;
-}
-
 #define STRIP_W 21
 
 char *report_strip(char *buf, int width, const struct bench_stats *st)
@@ -187,7 +182,7 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 			snprintf(iv, sizeof(iv), "exact");
 		else
 			snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
-				 pct(st->low), pct(st->high));
+				 ratio_pct(st->low), ratio_pct(st->high));
 		snprintf(wins, sizeof(wins), "%zu/%zu p=%.2g",
 			 st->head_slower, st->of, st->sign_p);
 		/* a CV of counts that are all 0 is undefined: show 0 spread */
@@ -201,7 +196,7 @@ static void print_rows(FILE *out, int w, const struct bench_run *br,
 			metric_name(st->metric),
 			vw, arm_value(br, st, st->base_median, b, sizeof(b)),
 			vw, arm_value(br, st, st->head_median, h, sizeof(h)),
-			st->exact ? 2 : 1, pct(st->estimate), iv, wins, cv,
+			st->exact ? 2 : 1, ratio_pct(st->estimate), iv, wins, cv,
 			report_strip(strip, STRIP_W, st),
 			st->gating ? paint(color, st->verdict) : "", verdict,
 			st->gating ? reset(color) : "");

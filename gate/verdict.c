@@ -71,11 +71,6 @@ enum verdict verdict_decide_rule(enum rule r, double est, double low,
 	return VERDICT_PASS;
 }
 
-static double pct(double ratio)
-{
-	return (ratio - 1.0) * 100.0;
-}
-
 static const char *stat_label(enum stats_estimator e)
 {
 	return e == STATS_MEDIAN ? "median" : e == STATS_HL ?
@@ -92,43 +87,43 @@ static char *explain_interval(const struct bench_stats *st)
 			return xasprintf("slower by %+.1f%% (%.4g%% interval "
 				"%+.1f%% to %+.1f%%): above the %+.1f%% floor "
 				"and the interval excludes no change",
-				pct(st->estimate), st->level * 100,
-				pct(st->low), pct(st->high), f);
+				ratio_pct(st->estimate), st->level * 100,
+				ratio_pct(st->low), ratio_pct(st->high), f);
 		return xasprintf("slower by %+.1f%% (%.4g%% interval %+.1f%% "
 			"to %+.1f%%): the whole interval is above the %+.1f%% "
-			"floor", pct(st->estimate), st->level * 100,
-			pct(st->low), pct(st->high), f);
+			"floor", ratio_pct(st->estimate), st->level * 100,
+			ratio_pct(st->low), ratio_pct(st->high), f);
 	case VERDICT_NOISY:
 		if (st->estimate <= 1.0 + st->floor)
 			return xasprintf("estimate %+.1f%% is within the "
 				"%+.1f%% floor but --strict needs the interval "
 				"to exclude regressions above it, and it reaches "
 				"%+.1f%%: more pairs would resolve it",
-				pct(st->estimate), f, pct(st->high));
+				ratio_pct(st->estimate), f, ratio_pct(st->high));
 		if (!isfinite(st->low))
 			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
 				"floor but %zu pairs are too few for an interval "
 				"at %.4g%%: more pairs (\"pairs\"/\"max_pairs\" "
 				"in gate.json) would resolve it",
-				pct(st->estimate), f, st->n, st->level * 100);
+				ratio_pct(st->estimate), f, st->n, st->level * 100);
 		return xasprintf("estimate %+.1f%% is above the %+.1f%% floor "
 			"but the interval reaches down to %+.1f%%: more pairs "
 			"(\"pairs\"/\"max_pairs\" in gate.json) or a quieter "
-			"machine would resolve it", pct(st->estimate), f,
-			pct(st->low));
+			"machine would resolve it", ratio_pct(st->estimate), f,
+			ratio_pct(st->low));
 	case VERDICT_PASS:
 		if (st->improved)
 			return xasprintf("faster by %.1f%% (interval %+.1f%% "
-				"to %+.1f%%)", -pct(st->estimate), pct(st->low),
-				pct(st->high));
+				"to %+.1f%%)", -ratio_pct(st->estimate), ratio_pct(st->low),
+				ratio_pct(st->high));
 		if (!isfinite(st->high))
 			return xasprintf("estimate %+.1f%% is within the "
 				"%+.1f%% floor; too few pairs to exclude any "
-				"regression", pct(st->estimate), f);
+				"regression", ratio_pct(st->estimate), f);
 		/* below the floor is unmeasured, not absent: say the bound */
 		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
 			"floor; a regression above %+.1f%% is excluded at "
-			"%.4g%%%s", pct(st->estimate), f, pct(st->high),
+			"%.4g%%%s", ratio_pct(st->estimate), f, ratio_pct(st->high),
 			st->level * 100, st->high > 1.0 + st->floor ?
 			" (above the floor: --strict would call it noisy)" :
 			"");
@@ -148,11 +143,11 @@ static char *explain_exact(const struct bench_stats *st)
 	if (st->verdict == VERDICT_FAIL)
 		return xasprintf("exact: head counts %+.2f%% more than base "
 			"(every pair %+.2f%% to %+.2f%%), above the %+.1f%% "
-			"floor", pct(st->median), pct(st->low), pct(st->high),
+			"floor", ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high),
 			f);
 	return xasprintf("exact: head counts %+.2f%% against base (every "
 		"pair %+.2f%% to %+.2f%%), within the %+.1f%% floor%s",
-		pct(st->median), pct(st->low), pct(st->high), f,
+		ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high), f,
 		st->improved ? ": fewer" : "");
 }
 

@@ -78,6 +78,12 @@ struct bench_result {
 	enum verdict verdict;	/* worst of the gating metrics' verdicts */
 };
 
+/* A ratio as a percentage change: 1.12 -> +12. */
+static inline double ratio_pct(double ratio)
+{
+	return (ratio - 1.0) * 100.0;
+}
+
 const char *verdict_name(enum verdict v);
 /* "running", "resolved", "max_pairs", "budget", "error". */
 const char *stop_name(enum stop_reason s);
