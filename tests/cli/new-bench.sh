@@ -16,4 +16,19 @@ expect_in "$OUT" "fresh: new in head"
 [ "$(json_get "$SCRATCH/r.json" '[b["verdict"] for b in d["benchmarks"]]')" = "['pass', 'new']" ] ||
 	fail "verdicts should be pass and new"
 [ "$(json_get "$SCRATCH/r.json" 'd["protocol"]["compared"]')" = 1 ] || fail "compared count"
+
+# a base whose gate.json is not valid cannot say what it declares: gate
+# warns, with base's own error, and compares every benchmark head declares
+B=$SCRATCH/broken
+fixture "$B" 0.01 0.01
+git -C "$B" checkout -q HEAD~1
+printf '{ "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"], "pairs": 1 } ] }\n' >"$B/gate.json"
+git -C "$B" commit -q -am "base with an invalid gate.json"
+git -C "$B" tag broken-base
+git -C "$B" checkout -q main
+gate_measured -C "$B" run --base broken-base --head HEAD --json "$SCRATCH/b.json"
+expect_in "$ERR" "base's gate.json is not valid"
+expect_in "$ERR" '"pairs"'
+[ "$(json_get "$SCRATCH/b.json" 'd["protocol"]["compared"]')" = 1 ] ||
+	fail "every benchmark of head should be compared"
 exit 0
