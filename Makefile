@@ -60,7 +60,7 @@ GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/cmd-calibrate.o \
 	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
 	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
 	gate/format-hyperfine.o gate/suite.o gate/layout.o \
-	gate/report-md.o gate/report-html.o gate/publish.o gate/progress.o \
+	gate/report-md.o gate/report-html.o gate/report-conditions.o gate/publish.o gate/progress.o \
 	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o \
 	gate/preflight.o
 CI_OBJ = ci/github.o

@@ -335,34 +335,15 @@ static void rev_item(FILE *out, const char *arm, const struct report_rev *v)
 /* The measuring conditions both arms shared (gate/layout.h). */
 static void conditions(FILE *out, const struct run_report *r)
 {
-	const struct layout *l = r->layout;
+	char *lines[REPORT_CONDITIONS_MAX];
+	size_t i, n = report_conditions(r, lines);
 
-	if (r->arm_dir[0]) {
-		fputs("<li>arms: base in ", out);
-		esc(out, r->arm_dir[ARM_BASE]);
-		fputs(", head in ", out);
-		esc(out, r->arm_dir[ARM_HEAD]);
-		fprintf(out, " (%s)</li>\n", r->arms_random ?
-			"drawn at random for this run" : "fixed by --fixed-arms");
+	for (i = 0; i < n; i++) {
+		fputs("<li>", out);
+		esc(out, lines[i]);
+		fputs("</li>\n", out);
 	}
-	if (l && l->env_pad)
-		fprintf(out, "<li>layout: GATE_PAD of 0 to %d random bytes in "
-			"the environment of each sample, drawn independently of "
-			"the arm</li>\n", LAYOUT_PAD_MAX);
-	else if (l)
-		fputs("<li>layout: no environment padding (--no-env-pad)</li>\n",
-		      out);
-	if (l && l->scratch) {
-		fputs("<li>scratch: a fresh, empty GATE_TMPDIR=", out);
-		esc(out, l->scratch);
-		fputs(" for every sample of both arms</li>\n", out);
-	}
-	if (r->pin) {
-		fputs("<li>pinned to CPUs ", out);
-		esc(out, r->pin);
-		fprintf(out, "%s</li>\n", r->pin_warning ? ": not isolated, may add "
-			"variation" : "");
-	}
+	report_conditions_free(lines, n);
 }
 
 static void protocol(FILE *out, const struct run_report *r)

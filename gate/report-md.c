@@ -160,34 +160,15 @@ static void rev_line(FILE *out, const char *arm, const struct report_rev *v)
 /* The measuring conditions both arms shared (gate/layout.h). */
 static void conditions(FILE *out, const struct run_report *r)
 {
-	const struct layout *l = r->layout;
+	char *lines[REPORT_CONDITIONS_MAX];
+	size_t i, n = report_conditions(r, lines);
 
-	if (r->arm_dir[0]) {
-		fputs("- arms: base in ", out);
-		md_text(out, r->arm_dir[ARM_BASE]);
-		fputs(", head in ", out);
-		md_text(out, r->arm_dir[ARM_HEAD]);
-		fprintf(out, " (%s)\n", r->arms_random ?
-			"drawn at random for this run" : "fixed by --fixed-arms");
+	for (i = 0; i < n; i++) {
+		fputs("- ", out);
+		md_text(out, lines[i]);
+		fputc('\n', out);
 	}
-	if (l && l->env_pad)
-		fprintf(out, "- layout: GATE\\_PAD of 0 to %d random bytes in "
-			"the environment of each sample, drawn independently of "
-			"the arm\n", LAYOUT_PAD_MAX);
-	else if (l)
-		fputs("- layout: no environment padding (--no-env-pad)\n",
-		      out);
-	if (l && l->scratch) {
-		fputs("- scratch: a fresh, empty GATE\\_TMPDIR=", out);
-		md_text(out, l->scratch);
-		fputs(" for every sample of both arms\n", out);
-	}
-	if (r->pin) {
-		fputs("- pinned to CPUs ", out);
-		md_text(out, r->pin);
-		fprintf(out, "%s\n", r->pin_warning ? ": not isolated, may add "
-			"variation" : "");
-	}
+	report_conditions_free(lines, n);
 }
 
 static void protocol(FILE *out, const struct run_report *r)

@@ -252,30 +252,12 @@ static void print_suite(FILE *out, const struct run_report *r)
 
 static void print_layout(FILE *out, const struct run_report *r)
 {
-	const struct layout *l = r->layout;
+	char *lines[REPORT_CONDITIONS_MAX];
+	size_t i, n = report_conditions(r, lines);
 
-	if (r->arm_dir[0])
-		fprintf(out, "  arms: base in %s, head in %s (%s)\n",
-			r->arm_dir[ARM_BASE], r->arm_dir[ARM_HEAD],
-			r->arms_random ? "drawn at random for this run"
-				       : "fixed by --fixed-arms");
-	if (!l)
-		return;
-	if (l->env_pad)
-		fprintf(out, "  layout: GATE_PAD of 0 to %d random bytes in the "
-			"environment of each sample (mean %.0f), drawn "
-			"independently of the arm\n", LAYOUT_PAD_MAX,
-			l->samples ? (double)l->pad_total / l->samples : 0.0);
-	else
-		fprintf(out, "  layout: no environment padding "
-			"(--no-env-pad)\n");
-	if (l->scratch)
-		fprintf(out, "  scratch: a fresh, empty $GATE_TMPDIR=%s for "
-			"every sample of both arms\n", l->scratch);
-	if (r->pin)
-		fprintf(out, "  pinned to CPUs %s%s%s\n", r->pin,
-			r->pin_warning ? ": " : "",
-			r->pin_warning ? "not isolated, may add variation" : "");
+	for (i = 0; i < n; i++)
+		fprintf(out, "  %s\n", lines[i]);
+	report_conditions_free(lines, n);
 }
 
 static void print_protocol(FILE *out, const struct run_report *r)

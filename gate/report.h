@@ -58,6 +58,15 @@ struct run_report {
 
 /* "101.2 ms", "1.234 s", "850 us": a duration for people. */
 const char *format_seconds(double s, char *buf, size_t size);
+#define REPORT_CONDITIONS_MAX 4
+/*
+ * The measuring conditions (arms, padding, scratch, pinning) as plain-text
+ * lines into lines[]; returns how many. Free with report_conditions_free.
+ */
+size_t report_conditions(const struct run_report *r,
+			 char *lines[REPORT_CONDITIONS_MAX]);
+void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n);
+
 /* The terminal table, suite verdict line and protocol disclosure. */
 void report_term(FILE *out, const struct run_report *r);
 /* Write the JSON report to path ("-" for stdout). Returns 0 or -1. */
