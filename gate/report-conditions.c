@@ -1,10 +1,11 @@
 /*
- * The measuring-conditions part of the protocol disclosure (arms, layout
- * padding, scratch, pinning) as plain-text lines, written once here and
- * printed by the terminal, Markdown and HTML reports with their own escaping.
+ * Parts of the protocol disclosure written once, as plain text (measuring
+ * conditions, the output-parity statement), and printed by the terminal,
+ * Markdown and HTML reports with their own escaping.
  */
 #include "gate/report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/error.h"
@@ -44,4 +45,17 @@ void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n)
 {
 	while (n > 0)
 		free(lines[--n]);
+}
+
+const char *report_parity(const struct bench_run *br, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!br->cfg->parity)
+		snprintf(buf, size, ", stdout not checked (parity: false)");
+	else if (br->nsamples[0] && br->nsamples[1])
+		snprintf(buf, size, ", stdout identical within each arm (%zu "
+			 "base, %zu head samples)%s", br->nsamples[0],
+			 br->nsamples[1], br->parity_differs ? "; base and "
+			 "head print different output" : "");
+	return buf;
 }

@@ -349,6 +349,7 @@ static void conditions(FILE *out, const struct run_report *r)
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
+	char par[192];
 	size_t i;
 
 	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
@@ -378,14 +379,7 @@ static void protocol(FILE *out, const struct run_report *r)
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "
 				"test p = %.2g", r->stats[i].base_cv * 100,
 				r->stats[i].head_cv * 100, r->stats[i].sign_p);
-		if (!c->parity)
-			fputs(", stdout not checked (parity: false)", out);
-		else if (br->nsamples[0] && br->nsamples[1])
-			fprintf(out, ", stdout identical within each arm "
-				"(%zu base, %zu head samples)%s",
-				br->nsamples[0], br->nsamples[1],
-				br->parity_differs ? "; base and head print "
-				"different output" : "");
+		esc(out, report_parity(br, par, sizeof(par)));
 		fputs("</li>\n", out);
 	}
 	conditions(out, r);

@@ -263,6 +263,7 @@ static void print_layout(FILE *out, const struct run_report *r)
 static void print_protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
+	char par[192];
 	size_t i;
 
 	fprintf(out, "\nprotocol:\n");
@@ -329,14 +330,7 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		fprintf(out, "; %s of log-ratios, %s interval, %s rule",
 			stats_estimator_name(c->statistic),
 			interval_name(c->interval), rule_name(c->rule));
-		if (!c->parity)
-			fprintf(out, ", stdout not checked (parity: false)");
-		else if (br->nsamples[0] && br->nsamples[1])
-			fprintf(out, ", stdout identical within each arm "
-				"(%zu base, %zu head samples)%s",
-				br->nsamples[0], br->nsamples[1],
-				br->parity_differs ? "; base and head print "
-				"different output" : "");
+		fputs(report_parity(br, par, sizeof(par)), out);
 		fputc('\n', out);
 	}
 	print_layout(out, r);

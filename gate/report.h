@@ -66,6 +66,11 @@ const char *format_seconds(double s, char *buf, size_t size);
 size_t report_conditions(const struct run_report *r,
 			 char *lines[REPORT_CONDITIONS_MAX]);
 void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n);
+/*
+ * The output-parity statement of one benchmark, starting ", stdout ...",
+ * into buf (empty when nothing was checked); returns buf.
+ */
+const char *report_parity(const struct bench_run *br, char *buf, size_t size);
 
 /* The terminal table, suite verdict line and protocol disclosure. */
 void report_term(FILE *out, const struct run_report *r);
