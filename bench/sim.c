@@ -188,7 +188,7 @@ double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
 	struct sim_ctx s;
 	struct run_report r;
 	struct bench_cfg cfg = *proto;
-	struct verdict_opts vo = { level, resamples, 0, 0 };
+	struct verdict_opts vo = { (1 - level) / 2, resamples, 0, 0 };
 	size_t t, hit = 0;
 
 	cfg.pairs = cfg.max_pairs = (unsigned)n;

@@ -113,7 +113,7 @@ static void look(struct run_report *r, size_t i, size_t k, double alpha,
 	enum stop_reason stop = STOP_RESOLVED;
 	size_t j;
 
-	vo.level = adaptive_look_level(cfg, alpha, k);
+	vo.alpha = 1 - adaptive_look_level(cfg, alpha, k);
 	vo.resamples = r->resamples;
 	vo.seed = adaptive_seed(r->seed, cfg->name, k);
 	vo.strict = strict;

@@ -324,7 +324,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		struct bench_cfg *c = &cfg.benches[i];
 		struct bench_run br;
 		struct bench_stats st;
-		struct verdict_opts vo = { level, cfg.resamples, 1, 0 };
+		struct verdict_opts vo = { (1 - level) / 2, cfg.resamples, 1,
+					    0 };
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
 			     c->pairs > 20 ? c->pairs : 20;
 

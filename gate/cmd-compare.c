@@ -267,7 +267,8 @@ static void analyse(struct row *w, double level, const struct cmp_opts *o,
 	}
 	error_capture(NULL, 0, 0);
 	gsl_rng_free(rng);
-	w->verdict = verdict_decide(w->ratio, w->ci.low, o->floor);
+	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->ci.low,
+					 w->ci.high, o->floor, 2 * o->floor);
 	if (w->verdict == VERDICT_FAIL)
 		w->reason = xasprintf("slower by %+.1f%% (interval %+.1f%% to "
 			"%+.1f%%, Mann-Whitney p=%.2g): the whole interval is "

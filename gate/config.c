@@ -798,6 +798,7 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 		mc->min_effect = !isnan(k->floor[mc->id]) ? k->floor[mc->id] :
 				 !isnan(k->floor_all) ? k->floor_all :
 				 d->floor;
+		mc->pass_excludes = 2 * mc->min_effect;
 		mc->gating = !k->gate_set || k->gating[mc->id];
 		all_exact &= d->exact;
 		if (mc->gating && ngate++ == 0) {

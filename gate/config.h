@@ -35,6 +35,8 @@ struct command {
 struct metric_cfg {
 	enum metric id;
 	double min_effect;	/* floor f: fail needs the ratio above 1 + f */
+	double pass_excludes;	/* m: a pass must exclude a regression of m
+				   (default 2f; --strict sets m = f) */
 	int gating;		/* 0: informational, shown but never decides */
 };
 

@@ -93,6 +93,7 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 		/* a case has one metric: the value its suite printed */
 		d->cfg.metrics[0].id = METRIC_VALUE;
 		d->cfg.metrics[0].min_effect = br->cfg->min_effect;
+		d->cfg.metrics[0].pass_excludes = 2 * br->cfg->min_effect;
 		d->cfg.metrics[0].gating = 1;
 		d->cfg.nmetrics = 1;
 		d->cfg.name = primary_unit(sd, i) ?

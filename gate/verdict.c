@@ -49,26 +49,18 @@ const char *stop_name(enum stop_reason s)
 	return "?";
 }
 
-enum verdict verdict_decide(double median, double low, double floor)
-{
-	return verdict_decide_rule(RULE_FLOOR, median, low, INFINITY, floor,
-				   0);
-}
-
 enum verdict verdict_decide_rule(enum rule r, double est, double low,
-				 double high, double floor, int strict)
+				 double high, double floor, double excludes)
 {
 	if (!isfinite(est) || isnan(low) || isnan(high))
 		return VERDICT_ERROR;
 	if (r == RULE_SIGNIFICANT ? low > 1.0 && est > 1.0 + floor
 				  : low > 1.0 + floor)
 		return VERDICT_FAIL;
-	if (est > 1.0 + floor)
-		return VERDICT_NOISY;
-	/* --strict: a pass must exclude every regression above the floor */
-	if (strict && !(high <= 1.0 + floor))
-		return VERDICT_NOISY;
-	return VERDICT_PASS;
+	/* a pass must exclude a regression of m, not merely estimate less */
+	if (est <= 1.0 + floor && high < 1.0 + excludes)
+		return VERDICT_PASS;
+	return VERDICT_NOISY;
 }
 
 static const char *stat_label(enum stats_estimator e)
@@ -207,6 +199,7 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 
 	mc.id = br->cfg->metric;
 	mc.min_effect = br->cfg->min_effect;
+	mc.pass_excludes = 2 * mc.min_effect;
 	mc.gating = 1;
 	return verdict_analyse_metric(st, br, &mc, vo);
 }
@@ -228,7 +221,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->metric = m;
 	st->gating = mc->gating;
 	st->floor = mc->min_effect;
-	st->level = vo->level;
+	st->level = 1 - vo->alpha;
 	st->statistic = cfg->statistic;
 	st->interval = cfg->interval;
 	st->rule = cfg->rule;
@@ -339,7 +332,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
 	if (cfg->interval == INTERVAL_EXACT) {
 		rc = stats_interval_exact(&ci, cfg->statistic, logr, n,
-					  vo->level);
+					  1 - 2 * vo->alpha);
 	} else {
 		rng = gsl_rng_alloc(gsl_rng_mt19937);
 		if (!rng) {
@@ -350,7 +343,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		gsl_rng_set(rng, vo->seed);
 		rc = stats_bootstrap(&ci, cfg->statistic,
 				     cfg->interval == INTERVAL_BCA, logr, n,
-				     vo->resamples, vo->level, rng);
+				     vo->resamples, 1 - 2 * vo->alpha, rng);
 	}
 	if (rc < 0) {
 		st->reason = xasprintf("cannot compute the %s interval of the "
@@ -362,7 +355,8 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->low = exp(ci.low);
 	st->high = exp(ci.high);
 	st->verdict = verdict_decide_rule(cfg->rule, st->estimate, st->low,
-					  st->high, st->floor, vo->strict);
+					  st->high, st->floor, vo->strict ?
+					  st->floor : mc->pass_excludes);
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = explain(st);
 	ret = 0;

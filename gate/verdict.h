@@ -30,10 +30,13 @@ enum stop_reason {
 
 /* How one look at the data is analysed. */
 struct verdict_opts {
-	double level;		/* two-sided level of this look's interval */
+	double alpha;		/* one-sided error allowed to each bound at
+				   this look: the lower bound decides a fail,
+				   the upper bound a pass, so each gets the
+				   whole alpha (an interval at 1 - 2 alpha) */
 	unsigned resamples;	/* bootstrap resamples (bootstrap intervals) */
 	unsigned long seed;	/* bootstrap RNG seed */
-	int strict;		/* pass needs the interval's top within floor */
+	int strict;		/* m = f: a pass excludes the floor itself */
 };
 
 /* One metric of one benchmark. */
@@ -88,21 +91,17 @@ const char *verdict_name(enum verdict v);
 /* "running", "resolved", "max_pairs", "budget", "error". */
 const char *stop_name(enum stop_reason s);
 /*
- * DESIGN.md's rule for one benchmark with floor f: fail when low > 1 + f,
- * else noisy when median > 1 + f, else pass. Infinite bounds are allowed
- * (an interval that excludes nothing); a NaN is an error.
- */
-enum verdict verdict_decide(double median, double low, double floor);
-/*
- * The verdict under rule r: RULE_FLOOR as verdict_decide; RULE_SIGNIFICANT
- * fails when low > 1 and est > 1 + f. With strict, a pass whose high is
- * above 1 + f is noisy instead.
+ * The verdict from one-sided bounds, floor f and pass_excludes m:
+ * fail when low > 1 + f (RULE_SIGNIFICANT: low > 1 and est > 1 + f);
+ * pass when est <= 1 + f and high < 1 + m; noisy otherwise. An infinite
+ * bound (no interval at this level) can therefore give noisy, never a
+ * pass or a fail; a NaN is an error.
  */
 enum verdict verdict_decide_rule(enum rule r, double est, double low,
-				 double high, double floor, int strict);
+				 double high, double floor, double excludes);
 /*
  * Compute st from a measured br's first gating metric with br->cfg's
- * statistic, interval and rule, at vo->level (already adjusted for the
+ * statistic, interval and rule, at vo->alpha (already adjusted for the
  * number of comparisons and the look). Returns 0 or -1 (st->verdict is
  * then VERDICT_ERROR with st->reason saying why). st must be zeroed or
  * released first. Release with bench_stats_release.

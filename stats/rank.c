@@ -287,6 +287,23 @@ int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
 	return 0;
 }
 
+size_t stats_interval_min_n(enum stats_estimator e, double tail)
+{
+	size_t n = 1;
+	double p = 0.5;
+
+	if (!(tail > 0 && tail < 0.5))
+		return 0;
+	if (e == STATS_MEAN)
+		return 2;
+	/* the extreme order statistic (or Walsh average) has tail 2^-n */
+	while (p > tail) {
+		p /= 2;
+		n++;
+	}
+	return n < 2 ? 2 : n;
+}
+
 double stats_correlation(const double *x, const double *y, size_t n)
 {
 	double mx, my, sxy = 0, sxx = 0, syy = 0;

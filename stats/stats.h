@@ -93,6 +93,14 @@ int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
 			 const double *x, size_t n, double level);
 
 /*
+ * The fewest values from which stats_interval_exact of estimator e gives
+ * finite one-sided bounds, each with error at most tail (two-sided level
+ * 1 - 2 tail): for the median and Hodges-Lehmann the smallest n with
+ * 2^-n <= tail, for the mean 2. 0 when tail is not in (0, 0.5).
+ */
+size_t stats_interval_min_n(enum stats_estimator e, double tail);
+
+/*
  * Wilcoxon signed-rank test of d against 0, two-sided, as
  * scipy.stats.wilcoxon(d) (zero_method "wilcox", no continuity
  * correction, exact law when n <= 50 and no zeros, else normal with tie

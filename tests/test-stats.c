@@ -703,7 +703,43 @@ static void test_stats__bootstrap_estimators(void)
 	gsl_rng_free(r2);
 }
 
+/*
+ * The minimum n is the edge itself: one value fewer gives no interval at
+ * that tail, n gives finite bounds, for each tail and estimator.
+ */
+static void test_stats__interval_min_n_is_the_edge(void)
+{
+	static const double tails[] = { 0.025, 0.0125, 0.0025, 0.000125,
+					0.5 / 1024 };
+	static const enum stats_estimator est[] = { STATS_MEDIAN, STATS_HL };
+	double x[40];
+	size_t i, j, k, n;
+
+	for (i = 0; i < 40; i++)
+		x[i] = 0.01 * (double)((i * 7) % 40) - 0.2;
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		for (j = 0; j < 2; j++) {
+			struct stats_interval ci;
+
+			n = stats_interval_min_n(est[j], tails[i]);
+			CHECK(n >= 2 && n < 40);
+			for (k = n - 1; k <= n; k++) {
+				CHECK(stats_interval_exact(&ci, est[j], x, k,
+						1 - 2 * tails[i]) == 0);
+				CHECK(isfinite(ci.low) == (k == n));
+				CHECK(isfinite(ci.high) == (k == n));
+			}
+		}
+	}
+	/* 0.025 one-sided: 2^-6 = 0.0156 is the first under it */
+	CHECK(stats_interval_min_n(STATS_HL, 0.025) == 6);
+	CHECK(stats_interval_min_n(STATS_MEAN, 0.025) == 2);
+	CHECK(stats_interval_min_n(STATS_HL, 0) == 0);
+	CHECK(stats_interval_min_n(STATS_HL, 0.5) == 0);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_stats__interval_min_n_is_the_edge),
 	TEST(test_stats__mann_whitney_matches_scipy),
 	TEST(test_stats__bootstrap_ratio),
 	TEST(test_stats__summaries_match_numpy),

@@ -16,28 +16,37 @@
 
 static void test_verdict__rules(void)
 {
+	/* floor f = 5% unless given, pass_excludes m = 2f */
 	static const struct {
-		double median, low, floor;
+		double est, low, high, floor;
 		enum verdict want;
 	} cases[] = {
-		{ 1.12, 1.07, 0.05, VERDICT_FAIL },	/* DESIGN's example */
-		{ 1.12, 1.0499, 0.05, VERDICT_NOISY },	/* low just under */
-		{ 1.12, 1.0501, 0.05, VERDICT_FAIL },	/* low just over */
-		{ 1.06, 0.98, 0.05, VERDICT_NOISY },
-		{ 1.0499, 0.98, 0.05, VERDICT_PASS },	/* estimate under */
-		{ 1.0501, 0.98, 0.05, VERDICT_NOISY },	/* estimate over */
-		{ 1.00, 0.97, 0.05, VERDICT_PASS },
-		{ 0.80, 0.75, 0.05, VERDICT_PASS },	/* improvement */
-		{ 1.02, 1.01, 0.00, VERDICT_FAIL },	/* zero floor */
-		{ 1.31, 1.25, 0.30, VERDICT_NOISY },
-		{ 1.29, 1.25, 0.30, VERDICT_PASS },
+		{ 1.12, 1.07, 1.18, 0.05, VERDICT_FAIL },	/* DESIGN's example */
+		{ 1.12, 1.0499, 1.18, 0.05, VERDICT_NOISY },	/* low just under */
+		{ 1.12, 1.0501, 1.18, 0.05, VERDICT_FAIL },	/* low just over */
+		{ 1.06, 0.98, 1.09, 0.05, VERDICT_NOISY },
+		{ 1.0499, 0.98, 1.09, 0.05, VERDICT_PASS },	/* estimate under */
+		{ 1.0501, 0.98, 1.09, 0.05, VERDICT_NOISY },	/* estimate over */
+		{ 1.00, 0.97, 1.03, 0.05, VERDICT_PASS },
+		{ 1.00, 0.90, 1.0999, 0.05, VERDICT_PASS },	/* m just excluded */
+		{ 1.00, 0.90, 1.10, 0.05, VERDICT_NOISY },	/* m not excluded */
+		{ 0.80, 0.75, 0.85, 0.05, VERDICT_PASS },	/* improvement */
+		{ 1.02, 1.01, 1.03, 0.00, VERDICT_FAIL },	/* zero floor */
+		{ 1.31, 1.25, 1.40, 0.30, VERDICT_NOISY },
+		{ 1.29, 1.25, 1.40, 0.30, VERDICT_PASS },
+		/* no interval at this level: never a pass, never a fail */
+		{ 1.00, -INFINITY, INFINITY, 0.05, VERDICT_NOISY },
+		{ 0.70, -INFINITY, INFINITY, 0.05, VERDICT_NOISY },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(verdict_decide(cases[i].median, cases[i].low,
-				     cases[i].floor) == cases[i].want);
-	CHECK(verdict_decide(NAN, 1.0, 0.05) == VERDICT_ERROR);
+		CHECK(verdict_decide_rule(RULE_FLOOR, cases[i].est,
+					  cases[i].low, cases[i].high,
+					  cases[i].floor, 2 * cases[i].floor)
+		      == cases[i].want);
+	CHECK(verdict_decide_rule(RULE_FLOOR, NAN, 1.0, 1.1, 0.05, 0.1) ==
+	      VERDICT_ERROR);
 }
 
 static void test_verdict__suite_and_exit_codes(void)
@@ -60,7 +69,7 @@ static void test_verdict__suite_and_exit_codes(void)
 static int analyse(struct bench_stats *st, const struct bench_run *br,
 		   unsigned long seed)
 {
-	struct verdict_opts vo = { 0.95, 2000, 0, 0 };
+	struct verdict_opts vo = { 0.025, 2000, 0, 0 };
 
 	vo.seed = seed;
 	return verdict_analyse(st, br, &vo);
@@ -162,7 +171,7 @@ static void test_verdict__exact_tolerance_boundary(void)
 	synth_counts(&br, &cfg, METRIC_INSTRUCTIONS, b2, h2, 4);
 	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(!st.exact && st.varies);
-	CHECK(st.level == 0.95);
+	CHECK(st.level == 0.975);
 	CHECK_CONTAINS(st.reason, "counts vary between samples");
 	bench_stats_release(&st);
 	free(br.pairs);
@@ -186,7 +195,7 @@ static void test_verdict__informational_metric_never_decides(void)
 		br.pairs[i].s[ARM_BASE].value[METRIC_INSTRUCTIONS] = 5e6;
 		br.pairs[i].s[ARM_HEAD].value[METRIC_INSTRUCTIONS] = 5e6;
 	}
-	CHECK(verdict_bench(&res, &br, &(struct verdict_opts){ 0.95, 2000, 1, 0 })
+	CHECK(verdict_bench(&res, &br, &(struct verdict_opts){ 0.025, 2000, 1, 0 })
 	      == VERDICT_PASS);
 	CHECK(res.n == 2);
 	CHECK(res.m[0].verdict == VERDICT_PASS && res.m[0].gating);
@@ -330,30 +339,30 @@ static void test_verdict__rules_significant_and_strict(void)
 	static const struct {
 		enum rule r;
 		double est, low, high;
-		int strict;
+		double m;	/* pass_excludes */
 		enum verdict want;
 	} cases[] = {
 		/* peers' rule: excludes no change and estimate over floor */
-		{ RULE_SIGNIFICANT, 1.08, 1.01, 1.15, 0, VERDICT_FAIL },
-		{ RULE_FLOOR, 1.08, 1.01, 1.15, 0, VERDICT_NOISY },
-		{ RULE_SIGNIFICANT, 1.04, 1.01, 1.07, 0, VERDICT_PASS },
-		{ RULE_SIGNIFICANT, 1.08, 0.99, 1.15, 0, VERDICT_NOISY },
-		/* strict: a pass must exclude regressions above the floor */
-		{ RULE_FLOOR, 1.01, 0.97, 1.049, 1, VERDICT_PASS },
-		{ RULE_FLOOR, 1.01, 0.97, 1.051, 1, VERDICT_NOISY },
-		{ RULE_FLOOR, 1.01, 0.97, 1.051, 0, VERDICT_PASS },
-		/* an interval that excludes nothing */
-		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 0, VERDICT_PASS },
-		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 1, VERDICT_NOISY },
-		{ RULE_FLOOR, 1.20, -INFINITY, INFINITY, 0, VERDICT_NOISY },
-		{ RULE_FLOOR, NAN, 1.0, 1.1, 0, VERDICT_ERROR },
+		{ RULE_SIGNIFICANT, 1.08, 1.01, 1.15, 0.10, VERDICT_FAIL },
+		{ RULE_FLOOR, 1.08, 1.01, 1.15, 0.10, VERDICT_NOISY },
+		{ RULE_SIGNIFICANT, 1.04, 1.01, 1.07, 0.10, VERDICT_PASS },
+		{ RULE_SIGNIFICANT, 1.08, 0.99, 1.15, 0.10, VERDICT_NOISY },
+		/* strict (m = f): a pass excludes regressions of the floor */
+		{ RULE_FLOOR, 1.01, 0.97, 1.049, 0.05, VERDICT_PASS },
+		{ RULE_FLOOR, 1.01, 0.97, 1.051, 0.05, VERDICT_NOISY },
+		{ RULE_FLOOR, 1.01, 0.97, 1.051, 0.10, VERDICT_PASS },
+		/* an interval that excludes nothing never passes */
+		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 0.10, VERDICT_NOISY },
+		{ RULE_FLOOR, 1.01, -INFINITY, INFINITY, 0.05, VERDICT_NOISY },
+		{ RULE_FLOOR, 1.20, -INFINITY, INFINITY, 0.10, VERDICT_NOISY },
+		{ RULE_FLOOR, NAN, 1.0, 1.1, 0.10, VERDICT_ERROR },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CHECK(verdict_decide_rule(cases[i].r, cases[i].est,
 					  cases[i].low, cases[i].high, 0.05,
-					  cases[i].strict) == cases[i].want);
+					  cases[i].m) == cases[i].want);
 }
 
 static void test_verdict__hostile_never_gives_a_pass(void)
