@@ -105,11 +105,15 @@ json_get() {
 }
 
 # no_process PATTERN: no process whose command line matches is left.
+# Patterns are unique to their test (CLI tests run two at a time), and a
+# leftover is killed by the pids listed, never by pattern.
 no_process() {
 	sleep 0.2
-	if pgrep -f -- "$1" >/dev/null; then
+	left=$(pgrep -f -- "$1")
+	if [ -n "$left" ]; then
 		pgrep -af -- "$1" >&2
-		pkill -9 -f -- "$1"
+		# shellcheck disable=SC2086 # one pid a word
+		kill -9 $left 2>/dev/null
 		fail "a process matching '$1' outlived gate"
 	fi
 }

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 fixture "$R" 0.01 0.01
-printf '#!/bin/sh\nsleep 0.2\n' >"$R/slow.sh"
+printf '#!/bin/sh\nsleep 0.2173\n' >"$R/slow.sh"
 chmod +x "$R/slow.sh"
 cat >"$SCRATCH/slow.json" <<'JSON'
 { "defaults": { "pairs": 30, "warmup": 0, "min_effect": 1 },
@@ -14,7 +14,7 @@ commit_all "$R" slow
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
 pid=$!
 i=0
-while ! pgrep -f "sleep 0.2" >/dev/null && [ $i -lt 100 ]; do
+while ! pgrep -f "sleep 0.2173" >/dev/null && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -28,7 +28,7 @@ gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 # and possibly a checkout index lock; the next run takes over both
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
 pid=$!
-wait_for pgrep -f "sleep 0.2" || fail "the benchmark never started"
+wait_for pgrep -f "sleep 0.2173" || fail "the benchmark never started"
 kill -KILL $pid
 wait $pid
 [ -f "$R/.git/gate/lock" ] || fail "SIGKILL should leave the lock file"
