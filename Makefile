@@ -5,6 +5,8 @@
 #   make bench      measure gate itself (runner overhead, statistics speed)
 #   make bench-stats  the simulation table of gate's error rates and power
 #   make bench-bias measure the bias between the arms on identical code
+#   make bench-verdicts  gate's verdicts on a real program slowed by known
+#                   amounts, quiet and with one core busy (RUNS=20 per cell)
 #   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
@@ -176,6 +178,12 @@ bench-bias: $(BUILD)/gate
 	@ci/install-deps --bench
 	@bench/bias $(BUILD)
 
+# gate run on a real program whose slowdown is set exactly (0 to 4x the
+# floor), quiet and with one core busy: verdict counts against the targets
+bench-verdicts: $(BUILD)/gate
+	@ci/install-deps --bench
+	@bench/verdicts $(BUILD)
+
 # gate finds the library at ../lib/gate/ from its own binary, so BINDIR and
 # LIBDIR must stay siblings (as PREFIX/bin and PREFIX/lib are).
 install: $(BUILD)/gate $(ALLOC_LIB)
@@ -189,7 +197,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench \
-	bench-stats bench-bias install clean
+	bench-stats bench-bias bench-verdicts install clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)
