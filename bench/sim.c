@@ -181,41 +181,67 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	return ret;
 }
 
-double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
-		    size_t n, double level, unsigned resamples, size_t trials,
-		    unsigned long seed)
+int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
+			  const struct bench_cfg *proto, size_t n,
+			  double alpha, unsigned resamples, size_t trials,
+			  unsigned long seed)
 {
 	struct sim_ctx s;
 	struct run_report r;
 	struct bench_cfg cfg = *proto;
-	struct verdict_opts vo = { (1 - level) / 2, resamples, 0, 0 };
-	size_t t, hit = 0;
+	struct verdict_opts vo = { alpha, resamples, 0, 0 };
+	double truth = 1 + c->effect;
+	size_t t, below = 0, above = 0, fallback = 0;
+	int ret = 0;
 
+	memset(out, 0, sizeof(*out));
 	cfg.pairs = cfg.max_pairs = (unsigned)n;
 	s.c = c;
 	s.sigma = sqrt(log(1 + c->cv * c->cv));
 	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!s.rng)
-		return NAN;
+		return error("cannot allocate a random generator");
 	gsl_rng_set(s.rng, seed);
 	memset(&r, 0, sizeof(r));
 	s.r = &r;
 	r.n = 1;
 	r.runs = xcalloc(1, sizeof(*r.runs));
 	r.stats = xcalloc(1, sizeof(*r.stats));
-	for (t = 0; t < trials; t++) {
+	for (t = 0; t < trials && ret == 0; t++) {
+		struct bench_stats *st = &r.stats[0];
+
 		r.runs[0].cfg = &cfg;
 		sim_measure(&s, 0, (unsigned)n);
 		vo.seed = (unsigned long)t;
-		verdict_analyse(&r.stats[0], &r.runs[0], &vo);
-		hit += r.stats[0].low <= 1 + c->effect &&
-		       1 + c->effect <= r.stats[0].high;
-		bench_stats_release(&r.stats[0]);
+		if (verdict_analyse(st, &r.runs[0], &vo) < 0)
+			ret = error("simulated analysis failed: %s",
+				    st->reason ? st->reason : "?");
+		/* the true ratio outside a bound is that bound's error */
+		below += st->low > truth;
+		above += st->high < truth;
+		fallback += st->interval_used != cfg.interval;
+		bench_stats_release(st);
 		bench_run_release(&r.runs[0]);
 		memset(&r.runs[0], 0, sizeof(r.runs[0]));
 	}
+	out->trials = t;
+	out->below = (double)below / (double)t;
+	out->above = (double)above / (double)t;
+	out->fallback = (double)fallback / (double)t;
 	free(r.runs);
 	free(r.stats);
 	gsl_rng_free(s.rng);
-	return (double)hit / trials;
+	return ret;
+}
+
+double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
+		    size_t n, double level, unsigned resamples, size_t trials,
+		    unsigned long seed)
+{
+	struct sim_cover cv;
+
+	if (sim_coverage_onesided(&cv, c, proto, n, (1 - level) / 2,
+				  resamples, trials, seed) < 0)
+		return NAN;
+	return 1 - cv.below - cv.above;
 }

@@ -54,6 +54,24 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
 		    size_t n, double level, unsigned resamples, size_t trials,
 		    unsigned long seed);
+struct sim_cover {
+	double below;		/* share whose lower bound is above the truth */
+	double above;		/* share whose upper bound is below it */
+	double fallback;	/* share analysed with another interval than
+				   the one configured (interval_used) */
+	size_t trials;
+};
+
+/*
+ * One-sided errors of proto's interval from n pairs, each bound at error
+ * alpha (gate's two-sided interval at 1 - 2 alpha), over `trials` datasets
+ * of cell c analysed by gate's own verdict_analyse. Returns 0, or -1 when
+ * an analysis failed.
+ */
+int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
+			  const struct bench_cfg *proto, size_t n,
+			  double alpha, unsigned resamples, size_t trials,
+			  unsigned long seed);
 /* A benchmark config with gate's defaults (floor 5%, pairs 20..60). */
 void sim_default_cfg(struct bench_cfg *b);
 

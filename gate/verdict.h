@@ -54,7 +54,12 @@ struct bench_stats {
 	double estimate;	/* the statistic of the log-ratios, as a ratio */
 	double low, high, level;	/* its interval, as ratios */
 	enum stats_estimator statistic;
-	enum interval_method interval;
+	enum interval_method interval;	/* as configured */
+	enum interval_method interval_used;	/* what gave low and high:
+				   the exact interval when the bootstrap
+				   cannot hold its level at this n */
+	const char *interval_why;	/* static: why interval_used differs
+					   from interval, else NULL */
 	enum rule rule;
 	int strict;
 	double wilcoxon_p;	/* signed-rank test of the log-ratios */

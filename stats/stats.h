@@ -81,6 +81,27 @@ int stats_bootstrap(struct stats_interval *out, enum stats_estimator e,
 		    int bca, const double *x, size_t n, size_t resamples,
 		    double level, gsl_rng *rng);
 /*
+ * The bootstrap at corrected levels. A percentile or BCa bound from few
+ * values misses the truth more often than its nominal tail (measured with
+ * n = 10 and tail 0.00125: 0.45%), so gate widens it and uses it only
+ * where the resamples can resolve the widened tail.
+ *
+ * stats_bootstrap_tail: the nominal one-sided tail to ask the bootstrap
+ * for so that each bound errs at most `tail` from n values: the normal
+ * tail beyond sqrt(n/(n-1)) t_{n-1}(tail) (the expanded percentile). NAN
+ * when n < 2 or tail is not in (0, 0.5).
+ *
+ * stats_bootstrap_min_n: the fewest values (up to STATS_BOOTSTRAP_MAX_N)
+ * whose expanded tail leaves at least STATS_BOOTSTRAP_TAIL_DRAWS of
+ * `resamples` replicates beyond each bound; 0 when none does (or tail is
+ * not in (0, 0.5)): below it, use stats_interval_exact.
+ */
+#define STATS_BOOTSTRAP_TAIL_DRAWS 10
+#define STATS_BOOTSTRAP_MAX_N 100000
+double stats_bootstrap_tail(size_t n, double tail);
+size_t stats_bootstrap_min_n(double tail, size_t resamples);
+
+/*
  * Distribution-free interval with coverage >= level: for the median the
  * order statistics [x(c), x(n+1-c)] with c from Binomial(n, 1/2); for
  * Hodges-Lehmann the Walsh averages at the signed-rank critical depth
