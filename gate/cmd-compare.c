@@ -310,6 +310,36 @@ static double *logs(const double *v, size_t n)
 	return l;
 }
 
+static int cmp_case(const void *a, const void *b)
+{
+	const struct fmt_case *x = *(const struct fmt_case *const *)a;
+	const struct fmt_case *y = *(const struct fmt_case *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->unit, y->unit);
+}
+
+/* t's cases sorted by (name, unit), for find (a file may hold 100k). */
+static const struct fmt_case **index_cases(const struct fmt_table *t)
+{
+	const struct fmt_case **ix = xmalloc((t->n + 1) * sizeof(*ix));
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		ix[i] = &t->cases[i];
+	qsort(ix, t->n, sizeof(*ix), cmp_case);
+	return ix;
+}
+
+static const struct fmt_case *find(const struct fmt_case **ix, size_t n,
+				   const struct fmt_case *key)
+{
+	const struct fmt_case **hit = bsearch(&key, ix, n, sizeof(*ix),
+					      cmp_case);
+
+	return hit ? *hit : NULL;
+}
+
 /* Why this verdict, in one sentence (owned). */
 static char *explain(const struct row *w, const struct cmp_opts *o,
 		     const struct cmp_run *run)
@@ -711,6 +741,7 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	struct cmp_run run;
 	struct fmt_table t[2] = { FMT_TABLE_INIT, FMT_TABLE_INIT };
 	struct row *rows = NULL;
+	const struct fmt_case **ix[2] = { NULL, NULL };
 	enum verdict *v = NULL, suite;
 	size_t n = 0, i;
 	int rc, code = EXIT_ERROR;
@@ -727,16 +758,16 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 		 &run.one_process[1]) < 0)
 		goto cleanup;
 	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
+	ix[0] = index_cases(&t[0]);
+	ix[1] = index_cases(&t[1]);
 	for (i = 0; i < t[0].n; i++) {
 		rows[n].c[0] = &t[0].cases[i];
-		rows[n].c[1] = fmt_table_find(&t[1], t[0].cases[i].name,
-					      t[0].cases[i].unit);
+		rows[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
 		run.compared += rows[n].c[1] != NULL;
 		n++;
 	}
 	for (i = 0; i < t[1].n; i++)
-		if (!fmt_table_find(&t[0], t[1].cases[i].name,
-				    t[1].cases[i].unit))
+		if (!find(ix[0], t[0].n, &t[1].cases[i]))
 			rows[n++].c[1] = &t[1].cases[i];
 	if (run.compared == 0) {
 		error("no case is in both %s (%zu cases) and %s (%zu cases)%s: "
@@ -766,6 +797,8 @@ cleanup:
 	for (i = 0; i < n; i++)
 		free(rows[i].reason);
 	free(rows);
+	free(ix[0]);
+	free(ix[1]);
 	free(v);
 	fmt_table_release(&t[0]);
 	fmt_table_release(&t[1]);
