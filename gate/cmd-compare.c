@@ -1,7 +1,12 @@
 /*
  * gate compare OLD NEW: offline statistics on two result files (any
  * supported format, or two gate JSON reports). Nothing pairs the runs, so
- * the interval is an unpaired bootstrap of the ratio of medians.
+ * each case is the Hodges-Lehmann shift of the log values with the exact
+ * Mann-Whitney bounds (stats_hl_shift), one-sided at the suite's alpha
+ * over the cases compared, and decided by gate run's rule
+ * (verdict_decide_rule): fail when the lower bound is above 1 + floor,
+ * pass when the estimate is within it and the upper bound below
+ * 1 + pass_excludes, noisy otherwise, including too few values for a bound.
  */
 #include "gate/cmd.h"
 
@@ -13,8 +18,6 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <gsl/gsl_rng.h>
-
 #include "common/error.h"
 #include "gate/config.h"
 #include "gate/format.h"
@@ -24,8 +27,9 @@
 
 const char cmd_compare_usage[] =
 	"usage: gate compare [--format F] [--metric wall|cpu] [--filter REGEX]\n"
-	"                    [--min-effect F] [--confidence C] [--seed N]\n"
-	"                    [--json FILE] [--advisory] OLD NEW\n"
+	"                    [--min-effect F] [--pass-excludes F] [--strict]\n"
+	"                    [--confidence C] [--json FILE] [--advisory]\n"
+	"                    OLD NEW\n"
 	"\n"
 	"  OLD, NEW          result files: gbench JSON, go test -bench text,\n"
 	"                    lines, hyperfine or pytest-benchmark JSON, or gate\n"
@@ -34,8 +38,13 @@ const char cmd_compare_usage[] =
 	"  --metric cpu      gbench: compare cpu_time (default real_time)\n"
 	"  --filter REGEX    only cases whose name matches (POSIX extended)\n"
 	"  --min-effect F    the floor, a fraction (default 0.05)\n"
+	"  --pass-excludes F a pass must exclude a regression of F (default\n"
+	"                    twice the floor)\n"
+	"  --strict          pass only when the interval excludes regressions\n"
+	"                    above the floor (--pass-excludes = the floor)\n"
 	"  --confidence C    suite-wide confidence (default 0.95)\n"
-	"  --seed N          bootstrap seed (default 1)\n"
+	"  --seed N          accepted for scripts of older versions; the\n"
+	"                    interval is exact and draws nothing\n"
 	"  --json FILE       write the JSON report to FILE ('-' for stdout)\n"
 	"  --advisory        report the verdict but exit 0\n"
 	"\n"
@@ -43,22 +52,36 @@ const char cmd_compare_usage[] =
 
 struct cmp_opts {
 	const char *files[2], *filter, *json;
-	int have_format, advisory;
+	int have_format, advisory, strict;
 	enum format format;
 	struct fmt_opts fo;
-	double floor, confidence;
+	double floor, excludes, confidence;
 	unsigned long seed;
+};
+
+/* What the comparison as a whole used, for every report. */
+struct cmp_run {
+	enum format used[2];
+	int one_process[2];	/* a file's values are repetitions inside
+				   one process */
+	size_t compared;
+	double alpha;		/* one-sided error of each bound per case */
+	size_t min_n;		/* values per side for a bound at alpha */
+	size_t normal;		/* cases whose depth came from the normal law */
 };
 
 struct row {
 	const struct fmt_case *c[2];	/* old, new; NULL when absent */
 	double med[2], spread[2];	/* median; max deviation, fraction */
-	struct stats_interval ci;
+	struct stats_shift sh;		/* of the log values */
 	struct stats_mwu mwu;
-	double ratio;
+	double ratio, low, high;	/* exp of the shift and its bounds */
 	enum verdict verdict;
 	char *reason;
 };
+
+#define ONE_PROCESS_NOTE "values are repetitions within one process: the " \
+	"interval covers that process's noise, not run-to-run variation"
 
 static int bad_usage(const char *what, const char *arg)
 {
@@ -89,6 +112,8 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "filter", required_argument, NULL, 'f' },
 		{ "min-effect", required_argument, NULL, 'e' },
+		{ "pass-excludes", required_argument, NULL, 'x' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "confidence", required_argument, NULL, 'c' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "json", required_argument, NULL, 'j' },
@@ -99,6 +124,7 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 	double d;
 	int c;
 
+	o->excludes = -1;
 	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
 	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	o->seed = 1;
@@ -128,6 +154,12 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 					   0, 10) < 0)
 				return -1;
 			break;
+		case 'x':
+			if (parse_fraction(&o->excludes, "--pass-excludes",
+					   optarg, 0, 10) < 0)
+				return -1;
+			break;
+		case 'S': o->strict = 1; break;
 		case 'c':
 			if (parse_fraction(&o->confidence, "--confidence",
 					   optarg, 0.5, 1) < 0 ||
@@ -150,6 +182,17 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 					 argv[optind - 1]);
 		}
 	}
+	if (o->strict && o->excludes >= 0)
+		return error("--strict sets --pass-excludes to the floor: give "
+			     "one or the other");
+	if (o->strict)
+		o->excludes = o->floor;
+	else if (o->excludes < 0)
+		o->excludes = 2 * o->floor;
+	else if (o->excludes < o->floor)
+		return error("--pass-excludes %g is below the floor %g: a pass "
+			     "must exclude at least the floor", o->excludes,
+			     o->floor);
 	if (argc - optind != 2) {
 		error("compare needs two files, OLD and NEW, got %d",
 		      argc - optind);
@@ -161,8 +204,60 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Whether every case's values in a file come from one process: gbench
+ * JSON and pytest-benchmark JSON are one process's output; go test prints
+ * a "pkg:" header per test binary, so a header repeated means runs were
+ * concatenated (values from several processes). hyperfine runs a process
+ * per value, gate reports a pair per process; lines say nothing.
+ */
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static int one_process(enum format f, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	struct span *pkg = NULL;
+	size_t n = 0, cap = 0, i;
+	int single = 1;
+
+	if (f == FORMAT_GBENCH || f == FORMAT_PYTEST)
+		return 1;
+	if (f != FORMAT_GOTEST)
+		return 0;
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) < 5 || memcmp(p, "pkg: ", 5))
+			continue;
+		if (n == cap)
+			pkg = xrealloc(pkg, (cap = cap ? 2 * cap : 16) *
+				       sizeof(*pkg));
+		pkg[n].p = p;
+		pkg[n++].n = (size_t)(nl - p) - (nl > p && nl[-1] == '\r');
+	}
+	/* the same header twice: another run of that test binary */
+	if (n > 1)
+		qsort(pkg, n, sizeof(*pkg), cmp_span);
+	for (i = 1; i < n && single; i++)
+		single = cmp_span(&pkg[i - 1], &pkg[i]) != 0;
+	free(pkg);
+	return single;
+}
+
 static int load(struct fmt_table *t, const char *path,
-		const struct cmp_opts *o, enum format *used)
+		const struct cmp_opts *o, enum format *used, int *single)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 65536, n = 0, got;
@@ -187,6 +282,7 @@ static int load(struct fmt_table *t, const char *path,
 	fclose(f);
 	*used = o->have_format ? o->format : format_detect(buf, n);
 	rc = format_parse(t, *used, buf, n, path, &o->fo);
+	*single = rc == 0 && one_process(*used, buf, n);
 	free(buf);
 	if (rc == 0 && o->filter && fmt_table_filter(t, o->filter) < 0)
 		return -1;
@@ -204,15 +300,100 @@ static double max_dev(const double *v, size_t n, double med)
 	return med > 0 ? d / med : NAN;
 }
 
+static double *logs(const double *v, size_t n)
+{
+	double *l = xmalloc(n * sizeof(*l));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		l[i] = log(v[i]);
+	return l;
+}
+
+static int cmp_case(const void *a, const void *b)
+{
+	const struct fmt_case *x = *(const struct fmt_case *const *)a;
+	const struct fmt_case *y = *(const struct fmt_case *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : strcmp(x->unit, y->unit);
+}
+
+/* t's cases sorted by (name, unit), for find (a file may hold 100k). */
+static const struct fmt_case **index_cases(const struct fmt_table *t)
+{
+	const struct fmt_case **ix = xmalloc((t->n + 1) * sizeof(*ix));
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		ix[i] = &t->cases[i];
+	qsort(ix, t->n, sizeof(*ix), cmp_case);
+	return ix;
+}
+
+static const struct fmt_case *find(const struct fmt_case **ix, size_t n,
+				   const struct fmt_case *key)
+{
+	const struct fmt_case **hit = bsearch(&key, ix, n, sizeof(*ix),
+					      cmp_case);
+
+	return hit ? *hit : NULL;
+}
+
+/* Why this verdict, in one sentence (owned). */
+static char *explain(const struct row *w, const struct cmp_opts *o,
+		     const struct cmp_run *run)
+{
+	double f = o->floor * 100, m = o->excludes * 100;
+
+	switch (w->verdict) {
+	case VERDICT_FAIL:
+		return xasprintf("slower by %+.1f%% (bounds %+.1f%% to %+.1f%%, "
+			"Mann-Whitney p=%.2g): the lower bound is above the "
+			"%+.1f%% floor", ratio_pct(w->ratio),
+			ratio_pct(w->low), ratio_pct(w->high), w->mwu.p, f);
+	case VERDICT_NOISY:
+		if (w->sh.depth == 0)
+			return xasprintf("too few values: %zu per side needed "
+				"at this level (%zu in OLD, %zu in NEW; each "
+				"bound at %.4g%% over %zu cases); estimate "
+				"%+.1f%%: run the suite with more repetitions "
+				"(-count, --benchmark_repetitions)", run->min_n,
+				w->c[0]->n, w->c[1]->n, (1 - run->alpha) * 100,
+				run->compared, ratio_pct(w->ratio));
+		if (w->ratio > 1 + o->floor)
+			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
+				"floor but the lower bound reaches down to "
+				"%+.1f%% (Mann-Whitney p=%.2g): more values per "
+				"file would resolve it", ratio_pct(w->ratio), f,
+				ratio_pct(w->low), w->mwu.p);
+		return xasprintf("estimate %+.1f%% is within the %+.1f%% floor "
+			"but a regression of %+.1f%% is not excluded (the upper "
+			"bound is %+.1f%%): more values per file would resolve "
+			"it", ratio_pct(w->ratio), f, m, ratio_pct(w->high));
+	case VERDICT_PASS:
+		if (w->high < 1)
+			return xasprintf("faster by %.1f%% (bounds %+.1f%% to "
+				"%+.1f%%)", -ratio_pct(w->ratio),
+				ratio_pct(w->low), ratio_pct(w->high));
+		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
+			"floor; a regression above %+.1f%% is excluded",
+			ratio_pct(w->ratio), f, ratio_pct(w->high));
+	default:
+		return xstrdup("could not be compared");
+	}
+}
+
 /* Statistics and verdict for one row with both sides present. */
-static void analyse(struct row *w, double level, const struct cmp_opts *o,
-		    size_t index)
+static void analyse(struct row *w, const struct cmp_opts *o,
+		    struct cmp_run *run)
 {
 	const struct fmt_case *a = w->c[0], *b = w->c[1];
 	int hb = a->higher_better;
 	size_t i, zeros = 0;
-	gsl_rng *rng;
+	double *lo, *ln;
 	char cap[1024];
+	int rc;
 
 	w->verdict = VERDICT_ERROR;
 	w->med[0] = stats_median(a->values, a->n);
@@ -224,7 +405,8 @@ static void analyse(struct row *w, double level, const struct cmp_opts *o,
 	for (i = 0; i < b->n; i++)
 		zeros += b->values[i] == 0;
 	if (zeros == a->n + b->n) {
-		w->ratio = w->ci.low = w->ci.high = 1;
+		w->ratio = w->low = w->high = 1;
+		w->sh.depth = 1;
 		w->mwu.p = 1;
 		w->verdict = VERDICT_PASS;
 		w->reason = xasprintf("0 %s in every value of both files",
@@ -237,58 +419,27 @@ static void analyse(struct row *w, double level, const struct cmp_opts *o,
 				      a->n + b->n);
 		return;
 	}
-	if (a->n < 2 || b->n < 2) {
-		w->reason = xasprintf("%zu value(s) in OLD and %zu in NEW: an "
-				      "interval needs at least 2 on each side "
-				      "(run the suite with repetitions or "
-				      "-count)", a->n, b->n);
-		return;
-	}
-	w->ratio = hb ? w->med[0] / w->med[1] : w->med[1] / w->med[0];
 	stats_mann_whitney(&w->mwu, a->values, a->n, b->values, b->n);
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng) {
-		w->reason = xstrdup("cannot allocate a random generator");
-		return;
-	}
-	/* each case its own stream, so adding a case changes no other */
-	gsl_rng_set(rng, (o->seed * 2654435761UL + index) & 0xffffffffUL);
+	/* the shift of log NEW against log OLD (the reverse for rates) */
+	lo = logs(a->values, a->n);
+	ln = logs(b->values, b->n);
 	error_capture(cap, sizeof(cap), 1);
-	if ((hb ? stats_bootstrap_ratio(&w->ci, a->values, a->n, b->values,
-					b->n, CONFIG_DEFAULT_RESAMPLES, level,
-					rng)
-		: stats_bootstrap_ratio(&w->ci, b->values, b->n, a->values,
-					a->n, CONFIG_DEFAULT_RESAMPLES, level,
-					rng)) < 0) {
-		error_capture(NULL, 0, 0);
+	rc = hb ? stats_hl_shift(&w->sh, ln, b->n, lo, a->n, run->alpha) :
+		  stats_hl_shift(&w->sh, lo, a->n, ln, b->n, run->alpha);
+	error_capture(NULL, 0, 0);
+	free(lo);
+	free(ln);
+	if (rc < 0) {
 		w->reason = xasprintf("no interval: %s", cap);
-		gsl_rng_free(rng);
 		return;
 	}
-	error_capture(NULL, 0, 0);
-	gsl_rng_free(rng);
-	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->ci.low,
-					 w->ci.high, o->floor, 2 * o->floor);
-	if (w->verdict == VERDICT_FAIL)
-		w->reason = xasprintf("slower by %+.1f%% (interval %+.1f%% to "
-			"%+.1f%%, Mann-Whitney p=%.2g): the whole interval is "
-			"above the %+.1f%% floor", ratio_pct(w->ratio),
-			ratio_pct(w->ci.low), ratio_pct(w->ci.high), w->mwu.p,
-			o->floor * 100);
-	else if (w->verdict == VERDICT_NOISY)
-		w->reason = xasprintf("estimate %+.1f%% is above the %+.1f%% "
-			"floor but the interval reaches down to %+.1f%% "
-			"(Mann-Whitney p=%.2g): more values per file would "
-			"resolve it", ratio_pct(w->ratio), o->floor * 100,
-			ratio_pct(w->ci.low), w->mwu.p);
-	else if (w->ci.high < 1)
-		w->reason = xasprintf("faster by %.1f%% (interval %+.1f%% to "
-			"%+.1f%%)", -ratio_pct(w->ratio), ratio_pct(w->ci.low),
-			ratio_pct(w->ci.high));
-	else
-		w->reason = xasprintf("estimate %+.1f%% is within the %+.1f%% "
-			"floor; a regression above %+.1f%% is excluded",
-			ratio_pct(w->ratio), o->floor * 100, ratio_pct(w->ci.high));
+	run->normal += !w->sh.exact;
+	w->ratio = exp(w->sh.estimate);
+	w->low = exp(w->sh.low);	/* 0 when no bound */
+	w->high = exp(w->sh.high);	/* INFINITY when no bound */
+	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->low,
+					 w->high, o->floor, o->excludes);
+	w->reason = explain(w, o, run);
 }
 
 static const char *vname(const struct row *w)
@@ -299,7 +450,7 @@ static const char *vname(const struct row *w)
 		return "removed";
 	switch (w->verdict) {
 	case VERDICT_PASS:
-		return w->ci.high < 1 ? "pass (faster)" : "pass";
+		return w->high < 1 ? "pass (faster)" : "pass";
 	case VERDICT_FAIL:
 		return "FAIL";
 	case VERDICT_NOISY:
@@ -326,15 +477,33 @@ static const char *cell(const struct row *w, int side, char *buf, size_t sz)
 	return buf;
 }
 
+/* "old.txt and new.txt", "old.txt" or NULL: the files of one process. */
+static char *one_process_files(const struct cmp_opts *o,
+			       const struct cmp_run *run)
+{
+	if (run->one_process[0] && run->one_process[1])
+		return xasprintf("%s and %s", o->files[0], o->files[1]);
+	if (run->one_process[0] || run->one_process[1])
+		return xstrdup(o->files[run->one_process[1]]);
+	return NULL;
+}
+
+/* The interval method actually used, in words. */
+static const char *method_name(const struct cmp_run *run)
+{
+	return run->normal ? "exact Mann-Whitney bounds (normal approximation, "
+			     "made conservative, for cases with many values)" :
+			     "exact Mann-Whitney bounds";
+}
+
 static void print_term(FILE *out, const struct row *rows, size_t n,
-		       const struct cmp_opts *o, const enum format used[2],
-		       double level, size_t compared, enum verdict suite,
-		       int code)
+		       const struct cmp_opts *o, const struct cmp_run *run,
+		       enum verdict suite, int code)
 {
 	size_t i, count[VERDICT_NEW + 1] = { 0 }, added = 0, removed = 0;
 	int w = 4, cw[2] = { (int)strlen(o->files[0]),
 			     (int)strlen(o->files[1]) };
-	char b[96], iv[48], p[24];
+	char b[96], iv[48], p[24], *single = one_process_files(o, run);
 
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -359,8 +528,11 @@ static void print_term(FILE *out, const struct row *rows, size_t n,
 		snprintf(name, sizeof(name), "%s [%s]", c->name, c->unit);
 		if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
 			snprintf(ch, sizeof(ch), "%+.1f%%", ratio_pct(r->ratio));
-			snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
-				 ratio_pct(r->ci.low), ratio_pct(r->ci.high));
+			if (r->sh.depth)
+				snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
+					 ratio_pct(r->low), ratio_pct(r->high));
+			else
+				snprintf(iv, sizeof(iv), "none: too few");
 			snprintf(p, sizeof(p), "%.3f (%zu+%zu)", r->mwu.p,
 				 r->c[0]->n, r->c[1]->n);
 		} else {
@@ -392,6 +564,8 @@ static void print_term(FILE *out, const struct row *rows, size_t n,
 		count[r->verdict]++;
 		fprintf(out, "%s [%s]: %s\n", c->name, c->unit, r->reason);
 	}
+	if (single)
+		fprintf(out, "note: in %s, " ONE_PROCESS_NOTE "\n", single);
 	fprintf(out, "verdict: %s: %zu pass, %zu fail, %zu noisy, %zu error, "
 		"%zu new, %zu removed", suite == VERDICT_PASS ? "PASS" :
 		suite == VERDICT_FAIL ? "FAIL" : suite == VERDICT_NOISY ?
@@ -403,21 +577,34 @@ static void print_term(FILE *out, const struct row *rows, size_t n,
 	else
 		fprintf(out, " (exit %d)\n", code);
 	fprintf(out, "\nprotocol:\n  old: %s (%s)\n  new: %s (%s)\n",
-		o->files[0], format_name(used[0]), o->files[1],
-		format_name(used[1]));
+		o->files[0], format_name(run->used[0]), o->files[1],
+		format_name(run->used[1]));
 	fprintf(out, "  values: every value in a file is one sample (unpaired: "
 		"nothing matches a run of OLD with one of NEW); ± is the "
 		"largest deviation from the median\n");
-	fprintf(out, "  interval: bootstrap percentile of the ratio of "
-		"medians, NEW/OLD (OLD/NEW for rates), both files resampled, "
-		"%u resamples, seed %lu, %.4g%% per case (%.4g%% for the "
-		"suite, Bonferroni over %zu)\n", CONFIG_DEFAULT_RESAMPLES,
-		o->seed, level * 100, o->confidence * 100, compared);
+	if (single)
+		fprintf(out, "  one process: in %s, " ONE_PROCESS_NOTE "\n",
+			single);
+	fprintf(out, "  interval: Hodges-Lehmann shift of the log values, NEW "
+		"against OLD (OLD against NEW for rates), with %s: one-sided, "
+		"each bound at %.4g%% (%.4g%% for the suite, Bonferroni over "
+		"%zu cases); a bound needs at least %zu values per side at "
+		"this level\n", method_name(run), (1 - run->alpha) * 100,
+		o->confidence * 100, run->compared, run->min_n);
+	fprintf(out, "  verdict: fail when the lower bound is above the "
+		"%+.1f%% floor; pass when the estimate is within it and the "
+		"upper bound below %+.1f%%%s; noisy otherwise\n",
+		o->floor * 100, o->excludes * 100, o->strict ? " (--strict)" :
+		" (pass_excludes)");
+	fprintf(out, "  promise: over all %zu cases, identical code fails with "
+		"probability at most %.4g%%, and a regression of %+.1f%% or "
+		"more passes with probability at most %.4g%%\n", run->compared,
+		(1 - o->confidence) * 100, o->excludes * 100,
+		(1 - o->confidence) * 100);
 	fprintf(out, "  p: two-sided Mann-Whitney U (exact when a side has at "
-		"most 8 values and no ties); the verdict uses the interval: "
-		"fail when its lower end is above the %+.1f%% floor\n",
-		o->floor * 100);
+		"most 8 values and no ties), for reading only\n");
 	fprintf(out, "  gate %s\n", GATE_VERSION);
+	free(single);
 }
 
 static cJSON *values_json(const struct fmt_case *c)
@@ -426,16 +613,24 @@ static cJSON *values_json(const struct fmt_case *c)
 		   cJSON_CreateArray();
 }
 
+/* A bound as a number, or null when there is none. */
+static void add_bound(cJSON *x, const char *key, double v)
+{
+	if (isfinite(v) && v > 0)
+		cJSON_AddNumberToObject(x, key, v);
+	else
+		cJSON_AddNullToObject(x, key);
+}
+
 static int write_json(const char *path, const struct row *rows, size_t n,
-		      const struct cmp_opts *o, const enum format used[2],
-		      double level, size_t compared, enum verdict suite,
-		      int code)
+		      const struct cmp_opts *o, const struct cmp_run *run,
+		      enum verdict suite, int code)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list, *x;
-	char *text;
+	char *text, *single = one_process_files(o, run);
 	FILE *f;
 	size_t i;
-	int ret = -1;
+	int ret = -1, s;
 
 	cJSON_AddNumberToObject(root, "schema", 1);
 	cJSON_AddStringToObject(root, "gate_version", GATE_VERSION);
@@ -443,23 +638,41 @@ static int write_json(const char *path, const struct row *rows, size_t n,
 	cJSON_AddStringToObject(root, "verdict", verdict_name(suite));
 	cJSON_AddNumberToObject(root, "exit_code", code);
 	cJSON_AddBoolToObject(root, "advisory", o->advisory);
-	x = cJSON_AddObjectToObject(root, "old");
-	cJSON_AddStringToObject(x, "file", o->files[0]);
-	cJSON_AddStringToObject(x, "format", format_name(used[0]));
-	x = cJSON_AddObjectToObject(root, "new");
-	cJSON_AddStringToObject(x, "file", o->files[1]);
-	cJSON_AddStringToObject(x, "format", format_name(used[1]));
+	for (s = 0; s < 2; s++) {
+		x = cJSON_AddObjectToObject(root, s ? "new" : "old");
+		cJSON_AddStringToObject(x, "file", o->files[s]);
+		cJSON_AddStringToObject(x, "format",
+					format_name(run->used[s]));
+		cJSON_AddBoolToObject(x, "one_process", run->one_process[s]);
+	}
+	x = cJSON_AddArrayToObject(root, "notes");
+	if (single) {
+		char *note = xasprintf("in %s, " ONE_PROCESS_NOTE, single);
+
+		cJSON_AddItemToArray(x, cJSON_CreateString(note));
+		free(note);
+	}
 	p = cJSON_AddObjectToObject(root, "protocol");
-	cJSON_AddStringToObject(p, "statistic", "ratio of medians");
-	cJSON_AddStringToObject(p, "interval", "unpaired bootstrap percentile");
-	cJSON_AddNumberToObject(p, "resamples", CONFIG_DEFAULT_RESAMPLES);
+	cJSON_AddStringToObject(p, "statistic", "Hodges-Lehmann shift of log "
+				"values (NEW against OLD; OLD against NEW for "
+				"rates), as a ratio");
+	cJSON_AddStringToObject(p, "interval", run->normal ?
+				"exact Mann-Whitney (one-sided bounds; normal "
+				"approximation, conservative, where cases have "
+				"many values)" :
+				"exact Mann-Whitney (one-sided bounds)");
+	cJSON_AddNullToObject(p, "resamples");
 	cJSON_AddNumberToObject(p, "seed", (double)o->seed);
 	cJSON_AddNumberToObject(p, "confidence", o->confidence);
-	cJSON_AddNumberToObject(p, "adjusted_confidence", level);
+	cJSON_AddNumberToObject(p, "adjusted_confidence", 1 - run->alpha);
+	cJSON_AddNumberToObject(p, "alpha", run->alpha);
 	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
-	cJSON_AddNumberToObject(p, "compared", (double)compared);
+	cJSON_AddNumberToObject(p, "compared", (double)run->compared);
+	cJSON_AddNumberToObject(p, "min_values_per_side", (double)run->min_n);
 	cJSON_AddStringToObject(p, "test", "Mann-Whitney U, two-sided");
 	cJSON_AddNumberToObject(p, "min_effect", o->floor);
+	cJSON_AddNumberToObject(p, "pass_excludes", o->excludes);
+	cJSON_AddBoolToObject(p, "strict", o->strict);
 	list = cJSON_AddArrayToObject(root, "benchmarks");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -476,10 +689,16 @@ static int write_json(const char *path, const struct row *rows, size_t n,
 			cJSON_AddStringToObject(b, "reason", r->reason);
 		if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
 			x = cJSON_AddObjectToObject(b, "ratio");
-			cJSON_AddNumberToObject(x, "median", r->ratio);
-			cJSON_AddNumberToObject(x, "low", r->ci.low);
-			cJSON_AddNumberToObject(x, "high", r->ci.high);
-			cJSON_AddNumberToObject(x, "level", level);
+			cJSON_AddNumberToObject(x, "estimate", r->ratio);
+			/* the ratio of the medians, for reading */
+			cJSON_AddNumberToObject(x, "median", c->higher_better ?
+						r->med[0] / r->med[1] :
+						r->med[1] / r->med[0]);
+			add_bound(x, "low", r->low);
+			add_bound(x, "high", r->high);
+			cJSON_AddNumberToObject(x, "level", 1 - run->alpha);
+			cJSON_AddBoolToObject(x, "exact", r->sh.exact ||
+					      r->sh.depth == 0);
 			x = cJSON_AddObjectToObject(b, "mann_whitney");
 			cJSON_AddNumberToObject(x, "u", r->mwu.u);
 			cJSON_AddNumberToObject(x, "p", r->mwu.p);
@@ -495,6 +714,7 @@ static int write_json(const char *path, const struct row *rows, size_t n,
 		cJSON_AddItemToObject(x, "values", values_json(r->c[1]));
 		cJSON_AddItemToArray(list, b);
 	}
+	free(single);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
@@ -518,45 +738,50 @@ static int write_json(const char *path, const struct row *rows, size_t n,
 int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cmp_opts o;
+	struct cmp_run run;
 	struct fmt_table t[2] = { FMT_TABLE_INIT, FMT_TABLE_INIT };
-	enum format used[2] = { FORMAT_LINES, FORMAT_LINES };
 	struct row *rows = NULL;
+	const struct fmt_case **ix[2] = { NULL, NULL };
 	enum verdict *v = NULL, suite;
-	size_t n = 0, i, compared = 0;
-	double level;
+	size_t n = 0, i;
 	int rc, code = EXIT_ERROR;
 
 	(void)ctx;
 	memset(&o, 0, sizeof(o));
+	memset(&run, 0, sizeof(run));
 	rc = parse_options(&o, argc, argv);
 	if (rc)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if (load(&t[0], o.files[0], &o, &used[0]) < 0 ||
-	    load(&t[1], o.files[1], &o, &used[1]) < 0)
+	if (load(&t[0], o.files[0], &o, &run.used[0],
+		 &run.one_process[0]) < 0 ||
+	    load(&t[1], o.files[1], &o, &run.used[1],
+		 &run.one_process[1]) < 0)
 		goto cleanup;
 	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
+	ix[0] = index_cases(&t[0]);
+	ix[1] = index_cases(&t[1]);
 	for (i = 0; i < t[0].n; i++) {
 		rows[n].c[0] = &t[0].cases[i];
-		rows[n].c[1] = fmt_table_find(&t[1], t[0].cases[i].name,
-					      t[0].cases[i].unit);
-		compared += rows[n].c[1] != NULL;
+		rows[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
+		run.compared += rows[n].c[1] != NULL;
 		n++;
 	}
 	for (i = 0; i < t[1].n; i++)
-		if (!fmt_table_find(&t[0], t[1].cases[i].name,
-				    t[1].cases[i].unit))
+		if (!find(ix[0], t[0].n, &t[1].cases[i]))
 			rows[n++].c[1] = &t[1].cases[i];
-	if (compared == 0) {
+	if (run.compared == 0) {
 		error("no case is in both %s (%zu cases) and %s (%zu cases)%s: "
 		      "nothing to compare", o.files[0], t[0].n, o.files[1],
 		      t[1].n, o.filter ? " after --filter" : "");
 		goto cleanup;
 	}
-	level = stats_bonferroni(o.confidence, compared);
+	/* one-sided, each bound: the whole alpha per case (gate run's rule) */
+	run.alpha = (1 - o.confidence) / (double)run.compared;
+	run.min_n = stats_shift_min_n(run.alpha);
 	v = xcalloc(n, sizeof(*v));
 	for (i = 0; i < n; i++) {
 		if (rows[i].c[0] && rows[i].c[1]) {
-			analyse(&rows[i], level, &o, i);
+			analyse(&rows[i], &o, &run);
 			v[i] = rows[i].verdict;
 		} else {
 			v[i] = VERDICT_NEW;
@@ -565,14 +790,15 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	suite = verdict_suite(v, n);
 	code = o.advisory ? EXIT_PASS : verdict_exit_code(suite);
 	print_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, rows, n,
-		   &o, used, level, compared, suite, code);
-	if (o.json && write_json(o.json, rows, n, &o, used, level, compared,
-				 suite, code) < 0)
+		   &o, &run, suite, code);
+	if (o.json && write_json(o.json, rows, n, &o, &run, suite, code) < 0)
 		code = EXIT_ERROR;
 cleanup:
 	for (i = 0; i < n; i++)
 		free(rows[i].reason);
 	free(rows);
+	free(ix[0]);
+	free(ix[1]);
 	free(v);
 	fmt_table_release(&t[0]);
 	fmt_table_release(&t[1]);

@@ -132,6 +132,56 @@ double stats_wilcoxon(const double *d, size_t n);
 double stats_correlation(const double *x, const double *y, size_t n);
 
 /*
+ * Two independent samples: the Hodges-Lehmann shift of y against x (the
+ * median of the nx*ny differences y_j - x_i) with the exact
+ * distribution-free Mann-Whitney bounds (stats/unpaired.c says how and
+ * why). gate compare passes log values, so the shift is a log-ratio.
+ */
+struct stats_shift {
+	double estimate;	/* the median difference */
+	double low, high;	/* one-sided bounds, each wrong with
+				   probability <= tail under the shift
+				   model; -INFINITY and INFINITY when
+				   too few values give none */
+	double tail;		/* the one-sided error asked for */
+	size_t depth;		/* c: low is the c-th smallest difference,
+				   high the c-th largest; 0 when none */
+	int exact;		/* 1: U's exact law; 0: its conservative
+				   normal approximation (large samples) */
+};
+
+/*
+ * The shift of y against x with bounds at one-sided error tail. Returns 0,
+ * or -1 through error() when a side is empty, a value is not finite, tail
+ * is not in (0, 0.5), or nx * ny overflows.
+ */
+int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
+		   const double *y, size_t ny, double tail);
+/*
+ * The k-th smallest (1-based) of the differences ys[j] - xs[i] of sorted
+ * xs and ys, without forming them. NAN when k is not in 1..nx*ny.
+ */
+double stats_shift_kth(const double *xs, size_t nx, const double *ys,
+		       size_t ny, size_t k);
+/*
+ * The depth c of the Mann-Whitney bounds: the largest c with
+ * P[U <= c - 1] <= tail under the null law of U for sizes nx, ny (0 when
+ * no bound exists, or tail is not in (0, 0.5)). stats_mwu_depth takes the
+ * exact law where it is cheap and the normal one beyond, and says which
+ * in *exact (may be NULL); the other two force one (for tests).
+ */
+size_t stats_mwu_depth(size_t nx, size_t ny, double tail, int *exact);
+size_t stats_mwu_depth_exact(size_t nx, size_t ny, double tail);
+size_t stats_mwu_depth_normal(size_t nx, size_t ny, double tail);
+/*
+ * The fewest values per side (equal sides) for which stats_hl_shift gives
+ * finite bounds at one-sided error tail: the smallest n with
+ * 1 / C(2n, n) <= tail (3 at 0.05, 4 at 0.025, 6 at 0.0025). 0 when tail
+ * is not in (0, 0.5).
+ */
+size_t stats_shift_min_n(double tail);
+
+/*
  * Unpaired percentile bootstrap of median(num) / median(den): each of
  * `resamples` resamples draws both samples with replacement (num first)
  * from rng; the interval is the type-7 (1-level)/2 and (1+level)/2
