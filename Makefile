@@ -7,7 +7,11 @@
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
-#   make install    PREFIX=/usr/local DESTDIR= (bin/gate, lib/gate/libgate-alloc.so)
+#   make check-unit the unit tests only (no CLI tests: those need Linux)
+#   make install    PREFIX=/usr/local DESTDIR= BINDIR= MANDIR=: the binary,
+#                   lib/gate/libgate-alloc.so, man pages, bash and zsh
+#                   completions; make uninstall removes them
+#   make deb        a Debian package, build/gate_VERSION_ARCH.deb (lintian-clean)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
@@ -18,21 +22,33 @@
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+INSTALL ?= install
+# keep in step with debian/changelog (make deb checks)
 VERSION = 0.1.0
+UNAME_S := $(shell uname -s)
 
 PKGS = libgit2 libcjson gsl
 BUILD ?= build
 # objects go under obj/ so that build/gate can be the binary
 OBJ = $(BUILD)/obj
 
-WARN = -Wall -Wextra -Werror
+WARN = -Wall -Wextra -Wpedantic -Werror
 ifeq ($(DEVELOPER),1)
 WARN += -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wwrite-strings \
 	-Wvla -Wformat=2
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	$(WARN) -I. -DGATE_VERSION='"$(VERSION)"' $(CFLAGS)
+	$(WARN) -I. -DGATE_VERSION='"$(VERSION)"' $(CPPFLAGS) $(CFLAGS)
+# macOS: _POSIX_C_SOURCE hides what its headers give beyond POSIX (glibc's
+# _DEFAULT_SOURCE brings that back on Linux); _DARWIN_C_SOURCE does there
+ifeq ($(UNAME_S),Darwin)
+ALL_CFLAGS += -D_DARWIN_C_SOURCE
+endif
 ALL_LDFLAGS = $(LDFLAGS)
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
@@ -41,7 +57,7 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 # Targets that install dependencies first do not need pkg-config yet.
-NODEPS_GOALS = check demo deps clean asan memcheck fuzz
+NODEPS_GOALS = check demo deps clean asan memcheck fuzz uninstall deb
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo ok),ok)
 $(error pkg-config cannot find $(PKGS): run ci/install-deps (or install libgit2-dev libcjson-dev libgsl-dev pkg-config))
@@ -79,10 +95,9 @@ BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
 # The allocation-counting preload library needs glibc (Linux); elsewhere
 # gate builds without it and the allocation metrics say they are missing.
-ifeq ($(shell uname -s),Linux)
+ifeq ($(UNAME_S),Linux)
 ALLOC_LIB = $(BUILD)/libgate-alloc.so
 endif
-LIBDIR ?= $(PREFIX)/lib
 
 all: $(BUILD)/gate $(ALLOC_LIB)
 
@@ -97,7 +112,7 @@ $(BUILD)/libgate.a: $(LIB_OBJ)
 # built without gate's libraries. Needs glibc (it forwards to __libc_malloc).
 $(BUILD)/libgate-alloc.so: lib/gate-alloc.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(WARN) -O2 -g -fPIC -shared \
+	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O2 -g -fPIC -shared $(LDFLAGS) \
 		-o $@ lib/gate-alloc.c
 
 $(OBJ)/%.o: %.c
@@ -140,6 +155,11 @@ check: deps
 # The tests without the dependency step (CI runs check).
 test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) tests/run-all $(UNIT_BIN)
+
+# The unit tests and fuzz-corpus replays alone: what runs without Linux,
+# valgrind or a browser (the macOS CI job; the Debian package's build).
+check-unit: $(UNIT_BIN)
+	@BUILD=$(BUILD) UNIT_ONLY=1 tests/run-all $(UNIT_BIN)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
@@ -184,20 +204,76 @@ bench-verdicts: $(BUILD)/gate
 	@ci/install-deps --bench
 	@bench/verdicts $(BUILD)
 
-# gate finds the library at ../lib/gate/ from its own binary, so BINDIR and
-# LIBDIR must stay siblings (as PREFIX/bin and PREFIX/lib are).
+# gate finds libgate-alloc.so at ../lib/gate/ from its own binary, so its
+# directory follows BINDIR (PREFIX/bin: PREFIX/lib/gate).
+ALLOCDIR = $(patsubst %/,%,$(dir $(patsubst %/,%,$(BINDIR))))/lib/gate
+ifeq ($(origin LIBDIR),command line)
+$(error LIBDIR is not used: gate finds libgate-alloc.so in ../lib/gate/ from its binary, so it goes to $(ALLOCDIR), after BINDIR)
+endif
+MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
+	man/gate-compare.1 man/gate-init.1
+MAN5 = man/gate.json.5
+INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
+	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))
+INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
+	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) $(BASHCOMPDIR)/gate \
+	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so
+# The directories install creates (not those that were there), for
+# uninstall to remove and no others: like CMake's install_manifest.txt,
+# kept in the build directory.
+INSTALL_MANIFEST = $(BUILD)/install-dirs
+
 install: $(BUILD)/gate $(ALLOC_LIB)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/gate
-	cp $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
-	chmod 755 $(DESTDIR)$(BINDIR)/gate
-	$(if $(ALLOC_LIB),cp $(ALLOC_LIB) $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
-	$(if $(ALLOC_LIB),chmod 644 $(DESTDIR)$(LIBDIR)/gate/libgate-alloc.so)
+	@mkdir -p $(BUILD)
+	@for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)); do \
+		while [ ! -d "$$d" ]; do echo "$$d"; d=$$(dirname "$$d"); done; \
+	done >>$(INSTALL_MANIFEST)
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	$(INSTALL) -m 755 $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
+	$(if $(ALLOC_LIB),$(INSTALL) -m 644 $(ALLOC_LIB) \
+		$(DESTDIR)$(ALLOCDIR)/libgate-alloc.so)
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	$(INSTALL) -m 644 completion/gate.bash $(DESTDIR)$(BASHCOMPDIR)/gate
+	$(INSTALL) -m 644 completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate
+
+# The files, then gate's own directory, then the directories install
+# recorded as created under this DESTDIR, deepest first, where empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@rmdir $(DESTDIR)$(ALLOCDIR) 2>/dev/null || :
+	@if [ -f $(INSTALL_MANIFEST) ]; then \
+		m=$(INSTALL_MANIFEST); \
+		awk -v p="$(DESTDIR)" 'index($$0, p) == 1' "$$m" | LC_ALL=C sort -ru | \
+		while read -r d; do rmdir "$$d" 2>/dev/null || :; done; \
+		awk -v p="$(DESTDIR)" 'index($$0, p) != 1' "$$m" >"$$m.new"; \
+		mv "$$m.new" "$$m"; [ -s "$$m" ] || rm -f "$$m"; \
+	fi
+
+# A Debian package, built from a copy of this tree in build/deb/ (so that
+# dpkg-buildpackage's clean and its output stay out of the source tree),
+# checked by lintian (errors fail), copied to build/.
+DEB_SRC = build/deb/gate-$(VERSION)
+deb:
+	@ci/install-deps --deb
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+		{ echo "make deb: debian/changelog says $$v, the Makefile" \
+		"$(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; \
+		exit 1; }
+	rm -rf build/deb
+	mkdir -p $(DEB_SRC)
+	tar -cf - --exclude=./build --exclude=./.git \
+		--exclude=./tools/node_modules --exclude=./tests/artifacts . | \
+		tar -xf - -C $(DEB_SRC)
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b -Jauto
+	lintian --fail-on error build/deb/gate_$(VERSION)_*.changes
+	cp build/deb/gate_$(VERSION)_*.deb build/
 
 clean:
 	rm -rf build
 
-.PHONY: all deps check test asan memcheck fuzz fuzz-run demo bench \
-	bench-stats bench-bias bench-verdicts install clean
+.PHONY: all deps check test check-unit asan memcheck fuzz fuzz-run demo \
+	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)

@@ -1,0 +1,104 @@
+# The bash and zsh completions (completion/): commands; each command's
+# options, exactly those its --help documents; option values; revisions
+# of the repository (or of -C DIR) from git for-each-ref, and through
+# git's own completion when it is loaded (bash: __git_complete_refs, which
+# also completes full ref names; zsh: __git_commits, which also offers
+# recent commits), including bash-completion loading git's on demand.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+BASHCOMP=$root/completion/gate.bash
+GITCOMP=/usr/share/bash-completion/completions/git
+FRAMEWORK=/usr/share/bash-completion/bash_completion
+for f in "$GITCOMP" "$FRAMEWORK"; do
+	[ -f "$f" ] || fail "no $f: run ci/install-deps (git, bash-completion)"
+done
+command -v zsh >/dev/null || fail "no zsh: run ci/install-deps"
+
+R=$SCRATCH/repo
+new_repo "$R"
+echo x >"$R/file"
+commit_all "$R" one
+git -C "$R" branch feature
+git -C "$R" tag v1
+mkdir -p "$SCRATCH/elsewhere"
+cd "$SCRATCH/elsewhere" || fail "cd"
+
+# bcomp SETUP LINE: bash's completions of LINE after SETUP, one a line
+bcomp() {
+	bash --norc --noprofile -c '
+		eval "$1"
+		. "$2"
+		read -ra COMP_WORDS <<<"$3"
+		case $3 in *" ") COMP_WORDS+=("") ;; esac
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE=$3 COMP_POINT=${#3}
+		_gate
+		[ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}" |
+			LC_ALL=C sort
+		[ -z "$4" ] || declare -F "$4" >/dev/null ||
+			echo "$4 is not defined"' \
+		bcomp "$1" "$BASHCOMP" "$2" "${3:-}" 2>"$ERR"
+}
+# zcomp LINE: zsh's
+zcomp() {
+	zsh -f "$root/tests/cli/zcomp.zsh" "$root/completion" "$1" 2>"$ERR" ||
+		fail "zsh completion of \"$1\" failed"
+}
+# want SHELL LINE GOT WANTED...: GOT (lines) is exactly WANTED
+want() {
+	wsh=$1 wline=$2 wgot=$3
+	shift 3
+	w=$([ $# -eq 0 ] || printf '%s\n' "$@" | LC_ALL=C sort)
+	[ "$wgot" = "$w" ] ||
+		fail "$wsh completes \"$wline\" to [$(echo $wgot)], want [$(echo $w)]"
+}
+
+for sh in bash zsh; do
+	c() { if [ $sh = bash ]; then bcomp : "$1"; else zcomp "$1"; fi; }
+	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init help
+	want $sh "gate -" "$(c "gate -")" -C --help --version
+	want $sh "gate help c" "$(c "gate help c")" calibrate compare
+	want $sh "gate run --b" "$(c "gate run --b")" --base --budget
+	want $sh "gate run --color " "$(c "gate run --color ")" auto always never
+	want $sh "gate compare --metric " "$(c "gate compare --metric ")" wall cpu
+	want $sh "gate compare --format g" "$(c "gate compare --format g")" \
+		gate gbench gotest
+	# revisions: here is not a repository; -C names one
+	want $sh "gate -C R run --base " "$(c "gate -C $R run --base ")" \
+		HEAD feature main v1
+	want $sh "gate -C R calibrate --rev f" "$(c "gate -C $R calibrate --rev f")" \
+		feature
+	want $sh "gate -C R run --head " "$(c "gate -C $R run --head ")" \
+		HEAD WORKTREE feature main v1
+	# every command's options are the ones its --help documents (-C is
+	# gate's own, completed before the command)
+	for cmd in run calibrate doctor compare init; do
+		helped=$(python3 "$root/tests/cli/man-check.py" --help-options \
+			"$GATE" $cmd | grep -vx -- -C)
+		want $sh "gate $cmd -" "$(c "gate $cmd -")" $helped
+	done
+done
+# from inside the repository, without -C
+cd "$R" || fail "cd"
+want bash "gate run --base " "$(bcomp : "gate run --base ")" HEAD feature main v1
+want zsh "gate run --base " "$(zcomp "gate run --base ")" HEAD feature main v1
+cd "$SCRATCH/elsewhere" || fail "cd"
+
+# bash with git's completion loaded: its refs, full names included (the
+# fallback has no refs/... names)
+want bash "gate -C R run --base refs/h (git's)" \
+	"$(bcomp ". $GITCOMP" "gate -C $R run --base refs/h")" \
+	refs/heads/feature refs/heads/main
+want bash "gate -C R run --base refs/h (fallback)" \
+	"$(bcomp : "gate -C $R run --base refs/h")"
+# bash-completion's framework, git's completion not loaded yet: loaded
+want bash "gate -C R run --base refs/t (bash-completion)" \
+	"$(bcomp ". $FRAMEWORK; declare -F __git_complete_refs && echo loaded" \
+		"gate -C $R run --base refs/t" __git_complete_refs)" refs/tags/v1
+
+# zsh with its git completion loaded (a git completion first): recent
+# commits too
+head=$(git -C "$R" rev-parse --short HEAD)
+got=$(ZCOMP_FIRST="git log " zcomp "gate -C $R run --base ")
+want zsh "gate -C R run --base (git's)" "$got" HEAD feature main v1 "$head"
+exit 0

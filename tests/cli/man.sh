@@ -1,0 +1,58 @@
+# The man pages: mandoc -Tlint finds nothing at any level (style included,
+# cross-references resolved among the pages themselves); they agree with
+# gate's --help, command by command and option by option, and gate.json(5)
+# with the keys, metrics and formats gate knows (tests/cli/man-check.py);
+# the configuration in gate.json(5)'s EXAMPLES is one gate accepts.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v mandoc >/dev/null || fail "no mandoc: run ci/install-deps"
+
+# lint as installed: man1/ and man5/ with a mandoc.db, so that .Xr finds
+# the other pages and nothing outside them
+M=$SCRATCH/man
+mkdir -p "$M/man1" "$M/man5"
+cp "$root"/man/*.1 "$M/man1/"
+cp "$root"/man/*.5 "$M/man5/"
+n=$(ls "$M"/man1 "$M"/man5 | grep -c '\.[15]$')
+[ "$n" -ge 7 ] || fail "only $n man pages in man/"
+makewhatis "$M" || fail "makewhatis $M failed"
+mandoc -Tlint -W style -M "$M" "$M"/man1/*.1 "$M"/man5/*.5 >"$OUT" 2>&1 ||
+	fail "mandoc -Tlint exited $?"
+[ ! -s "$OUT" ] || fail "mandoc -Tlint is not clean"
+# and the lint does find faults: a page with a misspelt macro and a
+# reference to a page that does not exist
+printf '.Dd November 30, 2026\n.Dt GATE-X 1\n.Os\n.Sh NAME\n.Nm gate-x\n.Nd x\n.Sh DESCRIPTION\n.Xx y\n.Sh SEE ALSO\n.Xr gate-nothing 1\n' \
+	>"$SCRATCH/bad.1"
+mandoc -Tlint -W style -M "$M" "$SCRATCH/bad.1" >"$OUT" 2>&1 &&
+	fail "mandoc -Tlint passed a broken page"
+expect_in "$OUT" "gate-nothing"
+expect_in "$OUT" "Xx"
+
+# a repository for the configuration probes
+R=$SCRATCH/repo
+new_repo "$R"
+echo x >"$R/file"
+commit_all "$R" one
+python3 "$root/tests/cli/man-check.py" "$GATE" "$root/man" "$R" >"$OUT" 2>"$ERR" ||
+	fail "the man pages and gate disagree"
+
+# the check does fail: a page that lacks an option, and one that adds one
+cp -R "$root/man" "$SCRATCH/man-edit"
+sed -i '/^\.It Fl -no-scratch$/d; /^\.Op Fl -no-scratch$/d' "$SCRATCH/man-edit/gate-run.1"
+sed -i 's/^\.It Fl -force$/.It Fl -force\n.It Fl -everything/' "$SCRATCH/man-edit/gate-init.1"
+sed -i '/^\.It Cm resamples$/d' "$SCRATCH/man-edit/gate.json.5"
+python3 "$root/tests/cli/man-check.py" "$GATE" "$SCRATCH/man-edit" "$R" >"$OUT" 2>"$ERR" &&
+	fail "man-check.py passed pages that disagree with gate"
+expect_in "$OUT" "gate-run(1): --help has --no-scratch"
+expect_in "$OUT" "gate-init(1): the page names --everything"
+expect_in "$OUT" "Suite-wide keys: gate knows resamples"
+
+# gate.json(5)'s example is a configuration gate accepts: it gets as far
+# as building (which fails: the repository has no Makefile)
+sed -n '/^\.Sh EXAMPLES/,/^\.Sh/p' "$root/man/gate.json.5" |
+	sed -n '/^\.Bd -literal/,/^\.Ed/p' | sed '1d;$d' >"$SCRATCH/example.json"
+grep -q '"benchmarks"' "$SCRATCH/example.json" || fail "no example in gate.json(5)"
+gate_run 3 -C "$R" run --config "$SCRATCH/example.json" --base HEAD --head HEAD
+expect_not_in "$ERR" "example.json:"
+expect_in "$ERR" "building base and head"
+exit 0
