@@ -140,12 +140,6 @@ int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m);
  */
 #define VERDICT_EXACT_SLACK 1e-9
 /*
- * The smallest floor an exactly decided count may have: counts within
- * METRIC_EXACT_TOLERANCE are taken as exact, so identical code can show
- * a ratio up to 1 / (1 - tolerance); twice the tolerance is above it.
- */
-#define VERDICT_EXACT_MIN_FLOOR (2 * METRIC_EXACT_TOLERANCE)
-/*
  * Share of a benchmark's alpha that its gating counts draw on when they
  * turn out to vary and beside them a timed metric gates (the timed
  * metrics keep the rest); see verdict_comparisons.
