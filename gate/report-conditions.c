@@ -68,8 +68,9 @@ char *report_rule_text(const struct run_report *r)
 
 	return xasprintf("one-sided bounds, each at %.4g%% per comparison "
 		"(an interval at %.4g%%; %.4g%% for the suite, Bonferroni "
-		"over %zu, spent across the looks; counts decided exactly "
-		"take no share): fail when the lower bound is above 1 + "
+		"over %zu, spent across the looks; counts take no share "
+		"beside a timed metric, and a benchmark of counts alone one, "
+		"used only should its counts vary): fail when the lower bound is above 1 + "
 		"floor; pass when the estimate is within the floor and the "
 		"upper bound is below 1 + pass_excludes (%s); noisy "
 		"otherwise, including too few pairs for an interval. Exact "
@@ -87,9 +88,11 @@ char *report_promise_text(const struct run_report *r)
 {
 	double a = (1 - r->confidence) * 100;
 
+	/* "\xe2\x89\xa4" is U+2264, less-than or equal to */
 	return xasprintf("over the whole suite, identical code fails with "
-		"probability <= %.4g%%, and a regression of pass_excludes or "
-		"more passes with probability <= %.4g%%", a, a);
+		"probability \xe2\x89\xa4 %.4g%%, and a regression of "
+		"pass_excludes or more passes with probability "
+		"\xe2\x89\xa4 %.4g%%", a, a);
 }
 
 const char *report_interval_name(const struct bench_cfg *c, char *buf,

@@ -301,12 +301,14 @@ static void print_protocol(FILE *out, const struct run_report *r)
 			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
 				continue;
 			fprintf(out, "  %s: suite (format %s, times %s), %zu "
-				"pairs + %u warm-up, floor %+.1f%%, each "
+				"pairs + %u warm-up, floor per case (counts "
+				"%+.1f%%), each "
 				"case's value: %s; every sample printed the "
 				"same cases (%zu base, %zu head samples)\n",
 				br->suite_name, format_name(c->format),
 				suite_time(br),
-				br->npairs, c->warmup, c->min_effect * 100,
+				br->npairs, c->warmup,
+				METRIC_EXACT_FLOOR * 100,
 				suite_reduction(br, red, sizeof(red)),
 				br->nsamples[0], br->nsamples[1]);
 			continue;
