@@ -248,7 +248,7 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 			mid - 8);
 	fprintf(out, "<rect class=\"interval\" x=\"%.1f\" y=\"%.1f\" "
 		"width=\"%.1f\" height=\"10\" rx=\"3\" fill=\"%s\"><title>"
-		"%.4g%% interval %+.1f%% to %+.1f%%</title></rect>\n",
+		"one-sided %.4g%% bounds %+.1f%% to %+.1f%%</title></rect>\n",
 		ax(&x, st->low), mid - 5,
 		fmax(2.0, ax(&x, st->high) - ax(&x, st->low)),
 		color_of(st->verdict), st->level * 100, ratio_pct(st->low),
@@ -284,7 +284,7 @@ static void summary_table(FILE *out, const struct run_report *r)
 	size_t i;
 
 	fprintf(out, "<table class=\"summary\"><tr><th>benchmark</th><th>base"
-		"</th><th>head</th><th>change</th><th>%.4g%% interval</th>"
+		"</th><th>head</th><th>change</th><th>one-sided %.4g%% bounds</th>"
 		"<th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
 		r->level * 100);
 	for (i = 0; i < r->n; i++) {

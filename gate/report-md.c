@@ -243,7 +243,7 @@ void report_md(FILE *out, const struct run_report *r)
 	}
 	if (r->n) {
 		fprintf(out, "| | benchmark | base | head | change | "
-			"%.4g%% interval | floor | head slower | verdict |\n"
+			"one-sided %.4g%% bounds | floor | head slower | verdict |\n"
 			"|---|---|--:|--:|--:|---|--:|---|---|\n",
 			r->level * 100);
 		for (i = 0; i < r->n; i++)
