@@ -42,6 +42,7 @@ void sim_default_cfg(struct bench_cfg *b)
 	b->nmetrics = 1;
 	b->metrics[0].id = METRIC_WALL;
 	b->metrics[0].min_effect = b->min_effect;
+	b->metrics[0].pass_excludes = 2 * b->min_effect;
 	b->metrics[0].gating = 1;
 }
 
@@ -116,6 +117,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	struct adaptive_ops ops;
 	struct adaptive_opts ao = { 0, 0, 1 };
 	size_t t, i, fails = 0, noisy = 0, passes = 0, pairs = 0;
+	size_t any_pass = 0;
 	int ret = 0;
 
 	s.c = c;
@@ -138,6 +140,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 
 	for (t = 0; t < trials && ret == 0; t++) {
 		enum verdict suite = VERDICT_PASS;
+		int passed = 0;
 
 		if (rule == SIM_GATE) {
 			for (i = 0; i < r.n; i++) {
@@ -148,6 +151,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			adaptive_run(&r, &ops, &ao);
 			suite = r.suite;
 			for (i = 0; i < r.n; i++) {
+				passed |= r.results[i].verdict == VERDICT_PASS;
 				pairs += r.runs[i].npairs;
 				/* r.stats[i] is a view of r.results[i] */
 				bench_result_release(&r.results[i]);
@@ -159,6 +163,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			for (i = 0; i < r.n; i++) {
 				enum verdict v = manual(&s, rule);
 
+				passed |= v == VERDICT_PASS;
 				suite = v > suite ? v : suite;
 			}
 		}
@@ -167,11 +172,13 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 		fails += suite == VERDICT_FAIL;
 		noisy += suite == VERDICT_NOISY;
 		passes += suite == VERDICT_PASS;
+		any_pass += passed;
 	}
 	out->trials = trials;
 	out->fail = (double)fails / trials;
 	out->noisy = (double)noisy / trials;
 	out->pass = (double)passes / trials;
+	out->any_pass = (double)any_pass / trials;
 	out->pairs = rule == SIM_GATE ? (double)pairs / trials / r.n :
 		     rule == SIM_BEST5 ? 5 : 1;
 	free(r.runs);

@@ -32,6 +32,7 @@ enum sim_rule {
 
 struct sim_result {
 	double fail, noisy, pass;	/* suite verdict rates */
+	double any_pass;	/* rate of suites where a benchmark passed */
 	double pairs;		/* mean pairs per benchmark */
 	size_t trials;
 };

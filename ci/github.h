@@ -23,8 +23,10 @@ int ci_github_append(const char *var, const char *text);
  */
 int ci_github_output(const char *name, const char *value);
 /*
- * Print a workflow command annotation: level is "error", "warning" or
- * "notice"; title and file may be NULL. Escapes data and properties.
+ * Print a workflow command annotation: level is "error" (a fail or an
+ * error), "warning" (noisy) or "notice" (a note beside a verdict, such as
+ * a load rise, which never changes it); title and file may be NULL.
+ * Escapes data and properties.
  */
 void ci_github_annotate(FILE *out, const char *level, const char *title,
 			const char *file, const char *msg);

@@ -75,18 +75,6 @@ static int skipped(const struct bench_run *br)
 	return br->is_new || br->is_removed;
 }
 
-/* Worst of res's gating verdicts (new and error as they are). */
-static enum verdict gating_worst(const struct bench_result *res)
-{
-	enum verdict worst = VERDICT_PASS;
-	size_t j;
-
-	for (j = 0; j < res->n; j++)
-		if (res->m[j].gating && res->m[j].verdict > worst)
-			worst = res->m[j].verdict;
-	return worst;
-}
-
 /* Set the stopping state on every metric of benchmark i, then its view. */
 static void set_stop(struct run_report *r, size_t i, size_t looks,
 		     enum stop_reason stop)
@@ -141,20 +129,6 @@ static int grow(struct run_report *r, const struct adaptive_ops *ops,
 		set_stop(r, i, r->stats[i].looks, STOP_ERROR);
 	}
 	return rc;
-}
-
-void adaptive_hostile(struct run_report *r, size_t i, const char *why)
-{
-	struct bench_result *res = &r->results[i];
-	size_t j, looks = r->stats[i].looks;
-	enum stop_reason stop = r->stats[i].stop;
-
-	for (j = 0; j < res->n; j++)
-		if (res->m[j].gating && res->m[j].verdict != VERDICT_ERROR)
-			verdict_hostile(&res->m[j], why);
-	if (res->verdict != VERDICT_ERROR && res->verdict != VERDICT_NEW)
-		res->verdict = gating_worst(res);
-	set_stop(r, i, looks, stop);
 }
 
 int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,

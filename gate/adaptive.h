@@ -51,12 +51,6 @@ struct adaptive_opts {
  */
 int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 		 const struct adaptive_opts *ao);
-/*
- * The environment was hostile to benchmark i (why): each gating metric's
- * pass becomes noisy (never a fail a pass), and its verdict and view in
- * r->stats[i] follow. Call r->suite's recomputation afterwards.
- */
-void adaptive_hostile(struct run_report *r, size_t i, const char *why);
 /* The per-benchmark seed for its bootstrap at look k. */
 unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k);
 

@@ -14,7 +14,6 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
-#include "gate/adaptive.h"
 #include "gate/pipeline.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -47,6 +46,36 @@ double calibration_mde(double spread, size_t n, double level, double power)
 	return expm1(z * 1.023 * spread / sqrt((double)n));
 }
 
+char *calibration_command(const struct command *c)
+{
+	char *out, *o;
+	size_t len = 1, i;
+
+	if (!c->argv)
+		return xasprintf("sh -c %s", c->shell ? c->shell : "");
+	for (i = 0; c->argv[i]; i++)
+		len += 2 * strlen(c->argv[i]) + 3;
+	o = out = xmalloc(len);
+	for (i = 0; c->argv[i]; i++) {
+		const char *a = c->argv[i];
+		int q = !*a || strpbrk(a, " \t\"\\") != NULL;
+
+		if (i)
+			*o++ = ' ';
+		if (q)
+			*o++ = '"';
+		for (; *a; a++) {
+			if (q && (*a == '"' || *a == '\\'))
+				*o++ = '\\';
+			*o++ = *a;
+		}
+		if (q)
+			*o++ = '"';
+	}
+	*o = '\0';
+	return out;
+}
+
 int calibration_save(const char *path, const char *commit,
 		     const struct calib_bench *b, size_t n)
 {
@@ -63,6 +92,9 @@ int calibration_save(const char *path, const char *commit,
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "name", b[i].name);
+		cJSON_AddStringToObject(o, "metric", metric_name(b[i].metric));
+		cJSON_AddStringToObject(o, "command", b[i].command ?
+					b[i].command : "");
 		cJSON_AddNumberToObject(o, "spread", b[i].spread);
 		cJSON_AddNumberToObject(o, "base_cv", b[i].base_cv);
 		cJSON_AddNumberToObject(o, "head_cv", b[i].head_cv);
@@ -124,10 +156,19 @@ int calibration_load(struct calib_bench **out, size_t *n, const char *path)
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
 		const cJSON *sp = cJSON_GetObjectItemCaseSensitive(it, "spread");
 		const cJSON *pr = cJSON_GetObjectItemCaseSensitive(it, "pairs");
+		const cJSON *me = cJSON_GetObjectItemCaseSensitive(it, "metric");
+		const cJSON *cm = cJSON_GetObjectItemCaseSensitive(it,
+								   "command");
+		int id = cJSON_IsString(me) ? metric_lookup(me->valuestring)
+					    : -1;
 
-		if (!cJSON_IsString(name) || !cJSON_IsNumber(sp))
+		/* an older record says neither metric nor command: unused */
+		if (!cJSON_IsString(name) || !cJSON_IsNumber(sp) || id < 0 ||
+		    !cJSON_IsString(cm))
 			continue;
 		(*out)[i].name = xstrdup(name->valuestring);
+		(*out)[i].metric = (enum metric)id;
+		(*out)[i].command = xstrdup(cm->valuestring);
 		(*out)[i].spread = sp->valuedouble;
 		(*out)[i].pairs = cJSON_IsNumber(pr) ?
 				  (size_t)pr->valuedouble : 0;
@@ -142,8 +183,10 @@ void calibration_free(struct calib_bench *b, size_t n)
 {
 	size_t i;
 
-	for (i = 0; b && i < n; i++)
+	for (i = 0; b && i < n; i++) {
 		free(b[i].name);
+		free(b[i].command);
+	}
 	free(b);
 }
 
@@ -157,9 +200,14 @@ void calibration_check_run(struct run_report *r, const char *path)
 	for (i = 0; i < r->n; i++) {
 		const struct bench_cfg *c = r->runs[i].cfg;
 		struct bench_stats *st = &r->stats[i];
+		char *cmd = calibration_command(&c->run);
 
-		for (j = 0; j < nb && strcmp(b[j].name, c->name); j++)
+		/* the same benchmark, metric and command, or nothing */
+		for (j = 0; j < nb && (strcmp(b[j].name, c->name) ||
+				       b[j].metric != c->metric ||
+				       strcmp(b[j].command, cmd)); j++)
 			;
+		free(cmd);
 		if (j == nb)
 			continue;
 		/* a 2x-floor regression should fail 80% of the time */
@@ -172,15 +220,19 @@ void calibration_check_run(struct run_report *r, const char *path)
 				c->min_effect * 100, c->pairs,
 				calibration_mde(b[j].spread, c->pairs,
 						r->level, 0.8) * 100);
-		if (st->ratios && st->n >= 6 && b[j].spread > 0) {
+		if (st->ratios && st->n >= 6 && b[j].spread > 0 &&
+		    !st->exact && st->verdict != VERDICT_NEW &&
+		    st->verdict != VERDICT_ERROR) {
 			double now = calibration_spread(st->ratios, st->n);
-			char why[128];
+			char why[160];
 
 			if (now > 3 * b[j].spread) {
-				snprintf(why, sizeof(why), "its noise was "
-					 "%.1fx what gate calibrate measured",
+				snprintf(why, sizeof(why), "its %s noise was "
+					 "%.1fx what gate calibrate measured "
+					 "(a note: the verdict stands)",
+					 metric_name(c->metric),
 					 now / b[j].spread);
-				adaptive_hostile(r, i, why);
+				verdict_note_bench(&r->results[i], st, why);
 			}
 		}
 	}

@@ -8,10 +8,13 @@
 
 #include <stddef.h>
 
+#include "gate/config.h"
 #include "gate/report.h"
 
 struct calib_bench {
 	char *name;		/* owned */
+	enum metric metric;	/* the metric whose noise was measured */
+	char *command;		/* owned: calibration_command of its "run" */
 	double spread;		/* robust sd of the log-ratios (1.4826 MAD) */
 	double base_cv, head_cv;
 	size_t pairs;
@@ -26,6 +29,12 @@ double calibration_spread(const double *ratios, size_t n);
  * Hodges-Lehmann estimator's standard error factor under normal noise.
  */
 double calibration_mde(double spread, size_t n, double level, double power);
+/*
+ * The benchmark's "run" as one string a record is matched on (malloc'd):
+ * "sh -c TEXT" for a shell string, else the arguments joined by spaces,
+ * each in double quotes when it holds a space, quote or backslash.
+ */
+char *calibration_command(const struct command *c);
 /* Write the record to path (replaced atomically); 0 or -1. */
 int calibration_save(const char *path, const char *commit,
 		     const struct calib_bench *b, size_t n);
@@ -33,10 +42,13 @@ int calibration_save(const char *path, const char *commit,
 int calibration_load(struct calib_bench **b, size_t *n, const char *path);
 void calibration_free(struct calib_bench *b, size_t n);
 /*
- * gate run's use of the record at path: warn on stderr of floors below
- * what the calibrated noise can resolve at the configured pairs, and mark
- * benchmarks whose spread is over 3x the calibrated one as hostile
- * (a pass becomes noisy). Silent when there is no record.
+ * gate run's use of the record at path, for each benchmark whose record
+ * matches its name, first gating metric and command (a record of another
+ * metric or command says nothing of this one): warn on stderr of floors
+ * below what the calibrated noise can resolve at the configured pairs,
+ * and note beside the verdict of a benchmark whose spread is over 3x the
+ * calibrated one (a note only: the verdict stands). Silent when there is
+ * no record.
  */
 void calibration_check_run(struct run_report *r, const char *path);
 

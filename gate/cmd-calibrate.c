@@ -350,6 +350,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 			goto cleanup;
 		}
 		rec[i].name = xstrdup(c->name);
+		rec[i].metric = c->metric;
+		rec[i].command = calibration_command(&c->run);
 		rec[i].spread = calibration_spread(st.ratios, st.n);
 		rec[i].base_cv = st.base_cv;
 		rec[i].head_cv = st.head_cv;
@@ -362,7 +364,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	if (calibration_save(calib, arm[0].rev.commit, rec, cfg.nbench) < 0)
 		goto cleanup;
 	printf("recorded in %s (gate run warns when a floor is below this "
-	       "noise, and calls a pass noisy when a run is 3x noisier)\n",
+	       "noise, and notes a run 3x noisier beside its verdict)\n",
 	       calib);
 	if (o.write) {
 		target = o.config ? xstrdup(o.config) :

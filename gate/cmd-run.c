@@ -249,37 +249,60 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 }
 
 /*
- * The environment feeds the verdict: a sharp rise in load during the run
- * makes a pass untrustworthy (noisy); a fail stays a fail.
+ * The cores the benchmarks themselves kept busy while they ran: their CPU
+ * time over their wall time, over every sample. A multi-threaded
+ * benchmark raises the load average by this much on its own.
+ */
+static double own_load(const struct run_report *r)
+{
+	double cpu = 0, wall = 0;
+	size_t i, p;
+	int a;
+
+	for (i = 0; i < r->n; i++)
+		for (p = 0; p < r->runs[i].npairs; p++)
+			for (a = 0; a < 2; a++) {
+				const struct sample *s =
+					&r->runs[i].pairs[p].s[a];
+
+				if (s->wall > 0 && s->cpu >= 0) {
+					cpu += s->cpu;
+					wall += s->wall;
+				}
+			}
+	return wall > 0 ? cpu / wall : 0;
+}
+
+/*
+ * Heuristics are notes, never verdicts: the paired random order already
+ * keeps the comparison fair under changing load, and noise already widens
+ * the interval. A sharp rise in load beyond what the benchmarks' own
+ * processes explain, and a run far noisier than calibrated, are said
+ * beside each benchmark's verdict (and as annotations in Actions).
  */
 static void environment_notes(struct run_report *r, const char *calib)
 {
 	const struct machine *m = &r->machine;
-	double rise = m->load_after[0] - m->load_before[0];
+	double own = own_load(r);
+	double rise = m->load_after[0] - m->load_before[0] - own;
 	double limit = m->cores > 2 ? (double)m->cores / 2 : 1.0;
-	char why[160];
+	char why[256];
 	size_t i;
 
 	calibration_check_run(r, calib);
 	/* sharp: more than the limit, and the machine now oversubscribed */
 	if (!(m->load_before[0] >= 0) || !(rise > limit) ||
-	    !(m->load_after[0] > (double)m->cores) ||
+	    !(m->load_after[0] - own > (double)m->cores) ||
 	    !(m->load_after[0] > 1.5 * m->load_before[0]))
-		goto suite;
+		return;
 	snprintf(why, sizeof(why), "the load average rose from %.2f to %.2f "
-		 "during the run", m->load_before[0], m->load_after[0]);
+		 "during the run, more than the benchmarks' own %.1f busy "
+		 "cores explain (a note: the verdict stands)",
+		 m->load_before[0], m->load_after[0], own);
 	for (i = 0; i < r->n; i++)
 		if (r->stats[i].verdict != VERDICT_NEW &&
 		    r->stats[i].verdict != VERDICT_ERROR)
-			adaptive_hostile(r, i, why);
-suite:
-	r->suite = VERDICT_PASS;
-	for (i = 0; i < r->n; i++) {
-		enum verdict v = r->stats[i].verdict;
-
-		if (v != VERDICT_NEW && v > r->suite)
-			r->suite = v;
-	}
+			verdict_note_bench(&r->results[i], &r->stats[i], why);
 }
 
 struct measure_ctx {

@@ -50,6 +50,10 @@ struct knobs {
 	/* "min_effect": one number for every metric, or one per metric */
 	double floor_all;		/* NAN: not given */
 	double floor[METRIC_COUNT];	/* NAN: not given */
+	/* "pass_excludes": the same shapes; unset means twice the floor */
+	double excl_all;
+	double excl[METRIC_COUNT];
+	enum source floor_src, excl_src;	/* where each was given */
 };
 
 static const char *const top_keys[] = {
@@ -57,12 +61,14 @@ static const char *const top_keys[] = {
 };
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
-	"gate", "counter", "timeout", "parity", "confidence", "resamples",
+	"pass_excludes", "gate", "counter", "timeout", "parity", "confidence",
+	"resamples",
 	"statistic", "interval", "rule", "target_halfwidth", NULL
 };
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
-	"min_effect", "gate", "counter", "timeout", "parity", "format",
+	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
+	"format",
 	"expect", "statistic", "interval", "rule", "target_halfwidth", NULL
 };
 static const char *const metric_list[METRIC_COUNT + 1] = {
@@ -485,28 +491,31 @@ static int check_floor(const struct parser *p, const cJSON *it,
 }
 
 /*
- * "min_effect": a number (every metric's floor) or an object of floors by
- * metric name. The whole value replaces the one from "defaults".
+ * "min_effect" or "pass_excludes" (key): a number (every metric's) or an
+ * object of fractions by metric name, into *all or by[]. The whole value
+ * replaces the one from "defaults".
  */
-static int parse_min_effect(struct parser *p, const cJSON *it,
-			    struct knobs *k)
+static int parse_by_metric(struct parser *p, const cJSON *it,
+			   const char *key, double *all, double *by)
 {
 	const cJSON *e;
 	char g[64], what[64];
 	size_t j;
 	int i, id;
 
-	k->floor_all = NAN;
+	*all = NAN;
 	for (i = 0; i < METRIC_COUNT; i++)
-		k->floor[i] = NAN;
+		by[i] = NAN;
+	snprintf(what, sizeof(what), "\"%s\"", key);
 	if (!cJSON_IsObject(it)) {
 		if (!is_finite_number(it))
-			return fail_value(p, "\"min_effect\" must be a fraction "
+			return fail_value(p, "\"%s\" must be a fraction "
 					  "such as 0.05 (5%%) or an object of "
 					  "fractions by metric such as "
 					  "{\"wall\": 0.05, \"instructions\": "
-					  "0.01}, got %s", got(p, g, sizeof(g)));
-		return check_floor(p, it, "\"min_effect\"", &k->floor_all);
+					  "0.01}, got %s", key,
+					  got(p, g, sizeof(g)));
+		return check_floor(p, it, what, all);
 	}
 	for (e = it->child, j = 0; e; e = e->next, j++) {
 		const char *alt;
@@ -515,19 +524,19 @@ static int parse_min_effect(struct parser *p, const cJSON *it,
 		id = metric_lookup(e->string);
 		if (id < 0) {
 			alt = suggest(e->string, metric_list);
-			fail_key(p, "\"min_effect\" names an unknown metric "
-				 "\"%s\"%s%s%s", e->string,
+			fail_key(p, "\"%s\" names an unknown metric "
+				 "\"%s\"%s%s%s", key, e->string,
 				 alt ? " (did you mean \"" : ": known metrics "
 				 "are ", alt ? alt : metric_names(),
 				 alt ? "\"?)" : "");
 			return -1;
 		}
-		if (!isnan(k->floor[id]))
-			return fail_key(p, "\"min_effect\" gives \"%s\" twice: "
-					"remove one", e->string);
-		snprintf(what, sizeof(what), "\"min_effect\" of \"%s\"",
+		if (!isnan(by[id]))
+			return fail_key(p, "\"%s\" gives \"%s\" twice: "
+					"remove one", key, e->string);
+		snprintf(what, sizeof(what), "\"%s\" of \"%s\"", key,
 			 e->string);
-		if (check_floor(p, e, what, &k->floor[id]) < 0)
+		if (check_floor(p, e, what, &by[id]) < 0)
 			return -1;
 		leave(p);
 	}
@@ -612,8 +621,14 @@ static int parse_knob(struct parser *p, const cJSON *m, struct knobs *k,
 				  "or \"valgrind\", got %s",
 				  got(p, g, sizeof(g)));
 	}
-	if (!strcmp(key, "min_effect"))
-		return parse_min_effect(p, m, k);
+	if (!strcmp(key, "min_effect")) {
+		k->floor_src = src;
+		return parse_by_metric(p, m, key, &k->floor_all, k->floor);
+	}
+	if (!strcmp(key, "pass_excludes")) {
+		k->excl_src = src;
+		return parse_by_metric(p, m, key, &k->excl_all, k->excl);
+	}
 	if (!strcmp(key, "timeout")) {
 		if (is_finite_number(m) && d > 0 && d <= 86400) {
 			k->b.timeout = d;
@@ -777,6 +792,51 @@ static int check_max_pairs(struct parser *p, struct knobs *k, size_t i)
 			  got(p, g, sizeof(g)));
 }
 
+/* Point p at key where knob src gave it (p is at the benchmark). */
+static void point_at(struct parser *p, enum source src, const char *key)
+{
+	if (src == SRC_DEFAULTS) {
+		p->depth = 0;
+		enter(p, "defaults", 0);
+	}
+	enter(p, key, 0);
+}
+
+/*
+ * A metric's floor f and pass_excludes m together: m below f would let a
+ * pass accept a regression a fail needs less to show; a count decided
+ * exactly needs a floor above what its exactness tolerance lets identical
+ * code show.
+ */
+static int check_metric_floors(struct parser *p, const struct knobs *k,
+			       const struct metric_cfg *mc)
+{
+	const char *name = metric_name(mc->id);
+
+	if (mc->pass_excludes < mc->min_effect) {
+		point_at(p, k->excl_src, "pass_excludes");
+		return fail_value(p, "\"pass_excludes\" of \"%s\" (%g) is "
+				  "below its \"min_effect\" (%g) %s: a pass "
+				  "must exclude at least the floor; set it to "
+				  "%g or more (the default is twice the "
+				  "floor)", name, mc->pass_excludes,
+				  mc->min_effect, p->where, mc->min_effect);
+	}
+	if (mc->gating && metric_desc(mc->id)->exact &&
+	    mc->min_effect < METRIC_EXACT_MIN_FLOOR) {
+		point_at(p, k->floor_src, "min_effect");
+		return fail_value(p, "\"min_effect\" of \"%s\" is %g %s, but "
+				  "counts that agree within %g%% are decided "
+				  "exactly, so identical code could fail: "
+				  "give \"%s\" a floor of at least %g, such as "
+				  "{\"%s\": %g}", name, mc->min_effect,
+				  p->where, METRIC_EXACT_TOLERANCE * 100,
+				  name, METRIC_EXACT_MIN_FLOOR, name,
+				  METRIC_EXACT_FLOOR);
+	}
+	return 0;
+}
+
 /*
  * A benchmark's metrics once all its settings are known: floors, which
  * gate, the primary metric; and fewer pairs by default when every metric
@@ -798,8 +858,12 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 		mc->min_effect = !isnan(k->floor[mc->id]) ? k->floor[mc->id] :
 				 !isnan(k->floor_all) ? k->floor_all :
 				 d->floor;
-		mc->pass_excludes = 2 * mc->min_effect;
+		mc->pass_excludes = !isnan(k->excl[mc->id]) ?
+				    k->excl[mc->id] : !isnan(k->excl_all) ?
+				    k->excl_all : 2 * mc->min_effect;
 		mc->gating = !k->gate_set || k->gating[mc->id];
+		if (check_metric_floors(p, k, mc) < 0)
+			return -1;
 		all_exact &= d->exact;
 		if (mc->gating && ngate++ == 0) {
 			out->metric = mc->id;
@@ -1141,9 +1205,10 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	k.b.metrics[0].id = METRIC_WALL;
 	k.b.nmetrics = 1;
 	k.b.counter = COUNTER_AUTO;
-	k.floor_all = NAN;
+	k.floor_all = k.excl_all = NAN;
 	for (i = 0; i < METRIC_COUNT; i++)
-		k.floor[i] = NAN;
+		k.floor[i] = k.excl[i] = NAN;
+	k.floor_src = k.excl_src = SRC_BUILTIN;
 	k.b.timeout = CONFIG_DEFAULT_TIMEOUT;
 	k.b.parity = 1;
 	k.b.statistic = CONFIG_DEFAULT_STATISTIC;

@@ -65,6 +65,8 @@ struct bench_cfg {
 	/* set only on a suite's per-case benchmarks, which gate run makes */
 	const char *unit;	/* NULL: metric_unit(metric) */
 	int higher_better;	/* a rate: ratio base/head */
+	int counted;		/* the unit counts (B/op, allocs/op): decided
+				   like an exact count, at the count floor */
 };
 
 struct config {

@@ -52,6 +52,12 @@ enum counter { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
  * machinery decides instead.
  */
 #define METRIC_EXACT_TOLERANCE 0.001
+/*
+ * The smallest floor of a count decided exactly: counts within the
+ * tolerance are taken as exact, so identical code can show a ratio up to
+ * 1 / (1 - tolerance); twice the tolerance is above that.
+ */
+#define METRIC_EXACT_MIN_FLOOR (2 * METRIC_EXACT_TOLERANCE)
 /* Default floor of exact counts: 1%. */
 #define METRIC_EXACT_FLOOR 0.01
 /* Default pairs and warm-ups of a benchmark whose metrics are all exact. */

@@ -53,9 +53,19 @@ static void annotate(FILE *out, const struct run_report *r)
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		default:
-			continue;
+			title = NULL;
+			break;
 		}
 		free(title);
+		/* a heuristic's note is a notice, never a verdict */
+		if (st->note && st->verdict != VERDICT_NEW) {
+			title = xasprintf("gate: note on %s (%s stands)",
+					  br->cfg->name,
+					  verdict_name(st->verdict));
+			ci_github_annotate(out, "notice", title, file,
+					   st->note);
+			free(title);
+		}
 	}
 }
 

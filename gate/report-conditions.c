@@ -1,12 +1,14 @@
 /*
  * Parts of the protocol disclosure written once, as plain text (measuring
- * conditions, the output-parity statement), and printed by the terminal,
- * Markdown and HTML reports with their own escaping.
+ * conditions, the output-parity statement, the decision rule and the
+ * promise), and printed by the terminal, Markdown and HTML reports with
+ * their own escaping (the JSON report carries the same strings).
  */
 #include "gate/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "common/banned.h"
@@ -58,4 +60,85 @@ const char *report_parity(const struct bench_run *br, char *buf, size_t size)
 			 br->nsamples[1], br->parity_differs ? "; base and "
 			 "head print different output" : "");
 	return buf;
+}
+
+char *report_rule_text(const struct run_report *r)
+{
+	double two = 1 - 2 * (1 - r->level);
+
+	return xasprintf("one-sided bounds, each at %.4g%% per comparison "
+		"(an interval at %.4g%%; %.4g%% for the suite, Bonferroni "
+		"over %zu, spent across the looks; counts take no share "
+		"beside a timed metric, and a benchmark of counts alone one, "
+		"used only should its counts vary): fail when the lower bound is above 1 + "
+		"floor; pass when the estimate is within the floor and the "
+		"upper bound is below 1 + pass_excludes (%s); noisy "
+		"otherwise, including too few pairs for an interval. Exact "
+		"counts (every sample of each arm within %.1f%%) fail when "
+		"the ratio is at least 1 + floor, else pass, never noisy; a "
+		"count of 0 is compared as (head + 1) / (base + 1). Load and "
+		"calibration checks are notes, never verdicts",
+		r->level * 100, two * 100, r->confidence * 100, r->compared,
+		r->strict ? "--strict: pass_excludes is the floor" :
+		"twice the floor unless gate.json sets it",
+		METRIC_EXACT_TOLERANCE * 100);
+}
+
+char *report_promise_text(const struct run_report *r)
+{
+	double a = (1 - r->confidence) * 100;
+
+	/* "\xe2\x89\xa4" is U+2264, less-than or equal to */
+	return xasprintf("over the whole suite, identical code fails with "
+		"probability \xe2\x89\xa4 %.4g%%, and a regression of "
+		"pass_excludes or more passes with probability "
+		"\xe2\x89\xa4 %.4g%%", a, a);
+}
+
+const char *report_interval_name(const struct bench_cfg *c, char *buf,
+				 size_t size)
+{
+	const char *m = c->interval == INTERVAL_PERCENTILE ?
+			"bootstrap percentile" :
+			c->interval == INTERVAL_BCA ? "bootstrap BCa" :
+			c->statistic == STATS_HL ? "exact signed-rank" :
+			c->statistic == STATS_MEDIAN ? "exact sign-test" :
+			"Student t";
+
+	snprintf(buf, size, "%s (one-sided bounds)", m);
+	return buf;
+}
+
+const char *report_run_interval(const struct run_report *r, char *buf,
+				size_t size)
+{
+	char one[96];
+	size_t i;
+	int seen = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->runs[i].is_new || r->runs[i].is_removed)
+			continue;
+		report_interval_name(r->runs[i].cfg, one, sizeof(one));
+		if (!seen)
+			snprintf(buf, size, "%s", one);
+		else if (strcmp(buf, one))
+			break;
+		seen = 1;
+	}
+	if (!seen || i < r->n)
+		snprintf(buf, size, "per benchmark (one-sided bounds; see "
+			 "benchmarks[])");
+	return buf;
+}
+
+double report_excludes(const struct run_report *r, const struct bench_cfg *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->nmetrics; k++)
+		if (c->metrics[k].id == c->metric)
+			return r->strict ? c->metrics[k].min_effect :
+			       c->metrics[k].pass_excludes;
+	return r->strict ? c->min_effect : 2 * c->min_effect;
 }

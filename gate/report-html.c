@@ -248,7 +248,7 @@ static void plot_axis(FILE *out, const struct bench_stats *st)
 			mid - 8);
 	fprintf(out, "<rect class=\"interval\" x=\"%.1f\" y=\"%.1f\" "
 		"width=\"%.1f\" height=\"10\" rx=\"3\" fill=\"%s\"><title>"
-		"%.4g%% interval %+.1f%% to %+.1f%%</title></rect>\n",
+		"one-sided %.4g%% bounds %+.1f%% to %+.1f%%</title></rect>\n",
 		ax(&x, st->low), mid - 5,
 		fmax(2.0, ax(&x, st->high) - ax(&x, st->low)),
 		color_of(st->verdict), st->level * 100, ratio_pct(st->low),
@@ -284,7 +284,7 @@ static void summary_table(FILE *out, const struct run_report *r)
 	size_t i;
 
 	fprintf(out, "<table class=\"summary\"><tr><th>benchmark</th><th>base"
-		"</th><th>head</th><th>change</th><th>%.4g%% interval</th>"
+		"</th><th>head</th><th>change</th><th>one-sided %.4g%% bounds</th>"
 		"<th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
 		r->level * 100);
 	for (i = 0; i < r->n; i++) {
@@ -349,7 +349,7 @@ static void conditions(FILE *out, const struct run_report *r)
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192];
+	char par[192], iv[96], *text;
 	size_t i;
 
 	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
@@ -360,10 +360,17 @@ static void protocol(FILE *out, const struct run_report *r)
 	fprintf(out, "</li>\n<li>order: base and head back to back in pairs, "
 		"which runs first drawn at random (balanced); seed %lu "
 		"(<code>--seed %lu</code> replays it)</li>\n", r->seed, r->seed);
-	fprintf(out, "<li>interval: bootstrap percentile of the median "
-		"head/base ratio, %u resamples, %.4g%% per benchmark (%.4g%% "
-		"for the suite, Bonferroni over %zu)</li>\n", r->resamples,
-		r->level * 100, r->confidence * 100, r->compared);
+	fputs("<li>interval: ", out);
+	esc(out, report_run_interval(r, iv, sizeof(iv)));
+	fputs("</li>\n<li>decision: ", out);
+	text = report_rule_text(r);
+	esc(out, text);
+	free(text);
+	fputs("</li>\n<li>promise: ", out);
+	text = report_promise_text(r);
+	esc(out, text);
+	free(text);
+	fputs("</li>\n", out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
@@ -373,8 +380,10 @@ static void protocol(FILE *out, const struct run_report *r)
 		fputs("<li>", out);
 		esc(out, c->name);
 		fprintf(out, ": metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+			"%+.1f%%, pass_excludes %+.1f%%, ", metric_name(c->metric),
+			br->npairs, c->warmup, c->min_effect * 100,
+			report_excludes(r, c) * 100);
+		esc(out, report_interval_name(c, iv, sizeof(iv)));
 		if (measured(br, &r->stats[i]))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "
 				"test p = %.2g", r->stats[i].base_cv * 100,
@@ -411,6 +420,11 @@ static void bench_section(FILE *out, const struct bench_run *br,
 		esc(out, why);
 		fputs(br->error ? "</pre>\n" : "</p>\n", out);
 	}
+	if (st->note) {
+		fputs("<p class=\"note\">note: ", out);
+		esc(out, st->note);
+		fputs("</p>\n", out);
+	}
 	if (!measured(br, st)) {
 		fputs("</section>\n", out);
 		return;
@@ -420,7 +434,7 @@ static void bench_section(FILE *out, const struct bench_run *br,
 	      "the order the pairs ran (<span style=\"color:#0969da\">"
 	      "\xe2\x97\x8f base ran first</span>, <span style=\"color:"
 	      "#bc4c00\">\xe2\x97\x8f head ran first</span>); the band is the "
-	      "interval of the median, the dashed line the floor. Log "
+	      "interval (one-sided bounds), the dashed line the floor. Log "
 	      "scale.</p>\n", out);
 	plot_axis(out, st);
 	fputs("</section>\n", out);

@@ -100,7 +100,12 @@ static void stats_json(cJSON *o, const struct bench_stats *st)
 	add_num(x, "geomean", st->geomean);
 	/* the largest regression the data excludes, pass or not */
 	add_num(o, "excluded_above", st->high);
+	add_num(o, "pass_excludes", st->excludes);
+	cJSON_AddBoolToObject(o, "one_sided", 1);
 	cJSON_AddBoolToObject(o, "strict", st->strict);
+	if (st->min_n)
+		cJSON_AddNumberToObject(o, "min_pairs_for_interval",
+					(double)st->min_n);
 	x = cJSON_AddObjectToObject(o, "tests");
 	add_num(x, "wilcoxon_p", st->wilcoxon_p);
 	add_num(x, "mann_whitney_p", st->mann_whitney_p);
@@ -118,6 +123,7 @@ static cJSON *metric_json(const struct bench_run *br,
 			  const struct bench_stats *st)
 {
 	cJSON *o = cJSON_CreateObject();
+	char iv[96];
 
 	cJSON_AddStringToObject(o, "name", metric_name(st->metric));
 	cJSON_AddStringToObject(o, "unit", st->metric == METRIC_VALUE &&
@@ -129,7 +135,7 @@ static cJSON *metric_json(const struct bench_run *br,
 		cJSON_AddStringToObject(o, "reason", st->reason);
 	cJSON_AddNumberToObject(o, "min_effect", st->floor);
 	cJSON_AddStringToObject(o, "method", st->exact ? "exact" :
-				"bootstrap percentile");
+				report_interval_name(br->cfg, iv, sizeof(iv)));
 	cJSON_AddBoolToObject(o, "counts_vary", st->varies);
 	if (st->metric == METRIC_INSTRUCTIONS)
 		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
@@ -198,6 +204,7 @@ static cJSON *bench_json(const struct bench_run *br,
 		cJSON_AddNumberToObject(o, "looks", (double)primary->looks);
 		cJSON_AddStringToObject(o, "stopped", stop_name(primary->stop));
 	}
+	/* heuristics (load, calibration): notes, never the verdict */
 	if (primary && primary->note)
 		cJSON_AddStringToObject(o, "environment_note", primary->note);
 	else
@@ -283,6 +290,7 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 static cJSON *build_json(const struct run_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list;
+	char iv[96], *text;
 	size_t i;
 
 	cJSON_AddNumberToObject(root, "schema", REPORT_SCHEMA);
@@ -300,8 +308,15 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "
 				"log head/base ratios (see benchmarks[])");
-	cJSON_AddStringToObject(p, "interval", "per benchmark (see "
-				"benchmarks[])");
+	cJSON_AddStringToObject(p, "interval", report_run_interval(r, iv,
+								     sizeof(iv)));
+	text = report_rule_text(r);
+	cJSON_AddStringToObject(p, "decision", text);
+	free(text);
+	text = report_promise_text(r);
+	cJSON_AddStringToObject(p, "promise", text);
+	free(text);
+	cJSON_AddNumberToObject(p, "one_sided_level", r->level);
 	cJSON_AddStringToObject(p, "looks", "pairs, then rounds of half as "
 				"many up to max_pairs for unresolved "
 				"benchmarks; at least half of each "

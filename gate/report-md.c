@@ -174,7 +174,7 @@ static void conditions(FILE *out, const struct run_report *r)
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192];
+	char par[192], iv[96], *text;
 	size_t i;
 
 	fputs("<details><summary>Protocol</summary>\n\n", out);
@@ -185,10 +185,17 @@ static void protocol(FILE *out, const struct run_report *r)
 	fprintf(out, "\n- order: base and head back to back in pairs, which "
 		"runs first drawn at random (balanced); seed %lu "
 		"(`--seed %lu` replays it)\n", r->seed, r->seed);
-	fprintf(out, "- interval: bootstrap percentile of the median "
-		"head/base ratio, %u resamples, %.4g%% per benchmark (%.4g%% "
-		"for the suite, Bonferroni over %zu)\n", r->resamples,
-		r->level * 100, r->confidence * 100, r->compared);
+	fputs("- interval: ", out);
+	md_text(out, report_run_interval(r, iv, sizeof(iv)));
+	fputs("\n- decision: ", out);
+	text = report_rule_text(r);
+	md_text(out, text);
+	free(text);
+	fputs("\n- promise: ", out);
+	text = report_promise_text(r);
+	md_text(out, text);
+	free(text);
+	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
@@ -198,8 +205,10 @@ static void protocol(FILE *out, const struct run_report *r)
 		fputs("- ", out);
 		md_text(out, c->name);
 		fprintf(out, ": metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+			"%+.1f%%, pass_excludes %+.1f%%, ", metric_name(c->metric),
+			br->npairs, c->warmup, c->min_effect * 100,
+			report_excludes(r, c) * 100);
+		md_text(out, report_interval_name(c, iv, sizeof(iv)));
 		if (measured(br, &r->stats[i]))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, "
 				"sign test p = %.2g", r->stats[i].base_cv * 100,
@@ -234,7 +243,7 @@ void report_md(FILE *out, const struct run_report *r)
 	}
 	if (r->n) {
 		fprintf(out, "| | benchmark | base | head | change | "
-			"%.4g%% interval | floor | head slower | verdict |\n"
+			"one-sided %.4g%% bounds | floor | head slower | verdict |\n"
 			"|---|---|--:|--:|--:|---|--:|---|---|\n",
 			r->level * 100);
 		for (i = 0; i < r->n; i++)
@@ -255,6 +264,11 @@ void report_md(FILE *out, const struct run_report *r)
 		md_text(out, br->cfg->name);
 		fputs(": ", out);
 		md_text(out, why);
+		if (r->stats[i].note) {
+			fputs(" (note: ", out);
+			md_text(out, r->stats[i].note);
+			fputc(')', out);
+		}
 		fputc('\n', out);
 	}
 	fprintf(out, "\n%zu pass, %zu fail, %zu noisy, %zu error, %zu new "

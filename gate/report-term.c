@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -209,6 +210,9 @@ static void print_evidence(FILE *out, const struct bench_run *br,
 {
 	const struct bench_cfg *c = br->cfg;
 
+	/* a heuristic's note (load, calibration): never the verdict */
+	if (st->note)
+		fprintf(out, "  note: %s\n", st->note);
 	if (!st->ratios || st->exact)
 		return;
 	fprintf(out, "  %zu pairs (%u..%u), stopped: %s after %zu look%s; "
@@ -217,8 +221,6 @@ static void print_evidence(FILE *out, const struct bench_run *br,
 		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
 		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
 		st->outliers == 1 ? "" : "s", st->drift);
-	if (st->note)
-		fprintf(out, "  environment: %s\n", st->note);
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -263,7 +265,7 @@ static void print_layout(FILE *out, const struct run_report *r)
 static void print_protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192];
+	char par[192], *text;
 	size_t i;
 
 	fprintf(out, "\nprotocol:\n");
@@ -273,16 +275,17 @@ static void print_protocol(FILE *out, const struct run_report *r)
 	fprintf(out, "  order: pairs of base and head back to back, which "
 		"runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)\n", r->seed, r->seed);
-	fprintf(out, "  interval: %.4g%% per benchmark over all its looks "
-		"(%.1f%% for the suite, Bonferroni over %zu); at least half "
+	text = report_rule_text(r);
+	fprintf(out, "  decision: %s\n", text);
+	free(text);
+	text = report_promise_text(r);
+	fprintf(out, "  promise: %s\n", text);
+	free(text);
+	fprintf(out, "  looks: at least half of each comparison's alpha "
 		"spent at the first look, the rest by pairs added; bootstrap "
-		"intervals use %u resamples%s%s\n", r->level * 100,
-		r->confidence * 100, r->compared, r->resamples,
+		"intervals use %u resamples%s%s\n", r->resamples,
 		r->strict ? "; --strict" : "", r->budget > 0 ?
 		"; --budget set" : "");
-	fprintf(out, "  exact counts: when every sample of each arm agrees "
-		"within %.1f%%, the median ratio is compared with the floor "
-		"directly (no interval)\n", METRIC_EXACT_TOLERANCE * 100);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;
@@ -298,12 +301,14 @@ static void print_protocol(FILE *out, const struct run_report *r)
 			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
 				continue;
 			fprintf(out, "  %s: suite (format %s, times %s), %zu "
-				"pairs + %u warm-up, floor %+.1f%%, each "
+				"pairs + %u warm-up, floor per case (counts "
+				"%+.1f%%), each "
 				"case's value: %s; every sample printed the "
 				"same cases (%zu base, %zu head samples)\n",
 				br->suite_name, format_name(c->format),
 				suite_time(br),
-				br->npairs, c->warmup, c->min_effect * 100,
+				br->npairs, c->warmup,
+				METRIC_EXACT_FLOOR * 100,
 				suite_reduction(br, red, sizeof(red)),
 				br->nsamples[0], br->nsamples[1]);
 			continue;
@@ -316,11 +321,14 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		}
 		fprintf(out, "  %s: ", c->name);
 		for (k = 0; k < c->nmetrics; k++)
-			fprintf(out, "%s%s (%s, floor %+.1f%%%s%s)",
+			fprintf(out, "%s%s (%s, floor %+.1f%%, "
+				"pass_excludes %+.1f%%%s%s)",
 				k ? ", " : "metrics ",
 				metric_name(c->metrics[k].id),
 				c->metrics[k].gating ? "gating" :
 				"informational", c->metrics[k].min_effect * 100,
+				(r->strict ? c->metrics[k].min_effect :
+				 c->metrics[k].pass_excludes) * 100,
 				c->metrics[k].id == METRIC_INSTRUCTIONS ?
 				", counter " : "",
 				c->metrics[k].id == METRIC_INSTRUCTIONS ?
@@ -329,7 +337,8 @@ static void print_protocol(FILE *out, const struct run_report *r)
 			c->warmup, measure_scheme(br, scheme, sizeof(scheme)));
 		fprintf(out, "; %s of log-ratios, %s interval, %s rule",
 			stats_estimator_name(c->statistic),
-			interval_name(c->interval), rule_name(c->rule));
+			report_interval_name(c, scheme, sizeof(scheme)),
+			rule_name(c->rule));
 		fputs(report_parity(br, par, sizeof(par)), out);
 		fputc('\n', out);
 	}

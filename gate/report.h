@@ -72,6 +72,30 @@ void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n);
  */
 const char *report_parity(const struct bench_run *br, char *buf, size_t size);
 
+/*
+ * The decision rule and the promise, as plain text for every report's
+ * protocol (malloc'd; the caller frees): one-sided bounds at r->level per
+ * comparison, the fail, pass and noisy rules with pass_excludes, exact
+ * counts, and the suite-wide error rates gate promises.
+ */
+char *report_rule_text(const struct run_report *r);
+char *report_promise_text(const struct run_report *r);
+/*
+ * The interval method of benchmark c, with its sidedness: "exact
+ * signed-rank (one-sided bounds)", "bootstrap percentile (one-sided
+ * bounds)", ...; into buf, which is returned.
+ */
+const char *report_interval_name(const struct bench_cfg *c, char *buf,
+				 size_t size);
+/* pass_excludes of c's first gating metric in r (the floor with --strict). */
+double report_excludes(const struct run_report *r, const struct bench_cfg *c);
+/*
+ * The same for the run: the method every compared benchmark shares, or
+ * "per benchmark (one-sided bounds; see benchmarks[])".
+ */
+const char *report_run_interval(const struct run_report *r, char *buf,
+				size_t size);
+
 /* The terminal table, suite verdict line and protocol disclosure. */
 void report_term(FILE *out, const struct run_report *r);
 /* Write the JSON report to path ("-" for stdout). Returns 0 or -1. */

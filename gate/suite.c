@@ -70,6 +70,17 @@ static void push_owned(struct suite_owned *own, struct suite_derived *d)
 	own->d[own->n++] = d;
 }
 
+/* The suite's pass_excludes: that of its (time) metric. */
+static double suite_excludes(const struct bench_cfg *c)
+{
+	size_t q;
+
+	for (q = 0; q < c->nmetrics; q++)
+		if (c->metrics[q].id == c->metric)
+			return c->metrics[q].pass_excludes;
+	return 2 * c->min_effect;
+}
+
 /* Append one run per kept case of br to out (*m of them). */
 static void expand(struct bench_run **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
@@ -92,9 +103,18 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 		d->cfg.metric = METRIC_VALUE;
 		/* a case has one metric: the value its suite printed */
 		d->cfg.metrics[0].id = METRIC_VALUE;
-		d->cfg.metrics[0].min_effect = br->cfg->min_effect;
-		d->cfg.metrics[0].pass_excludes = 2 * br->cfg->min_effect;
+		/*
+		 * A unit that counts (go's B/op and allocs/op) is decided
+		 * like any count: exactly when it repeats, at the count
+		 * floor, taking no share of the suite's confidence.
+		 */
+		d->cfg.counted = unit_is_count(sc->unit);
+		d->cfg.metrics[0].min_effect = d->cfg.counted ?
+			METRIC_EXACT_FLOOR : br->cfg->min_effect;
+		d->cfg.metrics[0].pass_excludes = d->cfg.counted ?
+			2 * METRIC_EXACT_FLOOR : suite_excludes(br->cfg);
 		d->cfg.metrics[0].gating = 1;
+		d->cfg.min_effect = d->cfg.metrics[0].min_effect;
 		d->cfg.nmetrics = 1;
 		d->cfg.name = primary_unit(sd, i) ?
 			xasprintf("%s/%s", br->cfg->name, sc->name) :

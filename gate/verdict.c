@@ -6,6 +6,7 @@
 #include "gate/verdict.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,56 +70,67 @@ static const char *stat_label(enum stats_estimator e)
 	       "Hodges-Lehmann" : "mean-log";
 }
 
+/* "one-sided 97.5%": the level of each bound st decides with. */
+static const char *bound_level(const struct bench_stats *st, char *buf,
+			       size_t size)
+{
+	snprintf(buf, size, "one-sided %.4g%%", st->level * 100);
+	return buf;
+}
+
 static char *explain_interval(const struct bench_stats *st)
 {
-	double f = st->floor * 100.0;
+	double f = st->floor * 100.0, m = st->excludes * 100.0;
+	char lv[48];
 
+	bound_level(st, lv, sizeof(lv));
 	switch (st->verdict) {
 	case VERDICT_FAIL:
 		if (st->rule == RULE_SIGNIFICANT)
-			return xasprintf("slower by %+.1f%% (%.4g%% interval "
+			return xasprintf("slower by %+.1f%% (%s bounds "
 				"%+.1f%% to %+.1f%%): above the %+.1f%% floor "
-				"and the interval excludes no change",
-				ratio_pct(st->estimate), st->level * 100,
+				"and the lower bound excludes no change",
+				ratio_pct(st->estimate), lv,
 				ratio_pct(st->low), ratio_pct(st->high), f);
-		return xasprintf("slower by %+.1f%% (%.4g%% interval %+.1f%% "
-			"to %+.1f%%): the whole interval is above the %+.1f%% "
-			"floor", ratio_pct(st->estimate), st->level * 100,
+		return xasprintf("slower by %+.1f%% (%s bounds %+.1f%% "
+			"to %+.1f%%): the lower bound is above the %+.1f%% "
+			"floor", ratio_pct(st->estimate), lv,
 			ratio_pct(st->low), ratio_pct(st->high), f);
 	case VERDICT_NOISY:
+		if (!isfinite(st->low) || !isfinite(st->high))
+			return xasprintf("estimate %+.1f%%, but too few pairs: "
+				"at least %zu needed for %s bounds (%zu "
+				"measured), so no regression is shown or "
+				"excluded: raise \"pairs\" in gate.json to "
+				"%zu or more", ratio_pct(st->estimate),
+				st->min_n, lv, st->n, st->min_n);
 		if (st->estimate <= 1.0 + st->floor)
 			return xasprintf("estimate %+.1f%% is within the "
-				"%+.1f%% floor but --strict needs the interval "
-				"to exclude regressions above it, and it reaches "
-				"%+.1f%%: more pairs would resolve it",
-				ratio_pct(st->estimate), f, ratio_pct(st->high));
-		if (!isfinite(st->low))
-			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
-				"floor but %zu pairs are too few for an interval "
-				"at %.4g%%: more pairs (\"pairs\"/\"max_pairs\" "
-				"in gate.json) would resolve it",
-				ratio_pct(st->estimate), f, st->n, st->level * 100);
-		return xasprintf("estimate %+.1f%% is above the %+.1f%% floor "
-			"but the interval reaches down to %+.1f%%: more pairs "
-			"(\"pairs\"/\"max_pairs\" in gate.json) or a quieter "
-			"machine would resolve it", ratio_pct(st->estimate), f,
-			ratio_pct(st->low));
+				"%+.1f%% floor, but a regression of %+.1f%% "
+				"(pass_excludes%s) is not excluded: the upper "
+				"bound (%s) is %+.1f%%; more pairs "
+				"(\"max_pairs\", --budget) or a quieter "
+				"machine would resolve it",
+				ratio_pct(st->estimate), f, m,
+				st->strict ? ", --strict" : "", lv,
+				ratio_pct(st->high));
+		return xasprintf("estimate %+.1f%% is above the %+.1f%% "
+			"floor, but the lower bound (%s) is %+.1f%%: a "
+			"regression of the floor is not shown, and none up "
+			"to %+.1f%% is excluded; more pairs (\"max_pairs\", "
+			"--budget) or a quieter machine would resolve it",
+			ratio_pct(st->estimate), f, lv, ratio_pct(st->low),
+			ratio_pct(st->high));
 	case VERDICT_PASS:
 		if (st->improved)
-			return xasprintf("faster by %.1f%% (interval %+.1f%% "
-				"to %+.1f%%)", -ratio_pct(st->estimate), ratio_pct(st->low),
-				ratio_pct(st->high));
-		if (!isfinite(st->high))
-			return xasprintf("estimate %+.1f%% is within the "
-				"%+.1f%% floor; too few pairs to exclude any "
-				"regression", ratio_pct(st->estimate), f);
+			return xasprintf("faster by %.1f%% (%s bounds %+.1f%% "
+				"to %+.1f%%)", -ratio_pct(st->estimate), lv,
+				ratio_pct(st->low), ratio_pct(st->high));
 		/* below the floor is unmeasured, not absent: say the bound */
 		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
-			"floor; a regression above %+.1f%% is excluded at "
-			"%.4g%%%s", ratio_pct(st->estimate), f, ratio_pct(st->high),
-			st->level * 100, st->high > 1.0 + st->floor ?
-			" (above the floor: --strict would call it noisy)" :
-			"");
+			"floor, and a regression of %+.1f%% (pass_excludes) "
+			"or more is excluded: the upper bound (%s) is %+.1f%%",
+			ratio_pct(st->estimate), f, m, lv, ratio_pct(st->high));
 	default:
 		return xstrdup("could not be measured");
 	}
@@ -134,9 +146,9 @@ static char *explain_exact(const struct bench_stats *st)
 			st->n, f);
 	if (st->verdict == VERDICT_FAIL)
 		return xasprintf("exact: head counts %+.2f%% more than base "
-			"(every pair %+.2f%% to %+.2f%%), above the %+.1f%% "
-			"floor", ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high),
-			f);
+			"(every pair %+.2f%% to %+.2f%%), at or above the "
+			"%+.1f%% floor", ratio_pct(st->median),
+			ratio_pct(st->low), ratio_pct(st->high), f);
 	return xasprintf("exact: head counts %+.2f%% against base (every "
 		"pair %+.2f%% to %+.2f%%), within the %+.1f%% floor%s",
 		ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high), f,
@@ -196,11 +208,16 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 		    const struct verdict_opts *vo)
 {
 	struct metric_cfg mc;
+	size_t i;
 
 	mc.id = br->cfg->metric;
 	mc.min_effect = br->cfg->min_effect;
 	mc.pass_excludes = 2 * mc.min_effect;
 	mc.gating = 1;
+	for (i = 0; i < br->cfg->nmetrics; i++)
+		if (br->cfg->metrics[i].id == mc.id &&
+		    br->cfg->metrics[i].pass_excludes >= mc.min_effect)
+			mc.pass_excludes = br->cfg->metrics[i].pass_excludes;
 	return verdict_analyse_metric(st, br, &mc, vo);
 }
 
@@ -217,10 +234,14 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	gsl_rng *rng = NULL;
 	size_t i, n = 0, zeros = 0;
 	int ret = -1, rc;
+	/* a count (not a time, not a suite's time or rate) may be 0 */
+	int counted = d->source == SOURCE_SUITE ? cfg->counted :
+		      d->source != SOURCE_CLOCK;
 
 	st->metric = m;
 	st->gating = mc->gating;
 	st->floor = mc->min_effect;
+	st->excludes = vo->strict ? mc->min_effect : mc->pass_excludes;
 	st->level = 1 - vo->alpha;
 	st->statistic = cfg->statistic;
 	st->interval = cfg->interval;
@@ -242,13 +263,16 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 			continue;
 		arm[0][n] = b;
 		arm[1][n] = h;
-		if (d->source == SOURCE_SUITE)
+		if (d->source == SOURCE_SUITE && !counted)
 			zeros += (b == 0) + (h == 0);
-		/* a rate (higher is better) is worse when head is lower; a
-		   count may be 0: compare it as if from 1 */
+		/*
+		 * A rate (higher is better) is worse when head is lower. A
+		 * count may be 0 (major_faults usually is): when either arm
+		 * counted 0, compare as if both counted one more, so the
+		 * ratio is never 0 or infinite.
+		 */
 		st->ratios[n] = cfg->higher_better ? b / h :
-				b == 0 && d->source != SOURCE_CLOCK &&
-				d->source != SOURCE_SUITE ?
+				counted && (b == 0 || h == 0) ?
 				(h + 1) / (b + 1) : h / b;
 		logr[n] = log(st->ratios[n]);
 		index[n] = (double)i;
@@ -265,24 +289,12 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		goto cleanup;
 	}
 	if (zeros) {
-		/* a count such as allocs/op may be 0: equal only if all are */
+		/* a suite value that is not a count cannot be 0 */
 		st->base_median = stats_median(arm[0], n);
 		st->head_median = stats_median(arm[1], n);
-		if (zeros == 2 * n) {
-			st->median = st->low = st->high = st->geomean = 1.0;
-			st->estimate = 1.0;
-			st->sign_p = 1.0;
-			st->verdict = VERDICT_PASS;
-			st->reason = xasprintf("0 %s in every sample of both "
-					       "arms", cfg->unit ? cfg->unit :
-					       "");
-			ret = 0;
-		} else {
-			st->reason = xasprintf("the value is 0 in %zu of %zu "
-					       "samples but not in all: no "
-					       "ratio can be formed", zeros,
-					       2 * n);
-		}
+		st->reason = xasprintf("the value is 0 in %zu of %zu "
+				       "samples: no ratio can be formed",
+				       zeros, 2 * n);
 		goto cleanup;
 	}
 	st->median = stats_median(st->ratios, n);
@@ -304,7 +316,8 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		st->drift = stats_correlation(index, arm[0], n);
 	}
 
-	if (d->exact && st->base_spread <= METRIC_EXACT_TOLERANCE &&
+	if (verdict_exact_metric(cfg, m) &&
+	    st->base_spread <= METRIC_EXACT_TOLERANCE &&
 	    st->head_spread <= METRIC_EXACT_TOLERANCE) {
 		/* no interval: the counts repeat, the ratio is the answer */
 		st->exact = 1;
@@ -316,20 +329,31 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 				st->high = st->ratios[i];
 		}
 		st->level = 1.0;
-		st->verdict = isfinite(st->median) ? (st->median > 1.0 +
-				st->floor ? VERDICT_FAIL : VERDICT_PASS) :
-				VERDICT_ERROR;
+		/* "at least the floor" fails: 100 -> 101 at 1% is a fail */
+		st->verdict = !isfinite(st->median) ? VERDICT_ERROR :
+			      st->median >= (1.0 + st->floor) *
+			      (1.0 - VERDICT_EXACT_SLACK) ? VERDICT_FAIL :
+			      VERDICT_PASS;
 		st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 		st->reason = explain(st);
 		ret = 0;
 		goto cleanup;
 	}
-	st->varies = d->exact;
-	if (n < 2) {
-		st->reason = xasprintf("%zu pairs cannot give an interval", n);
+	st->varies = verdict_exact_metric(cfg, m);
+	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
+	/* every interval option is floored by the exact one (below) */
+	st->min_n = stats_interval_min_n(cfg->statistic, vo->alpha);
+	if (n < st->min_n || n < 2) {
+		/* no interval at this level: neither shown nor excluded */
+		if (st->min_n < 2)
+			st->min_n = 2;
+		st->low = -INFINITY;
+		st->high = INFINITY;
+		st->verdict = VERDICT_NOISY;
+		st->reason = explain(st);
+		ret = 0;
 		goto cleanup;
 	}
-	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
 	/*
 	 * The exact interval always; a bootstrap interval only widens it.
 	 * Percentile and BCa bounds from few values miss the truth more
@@ -378,9 +402,10 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	}
 	st->low = exp(ci.low);
 	st->high = exp(ci.high);
+	if ((!isfinite(st->low) || !isfinite(st->high)) && st->min_n <= n)
+		st->min_n = n + 1;
 	st->verdict = verdict_decide_rule(cfg->rule, st->estimate, st->low,
-					  st->high, st->floor, vo->strict ?
-					  st->floor : mc->pass_excludes);
+					  st->high, st->floor, st->excludes);
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = explain(st);
 	ret = 0;
@@ -391,6 +416,40 @@ cleanup:
 	free(logr);
 	free(index);
 	return ret;
+}
+
+int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m)
+{
+	return metric_desc(m)->exact || (m == METRIC_VALUE && cfg->counted);
+}
+
+/* Gating metrics of cfg decided by an interval (t) and exact counts (c). */
+static void gating_kinds(const struct bench_cfg *cfg, size_t *t, size_t *c)
+{
+	size_t i;
+
+	*t = *c = 0;
+	for (i = 0; i < cfg->nmetrics; i++)
+		if (cfg->metrics[i].gating) {
+			if (verdict_exact_metric(cfg, cfg->metrics[i].id))
+				(*c)++;
+			else
+				(*t)++;
+		}
+}
+
+double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
+			    double alpha)
+{
+	size_t t, c;
+
+	gating_kinds(cfg, &t, &c);
+	if (!cfg->metrics[i].gating)
+		return alpha;
+	if (!verdict_exact_metric(cfg, cfg->metrics[i].id))
+		return c ? alpha * (1 - VERDICT_COUNT_SHARE) : alpha;
+	return t ? alpha * VERDICT_COUNT_SHARE * (double)t / (double)c :
+	       alpha / (double)c;
 }
 
 enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
@@ -407,6 +466,7 @@ enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
 		struct bench_stats *st = &res->m[i];
 
 		each.seed = vo->seed + 7919 * i;
+		each.alpha = verdict_metric_alpha(cfg, i, vo->alpha);
 		verdict_analyse_metric(st, br, &cfg->metrics[i], &each);
 		if (st->gating && st->verdict > worst)
 			worst = st->verdict;
@@ -442,11 +502,10 @@ void bench_result_primary(struct bench_stats *out,
 
 size_t verdict_comparisons(const struct bench_cfg *cfg)
 {
-	size_t i, n = 0;
+	size_t t, c;
 
-	for (i = 0; i < cfg->nmetrics; i++)
-		n += cfg->metrics[i].gating;
-	return n;
+	gating_kinds(cfg, &t, &c);
+	return t ? t : c ? 1 : 0;
 }
 
 int verdict_unresolved(const struct bench_stats *st)
@@ -459,10 +518,8 @@ int verdict_unresolved(const struct bench_stats *st)
 	return !((st->high - st->low) / 2 <= st->target);
 }
 
-void verdict_hostile(struct bench_stats *st, const char *why)
+void verdict_note(struct bench_stats *st, const char *why)
 {
-	char *old = st->reason;
-
 	if (!st->note) {
 		st->note = xstrdup(why);
 	} else {
@@ -471,13 +528,21 @@ void verdict_hostile(struct bench_stats *st, const char *why)
 		free(st->note);
 		st->note = both;
 	}
-	if (st->verdict != VERDICT_PASS)
+}
+
+void verdict_note_bench(struct bench_result *res, struct bench_stats *view,
+			const char *why)
+{
+	size_t j, looks = view->looks;
+	enum stop_reason stop = view->stop;
+
+	for (j = 0; j < res->n; j++)
+		verdict_note(&res->m[j], why);
+	if (!res->n)
 		return;
-	/* hostility can take a pass away, never give one */
-	st->verdict = VERDICT_NOISY;
-	st->reason = xasprintf("%s, but %s: not trusted as a pass",
-			       old ? old : "pass", why);
-	free(old);
+	bench_result_primary(view, res);
+	view->looks = looks;
+	view->stop = stop;
 }
 
 void bench_stats_release(struct bench_stats *st)

@@ -69,11 +69,15 @@ struct bench_stats {
 	double target;		/* target half-width (fraction) */
 	size_t looks;		/* looks at the data so far */
 	enum stop_reason stop;
-	char *note;		/* environment warning beside the verdict */
+	char *note;		/* heuristic notes (load, calibration): shown
+				   beside the verdict, never change it */
 	size_t head_slower, of;	/* pairs where head > base, non-tied */
 	double sign_p;
 	double base_median, head_median, base_cv, head_cv;
 	double floor;		/* min_effect */
+	double excludes;	/* pass_excludes m in force (f when strict) */
+	size_t min_n;		/* pairs an interval needs at this level
+				   (0: not computed) */
 	enum verdict verdict;
 	int improved;		/* pass with the whole interval below 1 */
 	char *reason;		/* one sentence: why this verdict (owned) */
@@ -119,16 +123,41 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
  */
 int verdict_unresolved(const struct bench_stats *st);
 /*
- * The environment was hostile (why): say so beside the verdict; a pass
- * becomes noisy, a fail stays a fail. st must own its strings.
+ * A heuristic's note on st (load, calibration): appended to st->note,
+ * never changing the verdict. st must own its strings.
  */
-void verdict_hostile(struct bench_stats *st, const char *why);
+void verdict_note(struct bench_stats *st, const char *why);
+/*
+ * The same note on every metric of res, and view (bench_result_primary's
+ * view of res) refreshed to show it, its looks and stop kept.
+ */
+void verdict_note_bench(struct bench_result *res, struct bench_stats *view,
+			const char *why);
+/*
+ * 1 when metric m of cfg is a count decided exactly when its samples
+ * agree: instructions, allocation counts, and suite cases in counting
+ * units (cfg->counted).
+ */
+int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m);
+/*
+ * Relative slack of the exact rule's comparison with the floor, so that
+ * 100 -> 101 at a 1% floor fails whatever the rounding of 1.01.
+ */
+#define VERDICT_EXACT_SLACK 1e-9
+/*
+ * Share of a benchmark's alpha that its gating counts draw on when they
+ * turn out to vary and beside them a timed metric gates (the timed
+ * metrics keep the rest); see verdict_comparisons.
+ */
+#define VERDICT_COUNT_SHARE 0.1
 /*
  * The same for metric mc of br. An exact metric whose samples agree within
  * METRIC_EXACT_TOLERANCE in each arm is decided on its ratio alone: fail
- * when the median ratio is above 1 + floor, else pass (no interval, never
+ * when the median ratio is at least 1 + floor (VERDICT_EXACT_SLACK), else
+ * pass (no interval, never
  * noisy). One that varies is said to, and decided like a time. Counts are
- * compared as (head + 1) / (base + 1) when base counted 0.
+ * compared as (head + 1) / (base + 1) when either arm counted 0. Without
+ * an interval at vo->alpha (too few pairs) the verdict is noisy.
  */
 int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 			   const struct metric_cfg *mc,
@@ -149,8 +178,23 @@ void bench_result_release(struct bench_result *res);
  */
 void bench_result_primary(struct bench_stats *out,
 			  const struct bench_result *res);
-/* Comparisons the suite's confidence is shared among: gating metrics. */
+/*
+ * Shares of the suite's alpha (Bonferroni) that benchmark cfg takes: one
+ * per gating metric decided by an interval. Counts decided exactly take
+ * none. Should a count vary (and be decided by its interval), it draws
+ * on its own benchmark's shares, fixed before any data is seen so the
+ * union bound holds: beside timed gating metrics, VERDICT_COUNT_SHARE of
+ * them split among its counts (the timed ones keep the rest); in a
+ * benchmark that gates only on counts, one share split among them.
+ */
 size_t verdict_comparisons(const struct bench_cfg *cfg);
+/*
+ * The one-sided alpha of gating metric i of cfg when each of cfg's shares
+ * carries alpha (as verdict_comparisons describes). Informational
+ * metrics get alpha.
+ */
+double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
+			    double alpha);
 /* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
 enum verdict verdict_suite(const enum verdict *v, size_t n);
 /* Exit code for a suite verdict: 0 pass, 1 fail, 2 noisy, 3 error. */

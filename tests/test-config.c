@@ -341,9 +341,9 @@ static void test_config__error_messages(void)
 		{ LIT(BENCH("\"colour\": 5")),
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
-		  "metric, metrics, min_effect, gate, counter, timeout, "
-		  "parity, format, expect, statistic, interval, rule, "
-		  "target_halfwidth" },
+		  "metric, metrics, min_effect, pass_excludes, gate, counter, "
+		  "timeout, parity, format, expect, statistic, interval, "
+		  "rule, target_halfwidth" },
 		/* the verdict's statistic, interval, rule and target */
 		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
 		  "gate.json:4:13: \"interval\" must be \"exact\", "
@@ -475,6 +475,39 @@ static void test_config__error_messages(void)
 		  "gate.json:4:15: \"min_effect\" must be a fraction such as "
 		  "0.05 (5%) or an object of fractions by metric such as "
 		  "{\"wall\": 0.05, \"instructions\": 0.01}, got \"5%\"" },
+		/* pass_excludes: shapes, range, and never below the floor */
+		{ LIT(BENCH("\"pass_excludes\": \"10%\"")),
+		  "gate.json:4:18: \"pass_excludes\" must be a fraction such "
+		  "as 0.05 (5%) or an object of fractions by metric" },
+		{ LIT(BENCH("\"pass_excludes\": 10")),
+		  "gate.json:4:18: \"pass_excludes\" must be a fraction from "
+		  "0 to below 10 (0.05 means 5%), got 10" },
+		{ LIT(BENCH("\"pass_excludes\": {\"wal\": 0.1}")),
+		  "gate.json:4:19: \"pass_excludes\" names an unknown metric "
+		  "\"wal\" (did you mean \"wall\"?)" },
+		{ LIT(BENCH("\"pass_excludes\": {\"wall\": -1}")),
+		  "gate.json:4:27: \"pass_excludes\" of \"wall\" must be a "
+		  "fraction from 0 to below 10" },
+		{ LIT(BENCH("\"min_effect\": 0.05, \"pass_excludes\": 0.03")),
+		  "gate.json:4:38: \"pass_excludes\" of \"wall\" (0.03) is "
+		  "below its \"min_effect\" (0.05) in benchmark \"x\": a "
+		  "pass must exclude at least the floor; set it to 0.05 or "
+		  "more" },
+		{ LIT(DEFAULTS("\"pass_excludes\": {\"wall\": 0.01}")),
+		  "gate.json:3:18: \"pass_excludes\" of \"wall\" (0.01) is "
+		  "below its \"min_effect\" (0.05) in benchmark \"x\"" },
+		/* a count decided exactly below its exactness tolerance */
+		{ LIT(BENCH("\"metrics\": [\"wall\", \"allocs\"], "
+			    "\"min_effect\": 0.001")),
+		  "gate.json:4:46: \"min_effect\" of \"allocs\" is 0.001 in "
+		  "benchmark \"x\", but counts that agree within 0.1% are "
+		  "decided exactly, so identical code could fail: give "
+		  "\"allocs\" a floor of at least 0.002" },
+		{ LIT(BENCH("\"metric\": \"instructions\", "
+			    "\"min_effect\": {\"instructions\": 0}")),
+		  "\"min_effect\" of \"instructions\" is 0 in benchmark "
+		  "\"x\", but counts that agree within 0.1% are decided "
+		  "exactly" },
 		{ LIT(BENCH("\"timeout\": 0")),
 		  "gate.json:4:12: \"timeout\" must be a number of seconds "
 		  "above 0 and at most 86400, got 0" },
@@ -601,6 +634,49 @@ static void test_config__metrics_floors_and_gate(void)
 	CHECK(d->pairs == 5 && d->warmup == 0);
 	CHECK(bench_has_metric(a, METRIC_MAX_RSS));
 	CHECK(!bench_has_metric(a, METRIC_ALLOCS));
+	config_release(&cfg);
+}
+
+/*
+ * pass_excludes: twice the floor by default, per metric, a number for
+ * every metric, from defaults or the benchmark (whose value replaces
+ * defaults' whole value, as min_effect's does).
+ */
+static void test_config__pass_excludes(void)
+{
+	static const char text[] =
+		"{\"defaults\": {\"pass_excludes\": {\"wall\": 0.08}},\n"
+		" \"benchmarks\": [\n"
+		"  {\"name\": \"a\", \"run\": \"x\",\n"
+		"   \"metrics\": [\"wall\", \"instructions\", \"cpu\"]},\n"
+		"  {\"name\": \"b\", \"run\": \"x\", \"min_effect\": 0.03, "
+		"\"pass_excludes\": 0.03, \"metrics\": [\"wall\", \"cpu\"]},\n"
+		"  {\"name\": \"c\", \"run\": \"x\", \"metrics\": "
+		"[\"instructions\"], \"min_effect\": 0.002}\n"
+		"]}";
+	struct config cfg;
+	const struct bench_cfg *a, *b, *c;
+
+	CHECK(parse(&cfg, text, sizeof(text) - 1) == 0);
+	if (msg[0])
+		fprintf(stderr, "  %s\n", msg);
+	a = config_find(&cfg, "a");
+	b = config_find(&cfg, "b");
+	c = config_find(&cfg, "c");
+	CHECK(a && b && c);
+	if (!a || !b || !c) {
+		config_release(&cfg);
+		return;
+	}
+	CHECK_NEAR(a->metrics[0].pass_excludes, 0.08, 0);
+	/* not given for it: twice its floor */
+	CHECK_NEAR(a->metrics[1].pass_excludes, 2 * METRIC_EXACT_FLOOR, 0);
+	CHECK_NEAR(a->metrics[2].pass_excludes, 0.10, 1e-15);
+	/* equal to the floor is allowed (what --strict does) */
+	CHECK_NEAR(b->metrics[0].pass_excludes, 0.03, 0);
+	CHECK_NEAR(b->metrics[1].pass_excludes, 0.03, 0);
+	/* the smallest floor an exact count may have */
+	CHECK_NEAR(c->metrics[0].min_effect, METRIC_EXACT_MIN_FLOOR, 0);
 	config_release(&cfg);
 }
 
@@ -1187,6 +1263,7 @@ static const struct harness_test tests[] = {
 	TEST(test_config__command_copy_is_deep),
 	TEST(test_config__find_and_metric_names),
 	TEST(test_config__metrics_floors_and_gate),
+	TEST(test_config__pass_excludes),
 	TEST(test_config__size_limit),
 	TEST(test_config__deep_nesting),
 	TEST(test_config__truncated_at_every_offset),

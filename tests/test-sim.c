@@ -1,7 +1,8 @@
 /*
  * The promise, checked by simulation on gate's own decision code (adaptive
  * pairs and the Bonferroni correction included): identical code fails a
- * suite at most 1 - confidence of the time; intervals cover from 15 pairs.
+ * suite at most 1 - confidence of the time, a regression of pass_excludes
+ * passes as rarely; intervals cover from 15 pairs.
  */
 #include <stdlib.h>
 
@@ -20,6 +21,9 @@
  */
 #define SUITE_TRIALS 100
 #define COVER_TRIALS 1500
+/* The promise's cells: 9 single-benchmark and 9 suite-of-20 cells. */
+#define PROMISE_TRIALS_1 300
+#define PROMISE_TRIALS_20 40
 
 static void check_false_fail(enum rule rule, enum sim_noise noise,
 			     double cv, double effect, size_t suite)
@@ -87,6 +91,84 @@ static void test_sim__twice_floor_is_caught(void)
 	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, 50, 3) == 0);
 	CHECK(res.fail >= 0.95);
 	CHECK(res.pass == 0);
+}
+
+/*
+ * The promise, both sides, for one cell: identical code fails the suite
+ * at most 1 - confidence of the time, and with every benchmark slower by
+ * pass_excludes (2x the floor) a suite in which any benchmark passes is
+ * as rare. Fixed seeds; the rates are printed when a check fails.
+ */
+static void check_promise(enum sim_noise noise, double cv, size_t suite,
+			  size_t trials)
+{
+	struct sim_cell same = { noise, cv, 0, suite };
+	struct sim_cell slower = { noise, cv, 0.10, suite };
+	unsigned long seed = 7000 + (unsigned long)(cv * 1000) + suite +
+			     100 * (unsigned long)noise;
+	struct bench_cfg b;
+	struct sim_result r0, r1;
+
+	sim_default_cfg(&b);
+	CHECK_NEAR(b.metrics[0].pass_excludes, 2 * b.min_effect, 0);
+	CHECK(sim_run(&r0, &same, SIM_GATE, &b, 0.95, 1000, trials,
+		      seed) == 0);
+	CHECK(sim_run(&r1, &slower, SIM_GATE, &b, 0.95, 1000, trials,
+		      seed + 1) == 0);
+	if (!(r0.fail <= 0.05) || !(r1.any_pass <= 0.05))
+		fprintf(stderr, "  %s noise, CV %.0f%%, suite of %zu: "
+			"identical code fails %.3f, +10%% passes %.3f\n",
+			sim_noise_name(noise), cv * 100, suite, r0.fail,
+			r1.any_pass);
+	CHECK(r0.fail <= 0.05);
+	CHECK(r1.any_pass <= 0.05);
+	/* the procedure still decides: +10% is not left noisy for ever */
+	if (cv <= 0.02)
+		CHECK(r1.fail >= 0.9);
+}
+
+static void test_sim__promise_single_benchmark(void)
+{
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY,
+						SIM_DRIFT };
+	static const double cv[] = { 0.02, 0.10, 0.25 };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			check_promise(noise[i], cv[j], 1, PROMISE_TRIALS_1);
+}
+
+static void test_sim__promise_suite_of_20(void)
+{
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY,
+						SIM_DRIFT };
+	static const double cv[] = { 0.02, 0.10, 0.25 };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			check_promise(noise[i], cv[j], 20, PROMISE_TRIALS_20);
+}
+
+/*
+ * Pairs too few for an interval at the level can never pass: before, 4
+ * pairs gave (0, inf) at one-sided 95% (2^-4 > 0.05), every estimate
+ * within the floor passed, and a +10% regression under a 20% floor passed
+ * every time.
+ */
+static void test_sim__too_few_pairs_never_pass(void)
+{
+	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0.10, 1 };
+	struct bench_cfg b;
+	struct sim_result r;
+
+	sim_default_cfg(&b);
+	b.pairs = b.max_pairs = 4;
+	b.min_effect = b.metrics[0].min_effect = 0.20;
+	b.metrics[0].pass_excludes = 0.40;
+	CHECK(sim_run(&r, &c, SIM_GATE, &b, 0.95, 1000, 50, 5) == 0);
+	CHECK(r.pass == 0 && r.noisy == 1);
 }
 
 static void test_sim__coverage_from_15_pairs(void)
@@ -211,6 +293,9 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__coverage_from_15_pairs),
 	TEST(test_sim__every_interval_holds_its_one_sided_level),
 	TEST(test_sim__bootstrap_holds_its_one_sided_level),
+	TEST(test_sim__promise_single_benchmark),
+	TEST(test_sim__promise_suite_of_20),
+	TEST(test_sim__too_few_pairs_never_pass),
 };
 
 int main(int argc, char **argv)

@@ -365,22 +365,312 @@ static void test_verdict__rules_significant_and_strict(void)
 					  cases[i].m) == cases[i].want);
 }
 
-static void test_verdict__hostile_never_gives_a_pass(void)
+/* Heuristics (load, calibration) are notes: the verdict stands. */
+static void test_verdict__notes_never_change_a_verdict(void)
 {
-	struct bench_stats p = { 0 }, f = { 0 };
+	static const enum verdict v[] = { VERDICT_PASS, VERDICT_FAIL,
+					  VERDICT_NOISY };
+	size_t i;
 
-	p.verdict = VERDICT_PASS;
-	p.reason = strdup("fine");
-	f.verdict = VERDICT_FAIL;
-	f.reason = strdup("slower");
-	verdict_hostile(&p, "load rose");
-	verdict_hostile(&f, "load rose");
-	CHECK(p.verdict == VERDICT_NOISY);
-	CHECK_CONTAINS(p.reason, "load rose");
-	CHECK(f.verdict == VERDICT_FAIL);
-	CHECK_CONTAINS(f.note, "load rose");
-	bench_stats_release(&p);
-	bench_stats_release(&f);
+	for (i = 0; i < 3; i++) {
+		struct bench_stats st = { 0 };
+
+		st.verdict = v[i];
+		st.reason = strdup("why");
+		verdict_note(&st, "load rose");
+		verdict_note(&st, "noise 4x calibrated");
+		CHECK(st.verdict == v[i]);
+		CHECK_STR(st.reason, "why");
+		CHECK_STR(st.note, "load rose; noise 4x calibrated");
+		bench_stats_release(&st);
+	}
+}
+
+/* An exact count whose verdict a load rise once turned noisy. */
+static void test_verdict__note_keeps_exact_decision(void)
+{
+	double b[3] = { 5e6, 5e6, 5e6 }, h[3] = { 5e6, 5e6, 5e6 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_result res = { 0 };
+	struct bench_stats view;
+
+	synth_counts(&br, &cfg, METRIC_INSTRUCTIONS, b, h, 3);
+	verdict_bench(&res, &br, &(struct verdict_opts){ 0.025, 2000, 1, 0 });
+	bench_result_primary(&view, &res);
+	view.looks = 1;
+	view.stop = STOP_RESOLVED;
+	verdict_note_bench(&res, &view, "the load average rose");
+	CHECK(res.verdict == VERDICT_PASS && view.verdict == VERDICT_PASS);
+	CHECK(res.m[0].exact && res.m[0].verdict == VERDICT_PASS);
+	CHECK_CONTAINS(view.note, "load average rose");
+	CHECK(view.looks == 1 && view.stop == STOP_RESOLVED);
+	bench_result_release(&res);
+	free(br.pairs);
+}
+
+/*
+ * A count of 0 in one arm: compared as (h + 1) / (b + 1), never log(0).
+ * major_faults is decided by interval and is usually 0.
+ */
+static void test_verdict__zero_counts_compare_plus_one(void)
+{
+	double b1[8] = { 3, 0, 2, 0, 0, 1, 0, 0 };
+	double h1[8] = { 0, 0, 0, 1, 0, 0, 0, 2 };
+	double b2[8] = { 0 }, h2[8] = { 0 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	size_t i;
+
+	synth_counts(&br, &cfg, METRIC_MAJOR_FAULTS, b1, h1, 8);
+	cfg.metrics[0].min_effect = cfg.min_effect = 0.05;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict != VERDICT_ERROR);
+	for (i = 0; i < st.n; i++)
+		CHECK_NEAR(st.ratios[i], (h1[i] + 1) / (b1[i] + 1), 1e-15);
+	CHECK(isfinite(st.estimate));
+	bench_stats_release(&st);
+	free(br.pairs);
+
+	/* all zero: ratio 1, a pass */
+	memset(&st, 0, sizeof(st));
+	synth_counts(&br, &cfg, METRIC_MAJOR_FAULTS, b2, h2, 8);
+	cfg.metrics[0].min_effect = cfg.min_effect = 0.05;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_PASS);
+	bench_stats_release(&st);
+	free(br.pairs);
+
+	/* an exact count that drops to 0: fewer, a pass, not an error */
+	for (i = 0; i < 3; i++) {
+		b2[i] = 4;
+		h2[i] = 0;
+	}
+	memset(&st, 0, sizeof(st));
+	synth_counts(&br, &cfg, METRIC_ALLOCS, b2, h2, 3);
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.exact && st.verdict == VERDICT_PASS && st.improved);
+	CHECK_NEAR(st.median, 0.2, 1e-15);
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+/* "At least the floor" fails an exact count: 100 -> 101 at 1%. */
+static void test_verdict__exact_at_the_floor_fails(void)
+{
+	static const struct {
+		double base, head, floor;
+		enum verdict want;
+	} cases[] = {
+		{ 100, 101, 0.01, VERDICT_FAIL },
+		{ 1000, 1010, 0.01, VERDICT_FAIL },
+		{ 300, 303, 0.01, VERDICT_FAIL },
+		{ 1000, 1009, 0.01, VERDICT_PASS },
+		{ 1e6, 1.03e6, 0.03, VERDICT_FAIL },
+		{ 1e6, 1.0299e6, 0.03, VERDICT_PASS },
+		{ 1000, 1002, 0.002, VERDICT_FAIL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double b[3], h[3];
+		struct bench_cfg cfg;
+		struct bench_run br;
+		struct bench_stats st = { 0 };
+
+		b[0] = b[1] = b[2] = cases[i].base;
+		h[0] = h[1] = h[2] = cases[i].head;
+		synth_counts(&br, &cfg, METRIC_ALLOCS, b, h, 3);
+		cfg.metrics[0].min_effect = cfg.min_effect = cases[i].floor;
+		CHECK(analyse(&st, &br, 1) == 0);
+		CHECK(st.exact);
+		CHECK(st.verdict == cases[i].want);
+		if (st.verdict != cases[i].want)
+			fprintf(stderr, "  case %zu: %s\n", i, st.reason);
+		bench_stats_release(&st);
+		free(br.pairs);
+	}
+}
+
+/*
+ * A suite case in a counting unit (go's B/op, allocs/op) is decided
+ * exactly, like allocs; one in a time unit is not.
+ */
+static void test_verdict__counted_suite_unit_is_exact(void)
+{
+	double b[3] = { 100, 100, 100 }, h[3] = { 101, 101, 101 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth_counts(&br, &cfg, METRIC_VALUE, b, h, 3);
+	cfg.counted = 1;
+	cfg.unit = "allocs/op";
+	CHECK(verdict_exact_metric(&cfg, METRIC_VALUE));
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.exact && st.verdict == VERDICT_FAIL);
+	bench_stats_release(&st);
+	CHECK(verdict_comparisons(&cfg) == 1);
+	/* from 0 B/op to some: no error, compared as from 1 */
+	b[0] = b[1] = b[2] = 0;
+	h[0] = h[1] = h[2] = 0;
+	free(br.pairs);
+	synth_counts(&br, &cfg, METRIC_VALUE, b, h, 3);
+	cfg.counted = 1;
+	h[0] = 0;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.exact && st.verdict == VERDICT_PASS);
+	bench_stats_release(&st);
+	free(br.pairs);
+	cfg.counted = 0;
+	CHECK(!verdict_exact_metric(&cfg, METRIC_VALUE));
+}
+
+/*
+ * Too few pairs for an interval at the level: noisy, "too few pairs",
+ * however small the estimate (it used to pass with exit 0), never "reaches
+ * down to -100%".
+ */
+static void test_verdict__too_few_pairs_is_noisy(void)
+{
+	double f[5] = { 1.0, 0.99, 1.01, 1.0, 0.995 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	struct verdict_opts vo = { 0.025, 2000, 1, 0 };
+
+	synth(&br, &cfg, f, 5);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK(st.min_n == 6);
+	CHECK_CONTAINS(st.reason, "too few pairs: at least 6 needed");
+	CHECK(!strstr(st.reason, "reaches down"));
+	CHECK(!strstr(st.reason, "quieter"));
+	bench_stats_release(&st);
+	/* an estimate above the floor says the same */
+	free(br.pairs);
+	f[0] = f[1] = f[2] = f[3] = f[4] = 1.3;
+	f[1] = 1.31;
+	synth(&br, &cfg, f, 5);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	memset(&st, 0, sizeof(st));
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(st.reason, "too few pairs: at least 6 needed");
+	CHECK(!strstr(st.reason, "reaches down"));
+	bench_stats_release(&st);
+	/* at a smaller alpha the minimum rises: 2^-n <= 0.0025 at n = 9 */
+	vo.alpha = 0.0025;
+	memset(&st, 0, sizeof(st));
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == VERDICT_NOISY && st.min_n == 9);
+	CHECK_CONTAINS(st.reason, "at least 9 needed");
+	bench_stats_release(&st);
+	/* one pair: noisy too, not an error */
+	br.npairs = 1;
+	memset(&st, 0, sizeof(st));
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(st.reason, "too few pairs");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+/*
+ * The new pass: an estimate within the floor whose upper bound does not
+ * exclude pass_excludes is noisy, and says which regression is not
+ * excluded; --strict excludes the floor itself.
+ */
+static void test_verdict__pass_must_exclude_m(void)
+{
+	/* centred on no change, spread about +-8%: high near +5..8% */
+	double f[12] = { 1.12, 0.90, 1.0, 1.09, 0.92, 1.03, 0.96, 1.11,
+			 0.91, 1.01, 0.99, 1.05 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	struct verdict_opts vo = { 0.025, 2000, 1, 0 };
+
+	synth(&br, &cfg, f, 12);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	cfg.metrics[0].id = METRIC_WALL;
+	cfg.metrics[0].min_effect = 0.05;
+	cfg.metrics[0].pass_excludes = 0.10;
+	cfg.metrics[0].gating = 1;
+	cfg.nmetrics = 1;
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.high > 1.05 && st.high < 1.10);
+	CHECK(st.verdict == VERDICT_PASS);
+	CHECK_NEAR(st.excludes, 0.10, 0);
+	CHECK_CONTAINS(st.reason, "a regression of +10.0% (pass_excludes) "
+		       "or more is excluded");
+	bench_stats_release(&st);
+	/* --strict: m = f, and +5% is not excluded */
+	vo.strict = 1;
+	memset(&st, 0, sizeof(st));
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK_NEAR(st.excludes, 0.05, 0);
+	CHECK_CONTAINS(st.reason, "a regression of +5.0% (pass_excludes, "
+		       "--strict) is not excluded");
+	CHECK_CONTAINS(st.reason, "would resolve it");
+	bench_stats_release(&st);
+	/* pass_excludes from the benchmark's metric: 6% */
+	vo.strict = 0;
+	cfg.metrics[0].pass_excludes = 0.06;
+	memset(&st, 0, sizeof(st));
+	CHECK(verdict_analyse(&st, &br, &vo) == 0);
+	CHECK(st.verdict == (st.high < 1.06 ? VERDICT_PASS : VERDICT_NOISY));
+	CHECK_NEAR(st.excludes, 0.06, 0);
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+/*
+ * Exact counts take no share of the suite's alpha: a benchmark's shares
+ * are its timed gating metrics (1 when it gates only on counts), and the
+ * alphas its metrics use add up to its shares' alpha, so the union bound
+ * holds even when a count turns out to vary.
+ */
+static void test_verdict__counts_take_no_share(void)
+{
+	static const struct {
+		enum metric m[3];
+		int gating[3];
+		size_t n, shares;
+	} cases[] = {
+		{ { METRIC_WALL, METRIC_INSTRUCTIONS }, { 1, 1 }, 2, 1 },
+		{ { METRIC_WALL, METRIC_CPU, METRIC_ALLOCS }, { 1, 1, 1 }, 3,
+		  2 },
+		{ { METRIC_INSTRUCTIONS, METRIC_ALLOCS }, { 1, 1 }, 2, 1 },
+		{ { METRIC_WALL, METRIC_CPU }, { 1, 1 }, 2, 2 },
+		{ { METRIC_WALL, METRIC_ALLOCS }, { 1, 0 }, 2, 1 },
+		{ { METRIC_WALL, METRIC_MAJOR_FAULTS, METRIC_INSTRUCTIONS },
+		  { 1, 1, 1 }, 3, 2 },
+	};
+	size_t i, j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bench_cfg cfg;
+		double sum = 0;
+
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.nmetrics = cases[i].n;
+		for (j = 0; j < cases[i].n; j++) {
+			cfg.metrics[j].id = cases[i].m[j];
+			cfg.metrics[j].gating = cases[i].gating[j];
+		}
+		for (j = 0; j < cases[i].n; j++)
+			if (cfg.metrics[j].gating)
+				sum += verdict_metric_alpha(&cfg, j, 0.01);
+		CHECK(verdict_comparisons(&cfg) == cases[i].shares);
+		CHECK_NEAR(sum, 0.01 * (double)cases[i].shares, 1e-15);
+	}
 }
 
 /* The looks' alphas add up to the benchmark's alpha: the union bound. */
@@ -417,7 +707,14 @@ static void test_verdict__looks_spend_alpha_exactly(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_verdict__rules_significant_and_strict),
-	TEST(test_verdict__hostile_never_gives_a_pass),
+	TEST(test_verdict__notes_never_change_a_verdict),
+	TEST(test_verdict__note_keeps_exact_decision),
+	TEST(test_verdict__zero_counts_compare_plus_one),
+	TEST(test_verdict__exact_at_the_floor_fails),
+	TEST(test_verdict__counted_suite_unit_is_exact),
+	TEST(test_verdict__too_few_pairs_is_noisy),
+	TEST(test_verdict__pass_must_exclude_m),
+	TEST(test_verdict__counts_take_no_share),
 	TEST(test_verdict__looks_spend_alpha_exactly),
 	TEST(test_verdict__rules),
 	TEST(test_verdict__suite_and_exit_codes),
