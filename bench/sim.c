@@ -42,6 +42,7 @@ void sim_default_cfg(struct bench_cfg *b)
 	b->nmetrics = 1;
 	b->metrics[0].id = METRIC_WALL;
 	b->metrics[0].min_effect = b->min_effect;
+	b->metrics[0].pass_excludes = 2 * b->min_effect;
 	b->metrics[0].gating = 1;
 }
 
