@@ -17,6 +17,7 @@
 #include "tests/ref/stats-ref.h"
 #include "tests/ref/rank-ref.h"
 #include "tests/ref/unpaired-ref.h"
+#include "tests/ref/bootstrap-ref.h"
 #include "common/banned.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -893,6 +894,57 @@ static void test_stats__hodges_lehmann_above_3000(void)
 }
 
 /*
+ * The expanded percentile's tail and the bootstrap's minimum n against
+ * scipy (tests/ref/bootstrap-ref.py). GSL's Student quantile is less
+ * exact than scipy's: measured, the tails differ by up to 2.5e-7 relative
+ * here (n 4, tail 0.00125). 1e-6 allows that, while a wrong df (n for
+ * n - 1) or a missing or wrong sqrt(n / (n - 1)) is off by far more at
+ * small n (scipy: 3e-7 apart already at n = 1000, orders more below).
+ * The minimum n's edges all sit at least 1e-5 (relative) away from the
+ * threshold in scipy's figures, so rounding cannot move them.
+ */
+static void test_stats__bootstrap_tail_matches_scipy(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bootstrap_ref_tail); i++) {
+		const struct bootstrap_ref_tail *c = &bootstrap_ref_tail[i];
+		double got = stats_bootstrap_tail(c->n, c->tail);
+
+		if (!(fabs(got - c->want) <= 1e-6 * c->want))
+			fprintf(stderr, "  n %zu, tail %g: %.17g, scipy "
+				"%.17g\n", c->n, c->tail, got, c->want);
+		CHECK(fabs(got - c->want) <= 1e-6 * c->want);
+		/* expanded: always asks for less than the tail itself */
+		CHECK(got < c->tail);
+	}
+	CHECK(isnan(stats_bootstrap_tail(0, 0.025)));
+	CHECK(isnan(stats_bootstrap_tail(1, 0.025)));
+	CHECK(isnan(stats_bootstrap_tail(10, 0)));
+	CHECK(isnan(stats_bootstrap_tail(10, 0.5)));
+	CHECK(isnan(stats_bootstrap_tail(10, NAN)));
+}
+
+static void test_stats__bootstrap_min_n_matches_scipy(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bootstrap_ref_min_n); i++) {
+		const struct bootstrap_ref_min_n *c = &bootstrap_ref_min_n[i];
+		size_t got = stats_bootstrap_min_n(c->tail, c->resamples);
+
+		if (got != c->want)
+			fprintf(stderr, "  tail %g, %zu resamples: %zu, scipy "
+				"%zu\n", c->tail, c->resamples, got, c->want);
+		CHECK(got == c->want);
+	}
+	CHECK(stats_bootstrap_min_n(0, 1000) == 0);
+	CHECK(stats_bootstrap_min_n(0.5, 1000) == 0);
+	CHECK(stats_bootstrap_min_n(NAN, 1000) == 0);
+	CHECK(stats_bootstrap_min_n(0.025, 0) == 0);
+}
+
+/*
  * The minimum n is the edge itself: one value fewer gives no interval at
  * that tail, n gives finite bounds, for each tail and estimator.
  */
@@ -930,6 +982,8 @@ static void test_stats__interval_min_n_is_the_edge(void)
 static const struct harness_test tests[] = {
 	TEST(test_stats__interval_min_n_is_the_edge),
 	TEST(test_stats__walsh_selection_matches_sorting),
+	TEST(test_stats__bootstrap_tail_matches_scipy),
+	TEST(test_stats__bootstrap_min_n_matches_scipy),
 	TEST(test_stats__hodges_lehmann_small_n),
 	TEST(test_stats__hodges_lehmann_above_3000),
 	TEST(test_stats__mann_whitney_matches_scipy),
