@@ -164,8 +164,8 @@ static void table(void)
 
 /*
  * Part 4: the statistic. Fixed 20 pairs, one benchmark, 95%: the fail
- * rate at the floor (must stay <= 5%: one look spends the whole one-sided alpha) and at
- * twice the floor (power), CV 10%, light and heavy tails.
+ * rate at the floor (must stay <= 5%: one look spends the whole one-sided
+ * alpha) and at twice the floor (power), CV 10%, light and heavy tails.
  */
 static void compare(void)
 {
