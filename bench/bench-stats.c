@@ -1,6 +1,8 @@
 /*
  * How long the statistics take for a large suite: 100 benchmarks of 30
- * pairs, each with a 10,000-resample bootstrap and the per-arm summaries.
+ * pairs, each with a 10,000-resample bootstrap and the per-arm summaries;
+ * then Hodges-Lehmann with its exact interval (selection among the Walsh
+ * averages) up to max_pairs' limit of 100,000 pairs, and its bootstrap.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +70,74 @@ static double suite(gsl_rng *data, gsl_rng *boot)
 	return sum;
 }
 
+/* One timing of Hodges-Lehmann and its exact interval from n pairs. */
+static double hl_once(const double *x, size_t n, double *check)
+{
+	struct stats_interval ci;
+	double start = now();
+
+	*check += stats_hodges_lehmann(x, n);
+	if (stats_interval_exact(&ci, STATS_HL, x, n, 0.9975) < 0) {
+		fputs("bench-stats: interval failed\n", stderr);
+		exit(1);
+	}
+	*check += ci.low + ci.high;
+	return now() - start;
+}
+
+static void hodges_lehmann(gsl_rng *data, gsl_rng *boot)
+{
+	static const size_t sizes[] = { 60, 1000, 3000, 10000, 100000 };
+	static const size_t boot_n[] = { 20, 60 };
+	double *x = malloc(100000 * sizeof(*x)), check = 0;
+	size_t i, j;
+	int r;
+
+	if (!x) {
+		fputs("bench-stats: out of memory\n", stderr);
+		exit(1);
+	}
+	gsl_rng_set(data, 3);
+	for (i = 0; i < 100000; i++)
+		x[i] = gsl_ran_gaussian(data, 0.1);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		double t[REPEATS];
+
+		for (r = 0; r < REPEATS; r++)
+			t[r] = hl_once(x, sizes[i], &check);
+		qsort(t, REPEATS, sizeof(t[0]), cmp_double);
+		printf("hl: estimate + exact interval of %6zu pairs "
+		       "(%.3g Walsh averages, none stored): median %.2f ms "
+		       "of %d\n", sizes[i],
+		       (double)sizes[i] * (sizes[i] + 1) / 2,
+		       t[REPEATS / 2] * 1000, REPEATS);
+	}
+	for (j = 0; j < sizeof(boot_n) / sizeof(boot_n[0]); j++) {
+		double t[REPEATS];
+
+		for (r = 0; r < REPEATS; r++) {
+			struct stats_interval ci;
+			double start = now();
+
+			gsl_rng_set(boot, 4);
+			if (stats_bootstrap(&ci, STATS_HL, 0, x, boot_n[j],
+					    RESAMPLES, 0.9975, boot) < 0) {
+				fputs("bench-stats: bootstrap failed\n",
+				      stderr);
+				exit(1);
+			}
+			check += ci.low + ci.high;
+			t[r] = now() - start;
+		}
+		qsort(t, REPEATS, sizeof(t[0]), cmp_double);
+		printf("hl: percentile bootstrap of %zu pairs x %d resamples: "
+		       "median %.1f ms of %d\n", boot_n[j], RESAMPLES,
+		       t[REPEATS / 2] * 1000, REPEATS);
+	}
+	fprintf(stderr, "hl checksum %.17g\n", check);
+	free(x);
+}
+
 int main(void)
 {
 	double t[REPEATS], check = 0;
@@ -97,6 +167,7 @@ int main(void)
 	       BENCHMARKS, PAIRS, RESAMPLES, t[0], t[REPEATS / 2], REPEATS,
 	       t[REPEATS / 2] * 1000 / BENCHMARKS);
 	fprintf(stderr, "checksum %.17g\n", check);
+	hodges_lehmann(data, boot);
 	gsl_rng_free(boot);
 	gsl_rng_free(data);
 	return 0;

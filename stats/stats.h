@@ -7,6 +7,7 @@
 #define STATS_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -67,9 +68,19 @@ const char *stats_estimator_name(enum stats_estimator e);
 double stats_estimate(enum stats_estimator e, const double *x, size_t n);
 /*
  * Hodges-Lehmann location: the median of the n(n+1)/2 averages
- * (x_i + x_j)/2, i <= j. NAN when n == 0, n > 3000 or any x not finite.
+ * (x_i + x_j)/2, i <= j (Walsh averages), found by selection in O(n)
+ * memory and O(n log n) time: the same double a sorted list of them would
+ * give. NAN when n == 0, n > 100000 or any x not finite. The _sorted form
+ * takes x already sorted (and finite).
  */
 double stats_hodges_lehmann(const double *x, size_t n);
+double stats_hodges_lehmann_sorted(const double *sorted, size_t n);
+/*
+ * The k-th smallest (1-based) Walsh average of sorted[0..n), by selection:
+ * bisection on the value with a linear count, then a sort of the <= n
+ * candidates left. NAN when n == 0 or k is not in 1..n(n+1)/2.
+ */
+double stats_walsh_kth(const double *sorted, size_t n, uint64_t k);
 /*
  * Bootstrap interval of estimator e at two-sided `level`: percentile, or
  * BCa (bias-corrected and accelerated, jackknife acceleration) when bca.
