@@ -349,7 +349,7 @@ static void conditions(FILE *out, const struct run_report *r)
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192];
+	char par[192], secs[32];
 	size_t i;
 
 	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
@@ -372,9 +372,11 @@ static void protocol(FILE *out, const struct run_report *r)
 			continue;
 		fputs("<li>", out);
 		esc(out, c->name);
-		fprintf(out, ": metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%", metric_name(c->metric), br->npairs,
-			c->warmup, c->min_effect * 100);
+		fprintf(out, ": metric %s, %zu pairs + %u warm-up in %s, "
+			"floor %+.1f%%", metric_name(c->metric), br->npairs,
+			c->warmup, format_seconds(br->seconds, secs,
+						  sizeof(secs)),
+			c->min_effect * 100);
 		if (measured(br, &r->stats[i]))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "
 				"test p = %.2g", r->stats[i].base_cv * 100,

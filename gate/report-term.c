@@ -208,15 +208,33 @@ static void print_evidence(FILE *out, const struct bench_run *br,
 			   const struct bench_stats *st)
 {
 	const struct bench_cfg *c = br->cfg;
+	char secs[32], of[32] = "";
 
-	if (!st->ratios || st->exact)
+	if (!st->ratios)
 		return;
-	fprintf(out, "  %zu pairs (%u..%u), stopped: %s after %zu look%s; "
-		"Wilcoxon p=%.2g, Mann-Whitney p=%.2g; %zu outlying pair%s "
-		"(kept); drift r=%+.2f\n", br->npairs, c->pairs, c->max_pairs,
-		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
-		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
-		st->outliers == 1 ? "" : "s", st->drift);
+	format_seconds(br->seconds, secs, sizeof(secs));
+	if (br->pairs_raised_from)
+		fprintf(out, "  pairs raised from %u to %u: fewer give no "
+			"interval at this level\n", br->pairs_raised_from,
+			br->pairs_needed);
+	else if (br->pairs_needed)
+		fprintf(out, "  too few pairs for this level: set \"pairs\" "
+			"to %u or more\n", br->pairs_needed);
+	if (st->exact) {
+		fprintf(out, "  %zu pairs in %s, stopped: %s after %zu "
+			"look%s\n", br->npairs, secs, stop_name(st->stop),
+			st->looks, st->looks == 1 ? "" : "s");
+		return;
+	}
+	/* a metric counted in fewer pairs says so */
+	if (st->n < br->npairs)
+		snprintf(of, sizeof(of), " of %zu", br->npairs);
+	fprintf(out, "  %zu%s pairs (%u..%u) in %s, stopped: %s after %zu "
+		"look%s; Wilcoxon p=%.2g, Mann-Whitney p=%.2g; %zu outlying "
+		"pair%s (kept); drift r=%+.2f\n", st->n, of, c->pairs,
+		c->max_pairs, secs, stop_name(st->stop), st->looks,
+		st->looks == 1 ? "" : "s", st->wilcoxon_p, st->mann_whitney_p,
+		st->outliers, st->outliers == 1 ? "" : "s", st->drift);
 	if (st->note)
 		fprintf(out, "  environment: %s\n", st->note);
 }
@@ -263,7 +281,7 @@ static void print_layout(FILE *out, const struct run_report *r)
 static void print_protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192];
+	char par[192], budget[32];
 	size_t i;
 
 	fprintf(out, "\nprotocol:\n");
@@ -274,12 +292,13 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		"runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)\n", r->seed, r->seed);
 	fprintf(out, "  interval: %.4g%% per benchmark over all its looks "
-		"(%.1f%% for the suite, Bonferroni over %zu); at least half "
-		"spent at the first look, the rest by pairs added; bootstrap "
-		"intervals use %u resamples%s%s\n", r->level * 100,
+		"(%.1f%% for the suite, Bonferroni over %zu); half spent at "
+		"the first look, the rest in equal shares over the looks up "
+		"to max_pairs; bootstrap intervals use %u resamples%s; "
+		"budget %s of measuring\n", r->level * 100,
 		r->confidence * 100, r->compared, r->resamples,
-		r->strict ? "; --strict" : "", r->budget > 0 ?
-		"; --budget set" : "");
+		r->strict ? "; --strict" : "",
+		format_seconds(r->budget, budget, sizeof(budget)));
 	fprintf(out, "  exact counts: when every sample of each arm agrees "
 		"within %.1f%%, the median ratio is compared with the floor "
 		"directly (no interval)\n", METRIC_EXACT_TOLERANCE * 100);
