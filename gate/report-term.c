@@ -281,7 +281,7 @@ static void print_layout(FILE *out, const struct run_report *r)
 static void print_protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192], budget[32];
+	char par[192];
 	size_t i;
 
 	fprintf(out, "\nprotocol:\n");
@@ -295,10 +295,9 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		"(%.1f%% for the suite, Bonferroni over %zu); half spent at "
 		"the first look, the rest in equal shares over the looks up "
 		"to max_pairs; bootstrap intervals use %u resamples%s; "
-		"budget %s of measuring\n", r->level * 100,
+		"budget %g s of measuring\n", r->level * 100,
 		r->confidence * 100, r->compared, r->resamples,
-		r->strict ? "; --strict" : "",
-		format_seconds(r->budget, budget, sizeof(budget)));
+		r->strict ? "; --strict" : "", r->budget);
 	fprintf(out, "  exact counts: when every sample of each arm agrees "
 		"within %.1f%%, the median ratio is compared with the floor "
 		"directly (no interval)\n", METRIC_EXACT_TOLERANCE * 100);
