@@ -85,7 +85,7 @@ CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ))
 
-UNIT_TESTS = stats config git runner verdict format sim unpaired
+UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format
 FUZZ_SECONDS ?= 60

@@ -10,13 +10,17 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "gate/metrics.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
-/* Pairs added per round: half the minimum, even so order stays balanced. */
-static unsigned round_pairs(const struct bench_cfg *cfg)
+/*
+ * Pairs the look after one at n pairs adds: half of n, rounded up to even
+ * (each batch is balanced on its own), at least 2.
+ */
+static unsigned long step(unsigned long n)
 {
-	unsigned r = (cfg->pairs + 1) / 2;
+	unsigned long r = (n + 1) / 2;
 
 	r += r % 2;
 	return r < 2 ? 2 : r;
@@ -24,17 +28,22 @@ static unsigned round_pairs(const struct bench_cfg *cfg)
 
 size_t adaptive_looks(const struct bench_cfg *cfg)
 {
-	unsigned r = round_pairs(cfg);
+	unsigned long n = cfg->pairs;
+	size_t k = 1;
 
-	if (cfg->max_pairs <= cfg->pairs)
-		return 1;
-	return 1 + (cfg->max_pairs - cfg->pairs + r - 1) / r;
+	while (n < cfg->max_pairs) {
+		n += step(n);
+		k++;
+	}
+	return k;
 }
 
 unsigned adaptive_look_pairs(const struct bench_cfg *cfg, size_t k)
 {
-	unsigned long n = cfg->pairs + (unsigned long)k * round_pairs(cfg);
+	unsigned long n = cfg->pairs;
 
+	while (k-- > 0 && n < cfg->max_pairs)
+		n += step(n);
 	return n < cfg->max_pairs ? (unsigned)n : cfg->max_pairs > cfg->pairs
 	       ? cfg->max_pairs : cfg->pairs;
 }
@@ -43,21 +52,17 @@ double adaptive_look_level(const struct bench_cfg *cfg, double alpha,
 			   size_t k)
 {
 	size_t looks = adaptive_looks(cfg);
-	double first, share;
 
 	if (looks == 1)
 		return 1 - alpha;
 	/*
-	 * Half or more at the first look, where most benchmarks resolve;
-	 * the rest follows the information each later look adds.
+	 * Half at the first look, where most benchmarks resolve; the other
+	 * half in equal shares, so a look at 500 pairs has as much to spend
+	 * as one at 50 (the budget, not the cap, usually ends a run).
 	 */
-	share = (double)cfg->pairs / cfg->max_pairs;
-	first = alpha * (share > 0.5 ? share : 0.5);
 	if (k == 0)
-		return 1 - first;
-	return 1 - (alpha - first) * (adaptive_look_pairs(cfg, k) -
-				      adaptive_look_pairs(cfg, k - 1)) /
-		   (double)(cfg->max_pairs - cfg->pairs);
+		return 1 - alpha / 2;
+	return 1 - alpha / 2 / (double)(looks - 1);
 }
 
 unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k)
@@ -73,6 +78,42 @@ unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k)
 static int skipped(const struct bench_run *br)
 {
 	return br->is_new || br->is_removed;
+}
+
+double adaptive_alpha(struct run_report *r)
+{
+	size_t i;
+
+	r->compared = 0;
+	for (i = 0; i < r->n; i++)
+		if (!skipped(&r->runs[i]))
+			r->compared += verdict_comparisons(r->runs[i].cfg);
+	r->level = stats_bonferroni(r->confidence, r->compared);
+	return 1 - r->level;
+}
+
+unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha)
+{
+	struct bench_cfg c = *cfg;
+	int interval = 0;
+	size_t j, need;
+
+	for (j = 0; j < c.nmetrics; j++)
+		if (c.metrics[j].gating && !metric_desc(c.metrics[j].id)->exact)
+			interval = 1;
+	if (!interval)
+		return 0;
+	/* more pairs may mean one look, with more to spend: iterate */
+	for (;;) {
+		need = stats_interval_min_n(c.statistic,
+					    1 - adaptive_look_level(&c, alpha,
+								    0));
+		if (need <= c.pairs)
+			return c.pairs;
+		c.pairs = (unsigned)need;
+		if (c.max_pairs < c.pairs)
+			c.max_pairs = c.pairs;
+	}
 }
 
 /* Set the stopping state on every metric of benchmark i, then its view. */
@@ -99,6 +140,7 @@ static void look(struct run_report *r, size_t i, size_t k, double alpha,
 	const struct bench_cfg *cfg = r->runs[i].cfg;
 	struct verdict_opts vo;
 	enum stop_reason stop = STOP_RESOLVED;
+	int failed = 0;
 	size_t j;
 
 	vo.alpha = 1 - adaptive_look_level(cfg, alpha, k);
@@ -107,9 +149,20 @@ static void look(struct run_report *r, size_t i, size_t k, double alpha,
 	vo.strict = strict;
 	bench_result_release(res);
 	verdict_bench(res, &r->runs[i], &vo);
-	for (j = 0; j < res->n; j++)
-		if (res->m[j].gating && verdict_unresolved(&res->m[j]))
+	for (j = 0; j < res->n; j++) {
+		if (!res->m[j].gating)
+			continue;
+		failed |= res->m[j].verdict == VERDICT_FAIL;
+		if (verdict_unresolved(&res->m[j]))
 			stop = STOP_NONE;
+	}
+	/*
+	 * A fail is final: the union bound covers stopping at the first
+	 * one, and no later look can make the benchmark anything but a
+	 * fail, so it gets no more pairs (its other metrics stay as seen).
+	 */
+	if (failed)
+		stop = STOP_RESOLVED;
 	if (res->verdict == VERDICT_ERROR)
 		stop = STOP_ERROR;
 	else if (stop == STOP_NONE && k + 1 >= adaptive_looks(cfg))
@@ -131,20 +184,45 @@ static int grow(struct run_report *r, const struct adaptive_ops *ops,
 	return rc;
 }
 
+/* Still measuring: compared, and neither resolved nor stopped. */
+static int unresolved(const struct run_report *r, size_t i)
+{
+	return r->stats[i].stop == STOP_NONE && !skipped(&r->runs[i]);
+}
+
+/* Seconds benchmark i's next look should take, from its own pairs. */
+static double look_cost(const struct run_report *r, size_t i)
+{
+	const struct bench_run *br = &r->runs[i];
+	unsigned next = adaptive_look_pairs(br->cfg, r->stats[i].looks);
+	double per_pair;
+
+	if (!br->npairs || next <= br->npairs)
+		return 0;
+	per_pair = (br->seconds - br->warmup_seconds) / (double)br->npairs;
+	return per_pair > 0 ? per_pair * (next - br->npairs) : 0;
+}
+
+/* Benchmark i's next look: its pairs, then the analysis. */
+static int advance(struct run_report *r, const struct adaptive_ops *ops,
+		   size_t i, double alpha, int strict)
+{
+	size_t k = r->stats[i].looks;
+	int rc = grow(r, ops, i, adaptive_look_pairs(r->runs[i].cfg, k));
+
+	if (rc == 0)
+		look(r, i, k, alpha, strict);
+	return rc;
+}
+
 int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 		 const struct adaptive_opts *ao)
 {
 	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
-	double alpha;
-	size_t i, k, pending;
+	int limited = ao->budget > 0 && ops->elapsed;
+	double alpha = adaptive_alpha(r);
+	size_t i, round;
 	int rc = 0;
-
-	r->compared = 0;
-	for (i = 0; i < r->n; i++)
-		if (!skipped(&r->runs[i]))
-			r->compared += verdict_comparisons(r->runs[i].cfg);
-	r->level = stats_bonferroni(r->confidence, r->compared);
-	alpha = 1 - r->level;
 
 	for (i = 0; i < r->n && rc <= 0; i++) {
 		if (skipped(&r->runs[i])) {
@@ -158,54 +236,70 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 	}
 
 	/*
-	 * Rounds: each unresolved benchmark gets its next batch of pairs
-	 * (interleaved base/head, balanced order, as before) and one more
-	 * look, until every one is resolved, at max_pairs, or out of time.
+	 * Rounds: each unresolved benchmark gets its next look (interleaved
+	 * base/head, balanced order, as before) when it fits its fair share
+	 * of the time left, until every one is resolved, at max_pairs, or
+	 * out of time. The looks are the schedule's: the budget only ends
+	 * a benchmark's run, so each look's alpha stays as spent.
 	 */
-	for (k = 1, pending = 1; rc <= 0 && pending; k++) {
-		double spent, per_pair, need = 0;
-		size_t done = 0;
+	for (round = 1; rc <= 0; round++) {
+		size_t pending = 0, ran = 0, best = r->n;
+		double left, share, mine = 0;
 
-		pending = 0;
-		for (i = 0; i < r->n; i++) {
-			if (r->stats[i].stop != STOP_NONE ||
-			    skipped(&r->runs[i]))
-				continue;
-			pending++;
-			need += adaptive_look_pairs(r->runs[i].cfg, k) -
-				r->runs[i].npairs;
-		}
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i)) {
+				pending++;
+				mine += r->runs[i].seconds;
+			}
 		if (!pending)
 			break;
-		if (ao->budget > 0 && ops->elapsed) {
-			/* a round starts only if it should fit what is left */
+		/*
+		 * Each unresolved benchmark's fair share: the budget less
+		 * what the others (resolved, stopped) took, split evenly.
+		 */
+		left = limited ? ao->budget - ops->elapsed(ops->ctx) : INFINITY;
+		share = limited ? (left + mine) / (double)pending : INFINITY;
+		for (i = 0; i < r->n && rc <= 0; i++) {
+			double cost;
+
+			if (!unresolved(r, i))
+				continue;
+			cost = look_cost(r, i);
+			if (limited && (r->runs[i].seconds + cost > share ||
+					cost > ao->budget -
+					       ops->elapsed(ops->ctx)))
+				continue;
+			if (!ao->quiet && !ran)
+				fprintf(stderr, "gate: round %zu: more pairs "
+					"for the unresolved benchmarks\n",
+					round);
+			rc = advance(r, ops, i, alpha, ao->strict);
+			ran++;
+		}
+		if (ran || rc > 0)
+			continue;
+		/*
+		 * No look fits its share: of the looks that fit what is
+		 * left, the benchmark that used the least time goes; when
+		 * none fits, time is up.
+		 */
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i) && look_cost(r, i) <= left &&
+			    (best == r->n ||
+			     r->runs[i].seconds < r->runs[best].seconds))
+				best = i;
+		if (best == r->n) {
 			for (i = 0; i < r->n; i++)
-				done += r->runs[i].npairs;
-			spent = ops->elapsed(ops->ctx);
-			per_pair = done ? spent / (double)done : 0;
-			if (spent + per_pair * need > ao->budget) {
-				for (i = 0; i < r->n; i++)
-					if (r->stats[i].stop == STOP_NONE &&
-					    !skipped(&r->runs[i]))
-						set_stop(r, i,
-							 r->stats[i].looks,
-							 STOP_BUDGET);
-				break;
-			}
+				if (unresolved(r, i))
+					set_stop(r, i, r->stats[i].looks,
+						 STOP_BUDGET);
+			break;
 		}
 		if (!ao->quiet)
-			fprintf(stderr, "gate: round %zu: more pairs for %zu "
-				"unresolved benchmark%s\n", k, pending,
-				pending == 1 ? "" : "s");
-		for (i = 0; i < r->n && rc <= 0; i++) {
-			if (r->stats[i].stop != STOP_NONE ||
-			    skipped(&r->runs[i]))
-				continue;
-			rc = grow(r, ops, i,
-				  adaptive_look_pairs(r->runs[i].cfg, k));
-			if (rc == 0)
-				look(r, i, k, alpha, ao->strict);
-		}
+			fprintf(stderr, "gate: round %zu: more pairs for "
+				"\"%s\", the least served\n", round,
+				r->runs[best].cfg->name);
+		rc = advance(r, ops, best, alpha, ao->strict);
 	}
 	for (i = 0; i < r->n; i++)
 		v[i] = r->results[i].verdict;

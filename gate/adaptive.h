@@ -1,7 +1,9 @@
 /*
  * Adaptive pairs: every benchmark gets its minimum `pairs`, then rounds of
- * more pairs go only to the unresolved ones until max_pairs or the budget,
- * with the false-fail chance spent across the looks so it stays promised.
+ * more pairs go only to the unresolved ones, each round half as many pairs
+ * again as the benchmark has, until it is resolved, max_pairs, or the time
+ * budget (shared fairly between the unresolved ones) is spent; the
+ * false-fail chance is spent across the looks so it stays promised.
  */
 #ifndef GATE_ADAPTIVE_H
 #define GATE_ADAPTIVE_H
@@ -10,19 +12,38 @@
 
 #include "gate/report.h"
 
-/* Number of looks at the data: at pairs, pairs + round, ..., max_pairs. */
+/*
+ * Number of looks at the data, fixed before any is measured: at pairs,
+ * then each look adds half the pairs in hand (rounded up to even, at least
+ * 2) until max_pairs: 20, 30, 46, 70, 106, ... A run stops early on its
+ * verdict or the budget, never looks anywhere else.
+ */
 size_t adaptive_looks(const struct bench_cfg *cfg);
-/* Pairs in hand at look k (0-based). */
+/* Pairs in hand at look k (0-based; max_pairs from the last look on). */
 unsigned adaptive_look_pairs(const struct bench_cfg *cfg, size_t k);
 /*
- * Two-sided level of look k's interval when the benchmark may spend alpha
- * (1 - its Bonferroni level) over all its looks: at least half at the
- * first look, the rest in proportion to the pairs each later look adds.
- * The levels' alphas sum to alpha, so by the union bound the chance of a
- * false fail at any look is within alpha whatever the looks' correlation.
+ * 1 - the error look k may spend when the benchmark may spend alpha (1 -
+ * its Bonferroni level) over all its looks: half at the first look, the
+ * other half in equal shares over the later looks up to max_pairs (all of
+ * it when there is one look). The shares sum to alpha whatever the budget
+ * lets a run reach, so by the union bound the chance of a false fail at
+ * any look is within alpha whatever the looks' correlation.
  */
 double adaptive_look_level(const struct bench_cfg *cfg, double alpha,
 			   size_t k);
+/*
+ * The error each comparison of r may spend over all its looks: sets
+ * r->compared (gating metrics of the benchmarks compared) and r->level
+ * (Bonferroni at r->confidence); returns 1 - r->level.
+ */
+double adaptive_alpha(struct run_report *r);
+/*
+ * The fewest `pairs` with which cfg's first look gives an interval (finite
+ * bounds) when each comparison may spend alpha over all its looks: cfg's
+ * own pairs when they suffice. 0 when every gating metric is an exact
+ * count (decided without an interval when the counts repeat).
+ */
+unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha);
 
 struct adaptive_ops {
 	/*
@@ -30,19 +51,33 @@ struct adaptive_ops {
 	 * 0, -1 with r->runs[i].error set, or the interrupting signal.
 	 */
 	int (*measure)(void *ctx, size_t i, unsigned total);
-	/* Seconds since measuring began; NULL when there is no budget. */
+	/*
+	 * Seconds since measuring began; NULL when there is no budget. The
+	 * time of each benchmark is r->runs[i].seconds (measure sets it).
+	 */
 	double (*elapsed)(void *ctx);
 	void *ctx;
 };
 
 struct adaptive_opts {
-	double budget;		/* seconds for extra rounds; 0: no limit */
+	double budget;		/* seconds of measuring for the whole run,
+				   first looks included; 0: no limit */
 	int strict;		/* --strict */
 	int quiet;		/* no progress lines */
 };
 
 /*
- * Measure and decide every benchmark of r: r->runs, r->results and
+ * Measure and decide every benchmark of r: first looks for every one,
+ * then rounds for the unresolved ones while the budget lasts. In a round,
+ * each unresolved benchmark gets its next look when its time so far plus
+ * the look's pairs (at its own time per pair) fit its fair share: the
+ * budget less the time of the others, split evenly between the unresolved
+ * ones. When no look fits its share, the one that used the least time of
+ * those whose look fits what is left goes; when none fits, every
+ * unresolved one stops with "budget". A benchmark
+ * stops once no later look can change its verdict: a gating metric has
+ * failed (a fail is final) or every gating metric is resolved.
+ * r->runs, r->results and
  * r->stats (zeroed), r->n, r->confidence, r->resamples and r->seed set,
  * new benchmarks marked in r->runs[i].is_new. Sets r->compared (gating
  * metrics), r->level (per comparison, over all its looks), r->suite, each

@@ -59,7 +59,8 @@ const char cmd_run_usage[] =
 	"a run)\n"
 	"  --pairs N      pairs per benchmark, overriding gate.json\n"
 	"  --warmup N     warm-up runs per arm, overriding gate.json\n"
-	"  --budget TIME  time for extra rounds of pairs (90s, 10m, 1h)\n"
+	"  --budget TIME  measuring time for the whole run (90s, 10m, 1h;\n"
+	"                 default \"budget\" in gate.json, else 5m)\n"
 	"  --strict       pass only when the interval excludes regressions\n"
 	"                 above the floor\n"
 	"  --filter REGEX compare only the suite cases whose name matches\n"
@@ -93,7 +94,7 @@ struct run_opts {
 	int fixed_arms, no_env_pad, no_scratch;
 	const char *pin;
 	long pairs, warmup;	/* -1: from gate.json */
-	double budget;		/* seconds for extra rounds; 0: none */
+	double budget;		/* --budget seconds; 0: gate.json's */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -346,6 +347,59 @@ static double elapsed(void *ctx)
 	return now() - ((struct measure_ctx *)ctx)->start;
 }
 
+/* A suite's measuring time, for its cases once it has fanned out. */
+struct suite_time {
+	const char *name;
+	double seconds;
+};
+
+/*
+ * The plan-time minimum, once the comparisons are known (suites have
+ * printed their cases): a benchmark whose first look could give no
+ * interval at its share of alpha gets its pairs raised to the fewest that
+ * can, and the report says so. Suite cases ran at their suite's pairs
+ * already: a warning says how many the suite needs.
+ */
+static void plan_pairs(struct run_report *r, struct config *cfg)
+{
+	double alpha = adaptive_alpha(r);
+	const char *warned = NULL;
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++) {
+		struct bench_run *br = &r->runs[i];
+		unsigned need;
+
+		if (br->is_new || br->is_removed || br->error)
+			continue;
+		need = adaptive_min_pairs(br->cfg, alpha);
+		if (need <= br->cfg->pairs)
+			continue;
+		br->pairs_needed = need;
+		if (br->suite_name) {
+			if (warned && !strcmp(warned, br->suite_name))
+				continue;
+			warned = br->suite_name;
+			warning("suite \"%s\" ran %u pairs, but its cases "
+				"need at least %u for an interval at this "
+				"level (%zu comparisons in the run): set "
+				"\"pairs\" to %u or more", br->suite_name,
+				br->cfg->pairs, need, r->compared, need);
+			continue;
+		}
+		for (j = 0; j < cfg->nbench; j++) {
+			struct bench_cfg *b = &cfg->benches[j];
+
+			if (b != br->cfg)
+				continue;
+			br->pairs_raised_from = b->pairs;
+			b->pairs = need;
+			if (b->max_pairs < need)
+				b->max_pairs = need;
+		}
+	}
+}
+
 /*
  * Measure every benchmark and decide. Suites run first, at their fixed
  * pairs, and fan out into their cases, since the number of comparisons
@@ -361,11 +415,12 @@ static int measure_all(struct run_report *r, struct config *cfg,
 				      NULL, 2.0, o->quiet, progress_pair,
 				      o->prog }, o, 0 };
 	struct adaptive_ops ops = { measure_one, elapsed, &m };
-	struct adaptive_opts ao = { o->budget, o->strict, o->quiet };
-	size_t i;
+	struct adaptive_opts ao = { o->budget > 0 ? o->budget : cfg->budget,
+				    o->strict, o->quiet };
+	struct suite_time *st = NULL;
+	size_t i, nst = 0;
 	int rc;
 
-	(void)cfg;
 	m.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!m.mo.order_rng)
 		return error("cannot allocate a random generator"), EXIT_ERROR;
@@ -380,15 +435,28 @@ static int measure_all(struct run_report *r, struct config *cfg,
 		if ((rc = measure_bench(br, &m.mo, br->cfg->pairs)) > 0)
 			r->interrupted = rc;
 		progress_clear(o->prog);
+		st = xrealloc(st, (nst + 1) * sizeof(*st));
+		st[nst].name = br->cfg->name;
+		st[nst++].seconds = br->seconds;
 	}
 	/* the filter was checked before measuring: this cannot fail */
 	suite_fanout(&r->runs, &r->n, own, o->filter);
+	for (i = 0; i < r->n; i++) {
+		size_t j;
+
+		/* a case took its suite's time: its runs were the suite's */
+		for (j = 0; r->runs[i].suite_name && j < nst; j++)
+			if (!strcmp(st[j].name, r->runs[i].suite_name))
+				r->runs[i].seconds = st[j].seconds;
+	}
+	free(st);
 	free(r->results);
 	free(r->stats);
 	r->results = xcalloc(r->n ? r->n : 1, sizeof(*r->results));
 	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
 	r->strict = o->strict;
-	r->budget = o->budget;
+	r->budget = ao.budget;
+	plan_pairs(r, cfg);
 	if (!r->interrupted)
 		r->interrupted = adaptive_run(r, &ops, &ao);
 	machine_read_load_after(&r->machine);

@@ -5,6 +5,8 @@
  */
 #include "gate/config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -62,8 +64,8 @@ static const char *const top_keys[] = {
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
 	"pass_excludes", "gate", "counter", "timeout", "parity", "confidence",
-	"resamples",
-	"statistic", "interval", "rule", "target_halfwidth", NULL
+	"resamples", "statistic", "interval", "rule", "target_halfwidth", "budget",
+	NULL
 };
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
@@ -750,6 +752,32 @@ static int check_name(const struct parser *p, const cJSON *it)
 	return 0;
 }
 
+int config_parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v, unit = 1;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	if (!strcmp(end, "ms"))
+		unit = 0.001;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		unit = 60;
+	else if (!strcmp(end, "h"))
+		unit = 3600;
+	else if (strcmp(end, "s") && *end)
+		return -1;
+	v *= unit;
+	if (!isfinite(v) || !(v > 0))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* The "max_pairs" rule, once a benchmark's settings are all known. */
 static int check_max_pairs(struct parser *p, struct knobs *k, size_t i)
 {
@@ -887,10 +915,15 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 	if (ngate == 0)
 		return fail_value(p, "no metric %s gates: name at least one in "
 				  "\"gate\"", p->where);
+	/*
+	 * "defaults" size the timed benchmarks: an exact-only one keeps its
+	 * own 3 pairs and no warm-up unless it sets them itself (20 pairs
+	 * under valgrind would cost minutes for what 3 decide).
+	 */
 	if (all_exact) {
-		if (k->pairs_src == SRC_BUILTIN)
+		if (k->pairs_src != SRC_BENCH)
 			k->b.pairs = METRIC_EXACT_PAIRS;
-		if (k->warmup_src == SRC_BUILTIN)
+		if (k->warmup_src != SRC_BENCH)
 			k->b.warmup = METRIC_EXACT_WARMUP;
 	}
 	return 0;
@@ -1081,6 +1114,19 @@ static int parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
 		} else if (!strcmp(m->string, "resamples")) {
 			r = get_whole(p, m, "resamples", 1000, 1000000,
 				      &cfg->resamples);
+		} else if (!strcmp(m->string, "budget")) {
+			/* the whole run's measuring time, not per benchmark */
+			r = 0;
+			if (is_finite_number(m) && d > 0)
+				cfg->budget = d;
+			else if (!cJSON_IsString(m) ||
+				 config_parse_duration(m->valuestring,
+						       &cfg->budget) < 0)
+				r = fail_value(p, "\"budget\" must be a "
+					       "positive duration such as "
+					       "\"5m\", \"90s\" or 300 "
+					       "(seconds), got %s",
+					       got(p, g, sizeof(g)));
 		} else {
 			r = parse_knob(p, m, k, SRC_DEFAULTS);
 		}
@@ -1218,6 +1264,7 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	k.pairs_src = k.max_src = k.warmup_src = SRC_BUILTIN;
 	cfg->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	cfg->resamples = CONFIG_DEFAULT_RESAMPLES;
+	cfg->budget = CONFIG_DEFAULT_BUDGET;
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
 	if (it && parse_defaults(p, it, &k, cfg) < 0)
 		return -1;

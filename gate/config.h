@@ -76,12 +76,22 @@ struct config {
 	unsigned resamples;	/* bootstrap resamples */
 	struct bench_cfg *benches;
 	size_t nbench;
+	double budget;		/* seconds of measuring for the whole run */
 };
-#define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0 }
+#define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
+		      CONFIG_DEFAULT_BUDGET }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20
-#define CONFIG_DEFAULT_MAX_PAIRS 60
+/*
+ * A cap only: the time budget ends a run first for any benchmark slower
+ * than 75 ms (2000 pairs of two samples in 300 s); below Hodges-Lehmann's
+ * 3000-pair limit.
+ */
+#define CONFIG_DEFAULT_MAX_PAIRS 2000
+/* Seconds of measuring a run may take (first looks always run): what a
+   pull-request check can afford. */
+#define CONFIG_DEFAULT_BUDGET 300.0
 #define CONFIG_DEFAULT_WARMUP 2
 #define CONFIG_DEFAULT_CONFIDENCE 0.95
 #define CONFIG_DEFAULT_MIN_EFFECT 0.05
@@ -102,6 +112,12 @@ struct config {
  */
 int config_parse(struct config *cfg, const char *text, size_t len,
 		 const char *origin);
+/*
+ * A duration such as "90s", "5m", "1h", "250ms" or "300" (seconds) in
+ * seconds into *out. Returns 0, or -1 (nothing set) when s is not a
+ * positive, finite duration.
+ */
+int config_parse_duration(const char *s, double *out);
 /* Free everything cfg owns and reset it to CONFIG_INIT; safe to repeat. */
 void config_release(struct config *cfg);
 /* Find a benchmark by name, or NULL. */

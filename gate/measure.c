@@ -96,9 +96,12 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 			 "instruction count");
 	else if (br->counter == COUNTER_VALGRIND)
 		snprintf(buf, size, "each sample one plain run%s; in the first "
-			 "%zu pairs also one run under valgrind (cachegrind) "
-			 "for the instruction count, which a timed run cannot "
-			 "give", extra, br->counted_pairs);
+			 "%u pairs, and in every pair of later rounds when "
+			 "the counts vary, also one run under valgrind "
+			 "(cachegrind) for the instruction count, which a "
+			 "timed run cannot give", extra,
+			 br->cfg->pairs > METRIC_COUNTED_PAIRS ?
+			 (unsigned)METRIC_COUNTED_PAIRS : br->cfg->pairs);
 	else if (br->counter == COUNTER_PERF)
 		snprintf(buf, size, "each sample one run, instructions counted "
 			 "by perf_event_open from exec, children included%s",
@@ -608,9 +611,60 @@ static int check_static(struct bench_run *br, const struct measure_opts *opt)
 	return 0;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * 1 when br's instruction counts so far vary within an arm beyond the
+ * exactness tolerance: the count is then decided by an interval, which
+ * needs it in every pair.
+ */
+static int counts_vary(const struct bench_run *br)
+{
+	size_t a, i;
+
+	for (a = 0; a < 2; a++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (i = 0; i < br->npairs; i++) {
+			double v = br->pairs[i].s[a].value[METRIC_INSTRUCTIONS];
+
+			if (!isfinite(v))
+				continue;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		if (hi > 0 && (hi - lo) / hi > METRIC_EXACT_TOLERANCE)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the pairs measure_bench adds after the first call are counted. */
+static int count_added(const struct bench_run *br)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	size_t i;
+
+	if (br->counter != COUNTER_VALGRIND)
+		return 0;
+	if (!br->plain_runs)
+		return 1;	/* the valgrind run is the sample */
+	for (i = 0; i < cfg->nmetrics; i++)
+		if (cfg->metrics[i].id == METRIC_INSTRUCTIONS)
+			return cfg->metrics[i].gating && counts_vary(br);
+	return 0;
+}
+
 int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		  unsigned total)
 {
+	double t0 = now();
 	const struct bench_cfg *cfg = br->cfg;
 	const char *tmpdir = getenv("TMPDIR");
 	size_t first_new = br->npairs, more, i;
@@ -621,6 +675,8 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 
 	if (total <= br->npairs)
 		return 0;
+	if ((first_new > 0 || !br->plain_runs) && count_added(br))
+		br->counted_pairs = total;
 	more = total - br->npairs;
 	order = xcalloc(more, sizeof(*order));
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
@@ -659,6 +715,8 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 			rc = one_sample(br, opt, ARM_HEAD, label, tmp,
 					!br->plain_runs, &scratch, -1);
 	}
+	if (first_new == 0)
+		br->warmup_seconds += now() - t0;
 	for (i = 0; i < more && rc == 0; i++) {
 		size_t at = first_new + i;
 		struct pair_result *pr = &br->pairs[at];
@@ -681,6 +739,7 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		warning("cannot remove the temporary directory \"%s\": %s",
 			tmp, strerror(errno));
 	free(tmp);
+	br->seconds += now() - t0;
 	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
 		br->parity_differs = 1;

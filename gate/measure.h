@@ -56,7 +56,15 @@ struct bench_run {
 	char *valgrind;		/* its path with COUNTER_VALGRIND (owned) */
 	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
 	int plain_runs;		/* 1: samples include an uninstrumented run */
-	size_t counted_pairs;	/* pairs that also get a valgrind run */
+	size_t counted_pairs;	/* the first pairs that get a valgrind run
+				   (every pair added later too once the
+				   counts are seen to vary) */
+	double seconds;		/* spent measuring it, warm-ups included */
+	double warmup_seconds;	/* of which warm-ups */
+	unsigned pairs_needed;	/* the plan-time minimum when above the
+				   configured pairs (else 0) */
+	unsigned pairs_raised_from;	/* the configured pairs, when gate
+					   raised them to pairs_needed */
 	struct suite_data *suite;	/* suite formats: the cases (owned) */
 	int is_removed;		/* a suite case only base printed */
 	const char *suite_name;	/* a suite case: its suite's name */
@@ -106,7 +114,10 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  * first when it has none yet, then the missing pairs in a balanced order
  * of their own, each sample one uninstrumented run (timings, rusage, perf
  * counts, allocations) and/or, in the first counted_pairs pairs, one run
- * under valgrind for the instruction count. Returns 0 when measured, -1
+ * under valgrind for the instruction count; the pairs a later call adds
+ * are all counted when the counts so far vary (or when valgrind is the
+ * only run), so a varying count is decided on every pair it needs. Adds
+ * the time taken to br->seconds. Returns 0 when measured, -1
  * with br->error set when it could not be, or the signal number when gate
  * was interrupted.
  */

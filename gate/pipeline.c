@@ -42,26 +42,11 @@ int pipeline_parse_count(long *out, const char *opt, const char *s, long lo,
 /* "90", "90s", "10m", "1.5h": a duration in seconds, positive and finite. */
 int pipeline_parse_duration(double *out, const char *opt, const char *s)
 {
-	char *end;
-	double v, unit = 1;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s && (!strcmp(end, "m") || !strcmp(end, "min")))
-		unit = 60;
-	else if (end != s && !strcmp(end, "h"))
-		unit = 3600;
-	else if (end != s && (!strcmp(end, "s") || !*end))
-		unit = 1;
-	else
-		end = (char *)s;
-	v *= unit;
-	if (errno || end == s || !isfinite(v) || !(v > 0)) {
+	if (config_parse_duration(s, out) < 0) {
 		error("%s must be a positive, finite duration such as 90s, "
-		      "10m or 1h, got \"%s\"", opt, s);
+		      "5m, 1h or 250ms, got \"%s\"", opt, s);
 		return -1;
 	}
-	*out = v;
 	return 0;
 }
 

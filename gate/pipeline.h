@@ -21,7 +21,8 @@ struct arm_state {
 /* A whole number in [lo, hi] from option opt's argument s; 0 or -1. */
 int pipeline_parse_count(long *out, const char *opt, const char *s, long lo,
 			 long hi);
-/* "90", "90s", "10m", "1.5h": a positive, finite duration; 0 or -1. */
+/* "90", "90s", "10m", "1.5h", "250ms": a positive, finite duration (as
+   config_parse_duration), or -1 after error() naming opt. */
 int pipeline_parse_duration(double *out, const char *opt, const char *s);
 /* A fresh seed from /dev/urandom (time and pid when it cannot be read). */
 unsigned long pipeline_seed(void);

@@ -349,7 +349,7 @@ static void conditions(FILE *out, const struct run_report *r)
 static void protocol(FILE *out, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char par[192], iv[96], *text;
+	char par[192], iv[96], secs[32], *text;
 	size_t i;
 
 	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
@@ -379,10 +379,11 @@ static void protocol(FILE *out, const struct run_report *r)
 			continue;
 		fputs("<li>", out);
 		esc(out, c->name);
-		fprintf(out, ": metric %s, %zu pairs + %u warm-up, floor "
-			"%+.1f%%, pass_excludes %+.1f%%, ", metric_name(c->metric),
-			br->npairs, c->warmup, c->min_effect * 100,
-			report_excludes(r, c) * 100);
+		fprintf(out, ": metric %s, %zu pairs + %u warm-up in %s, "
+			"floor %+.1f%%, pass_excludes %+.1f%%, ",
+			metric_name(c->metric), br->npairs, c->warmup,
+			format_seconds(br->seconds, secs, sizeof(secs)),
+			c->min_effect * 100, report_excludes(r, c) * 100);
 		esc(out, report_interval_name(c, iv, sizeof(iv)));
 		if (measured(br, &r->stats[i]))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "

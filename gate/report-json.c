@@ -195,6 +195,13 @@ static cJSON *bench_json(const struct bench_run *br,
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
 	cJSON_AddNumberToObject(o, "min_pairs", c->pairs);
 	cJSON_AddNumberToObject(o, "max_pairs", c->max_pairs);
+	/* measuring time, warm-ups in (a suite case: its suite's) */
+	cJSON_AddNumberToObject(o, "seconds", br->seconds);
+	if (br->pairs_raised_from)
+		cJSON_AddNumberToObject(o, "pairs_raised_from",
+					br->pairs_raised_from);
+	if (br->pairs_needed)
+		cJSON_AddNumberToObject(o, "pairs_needed", br->pairs_needed);
 	cJSON_AddNumberToObject(o, "target_halfwidth", c->target_halfwidth);
 	cJSON_AddStringToObject(o, "rule", rule_name(c->rule));
 	cJSON_AddStringToObject(o, "statistic",
@@ -317,11 +324,13 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddStringToObject(p, "promise", text);
 	free(text);
 	cJSON_AddNumberToObject(p, "one_sided_level", r->level);
-	cJSON_AddStringToObject(p, "looks", "pairs, then rounds of half as "
-				"many up to max_pairs for unresolved "
-				"benchmarks; at least half of each "
+	cJSON_AddStringToObject(p, "looks", "pairs, then for unresolved "
+				"benchmarks rounds that each add half the "
+				"pairs in hand, up to max_pairs or until the "
+				"budget is spent (shared fairly); half of each "
 				"benchmark's alpha at the first look, the "
-				"rest by pairs added (union bound)");
+				"rest in equal shares over the later looks up "
+				"to max_pairs (union bound); a fail is final");
 	cJSON_AddBoolToObject(p, "strict", r->strict);
 	if (r->budget > 0)
 		cJSON_AddNumberToObject(p, "budget_seconds", r->budget);

@@ -209,18 +209,36 @@ static void print_evidence(FILE *out, const struct bench_run *br,
 			   const struct bench_stats *st)
 {
 	const struct bench_cfg *c = br->cfg;
+	char secs[32], of[32] = "";
 
 	/* a heuristic's note (load, calibration): never the verdict */
 	if (st->note)
 		fprintf(out, "  note: %s\n", st->note);
-	if (!st->ratios || st->exact)
+	if (!st->ratios)
 		return;
-	fprintf(out, "  %zu pairs (%u..%u), stopped: %s after %zu look%s; "
-		"Wilcoxon p=%.2g, Mann-Whitney p=%.2g; %zu outlying pair%s "
-		"(kept); drift r=%+.2f\n", br->npairs, c->pairs, c->max_pairs,
-		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
-		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
-		st->outliers == 1 ? "" : "s", st->drift);
+	format_seconds(br->seconds, secs, sizeof(secs));
+	if (br->pairs_raised_from)
+		fprintf(out, "  pairs raised from %u to %u: fewer give no "
+			"interval at this level\n", br->pairs_raised_from,
+			br->pairs_needed);
+	else if (br->pairs_needed)
+		fprintf(out, "  too few pairs for this level: set \"pairs\" "
+			"to %u or more\n", br->pairs_needed);
+	if (st->exact) {
+		fprintf(out, "  %zu pairs in %s, stopped: %s after %zu "
+			"look%s\n", br->npairs, secs, stop_name(st->stop),
+			st->looks, st->looks == 1 ? "" : "s");
+		return;
+	}
+	/* a metric counted in fewer pairs says so */
+	if (st->n < br->npairs)
+		snprintf(of, sizeof(of), " of %zu", br->npairs);
+	fprintf(out, "  %zu%s pairs (%u..%u) in %s, stopped: %s after %zu "
+		"look%s; Wilcoxon p=%.2g, Mann-Whitney p=%.2g; %zu outlying "
+		"pair%s (kept); drift r=%+.2f\n", st->n, of, c->pairs,
+		c->max_pairs, secs, stop_name(st->stop), st->looks,
+		st->looks == 1 ? "" : "s", st->wilcoxon_p, st->mann_whitney_p,
+		st->outliers, st->outliers == 1 ? "" : "s", st->drift);
 }
 
 static void print_suite(FILE *out, const struct run_report *r)
@@ -281,11 +299,11 @@ static void print_protocol(FILE *out, const struct run_report *r)
 	text = report_promise_text(r);
 	fprintf(out, "  promise: %s\n", text);
 	free(text);
-	fprintf(out, "  looks: at least half of each comparison's alpha "
-		"spent at the first look, the rest by pairs added; bootstrap "
-		"intervals use %u resamples%s%s\n", r->resamples,
-		r->strict ? "; --strict" : "", r->budget > 0 ?
-		"; --budget set" : "");
+	fprintf(out, "  looks: half of each comparison's alpha spent at the "
+		"first look, the rest in equal shares over the looks up to "
+		"max_pairs; bootstrap intervals use %u resamples%s; budget "
+		"%g s of measuring\n", r->resamples,
+		r->strict ? "; --strict" : "", r->budget);
 	for (i = 0; i < r->n; i++) {
 		const struct bench_run *br = &r->runs[i];
 		const struct bench_cfg *c = br->cfg;

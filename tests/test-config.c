@@ -758,7 +758,7 @@ static void test_config__overrides_applied(void)
 	CHECK_STR(b->run.shell, "./a | ./b");
 	CHECK(b->run.argv == NULL);
 	CHECK(b->pairs == 30);
-	CHECK(b->max_pairs == 60);	/* max(60, pairs) */
+	CHECK(b->max_pairs == CONFIG_DEFAULT_MAX_PAIRS); /* the cap */
 	CHECK(b->warmup == 0);
 	CHECK(b->metric == METRIC_CPU);
 	CHECK(b->min_effect == 0.1);
@@ -767,7 +767,7 @@ static void test_config__overrides_applied(void)
 
 	b = &cfg.benches[1];
 	CHECK(b->pairs == 100);
-	CHECK(b->max_pairs == 100);	/* max(60, pairs) */
+	CHECK(b->max_pairs == CONFIG_DEFAULT_MAX_PAIRS); /* the cap */
 	CHECK(b->warmup == 1000);
 	CHECK(b->metric == METRIC_WALL);
 	CHECK(b->min_effect == 0);
@@ -781,7 +781,7 @@ static void test_config__overrides_applied(void)
 
 	b = &cfg.benches[3];
 	CHECK(b->pairs == 70);
-	CHECK(b->max_pairs == 70);
+	CHECK(b->max_pairs == CONFIG_DEFAULT_MAX_PAIRS);
 
 	b = &cfg.benches[4];
 	CHECK(b->pairs == 2);

@@ -21,6 +21,7 @@
  */
 #define SUITE_TRIALS 100
 #define COVER_TRIALS 1500
+#define FALSE_FAIL_LIMIT (0.05 + 3 * 0.0218)
 /* The promise's cells: 9 single-benchmark and 9 suite-of-20 cells. */
 #define PROMISE_TRIALS_1 300
 #define PROMISE_TRIALS_20 40
@@ -36,12 +37,19 @@ static void check_false_fail(enum rule rule, enum sim_noise noise,
 	b.rule = rule;
 	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, SUITE_TRIALS,
 		      (unsigned long)(cv * 1000) + suite) == 0);
-	if (!(res.fail <= 0.05))
+	/*
+	 * One-sided bounds spend the whole alpha, and a fail is final, so
+	 * the true rate may sit at 0.05 itself (the significant rule at CV
+	 * 25% measured 0.050 over 400 suites): allow three binomial
+	 * standard errors of SUITE_TRIALS over it (0.115). A procedure that
+	 * leaked (no Bonferroni for 20 benchmarks) fails far above that.
+	 */
+	if (!(res.fail <= FALSE_FAIL_LIMIT))
 		fprintf(stderr, "  %s rule, %s noise, CV %.0f%%, effect "
 			"%+.1f%%, suite of %zu: false-fail rate %.3f\n",
 			rule_name(rule), sim_noise_name(noise), cv * 100,
 			effect * 100, suite, res.fail);
-	CHECK(res.fail <= 0.05);
+	CHECK(res.fail <= FALSE_FAIL_LIMIT);
 }
 
 static void test_sim__identical_code_rarely_fails(void)
