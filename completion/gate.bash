@@ -16,8 +16,8 @@ _gate_options()
 		echo --rev --rebuild --config --pairs --seed --write \
 			-q --quiet ;;
 	compare)
-		echo --format --metric --filter --min-effect --confidence \
-			--seed --json --advisory ;;
+		echo --format --metric --filter --min-effect --pass-excludes \
+			--strict --confidence --seed --json --advisory ;;
 	init)
 		echo --force --stdout ;;
 	esac
@@ -118,7 +118,7 @@ _gate()
 	--metric)
 		COMPREPLY=($(compgen -W "wall cpu" -- "$cur"))
 		return ;;
-	--seed|--pairs|--warmup|--filter|--budget|--pin|--min-effect|--confidence)
+	--seed|--pairs|--warmup|--filter|--budget|--pin|--min-effect|--pass-excludes|--confidence)
 		return ;;
 	esac
 

@@ -168,12 +168,13 @@ def check_config_page(gate, mandir, repo):
     want = {
         "Top-level keys": set(top),
         "Benchmark keys": set(per_bench) | (set(defaults) - {"confidence",
-                                                             "resamples"}),
+                                                             "resamples",
+                                                             "budget"}),
         "Suite-wide keys": set(defaults) - set(per_bench),
         "Metrics": set(metrics),
         "Suite formats": set(formats),
     }
-    check(want["Suite-wide keys"] == {"confidence", "resamples"},
+    check(want["Suite-wide keys"] == {"confidence", "resamples", "budget"},
           "gate.json: the suite-wide keys are now %s: update this test and "
           "the page" % sorted(want["Suite-wide keys"]))
     for name, keys in want.items():
