@@ -71,19 +71,24 @@ STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 
-GATE_OBJ = gate/gate.o gate/cmd-run.o gate/cmd-compare.o gate/cmd-calibrate.o \
-	gate/cmd-doctor.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
-	gate/config.o gate/jsonpos.o \
-	gate/runner.o gate/measure.o gate/verdict.o gate/report-term.o \
-	gate/report-json.o gate/sysinfo.o gate/signals.o gate/format.o \
-	gate/format-gbench.o gate/format-gotest.o gate/format-lines.o \
-	gate/format-hyperfine.o gate/suite.o gate/layout.o \
-	gate/report-md.o gate/report-html.o gate/report-conditions.o gate/publish.o gate/progress.o \
-	gate/cmd-init.o gate/metrics.o gate/counter.o gate/alloc.o \
-	gate/preflight.o
+# the core (config, plan, measure, decide, suite) at gate/'s top; by role
+# below it: cmd/ (one file per subcommand), exec/ (processes and the
+# machine), format/ (foreign result formats), report/ (the printers)
+GATE_OBJ = gate/gate.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
+	gate/config.o gate/jsonpos.o gate/measure.o gate/verdict.o \
+	gate/suite.o gate/metrics.o gate/preflight.o
+CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
+	gate/cmd/doctor.o gate/cmd/init.o
+EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
+	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
+FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
+	gate/format/lines.o gate/format/hyperfine.o
+REPORT_OBJ = gate/report/term.o gate/report/json.o gate/report/md.o \
+	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
+	gate/report/progress.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(CI_OBJ) $(GATE_OBJ))
+	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(FORMAT_OBJ) $(REPORT_OBJ))
 
 UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora

@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "gate/adaptive.h"
 #include "gate/measure.h"
-#include "gate/report.h"
+#include "gate/report/report.h"
 #include "common/banned.h"
 
 /* Drift: the machine slows by this factor over one benchmark's run. */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 /*
  * Number of looks at the data, fixed before any is measured: at pairs,

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "gate/config.h"
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 struct calib_bench {
 	char *name;		/* owned */

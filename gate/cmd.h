@@ -1,7 +1,7 @@
 /*
- * The subcommands. Adding a subcommand: write gate/cmd-foo.c defining
+ * The subcommands. Adding a subcommand: write gate/cmd/foo.c defining
  * cmd_foo() and its usage text, declare both here, add a row to commands[]
- * in gate/gate.c, add gate/cmd-foo.o to GATE_OBJ in the Makefile, add a CLI
+ * in gate/gate.c, add gate/cmd/foo.o to CMD_OBJ in the Makefile, add a CLI
  * test under tests/cli/ and a line in README.md.
  */
 #ifndef GATE_CMD_H

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "gate/format.h"
+#include "gate/format/format.h"
 #include "gate/metrics.h"
 #include "stats/stats.h"
 

@@ -13,7 +13,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "common/error.h"
-#include "gate/signals.h"
+#include "gate/exec/signals.h"
 #include "git/repo.h"
 #include "common/banned.h"
 

@@ -16,12 +16,12 @@
 #include <gsl/gsl_randist.h>
 
 #include "common/error.h"
-#include "gate/alloc.h"
-#include "gate/counter.h"
-#include "gate/format.h"
-#include "gate/layout.h"
-#include "gate/runner.h"
-#include "gate/signals.h"
+#include "gate/exec/alloc.h"
+#include "gate/exec/counter.h"
+#include "gate/format/format.h"
+#include "gate/exec/layout.h"
+#include "gate/exec/runner.h"
+#include "gate/exec/signals.h"
 #include "common/banned.h"
 
 const char *arm_name(enum arm a)

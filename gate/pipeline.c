@@ -17,8 +17,8 @@
 
 #include "common/error.h"
 #include "gate/cmd.h"
-#include "gate/runner.h"
-#include "gate/signals.h"
+#include "gate/exec/runner.h"
+#include "gate/exec/signals.h"
 #include "common/banned.h"
 
 /* A whole number in [lo, hi] from an option argument. */

@@ -13,7 +13,7 @@
 #include "gate/adaptive.h"
 #include "gate/config.h"
 #include "gate/measure.h"
-#include "gate/report.h"
+#include "gate/report/report.h"
 #include "stats/stats.h"
 #include "tests/harness.h"
 

@@ -3,7 +3,7 @@
  * hyperfine (tests/data/README says how each was made), the lines protocol,
  * and a clear error at every truncation point of each format.
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <math.h>
 #include <stdio.h>

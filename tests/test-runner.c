@@ -1,5 +1,5 @@
 /*
- * Unit tests for gate/runner.c: exit statuses, signals, timeouts with
+ * Unit tests for gate/exec/runner.c: exit statuses, signals, timeouts with
  * escalation, stdout hashing, the stderr tail, cwd and stdin, and the
  * process group being cleaned up. Every check is structural, never timed
  * tightly: timeouts are checked against generous bounds.
@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "gate/counter.h"
+#include "gate/exec/counter.h"
 #include "gate/measure.h"
-#include "gate/runner.h"
-#include "gate/signals.h"
+#include "gate/exec/runner.h"
+#include "gate/exec/signals.h"
 #include "tests/harness.h"
 
 static uint64_t fnv(const char *s, size_t n)

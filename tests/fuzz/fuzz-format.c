@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
  * (name, medians, change, interval, wins, CV, a compact plot, verdict), the
  * reason for each verdict, the suite verdict, and the protocol underneath.
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "gate/format.h"
+#include "gate/format/format.h"
 #include "gate/suite.h"
 #include "common/banned.h"
 

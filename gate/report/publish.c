@@ -3,7 +3,7 @@
  * GitHub Actions, the job summary, annotations with the figures and the
  * step outputs a later step (a PR comment, a required status) reads.
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

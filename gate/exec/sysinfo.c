@@ -3,7 +3,7 @@
  * data: each Linux file read is optional, and a missing one reads
  * "unknown" so gate builds and behaves the same on macOS.
  */
-#include "gate/sysinfo.h"
+#include "gate/exec/sysinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

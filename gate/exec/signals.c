@@ -3,7 +3,7 @@
  * byte to a non-blocking self-pipe (async-signal-safe), so long waits in the
  * runner are woken at once and cleanup happens in ordinary code.
  */
-#include "gate/signals.h"
+#include "gate/exec/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gate/sysinfo.h"
+#include "gate/exec/sysinfo.h"
 #include "common/banned.h"
 
 const char cmd_doctor_usage[] =

@@ -20,7 +20,7 @@
 #include <cjson/cJSON.h>
 #include "common/error.h"
 #include "gate/config.h"
-#include "gate/format.h"
+#include "gate/format/format.h"
 #include "gate/verdict.h"
 #include "stats/stats.h"
 #include "common/banned.h"

@@ -3,7 +3,7 @@
  * gate's own binary so that a build tree and an installed gate each use
  * their own copy; the environment variable wins for unusual layouts.
  */
-#include "gate/alloc.h"
+#include "gate/exec/alloc.h"
 
 #include <errno.h>
 #include <stdint.h>

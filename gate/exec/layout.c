@@ -4,7 +4,7 @@
  * alignment luck cannot correlate with the arm.
  */
 #define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity; nftw */
-#include "gate/layout.h"
+#include "gate/exec/layout.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -3,7 +3,7 @@
  * figure can be recomputed from the file alone. Stable: fields are added,
  * never renamed or removed, without a schema bump.
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
-#include "gate/format.h"
+#include "gate/format/format.h"
 #include "gate/suite.h"
 #include "common/banned.h"
 

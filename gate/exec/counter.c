@@ -4,7 +4,7 @@
  * valgrind backend, which needs nothing from the kernel, still works.
  */
 #define _GNU_SOURCE
-#include "gate/counter.h"
+#include "gate/exec/counter.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * "times" the values) and pytest-benchmark --benchmark-json (each test a
  * case, its stats.data the values, or its median without --benchmark-save-data).
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * the value checks every format shares, units and their direction, case
  * selection by regex, and the filter arguments for re-running some cases.
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <math.h>
 #include <regex.h>

@@ -3,7 +3,7 @@
  * one per run (-count gives several); ns/op becomes s/op. The output must
  * end with go test's PASS or ok line, so a truncated one is never short.
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "gate/layout.h"
+#include "gate/exec/layout.h"
 #include "gate/measure.h"
-#include "gate/sysinfo.h"
+#include "gate/exec/sysinfo.h"
 #include "gate/verdict.h"
 
 #define REPORT_SCHEMA 1
@@ -117,7 +117,7 @@ int report_html_file(const char *path, const struct run_report *r);
  */
 char *report_strip(char *buf, int width, const struct bench_stats *st);
 
-/* Where reports go besides the terminal and JSON (gate/publish.c). */
+/* Where reports go besides the terminal and JSON (gate/report/publish.c). */
 struct publish_opts {
 	const char *markdown, *html, *json;	/* files, or NULL */
 	int github;		/* running in GitHub Actions */

@@ -3,7 +3,7 @@
  * reviewer reads in five seconds (a headline, one row per benchmark, why),
  * with the protocol disclosure folded underneath.
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * every "iteration" entry is one value (one per repetition); aggregates
  * (_mean, _median, _stddev, _cv, BigO) summarise those and are not samples.
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <stdio.h>
 #include <string.h>

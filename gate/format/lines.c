@@ -3,7 +3,7 @@
  * case and run, blank lines and '#' comments ignored. Times in ns, us, ms
  * or s become seconds; a unit ending in "/s" is a rate (higher is better).
  */
-#include "gate/format.h"
+#include "gate/format/format.h"
 
 #include <errno.h>
 #include <stdlib.h>

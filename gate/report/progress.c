@@ -3,13 +3,13 @@
  * drawing never falls inside a measured interval; a redraw is throttled to
  * a few per second so a fast benchmark does not spend its time printing.
  */
-#include "gate/progress.h"
+#include "gate/report/progress.h"
 
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "gate/report.h"
+#include "gate/report/report.h"
 #include "common/banned.h"
 
 static double now(void)

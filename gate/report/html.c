@@ -3,7 +3,7 @@
  * external assets). Per benchmark, the paired ratios in run order (drift and
  * outliers show) and the interval, floor and no-change line on one axis.
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * promise), and printed by the terminal, Markdown and HTML reports with
  * their own escaping (the JSON report carries the same strings).
  */
-#include "gate/report.h"
+#include "gate/report/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

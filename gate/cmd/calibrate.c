@@ -19,7 +19,7 @@
 #include "gate/config.h"
 #include "gate/measure.h"
 #include "gate/pipeline.h"
-#include "gate/signals.h"
+#include "gate/exec/signals.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
 #include "stats/stats.h"

@@ -4,7 +4,7 @@
  * timeouts with SIGTERM-then-SIGKILL to the whole group.
  */
 #define _GNU_SOURCE	/* posix_spawn_file_actions_addchdir_np */
-#include "gate/runner.h"
+#include "gate/exec/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "gate/counter.h"
-#include "gate/signals.h"
+#include "gate/exec/counter.h"
+#include "gate/exec/signals.h"
 #include "common/banned.h"
 
 extern char **environ;
