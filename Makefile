@@ -83,7 +83,7 @@ EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/lines.o gate/format/hyperfine.o
-REPORT_OBJ = gate/report/term.o gate/report/json.o gate/report/md.o \
+REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o
 CI_OBJ = ci/github.o

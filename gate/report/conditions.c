@@ -132,13 +132,3 @@ const char *report_run_interval(const struct run_report *r, char *buf,
 	return buf;
 }
 
-double report_excludes(const struct run_report *r, const struct bench_cfg *c)
-{
-	size_t k;
-
-	for (k = 0; k < c->nmetrics; k++)
-		if (c->metrics[k].id == c->metric)
-			return r->strict ? c->metrics[k].min_effect :
-			       c->metrics[k].pass_excludes;
-	return r->strict ? c->min_effect : 2 * c->min_effect;
-}

@@ -3,7 +3,7 @@
  * external assets). Per benchmark, the paired ratios in run order (drift and
  * outliers show) and the interval, floor and no-change line on one axis.
  */
-#include "gate/report/report.h"
+#include "gate/report/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,12 +34,6 @@ static void esc(FILE *out, const char *s)
 static const char *vclass(enum verdict v)
 {
 	return verdict_name(v);
-}
-
-static int measured(const struct bench_run *br, const struct bench_stats *st)
-{
-	return st->verdict != VERDICT_NEW && st->ratios && st->n &&
-	       !br->error;
 }
 
 static const char style[] =
@@ -89,26 +83,36 @@ static double ax(const struct axis *a, double v)
 	       (a->p1 - a->p0);
 }
 
-/* The range every mark of st must fit in, padded a little. */
-static void range(double *lo, double *hi, const struct bench_stats *st)
+/* The range every mark of row must fit in, padded a little. */
+static void range(double *lo, double *hi, const struct view_row *row)
 {
-	double a = fmin(1.0, st->low), b = fmax(1.0 + st->floor, st->high);
+	double a = fmin(1.0, row->low), b = fmax(1.0 + row->floor, row->high);
 	size_t i;
 
-	for (i = 0; i < st->n; i++) {
-		if (isfinite(st->ratios[i]) && st->ratios[i] > 0) {
-			a = fmin(a, st->ratios[i]);
-			b = fmax(b, st->ratios[i]);
+	for (i = 0; i < row->npoints; i++) {
+		double v = row->points[i].ratio;
+
+		if (isfinite(v) && v > 0) {
+			a = fmin(a, v);
+			b = fmax(b, v);
 		}
 	}
 	if (!(a > 0))
 		a = 1e-3;
+	if (!isfinite(b))
+		b = 1e3;
 	if (b / a < 1.02) {
 		a /= 1.01;
 		b *= 1.01;
 	}
 	*lo = a / pow(b / a, 0.06);
 	*hi = b * pow(b / a, 0.06);
+}
+
+/* A finite ratio to draw: an infinite bound is drawn at the edge. */
+static double clampv(const struct axis *a, double v)
+{
+	return fmin(fmax(v, a->lo), a->hi);
 }
 
 static void hline(FILE *out, double y, double x0, double x1,
@@ -119,21 +123,21 @@ static void hline(FILE *out, double y, double x0, double x1,
 }
 
 /* The right-hand labels of the order plot, pushed apart so that close
- * lines (a small floor, a median near it) keep readable labels. */
+ * lines (a small floor, an estimate near it) keep readable labels. */
 static void labels(FILE *out, double x, const struct axis *y,
-		   const struct bench_stats *st)
+		   const struct view_row *row)
 {
 	char text[3][48];
-	const char *fill[3] = { "#59636e", "#cf222e", color_of(st->verdict) };
+	const char *fill[3] = { "#59636e", "#cf222e", color_of(row->verdict) };
 	double pos[3];
 	int idx[3] = { 0, 1, 2 }, i, j, t;
 
 	snprintf(text[0], sizeof(text[0]), "no change");
-	snprintf(text[1], sizeof(text[1]), "floor %+.1f%%", st->floor * 100);
-	snprintf(text[2], sizeof(text[2]), "median %+.1f%%", ratio_pct(st->median));
+	snprintf(text[1], sizeof(text[1]), "floor %s", row->floor_pct);
+	snprintf(text[2], sizeof(text[2]), "estimate %s", row->change);
 	pos[0] = ax(y, 1.0) + 4;
-	pos[1] = ax(y, 1.0 + st->floor) + 4;
-	pos[2] = ax(y, st->median) + 4;
+	pos[1] = ax(y, 1.0 + row->floor) + 4;
+	pos[2] = ax(y, row->estimate) + 4;
 	for (i = 0; i < 3; i++)		/* sort top to bottom */
 		for (j = i + 1; j < 3; j++)
 			if (pos[idx[j]] < pos[idx[i]]) {
@@ -149,22 +153,42 @@ static void labels(FILE *out, double x, const struct axis *y,
 			"%s</text>\n", x, pos[i], fill[i], text[i]);
 }
 
+/* Ticks at round percentages: pos(ratio) gives a tick's pixel. */
+static void ticks(FILE *out, const struct axis *a, int vertical, double at)
+{
+	double pct[8];
+	char label[32];
+	size_t k, n = view_ticks(a->lo, a->hi, pct, 6);
+
+	for (k = 0; k < n; k++) {
+		double p = ax(a, 1 + pct[k] / 100);
+
+		view_tick_label(pct[k], label, sizeof(label));
+		if (vertical)
+			fprintf(out, "<text class=\"tick\" x=\"%.1f\" "
+				"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+				at, p + 4, label);
+		else
+			fprintf(out, "<text class=\"tick\" x=\"%.1f\" "
+				"y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+				p, at, label);
+	}
+}
+
 /* Ratios in run order: x is the pair, y the ratio on a log scale. */
-static void plot_order(FILE *out, const struct bench_run *br,
-		       const struct bench_stats *st)
+static void plot_order(FILE *out, const struct view_row *row)
 {
 	const double l = 64, r = 130, t = 14, b = 30;
 	struct axis y;
 	double lo, hi, x0 = l, x1 = PLOT_W - r, step;
-	char bs[32], hs[32];
-	size_t i, k;
+	size_t i;
 
-	range(&lo, &hi, st);
+	range(&lo, &hi, row);
 	y.lo = lo;
 	y.hi = hi;
 	y.p0 = PLOT_H - b;
 	y.p1 = t;
-	step = (x1 - x0) / (double)st->n;
+	step = (x1 - x0) / (double)row->npoints;
 	fprintf(out, "<svg class=\"order\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"head/base "
 		"ratio of each pair in run order\" "
@@ -173,306 +197,246 @@ static void plot_order(FILE *out, const struct bench_run *br,
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
 		" fill=\"#f6f8fa\" stroke=\"#d1d9e0\"/>\n", x0, (double)t,
 		x1 - x0, PLOT_H - t - b);
-	/* the interval as a band, the median as a line */
+	/* the interval as a band, the estimate as a line */
 	fprintf(out, "<rect class=\"interval\" x=\"%.1f\" y=\"%.1f\" "
 		"width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-		"fill-opacity=\"0.16\"/>\n", x0, ax(&y, st->high), x1 - x0,
-		fmax(1.0, ax(&y, st->low) - ax(&y, st->high)),
-		color_of(st->verdict));
-	hline(out, ax(&y, st->median), x0, x1, color_of(st->verdict),
-	      "stroke-width=\"2\" class=\"median\"");
+		"fill-opacity=\"0.16\"/>\n", x0, ax(&y, clampv(&y, row->high)),
+		x1 - x0, fmax(1.0, ax(&y, clampv(&y, row->low)) -
+			      ax(&y, clampv(&y, row->high))),
+		color_of(row->verdict));
+	hline(out, ax(&y, row->estimate), x0, x1, color_of(row->verdict),
+	      "stroke-width=\"2\" class=\"estimate\"");
 	hline(out, ax(&y, 1.0), x0, x1, "#59636e", "stroke-width=\"1.5\"");
-	hline(out, ax(&y, 1.0 + st->floor), x0, x1, "#cf222e",
+	hline(out, ax(&y, 1.0 + row->floor), x0, x1, "#cf222e",
 	      "stroke-width=\"1.5\" stroke-dasharray=\"6 4\" class=\"floor\"");
-	labels(out, x1 + 6, &y, st);
-	/* y ticks, evenly spaced on the log scale */
-	for (k = 0; k <= 4; k++) {
-		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
-
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			"%+.1f%%</text>\n", x0 - 6, ax(&y, v) + 4, ratio_pct(v));
-	}
+	labels(out, x1 + 6, &y, row);
+	ticks(out, &y, 1, x0 - 6);
 	/* the run order, joined so drift shows */
 	fputs("<polyline fill=\"none\" stroke=\"#8c959f\" stroke-width=\"1\" "
 	      "points=\"", out);
-	for (i = 0; i < st->n; i++)
+	for (i = 0; i < row->npoints; i++)
 		fprintf(out, "%.1f,%.1f ", x0 + step * ((double)i + 0.5),
-			ax(&y, st->ratios[i]));
+			ax(&y, row->points[i].ratio));
 	fputs("\"/>\n", out);
-	for (i = 0; i < st->n && i < br->npairs; i++) {
-		const struct pair_result *pr = &br->pairs[i];
-		enum metric m = br->cfg->metric;
-		int hf = pr->head_first;
+	for (i = 0; i < row->npoints; i++) {
+		const struct view_point *pt = &row->points[i];
 
 		fprintf(out, "<circle class=\"pair\" cx=\"%.1f\" cy=\"%.1f\" "
-			"r=\"4\" fill=\"%s\"><title>pair %zu (%s first): base "
-			"%s, head %s, %+.1f%%</title></circle>\n",
-			x0 + step * ((double)i + 0.5), ax(&y, st->ratios[i]),
-			hf ? "#bc4c00" : "#0969da", i + 1, hf ? "head" : "base",
-			metric_format(m, sample_value(&pr->s[ARM_BASE], m), bs,
-				       sizeof(bs)),
-			metric_format(m, sample_value(&pr->s[ARM_HEAD], m), hs,
-				       sizeof(hs)),
-			ratio_pct(st->ratios[i]));
+			"r=\"4\" fill=\"%s\"><title>pair %zu (%s first): base ",
+			x0 + step * ((double)i + 0.5), ax(&y, pt->ratio),
+			pt->head_first ? "#bc4c00" : "#0969da", i + 1,
+			pt->head_first ? "head" : "base");
+		esc(out, pt->base);
+		fputs(", head ", out);
+		esc(out, pt->head);
+		fprintf(out, ", %+.1f%%</title></circle>\n",
+			(pt->ratio - 1) * 100);
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%d\">pair 1</text>\n", x0,
 		PLOT_H - 10);
 	fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">pair %zu "
-		"(run order)</text>\n", x1, PLOT_H - 10, st->n);
+		"(run order)</text>\n", x1, PLOT_H - 10, row->npoints);
 	fputs("</svg>\n", out);
 }
 
-/* One axis: each pair's ratio as a tick, the interval, median, floor. */
-static void plot_axis(FILE *out, const struct bench_stats *st)
+/* One axis: each pair's ratio as a tick, the interval, estimate, floor. */
+static void plot_axis(FILE *out, const struct view_row *row)
 {
 	const double l = 64, r = 130, mid = 38;
 	struct axis x;
-	double lo, hi, x0 = l, x1 = PLOT_W - r;
-	size_t i, k;
+	double lo, hi, x0 = l, x1 = PLOT_W - r, a, b;
+	size_t i;
 
-	range(&lo, &hi, st);
+	range(&lo, &hi, row);
 	x.lo = lo;
 	x.hi = hi;
 	x.p0 = x0;
 	x.p1 = x1;
+	a = ax(&x, clampv(&x, row->low));
+	b = ax(&x, clampv(&x, row->high));
 	fprintf(out, "<svg class=\"axis\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"interval, "
 		"floor and no-change on one axis\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", PLOT_W + 60, AXIS_H,
 		PLOT_W + 60, AXIS_H);
 	hline(out, mid, x0, x1, "#d1d9e0", "stroke-width=\"1\"");
-	for (i = 0; i < st->n; i++)
+	for (i = 0; i < row->npoints; i++)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#8c959f\" stroke-width=\"1\"/>\n",
-			ax(&x, st->ratios[i]), mid - 16, ax(&x, st->ratios[i]),
-			mid - 8);
+			ax(&x, row->points[i].ratio), mid - 16,
+			ax(&x, row->points[i].ratio), mid - 8);
 	fprintf(out, "<rect class=\"interval\" x=\"%.1f\" y=\"%.1f\" "
-		"width=\"%.1f\" height=\"10\" rx=\"3\" fill=\"%s\"><title>"
-		"one-sided %.4g%% bounds %+.1f%% to %+.1f%%</title></rect>\n",
-		ax(&x, st->low), mid - 5,
-		fmax(2.0, ax(&x, st->high) - ax(&x, st->low)),
-		color_of(st->verdict), st->level * 100, ratio_pct(st->low),
-		ratio_pct(st->high));
-	fprintf(out, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
-		"fill=\"#fff\" stroke=\"%s\" stroke-width=\"3\"/>\n",
-		ax(&x, st->median), mid, color_of(st->verdict));
+		"width=\"%.1f\" height=\"10\" rx=\"3\" fill=\"%s\"><title>",
+		a, mid - 5, fmax(2.0, b - a), color_of(row->verdict));
+	if (row->exact)
+		fputs("every pair's ratio (exact)", out);
+	else
+		fprintf(out, "one-sided %s bounds", row->level);
+	fprintf(out, ": %s</title></rect>\n", row->interval);
+	fprintf(out, "<circle class=\"estimate\" cx=\"%.1f\" cy=\"%.1f\" "
+		"r=\"6\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+		ax(&x, row->estimate), mid, color_of(row->verdict));
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		"stroke=\"#59636e\" stroke-width=\"1.5\"/>\n", ax(&x, 1.0),
 		mid - 20, ax(&x, 1.0), mid + 12);
 	fprintf(out, "<line class=\"floor\" x1=\"%.1f\" y1=\"%.1f\" "
 		"x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" stroke-width=\"1.5\""
-		" stroke-dasharray=\"4 3\"/>\n", ax(&x, 1.0 + st->floor),
-		mid - 20, ax(&x, 1.0 + st->floor), mid + 12);
+		" stroke-dasharray=\"4 3\"/>\n", ax(&x, 1.0 + row->floor),
+		mid - 20, ax(&x, 1.0 + row->floor), mid + 12);
 	fprintf(out, "<text x=\"%.1f\" y=\"10\" text-anchor=\"end\">no "
 		"change</text>\n", ax(&x, 1.0) - 2);
 	fprintf(out, "<text x=\"%.1f\" y=\"10\" style=\"fill:#cf222e\">"
-		"floor</text>\n", ax(&x, 1.0 + st->floor) + 2);
-	for (k = 0; k <= 4; k++) {
-		double v = exp(log(lo) + (log(hi) - log(lo)) * (double)k / 4);
-
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
-			">%+.1f%%</text>\n", ax(&x, v), mid + 30, ratio_pct(v));
-	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%+.1f%% .. %+.1f%%</text>\n",
-		x1 + 10, mid + 4, ratio_pct(st->low), ratio_pct(st->high));
+		"floor</text>\n", ax(&x, 1.0 + row->floor) + 2);
+	ticks(out, &x, 0, mid + 30);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x1 + 10,
+		mid + 4, row->interval);
 	fputs("</svg>\n", out);
 }
 
-static void summary_table(FILE *out, const struct run_report *r)
+static void badge(FILE *out, enum verdict v, const char *word)
 {
-	char b[32], h[32];
+	fprintf(out, "<span class=\"badge %s\">", vclass(v));
+	esc(out, word);
+	fputs("</span>", out);
+}
+
+static void summary_table(FILE *out, const struct report_view *v)
+{
 	size_t i;
 
-	fprintf(out, "<table class=\"summary\"><tr><th>benchmark</th><th>base"
-		"</th><th>head</th><th>change</th><th>one-sided %.4g%% bounds</th>"
-		"<th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
-		r->level * 100);
-	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_stats *st = &r->stats[i];
+	fputs("<table class=\"summary\"><tr><th>benchmark</th><th>metric</th>"
+	      "<th>base</th><th>head</th><th>change</th><th>", out);
+	esc(out, v->bounds);
+	fputs("</th><th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
+	      out);
+	for (i = 0; i < v->nrows; i++) {
+		const struct view_row *row = &v->rows[i];
 
 		fputs("<tr><td>", out);
-		esc(out, br->cfg->name);
-		if (measured(br, st))
-			fprintf(out, "</td><td class=\"n\">%s</td><td "
-				"class=\"n\">%s</td><td class=\"n\"><b>%+.1f%%"
-				"</b></td><td class=\"n\">%+.1f%% .. %+.1f%%"
-				"</td><td class=\"n\">%+.0f%%</td><td "
-				"class=\"n\">%zu of %zu</td>",
-				metric_format(st->metric, st->base_median, b, sizeof(b)),
-				metric_format(st->metric, st->head_median, h, sizeof(h)),
-				ratio_pct(st->median), ratio_pct(st->low), ratio_pct(st->high),
-				st->floor * 100, st->head_slower, st->of);
-		else
+		esc(out, row->first ? row->bench : "");
+		fputs("</td><td>", out);
+		esc(out, row->metric);
+		if (row->measured) {
+			fputs("</td><td class=\"n\">", out);
+			esc(out, row->base);
+			fputs("</td><td class=\"n\">", out);
+			esc(out, row->head);
+			fprintf(out, "</td><td class=\"n\"><b>%s</b></td><td "
+				"class=\"n\">%s</td><td class=\"n\">%s</td>"
+				"<td class=\"n\">%zu of %zu</td>",
+				row->change, row->interval, row->floor_pct,
+				row->head_slower, row->of);
+		} else {
 			fputs("</td><td></td><td></td><td></td><td></td><td>"
 			      "</td><td></td>", out);
-		fprintf(out, "<td><span class=\"badge %s\">%s</span></td></tr>\n",
-			vclass(st->verdict), verdict_name(st->verdict));
+		}
+		fputs("<td>", out);
+		if (!row->gating)
+			fputs("(info) ", out);
+		badge(out, row->verdict, row->word);
+		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
 }
 
-static void rev_item(FILE *out, const char *arm, const struct report_rev *v)
+static void bench_section(FILE *out, const struct report_view *v,
+			  const struct view_bench *vb)
 {
-	fprintf(out, "<li>%s: ", arm);
-	if (v->worktree) {
-		fprintf(out, "working tree (%s) on <code>%.12s</code>",
-			v->dirty ? "with uncommitted changes" : "clean",
-			v->commit && *v->commit ? v->commit : "none");
-	} else {
-		esc(out, v->label);
-		fprintf(out, " = <code>%.12s</code>", v->commit && *v->commit ?
-			v->commit : "none");
-		if (v->how) {
-			fputs(" (", out);
-			esc(out, v->how);
-			fputc(')', out);
-		}
-	}
-	fputs("</li>\n", out);
-}
-
-/* The measuring conditions both arms shared (gate/layout.h). */
-static void conditions(FILE *out, const struct run_report *r)
-{
-	char *lines[REPORT_CONDITIONS_MAX];
-	size_t i, n = report_conditions(r, lines);
-
-	for (i = 0; i < n; i++) {
-		fputs("<li>", out);
-		esc(out, lines[i]);
-		fputs("</li>\n", out);
-	}
-	report_conditions_free(lines, n);
-}
-
-static void protocol(FILE *out, const struct run_report *r)
-{
-	const struct machine *m = &r->machine;
-	char par[192], iv[96], secs[32], *text;
-	size_t i;
-
-	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
-	rev_item(out, "base", &r->rev[ARM_BASE]);
-	rev_item(out, "head", &r->rev[ARM_HEAD]);
-	fputs("<li>config: ", out);
-	esc(out, r->config_origin ? r->config_origin : "gate.json");
-	fprintf(out, "</li>\n<li>order: base and head back to back in pairs, "
-		"which runs first drawn at random (balanced); seed %lu "
-		"(<code>--seed %lu</code> replays it)</li>\n", r->seed, r->seed);
-	fputs("<li>interval: ", out);
-	esc(out, report_run_interval(r, iv, sizeof(iv)));
-	fputs("</li>\n<li>decision: ", out);
-	text = report_rule_text(r);
-	esc(out, text);
-	free(text);
-	fputs("</li>\n<li>promise: ", out);
-	text = report_promise_text(r);
-	esc(out, text);
-	free(text);
-	fputs("</li>\n", out);
-	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_cfg *c = br->cfg;
-
-		if (r->stats[i].verdict == VERDICT_NEW)
-			continue;
-		fputs("<li>", out);
-		esc(out, c->name);
-		fprintf(out, ": metric %s, %zu pairs + %u warm-up in %s, "
-			"floor %+.1f%%, pass_excludes %+.1f%%, ",
-			metric_name(c->metric), br->npairs, c->warmup,
-			format_seconds(br->seconds, secs, sizeof(secs)),
-			c->min_effect * 100, report_excludes(r, c) * 100);
-		esc(out, report_interval_name(c, iv, sizeof(iv)));
-		if (measured(br, &r->stats[i]))
-			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "
-				"test p = %.2g", r->stats[i].base_cv * 100,
-				r->stats[i].head_cv * 100, r->stats[i].sign_p);
-		esc(out, report_parity(br, par, sizeof(par)));
-		fputs("</li>\n", out);
-	}
-	conditions(out, r);
-	fputs("<li>machine: ", out);
-	esc(out, m->cpu);
-	fprintf(out, ", %ld cores, SMT %s, governor %s, turbo %s, "
-		"virtualisation %s, ", m->cores, m->smt, m->governor, m->turbo,
-		m->virt);
-	esc(out, m->kernel);
-	fprintf(out, "</li>\n<li>load: %.2f before, %.2f after; gate %s</li>\n"
-		"</ul>\n", m->load_before[0], m->load_after[0], GATE_VERSION);
-}
-
-static void bench_section(FILE *out, const struct bench_run *br,
-			  const struct bench_stats *st)
-{
-	const char *why = br->error ? br->error : st->reason;
+	size_t k;
 
 	fputs("<section class=\"bench\">\n<h2>", out);
-	esc(out, br->cfg->name);
-	fprintf(out, " <span class=\"badge %s\">%s</span></h2>\n",
-		vclass(st->verdict), verdict_name(st->verdict));
-	if (st->verdict == VERDICT_NEW)
-		why = "new in head (base's gate.json does not declare it): "
-		      "not compared";
-	if (why) {
-		fputs(br->error ? "<pre class=\"why\">" : "<p class=\"why\">",
-		      out);
-		esc(out, why);
-		fputs(br->error ? "</pre>\n" : "</p>\n", out);
+	esc(out, vb->name);
+	fputc(' ', out);
+	badge(out, vb->verdict, vb->word);
+	fputs("</h2>\n", out);
+	if (vb->why) {
+		fputs(vb->why_is_error ? "<pre class=\"why\">" :
+		      "<p class=\"why\">", out);
+		esc(out, vb->why);
+		fputs(vb->why_is_error ? "</pre>\n" : "</p>\n", out);
 	}
-	if (st->note) {
+	if (vb->note) {
 		fputs("<p class=\"note\">note: ", out);
-		esc(out, st->note);
+		esc(out, vb->note);
 		fputs("</p>\n", out);
 	}
-	if (!measured(br, st)) {
-		fputs("</section>\n", out);
-		return;
+	for (k = vb->row; !vb->why && k < vb->row + vb->nrows; k++) {
+		const struct view_row *row = &v->rows[k];
+
+		if (vb->nrows > 1) {
+			fputs("<h3>", out);
+			esc(out, row->metric);
+			fputs(row->gating ? " " : " (informational) ", out);
+			badge(out, row->verdict, row->word);
+			fputs("</h3>\n", out);
+		}
+		if (row->reason) {
+			fputs("<p class=\"why\">", out);
+			esc(out, row->reason);
+			fputs("</p>\n", out);
+		}
+		if (!row->measured || !row->npoints)
+			continue;
+		plot_order(out, row);
+		fputs("<p class=\"legend\">Each dot is one pair's head/base "
+		      "ratio, in the order the pairs ran (<span style=\"color:"
+		      "#0969da\">\xe2\x97\x8f base ran first</span>, <span "
+		      "style=\"color:#bc4c00\">\xe2\x97\x8f head ran first"
+		      "</span>); the band is the interval (", out);
+		esc(out, row->method);
+		fputs("), the solid line the estimate, the dashed line the "
+		      "floor. Log scale.</p>\n", out);
+		plot_axis(out, row);
 	}
-	plot_order(out, br, st);
-	fputs("<p class=\"legend\">Each dot is one pair's head/base ratio, in "
-	      "the order the pairs ran (<span style=\"color:#0969da\">"
-	      "\xe2\x97\x8f base ran first</span>, <span style=\"color:"
-	      "#bc4c00\">\xe2\x97\x8f head ran first</span>); the band is the "
-	      "interval (one-sided bounds), the dashed line the floor. Log "
-	      "scale.</p>\n", out);
-	plot_axis(out, st);
 	fputs("</section>\n", out);
 }
 
-void report_html(FILE *out, const struct run_report *r)
+void report_html_view(FILE *out, const struct report_view *v)
 {
-	const char *v = r->interrupted ? "interrupted" : verdict_name(r->suite);
+	const char *w = v->verdict_word;
 	size_t i;
 
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 		"<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 		"content=\"width=device-width, initial-scale=1\">\n"
 		"<title>gate: %s</title>\n<style>%s</style>\n</head>\n<body>\n",
-		v, style);
-	fprintf(out, "<h1>gate <span class=\"badge %s\">%s</span></h1>\n", v,
-		v);
+		w, style);
+	fprintf(out, "<h1>gate <span class=\"badge %s\">%s</span></h1>\n", w,
+		w);
 	fputs("<p class=\"sub\">base ", out);
-	esc(out, r->rev[ARM_BASE].label ? r->rev[ARM_BASE].label : "?");
+	esc(out, v->base_label);
 	fputs(" \xe2\x86\x92 head ", out);
-	esc(out, r->rev[ARM_HEAD].label ? r->rev[ARM_HEAD].label : "?");
-	fprintf(out, " \xc2\xb7 exit %d", r->exit_code);
-	if (r->advisory && r->suite != VERDICT_PASS)
+	esc(out, v->head_label);
+	fprintf(out, " \xc2\xb7 %s \xc2\xb7 exit %d", v->counts, v->exit_code);
+	if (v->advisory)
 		fprintf(out, " (advisory: exit 0 instead of %d)",
-			verdict_exit_code(r->suite));
+			v->advisory_code);
 	fputs("</p>\n", out);
-	if (r->error) {
+	if (v->error) {
 		fputs("<pre class=\"error\">", out);
-		esc(out, r->error);
+		esc(out, v->error);
 		fputs("</pre>\n", out);
 	}
-	if (r->n)
-		summary_table(out, r);
-	for (i = 0; i < r->n; i++)
-		bench_section(out, &r->runs[i], &r->stats[i]);
-	protocol(out, r);
-	fputs("</body>\n</html>\n", out);
+	if (v->nrows)
+		summary_table(out, v);
+	for (i = 0; i < v->nbenches; i++)
+		bench_section(out, v, &v->benches[i]);
+	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
+	for (i = 0; i < v->nprotocol; i++) {
+		fputs("<li>", out);
+		esc(out, v->protocol[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n</body>\n</html>\n", out);
+}
+
+void report_html(FILE *out, const struct run_report *r)
+{
+	struct report_view v;
+
+	report_view_build(&v, r);
+	report_html_view(out, &v);
+	report_view_release(&v);
 }
 
 int report_html_file(const char *path, const struct run_report *r)

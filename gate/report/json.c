@@ -3,7 +3,7 @@
  * figure can be recomputed from the file alone. Stable: fields are added,
  * never renamed or removed, without a schema bump.
  */
-#include "gate/report/report.h"
+#include "gate/report/view.h"
 
 #include <errno.h>
 #include <math.h>
@@ -123,7 +123,7 @@ static cJSON *metric_json(const struct bench_run *br,
 			  const struct bench_stats *st)
 {
 	cJSON *o = cJSON_CreateObject();
-	char iv[96];
+	char iv[160];
 
 	cJSON_AddStringToObject(o, "name", metric_name(st->metric));
 	cJSON_AddStringToObject(o, "unit", st->metric == METRIC_VALUE &&
@@ -134,8 +134,9 @@ static cJSON *metric_json(const struct bench_run *br,
 	if (st->reason)
 		cJSON_AddStringToObject(o, "reason", st->reason);
 	cJSON_AddNumberToObject(o, "min_effect", st->floor);
-	cJSON_AddStringToObject(o, "method", st->exact ? "exact" :
-				report_interval_name(br->cfg, iv, sizeof(iv)));
+	/* the view's words, so no report names another method */
+	cJSON_AddStringToObject(o, "method", view_method(st, br->cfg, iv,
+							 sizeof(iv)));
 	cJSON_AddBoolToObject(o, "counts_vary", st->varies);
 	if (st->metric == METRIC_INSTRUCTIONS)
 		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));

@@ -3,7 +3,7 @@
  * reviewer reads in five seconds (a headline, one row per benchmark, why),
  * with the protocol disclosure folded underneath.
  */
-#include "gate/report/report.h"
+#include "gate/report/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,226 +57,166 @@ static const char *upper(enum verdict v)
 	return "?";
 }
 
-static int measured(const struct bench_run *br, const struct bench_stats *st)
-{
-	return st->verdict != VERDICT_NEW && st->ratios && !br->error;
-}
-
 /* "sort +95.4%, parse +7.2%": the benchmarks with verdict v. */
-static void list_of(FILE *out, const struct run_report *r, enum verdict v)
+static void list_of(FILE *out, const struct report_view *v, enum verdict w)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->n; i++) {
-		if (r->stats[i].verdict != v)
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[i];
+
+		if (vb->verdict != w)
 			continue;
 		fputs(k++ ? ", " : "", out);
 		fputs("**", out);
-		md_text(out, r->runs[i].cfg->name);
+		md_text(out, vb->name);
 		fputs("**", out);
-		if (measured(&r->runs[i], &r->stats[i]))
-			fprintf(out, " %+.1f%%", ratio_pct(r->stats[i].median));
+		if (vb->has_change)
+			fprintf(out, " %s", v->rows[vb->decisive].change);
 	}
 }
 
-static void headline(FILE *out, const struct run_report *r)
+static void headline(FILE *out, const struct report_view *v)
 {
-	if (r->interrupted) {
+	if (v->interrupted) {
 		fprintf(out, "### \xe2\x8f\xb9\xef\xb8\x8f gate: interrupted by "
-			"signal %d before a verdict\n\n", r->interrupted);
+			"signal %d before a verdict\n\n", v->interrupted);
 		return;
 	}
-	fprintf(out, "### %s gate: %s", icon(r->suite), upper(r->suite));
-	if (r->error && !r->n) {
+	fprintf(out, "### %s gate: %s", icon(v->suite), upper(v->suite));
+	if (v->error && !v->nbenches) {
 		fputs(" \xe2\x80\x94 could not measure\n\n", out);
 		return;
 	}
-	switch (r->suite) {
+	switch (v->suite) {
 	case VERDICT_FAIL:
 		fputs(" \xe2\x80\x94 slower: ", out);
-		list_of(out, r, VERDICT_FAIL);
+		list_of(out, v, VERDICT_FAIL);
 		break;
 	case VERDICT_NOISY:
 		fputs(" \xe2\x80\x94 inconclusive: ", out);
-		list_of(out, r, VERDICT_NOISY);
+		list_of(out, v, VERDICT_NOISY);
 		break;
 	case VERDICT_ERROR:
 		fputs(" \xe2\x80\x94 could not measure: ", out);
-		list_of(out, r, VERDICT_ERROR);
+		list_of(out, v, VERDICT_ERROR);
 		break;
 	default:
 		fputs(" \xe2\x80\x94 no regression above the floor", out);
 		break;
 	}
 	fputs("\n\n", out);
-	if (r->advisory && r->suite != VERDICT_PASS)
+	if (v->advisory)
 		fprintf(out, "_Advisory mode: gate exits 0 instead of %d._\n\n",
-			verdict_exit_code(r->suite));
+			v->advisory_code);
 }
 
-static void row(FILE *out, const struct bench_run *br,
-		const struct bench_stats *st)
+static void row(FILE *out, const struct view_row *row)
 {
-	char b[32], h[32];
-
-	fprintf(out, "| %s | ", icon(st->verdict));
-	md_text(out, br->cfg->name);
-	if (!measured(br, st)) {
-		fprintf(out, " | | | | | | %s |\n", st->verdict == VERDICT_NEW
-			? "new, not compared" : "**error**");
+	fprintf(out, "| %s | ", icon(row->verdict));
+	md_text(out, row->first ? row->bench : "");
+	fputs(" | ", out);
+	md_text(out, row->metric);
+	if (!row->measured) {
+		fprintf(out, " | | | | | | | %s |\n",
+			row->verdict == VERDICT_NEW ? "new, not compared" :
+			row->verdict == VERDICT_ERROR ? "**error**" : row->word);
 		return;
 	}
-	fprintf(out, " | %s | %s | **%+.1f%%** | %+.1f%% \xe2\x80\xa6 "
-		"%+.1f%% | %+.0f%% | %zu of %zu | %s |\n",
-		metric_format(st->metric, st->base_median, b, sizeof(b)),
-		metric_format(st->metric, st->head_median, h, sizeof(h)),
-		ratio_pct(st->median),
-		ratio_pct(st->low), ratio_pct(st->high), st->floor * 100, st->head_slower,
-		st->of, st->verdict == VERDICT_FAIL ? "**fail**" :
-		st->verdict == VERDICT_NOISY ? "**noisy**" :
-		st->improved ? "pass (faster)" : "pass");
+	fprintf(out, " | %s | %s | **%s** | %s | %s | %zu of %zu | ",
+		row->base, row->head, row->change, row->interval,
+		row->floor_pct, row->head_slower, row->of);
+	if (!row->gating)
+		fputs("(info) ", out);
+	if (row->verdict == VERDICT_FAIL || row->verdict == VERDICT_NOISY ||
+	    row->verdict == VERDICT_ERROR)
+		fprintf(out, "**%s** |\n", row->word);
+	else
+		fprintf(out, "%s |\n", row->word);
 }
 
-static void rev_line(FILE *out, const char *arm, const struct report_rev *v)
+/* "- name: text" (or "- name metric: text"), escaped. */
+static void item(FILE *out, const char *name, const char *metric,
+		 const char *text)
 {
-	fprintf(out, "- %s: ", arm);
-	if (v->worktree) {
-		fprintf(out, "working tree (%s) on `%.12s`\n", v->dirty ?
-			"with uncommitted changes" : "clean",
-			v->commit && *v->commit ? v->commit : "none");
-		return;
+	fputs("- ", out);
+	md_text(out, name);
+	if (metric) {
+		fputc(' ', out);
+		md_text(out, metric);
 	}
-	md_text(out, v->label);
-	fprintf(out, " = `%.12s`", v->commit && *v->commit ? v->commit :
-		"none");
-	if (v->how) {
-		fputs(" (", out);
-		md_text(out, v->how);
-		fputc(')', out);
-	}
+	fputs(": ", out);
+	md_text(out, text);
 	fputc('\n', out);
 }
 
-/* The measuring conditions both arms shared (gate/layout.h). */
-static void conditions(FILE *out, const struct run_report *r)
+static void reasons(FILE *out, const struct report_view *v)
 {
-	char *lines[REPORT_CONDITIONS_MAX];
-	size_t i, n = report_conditions(r, lines);
+	char metric[64];
+	size_t i, k;
 
-	for (i = 0; i < n; i++) {
-		fputs("- ", out);
-		md_text(out, lines[i]);
-		fputc('\n', out);
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[i];
+
+		if (vb->why) {
+			item(out, vb->name, NULL, vb->why);
+			continue;
+		}
+		for (k = vb->row; k < vb->row + vb->nrows; k++) {
+			const struct view_row *r = &v->rows[k];
+
+			if (!r->reason)
+				continue;
+			snprintf(metric, sizeof(metric), "%s%s", r->metric,
+				 r->gating ? "" : " (informational)");
+			item(out, vb->name, vb->nrows > 1 ? metric : NULL,
+			     r->reason);
+		}
+		if (vb->note)
+			item(out, vb->name, "note", vb->note);
 	}
-	report_conditions_free(lines, n);
 }
 
-static void protocol(FILE *out, const struct run_report *r)
+void report_md_view(FILE *out, const struct report_view *v)
 {
-	const struct machine *m = &r->machine;
-	char par[192], iv[96], secs[32], *text;
 	size_t i;
 
-	fputs("<details><summary>Protocol</summary>\n\n", out);
-	rev_line(out, "base", &r->rev[ARM_BASE]);
-	rev_line(out, "head", &r->rev[ARM_HEAD]);
-	fputs("- config: ", out);
-	md_text(out, r->config_origin ? r->config_origin : "gate.json");
-	fprintf(out, "\n- order: base and head back to back in pairs, which "
-		"runs first drawn at random (balanced); seed %lu "
-		"(`--seed %lu` replays it)\n", r->seed, r->seed);
-	fputs("- interval: ", out);
-	md_text(out, report_run_interval(r, iv, sizeof(iv)));
-	fputs("\n- decision: ", out);
-	text = report_rule_text(r);
-	md_text(out, text);
-	free(text);
-	fputs("\n- promise: ", out);
-	text = report_promise_text(r);
-	md_text(out, text);
-	free(text);
-	fputc('\n', out);
-	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_cfg *c = br->cfg;
-
-		if (r->stats[i].verdict == VERDICT_NEW)
-			continue;
-		fputs("- ", out);
-		md_text(out, c->name);
-		fprintf(out, ": metric %s, %zu pairs + %u warm-up in %s, "
-			"floor %+.1f%%, pass_excludes %+.1f%%, ",
-			metric_name(c->metric), br->npairs, c->warmup,
-			format_seconds(br->seconds, secs, sizeof(secs)),
-			c->min_effect * 100, report_excludes(r, c) * 100);
-		md_text(out, report_interval_name(c, iv, sizeof(iv)));
-		if (measured(br, &r->stats[i]))
-			fprintf(out, ", CV base %.1f%% / head %.1f%%, "
-				"sign test p = %.2g", r->stats[i].base_cv * 100,
-				r->stats[i].head_cv * 100, r->stats[i].sign_p);
-		md_text(out, report_parity(br, par, sizeof(par)));
+	headline(out, v);
+	if (v->error && !v->nbenches) {
+		fputs("```\n", out);
+		/* a fence cannot be closed early by the message */
+		for (i = 0; v->error[i]; i++)
+			fputc(v->error[i] == '`' ? '\'' : v->error[i], out);
+		fputs("\n```\n", out);
+		return;
+	}
+	if (v->nrows) {
+		fputs("| | benchmark | metric | base | head | change | ", out);
+		md_text(out, v->bounds);
+		fputs(" | floor | head slower | verdict |\n"
+		      "|---|---|---|--:|--:|--:|---|--:|---|---|\n", out);
+		for (i = 0; i < v->nrows; i++)
+			row(out, &v->rows[i]);
 		fputc('\n', out);
 	}
-	conditions(out, r);
-	fputs("- machine: ", out);
-	md_text(out, m->cpu);
-	fprintf(out, ", %ld cores, SMT %s, governor %s, turbo %s, "
-		"virtualisation %s, ", m->cores, m->smt, m->governor, m->turbo,
-		m->virt);
-	md_text(out, m->kernel);
-	fprintf(out, "\n- load: %.2f before, %.2f after; gate %s\n\n"
-		"</details>\n", m->load_before[0], m->load_after[0],
-		GATE_VERSION);
+	reasons(out, v);
+	fprintf(out, "\n%s \xc2\xb7 exit %d\n\n", v->counts, v->exit_code);
+	fputs("<details><summary>Protocol</summary>\n\n", out);
+	for (i = 0; i < v->nprotocol; i++) {
+		fputs("- ", out);
+		md_text(out, v->protocol[i]);
+		fputc('\n', out);
+	}
+	fputs("\n</details>\n", out);
 }
 
 void report_md(FILE *out, const struct run_report *r)
 {
-	size_t i, count[VERDICT_NEW + 1] = { 0 };
+	struct report_view v;
 
-	headline(out, r);
-	if (r->error && !r->n) {
-		fputs("```\n", out);
-		/* a fence cannot be closed early by the message */
-		for (i = 0; r->error[i]; i++)
-			fputc(r->error[i] == '`' ? '\'' : r->error[i], out);
-		fputs("\n```\n", out);
-		return;
-	}
-	if (r->n) {
-		fprintf(out, "| | benchmark | base | head | change | "
-			"one-sided %.4g%% bounds | floor | head slower | verdict |\n"
-			"|---|---|--:|--:|--:|---|--:|---|---|\n",
-			r->level * 100);
-		for (i = 0; i < r->n; i++)
-			row(out, &r->runs[i], &r->stats[i]);
-		fputc('\n', out);
-	}
-	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const char *why = br->error ? br->error : r->stats[i].reason;
-
-		count[r->stats[i].verdict]++;
-		if (r->stats[i].verdict == VERDICT_NEW)
-			why = "new in head (base's gate.json does not declare "
-			      "it): not compared";
-		if (!why)
-			continue;
-		fputs("- ", out);
-		md_text(out, br->cfg->name);
-		fputs(": ", out);
-		md_text(out, why);
-		if (r->stats[i].note) {
-			fputs(" (note: ", out);
-			md_text(out, r->stats[i].note);
-			fputc(')', out);
-		}
-		fputc('\n', out);
-	}
-	fprintf(out, "\n%zu pass, %zu fail, %zu noisy, %zu error, %zu new "
-		"\xc2\xb7 exit %d\n\n", count[VERDICT_PASS], count[VERDICT_FAIL],
-		count[VERDICT_NOISY], count[VERDICT_ERROR], count[VERDICT_NEW],
-		r->exit_code);
-	protocol(out, r);
+	report_view_build(&v, r);
+	report_md_view(out, &v);
+	report_view_release(&v);
 }
 
 char *report_md_text(const struct run_report *r)

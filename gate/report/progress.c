@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gate/report/report.h"
+#include "gate/report/view.h"
 #include "common/banned.h"
 
 static double now(void)
@@ -93,18 +93,20 @@ void progress_pair(void *arg, const struct bench_run *br, size_t done,
 void progress_bench_end(struct progress *p, const struct bench_run *br,
 			const struct bench_stats *st)
 {
+	struct view_row row;
+
 	progress_clear(p);
 	if (p->mode != PROGRESS_LINES)
 		return;
-	if (br->error || st->verdict == VERDICT_NEW || !st->ratios)
+	view_row_build(&row, br, st, 0);
+	if (!row.measured)
 		fprintf(p->out, "gate: [%zu/%zu] %s: %s after %zu pairs\n",
-			p->index, p->count, br->cfg->name,
-			verdict_name(st->verdict), br->npairs);
+			p->index, p->count, row.bench, verdict_name(st->verdict),
+			br->npairs);
 	else
-		fprintf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %+.1f%% "
-			"(%+.1f%% .. %+.1f%%), %s\n", p->index, p->count,
-			br->cfg->name, br->npairs,
-			(st->median - 1.0) * 100, (st->low - 1.0) * 100,
-			(st->high - 1.0) * 100, verdict_name(st->verdict));
+		fprintf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %s (%s), %s\n",
+			p->index, p->count, row.bench, br->npairs, row.change,
+			row.interval, verdict_name(st->verdict));
+	view_row_release(&row);
 	fflush(p->out);
 }

@@ -3,7 +3,7 @@
  * GitHub Actions, the job summary, annotations with the figures and the
  * step outputs a later step (a PR comment, a required status) reads.
  */
-#include "gate/report/report.h"
+#include "gate/report/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,42 +14,45 @@
 #include "common/error.h"
 #include "common/banned.h"
 
-static void annotate(FILE *out, const struct run_report *r)
+void report_annotate_view(FILE *out, const struct report_view *v)
 {
-	const char *file = r->config_origin ? r->config_origin : NULL;
+	const char *file = v->config_origin;
 	char *title;
 	size_t i;
 
-	if (r->interrupted)
+	if (v->interrupted)
 		return;
-	if (r->error && !r->n) {
+	if (v->error && !v->nbenches) {
 		ci_github_annotate(out, "error", "gate: could not measure",
-				   file, r->error);
+				   file, v->error);
 		return;
 	}
-	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_stats *st = &r->stats[i];
-		const char *msg = br->error ? br->error : st->reason;
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[i];
+		const struct view_row *row = &v->rows[vb->decisive];
+		const char *msg = vb->why ? vb->why : row->reason;
 
 		if (!msg)
 			msg = "";
-		switch (st->verdict) {
+		switch (vb->verdict) {
 		case VERDICT_FAIL:
-			title = xasprintf("gate: %s is slower by %+.1f%%",
-					  br->cfg->name,
-					  (st->median - 1.0) * 100);
+			title = xasprintf("gate: %s is slower by %s%s%s",
+					  vb->name, row->change,
+					  vb->nrows > 1 ? " in " : "",
+					  vb->nrows > 1 ? row->metric : "");
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		case VERDICT_NOISY:
-			title = xasprintf("gate: %s is inconclusive "
-					  "(%+.1f%%)", br->cfg->name,
-					  (st->median - 1.0) * 100);
+			title = xasprintf("gate: %s is inconclusive (%s%s%s)",
+					  vb->name, row->measured ?
+					  row->change : "no interval",
+					  vb->nrows > 1 ? " in " : "",
+					  vb->nrows > 1 ? row->metric : "");
 			ci_github_annotate(out, "warning", title, file, msg);
 			break;
 		case VERDICT_ERROR:
 			title = xasprintf("gate: %s could not be measured",
-					  br->cfg->name);
+					  vb->name);
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		default:
@@ -58,26 +61,24 @@ static void annotate(FILE *out, const struct run_report *r)
 		}
 		free(title);
 		/* a heuristic's note is a notice, never a verdict */
-		if (st->note && st->verdict != VERDICT_NEW) {
+		if (vb->note && vb->verdict != VERDICT_NEW) {
 			title = xasprintf("gate: note on %s (%s stands)",
-					  br->cfg->name,
-					  verdict_name(st->verdict));
+					  vb->name, vb->word);
 			ci_github_annotate(out, "notice", title, file,
-					   st->note);
+					   vb->note);
 			free(title);
 		}
 	}
 }
 
-static int outputs(const struct run_report *r, const char *md,
+static int outputs(const struct report_view *v, const char *md,
 		   const struct publish_opts *p)
 {
 	char code[16];
 	int ret = 0;
 
-	snprintf(code, sizeof(code), "%d", r->exit_code);
-	if (ci_github_output("verdict", r->interrupted ? "interrupted" :
-			     verdict_name(r->suite)) < 0 ||
+	snprintf(code, sizeof(code), "%d", v->exit_code);
+	if (ci_github_output("verdict", v->verdict_word) < 0 ||
 	    ci_github_output("exit-code", code) < 0)
 		ret = -1;
 	if (md && ci_github_output("report", md) < 0)
@@ -94,6 +95,7 @@ static int outputs(const struct run_report *r, const char *md,
 int report_publish(FILE *out, const struct run_report *r,
 		   const struct publish_opts *p)
 {
+	struct report_view v;
 	char *md = NULL;
 	int ret = 0;
 
@@ -108,8 +110,10 @@ int report_publish(FILE *out, const struct run_report *r,
 	 * is reported but does not change the verdict's exit code */
 	if (md)
 		ci_github_append("GITHUB_STEP_SUMMARY", md);
-	annotate(out, r);
-	outputs(r, md, p);
+	report_view_build(&v, r);
+	report_annotate_view(out, &v);
+	outputs(&v, md, p);
+	report_view_release(&v);
 	free(md);
 	return ret;
 }

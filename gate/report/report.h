@@ -87,8 +87,6 @@ char *report_promise_text(const struct run_report *r);
  */
 const char *report_interval_name(const struct bench_cfg *c, char *buf,
 				 size_t size);
-/* pass_excludes of c's first gating metric in r (the floor with --strict). */
-double report_excludes(const struct run_report *r, const struct bench_cfg *c);
 /*
  * The same for the run: the method every compared benchmark shares, or
  * "per benchmark (one-sided bounds; see benchmarks[])".
@@ -110,13 +108,6 @@ int report_md_file(const char *path, const struct run_report *r);
 void report_html(FILE *out, const struct run_report *r);
 /* Write it to path ("-" for stdout). Returns 0 or -1. */
 int report_html_file(const char *path, const struct run_report *r);
-/*
- * A compact plot of st on a log axis, width cells wide, into buf (at least
- * width + 1 bytes): '.' pair ratios, '[' '=' ']' the interval, '*' the
- * median, '|' no change, '!' the floor. Returns buf.
- */
-char *report_strip(char *buf, int width, const struct bench_stats *st);
-
 /* Where reports go besides the terminal and JSON (gate/report/publish.c). */
 struct publish_opts {
 	const char *markdown, *html, *json;	/* files, or NULL */

@@ -1,0 +1,503 @@
+/*
+ * The report view, built once from the run model: the only code in
+ * gate/report/ that reads struct run_report's runs and results. Printers
+ * take the figures and sentences chosen here and lay them out.
+ */
+#include "gate/report/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "gate/format/format.h"
+#include "gate/suite.h"
+#include "common/banned.h"
+
+static const char *word_of(enum verdict v)
+{
+	return verdict_name(v);
+}
+
+/* A median for the table: in the metric's unit, or a suite case's. */
+static const char *arm_value(const struct bench_cfg *c, enum metric m,
+			     double v, char *buf, size_t size)
+{
+	if (m == METRIC_VALUE && c->unit)
+		return format_value(v, c->unit, buf, size);
+	return metric_format(m, v, buf, size);
+}
+
+const char *view_method(const struct bench_stats *st,
+			const struct bench_cfg *c, char *buf, size_t size)
+{
+	char used[96];
+	struct bench_cfg u;
+
+	if (st->exact) {
+		snprintf(buf, size, "exact");
+		return buf;
+	}
+	/* name what gave the bounds, which the configured method may not */
+	u = *c;
+	u.statistic = st->statistic;
+	u.interval = st->interval_used;
+	report_interval_name(&u, used, sizeof(used));
+	if (st->interval_why && st->interval_used != st->interval)
+		snprintf(buf, size, "%s; %s configured, but %s", used,
+			 interval_name(st->interval), st->interval_why);
+	else
+		snprintf(buf, size, "%s", used);
+	return buf;
+}
+
+static void pct(char *buf, size_t size, double ratio, int decimals)
+{
+	snprintf(buf, size, "%+.*f%%", decimals, ratio_pct(ratio));
+}
+
+static const char *row_word(const struct bench_stats *st)
+{
+	int timed;
+
+	if (st->verdict != VERDICT_PASS || !st->improved)
+		return word_of(st->verdict);
+	timed = metric_desc(st->metric)->source == SOURCE_CLOCK ||
+		metric_desc(st->metric)->source == SOURCE_SUITE;
+	return timed ? "pass (faster)" : "pass (fewer)";
+}
+
+/* The pairs st's ratios came from: those where both arms measured it. */
+static void row_points(struct view_row *row, const struct bench_run *br,
+		       const struct bench_stats *st)
+{
+	size_t i, k = 0;
+
+	row->points = xcalloc(st->n ? st->n : 1, sizeof(*row->points));
+	for (i = 0; i < br->npairs && k < st->n; i++) {
+		const struct pair_result *pr = &br->pairs[i];
+		double b = sample_value(&pr->s[ARM_BASE], st->metric);
+		double h = sample_value(&pr->s[ARM_HEAD], st->metric);
+
+		if (!isfinite(b) || !isfinite(h))
+			continue;
+		row->points[k].ratio = st->ratios[k];
+		row->points[k].head_first = pr->head_first;
+		arm_value(br->cfg, st->metric, b, row->points[k].base,
+			  sizeof(row->points[k].base));
+		arm_value(br->cfg, st->metric, h, row->points[k].head,
+			  sizeof(row->points[k].head));
+		k++;
+	}
+	row->npoints = k;
+}
+
+void view_row_build(struct view_row *row, const struct bench_run *br,
+		    const struct bench_stats *st, int level_differs)
+{
+	const struct bench_cfg *c = br->cfg;
+	char lo[16], hi[16];
+	int d = st->exact ? 2 : 1;
+
+	memset(row, 0, sizeof(*row));
+	row->bench = c->name;
+	row->metric = metric_name(st->metric);
+	row->gating = st->gating;
+	row->verdict = st->verdict;
+	row->exact = st->exact;
+	row->reason = st->reason;
+	snprintf(row->word, sizeof(row->word), "%s", row_word(st));
+	snprintf(row->floor_pct, sizeof(row->floor_pct), "%+.3g%%",
+		 st->floor * 100);
+	row->floor = st->floor;
+	if (br->error || !st->ratios || !st->n ||
+	    !isfinite(st->estimate) || st->verdict == VERDICT_NEW)
+		return;
+	row->measured = 1;
+	row->estimate = st->estimate;
+	row->low = st->low;
+	row->high = st->high;
+	arm_value(c, st->metric, st->base_median, row->base, sizeof(row->base));
+	arm_value(c, st->metric, st->head_median, row->head, sizeof(row->head));
+	pct(row->change, sizeof(row->change), st->estimate, d);
+	if (!st->exact)
+		snprintf(row->level, sizeof(row->level), "%.4g%%",
+			 st->level * 100);
+	if (st->exact) {
+		snprintf(row->interval, sizeof(row->interval), "exact");
+	} else if (!isfinite(st->low) || !isfinite(st->high)) {
+		snprintf(row->interval, sizeof(row->interval),
+			 "none (too few pairs)");
+	} else {
+		pct(lo, sizeof(lo), st->low, 1);
+		pct(hi, sizeof(hi), st->high, 1);
+		snprintf(row->interval, sizeof(row->interval), "%s .. %s%s%s",
+			 lo, hi, level_differs ? " at " : "",
+			 level_differs ? row->level : "");
+	}
+	row->head_slower = st->head_slower;
+	row->of = st->of;
+	snprintf(row->sign_p, sizeof(row->sign_p), "%.2g", st->sign_p);
+	/* a CV of counts that are all 0 is undefined: show 0 spread */
+	snprintf(row->cv, sizeof(row->cv), "%.1f/%.1f%%",
+		 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
+		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
+	view_method(st, c, row->method, sizeof(row->method));
+	row_points(row, br, st);
+}
+
+void view_row_release(struct view_row *row)
+{
+	free(row->points);
+	row->points = NULL;
+	row->npoints = 0;
+}
+
+/* A placeholder row for a benchmark with nothing measured. */
+static void empty_row(struct view_row *row, const struct bench_run *br,
+		      const char *word, enum verdict v)
+{
+	memset(row, 0, sizeof(*row));
+	row->bench = br->cfg->name;
+	row->metric = "-";
+	row->gating = 1;
+	row->verdict = v;
+	snprintf(row->word, sizeof(row->word), "%s", word);
+}
+
+/* 1 when the interval rows of r are not all at one level. */
+static int levels_differ(const struct run_report *r, double *level)
+{
+	size_t i, k;
+	int seen = 0;
+
+	*level = r->level;
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->results[i].n; k++) {
+			const struct bench_stats *st = &r->results[i].m[k];
+
+			if (st->exact || !st->n || !st->ratios ||
+			    r->runs[i].error)
+				continue;
+			if (seen && fabs(st->level - *level) > 1e-12)
+				return 1;
+			*level = st->level;
+			seen = 1;
+		}
+	return 0;
+}
+
+static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
+			   const struct bench_stats *st)
+{
+	const struct bench_cfg *c = br->cfg;
+	char secs[32], of[32] = "";
+
+	if (!st || !st->ratios)
+		return;
+	format_seconds(br->seconds, secs, sizeof(secs));
+	if (br->pairs_raised_from)
+		vb->evidence[vb->nevidence++] = xasprintf("pairs raised from "
+			"%u to %u: fewer give no interval at this level",
+			br->pairs_raised_from, br->pairs_needed);
+	else if (br->pairs_needed)
+		vb->evidence[vb->nevidence++] = xasprintf("too few pairs for "
+			"this level: set \"pairs\" to %u or more",
+			br->pairs_needed);
+	if (st->exact) {
+		vb->evidence[vb->nevidence++] = xasprintf("%zu pairs in %s, "
+			"stopped: %s after %zu look%s", br->npairs, secs,
+			stop_name(st->stop), st->looks,
+			st->looks == 1 ? "" : "s");
+		return;
+	}
+	/* a metric counted in fewer pairs says so */
+	if (st->n < br->npairs)
+		snprintf(of, sizeof(of), " of %zu", br->npairs);
+	vb->evidence[vb->nevidence++] = xasprintf("%zu%s pairs (%u..%u) in "
+		"%s, stopped: %s after %zu look%s; Wilcoxon p=%.2g, "
+		"Mann-Whitney p=%.2g; %zu outlying pair%s (kept); drift "
+		"r=%+.2f", st->n, of, c->pairs, c->max_pairs, secs,
+		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
+		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
+		st->outliers == 1 ? "" : "s", st->drift);
+}
+
+static void bench_build(struct report_view *v, struct view_bench *vb,
+			const struct run_report *r, size_t i, int differ)
+{
+	const struct bench_run *br = &r->runs[i];
+	const struct bench_result *res = &r->results[i];
+	const struct bench_stats *st = &r->stats[i];
+	size_t k;
+
+	vb->name = br->cfg->name;
+	vb->verdict = res->verdict;
+	vb->row = v->nrows;
+	vb->note = st->note;
+	snprintf(vb->word, sizeof(vb->word), "%s", br->is_removed ?
+		 "removed" : word_of(res->verdict));
+	if (br->error) {
+		vb->why = br->error;
+		vb->why_is_error = 1;
+	} else if (br->is_removed) {
+		vb->why = "removed: only base's suite printed this case: not "
+			  "compared";
+	} else if (br->is_new && br->suite_name) {
+		vb->why = "new: only head's suite printed this case: not "
+			  "compared";
+	} else if (res->verdict == VERDICT_NEW) {
+		vb->why = "new in head (base's gate.json does not declare "
+			  "it): not compared";
+	}
+	if (res->verdict == VERDICT_NEW || br->error || !res->m) {
+		empty_row(&v->rows[v->nrows], br, vb->word,
+			  br->error || !res->m ? VERDICT_ERROR : res->verdict);
+		v->rows[v->nrows].first = 1;
+		vb->decisive = v->nrows++;
+		vb->nrows = 1;
+		return;
+	}
+	vb->decisive = (size_t)-1;
+	for (k = 0; k < res->n; k++) {
+		struct view_row *row = &v->rows[v->nrows];
+
+		view_row_build(row, br, &res->m[k], differ);
+		row->first = k == 0;
+		/* the first gating metric that gave the benchmark's verdict */
+		if (vb->decisive == (size_t)-1 && row->gating &&
+		    row->verdict == res->verdict)
+			vb->decisive = v->nrows;
+		v->nrows++;
+	}
+	vb->nrows = res->n;
+	if (vb->decisive == (size_t)-1)
+		vb->decisive = vb->row;
+	vb->has_change = v->rows[vb->decisive].measured;
+	bench_evidence(vb, br, st);
+}
+
+static const char *short_id(const char *id, char *buf, size_t size)
+{
+	if (!id || !id[0])
+		return "(none)";
+	snprintf(buf, size, "%.10s", id);
+	return buf;
+}
+
+static char *rev_line(const char *arm, const struct report_rev *rv)
+{
+	char a[16], b[16];
+
+	if (rv->worktree)
+		return xasprintf("%s: working tree (%s) on %s, tree %s", arm,
+				 rv->dirty ? "with uncommitted changes" :
+				 "clean", short_id(rv->commit, a, sizeof(a)),
+				 short_id(rv->tree, b, sizeof(b)));
+	return xasprintf("%s: %s = %s%s%s%s", arm, rv->label ? rv->label : "?",
+			 short_id(rv->commit, a, sizeof(a)),
+			 rv->how ? " (" : "", rv->how ? rv->how : "",
+			 rv->how ? ")" : "");
+}
+
+/* A suite's protocol line (once per suite, before its first case). */
+static char *suite_line(const struct bench_run *br)
+{
+	char red[64];
+
+	return xasprintf("%s: suite (format %s, times %s), %zu pairs + %u "
+		"warm-up, floor per case (counts %+.1f%%), each case's value: "
+		"%s; every sample printed the same cases (%zu base, %zu head "
+		"samples)", br->suite_name, format_name(br->cfg->format),
+		suite_time(br), br->npairs, br->cfg->warmup,
+		METRIC_EXACT_FLOOR * 100,
+		suite_reduction(br, red, sizeof(red)), br->nsamples[0],
+		br->nsamples[1]);
+}
+
+static char *bench_line(const struct run_report *r, const struct bench_run *br)
+{
+	const struct bench_cfg *c = br->cfg;
+	char *s = xasprintf("%s: ", c->name), *t, buf[512], par[192];
+	size_t k;
+
+	for (k = 0; k < c->nmetrics; k++) {
+		const struct metric_cfg *mc = &c->metrics[k];
+		int ins = mc->id == METRIC_INSTRUCTIONS;
+
+		t = xasprintf("%s%s%s (%s, floor %+.1f%%, pass_excludes "
+			      "%+.1f%%%s%s)", s, k ? ", " : "metrics ",
+			      metric_name(mc->id), mc->gating ? "gating" :
+			      "informational", mc->min_effect * 100,
+			      (r->strict ? mc->min_effect :
+			       mc->pass_excludes) * 100,
+			      ins ? ", counter " : "",
+			      ins ? counter_name(br->counter) : "");
+		free(s);
+		s = t;
+	}
+	t = xasprintf("%s; %zu pairs + %u warm-up; %s", s, br->npairs,
+		      c->warmup, measure_scheme(br, buf, sizeof(buf)));
+	free(s);
+	s = t;
+	t = xasprintf("%s; %s of log-ratios, %s interval, %s rule%s", s,
+		      stats_estimator_name(c->statistic),
+		      report_interval_name(c, buf, sizeof(buf)),
+		      rule_name(c->rule), report_parity(br, par, sizeof(par)));
+	free(s);
+	return t;
+}
+
+static void add_line(struct report_view *v, char *line)
+{
+	if (v->nprotocol < VIEW_PROTOCOL_MAX)
+		v->protocol[v->nprotocol++] = line;
+	else
+		free(line);
+}
+
+static void protocol_build(struct report_view *v, const struct run_report *r)
+{
+	const struct machine *m = &r->machine;
+	char *lines[REPORT_CONDITIONS_MAX], iv[96];
+	size_t i, n;
+
+	add_line(v, rev_line("base", &r->rev[ARM_BASE]));
+	add_line(v, rev_line("head", &r->rev[ARM_HEAD]));
+	add_line(v, xasprintf("config: %s", r->config_origin ?
+			      r->config_origin : "gate.json"));
+	add_line(v, xasprintf("order: pairs of base and head back to back, "
+		"which runs first drawn at random (balanced), seed %lu "
+		"(--seed %lu replays it)", r->seed, r->seed));
+	add_line(v, xasprintf("interval: %s",
+			      report_run_interval(r, iv, sizeof(iv))));
+	lines[0] = report_rule_text(r);
+	add_line(v, xasprintf("decision: %s", lines[0]));
+	free(lines[0]);
+	lines[0] = report_promise_text(r);
+	add_line(v, xasprintf("promise: %s", lines[0]));
+	free(lines[0]);
+	add_line(v, xasprintf("looks: half of each comparison's alpha spent "
+		"at the first look, the rest in equal shares over the looks "
+		"up to max_pairs; bootstrap intervals use %u resamples%s; "
+		"budget %g s of measuring", r->resamples,
+		r->strict ? "; --strict" : "", r->budget));
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->runs[i];
+
+		if (r->results[i].verdict == VERDICT_NEW)
+			continue;
+		if (br->suite_name) {
+			if (i > 0 && r->runs[i - 1].suite_name &&
+			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+				continue;
+			add_line(v, suite_line(br));
+		} else if (br->cfg->format != FORMAT_TIME) {
+			add_line(v, xasprintf("%s: suite (format %s), not "
+					      "measured to the end",
+					      br->cfg->name,
+					      format_name(br->cfg->format)));
+		} else {
+			add_line(v, bench_line(r, br));
+		}
+	}
+	n = report_conditions(r, lines);
+	for (i = 0; i < n; i++)
+		add_line(v, lines[i]);
+	add_line(v, xasprintf("machine: %s, %ld cores, SMT %s, governor %s, "
+		"turbo %s, virtualisation %s, %s", m->cpu, m->cores, m->smt,
+		m->governor, m->turbo, m->virt, m->kernel));
+	add_line(v, xasprintf("ASLR %s, isolated CPUs %s, hardware counters "
+			      "%s", m->aslr, m->isolated, m->counters));
+	add_line(v, xasprintf("load: %.2f before, %.2f after; gate %s",
+			      m->load_before[0], m->load_after[0],
+			      GATE_VERSION));
+}
+
+void report_view_build(struct report_view *v, const struct run_report *r)
+{
+	size_t i, rows = 0, count[VERDICT_NEW + 1] = { 0 };
+	double level;
+	int differ = levels_differ(r, &level);
+
+	memset(v, 0, sizeof(*v));
+	for (i = 0; i < r->n; i++)
+		rows += r->results[i].n ? r->results[i].n : 1;
+	v->rows = xcalloc(rows ? rows : 1, sizeof(*v->rows));
+	v->benches = xcalloc(r->n ? r->n : 1, sizeof(*v->benches));
+	for (i = 0; i < r->n; i++) {
+		bench_build(v, &v->benches[i], r, i, differ);
+		count[r->results[i].verdict]++;
+	}
+	v->nbenches = r->n;
+	v->suite = r->suite;
+	v->interrupted = r->interrupted;
+	v->exit_code = r->exit_code;
+	v->advisory = r->advisory && r->suite != VERDICT_PASS;
+	v->advisory_code = verdict_exit_code(r->suite);
+	v->error = r->error;
+	v->base_label = r->rev[ARM_BASE].label ? r->rev[ARM_BASE].label : "?";
+	v->head_label = r->rev[ARM_HEAD].label ? r->rev[ARM_HEAD].label : "?";
+	v->config_origin = r->config_origin;
+	snprintf(v->verdict_word, sizeof(v->verdict_word), "%s",
+		 r->interrupted ? "interrupted" : word_of(r->suite));
+	snprintf(v->counts, sizeof(v->counts), "%zu pass, %zu fail, %zu "
+		 "noisy, %zu error, %zu new", count[VERDICT_PASS],
+		 count[VERDICT_FAIL], count[VERDICT_NOISY],
+		 count[VERDICT_ERROR], count[VERDICT_NEW]);
+	/* the level the reasons state; per row when rows differ */
+	if (differ)
+		snprintf(v->bounds, sizeof(v->bounds), "one-sided bounds");
+	else
+		snprintf(v->bounds, sizeof(v->bounds), "one-sided %.4g%% "
+			 "bounds", level * 100);
+	protocol_build(v, r);
+}
+
+void report_view_release(struct report_view *v)
+{
+	size_t i, k;
+
+	for (i = 0; i < v->nrows; i++)
+		view_row_release(&v->rows[i]);
+	for (i = 0; i < v->nbenches; i++)
+		for (k = 0; k < v->benches[i].nevidence; k++)
+			free(v->benches[i].evidence[k]);
+	for (i = 0; i < v->nprotocol; i++)
+		free(v->protocol[i]);
+	free(v->rows);
+	free(v->benches);
+	memset(v, 0, sizeof(*v));
+}
+
+size_t view_ticks(double lo, double hi, double *pct, size_t max)
+{
+	static const double mult[] = { 1, 2, 5 };
+	double a = (lo - 1) * 100, b = (hi - 1) * 100, step = 0, t;
+	size_t n = 0;
+	int e, k;
+
+	if (!(b > a) || !isfinite(a) || !isfinite(b) || max < 2)
+		return 0;
+	/* the smallest round step giving at most max ticks */
+	for (e = (int)floor(log10(b - a)) - 2; !step; e++)
+		for (k = 0; k < 3 && !step; k++) {
+			double s = mult[k] * pow(10, e);
+
+			if (floor(b / s) - ceil(a / s) + 1 <= (double)max)
+				step = s;
+		}
+	for (t = ceil(a / step); t * step <= b + 1e-9 * step && n < max; t++)
+		pct[n++] = fabs(t) < 0.5 ? 0 : t * step;
+	return n;
+}
+
+const char *view_tick_label(double p, char *buf, size_t size)
+{
+	if (p == 0)
+		snprintf(buf, size, "0");
+	else
+		snprintf(buf, size, "%+.4g%%", p);
+	return buf;
+}

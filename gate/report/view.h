@@ -1,0 +1,140 @@
+/*
+ * The report view: every figure and sentence a report shows, decided once
+ * from the run model by report_view_build, so that the terminal, Markdown,
+ * HTML, GitHub and progress printers only lay it out and escape it (the
+ * shape of git's wt_status_collect and its printers).
+ */
+#ifndef GATE_REPORT_VIEW_H
+#define GATE_REPORT_VIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gate/report/report.h"
+
+/* One pair of a row's metric, for plots. */
+struct view_point {
+	double ratio;		/* head/base, oriented so > 1 is worse */
+	int head_first;
+	char base[32], head[32];	/* the pair's values, with units */
+};
+
+/* One benchmark x metric (or one placeholder row for a benchmark that was
+ * not measured: an error, new or removed). */
+struct view_row {
+	const char *bench;	/* benchmark (or suite case) name */
+	const char *metric;	/* metric name, "-" on a placeholder */
+	int first;		/* the first row of its benchmark */
+	int gating;		/* 0: informational, never decides */
+	int measured;		/* the figures below are set */
+	int exact;		/* decided exactly, no interval */
+	enum verdict verdict;	/* this metric's own */
+	char word[24];		/* "pass", "pass (faster)", "pass (fewer)",
+				   "fail", "noisy", "error", "new",
+				   "removed" */
+	char base[48], head[48];	/* each arm's median, with its unit */
+	double estimate, low, high, floor;	/* ratios, for plots */
+	char change[16];	/* the estimate: "+12.3%" ("+1.00%" exact) */
+	char interval[64];	/* "+4.8% .. +19.7%", "exact", or "none
+				   (too few pairs)", with " at 98.75%" when
+				   rows differ in level */
+	char floor_pct[16];	/* "+5%" */
+	char level[16];		/* "97.5%", "" when exact */
+	size_t head_slower, of;	/* pairs where head was worse, of non-tied */
+	char sign_p[16];	/* sign test p, "0.0004" */
+	char cv[24];		/* "4.0/5.0%": base and head */
+	char method[160];	/* the interval that gave the bounds:
+				   "exact signed-rank (one-sided bounds)",
+				   "exact" (counts), ... with why when it is
+				   not the configured one */
+	const char *reason;	/* why this verdict, or NULL */
+	struct view_point *points;	/* owned */
+	size_t npoints;
+};
+
+#define VIEW_EVIDENCE_MAX 3
+
+/* One benchmark: its rows and the lines beside them. */
+struct view_bench {
+	const char *name;
+	enum verdict verdict;	/* the worst of its gating metrics */
+	char word[16];		/* "pass", "fail", ..., "removed" */
+	size_t row, nrows;	/* its rows in view.rows */
+	size_t decisive;	/* the row that gave the verdict (index in
+				   view.rows): its change is the headline */
+	int has_change;		/* the decisive row was measured */
+	const char *why;	/* an error, new or removed: instead of
+				   reasons, else NULL */
+	int why_is_error;	/* why is an error message */
+	const char *note;	/* heuristic note (never the verdict) */
+	char *evidence[VIEW_EVIDENCE_MAX];	/* pairs, looks, tests */
+	size_t nevidence;
+};
+
+#define VIEW_PROTOCOL_MAX 64
+
+struct report_view {
+	struct view_row *rows;
+	size_t nrows;
+	struct view_bench *benches;
+	size_t nbenches;
+	enum verdict suite;
+	char verdict_word[16];	/* "pass", ..., "interrupted" */
+	int interrupted;	/* the signal, or 0 */
+	int exit_code;
+	int advisory;		/* a non-pass verdict with exit 0 */
+	int advisory_code;	/* the code --advisory replaced */
+	const char *error;	/* a run-level error, or NULL */
+	char counts[96];	/* "1 pass, 1 fail, 0 noisy, 0 error, 0 new" */
+	char bounds[48];	/* column head: "one-sided 97.5% bounds" */
+	char *protocol[VIEW_PROTOCOL_MAX];	/* plain-text lines */
+	size_t nprotocol;
+	const char *base_label, *head_label;
+	const char *config_origin;	/* for annotations: NULL when none */
+};
+
+/* Fill v from r (v's previous contents are not freed). Free with
+ * report_view_release; v borrows r's strings and must not outlive it. */
+void report_view_build(struct report_view *v, const struct run_report *r);
+void report_view_release(struct report_view *v);
+/*
+ * One row from one metric's figures st of br (the progress line's view of
+ * a benchmark). level_differs adds the level to row->interval. Free with
+ * view_row_release.
+ */
+void view_row_build(struct view_row *row, const struct bench_run *br,
+		    const struct bench_stats *st, int level_differs);
+void view_row_release(struct view_row *row);
+/*
+ * The interval method that gave st's bounds, with its sidedness and, when
+ * it is not the one c configures, why: into buf, which is returned.
+ */
+const char *view_method(const struct bench_stats *st,
+			const struct bench_cfg *c, char *buf, size_t size);
+/*
+ * Axis ticks at round percentages (steps of 1, 2 or 5 x 10^k) covering
+ * the ratios lo..hi: 3 to max of them into pct[]; returns how many.
+ */
+size_t view_ticks(double lo, double hi, double *pct, size_t max);
+/* A tick as a label: "0", "-10%", "+2.5%". */
+const char *view_tick_label(double pct, char *buf, size_t size);
+
+/*
+ * The printers: each lays out v and escapes its text, choosing no figure.
+ * report_term, report_md and report_html (report.h) build the view and
+ * call these.
+ */
+void report_term_view(FILE *out, const struct report_view *v, int color);
+void report_md_view(FILE *out, const struct report_view *v);
+void report_html_view(FILE *out, const struct report_view *v);
+/* GitHub annotations: fail and error as errors, noisy as warnings, notes
+ * as notices. */
+void report_annotate_view(FILE *out, const struct report_view *v);
+/*
+ * A compact plot of row on a log axis, width cells wide, into buf (at
+ * least width + 1 bytes): '.' pair ratios, '[' '=' ']' the interval, '*'
+ * the estimate, '|' no change, '!' the floor. Returns buf.
+ */
+char *report_strip(char *buf, int width, const struct view_row *row);
+
+#endif
