@@ -90,7 +90,8 @@ CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(FORMAT_OBJ) $(REPORT_OBJ))
 
-UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired
+UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
+	view
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format
 FUZZ_SECONDS ?= 60

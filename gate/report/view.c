@@ -253,7 +253,8 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	}
 	if (res->verdict == VERDICT_NEW || br->error || !res->m) {
 		empty_row(&v->rows[v->nrows], br, vb->word,
-			  br->error || !res->m ? VERDICT_ERROR : res->verdict);
+			  res->verdict == VERDICT_NEW && !br->error ?
+			  VERDICT_NEW : VERDICT_ERROR);
 		v->rows[v->nrows].first = 1;
 		vb->decisive = v->nrows++;
 		vb->nrows = 1;

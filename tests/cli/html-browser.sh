@@ -33,7 +33,7 @@ chrome --dump-dom >"$SCRATCH/dom.html" || fail "$browser --dump-dom failed"
 [ "$(grep -c '<circle class="pair"' "$SCRATCH/dom.html")" = 6 ] ||
 	fail "the browser's DOM does not hold one dot per pair (6)"
 for want in '<svg class="order"' '<svg class="axis"' 'class="interval"' \
-	    'class="floor"' 'class="median"' '<h2>Protocol</h2>' 'seed '; do
+	    'class="floor"' 'class="estimate"' '<h2>Protocol</h2>' 'seed '; do
 	expect_in "$SCRATCH/dom.html" "$want"
 done
 

@@ -1,0 +1,891 @@
+/*
+ * The report view and its printers: fixed run models built here (a plain
+ * benchmark, a suite, an exact metric beside a timed one, noisy, error,
+ * new, advisory), each printer's output compared with a golden file in
+ * tests/golden/ (GOLDEN_UPDATE=1 rewrites them), and every printer checked
+ * to show the same figures and method text for the same row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "gate/report/progress.h"
+#include "gate/report/report.h"
+#include "gate/report/view.h"
+#include "tests/harness.h"
+
+#define MAXB 4
+
+/* One fixed run: its configs, runs and decided results. */
+struct model {
+	const char *name;
+	struct bench_cfg cfg[MAXB];
+	struct bench_run run[MAXB];
+	struct bench_result res[MAXB];
+	struct bench_stats st[MAXB];
+	struct run_report r;
+	size_t n;
+};
+
+/* Wall-time pairs: base 100 ms + a little, head base x f[i]. */
+static struct bench_cfg *add_bench(struct model *m, const char *name,
+				   const enum metric *metrics, size_t nm)
+{
+	struct bench_cfg *c = &m->cfg[m->n];
+	struct bench_run *br = &m->run[m->n];
+	size_t k;
+
+	memset(c, 0, sizeof(*c));
+	memset(br, 0, sizeof(*br));
+	c->name = (char *)name;
+	c->pairs = 10;
+	c->max_pairs = 40;
+	c->warmup = 2;
+	c->parity = 1;
+	c->statistic = STATS_HL;
+	c->interval = INTERVAL_EXACT;
+	c->rule = RULE_FLOOR;
+	c->target_halfwidth = 0.05;
+	c->format = FORMAT_TIME;
+	c->metric = metrics[0];
+	c->min_effect = 0.05;
+	for (k = 0; k < nm; k++) {
+		c->metrics[k].id = metrics[k];
+		c->metrics[k].gating = 1;
+		c->metrics[k].min_effect = metrics[k] == METRIC_INSTRUCTIONS ?
+					   0.01 : 0.05;
+		c->metrics[k].pass_excludes = 2 * c->metrics[k].min_effect;
+	}
+	c->nmetrics = nm;
+	br->cfg = c;
+	m->n++;
+	return c;
+}
+
+static void set_pairs(struct bench_run *br, enum metric mt, const double *f,
+		      double base, size_t n)
+{
+	size_t i;
+
+	if (!br->pairs) {
+		br->pairs = calloc(n, sizeof(*br->pairs));
+		br->npairs = n;
+		br->nsamples[0] = br->nsamples[1] = n + 2;
+		br->seconds = 2.5;
+		for (i = 0; i < n; i++) {
+			int k;
+
+			br->pairs[i].head_first = (int)(i % 3 == 1);
+			for (k = 0; k < METRIC_COUNT; k++)
+				br->pairs[i].s[0].value[k] =
+					br->pairs[i].s[1].value[k] = NAN;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		double b = base * (1 + 0.002 * (double)(i % 4));
+
+		if (mt == METRIC_WALL) {
+			br->pairs[i].s[ARM_BASE].wall = b;
+			br->pairs[i].s[ARM_HEAD].wall = b * f[i];
+		} else {
+			br->pairs[i].s[ARM_BASE].value[mt] = base;
+			br->pairs[i].s[ARM_HEAD].value[mt] = base * f[i];
+		}
+	}
+}
+
+static void common(struct model *m, const char *name)
+{
+	struct run_report *r = &m->r;
+	struct machine *mc = &r->machine;
+
+	m->name = name;
+	memset(r, 0, sizeof(*r));
+	r->rev[ARM_BASE].label = "main";
+	r->rev[ARM_BASE].commit = "1111111111111111111111111111111111111111";
+	r->rev[ARM_BASE].how = "merge-base of HEAD and origin/main";
+	r->rev[ARM_HEAD].label = "WORKTREE";
+	r->rev[ARM_HEAD].commit = "2222222222222222222222222222222222222222";
+	r->rev[ARM_HEAD].tree = "3333333333333333333333333333333333333333";
+	r->rev[ARM_HEAD].worktree = 1;
+	r->config_origin = "gate.json";
+	r->seed = 1234;
+	r->confidence = 0.95;
+	r->level = 0.975;
+	r->resamples = 10000;
+	r->budget = 300;
+	snprintf(mc->cpu, sizeof(mc->cpu), "Test CPU @ 3.0GHz");
+	mc->cores = 2;
+	snprintf(mc->smt, sizeof(mc->smt), "off");
+	snprintf(mc->governor, sizeof(mc->governor), "performance");
+	snprintf(mc->turbo, sizeof(mc->turbo), "off");
+	snprintf(mc->virt, sizeof(mc->virt), "none");
+	snprintf(mc->kernel, sizeof(mc->kernel), "Linux 6.1.0");
+	snprintf(mc->aslr, sizeof(mc->aslr), "on");
+	snprintf(mc->isolated, sizeof(mc->isolated), "none");
+	snprintf(mc->counters, sizeof(mc->counters), "available");
+	mc->perf_paranoid = 2;
+	mc->load_before[0] = 0.5;
+	mc->load_after[0] = 0.75;
+}
+
+/* Decide every benchmark as gate run does, then the suite. */
+static void decide(struct model *m)
+{
+	struct verdict_opts vo = { 0.025, m->r.resamples, 42, 0 };
+	enum verdict v[MAXB];
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		struct bench_run *br = &m->run[i];
+
+		memset(&m->res[i], 0, sizeof(m->res[i]));
+		if (br->is_new) {
+			m->res[i].verdict = VERDICT_NEW;
+		} else if (br->error) {
+			m->res[i].verdict = VERDICT_ERROR;
+		} else {
+			verdict_bench(&m->res[i], br, &vo);
+		}
+		bench_result_primary(&m->st[i], &m->res[i]);
+		m->st[i].looks = 1;
+		m->st[i].stop = STOP_RESOLVED;
+		v[i] = m->res[i].verdict;
+	}
+	m->r.runs = m->run;
+	m->r.results = m->res;
+	m->r.stats = m->st;
+	m->r.n = m->n;
+	m->r.compared = m->n;
+	m->r.suite = verdict_suite(v, m->n);
+	m->r.exit_code = m->r.advisory ? 0 : verdict_exit_code(m->r.suite);
+}
+
+static void release(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		bench_result_release(&m->res[i]);
+		free(m->run[i].pairs);
+	}
+}
+
+/* +15% with a skew so that the median ratio and Hodges-Lehmann differ */
+static const double slower[12] = { 1.10, 1.11, 1.12, 1.13, 1.14, 1.15,
+				   1.16, 1.18, 1.22, 1.26, 1.30, 1.35 };
+static const double same[12] = { 0.99, 1.01, 1.00, 0.995, 1.005, 1.0,
+				  1.002, 0.998, 1.001, 0.999, 1.003, 0.997 };
+static const double wide[12] = { 0.80, 1.30, 0.95, 1.25, 0.85, 1.40,
+				 1.10, 0.90, 1.35, 0.97, 1.20, 1.05 };
+
+static void model_plain(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+
+	common(m, "plain");
+	add_bench(m, "parse", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(m);
+}
+
+/* wall passes, instructions (exact) fails by +19.72% and decides */
+static void model_metrics(struct model *m)
+{
+	static const enum metric two[] = { METRIC_WALL, METRIC_INSTRUCTIONS };
+	double ins[12];
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		ins[i] = 1.1972;
+	common(m, "metrics");
+	add_bench(m, "encode", two, 2);
+	set_pairs(&m->run[0], METRIC_WALL, same, 0.05, 12);
+	set_pairs(&m->run[0], METRIC_INSTRUCTIONS, ins, 1e9, 12);
+	m->run[0].counter = COUNTER_PERF;
+	decide(m);
+}
+
+/* A gbench suite: cases of 250 ns (unit s), one new, one removed. */
+static void model_suite(struct model *m)
+{
+	static const enum metric value[] = { METRIC_VALUE };
+	static const char *names[] = { "gb/BM_parse", "gb/BM_format",
+				       "gb/BM_added" };
+	size_t i;
+
+	common(m, "suite");
+	for (i = 0; i < 3; i++) {
+		struct bench_cfg *c = add_bench(m, names[i], value, 1);
+
+		c->format = FORMAT_GBENCH;
+		c->unit = "s";
+		m->run[i].suite_name = "gb";
+		set_pairs(&m->run[i], METRIC_VALUE, i ? same : slower, 2.5e-7,
+			  12);
+	}
+	m->run[2].is_new = 1;
+	decide(m);
+}
+
+static void model_noisy(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+
+	common(m, "noisy");
+	add_bench(m, "sort", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, wide, 0.2, 12);
+	add_bench(m, "fresh", wall, 1);
+	m->run[1].is_new = 1;
+	decide(m);
+}
+
+static void model_error(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+
+	common(m, "error");
+	add_bench(m, "ok", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, same, 0.1, 12);
+	add_bench(m, "crash", wall, 1);
+	m->run[1].error = (char *)"head sample (pair 1) was killed by "
+			  "signal 11 | <stderr> `tail`";
+	decide(m);
+}
+
+static void model_advisory(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+
+	common(m, "advisory");
+	m->r.advisory = 1;
+	add_bench(m, "parse", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, slower, 0.1, 12);
+	add_bench(m, "faster", wall, 1);
+	{
+		double f[12];
+		size_t i;
+
+		for (i = 0; i < 12; i++)
+			f[i] = 1 / slower[i];
+		set_pairs(&m->run[1], METRIC_WALL, f, 0.1, 12);
+	}
+	decide(m);
+}
+
+static void (*const models[])(struct model *) = {
+	model_plain, model_metrics, model_suite, model_noisy, model_error,
+	model_advisory,
+};
+#define NMODELS (sizeof(models) / sizeof(models[0]))
+
+/* Every printer's output of one model. */
+struct outputs {
+	char *term, *md, *html, *json, *annot, *progress;
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc((size_t)len + 1, 1);
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void print_all(struct outputs *o, const struct run_report *r)
+{
+	struct publish_opts po = { NULL, NULL, NULL, 1 };
+	struct progress p;
+	char path[] = "/tmp/gate-test-view-XXXXXX";
+	size_t len, i;
+	FILE *f;
+	int fd;
+
+	f = open_memstream(&o->term, &len);
+	report_term(f, r);
+	fclose(f);
+	f = open_memstream(&o->md, &len);
+	report_md(f, r);
+	fclose(f);
+	f = open_memstream(&o->html, &len);
+	report_html(f, r);
+	fclose(f);
+	unsetenv("GITHUB_OUTPUT");
+	unsetenv("GITHUB_STEP_SUMMARY");
+	f = open_memstream(&o->annot, &len);
+	report_publish(f, r, &po);
+	fclose(f);
+	f = open_memstream(&o->progress, &len);
+	progress_init(&p, f, 0, 0, 1);
+	p.mode = PROGRESS_LINES;
+	for (i = 0; i < r->n; i++) {
+		progress_bench_start(&p, i, r->n);
+		progress_bench_end(&p, &r->runs[i], &r->stats[i]);
+	}
+	fclose(f);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(report_json(path, r) == 0);
+	o->json = slurp(path);
+	remove(path);
+}
+
+static void free_all(struct outputs *o)
+{
+	free(o->term);
+	free(o->md);
+	free(o->html);
+	free(o->json);
+	free(o->annot);
+	free(o->progress);
+}
+
+/* Compare text with tests/golden/NAME.EXT, or rewrite it (GOLDEN_UPDATE). */
+static void golden(const char *name, const char *ext, const char *text)
+{
+	char path[256];
+	const char *update = getenv("GOLDEN_UPDATE");
+	char *want;
+
+	snprintf(path, sizeof(path), "tests/golden/%s.%s", name, ext);
+	if (update && *update) {
+		FILE *f = fopen(path, "w");
+
+		CHECK(f != NULL);
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+		return;
+	}
+	want = slurp(path);
+	if (!want || strcmp(want, text)) {
+		fprintf(stderr, "%s differs from this output (GOLDEN_UPDATE=1 "
+			"rewrites it after review):\n%s\n", path, text);
+		harness_failed_checks++;
+	}
+	free(want);
+}
+
+static void test_view__golden_files(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMODELS; i++) {
+		struct model m;
+		struct outputs o = { 0 };
+
+		memset(&m, 0, sizeof(m));
+		models[i](&m);
+		print_all(&o, &m.r);
+		golden(m.name, "term", o.term);
+		golden(m.name, "md", o.md);
+		golden(m.name, "html", o.html);
+		golden(m.name, "json", o.json);
+		golden(m.name, "annotations", o.annot);
+		golden(m.name, "progress", o.progress);
+		free_all(&o);
+		release(&m);
+	}
+}
+
+/* The line of text holding both a and b (b after a), or NULL; copied. */
+static char *line_with(const char *text, const char *a, const char *b)
+{
+	const char *s = text;
+
+	while (s && *s) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		char *line = strndup(s, len);
+		char *pa = strstr(line, a);
+
+		if (pa && (!b || strstr(pa + strlen(a), b)))
+			return line;
+		free(line);
+		s = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The n-th " | "-separated cell of a Markdown table line (0: first). */
+static void md_cell(const char *line, int n, char *out, size_t size)
+{
+	const char *s = line;
+	const char *e;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i <= n; i++) {
+		s = strchr(s, '|');
+		if (!s)
+			return;
+		s++;
+	}
+	while (*s == ' ')
+		s++;
+	e = strchr(s, '|');
+	if (!e)
+		return;
+	while (e > s && (e[-1] == ' ' || e[-1] == '*'))
+		e--;
+	while (*s == '*')
+		s++;
+	snprintf(out, size, "%.*s", (int)(e - s), s);
+}
+
+/* The n-th <td> of an HTML table row, tags stripped. */
+static void html_cell(const char *line, int n, char *out, size_t size)
+{
+	const char *s = line;
+	size_t k = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i <= n; i++) {
+		s = strstr(s, "<td");
+		if (!s)
+			return;
+		s++;
+	}
+	s = strchr(s, '>') + 1;
+	for (; *s && strncmp(s, "</td>", 5) && k + 1 < size; s++) {
+		if (*s == '<') {
+			s = strchr(s, '>');
+			continue;
+		}
+		out[k++] = *s;
+	}
+	out[k] = '\0';
+}
+
+/* "| name | metric |" with Markdown's escapes of '_'. */
+static void md_name(char *buf, size_t size, const char *name,
+		    const char *metric)
+{
+	size_t k = 0;
+
+	buf[k++] = '|';
+	buf[k++] = ' ';
+	for (; *name && k + 40 < size; name++) {
+		if (*name == '_')
+			buf[k++] = '\\';
+		buf[k++] = *name;
+	}
+	snprintf(buf + k, size - k, " | %s |", metric);
+}
+
+/* The change the model decided for metric st: the estimate, always. */
+static void want_change(const struct bench_stats *st, char *buf, size_t size)
+{
+	snprintf(buf, size, "%+.*f%%", st->exact ? 2 : 1,
+		 (st->estimate - 1) * 100);
+}
+
+static void check_rows(const struct model *m, const struct outputs *o)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		const struct bench_result *res = &m->res[i];
+
+		for (k = 0; k < res->n; k++) {
+			const struct bench_stats *st = &res->m[k];
+			const char *name = m->cfg[i].name;
+			const char *metric = metric_name(st->metric);
+			char want[32], md_row[160], cell[160], *line, key[160];
+
+			if (!st->n || !isfinite(st->estimate))
+				continue;
+			want_change(st, want, sizeof(want));
+			/* Markdown: "| icon | name | metric | ..." */
+			md_name(md_row, sizeof(md_row), k ? "" : name, metric);
+			line = line_with(o->md, md_row, NULL);
+			if (!line) {
+				fprintf(stderr, "%s: no Markdown row for %s "
+					"%s\n", m->name, name, metric);
+				harness_failed_checks++;
+			} else {
+				md_cell(line, 5, cell, sizeof(cell));
+				CHECK_STR(cell, want);
+				free(line);
+			}
+			/* HTML: the summary row holds the metric's name */
+			snprintf(key, sizeof(key), "<tr><td>%s</td><td>%s</td>",
+				 k ? "" : name, metric);
+			line = line_with(o->html, key, NULL);
+			if (!line) {
+				fprintf(stderr, "%s: no HTML row for %s %s\n",
+					m->name, name, metric);
+				harness_failed_checks++;
+			} else {
+				html_cell(line, 4, cell, sizeof(cell));
+				CHECK_STR(cell, want);
+				free(line);
+			}
+			/* terminal: the row of this metric */
+			snprintf(key, sizeof(key), "  %s  ", metric);
+			line = line_with(o->term, k ? key : name,
+					 k ? want : metric);
+			CHECK(line && strstr(line, want));
+			free(line);
+		}
+	}
+}
+
+/* Headlines, annotations and progress show the estimate too. */
+static void check_headlines(const struct model *m, const struct outputs *o)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		const struct bench_result *res = &m->res[i];
+		const struct bench_stats *dec = NULL;
+		char want[32], key[128], *line;
+
+		for (k = 0; k < res->n && !dec; k++)
+			if (res->m[k].gating &&
+			    res->m[k].verdict == res->verdict && res->m[k].n)
+				dec = &res->m[k];
+		if (!dec)
+			continue;
+		want_change(dec, want, sizeof(want));
+		if (res->verdict == VERDICT_FAIL) {
+			md_name(key, sizeof(key), m->cfg[i].name, "");
+			/* "| name |  |" -> "**name** +x%" */
+			key[strlen(key) - 5] = '\0';
+			memmove(key, key + 2, strlen(key + 2) + 1);
+			{
+				char full[160];
+
+				snprintf(full, sizeof(full), "**%s** %s", key,
+					 want);
+				CHECK_CONTAINS(o->md, full);
+			}
+			snprintf(key, sizeof(key), "gate%%3A %s is slower by "
+				 "%s", m->cfg[i].name, want);
+			/* '%' is escaped in annotation titles */
+			line = line_with(o->annot, "::error", NULL);
+			CHECK(line != NULL);
+			free(line);
+			snprintf(key, sizeof(key), "is slower by %.*s%%25",
+				 (int)strlen(want) - 1, want);
+			CHECK_CONTAINS(o->annot, key);
+		}
+		/* the progress line shows the first gating metric */
+		for (k = 0; k < res->n; k++)
+			if (res->m[k].gating)
+				break;
+		if (k < res->n && res->m[k].n) {
+			want_change(&res->m[k], want, sizeof(want));
+			snprintf(key, sizeof(key), "%s: %zu pairs: %s (",
+				 m->cfg[i].name, m->run[i].npairs, want);
+			CHECK_CONTAINS(o->progress, key);
+		}
+	}
+}
+
+static void test_view__printers_show_the_estimate(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMODELS; i++) {
+		struct model m;
+		struct outputs o = { 0 };
+
+		memset(&m, 0, sizeof(m));
+		models[i](&m);
+		print_all(&o, &m.r);
+		check_rows(&m, &o);
+		check_headlines(&m, &o);
+		free_all(&o);
+		release(&m);
+	}
+}
+
+/* The metrics model: instructions failed and decided; it must be in
+ * every printer, beside its own reason, and wall's reason stays wall's. */
+static void test_view__every_gating_metric_is_shown(void)
+{
+	struct model m;
+	struct outputs o = { 0 };
+	char *line;
+
+	memset(&m, 0, sizeof(m));
+	model_metrics(&m);
+	CHECK(m.res[0].m[1].verdict == VERDICT_FAIL);
+	CHECK(m.res[0].m[0].verdict == VERDICT_PASS);
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.md, "encode instructions: exact: head counts "
+		       "+19.72% more than base");
+	CHECK_CONTAINS(o.html, "exact: head counts +19.72% more than base");
+	CHECK_CONTAINS(o.term, "exact: head counts +19.72% more than base");
+	CHECK_CONTAINS(o.annot, "is slower by +19.72%25 in instructions");
+	/* wall's row keeps wall's own verdict */
+	line = line_with(o.md, "| encode | wall |", NULL);
+	CHECK(line && !strstr(line, "fail") && strstr(line, "pass"));
+	free(line);
+	line = line_with(o.md, "|  | instructions |", NULL);
+	CHECK(line && strstr(line, "**fail**"));
+	free(line);
+	free_all(&o);
+	release(&m);
+}
+
+/* A 250 ns suite case prints as 250 ns, not as 0. */
+static void test_view__suite_values_keep_their_unit(void)
+{
+	struct model m;
+	struct outputs o = { 0 };
+	char *line;
+
+	memset(&m, 0, sizeof(m));
+	model_suite(&m);
+	print_all(&o, &m.r);
+	line = line_with(o.md, "| gb/BM\\_format |", NULL);
+	CHECK(line && strstr(line, "| 250 ns |"));
+	free(line);
+	line = line_with(o.html, "<tr><td>gb/BM_format</td>", NULL);
+	CHECK(line && strstr(line, ">250 ns<"));
+	free(line);
+	line = line_with(o.term, "gb/BM_format", NULL);
+	CHECK(line && strstr(line, "250 ns"));
+	free(line);
+	free_all(&o);
+	release(&m);
+}
+
+/* The level in the table's head is the level the reasons state. */
+static void test_view__bounds_level_matches_reasons(void)
+{
+	struct model m;
+	struct outputs o = { 0 };
+	char want[64];
+
+	memset(&m, 0, sizeof(m));
+	model_plain(&m);
+	/* a later look: alpha spent, so the bounds are at another level */
+	m.r.level = 0.95;
+	print_all(&o, &m.r);
+	snprintf(want, sizeof(want), "one-sided %.4g%% bounds",
+		 m.res[0].m[0].level * 100);
+	CHECK_CONTAINS(o.md, want);
+	CHECK_CONTAINS(o.html, want);
+	CHECK_CONTAINS(m.res[0].m[0].reason, want);
+	CHECK(!strstr(o.md, "one-sided 95% bounds"));
+	free_all(&o);
+	release(&m);
+}
+
+/* "interval: ..." in each printer, and the JSON's, say the same. */
+static void test_view__method_text_agrees(void)
+{
+	size_t i, b, k;
+
+	for (i = 0; i < NMODELS; i++) {
+		struct model m;
+		struct outputs o = { 0 };
+		struct report_view v;
+		cJSON *root, *list;
+		const char *iv;
+		char key[256];
+
+		memset(&m, 0, sizeof(m));
+		models[i](&m);
+		print_all(&o, &m.r);
+		root = cJSON_Parse(o.json);
+		CHECK(root != NULL);
+		iv = cJSON_GetStringValue(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(root, "protocol"), "interval"));
+		CHECK(iv != NULL);
+		snprintf(key, sizeof(key), "interval: %s", iv ? iv : "");
+		CHECK_CONTAINS(o.term, key);
+		CHECK_CONTAINS(o.md, key);
+		CHECK_CONTAINS(o.html, key);
+		CHECK(!strstr(o.md, "bootstrap percentile of the median"));
+		CHECK(!strstr(o.html, "bootstrap percentile of the median"));
+		/* each metric's method: the JSON's is the view's */
+		report_view_build(&v, &m.r);
+		list = cJSON_GetObjectItem(root, "benchmarks");
+		for (b = 0; b < m.n; b++) {
+			cJSON *ms = cJSON_GetObjectItem(
+				cJSON_GetArrayItem(list, (int)b), "metrics");
+
+			for (k = 0; ms && k < m.res[b].n; k++) {
+				const struct view_row *row =
+					&v.rows[v.benches[b].row + k];
+				const char *jm = cJSON_GetStringValue(
+					cJSON_GetObjectItem(cJSON_GetArrayItem(
+						ms, (int)k), "method"));
+
+				if (!row->measured)
+					continue;
+				CHECK_STR(jm, row->method);
+				/* the HTML legend names the same method */
+				snprintf(key, sizeof(key), "the interval (%s)",
+					 row->method);
+				CHECK_CONTAINS(o.html, key);
+			}
+		}
+		report_view_release(&v);
+		cJSON_Delete(root);
+		free_all(&o);
+		release(&m);
+	}
+}
+
+/* When the exact interval overrules a configured bootstrap, say so. */
+static void test_view__method_names_what_gave_the_bounds(void)
+{
+	struct model m;
+	struct report_view v;
+	struct outputs o = { 0 };
+	char key[256];
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "bootstrap");
+	/* too few resamples for a bound at this level: exact decides */
+	m.r.resamples = 100;
+	{
+		static const enum metric wall[] = { METRIC_WALL };
+		struct bench_cfg *c = add_bench(&m, "parse", wall, 1);
+
+		c->interval = INTERVAL_PERCENTILE;
+		set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	}
+	decide(&m);
+	CHECK(m.res[0].m[0].interval_used == INTERVAL_EXACT);
+	CHECK(m.res[0].m[0].interval_why != NULL);
+	report_view_build(&v, &m.r);
+	CHECK_CONTAINS(v.rows[0].method, "exact signed-rank (one-sided bounds)");
+	CHECK_CONTAINS(v.rows[0].method, "percentile configured, but");
+	print_all(&o, &m.r);
+	snprintf(key, sizeof(key), "\"method\":\t\"%s\"", v.rows[0].method);
+	CHECK_CONTAINS(o.json, key);
+	report_view_release(&v);
+	free_all(&o);
+	release(&m);
+}
+
+/* 1, 2 or 5 x 10^k. */
+static int round_step(double v)
+{
+	double mant;
+
+	if (!(v > 0))
+		return 0;
+	mant = v / pow(10, floor(log10(v) + 1e-9));
+	return fabs(mant - 1) < 1e-6 || fabs(mant - 2) < 1e-6 ||
+	       fabs(mant - 5) < 1e-6;
+}
+
+/* The HTML plots' tick labels: evenly stepped multiples of a round step
+ * (1, 2 or 5 x 10^k percent), not the range split in four. */
+static void test_view__html_ticks_are_round(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMODELS; i++) {
+		struct model m;
+		struct outputs o = { 0 };
+		const char *s, *svg;
+		size_t plots = 0;
+
+		memset(&m, 0, sizeof(m));
+		models[i](&m);
+		print_all(&o, &m.r);
+		for (svg = strstr(o.html, "<svg"); svg;
+		     svg = strstr(svg + 1, "<svg")) {
+			const char *end = strstr(svg, "</svg>");
+			double t[16], step;
+			size_t n = 0, k;
+
+			for (s = strstr(svg, "<text class=\"tick\""); s && s < end &&
+			     n < 16; s = strstr(s + 1, "<text class=\"tick\"")) {
+				const char *gt = strchr(s, '>');
+
+				if (!strncmp(gt, ">0<", 3))
+					t[n++] = 0;
+				else if (sscanf(gt + 1, "%lf", &t[n]) == 1)
+					n++;
+			}
+			plots++;
+			CHECK(n >= 3);
+			if (n < 2)
+				continue;
+			step = t[1] - t[0];
+			if (!round_step(step)) {
+				fprintf(stderr, "%s: tick step %g is not "
+					"round\n", m.name, step);
+				harness_failed_checks++;
+			}
+			for (k = 0; k < n; k++) {
+				CHECK_NEAR(t[k] / step, round(t[k] / step),
+					   1e-6);
+				if (k)
+					CHECK_NEAR(t[k] - t[k - 1], step, 1e-6);
+			}
+		}
+		CHECK(!strstr(o.html, "class=\"pair\"") || plots >= 2);
+		free_all(&o);
+		release(&m);
+	}
+}
+
+static void test_view__ticks_cover_the_range(void)
+{
+	static const struct {
+		double lo, hi;
+		double first, step;
+	} cases[] = {
+		{ 0.911, 1.426, -5, 10 },	/* -8.9% .. +42.6% */
+		{ 0.99, 1.03, -1, 1 },
+		{ 1.0, 2.0, 0, 20 },
+		{ 0.5, 4.0, 0, 100 },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double pct[8];
+		size_t n = view_ticks(cases[i].lo, cases[i].hi, pct, 6);
+
+		CHECK(n >= 3 && n <= 6);
+		for (k = 0; k < n; k++) {
+			CHECK(pct[k] >= (cases[i].lo - 1) * 100 - 1e-9);
+			CHECK(pct[k] <= (cases[i].hi - 1) * 100 + 1e-9);
+			if (k)
+				CHECK_NEAR(pct[k] - pct[k - 1], cases[i].step,
+					   1e-9);
+		}
+		(void)cases[i].first;
+	}
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_view__golden_files),
+	TEST(test_view__printers_show_the_estimate),
+	TEST(test_view__every_gating_metric_is_shown),
+	TEST(test_view__suite_values_keep_their_unit),
+	TEST(test_view__bounds_level_matches_reasons),
+	TEST(test_view__method_text_agrees),
+	TEST(test_view__method_names_what_gave_the_bounds),
+	TEST(test_view__html_ticks_are_round),
+	TEST(test_view__ticks_cover_the_range),
+};
+
+HARNESS_MAIN(tests)
