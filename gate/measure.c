@@ -747,6 +747,22 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 	return rc;
 }
 
+int measure_pending(const struct bench_run *br, unsigned total)
+{
+	/* suite cases were measured with their suite, before the fan-out */
+	return !br->error && !br->suite_name && br->npairs < total;
+}
+
+int measure_grow(struct bench_run *br, const struct measure_opts *opt,
+		 unsigned total)
+{
+	if (br->error)
+		return -1;
+	if (!measure_pending(br, total))
+		return br->npairs >= 2 ? 0 : -1;
+	return measure_bench(br, opt, total);
+}
+
 void bench_run_release(struct bench_run *br)
 {
 	size_t i;

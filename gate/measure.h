@@ -123,6 +123,16 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  */
 int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		  unsigned total);
+/* 1 when br needs pairs taken to reach total (not a suite case, which
+   ran with its suite, and not failed). */
+int measure_pending(const struct bench_run *br, unsigned total);
+/*
+ * Bring br to total pairs as measure_bench does, when pending: 0 (a
+ * suite case or a benchmark already there, with at least 2 pairs), -1
+ * (br->error says why, or too few pairs), or the interrupting signal.
+ */
+int measure_grow(struct bench_run *br, const struct measure_opts *opt,
+		 unsigned total);
 void bench_run_release(struct bench_run *br);
 /*
  * The values of n inner repetitions (one process) as one: their median.

@@ -82,7 +82,7 @@ static double suite_excludes(const struct bench_cfg *c)
 }
 
 /* Append one run per kept case of br to out (*m of them). */
-static void expand(struct bench_run **out, size_t *m, size_t *cap,
+static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
 		   const regex_t *rx)
 {
@@ -136,8 +136,8 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 			*cap = 2 * *cap + 8;
 			*out = xrealloc(*out, *cap * sizeof(**out));
 		}
-		nr = &(*out)[(*m)++];
-		memset(nr, 0, sizeof(*nr));
+		memset(&(*out)[*m], 0, sizeof((*out)[*m]));
+		nr = &(*out)[(*m)++].run;
 		nr->cfg = &d->cfg;
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
@@ -165,28 +165,33 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 	}
 }
 
-int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+int suite_filter_compile(regex_t *rx, const char *filter)
+{
+	char msg[256];
+	int rc = regcomp(rx, filter, REG_EXTENDED | REG_NOSUB);
+
+	if (!rc)
+		return 0;
+	regerror(rc, rx, msg, sizeof(msg));
+	return error("--filter \"%s\" is not a valid POSIX extended regular "
+		     "expression: %s", filter, msg);
+}
+
+int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter)
 {
-	struct bench_run *out = NULL;
+	struct run_bench *out = NULL;
 	size_t m = 0, cap = 0, i, before;
 	regex_t rx;
 	int have_rx = 0;
 
 	if (filter) {
-		char msg[256];
-		int rc = regcomp(&rx, filter, REG_EXTENDED | REG_NOSUB);
-
-		if (rc) {
-			regerror(rc, &rx, msg, sizeof(msg));
-			return error("--filter \"%s\" is not a valid POSIX "
-				     "extended regular expression: %s", filter,
-				     msg);
-		}
+		if (suite_filter_compile(&rx, filter) < 0)
+			return -1;
 		have_rx = 1;
 	}
 	for (i = 0; i < *n; i++) {
-		struct bench_run *br = &(*runs)[i];
+		struct bench_run *br = &(*runs)[i].run;
 		char *why = NULL;
 
 		if (br->suite && !br->error && !br->is_new) {
@@ -212,7 +217,7 @@ int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
 			cap = 2 * cap + 8;
 			out = xrealloc(out, cap * sizeof(*out));
 		}
-		out[m++] = *br;
+		out[m++] = (*runs)[i];
 	}
 	if (have_rx)
 		regfree(&rx);

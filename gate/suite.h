@@ -6,10 +6,10 @@
 #ifndef GATE_SUITE_H
 #define GATE_SUITE_H
 
+#include <regex.h>
 #include <stddef.h>
 
-#include "gate/measure.h"
-#include "gate/verdict.h"
+#include "gate/run.h"
 
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
@@ -19,15 +19,17 @@ struct suite_owned {
 #define SUITE_OWNED_INIT { NULL, 0 }
 
 /*
- * Replace every measured suite in runs[0..*n) by its cases: those in both
+ * Replace every measured suite in the entries runs[0..*n) by its cases: those in both
  * arms compared, those only in head new, only in base removed. filter
  * (POSIX ERE, or NULL) keeps matching cases; each "expect" pattern must
  * match a case head printed. A suite that fails these stays one row with
  * its error set. *runs is reallocated; released runs are freed; own keeps
  * the new configurations alive. Returns 0, or -1 when filter is invalid.
  */
-int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter);
+/* Compile --filter into rx (regfree it); 0, or -1 after error(). */
+int suite_filter_compile(regex_t *rx, const char *filter);
 void suite_owned_release(struct suite_owned *own);
 /* Which time a suite case reports: "cpu_time", "real_time", "as printed". */
 const char *suite_time(const struct bench_run *br);

@@ -288,8 +288,8 @@ static void summary_table(FILE *out, const struct run_report *r)
 		"<th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
 		r->level * 100);
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_stats *st = &r->stats[i];
+		const struct bench_run *br = &r->b[i].run;
+		const struct bench_stats *st = &r->b[i].primary;
 
 		fputs("<tr><td>", out);
 		esc(out, br->cfg->name);
@@ -372,10 +372,10 @@ static void protocol(FILE *out, const struct run_report *r)
 	free(text);
 	fputs("</li>\n", out);
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
+		const struct bench_run *br = &r->b[i].run;
 		const struct bench_cfg *c = br->cfg;
 
-		if (r->stats[i].verdict == VERDICT_NEW)
+		if (r->b[i].primary.verdict == VERDICT_NEW)
 			continue;
 		fputs("<li>", out);
 		esc(out, c->name);
@@ -385,10 +385,10 @@ static void protocol(FILE *out, const struct run_report *r)
 			format_seconds(br->seconds, secs, sizeof(secs)),
 			c->min_effect * 100, report_excludes(r, c) * 100);
 		esc(out, report_interval_name(c, iv, sizeof(iv)));
-		if (measured(br, &r->stats[i]))
+		if (measured(br, &r->b[i].primary))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, sign "
-				"test p = %.2g", r->stats[i].base_cv * 100,
-				r->stats[i].head_cv * 100, r->stats[i].sign_p);
+				"test p = %.2g", r->b[i].primary.base_cv * 100,
+				r->b[i].primary.head_cv * 100, r->b[i].primary.sign_p);
 		esc(out, report_parity(br, par, sizeof(par)));
 		fputs("</li>\n", out);
 	}
@@ -470,7 +470,7 @@ void report_html(FILE *out, const struct run_report *r)
 	if (r->n)
 		summary_table(out, r);
 	for (i = 0; i < r->n; i++)
-		bench_section(out, &r->runs[i], &r->stats[i]);
+		bench_section(out, &r->b[i].run, &r->b[i].primary);
 	protocol(out, r);
 	fputs("</body>\n</html>\n", out);
 }

@@ -68,14 +68,14 @@ static void list_of(FILE *out, const struct run_report *r, enum verdict v)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->n; i++) {
-		if (r->stats[i].verdict != v)
+		if (r->b[i].primary.verdict != v)
 			continue;
 		fputs(k++ ? ", " : "", out);
 		fputs("**", out);
-		md_text(out, r->runs[i].cfg->name);
+		md_text(out, r->b[i].run.cfg->name);
 		fputs("**", out);
-		if (measured(&r->runs[i], &r->stats[i]))
-			fprintf(out, " %+.1f%%", ratio_pct(r->stats[i].median));
+		if (measured(&r->b[i].run, &r->b[i].primary))
+			fprintf(out, " %+.1f%%", ratio_pct(r->b[i].primary.median));
 	}
 }
 
@@ -197,10 +197,10 @@ static void protocol(FILE *out, const struct run_report *r)
 	free(text);
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
+		const struct bench_run *br = &r->b[i].run;
 		const struct bench_cfg *c = br->cfg;
 
-		if (r->stats[i].verdict == VERDICT_NEW)
+		if (r->b[i].primary.verdict == VERDICT_NEW)
 			continue;
 		fputs("- ", out);
 		md_text(out, c->name);
@@ -210,10 +210,10 @@ static void protocol(FILE *out, const struct run_report *r)
 			format_seconds(br->seconds, secs, sizeof(secs)),
 			c->min_effect * 100, report_excludes(r, c) * 100);
 		md_text(out, report_interval_name(c, iv, sizeof(iv)));
-		if (measured(br, &r->stats[i]))
+		if (measured(br, &r->b[i].primary))
 			fprintf(out, ", CV base %.1f%% / head %.1f%%, "
-				"sign test p = %.2g", r->stats[i].base_cv * 100,
-				r->stats[i].head_cv * 100, r->stats[i].sign_p);
+				"sign test p = %.2g", r->b[i].primary.base_cv * 100,
+				r->b[i].primary.head_cv * 100, r->b[i].primary.sign_p);
 		md_text(out, report_parity(br, par, sizeof(par)));
 		fputc('\n', out);
 	}
@@ -248,15 +248,15 @@ void report_md(FILE *out, const struct run_report *r)
 			"|---|---|--:|--:|--:|---|--:|---|---|\n",
 			r->level * 100);
 		for (i = 0; i < r->n; i++)
-			row(out, &r->runs[i], &r->stats[i]);
+			row(out, &r->b[i].run, &r->b[i].primary);
 		fputc('\n', out);
 	}
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const char *why = br->error ? br->error : r->stats[i].reason;
+		const struct bench_run *br = &r->b[i].run;
+		const char *why = br->error ? br->error : r->b[i].primary.reason;
 
-		count[r->stats[i].verdict]++;
-		if (r->stats[i].verdict == VERDICT_NEW)
+		count[r->b[i].primary.verdict]++;
+		if (r->b[i].primary.verdict == VERDICT_NEW)
 			why = "new in head (base's gate.json does not declare "
 			      "it): not compared";
 		if (!why)
@@ -265,9 +265,9 @@ void report_md(FILE *out, const struct run_report *r)
 		md_text(out, br->cfg->name);
 		fputs(": ", out);
 		md_text(out, why);
-		if (r->stats[i].note) {
+		if (r->b[i].primary.note) {
 			fputs(" (note: ", out);
-			md_text(out, r->stats[i].note);
+			md_text(out, r->b[i].primary.note);
 			fputc(')', out);
 		}
 		fputc('\n', out);

@@ -28,8 +28,8 @@ static void annotate(FILE *out, const struct run_report *r)
 		return;
 	}
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_stats *st = &r->stats[i];
+		const struct bench_run *br = &r->b[i].run;
+		const struct bench_stats *st = &r->b[i].primary;
 		const char *msg = br->error ? br->error : st->reason;
 
 		if (!msg)

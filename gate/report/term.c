@@ -246,7 +246,7 @@ static void print_suite(FILE *out, const struct run_report *r)
 	size_t i, count[VERDICT_NEW + 1] = { 0 };
 
 	for (i = 0; i < r->n; i++)
-		count[r->results[i].verdict]++;
+		count[r->b[i].result.verdict]++;
 	if (r->interrupted) {
 		fprintf(out, "verdict: interrupted by signal %d before a "
 			"verdict (exit %d)\n", r->interrupted, r->exit_code);
@@ -305,18 +305,18 @@ static void print_protocol(FILE *out, const struct run_report *r)
 		"%g s of measuring\n", r->resamples,
 		r->strict ? "; --strict" : "", r->budget);
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
+		const struct bench_run *br = &r->b[i].run;
 		const struct bench_cfg *c = br->cfg;
 		char scheme[512];
 		size_t k;
 
-		if (r->results[i].verdict == VERDICT_NEW)
+		if (r->b[i].result.verdict == VERDICT_NEW)
 			continue;
 		if (br->suite_name) {
 			char red[64];
 
-			if (i > 0 && r->runs[i - 1].suite_name &&
-			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+			if (i > 0 && r->b[i - 1].run.suite_name &&
+			    !strcmp(r->b[i - 1].run.suite_name, br->suite_name))
 				continue;
 			fprintf(out, "  %s: suite (format %s, times %s), %zu "
 				"pairs + %u warm-up, floor per case (counts "
@@ -377,24 +377,24 @@ void report_term(FILE *out, const struct run_report *r)
 	char ivh[32];
 
 	for (i = 0; i < r->n; i++) {
-		int len = (int)strlen(r->runs[i].cfg->name);
+		int len = (int)strlen(r->b[i].run.cfg->name);
 
 		if (len > w)
 			w = len;
 	}
 	vw = 10;
 	for (i = 0; i < r->n; i++) {
-		const struct bench_result *res = &r->results[i];
+		const struct bench_result *res = &r->b[i].result;
 		char b[48];
 		size_t k;
 		int len;
 
 		for (k = 0; k < res->n; k++) {
-			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+			len = (int)strlen(arm_value(&r->b[i].run, &res->m[k],
 						    res->m[k].base_median, b,
 						    sizeof(b)));
 			vw = len > vw ? len : vw;
-			len = (int)strlen(arm_value(&r->runs[i], &res->m[k],
+			len = (int)strlen(arm_value(&r->b[i].run, &res->m[k],
 						    res->m[k].head_median, b,
 						    sizeof(b)));
 			vw = len > vw ? len : vw;
@@ -406,14 +406,14 @@ void report_term(FILE *out, const struct run_report *r)
 		"change", ivh, "head worse", "CV b/h", STRIP_W,
 		"plot (log scale)", "verdict");
 	for (i = 0; i < r->n; i++)
-		print_rows(out, w, &r->runs[i], &r->results[i], r->color);
+		print_rows(out, w, &r->b[i].run, &r->b[i].result, r->color);
 	if (r->n)
 		fprintf(out, "plot: . pair ratios  [=*=] interval and median  "
 			"| no change  ! floor\n");
 	fputc('\n', out);
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
-		const struct bench_result *res = &r->results[i];
+		const struct bench_run *br = &r->b[i].run;
+		const struct bench_result *res = &r->b[i].result;
 		size_t k;
 
 		if (br->error) {
@@ -451,7 +451,7 @@ void report_term(FILE *out, const struct run_report *r)
 					st->gating ? "" : " (informational)",
 					st->reason);
 		}
-		print_evidence(out, br, &r->stats[i]);
+		print_evidence(out, br, &r->b[i].primary);
 	}
 	print_suite(out, r);
 	print_protocol(out, r);
