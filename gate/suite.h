@@ -9,7 +9,23 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "gate/exec/runner.h"
 #include "gate/run.h"
+
+/* One case of a suite: its value in each pair and arm, after reduction. */
+struct suite_case {
+	char *name, *unit;
+	int higher_better;
+	int in[2];		/* present in that arm's output */
+	double *v[2];		/* [pair], by enum arm */
+	size_t inner;		/* most values one process gave (repetitions) */
+};
+
+struct suite_data {
+	struct suite_case *cases;
+	size_t n, cap;
+	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+};
 
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
@@ -36,5 +52,19 @@ const char *suite_time(const struct bench_run *br);
 /* "median of 5 repetitions per process" or "1 value per process". */
 const char *suite_reduction(const struct bench_run *br, char *buf,
 			    size_t size);
+
+/*
+ * The values of n inner repetitions (one process) as one: their median.
+ * Reorders v.
+ */
+double suite_reduce(double *v, size_t n);
+/*
+ * Parse a suite sample's stdout (res) into br->suite and check it against
+ * the arm's manifest (the case list of its first sample): every case in
+ * every sample, no case added. pair is the pair index, or -1 for a warm-up
+ * (values not kept). 0, or -1 with br->error set.
+ */
+int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
+		       const struct run_result *res, long pair);
 
 #endif
