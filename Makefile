@@ -74,9 +74,9 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 # the core (config, plan, measure, decide, suite) at gate/'s top; by role
 # below it: cmd/ (one file per subcommand), exec/ (processes and the
 # machine), format/ (foreign result formats), report/ (the printers)
-GATE_OBJ = gate/gate.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
-	gate/config.o gate/jsonpos.o gate/measure.o gate/verdict.o \
-	gate/suite.o gate/metrics.o gate/preflight.o
+GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o \
+	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
+	gate/jsonpos.o gate/measure.o gate/verdict.o gate/suite.o gate/metrics.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \

@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "gate/adaptive.h"
 #include "gate/measure.h"
-#include "gate/report/report.h"
+#include "gate/run.h"
 #include "common/banned.h"
 
 /* Drift: the machine slows by this factor over one benchmark's run. */
@@ -81,7 +81,7 @@ static double sample(const struct sim_ctx *s, int head, double t)
 static int sim_measure(void *ctx, size_t i, unsigned total)
 {
 	struct sim_ctx *s = ctx;
-	struct bench_run *br = &s->r->runs[i];
+	struct bench_run *br = &s->r->b[i].run;
 	size_t more = total - br->npairs, j;
 	double span = 2.0 * br->cfg->max_pairs;
 	int *order = xcalloc(more ? more : 1, sizeof(*order));
@@ -128,7 +128,8 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 {
 	struct sim_ctx s;
 	struct run_report r;
-	struct adaptive_ops ops;
+	struct adaptive a;
+	struct adaptive_want want;
 	/* gate's default budget, on the simulated clock */
 	struct adaptive_opts ao = { CONFIG_DEFAULT_BUDGET, 0, 1 };
 	size_t t, i, fails = 0, noisy = 0, passes = 0, pairs = 0;
@@ -141,17 +142,12 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	if (!s.rng)
 		return error("cannot allocate a random generator");
 	gsl_rng_set(s.rng, seed);
-	ops.measure = sim_measure;
-	ops.elapsed = sim_elapsed;
-	ops.ctx = &s;
 	memset(&r, 0, sizeof(r));
 	s.r = &r;
 	r.n = c->suite;
 	r.confidence = confidence;
 	r.resamples = resamples;
-	r.runs = xcalloc(r.n, sizeof(*r.runs));
-	r.stats = xcalloc(r.n, sizeof(*r.stats));
-	r.results = xcalloc(r.n, sizeof(*r.results));
+	run_alloc(&r, c->suite);
 
 	for (t = 0; t < trials && ret == 0; t++) {
 		enum verdict suite = VERDICT_PASS;
@@ -159,21 +155,24 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 
 		if (rule == SIM_GATE) {
 			for (i = 0; i < r.n; i++) {
-				memset(&r.runs[i], 0, sizeof(r.runs[i]));
-				r.runs[i].cfg = proto;
+				memset(&r.b[i], 0, sizeof(r.b[i]));
+				r.b[i].run.cfg = proto;
 			}
 			r.seed = (unsigned long)t;
 			s.clock = 0;
-			adaptive_run(&r, &ops, &ao);
+			/* gate's own decision loop, measuring by simulation */
+			adaptive_begin(&a, &r, &ao);
+			while (adaptive_next(&a, &r, sim_elapsed(&s), &want))
+				adaptive_look(&a, &r, &want,
+					      sim_measure(&s, want.i,
+							  want.total));
+			adaptive_finish(&r);
 			suite = r.suite;
 			for (i = 0; i < r.n; i++) {
-				passed |= r.results[i].verdict == VERDICT_PASS;
-				pairs += r.runs[i].npairs;
-				/* r.stats[i] is a view of r.results[i] */
-				bench_result_release(&r.results[i]);
-				memset(&r.results[i], 0, sizeof(r.results[i]));
-				memset(&r.stats[i], 0, sizeof(r.stats[i]));
-				bench_run_release(&r.runs[i]);
+				passed |= r.b[i].result.verdict == VERDICT_PASS;
+				pairs += r.b[i].run.npairs;
+				bench_result_release(&r.b[i].result);
+				bench_run_release(&r.b[i].run);
 			}
 		} else {
 			for (i = 0; i < r.n; i++) {
@@ -197,9 +196,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	out->any_pass = (double)any_pass / trials;
 	out->pairs = rule == SIM_GATE ? (double)pairs / trials / r.n :
 		     rule == SIM_BEST5 ? 5 : 1;
-	free(r.runs);
-	free(r.stats);
-	free(r.results);
+	run_release(&r);
 	gsl_rng_free(s.rng);
 	return ret;
 }
@@ -228,15 +225,14 @@ int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
 	memset(&r, 0, sizeof(r));
 	s.r = &r;
 	r.n = 1;
-	r.runs = xcalloc(1, sizeof(*r.runs));
-	r.stats = xcalloc(1, sizeof(*r.stats));
+	run_alloc(&r, 1);
 	for (t = 0; t < trials && ret == 0; t++) {
-		struct bench_stats *st = &r.stats[0];
+		struct bench_stats *st = &r.b[0].primary;
 
-		r.runs[0].cfg = &cfg;
+		r.b[0].run.cfg = &cfg;
 		sim_measure(&s, 0, (unsigned)n);
 		vo.seed = (unsigned long)t;
-		if (verdict_analyse(st, &r.runs[0], &vo) < 0)
+		if (verdict_analyse(st, &r.b[0].run, &vo) < 0)
 			ret = error("simulated analysis failed: %s",
 				    st->reason ? st->reason : "?");
 		/* the true ratio outside a bound is that bound's error */
@@ -244,15 +240,14 @@ int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
 		above += st->high < truth;
 		fallback += st->interval_used != cfg.interval;
 		bench_stats_release(st);
-		bench_run_release(&r.runs[0]);
-		memset(&r.runs[0], 0, sizeof(r.runs[0]));
+		bench_run_release(&r.b[0].run);
+		memset(&r.b[0].run, 0, sizeof(r.b[0].run));
 	}
 	out->trials = t;
 	out->below = (double)below / (double)t;
 	out->above = (double)above / (double)t;
 	out->fallback = (double)fallback / (double)t;
-	free(r.runs);
-	free(r.stats);
+	run_release(&r);
 	gsl_rng_free(s.rng);
 	return ret;
 }

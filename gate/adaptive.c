@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "gate/metrics.h"
@@ -86,8 +87,8 @@ double adaptive_alpha(struct run_report *r)
 
 	r->compared = 0;
 	for (i = 0; i < r->n; i++)
-		if (!skipped(&r->runs[i]))
-			r->compared += verdict_comparisons(r->runs[i].cfg);
+		if (!skipped(&r->b[i].run))
+			r->compared += verdict_comparisons(r->b[i].run.cfg);
 	r->level = stats_bonferroni(r->confidence, r->compared);
 	return 1 - r->level;
 }
@@ -117,27 +118,25 @@ unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha)
 }
 
 /* Set the stopping state on every metric of benchmark i, then its view. */
-static void set_stop(struct run_report *r, size_t i, size_t looks,
-		     enum stop_reason stop)
+static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 {
-	struct bench_result *res = &r->results[i];
 	size_t j;
 
-	for (j = 0; j < res->n; j++) {
-		res->m[j].looks = looks;
-		res->m[j].stop = stop;
+	for (j = 0; j < b->result.n; j++) {
+		b->result.m[j].looks = looks;
+		b->result.m[j].stop = stop;
 	}
-	bench_result_primary(&r->stats[i], res);
-	r->stats[i].looks = looks;
-	r->stats[i].stop = stop;
+	run_bench_view(b);
+	b->primary.looks = looks;
+	b->primary.stop = stop;
 }
 
-/* Analyse benchmark i at look k, replacing the previous look's results. */
-static void look(struct run_report *r, size_t i, size_t k, double alpha,
-		 int strict)
+/* Analyse benchmark b at look k, replacing the previous look's results. */
+static void look(const struct run_report *r, struct run_bench *b, size_t k,
+		 double alpha, int strict)
 {
-	struct bench_result *res = &r->results[i];
-	const struct bench_cfg *cfg = r->runs[i].cfg;
+	struct bench_result *res = &b->result;
+	const struct bench_cfg *cfg = b->run.cfg;
 	struct verdict_opts vo;
 	enum stop_reason stop = STOP_RESOLVED;
 	int failed = 0;
@@ -148,7 +147,7 @@ static void look(struct run_report *r, size_t i, size_t k, double alpha,
 	vo.seed = adaptive_seed(r->seed, cfg->name, k);
 	vo.strict = strict;
 	bench_result_release(res);
-	verdict_bench(res, &r->runs[i], &vo);
+	verdict_bench(res, &b->run, &vo);
 	for (j = 0; j < res->n; j++) {
 		if (!res->m[j].gating)
 			continue;
@@ -167,34 +166,20 @@ static void look(struct run_report *r, size_t i, size_t k, double alpha,
 		stop = STOP_ERROR;
 	else if (stop == STOP_NONE && k + 1 >= adaptive_looks(cfg))
 		stop = STOP_MAX_PAIRS;
-	set_stop(r, i, k + 1, stop);
-}
-
-/* Measure benchmark i to `total` pairs; 0, -1 or a signal. */
-static int grow(struct run_report *r, const struct adaptive_ops *ops,
-		size_t i, unsigned total)
-{
-	int rc = ops->measure(ops->ctx, i, total);
-
-	if (rc != 0) {
-		bench_result_release(&r->results[i]);
-		r->results[i].verdict = VERDICT_ERROR;
-		set_stop(r, i, r->stats[i].looks, STOP_ERROR);
-	}
-	return rc;
+	set_stop(b, k + 1, stop);
 }
 
 /* Still measuring: compared, and neither resolved nor stopped. */
 static int unresolved(const struct run_report *r, size_t i)
 {
-	return r->stats[i].stop == STOP_NONE && !skipped(&r->runs[i]);
+	return r->b[i].primary.stop == STOP_NONE && !skipped(&r->b[i].run);
 }
 
 /* Seconds benchmark i's next look should take, from its own pairs. */
 static double look_cost(const struct run_report *r, size_t i)
 {
-	const struct bench_run *br = &r->runs[i];
-	unsigned next = adaptive_look_pairs(br->cfg, r->stats[i].looks);
+	const struct bench_run *br = &r->b[i].run;
+	unsigned next = adaptive_look_pairs(br->cfg, r->b[i].primary.looks);
 	double per_pair;
 
 	if (!br->npairs || next <= br->npairs)
@@ -203,38 +188,107 @@ static double look_cost(const struct run_report *r, size_t i)
 	return per_pair > 0 ? per_pair * (next - br->npairs) : 0;
 }
 
-/* Benchmark i's next look: its pairs, then the analysis. */
-static int advance(struct run_report *r, const struct adaptive_ops *ops,
-		   size_t i, double alpha, int strict)
+void adaptive_begin(struct adaptive *a, struct run_report *r,
+		    const struct adaptive_opts *ao)
 {
-	size_t k = r->stats[i].looks;
-	int rc = grow(r, ops, i, adaptive_look_pairs(r->runs[i].cfg, k));
-
-	if (rc == 0)
-		look(r, i, k, alpha, strict);
-	return rc;
+	memset(a, 0, sizeof(*a));
+	a->opt = *ao;
+	a->alpha = adaptive_alpha(r);
 }
 
-int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
-		 const struct adaptive_opts *ao)
+/* Benchmark i's next look, into *want. */
+static int want_look(struct adaptive_want *want, const struct run_report *r,
+		     size_t i)
 {
-	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
-	int limited = ao->budget > 0 && ops->elapsed;
-	double alpha = adaptive_alpha(r);
-	size_t i, round;
-	int rc = 0;
+	want->i = i;
+	want->look = r->b[i].primary.looks;
+	want->total = adaptive_look_pairs(r->b[i].run.cfg, want->look);
+	return 1;
+}
 
-	for (i = 0; i < r->n && rc <= 0; i++) {
-		if (skipped(&r->runs[i])) {
-			r->results[i].verdict = VERDICT_NEW;
-			r->stats[i].verdict = VERDICT_NEW;
+/*
+ * A new round: 0 when nothing is unresolved. Each unresolved benchmark's
+ * fair share is the budget less what the others (resolved, stopped) took,
+ * split evenly.
+ */
+static int round_start(struct adaptive *a, const struct run_report *r,
+		       double elapsed)
+{
+	size_t i, pending = 0;
+	double mine = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (unresolved(r, i)) {
+			pending++;
+			mine += r->b[i].run.seconds;
+		}
+	if (!pending)
+		return 0;
+	a->left = a->opt.budget > 0 ? a->opt.budget - elapsed : INFINITY;
+	a->share = a->opt.budget > 0 ? (a->left + mine) / (double)pending :
+		   INFINITY;
+	a->next = 0;
+	a->ran = 0;
+	a->fresh = 0;
+	return 1;
+}
+
+/*
+ * No look fits its share: of the looks that fit what is left, the
+ * benchmark that used the least time goes; when none fits, time is up
+ * and every unresolved one stops with "budget".
+ */
+static int least_served(struct adaptive *a, struct run_report *r,
+			struct adaptive_want *want)
+{
+	size_t i, best = r->n;
+
+	for (i = 0; i < r->n; i++)
+		if (unresolved(r, i) && look_cost(r, i) <= a->left &&
+		    (best == r->n ||
+		     r->b[i].run.seconds < r->b[best].run.seconds))
+			best = i;
+	if (best == r->n) {
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i))
+				set_stop(&r->b[i], r->b[i].primary.looks,
+					 STOP_BUDGET);
+		return 0;
+	}
+	if (!a->opt.quiet)
+		fprintf(stderr, "gate: round %zu: more pairs for \"%s\", the "
+			"least served\n", a->round, r->b[best].run.cfg->name);
+	a->round++;
+	a->fresh = 1;
+	return want_look(want, r, best);
+}
+
+/* The first look of every compared benchmark, in order. */
+static int first_looks(struct adaptive *a, struct run_report *r,
+		       struct adaptive_want *want)
+{
+	for (; a->next < r->n; a->next++) {
+		struct run_bench *b = &r->b[a->next];
+
+		if (skipped(&b->run)) {
+			b->result.verdict = VERDICT_NEW;
+			b->primary.verdict = VERDICT_NEW;
 			continue;
 		}
-		rc = grow(r, ops, i, r->runs[i].cfg->pairs);
-		if (rc == 0)
-			look(r, i, 0, alpha, ao->strict);
+		return want_look(want, r, a->next++);
 	}
+	a->round = 1;
+	a->fresh = 1;
+	return 0;
+}
 
+int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
+		  struct adaptive_want *want)
+{
+	int limited = a->opt.budget > 0;
+
+	if (a->round == 0 && first_looks(a, r, want))
+		return 1;
 	/*
 	 * Rounds: each unresolved benchmark gets its next look (interleaved
 	 * base/head, balanced order, as before) when it fits its fair share
@@ -242,68 +296,55 @@ int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
 	 * out of time. The looks are the schedule's: the budget only ends
 	 * a benchmark's run, so each look's alpha stays as spent.
 	 */
-	for (round = 1; rc <= 0; round++) {
-		size_t pending = 0, ran = 0, best = r->n;
-		double left, share, mine = 0;
-
-		for (i = 0; i < r->n; i++)
-			if (unresolved(r, i)) {
-				pending++;
-				mine += r->runs[i].seconds;
-			}
-		if (!pending)
-			break;
-		/*
-		 * Each unresolved benchmark's fair share: the budget less
-		 * what the others (resolved, stopped) took, split evenly.
-		 */
-		left = limited ? ao->budget - ops->elapsed(ops->ctx) : INFINITY;
-		share = limited ? (left + mine) / (double)pending : INFINITY;
-		for (i = 0; i < r->n && rc <= 0; i++) {
+	for (;;) {
+		if (a->fresh && !round_start(a, r, elapsed))
+			return 0;
+		for (; a->next < r->n; a->next++) {
+			size_t i = a->next;
 			double cost;
 
 			if (!unresolved(r, i))
 				continue;
 			cost = look_cost(r, i);
-			if (limited && (r->runs[i].seconds + cost > share ||
-					cost > ao->budget -
-					       ops->elapsed(ops->ctx)))
+			if (limited && (r->b[i].run.seconds + cost > a->share ||
+					cost > a->opt.budget - elapsed))
 				continue;
-			if (!ao->quiet && !ran)
+			if (!a->opt.quiet && !a->ran)
 				fprintf(stderr, "gate: round %zu: more pairs "
 					"for the unresolved benchmarks\n",
-					round);
-			rc = advance(r, ops, i, alpha, ao->strict);
-			ran++;
+					a->round);
+			a->ran++;
+			return want_look(want, r, a->next++);
 		}
-		if (ran || rc > 0)
-			continue;
-		/*
-		 * No look fits its share: of the looks that fit what is
-		 * left, the benchmark that used the least time goes; when
-		 * none fits, time is up.
-		 */
-		for (i = 0; i < r->n; i++)
-			if (unresolved(r, i) && look_cost(r, i) <= left &&
-			    (best == r->n ||
-			     r->runs[i].seconds < r->runs[best].seconds))
-				best = i;
-		if (best == r->n) {
-			for (i = 0; i < r->n; i++)
-				if (unresolved(r, i))
-					set_stop(r, i, r->stats[i].looks,
-						 STOP_BUDGET);
-			break;
-		}
-		if (!ao->quiet)
-			fprintf(stderr, "gate: round %zu: more pairs for "
-				"\"%s\", the least served\n", round,
-				r->runs[best].cfg->name);
-		rc = advance(r, ops, best, alpha, ao->strict);
+		if (!a->ran)
+			return least_served(a, r, want);
+		a->round++;
+		a->fresh = 1;
 	}
+}
+
+void adaptive_look(struct adaptive *a, struct run_report *r,
+		   const struct adaptive_want *want, int rc)
+{
+	struct run_bench *b = &r->b[want->i];
+
+	if (rc == 0) {
+		look(r, b, want->look, a->alpha, a->opt.strict);
+		return;
+	}
+	/* could not be measured (or interrupted): an error, stopped */
+	bench_result_release(&b->result);
+	b->result.verdict = VERDICT_ERROR;
+	set_stop(b, b->primary.looks, STOP_ERROR);
+}
+
+void adaptive_finish(struct run_report *r)
+{
+	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
+	size_t i;
+
 	for (i = 0; i < r->n; i++)
-		v[i] = r->results[i].verdict;
+		v[i] = r->b[i].result.verdict;
 	r->suite = verdict_suite(v, r->n);
 	free(v);
-	return rc > 0 ? rc : 0;
 }

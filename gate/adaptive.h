@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "gate/report/report.h"
+#include "gate/run.h"
 
 /*
  * Number of looks at the data, fixed before any is measured: at pairs,
@@ -45,20 +45,6 @@ double adaptive_alpha(struct run_report *r);
  */
 unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha);
 
-struct adaptive_ops {
-	/*
-	 * Bring benchmark i to `total` pairs (the first call warms up too):
-	 * 0, -1 with r->runs[i].error set, or the interrupting signal.
-	 */
-	int (*measure)(void *ctx, size_t i, unsigned total);
-	/*
-	 * Seconds since measuring began; NULL when there is no budget. The
-	 * time of each benchmark is r->runs[i].seconds (measure sets it).
-	 */
-	double (*elapsed)(void *ctx);
-	void *ctx;
-};
-
 struct adaptive_opts {
 	double budget;		/* seconds of measuring for the whole run,
 				   first looks included; 0: no limit */
@@ -66,26 +52,56 @@ struct adaptive_opts {
 	int quiet;		/* no progress lines */
 };
 
+/* The decision's state between looks (adaptive_begin sets it). */
+struct adaptive {
+	struct adaptive_opts opt;
+	double alpha;		/* each comparison's, over all its looks */
+	size_t round;		/* 0: first looks */
+	size_t next;		/* the next benchmark this round considers */
+	size_t ran;		/* looks given this round */
+	int fresh;		/* a round starts at the next call */
+	double left, share;	/* this round's time left and fair share */
+};
+
+/* What the decision asks the pipeline to measure next. */
+struct adaptive_want {
+	size_t i;		/* the benchmark, in r->b */
+	unsigned total;		/* bring it to this many pairs */
+	size_t look;		/* the look those pairs are for (0-based) */
+};
+
 /*
- * Measure and decide every benchmark of r: first looks for every one,
- * then rounds for the unresolved ones while the budget lasts. In a round,
- * each unresolved benchmark gets its next look when its time so far plus
- * the look's pairs (at its own time per pair) fit its fair share: the
+ * Start deciding r (r->b with its plan set, suites fanned out, new
+ * benchmarks marked; r->confidence, r->resamples and r->seed set): sets
+ * r->compared and r->level.
+ */
+void adaptive_begin(struct adaptive *a, struct run_report *r,
+		    const struct adaptive_opts *ao);
+/*
+ * Which benchmark needs how many pairs next: 1 with *want set, 0 when
+ * every benchmark is decided. First looks for every one, then rounds for
+ * the unresolved ones while the budget lasts. In a round, each unresolved
+ * benchmark gets its next look when its time so far plus the look's pairs
+ * (at its own time per pair, r->b[i].run.seconds) fit its fair share: the
  * budget less the time of the others, split evenly between the unresolved
  * ones. When no look fits its share, the one that used the least time of
  * those whose look fits what is left goes; when none fits, every
- * unresolved one stops with "budget". A benchmark
- * stops once no later look can change its verdict: a gating metric has
- * failed (a fail is final) or every gating metric is resolved.
- * r->runs, r->results and
- * r->stats (zeroed), r->n, r->confidence, r->resamples and r->seed set,
- * new benchmarks marked in r->runs[i].is_new. Sets r->compared (gating
- * metrics), r->level (per comparison, over all its looks), r->suite, each
- * result, and each view r->stats[i] with its looks and stop reason.
- * Returns 0, or the signal that interrupted it.
+ * unresolved one stops with "budget". A benchmark stops once no later
+ * look can change its verdict: a gating metric has failed (a fail is
+ * final) or every gating metric is resolved. elapsed: seconds of
+ * measuring so far (read only with a budget).
  */
-int adaptive_run(struct run_report *r, const struct adaptive_ops *ops,
-		 const struct adaptive_opts *ao);
+int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
+		  struct adaptive_want *want);
+/*
+ * After the pipeline measured want (rc 0; -1 with the run's error set, or
+ * a signal): the look's analysis into r->b[want->i].result and its view,
+ * or an error verdict. Decisions are made here and nowhere after.
+ */
+void adaptive_look(struct adaptive *a, struct run_report *r,
+		   const struct adaptive_want *want, int rc);
+/* The suite verdict r->suite, once every look is taken. */
+void adaptive_finish(struct run_report *r);
 /* The per-benchmark seed for its bootstrap at look k. */
 unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k);
 

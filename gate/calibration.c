@@ -14,7 +14,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
-#include "gate/pipeline.h"
+#include "gate/workspace.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -141,7 +141,7 @@ int calibration_load(struct calib_bench **out, size_t *n, const char *path)
 	if (!probe)
 		return 1;
 	fclose(probe);
-	if (pipeline_read_file(&text, &len, path) < 0)
+	if (workspace_read_file(&text, &len, path) < 0)
 		return -1;
 	root = cJSON_Parse(text);
 	free(text);
@@ -198,8 +198,8 @@ void calibration_check_run(struct run_report *r, const char *path)
 	if (calibration_load(&b, &nb, path) != 0)
 		return;
 	for (i = 0; i < r->n; i++) {
-		const struct bench_cfg *c = r->runs[i].cfg;
-		struct bench_stats *st = &r->stats[i];
+		const struct bench_cfg *c = r->b[i].run.cfg;
+		const struct bench_stats *st = &r->b[i].primary;
 		char *cmd = calibration_command(&c->run);
 
 		/* the same benchmark, metric and command, or nothing */
@@ -232,7 +232,7 @@ void calibration_check_run(struct run_report *r, const char *path)
 					 "(a note: the verdict stands)",
 					 metric_name(c->metric),
 					 now / b[j].spread);
-				verdict_note_bench(&r->results[i], st, why);
+				run_bench_note(&r->b[i], why);
 			}
 		}
 	}

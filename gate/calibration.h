@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "gate/config.h"
-#include "gate/report/report.h"
+#include "gate/run.h"
 
 struct calib_bench {
 	char *name;		/* owned */

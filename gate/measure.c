@@ -22,6 +22,7 @@
 #include "gate/exec/layout.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/suite.h"
 #include "common/banned.h"
 
 const char *arm_name(enum arm a)
@@ -111,19 +112,6 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 	return buf;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double suite_reduce(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double measure_resolution(enum metric m)
 {
 	struct timespec ts;
@@ -191,109 +179,6 @@ static void fail(struct bench_run *br, char *msg)
 {
 	free(br->error);
 	br->error = msg;
-}
-
-static struct suite_case *suite_find(struct suite_data *sd, const char *name,
-				     const char *unit)
-{
-	size_t i;
-
-	for (i = 0; i < sd->n; i++)
-		if (!strcmp(sd->cases[i].name, name) &&
-		    !strcmp(sd->cases[i].unit, unit))
-			return &sd->cases[i];
-	return NULL;
-}
-
-/*
- * Parse a suite sample's stdout and check it against the arm's manifest
- * (the case list of its first sample): every case in every sample, no case
- * added. pair is the pair index, or -1 for a warm-up (values not kept).
- */
-static int suite_sample(struct bench_run *br, enum arm a, const char *label,
-			struct run_result *res, long pair)
-{
-	const struct bench_cfg *cfg = br->cfg;
-	struct fmt_opts fo = { cfg->metric == METRIC_CPU };
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct suite_data *sd = br->suite;
-	char origin[256], msg[1024], *obuf;
-	size_t osize, i;
-	int oquiet, rc, ret = -1;
-
-	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
-		 label);
-	if (res->out_overflow) {
-		fail(br, xasprintf("benchmark \"%s\": %s printed more than "
-			"the %u MiB gate reads from a suite: print less (a "
-			"suite format needs only its results)", cfg->name,
-			origin, FORMAT_MAX_BYTES >> 20));
-		return -1;
-	}
-	error_capture_get(&obuf, &osize, &oquiet);
-	error_capture(msg, sizeof(msg), 1);
-	msg[0] = '\0';
-	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
-			  res->out_len, origin, &fo);
-	error_capture(obuf, osize, oquiet);
-	if (rc < 0) {
-		fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
-			cfg->name, format_name(cfg->format), msg));
-		return -1;
-	}
-	if (!sd)
-		sd = br->suite = xcalloc(1, sizeof(*sd));
-	for (i = 0; i < t.n; i++) {
-		struct fmt_case *c = &t.cases[i];
-		struct suite_case *sc = suite_find(sd, c->name, c->unit);
-
-		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
-			if (!sc) {
-				if (sd->n == sd->cap) {
-					sd->cap = sd->cap ? 2 * sd->cap : 16;
-					sd->cases = xrealloc(sd->cases,
-						sd->cap * sizeof(*sd->cases));
-				}
-				sc = &sd->cases[sd->n++];
-				memset(sc, 0, sizeof(*sc));
-				sc->name = xstrdup(c->name);
-				sc->unit = xstrdup(c->unit);
-				sc->higher_better = c->higher_better;
-			}
-			sc->in[a] = 1;
-		} else if (!sc || !sc->in[a]) {
-			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
-				"(%s) appears in %s but not in %s's first "
-				"sample: a suite must report the same cases "
-				"every run", cfg->name, c->name, c->unit,
-				origin, arm_name(a)));
-			goto cleanup;
-		}
-		if (c->n > sc->inner)
-			sc->inner = c->n;
-		if (pair >= 0) {
-			if (!sc->v[a])
-				sc->v[a] = xcalloc(cfg->pairs,
-						   sizeof(double));
-			sc->v[a][pair] = suite_reduce(c->values, c->n);
-		}
-	}
-	for (i = 0; i < sd->n; i++)
-		if (sd->cases[i].in[a] &&
-		    !fmt_table_find(&t, sd->cases[i].name,
-				    sd->cases[i].unit)) {
-			fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
-				"(%s) is missing from %s though %s's first "
-				"sample had it: a crashed or filtered case?",
-				cfg->name, sd->cases[i].name,
-				sd->cases[i].unit, origin, arm_name(a)));
-			goto cleanup;
-		}
-	sd->samples[a]++;
-	ret = 0;
-cleanup:
-	fmt_table_release(&t);
-	return ret;
 }
 
 /* Why run_one's result cannot be used, as br's error; returns -1 or the
@@ -434,7 +319,7 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		goto cleanup;
 	}
 	if (res.status == RUN_OK && cfg->format != FORMAT_TIME) {
-		int r = suite_sample(br, a, label, &res, pair);
+		int r = suite_parse_sample(br, a, label, &res, pair);
 
 		free(res.out);
 		if (r < 0)
@@ -745,6 +630,22 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		br->parity_differs = 1;
 	free(order);
 	return rc;
+}
+
+int measure_pending(const struct bench_run *br, unsigned total)
+{
+	/* suite cases were measured with their suite, before the fan-out */
+	return !br->error && !br->suite_name && br->npairs < total;
+}
+
+int measure_grow(struct bench_run *br, const struct measure_opts *opt,
+		 unsigned total)
+{
+	if (br->error)
+		return -1;
+	if (!measure_pending(br, total))
+		return br->npairs >= 2 ? 0 : -1;
+	return measure_bench(br, opt, total);
 }
 
 void bench_run_release(struct bench_run *br)

@@ -21,20 +21,7 @@ struct sample {
 	double value[METRIC_COUNT];	/* every metric; NAN: not measured */
 };
 
-/* One case of a suite: its value in each pair and arm, after reduction. */
-struct suite_case {
-	char *name, *unit;
-	int higher_better;
-	int in[2];		/* present in that arm's output */
-	double *v[2];		/* [pair], by enum arm */
-	size_t inner;		/* most values one process gave (repetitions) */
-};
-
-struct suite_data {
-	struct suite_case *cases;
-	size_t n, cap;
-	size_t samples[2];	/* samples parsed per arm, warm-ups in */
-};
+struct suite_data;
 
 struct pair_result {
 	int head_first;		/* order the pair ran in */
@@ -123,11 +110,16 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  */
 int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		  unsigned total);
-void bench_run_release(struct bench_run *br);
+/* 1 when br needs pairs taken to reach total (not a suite case, which
+   ran with its suite, and not failed). */
+int measure_pending(const struct bench_run *br, unsigned total);
 /*
- * The values of n inner repetitions (one process) as one: their median.
- * Reorders v.
+ * Bring br to total pairs as measure_bench does, when pending: 0 (a
+ * suite case or a benchmark already there, with at least 2 pairs), -1
+ * (br->error says why, or too few pairs), or the interrupting signal.
  */
-double suite_reduce(double *v, size_t n);
+int measure_grow(struct bench_run *br, const struct measure_opts *opt,
+		 unsigned total);
+void bench_run_release(struct bench_run *br);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/format/format.h"
 #include "common/banned.h"
 
 struct suite_derived {
@@ -82,7 +83,7 @@ static double suite_excludes(const struct bench_cfg *c)
 }
 
 /* Append one run per kept case of br to out (*m of them). */
-static void expand(struct bench_run **out, size_t *m, size_t *cap,
+static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
 		   const regex_t *rx)
 {
@@ -136,8 +137,8 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 			*cap = 2 * *cap + 8;
 			*out = xrealloc(*out, *cap * sizeof(**out));
 		}
-		nr = &(*out)[(*m)++];
-		memset(nr, 0, sizeof(*nr));
+		memset(&(*out)[*m], 0, sizeof((*out)[*m]));
+		nr = &(*out)[(*m)++].run;
 		nr->cfg = &d->cfg;
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
@@ -165,28 +166,33 @@ static void expand(struct bench_run **out, size_t *m, size_t *cap,
 	}
 }
 
-int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+int suite_filter_compile(regex_t *rx, const char *filter)
+{
+	char msg[256];
+	int rc = regcomp(rx, filter, REG_EXTENDED | REG_NOSUB);
+
+	if (!rc)
+		return 0;
+	regerror(rc, rx, msg, sizeof(msg));
+	return error("--filter \"%s\" is not a valid POSIX extended regular "
+		     "expression: %s", filter, msg);
+}
+
+int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter)
 {
-	struct bench_run *out = NULL;
+	struct run_bench *out = NULL;
 	size_t m = 0, cap = 0, i, before;
 	regex_t rx;
 	int have_rx = 0;
 
 	if (filter) {
-		char msg[256];
-		int rc = regcomp(&rx, filter, REG_EXTENDED | REG_NOSUB);
-
-		if (rc) {
-			regerror(rc, &rx, msg, sizeof(msg));
-			return error("--filter \"%s\" is not a valid POSIX "
-				     "extended regular expression: %s", filter,
-				     msg);
-		}
+		if (suite_filter_compile(&rx, filter) < 0)
+			return -1;
 		have_rx = 1;
 	}
 	for (i = 0; i < *n; i++) {
-		struct bench_run *br = &(*runs)[i];
+		struct bench_run *br = &(*runs)[i].run;
 		char *why = NULL;
 
 		if (br->suite && !br->error && !br->is_new) {
@@ -212,7 +218,7 @@ int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
 			cap = 2 * cap + 8;
 			out = xrealloc(out, cap * sizeof(*out));
 		}
-		out[m++] = *br;
+		out[m++] = (*runs)[i];
 	}
 	if (have_rx)
 		regfree(&rx);
@@ -260,4 +266,121 @@ const char *suite_reduction(const struct bench_run *br, char *buf,
 	else
 		snprintf(buf, size, "1 value per process");
 	return buf;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double suite_reduce(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void suite_fail(struct bench_run *br, char *msg)
+{
+	free(br->error);
+	br->error = msg;
+}
+
+static struct suite_case *suite_find(struct suite_data *sd, const char *name,
+				     const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		if (!strcmp(sd->cases[i].name, name) &&
+		    !strcmp(sd->cases[i].unit, unit))
+			return &sd->cases[i];
+	return NULL;
+}
+
+int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
+		       const struct run_result *res, long pair)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	struct fmt_opts fo = { cfg->metric == METRIC_CPU };
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct suite_data *sd = br->suite;
+	char origin[256], msg[1024], *obuf;
+	size_t osize, i;
+	int oquiet, rc, ret = -1;
+
+	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
+		 label);
+	if (res->out_overflow) {
+		suite_fail(br, xasprintf("benchmark \"%s\": %s printed more than "
+			"the %u MiB gate reads from a suite: print less (a "
+			"suite format needs only its results)", cfg->name,
+			origin, FORMAT_MAX_BYTES >> 20));
+		return -1;
+	}
+	error_capture_get(&obuf, &osize, &oquiet);
+	error_capture(msg, sizeof(msg), 1);
+	msg[0] = '\0';
+	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
+			  res->out_len, origin, &fo);
+	error_capture(obuf, osize, oquiet);
+	if (rc < 0) {
+		suite_fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
+			cfg->name, format_name(cfg->format), msg));
+		return -1;
+	}
+	if (!sd)
+		sd = br->suite = xcalloc(1, sizeof(*sd));
+	for (i = 0; i < t.n; i++) {
+		struct fmt_case *c = &t.cases[i];
+		struct suite_case *sc = suite_find(sd, c->name, c->unit);
+
+		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
+			if (!sc) {
+				if (sd->n == sd->cap) {
+					sd->cap = sd->cap ? 2 * sd->cap : 16;
+					sd->cases = xrealloc(sd->cases,
+						sd->cap * sizeof(*sd->cases));
+				}
+				sc = &sd->cases[sd->n++];
+				memset(sc, 0, sizeof(*sc));
+				sc->name = xstrdup(c->name);
+				sc->unit = xstrdup(c->unit);
+				sc->higher_better = c->higher_better;
+			}
+			sc->in[a] = 1;
+		} else if (!sc || !sc->in[a]) {
+			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) appears in %s but not in %s's first "
+				"sample: a suite must report the same cases "
+				"every run", cfg->name, c->name, c->unit,
+				origin, arm_name(a)));
+			goto cleanup;
+		}
+		if (c->n > sc->inner)
+			sc->inner = c->n;
+		if (pair >= 0) {
+			if (!sc->v[a])
+				sc->v[a] = xcalloc(cfg->pairs,
+						   sizeof(double));
+			sc->v[a][pair] = suite_reduce(c->values, c->n);
+		}
+	}
+	for (i = 0; i < sd->n; i++)
+		if (sd->cases[i].in[a] &&
+		    !fmt_table_find(&t, sd->cases[i].name,
+				    sd->cases[i].unit)) {
+			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) is missing from %s though %s's first "
+				"sample had it: a crashed or filtered case?",
+				cfg->name, sd->cases[i].name,
+				sd->cases[i].unit, origin, arm_name(a)));
+			goto cleanup;
+		}
+	sd->samples[a]++;
+	ret = 0;
+cleanup:
+	fmt_table_release(&t);
+	return ret;
 }

@@ -6,10 +6,26 @@
 #ifndef GATE_SUITE_H
 #define GATE_SUITE_H
 
+#include <regex.h>
 #include <stddef.h>
 
-#include "gate/measure.h"
-#include "gate/verdict.h"
+#include "gate/exec/runner.h"
+#include "gate/run.h"
+
+/* One case of a suite: its value in each pair and arm, after reduction. */
+struct suite_case {
+	char *name, *unit;
+	int higher_better;
+	int in[2];		/* present in that arm's output */
+	double *v[2];		/* [pair], by enum arm */
+	size_t inner;		/* most values one process gave (repetitions) */
+};
+
+struct suite_data {
+	struct suite_case *cases;
+	size_t n, cap;
+	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+};
 
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
@@ -19,20 +35,36 @@ struct suite_owned {
 #define SUITE_OWNED_INIT { NULL, 0 }
 
 /*
- * Replace every measured suite in runs[0..*n) by its cases: those in both
+ * Replace every measured suite in the entries runs[0..*n) by its cases: those in both
  * arms compared, those only in head new, only in base removed. filter
  * (POSIX ERE, or NULL) keeps matching cases; each "expect" pattern must
  * match a case head printed. A suite that fails these stays one row with
  * its error set. *runs is reallocated; released runs are freed; own keeps
  * the new configurations alive. Returns 0, or -1 when filter is invalid.
  */
-int suite_fanout(struct bench_run **runs, size_t *n, struct suite_owned *own,
+int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter);
+/* Compile --filter into rx (regfree it); 0, or -1 after error(). */
+int suite_filter_compile(regex_t *rx, const char *filter);
 void suite_owned_release(struct suite_owned *own);
 /* Which time a suite case reports: "cpu_time", "real_time", "as printed". */
 const char *suite_time(const struct bench_run *br);
 /* "median of 5 repetitions per process" or "1 value per process". */
 const char *suite_reduction(const struct bench_run *br, char *buf,
 			    size_t size);
+
+/*
+ * The values of n inner repetitions (one process) as one: their median.
+ * Reorders v.
+ */
+double suite_reduce(double *v, size_t n);
+/*
+ * Parse a suite sample's stdout (res) into br->suite and check it against
+ * the arm's manifest (the case list of its first sample): every case in
+ * every sample, no case added. pair is the pair index, or -1 for a warm-up
+ * (values not kept). 0, or -1 with br->error set.
+ */
+int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
+		       const struct run_result *res, long pair);
 
 #endif

@@ -13,7 +13,7 @@
 #include "gate/adaptive.h"
 #include "gate/config.h"
 #include "gate/measure.h"
-#include "gate/report/report.h"
+#include "gate/run.h"
 #include "stats/stats.h"
 #include "tests/harness.h"
 
@@ -53,7 +53,7 @@ static double log_ratio(enum shape s, size_t i)
 static int fake_measure(void *ctx, size_t b, unsigned total)
 {
 	struct fake *f = ctx;
-	struct bench_run *br = &f->r->runs[b];
+	struct bench_run *br = &f->r->b[b].run;
 	size_t i;
 
 	f->calls++;
@@ -112,24 +112,31 @@ static void report_init(struct run_report *r, size_t n,
 	r->confidence = 0.95;
 	r->resamples = 1000;
 	r->seed = 1;
-	r->runs = calloc(n, sizeof(*r->runs));
-	r->results = calloc(n, sizeof(*r->results));
-	r->stats = calloc(n, sizeof(*r->stats));
+	run_alloc(r, n);
 	for (i = 0; i < n; i++)
-		r->runs[i].cfg = &cfgs[i];
+		r->b[i].run.cfg = &cfgs[i];
 }
 
 static void report_free(struct run_report *r)
 {
-	size_t i;
+	run_release(r);
+}
 
-	for (i = 0; i < r->n; i++) {
-		bench_result_release(&r->results[i]);
-		free(r->runs[i].pairs);
-	}
-	free(r->runs);
-	free(r->results);
-	free(r->stats);
+/*
+ * The pipeline's decision loop on fake measuring: the decision asks which
+ * benchmark needs how many pairs, the fake measures, the decision looks.
+ */
+static void decide(struct run_report *r, struct fake *f,
+		   const struct adaptive_opts *ao)
+{
+	struct adaptive a;
+	struct adaptive_want want;
+
+	adaptive_begin(&a, r, ao);
+	while (adaptive_next(&a, r, fake_elapsed(f), &want))
+		adaptive_look(&a, r, &want, fake_measure(f, want.i,
+							 want.total));
+	adaptive_finish(r);
 }
 
 /*
@@ -216,19 +223,18 @@ static void test_adaptive__fail_is_final(void)
 	struct bench_cfg cfg;
 	struct run_report r;
 	struct fake f = { NULL, wall, cpu, cost, 0, 0 };
-	struct adaptive_ops ops = { fake_measure, fake_elapsed, &f };
 	struct adaptive_opts ao = { 1e6, 0, 1 };
 
 	bench(&cfg, "two", 1);
 	report_init(&r, 1, &cfg);
 	f.r = &r;
-	CHECK(adaptive_run(&r, &ops, &ao) == 0);
-	CHECK(r.results[0].verdict == VERDICT_FAIL);
-	CHECK(r.results[0].m[0].verdict == VERDICT_FAIL);
-	CHECK(r.results[0].m[1].verdict == VERDICT_NOISY);
-	CHECK(r.runs[0].npairs == 20);
-	CHECK(r.stats[0].looks == 1);
-	CHECK(r.stats[0].stop == STOP_RESOLVED);
+	decide(&r, &f, &ao);
+	CHECK(r.b[0].result.verdict == VERDICT_FAIL);
+	CHECK(r.b[0].result.m[0].verdict == VERDICT_FAIL);
+	CHECK(r.b[0].result.m[1].verdict == VERDICT_NOISY);
+	CHECK(r.b[0].run.npairs == 20);
+	CHECK(r.b[0].primary.looks == 1);
+	CHECK(r.b[0].primary.stop == STOP_RESOLVED);
 	CHECK(r.suite == VERDICT_FAIL);
 	report_free(&r);
 }
@@ -247,7 +253,6 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	struct bench_cfg cfg[3];
 	struct run_report r;
 	struct fake f = { NULL, wall, NULL, cost, 0, 0 };
-	struct adaptive_ops ops = { fake_measure, fake_elapsed, &f };
 	struct adaptive_opts ao = { 300, 0, 1 };
 	double lo = INFINITY, hi = 0;
 	size_t i;
@@ -256,21 +261,21 @@ static void test_adaptive__budget_is_shared_fairly(void)
 		bench(&cfg[i], i == 0 ? "a" : i == 1 ? "b" : "c", 0);
 	report_init(&r, 3, cfg);
 	f.r = &r;
-	CHECK(adaptive_run(&r, &ops, &ao) == 0);
+	decide(&r, &f, &ao);
 	CHECK(f.clock <= ao.budget);
 	for (i = 0; i < 3; i++) {
-		CHECK(r.stats[i].stop == STOP_BUDGET);
-		CHECK(r.results[i].verdict == VERDICT_NOISY);
-		CHECK(r.stats[i].looks > 1);
-		lo = r.runs[i].seconds < lo ? r.runs[i].seconds : lo;
-		hi = r.runs[i].seconds > hi ? r.runs[i].seconds : hi;
+		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].result.verdict == VERDICT_NOISY);
+		CHECK(r.b[i].primary.looks > 1);
+		lo = r.b[i].run.seconds < lo ? r.b[i].run.seconds : lo;
+		hi = r.b[i].run.seconds > hi ? r.b[i].run.seconds : hi;
 	}
 	/* within one look's growth (x1.5) of each other, in time */
 	CHECK(hi <= 1.6 * lo);
 	/* and most of the budget is used: the next looks did not fit */
 	CHECK(f.clock >= 0.5 * ao.budget);
 	/* the slow one got fewer pairs for the same time */
-	CHECK(r.runs[2].npairs < r.runs[0].npairs);
+	CHECK(r.b[2].run.npairs < r.b[0].run.npairs);
 	report_free(&r);
 
 	/* a budget the first looks spend: one look each, "budget" */
@@ -278,11 +283,11 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	f.clock = 0;
 	report_init(&r, 3, cfg);
 	f.r = &r;
-	CHECK(adaptive_run(&r, &ops, &ao) == 0);
+	decide(&r, &f, &ao);
 	for (i = 0; i < 3; i++) {
-		CHECK(r.stats[i].stop == STOP_BUDGET);
-		CHECK(r.stats[i].looks == 1);
-		CHECK(r.runs[i].npairs == 20);
+		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].primary.looks == 1);
+		CHECK(r.b[i].run.npairs == 20);
 	}
 	report_free(&r);
 }

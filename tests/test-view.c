@@ -27,6 +27,7 @@ struct model {
 	struct bench_run run[MAXB];
 	struct bench_result res[MAXB];
 	struct bench_stats st[MAXB];
+	struct run_bench b[MAXB];	/* the run model's entries: copies */
 	struct run_report r;
 	size_t n;
 };
@@ -156,9 +157,14 @@ static void decide(struct model *m)
 		m->st[i].stop = STOP_RESOLVED;
 		v[i] = m->res[i].verdict;
 	}
-	m->r.runs = m->run;
-	m->r.results = m->res;
-	m->r.stats = m->st;
+	for (i = 0; i < m->n; i++) {
+		/* shallow: the arrays above own what these point to */
+		m->b[i].run = m->run[i];
+		m->b[i].result = m->res[i];
+		m->b[i].primary = m->st[i];
+		m->b[i].note = NULL;
+	}
+	m->r.b = m->b;
 	m->r.n = m->n;
 	m->r.compared = m->n;
 	m->r.suite = verdict_suite(v, m->n);
@@ -334,7 +340,7 @@ static void print_all(struct outputs *o, const struct run_report *r)
 	p.mode = PROGRESS_LINES;
 	for (i = 0; i < r->n; i++) {
 		progress_bench_start(&p, i, r->n);
-		progress_bench_end(&p, &r->runs[i], &r->stats[i]);
+		progress_bench_end(&p, &r->b[i].run, &r->b[i].primary);
 	}
 	fclose(f);
 	fd = mkstemp(path);

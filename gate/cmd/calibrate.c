@@ -18,7 +18,8 @@
 #include "gate/calibration.h"
 #include "gate/config.h"
 #include "gate/measure.h"
-#include "gate/pipeline.h"
+#include "gate/options.h"
+#include "gate/workspace.h"
 #include "gate/exec/signals.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
@@ -86,12 +87,12 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 			fputs(cmd_calibrate_usage, stdout);
 			return 1;
 		case 'p':
-			if (pipeline_parse_count(&o->pairs, "--pairs", optarg,
+			if (options_parse_count(&o->pairs, "--pairs", optarg,
 						 4, 10000) < 0)
 				return -1;
 			break;
 		case 's':
-			if (pipeline_parse_count(&v, "--seed", optarg, 0,
+			if (options_parse_count(&v, "--seed", optarg, 0,
 						 4294967295L) < 0)
 				return -1;
 			o->seed = (unsigned long)v;
@@ -198,7 +199,7 @@ static int write_advice(const char *path, const struct config *cfg,
 	FILE *f = NULL;
 	int ret = -1;
 
-	if (pipeline_read_file(&text, &len, path) < 0)
+	if (workspace_read_file(&text, &len, path) < 0)
 		return -1;
 	root = cJSON_Parse(text);
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
@@ -253,15 +254,15 @@ cleanup:
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cal_opts o = { 0 };
-	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
-				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
+	struct workspace w = WORKSPACE_INIT;
+	struct arm_state *arm = w.arm;
 	struct config cfg = CONFIG_INIT;
 	struct measure_opts mo;
 	struct calib_bench *rec = NULL;
 	struct advice *adv = NULL;
-	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
-	char *calib = NULL, *target = NULL;
-	int lock_fd = -1, code = EXIT_ERROR, rc;
+	char *origin = NULL, *calib = NULL, *target = NULL;
+	unsigned long seed;
+	int code = EXIT_ERROR, rc;
 	size_t i, a, narms;
 	double level;
 
@@ -270,39 +271,37 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	narms = o.rebuild ? 2 : 1;
-	gate_dir = xasprintf("%sgate", repo_gitdir(ctx->repo));
-	lock_path = xasprintf("%s/lock", gate_dir);
-	calib = xasprintf("%s/calibration.json", gate_dir);
-	if (pipeline_mkdir(gate_dir) < 0 ||
-	    repo_lock(&lock_fd, lock_path) < 0)
+	seed = o.have_seed ? o.seed : options_seed();
+	if (workspace_open(&w, ctx->repo) < 0)
 		goto cleanup;
+	calib = workspace_path(&w, "calibration.json");
 	for (a = 0; a < narms; a++)
 		if (repo_resolve(&arm[a].rev, ctx->repo,
 				 o.rev ? o.rev : "HEAD") < 0)
 			goto cleanup;
-	if (pipeline_load_config(&cfg, &origin, ctx->repo, o.config,
-				 &arm[0].rev) < 0)
+	if (workspace_load_config(&cfg, &origin, ctx->repo, o.config,
+				  &arm[0].rev) < 0)
 		goto cleanup;
-	for (a = 0; a < narms; a++) {
-		/* gate run's checkout slots, so builds stay incremental */
-		const char *slot = a == 0 ? "a" : "b";
-
-		arm[a].dir = xasprintf("%s/%s", gate_dir, slot);
-		arm[a].index = xasprintf("%s/%s.index", gate_dir, slot);
-		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, slot);
-		if (!o.quiet)
-			fprintf(stderr, "gate: checking out %s into %s\n",
-				arm[a].rev.label, arm[a].dir);
-		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
-				  arm[a].index) < 0)
-			goto cleanup;
-	}
-	rc = pipeline_build(&cfg, arm, narms, o.quiet);
+	/*
+	 * gate run's slots, checkout, build, preflight and layout, so the
+	 * noise recorded is measured under the conditions runs are
+	 * (builds stay incremental too)
+	 */
+	w.aa = 1;
+	workspace_slots(&w, narms, 0);
+	rc = workspace_checkout(&w, ctx->repo, o.quiet);
+	if (rc == 0)
+		rc = workspace_build(&w, &cfg, o.quiet);
+	if (rc == 0 && workspace_preflight(&w, &cfg) < 0)
+		rc = -1;
 	if (rc != 0) {
 		code = rc > 0 ? signals_exit_code(rc) : EXIT_ERROR;
 		goto cleanup;
 	}
+	if (workspace_layout(&w, 1, 1, seed, NULL) < 0)
+		goto cleanup;
 
+	mo.layout = &w.layout;
 	mo.dir[0] = arm[0].dir;
 	mo.dir[1] = arm[narms - 1].dir;
 	mo.grace = 2.0;
@@ -312,7 +311,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		error("cannot allocate a random generator");
 		goto cleanup;
 	}
-	gsl_rng_set(mo.order_rng, o.have_seed ? o.seed : pipeline_seed());
+	gsl_rng_set(mo.order_rng, seed);
 	level = stats_bonferroni(cfg.confidence, cfg.nbench);
 	rec = xcalloc(cfg.nbench, sizeof(*rec));
 	adv = xcalloc(cfg.nbench, sizeof(*adv));
@@ -385,14 +384,9 @@ cleanup:
 	calibration_free(rec, cfg.nbench);
 	free(adv);
 	config_release(&cfg);
-	pipeline_arm_release(&arm[0]);
-	pipeline_arm_release(&arm[1]);
-	if (lock_fd >= 0)
-		repo_unlock(lock_fd, lock_path);
+	workspace_release(&w);
 	free(origin);
 	free(target);
 	free(calib);
-	free(lock_path);
-	free(gate_dir);
 	return code;
 }

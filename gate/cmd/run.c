@@ -25,8 +25,10 @@
 #include "gate/config.h"
 #include "gate/exec/layout.h"
 #include "gate/measure.h"
-#include "gate/pipeline.h"
-#include "gate/preflight.h"
+#include "gate/options.h"
+#include "gate/plan.h"
+#include "gate/run.h"
+#include "gate/workspace.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
 #include "gate/exec/runner.h"
@@ -85,16 +87,16 @@ const char cmd_run_usage[] =
 	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
 
 struct run_opts {
-	const char *base, *head, *config, *json, *filter;
+	const char *base, *head, *config, *json;
 	const char *markdown, *html, *color;	/* reports and --color */
 	int verbose, github;
 	struct progress *prog;
 	unsigned long seed;
-	int have_seed, advisory, quiet, strict;
+	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
 	const char *pin;
-	long pairs, warmup;	/* -1: from gate.json */
-	double budget;		/* --budget seconds; 0: gate.json's */
+	struct plan_overrides ov;	/* --pairs, --warmup, --budget,
+					   --strict, --filter */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -134,7 +136,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	long v;
 	int c;
 
-	o->pairs = o->warmup = -1;
+	o->ov.pairs = o->ov.warmup = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
@@ -144,12 +146,12 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'a': o->advisory = 1; break;
-		case 'T': o->strict = 1; break;
+		case 'T': o->ov.strict = 1; break;
 		case 'B':
-			if (pipeline_parse_duration(&o->budget, "--budget", optarg) < 0)
+			if (options_parse_duration(&o->ov.budget, "--budget", optarg) < 0)
 				return -1;
 			break;
-		case 'f': o->filter = optarg; break;
+		case 'f': o->ov.filter = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'm': o->markdown = optarg; break;
@@ -163,19 +165,19 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 			fputs(cmd_run_usage, stdout);
 			return 1;
 		case 's':
-			if (pipeline_parse_count(&v, "--seed", optarg, 0,
+			if (options_parse_count(&v, "--seed", optarg, 0,
 					4294967295L) < 0)
 				return -1;
 			o->seed = (unsigned long)v;
 			o->have_seed = 1;
 			break;
 		case 'p':
-			if (pipeline_parse_count(&o->pairs, "--pairs", optarg, 2,
+			if (options_parse_count(&o->ov.pairs, "--pairs", optarg, 2,
 					10000) < 0)
 				return -1;
 			break;
 		case 'w':
-			if (pipeline_parse_count(&o->warmup, "--warmup", optarg, 0,
+			if (options_parse_count(&o->ov.warmup, "--warmup", optarg, 0,
 					1000) < 0)
 				return -1;
 			break;
@@ -201,10 +203,9 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
  * new and not compared. With --config, or when base has no readable
  * gate.json, every benchmark is compared (base may simply predate it).
  */
-static void mark_new(struct bench_run *runs, const struct config *cfg,
-		     struct repo *repo, const struct run_opts *o,
-		     const struct repo_rev *base, char *last_error,
-		     size_t size)
+static void mark_new(struct run_report *r, struct repo *repo,
+		     const struct run_opts *o, const struct repo_rev *base,
+		     char *last_error, size_t size)
 {
 	struct config bcfg = CONFIG_INIT;
 	char *text = NULL;
@@ -224,8 +225,8 @@ static void mark_new(struct bench_run *runs, const struct config *cfg,
 		return;
 	}
 	error_capture(last_error, size, 0);
-	for (i = 0; i < cfg->nbench; i++)
-		runs[i].is_new = !config_find(&bcfg, cfg->benches[i].name);
+	for (i = 0; i < r->n; i++)
+		r->b[i].run.is_new = !config_find(&bcfg, r->b[i].run.cfg->name);
 	config_release(&bcfg);
 	free(text);
 }
@@ -249,70 +250,6 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 	out->dirty = a->rev.dirty;
 }
 
-/*
- * The cores the benchmarks themselves kept busy while they ran: their CPU
- * time over their wall time, over every sample. A multi-threaded
- * benchmark raises the load average by this much on its own.
- */
-static double own_load(const struct run_report *r)
-{
-	double cpu = 0, wall = 0;
-	size_t i, p;
-	int a;
-
-	for (i = 0; i < r->n; i++)
-		for (p = 0; p < r->runs[i].npairs; p++)
-			for (a = 0; a < 2; a++) {
-				const struct sample *s =
-					&r->runs[i].pairs[p].s[a];
-
-				if (s->wall > 0 && s->cpu >= 0) {
-					cpu += s->cpu;
-					wall += s->wall;
-				}
-			}
-	return wall > 0 ? cpu / wall : 0;
-}
-
-/*
- * Heuristics are notes, never verdicts: the paired random order already
- * keeps the comparison fair under changing load, and noise already widens
- * the interval. A sharp rise in load beyond what the benchmarks' own
- * processes explain, and a run far noisier than calibrated, are said
- * beside each benchmark's verdict (and as annotations in Actions).
- */
-static void environment_notes(struct run_report *r, const char *calib)
-{
-	const struct machine *m = &r->machine;
-	double own = own_load(r);
-	double rise = m->load_after[0] - m->load_before[0] - own;
-	double limit = m->cores > 2 ? (double)m->cores / 2 : 1.0;
-	char why[256];
-	size_t i;
-
-	calibration_check_run(r, calib);
-	/* sharp: more than the limit, and the machine now oversubscribed */
-	if (!(m->load_before[0] >= 0) || !(rise > limit) ||
-	    !(m->load_after[0] - own > (double)m->cores) ||
-	    !(m->load_after[0] > 1.5 * m->load_before[0]))
-		return;
-	snprintf(why, sizeof(why), "the load average rose from %.2f to %.2f "
-		 "during the run, more than the benchmarks' own %.1f busy "
-		 "cores explain (a note: the verdict stands)",
-		 m->load_before[0], m->load_after[0], own);
-	for (i = 0; i < r->n; i++)
-		if (r->stats[i].verdict != VERDICT_NEW &&
-		    r->stats[i].verdict != VERDICT_ERROR)
-			verdict_note_bench(&r->results[i], &r->stats[i], why);
-}
-
-struct measure_ctx {
-	struct run_report *r;
-	struct measure_opts mo;
-	const struct run_opts *o;
-	double start;
-};
-
 static double now(void)
 {
 	struct timespec ts;
@@ -321,151 +258,121 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/*
- * adaptive_run's measuring step. Suite cases were measured with their
- * suite before the fan-out and have a single look (suite.c): nothing to
- * add; a run that already failed stays failed.
- */
-static int measure_one(void *ctx, size_t i, unsigned total)
+/* How the run measures: one pair order, the progress line, the clock. */
+struct measuring {
+	struct measure_opts mo;
+	struct progress *prog;
+	double start;		/* measuring began (the budget's clock) */
+};
+
+/* Benchmark i of r to total pairs: 0, -1 or the interrupting signal. */
+static int measure_to(struct run_report *r, struct measuring *m, size_t i,
+		      unsigned total)
 {
-	struct measure_ctx *m = ctx;
-	struct bench_run *br = &m->r->runs[i];
+	struct bench_run *br = &r->b[i].run;
 	int rc;
 
-	if (br->error)
-		return -1;
-	if (br->suite_name || br->npairs >= total)
-		return br->npairs >= 2 ? 0 : -1;
-	progress_bench_start(m->o->prog, i, m->r->n);
-	rc = measure_bench(br, &m->mo, total);
-	progress_clear(m->o->prog);
+	if (!measure_pending(br, total))
+		return measure_grow(br, &m->mo, total);
+	progress_bench_start(m->prog, i, r->n);
+	rc = measure_grow(br, &m->mo, total);
+	progress_clear(m->prog);
 	return rc;
 }
 
-static double elapsed(void *ctx)
-{
-	return now() - ((struct measure_ctx *)ctx)->start;
-}
-
-/* A suite's measuring time, for its cases once it has fanned out. */
-struct suite_time {
-	const char *name;
-	double seconds;
-};
-
 /*
- * The plan-time minimum, once the comparisons are known (suites have
- * printed their cases): a benchmark whose first look could give no
- * interval at its share of alpha gets its pairs raised to the fewest that
- * can, and the report says so. Suite cases ran at their suite's pairs
- * already: a warning says how many the suite needs.
+ * Suites first, at their planned pairs: the number of comparisons (the
+ * Bonferroni correction) is known only once they have printed their
+ * cases. Each then fans out into its cases, which take their suite's
+ * measuring time. Returns 0 or the interrupting signal.
  */
-static void plan_pairs(struct run_report *r, struct config *cfg)
+static int measure_suites(struct run_report *r, struct measuring *m,
+			  struct suite_owned *own, const char *filter)
 {
-	double alpha = adaptive_alpha(r);
-	const char *warned = NULL;
-	size_t i, j;
+	struct { const char *name; double seconds; } *st = NULL;
+	size_t i, j, nst = 0;
+	int rc = 0;
 
-	for (i = 0; i < r->n; i++) {
-		struct bench_run *br = &r->runs[i];
-		unsigned need;
-
-		if (br->is_new || br->is_removed || br->error)
-			continue;
-		need = adaptive_min_pairs(br->cfg, alpha);
-		if (need <= br->cfg->pairs)
-			continue;
-		br->pairs_needed = need;
-		if (br->suite_name) {
-			if (warned && !strcmp(warned, br->suite_name))
-				continue;
-			warned = br->suite_name;
-			warning("suite \"%s\" ran %u pairs, but its cases "
-				"need at least %u for an interval at this "
-				"level (%zu comparisons in the run): set "
-				"\"pairs\" to %u or more", br->suite_name,
-				br->cfg->pairs, need, r->compared, need);
-			continue;
-		}
-		for (j = 0; j < cfg->nbench; j++) {
-			struct bench_cfg *b = &cfg->benches[j];
-
-			if (b != br->cfg)
-				continue;
-			br->pairs_raised_from = b->pairs;
-			b->pairs = need;
-			if (b->max_pairs < need)
-				b->max_pairs = need;
-		}
-	}
-}
-
-/*
- * Measure every benchmark and decide. Suites run first, at their fixed
- * pairs, and fan out into their cases, since the number of comparisons
- * (the Bonferroni correction) is known only once they have printed them;
- * then adaptive_run takes every benchmark and case through its looks.
- * Returns the exit code.
- */
-static int measure_all(struct run_report *r, struct config *cfg,
-		       struct arm_state arm[2], const struct run_opts *o,
-		       struct suite_owned *own, const char *calib)
-{
-	struct measure_ctx m = { r, { { arm[0].dir, arm[1].dir }, r->layout,
-				      NULL, 2.0, o->quiet, progress_pair,
-				      o->prog }, o, 0 };
-	struct adaptive_ops ops = { measure_one, elapsed, &m };
-	struct adaptive_opts ao = { o->budget > 0 ? o->budget : cfg->budget,
-				    o->strict, o->quiet };
-	struct suite_time *st = NULL;
-	size_t i, nst = 0;
-	int rc;
-
-	m.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!m.mo.order_rng)
-		return error("cannot allocate a random generator"), EXIT_ERROR;
-	gsl_rng_set(m.mo.order_rng, r->seed);
-	m.start = now();
-	for (i = 0; i < r->n && !r->interrupted; i++) {
-		struct bench_run *br = &r->runs[i];
+	for (i = 0; i < r->n && rc <= 0; i++) {
+		struct bench_run *br = &r->b[i].run;
 
 		if (br->is_new || br->cfg->format == FORMAT_TIME)
 			continue;
-		progress_bench_start(o->prog, i, r->n);
-		if ((rc = measure_bench(br, &m.mo, br->cfg->pairs)) > 0)
-			r->interrupted = rc;
-		progress_clear(o->prog);
+		rc = measure_to(r, m, i, br->cfg->pairs);
 		st = xrealloc(st, (nst + 1) * sizeof(*st));
 		st[nst].name = br->cfg->name;
 		st[nst++].seconds = br->seconds;
 	}
-	/* the filter was checked before measuring: this cannot fail */
-	suite_fanout(&r->runs, &r->n, own, o->filter);
-	for (i = 0; i < r->n; i++) {
-		size_t j;
-
-		/* a case took its suite's time: its runs were the suite's */
-		for (j = 0; r->runs[i].suite_name && j < nst; j++)
-			if (!strcmp(st[j].name, r->runs[i].suite_name))
-				r->runs[i].seconds = st[j].seconds;
-	}
+	/* the plan checked the filter: this cannot fail */
+	suite_fanout(&r->b, &r->n, own, filter);
+	for (i = 0; i < r->n; i++)
+		for (j = 0; r->b[i].run.suite_name && j < nst; j++)
+			if (!strcmp(st[j].name, r->b[i].run.suite_name))
+				r->b[i].run.seconds = st[j].seconds;
 	free(st);
-	free(r->results);
-	free(r->stats);
-	r->results = xcalloc(r->n ? r->n : 1, sizeof(*r->results));
-	r->stats = xcalloc(r->n ? r->n : 1, sizeof(*r->stats));
-	r->strict = o->strict;
-	r->budget = ao.budget;
-	plan_pairs(r, cfg);
+	return rc > 0 ? rc : 0;
+}
+
+/*
+ * The decision: the adaptive module says which benchmark needs how many
+ * pairs next, the pipeline measures them, the module looks; then the
+ * suite verdict, once. Returns 0 or the interrupting signal.
+ */
+static int decide(struct run_report *r, struct measuring *m,
+		  const struct plan *p, int quiet)
+{
+	struct adaptive_opts ao = { p->budget, p->strict, quiet };
+	struct adaptive a;
+	struct adaptive_want want;
+	int rc = 0;
+
+	adaptive_begin(&a, r, &ao);
+	while (rc <= 0 && adaptive_next(&a, r, now() - m->start, &want)) {
+		rc = measure_to(r, m, want.i, want.total);
+		adaptive_look(&a, r, &want, rc);
+	}
+	adaptive_finish(r);
+	return rc > 0 ? rc : 0;
+}
+
+/*
+ * Measure and decide every benchmark, then the notes beside the verdicts
+ * (calibration, load). Returns the exit code.
+ */
+static int measure_all(struct run_report *r, struct plan *p,
+		       const struct workspace *w, const struct run_opts *o,
+		       struct suite_owned *own)
+{
+	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
+				 NULL, 2.0, o->quiet, progress_pair,
+				 o->prog }, o->prog, 0 };
+	char *calib = workspace_path(w, "calibration.json");
+	size_t i;
+
+	m.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!m.mo.order_rng) {
+		free(calib);
+		return error("cannot allocate a random generator"), EXIT_ERROR;
+	}
+	gsl_rng_set(m.mo.order_rng, r->seed);
+	m.start = now();
+	r->interrupted = measure_suites(r, &m, own, p->filter);
+	r->strict = p->strict;
+	r->budget = p->budget;
+	plan_pairs(p, r);
 	if (!r->interrupted)
-		r->interrupted = adaptive_run(r, &ops, &ao);
+		r->interrupted = decide(r, &m, p, o->quiet);
+	else
+		adaptive_finish(r);
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
-	environment_notes(r, calib);
+	calibration_check_run(r, calib);
+	free(calib);
+	run_note_load(r);
 	for (i = 0; i < r->n; i++) {
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);
-		progress_bench_end(o->prog, &r->runs[i], &r->stats[i]);
+		progress_bench_end(o->prog, &r->b[i].run, &r->b[i].primary);
 	}
 	/* a signal during the statistics stops the run too */
 	signals_test_stall("statistics");
@@ -476,69 +383,128 @@ static int measure_all(struct run_report *r, struct config *cfg,
 	return o->advisory ? EXIT_PASS : verdict_exit_code(r->suite);
 }
 
-/* The build (before building) or every run (after) in both arms. */
-static int preflight(const struct config *cfg, struct arm_state arm[2],
-		     const char *workdir, int build)
+/* Base and head, as the user named them or gate chose. 0 or -1. */
+static int resolve_revs(struct workspace *w, struct repo *repo,
+			const struct run_opts *o)
 {
-	size_t a, i;
-	int ret = 0;
+	struct arm_state *arm = w->arm;
+	char *base_spec = NULL;
+	int ret = -1;
 
-	/* a == 1 skips shell strings: one warning each, not one per arm */
-	for (a = 0; a < 2 && !ret; a++) {
-		if (build) {
-			if (!a || !cfg->build.shell)
-				ret = preflight_command(&cfg->build,
-							"\"build\"",
-							arm[a].dir, workdir);
-			continue;
-		}
-		for (i = 0; i < cfg->nbench && !ret; i++) {
-			char *what;
-
-			if (a && cfg->benches[i].run.shell)
-				continue;
-			what = xasprintf("\"run\" of benchmark \"%s\"",
-					 cfg->benches[i].name);
-			ret = preflight_command(&cfg->benches[i].run, what,
-						arm[a].dir, workdir);
-			free(what);
-		}
+	if (repo_resolve(&arm[ARM_HEAD].rev, repo,
+			 o->head ? o->head : "WORKTREE") < 0)
+		return -1;
+	if (o->base)
+		base_spec = xstrdup(o->base);
+	else if (repo_default_base(&base_spec, &arm[ARM_BASE].how, repo) < 0)
+		return -1;
+	if (repo_resolve(&arm[ARM_BASE].rev, repo, base_spec) < 0)
+		goto cleanup;
+	if (!o->base) {
+		/* report the base as the user would name it */
+		free(arm[ARM_BASE].rev.label);
+		arm[ARM_BASE].rev.label = xstrdup("default base");
 	}
+	ret = 0;
+cleanup:
+	free(base_spec);
 	return ret;
 }
 
-/* Submodules and LFS pointers, once per distinct tree. */
-static int check_tree(struct repo *repo, struct arm_state arm[2], enum arm a)
+/*
+ * The model's entries, one per planned benchmark, with new ones marked and
+ * their counters and libraries found before any checkout. 0 or -1.
+ */
+static int plan_entries(struct run_report *r, struct plan *p,
+			struct repo *repo, const struct run_opts *o,
+			const struct workspace *w, char *last_error,
+			size_t size)
 {
-	char *what;
+	size_t i;
+
+	run_alloc(r, p->n);
+	for (i = 0; i < r->n; i++)
+		r->b[i].run.cfg = &p->bench[i];
+	mark_new(r, repo, o, &w->arm[ARM_BASE].rev, last_error, size);
+	/* a missing counter or library is found before checkouts and builds */
+	for (i = 0; i < r->n; i++)
+		if (!r->b[i].run.is_new && measure_prepare(&r->b[i].run) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Check out and build both arms, in slots drawn per run (so that a bias
+ * the directory carries, its place on disk and in the page cache,
+ * averages out over runs), then the measuring layout. 0, -1 or a signal.
+ */
+static int prepare(struct workspace *w, struct run_report *r,
+		   const struct config *cfg, struct repo *repo,
+		   const struct run_opts *o, FILE *term)
+{
+	size_t a;
 	int rc;
 
-	if (a == ARM_HEAD && !strcmp(arm[0].rev.tree, arm[1].rev.tree))
-		return 0;
-	what = xasprintf("%s (%s)", arm_name(a), arm[a].rev.label);
-	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
-	free(what);
-	return rc;
+	r->arms_swapped = o->fixed_arms ? 0 :
+			  (int)(name_seed(r->seed, "arms") & 1);
+	r->arms_random = !o->fixed_arms;
+	workspace_slots(w, 2, r->arms_swapped);
+	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
+		return rc;
+	rc = workspace_build(w, cfg, o->quiet);
+	if (o->github && (cfg->build.argv || cfg->build.shell))
+		for (a = 0; a < 2; a++)
+			report_build_log(term, arm_name((enum arm)a),
+					 w->arm[a].log);
+	if (rc != 0 || workspace_preflight(w, cfg) < 0)
+		return rc ? rc : -1;
+	for (a = 0; a < 2; a++) {
+		r->arm_dir[a] = w->arm[a].dir;
+		fill_rev(&r->rev[a], &w->arm[a]);
+	}
+	r->confidence = cfg->confidence;
+	r->resamples = cfg->resamples;
+	machine_read(&r->machine);
+	if (workspace_layout(w, !o->no_env_pad, !o->no_scratch, r->seed,
+			     o->pin) < 0)
+		return -1;
+	r->layout = &w->layout;
+	r->pin = w->pin;
+	r->pin_warning = w->pin_warning;
+	return 0;
+}
+
+/* A CI step reading the report must see a run-level error too. */
+static void report_error(struct run_report *r, const struct workspace *w,
+			 const struct run_opts *o, FILE *term,
+			 const struct publish_opts *po, const char *why)
+{
+	if (!o->json && !o->markdown && !o->html && !o->github)
+		return;
+	r->suite = VERDICT_ERROR;
+	r->error = why;
+	r->n = 0;
+	fill_rev(&r->rev[ARM_BASE], &w->arm[ARM_BASE]);
+	fill_rev(&r->rev[ARM_HEAD], &w->arm[ARM_HEAD]);
+	if (o->json)
+		report_json(o->json, r);
+	report_publish(term, r, po);
 }
 
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct run_opts o = { 0 };
-	struct arm_state arm[2] = { { REPO_REV_INIT, NULL, NULL, NULL, NULL },
-				    { REPO_REV_INIT, NULL, NULL, NULL, NULL } };
+	struct workspace w = WORKSPACE_INIT;
 	struct config cfg = CONFIG_INIT;
+	struct plan plan = PLAN_INIT;
 	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
 	struct progress prog;
 	struct publish_opts po;
 	FILE *term;
-	char *gate_dir = NULL, *lock_path = NULL, *origin = NULL;
-	char *base_spec = NULL, *calib_path = NULL;
+	char *origin = NULL;
 	char last_error[4096] = "";
-	struct layout layout = LAYOUT_INIT;
-	char *pin_warning = NULL;
-	int lock_fd = -1, code = EXIT_ERROR, rc, reported = 0;
-	size_t i, a;
+	int code = EXIT_ERROR, rc;
 
 	memset(&r, 0, sizeof(r));
 	rc = parse_options(&o, argc, argv);
@@ -550,140 +516,35 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	r.color = report_use_color(o.color, term);
 	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
 	o.prog = &prog;
-	po.markdown = o.markdown;
-	po.html = o.html;
-	po.json = o.json;
-	po.github = o.github;
-	if (o.filter) {
-		/* checked now: a bad pattern must not cost a whole run */
-		size_t zero = 0;
-		struct bench_run *none = NULL;
-
-		if (suite_fanout(&none, &zero, &own, o.filter) < 0)
-			goto cleanup;
-	}
-	r.seed = o.have_seed ? o.seed : pipeline_seed();
+	po = (struct publish_opts){ o.markdown, o.html, o.json, o.github };
+	r.seed = o.have_seed ? o.seed : options_seed();
 	r.advisory = o.advisory;
 
-	gate_dir = xasprintf("%sgate", repo_gitdir(ctx->repo));
-	lock_path = xasprintf("%s/lock", gate_dir);
-	if (pipeline_mkdir(gate_dir) < 0 || repo_lock(&lock_fd, lock_path) < 0)
+	/* plan, workspace, measure, decide, report */
+	if (workspace_open(&w, ctx->repo) < 0 ||
+	    resolve_revs(&w, ctx->repo, &o) < 0 ||
+	    workspace_load_config(&cfg, &origin, ctx->repo, o.config,
+				  &w.arm[ARM_HEAD].rev) < 0)
 		goto cleanup;
-
-	if (repo_resolve(&arm[ARM_HEAD].rev, ctx->repo,
-			 o.head ? o.head : "WORKTREE") < 0)
+	r.config_origin = origin;
+	if (plan_make(&plan, &cfg, &o.ov) < 0 ||
+	    plan_entries(&r, &plan, ctx->repo, &o, &w, last_error,
+			 sizeof(last_error)) < 0)
 		goto cleanup;
-	if (o.base) {
-		base_spec = xstrdup(o.base);
-	} else if (repo_default_base(&base_spec, &arm[ARM_BASE].how,
-				     ctx->repo) < 0) {
-		goto cleanup;
-	}
-	if (repo_resolve(&arm[ARM_BASE].rev, ctx->repo, base_spec) < 0)
-		goto cleanup;
-	if (!o.base) {
-		/* report the base as the user would name it */
-		free(arm[ARM_BASE].rev.label);
-		arm[ARM_BASE].rev.label = xstrdup("default base");
-	}
-
-	if (pipeline_load_config(&cfg, &origin, ctx->repo, o.config,
-				 &arm[ARM_HEAD].rev) < 0)
-		goto cleanup;
-	for (i = 0; i < cfg.nbench; i++) {
-		if (o.pairs > 0) {
-			cfg.benches[i].pairs = (unsigned)o.pairs;
-			if (cfg.benches[i].max_pairs < cfg.benches[i].pairs)
-				cfg.benches[i].max_pairs = cfg.benches[i].pairs;
-		}
-		if (o.warmup >= 0)
-			cfg.benches[i].warmup = (unsigned)o.warmup;
-	}
-	r.n = cfg.nbench;
-	r.runs = xcalloc(r.n, sizeof(*r.runs));
-	r.results = xcalloc(r.n, sizeof(*r.results));
-	r.stats = xcalloc(r.n, sizeof(*r.stats));
-	for (i = 0; i < r.n; i++)
-		r.runs[i].cfg = &cfg.benches[i];
-	mark_new(r.runs, &cfg, ctx->repo, &o, &arm[ARM_BASE].rev, last_error,
-		 sizeof(last_error));
-	/* a missing counter or library is found before checkouts and builds */
-	for (i = 0; i < r.n; i++)
-		if (!r.runs[i].is_new && measure_prepare(&r.runs[i]) < 0)
-			goto cleanup;
-
-	/*
-	 * Two directories of equal path length, a and b; which arm gets which
-	 * is drawn per run, so that a bias the directory carries (its place
-	 * on disk and in the page cache) averages out over runs.
-	 */
-	r.arms_swapped = o.fixed_arms ? 0 : (int)(name_seed(r.seed, "arms") & 1);
-	r.arms_random = !o.fixed_arms;
-	for (a = 0; a < 2; a++) {
-		const char *name = arm_name((enum arm)a);
-		const char *slot = (a == ARM_BASE) != r.arms_swapped ? "a" : "b";
-
-		arm[a].dir = xasprintf("%s/%s", gate_dir, slot);
-		arm[a].index = xasprintf("%s/%s.index", gate_dir, slot);
-		arm[a].log = xasprintf("%s/%s.build.log", gate_dir, slot);
-		r.arm_dir[a] = arm[a].dir;
-		if (!o.quiet)
-			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
-				name, arm[a].rev.label, arm[a].dir);
-		if (check_tree(ctx->repo, arm, (enum arm)a) < 0)
-			goto cleanup;
-		if (repo_checkout(ctx->repo, arm[a].rev.tree, arm[a].dir,
-				  arm[a].index) < 0)
-			goto cleanup;
-		signals_test_stall("checkout");
-		if (signals_pending())
-			goto interrupted;
-	}
-	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 1) < 0)
-		goto cleanup;
-	rc = pipeline_build(&cfg, arm, 2, o.quiet);
-	if (o.github && (cfg.build.argv || cfg.build.shell))
-		for (a = 0; a < 2; a++)
-			report_build_log(term, arm_name((enum arm)a),
-					 arm[a].log);
+	rc = prepare(&w, &r, &cfg, ctx->repo, &o, term);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
 		goto cleanup;
-	if (preflight(&cfg, arm, repo_workdir(ctx->repo), 0) < 0)
-		goto cleanup;
-
-	fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
-	fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
-	r.config_origin = origin;
-	r.confidence = cfg.confidence;
-	r.resamples = cfg.resamples;
-	machine_read(&r.machine);
-	if (layout_init(&layout, !o.no_env_pad, !o.no_scratch, r.seed,
-			gate_dir) < 0)
-		goto cleanup;
-	r.layout = &layout;
-	if (o.pin) {
-		if (layout_pin(o.pin, &pin_warning) < 0)
-			goto cleanup;
-		if (pin_warning)
-			warning("%s", pin_warning);
-		r.pin = o.pin;
-		r.pin_warning = pin_warning;
-	}
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	calib_path = xasprintf("%s/calibration.json", gate_dir);
-	code = measure_all(&r, &cfg, arm, &o, &own, calib_path);
-	r.exit_code = code;
-
+	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
 	report_term(term, &r);
-	reported = 1;
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
 	if (report_publish(term, &r, &po) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
-	goto cleanup;
+	goto done;
 
 interrupted:
 	r.interrupted = signals_pending();
@@ -692,38 +553,16 @@ interrupted:
 	      r.interrupted);
 cleanup:
 	error_capture(NULL, 0, 0);
-	for (i = 0; r.runs && i < r.n; i++) {
-		bench_run_release(&r.runs[i]);
-		bench_result_release(&r.results[i]);
-	}
-	if (!reported && (o.json || o.markdown || o.html || o.github)) {
-		/* a CI step reading the report must see the error too */
-		r.suite = VERDICT_ERROR;
-		r.exit_code = code;
-		r.error = last_error;
-		r.n = 0;
-		fill_rev(&r.rev[ARM_BASE], &arm[ARM_BASE]);
-		fill_rev(&r.rev[ARM_HEAD], &arm[ARM_HEAD]);
-		r.config_origin = origin;
-		if (o.json)
-			report_json(o.json, &r);
-		report_publish(term, &r, &po);
-	}
-	free(r.runs);
-	free(r.results);
-	free(r.stats);
+	run_release(&r);
+	r.exit_code = code;
+	report_error(&r, &w, &o, term, &po, last_error);
+done:
+	error_capture(NULL, 0, 0);
+	run_release(&r);
 	suite_owned_release(&own);
+	plan_release(&plan);
 	config_release(&cfg);
-	layout_release(&layout);
-	free(pin_warning);
-	pipeline_arm_release(&arm[0]);
-	pipeline_arm_release(&arm[1]);
-	if (lock_fd >= 0)
-		repo_unlock(lock_fd, lock_path);
+	workspace_release(&w);
 	free(origin);
-	free(base_spec);
-	free(calib_path);
-	free(lock_path);
-	free(gate_dir);
 	return code;
 }

@@ -117,9 +117,9 @@ const char *report_run_interval(const struct run_report *r, char *buf,
 	int seen = 0;
 
 	for (i = 0; i < r->n; i++) {
-		if (r->runs[i].is_new || r->runs[i].is_removed)
+		if (r->b[i].run.is_new || r->b[i].run.is_removed)
 			continue;
-		report_interval_name(r->runs[i].cfg, one, sizeof(one));
+		report_interval_name(r->b[i].run.cfg, one, sizeof(one));
 		if (!seen)
 			snprintf(buf, size, "%s", one);
 		else if (strcmp(buf, one))

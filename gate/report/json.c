@@ -351,8 +351,8 @@ static cJSON *build_json(const struct run_report *r)
 		cJSON_AddNullToObject(root, "error");
 	list = cJSON_AddArrayToObject(root, "benchmarks");
 	for (i = 0; i < r->n; i++)
-		cJSON_AddItemToArray(list, bench_json(&r->runs[i],
-						      &r->results[i]));
+		cJSON_AddItemToArray(list, bench_json(&r->b[i].run,
+						      &r->b[i].result));
 	return root;
 }
 

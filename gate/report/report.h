@@ -9,52 +9,9 @@
 
 #include <stdio.h>
 
-#include "gate/exec/layout.h"
-#include "gate/measure.h"
-#include "gate/exec/sysinfo.h"
-#include "gate/verdict.h"
+#include "gate/run.h"
 
 #define REPORT_SCHEMA 1
-
-struct report_rev {
-	const char *label;	/* what the user asked for */
-	const char *commit;	/* commit id ("" when none) */
-	const char *tree;
-	const char *how;	/* how it was chosen, or NULL */
-	int worktree, dirty;
-};
-
-struct run_report {
-	struct report_rev rev[2];	/* by enum arm */
-	const char *config_origin;
-	unsigned long seed;
-	double confidence;	/* suite-wide */
-	double level;		/* per benchmark after Bonferroni */
-	size_t compared;	/* gating metrics the adjustment covers */
-	unsigned resamples;
-	struct machine machine;
-	struct bench_run *runs;
-	struct bench_result *results;	/* per benchmark, every metric */
-	struct bench_stats *stats;	/* per benchmark, its first gating
-					   metric with the benchmark's verdict
-					   (views borrowed from results) */
-	size_t n;
-	enum verdict suite;
-	int advisory;
-	int strict;		/* --strict */
-	double budget;		/* --budget seconds, 0: none */
-	int exit_code;
-	int interrupted;	/* the signal, or 0 */
-	/* measuring conditions shared by both arms (gate/layout.h) */
-	const char *arm_dir[2];	/* each arm's checkout, by enum arm */
-	int arms_random;	/* 1: which directory holds base was drawn */
-	int arms_swapped;	/* 1: base in b, head in a */
-	struct layout *layout;	/* padding and scratch, or NULL */
-	const char *pin;	/* --pin CPUS, or NULL */
-	const char *pin_warning;
-	const char *error;	/* a run-level error (build failure), or NULL */
-	int color;		/* report_term: ANSI colours */
-};
 
 /* "101.2 ms", "1.234 s", "850 us": a duration for people. */
 const char *format_seconds(double s, char *buf, size_t size);

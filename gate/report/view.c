@@ -174,11 +174,11 @@ static int levels_differ(const struct run_report *r, double *level)
 
 	*level = r->level;
 	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->results[i].n; k++) {
-			const struct bench_stats *st = &r->results[i].m[k];
+		for (k = 0; k < r->b[i].result.n; k++) {
+			const struct bench_stats *st = &r->b[i].result.m[k];
 
 			if (st->exact || !st->n || !st->ratios ||
-			    r->runs[i].error)
+			    r->b[i].run.error)
 				continue;
 			if (seen && fabs(st->level - *level) > 1e-12)
 				return 1;
@@ -227,9 +227,9 @@ static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
 static void bench_build(struct report_view *v, struct view_bench *vb,
 			const struct run_report *r, size_t i, int differ)
 {
-	const struct bench_run *br = &r->runs[i];
-	const struct bench_result *res = &r->results[i];
-	const struct bench_stats *st = &r->stats[i];
+	const struct bench_run *br = &r->b[i].run;
+	const struct bench_result *res = &r->b[i].result;
+	const struct bench_stats *st = &r->b[i].primary;
 	size_t k;
 
 	vb->name = br->cfg->name;
@@ -385,13 +385,13 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 		"budget %g s of measuring", r->resamples,
 		r->strict ? "; --strict" : "", r->budget));
 	for (i = 0; i < r->n; i++) {
-		const struct bench_run *br = &r->runs[i];
+		const struct bench_run *br = &r->b[i].run;
 
-		if (r->results[i].verdict == VERDICT_NEW)
+		if (r->b[i].result.verdict == VERDICT_NEW)
 			continue;
 		if (br->suite_name) {
-			if (i > 0 && r->runs[i - 1].suite_name &&
-			    !strcmp(r->runs[i - 1].suite_name, br->suite_name))
+			if (i > 0 && r->b[i - 1].run.suite_name &&
+			    !strcmp(r->b[i - 1].run.suite_name, br->suite_name))
 				continue;
 			add_line(v, suite_line(br));
 		} else if (br->cfg->format != FORMAT_TIME) {
@@ -424,12 +424,12 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 
 	memset(v, 0, sizeof(*v));
 	for (i = 0; i < r->n; i++)
-		rows += r->results[i].n ? r->results[i].n : 1;
+		rows += r->b[i].result.n ? r->b[i].result.n : 1;
 	v->rows = xcalloc(rows ? rows : 1, sizeof(*v->rows));
 	v->benches = xcalloc(r->n ? r->n : 1, sizeof(*v->benches));
 	for (i = 0; i < r->n; i++) {
 		bench_build(v, &v->benches[i], r, i, differ);
-		count[r->results[i].verdict]++;
+		count[r->b[i].result.verdict]++;
 	}
 	v->nbenches = r->n;
 	v->suite = r->suite;

@@ -1,0 +1,53 @@
+/*
+ * The plan of a run: every benchmark of gate.json with the command line's
+ * overrides applied (--pairs, --warmup, --budget, --strict, --filter),
+ * fixed before anything runs; the config itself is never changed. Once
+ * suites have printed their cases, plan_pairs raises the pairs of the
+ * benchmarks whose first look could give no interval.
+ */
+#ifndef GATE_PLAN_H
+#define GATE_PLAN_H
+
+#include <stddef.h>
+
+#include "gate/config.h"
+#include "gate/run.h"
+
+/* What the command line overrides; -1 or 0: gate.json's. */
+struct plan_overrides {
+	long pairs, warmup;	/* -1: gate.json's */
+	double budget;		/* seconds; 0: gate.json's */
+	int strict;		/* --strict */
+	const char *filter;	/* --filter REGEX, or NULL */
+};
+#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL }
+
+struct plan {
+	struct bench_cfg *bench;	/* copies of cfg's benchmarks with the
+					   overrides (strings borrowed from
+					   the config, which must outlive
+					   the plan) */
+	size_t n;
+	double budget;		/* measuring seconds for the whole run */
+	int strict;
+	const char *filter;	/* checked: a valid POSIX ERE, or NULL */
+};
+#define PLAN_INIT { NULL, 0, 0, 0, NULL }
+
+/*
+ * The plan of cfg with o applied. --filter is compiled now, so a bad
+ * pattern costs no run. Returns 0, or -1 after error().
+ */
+int plan_make(struct plan *p, const struct config *cfg,
+	      const struct plan_overrides *o);
+/*
+ * The plan-time minimum, once the comparisons are known (suites have
+ * printed their cases): a benchmark of p whose first look could give no
+ * interval at its share of alpha gets its pairs raised to the fewest that
+ * can (r->b[i].run says from what); suite cases ran at their suite's
+ * pairs already, so a warning says how many the suite needs.
+ */
+void plan_pairs(struct plan *p, struct run_report *r);
+void plan_release(struct plan *p);
+
+#endif

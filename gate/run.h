@@ -1,0 +1,87 @@
+/*
+ * The model of one run: what was planned, measured and decided, per
+ * benchmark in one array. The deciding code fills it; the report view and
+ * the JSON report read it (gate/report/), and report_load reads it back.
+ */
+#ifndef GATE_RUN_H
+#define GATE_RUN_H
+
+#include <stddef.h>
+
+#include "gate/exec/layout.h"
+#include "gate/exec/sysinfo.h"
+#include "gate/measure.h"
+#include "gate/verdict.h"
+
+/* One revision as the run saw it (strings borrowed from the workspace). */
+struct report_rev {
+	const char *label;	/* what the user asked for */
+	const char *commit;	/* commit id ("" when none) */
+	const char *tree;
+	const char *how;	/* how it was chosen, or NULL */
+	int worktree, dirty;
+};
+
+/*
+ * One benchmark (or suite case) of the run: its plan (run.cfg), its
+ * samples (run.pairs, owned by run) and its decision (result, every
+ * metric). primary is a borrowed view of result's first gating metric
+ * with the benchmark's verdict, looks and stop, and note (never released).
+ */
+struct run_bench {
+	struct bench_run run;
+	struct bench_result result;
+	struct bench_stats primary;
+	char *note;		/* heuristics (load, calibration), owned:
+				   said beside the verdict, never changing it */
+};
+
+struct run_report {
+	struct report_rev rev[2];	/* by enum arm */
+	const char *config_origin;
+	unsigned long seed;
+	double confidence;	/* suite-wide */
+	double level;		/* per benchmark after Bonferroni */
+	size_t compared;	/* gating metrics the adjustment covers */
+	unsigned resamples;
+	struct machine machine;
+	struct run_bench *b;	/* every benchmark and suite case */
+	size_t n;
+	enum verdict suite;	/* decided once, by adaptive_finish */
+	int advisory;
+	int strict;		/* --strict */
+	double budget;		/* --budget seconds, 0: none */
+	int exit_code;
+	int interrupted;	/* the signal, or 0 */
+	/* measuring conditions shared by both arms (gate/exec/layout.h) */
+	const char *arm_dir[2];	/* each arm's checkout, by enum arm */
+	int arms_random;	/* 1: which directory holds base was drawn */
+	int arms_swapped;	/* 1: base in b, head in a */
+	struct layout *layout;	/* padding and scratch, or NULL */
+	const char *pin;	/* --pin CPUS, or NULL */
+	const char *pin_warning;
+	const char *error;	/* a run-level error (build failure), or NULL */
+	int color;		/* report_term: ANSI colours */
+};
+
+/* n zeroed entries in r->b (replacing none: r->b must be NULL). */
+void run_alloc(struct run_report *r, size_t n);
+/* Free every entry's samples, decision and note, and r->b itself. */
+void run_release(struct run_report *r);
+/*
+ * Entry b's primary view refreshed from its result (after a look, or a
+ * note): the first gating metric, the benchmark's verdict, b->note.
+ */
+void run_bench_view(struct run_bench *b);
+/* Append why to b's note ("; " between notes). */
+void run_bench_note(struct run_bench *b, const char *why);
+
+/*
+ * Heuristics are notes, never verdicts: the paired random order already
+ * keeps the comparison fair under changing load, and noise already widens
+ * the interval. A sharp rise in load beyond what the benchmarks' own
+ * processes explain is noted beside each compared benchmark's verdict.
+ */
+void run_note_load(struct run_report *r);
+
+#endif

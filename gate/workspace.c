@@ -1,0 +1,387 @@
+/*
+ * The workspace gate run and gate calibrate measure in: $GIT_DIR/gate/
+ * and its lock, the arm slots a and b, checkouts, builds with their logs,
+ * the preflight of "build" and "run", and the measuring layout (padding,
+ * scratch, pinning). One module, so every command measures alike.
+ */
+#include "gate/workspace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "gate/exec/runner.h"
+#include "gate/exec/signals.h"
+#include "common/banned.h"
+
+/* Is path at or below dir? Both canonical; dir without a trailing '/'. */
+static int within(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(dir, path, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * cmd is what ("\"run\" of benchmark \"x\"", "\"build\"") about to run in
+ * checkout dir of the user's repository with working tree workdir. An argv
+ * whose program is a path (has a '/') that resolves outside dir, and is
+ * relative or points into workdir, is an error: base and head would run
+ * the same file. A shell string is the config author's: only warned about
+ * when it contains "../" or workdir. A program that does not exist yet
+ * passes (the runner says so when it cannot start it).
+ */
+static int preflight_command(const struct command *cmd, const char *what,
+			     const char *dir, const char *workdir)
+{
+	char real_dir[PATH_MAX], real_prog[PATH_MAX], real_wt[PATH_MAX];
+	const char *prog;
+	char *path;
+	int ret = 0;
+
+	if (!realpath(workdir, real_wt))
+		real_wt[0] = '\0';
+	if (cmd->shell) {
+		if (strstr(cmd->shell, "../") ||
+		    (real_wt[0] && strstr(cmd->shell, real_wt)))
+			warning("%s (\"%s\") may reach outside the checkout "
+				"it runs in: base and head would then share "
+				"those files", what, cmd->shell);
+		return 0;
+	}
+	prog = cmd->argv ? cmd->argv[0] : NULL;
+	if (!prog || !strchr(prog, '/'))
+		return 0;	/* found on PATH: a tool, not the code */
+	path = prog[0] == '/' ? xstrdup(prog) : xasprintf("%s/%s", dir, prog);
+	if (!realpath(dir, real_dir) || !realpath(path, real_prog))
+		goto cleanup;	/* not there (yet): the runner will say */
+	if (within(real_dir, real_prog))
+		goto cleanup;
+	if (prog[0] != '/' || (real_wt[0] && within(real_wt, real_prog)))
+		ret = error("%s runs \"%s\", which resolves to \"%s\", outside "
+			    "the checkout it runs in (%s): base and head would "
+			    "run the same file, so the comparison would "
+			    "measure nothing of the change; point it at a file "
+			    "in the repository, relative to its top",
+			    what, prog, real_prog, dir);
+cleanup:
+	free(path);
+	return ret;
+}
+
+static int workspace_mkdir(const char *path)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return error("cannot create \"%s\":", path);
+	return 0;
+}
+
+int workspace_read_file(char **data, size_t *len, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return error("cannot read \"%s\":", path);
+	buf = xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return error("cannot read \"%s\":", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/* The config gate runs with: --config FILE, or gate.json in head. */
+int workspace_load_config(struct config *cfg, char **origin,
+			 struct repo *repo, const char *path,
+			 const struct repo_rev *head)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (path) {
+		*origin = xstrdup(path);
+		if (workspace_read_file(&text, &len, path) < 0)
+			return -1;
+	} else {
+		*origin = xstrdup("gate.json");
+		rc = repo_read_file(&text, &len, repo, head->tree,
+				    "gate.json");
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			return error("head (%s) has no gate.json at the top of "
+				     "the repository: write one (see README.md) "
+				     "or pass --config FILE", head->label);
+	}
+	rc = config_parse(cfg, text, len, *origin);
+	free(text);
+	return rc;
+}
+
+/* The last lines of a build log, for a build error message. */
+static char *log_tail(const char *path)
+{
+	char *text = NULL, *start, *out;
+	size_t len = 0;
+	int lines = 0;
+
+	if (workspace_read_file(&text, &len, path) < 0)
+		return xstrdup("");
+	start = text + len;
+	while (start > text && lines <= 15)
+		if (*--start == '\n' && start + 1 < text + len)
+			lines++;
+	if (*start == '\n')
+		start++;
+	out = xstrdup(start);
+	free(text);
+	return out;
+}
+
+/* Build the arms, concurrently. Returns 0, -1, or the signal. */
+static int build_arms(const struct config *cfg, struct arm_state *arm,
+		      size_t narms, int quiet)
+{
+	struct run_spec spec[2];
+	struct proc *procs[2];
+	struct run_result res[2];
+	int fds[2] = { -1, -1 };
+	size_t a, started = 0;
+	int ret = -1;
+	char why[256];
+
+	if (!cfg->build.argv && !cfg->build.shell)
+		return 0;
+	for (a = 0; a < narms; a++) {
+		fds[a] = open(arm[a].log, O_WRONLY | O_CREAT | O_TRUNC |
+			      O_CLOEXEC, 0600);
+		if (fds[a] < 0) {
+			error("cannot write the build log \"%s\":",
+			      arm[a].log);
+			goto cleanup;
+		}
+		spec[a].cmd = &cfg->build;
+		spec[a].cwd = arm[a].dir;
+		spec[a].timeout = 0;
+		spec[a].grace = 2.0;
+		spec[a].log_fd = fds[a];
+		spec[a].envp = NULL;
+		spec[a].capture = 0;
+		spec[a].count_instructions = 0;
+	}
+	if (!quiet)
+		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
+			narms == 2 ? "base and head" : "it", arm[0].log,
+			narms == 2 ? " and " : "", narms == 2 ? arm[1].log : "");
+	for (a = 0; a < narms; a++) {
+		if (run_start(&procs[a], &spec[a]) < 0) {
+			error("the build could not be started in %s: %s: check "
+			      "\"build\" in gate.json", arm_name((enum arm)a),
+			      strerror(errno));
+			break;
+		}
+		started++;
+	}
+	if (started && run_wait(procs, res, started) < 0)
+		goto cleanup;
+	if (started < narms)
+		goto cleanup;
+	if (signals_pending()) {
+		ret = signals_pending();
+		goto cleanup;
+	}
+	ret = 0;
+	for (a = 0; a < narms; a++) {
+		char *tail;
+
+		if (res[a].status == RUN_OK)
+			continue;
+		tail = log_tail(arm[a].log);
+		error("the build of %s (%s) %s; the end of its log (%s):\n%s",
+		      arm_name((enum arm)a), arm[a].rev.label,
+		      run_describe(&res[a], why, sizeof(why)), arm[a].log,
+		      tail);
+		free(tail);
+		ret = -1;
+	}
+cleanup:
+	for (a = 0; a < narms; a++)
+		if (fds[a] >= 0)
+			close(fds[a]);
+	return ret;
+}
+
+static void arm_release(struct arm_state *a)
+{
+	repo_rev_release(&a->rev);
+	free(a->how);
+	free(a->dir);
+	free(a->index);
+	free(a->log);
+}
+
+
+int workspace_open(struct workspace *w, struct repo *repo)
+{
+	w->gate_dir = xasprintf("%sgate", repo_gitdir(repo));
+	w->lock_path = xasprintf("%s/lock", w->gate_dir);
+	w->workdir = repo_workdir(repo);
+	if (workspace_mkdir(w->gate_dir) < 0 ||
+	    repo_lock(&w->lock_fd, w->lock_path) < 0)
+		return -1;
+	return 0;
+}
+
+char *workspace_path(const struct workspace *w, const char *name)
+{
+	return xasprintf("%s/%s", w->gate_dir, name);
+}
+
+void workspace_slots(struct workspace *w, size_t narms, int swapped)
+{
+	size_t a;
+
+	w->narms = narms;
+	w->swapped = swapped;
+	for (a = 0; a < narms; a++) {
+		/* base in a unless swapped: a directory owns no arm */
+		const char *slot = (a == 0) != swapped ? "a" : "b";
+
+		w->arm[a].dir = xasprintf("%s/%s", w->gate_dir, slot);
+		w->arm[a].index = xasprintf("%s/%s.index", w->gate_dir, slot);
+		w->arm[a].log = xasprintf("%s/%s.build.log", w->gate_dir, slot);
+	}
+}
+
+/* Submodules and LFS pointers, once per distinct tree. */
+static int check_tree(struct repo *repo, struct arm_state *arm, size_t a)
+{
+	char *what;
+	int rc;
+
+	if (a > 0 && !strcmp(arm[0].rev.tree, arm[a].rev.tree))
+		return 0;
+	what = xasprintf("%s (%s)", arm_name((enum arm)a), arm[a].rev.label);
+	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
+	free(what);
+	return rc;
+}
+
+int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
+{
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		struct arm_state *arm = &w->arm[a];
+
+		if (!quiet && !w->aa)
+			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
+				arm_name((enum arm)a), arm->rev.label,
+				arm->dir);
+		else if (!quiet)
+			fprintf(stderr, "gate: checking out %s into %s\n",
+				arm->rev.label, arm->dir);
+		if (check_tree(repo, w->arm, a) < 0 ||
+		    repo_checkout(repo, arm->rev.tree, arm->dir,
+				  arm->index) < 0)
+			return -1;
+		signals_test_stall("checkout");
+		if (signals_pending())
+			return signals_pending();
+	}
+	return 0;
+}
+
+/* The build (before building) or every run (after) in each arm. */
+static int preflight(const struct workspace *w, const struct config *cfg,
+		     int build)
+{
+	size_t a, i;
+	int ret = 0;
+
+	/* a > 0 skips shell strings: one warning each, not one per arm */
+	for (a = 0; a < w->narms && !ret; a++) {
+		if (build) {
+			if (!a || !cfg->build.shell)
+				ret = preflight_command(&cfg->build,
+							"\"build\"",
+							w->arm[a].dir,
+							w->workdir);
+			continue;
+		}
+		for (i = 0; i < cfg->nbench && !ret; i++) {
+			char *what;
+
+			if (a && cfg->benches[i].run.shell)
+				continue;
+			what = xasprintf("\"run\" of benchmark \"%s\"",
+					 cfg->benches[i].name);
+			ret = preflight_command(&cfg->benches[i].run, what,
+						w->arm[a].dir, w->workdir);
+			free(what);
+		}
+	}
+	return ret;
+}
+
+int workspace_build(struct workspace *w, const struct config *cfg, int quiet)
+{
+	if (preflight(w, cfg, 1) < 0)
+		return -1;
+	return build_arms(cfg, w->arm, w->narms, quiet);
+}
+
+int workspace_preflight(const struct workspace *w, const struct config *cfg)
+{
+	return preflight(w, cfg, 0);
+}
+
+int workspace_layout(struct workspace *w, int env_pad, int scratch,
+		     unsigned long seed, const char *pin)
+{
+	if (layout_init(&w->layout, env_pad, scratch, seed, w->gate_dir) < 0)
+		return -1;
+	if (!pin)
+		return 0;
+	if (layout_pin(pin, &w->pin_warning) < 0)
+		return -1;
+	if (w->pin_warning)
+		warning("%s", w->pin_warning);
+	w->pin = pin;
+	return 0;
+}
+
+void workspace_release(struct workspace *w)
+{
+	size_t a;
+
+	layout_release(&w->layout);
+	free(w->pin_warning);
+	for (a = 0; a < 2; a++)
+		arm_release(&w->arm[a]);
+	if (w->lock_fd >= 0)
+		repo_unlock(w->lock_fd, w->lock_path);
+	free(w->lock_path);
+	free(w->gate_dir);
+}

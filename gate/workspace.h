@@ -1,0 +1,75 @@
+/*
+ * The workspace every command that builds revisions measures in: gate's
+ * directory under $GIT_DIR and its lock, the arm slots, checkouts, builds,
+ * the preflight of "build" and "run", and the measuring layout.
+ */
+#ifndef GATE_WORKSPACE_H
+#define GATE_WORKSPACE_H
+
+#include <stddef.h>
+
+#include "gate/config.h"
+#include "gate/exec/layout.h"
+#include "gate/measure.h"
+#include "git/repo.h"
+
+/* One checkout: its revision and where it is built and logged (owned). */
+struct arm_state {
+	struct repo_rev rev;
+	char *how;		/* how the base was chosen */
+	char *dir, *index, *log;
+};
+
+struct workspace {
+	char *gate_dir;		/* $GIT_DIR/gate */
+	char *lock_path;
+	int lock_fd;
+	const char *workdir;	/* the user's working tree, or NULL */
+	struct arm_state arm[2];	/* by enum arm */
+	size_t narms;		/* 1: calibrate on one build */
+	int swapped;		/* base in slot b, head in a */
+	int aa;			/* calibrate: one revision in every arm */
+	struct layout layout;	/* padding and scratch per sample */
+	const char *pin;	/* --pin CPUS, or NULL */
+	char *pin_warning;
+};
+#define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
+	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL }, \
+	  { REPO_REV_INIT, NULL, NULL, NULL, NULL } }, 0, 0, 0, LAYOUT_INIT, \
+	NULL, NULL }
+
+/* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
+int workspace_open(struct workspace *w, struct repo *repo);
+/* name inside gate's directory (malloc'd). */
+char *workspace_path(const struct workspace *w, const char *name);
+/*
+ * narms arm slots of equal path length, a and b: base (arm 0) in b when
+ * swapped. w->arm[a].rev must be resolved by the caller.
+ */
+void workspace_slots(struct workspace *w, size_t narms, int swapped);
+/* Scan and check out each arm's tree: 0, -1, or the pending signal. */
+int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
+/*
+ * Preflight "build", then run it in every arm concurrently, logs in
+ * w->arm[a].log. Returns 0, -1 (said why, with the log's tail) or a signal.
+ */
+int workspace_build(struct workspace *w, const struct config *cfg, int quiet);
+/* Preflight every benchmark's "run" in every arm (after the build). */
+int workspace_preflight(const struct workspace *w, const struct config *cfg);
+/* The measuring layout (padding, scratch) and --pin; 0 or -1. */
+int workspace_layout(struct workspace *w, int env_pad, int scratch,
+		     unsigned long seed, const char *pin);
+/* Unlock and free what w owns. */
+void workspace_release(struct workspace *w);
+
+/* Read the file at path into *data (NUL-terminated, caller frees). */
+int workspace_read_file(char **data, size_t *len, const char *path);
+/*
+ * The config: the file at path when non-NULL, else gate.json in head's
+ * tree. *origin names it in messages (caller frees). 0 or -1.
+ */
+int workspace_load_config(struct config *cfg, char **origin,
+			  struct repo *repo, const char *path,
+			  const struct repo_rev *head);
+
+#endif
