@@ -75,7 +75,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 # below it: cmd/ (one file per subcommand), exec/ (processes and the
 # machine), format/ (foreign result formats), report/ (the printers)
 GATE_OBJ = gate/gate.o gate/pipeline.o gate/adaptive.o gate/calibration.o \
-	gate/config.o gate/jsonpos.o gate/measure.o gate/verdict.o \
+	gate/config.o gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/measure.o gate/verdict.o \
 	gate/suite.o gate/metrics.o gate/preflight.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o

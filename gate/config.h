@@ -132,7 +132,5 @@ int bench_has_metric(const struct bench_cfg *b, enum metric m);
 
 /* Free c's argv or shell and set both to NULL; safe to repeat. */
 void command_release(struct command *c);
-/* Deep copy; dst is overwritten (not freed first), caller releases it. */
-void command_copy(struct command *dst, const struct command *src);
 
 #endif
