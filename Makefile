@@ -82,7 +82,8 @@ CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
-	gate/format/lines.o gate/format/hyperfine.o
+	gate/format/lines.o gate/format/hyperfine.o \
+	gate/format/pytest.o gate/format/gatereport.o
 REPORT_OBJ = gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o
