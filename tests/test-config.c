@@ -813,7 +813,7 @@ static void test_config__defaults_max_pairs_inherited(void)
 
 static void test_config__design_sketch_parses(void)
 {
-	/* The sketch in DESIGN.md, verbatim, behind a byte order mark. */
+	/* The example configuration of the design, behind a byte order mark. */
 	static const char json[] =
 		"\xef\xbb\xbf{\n"
 		"  \"version\": 1,\n"
