@@ -66,7 +66,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/error.o
+COMMON_OBJ = common/error.o common/seed.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
