@@ -32,12 +32,36 @@ static const char *const bench_keys[] = {
 	"format",
 	"expect", "statistic", "interval", "rule", "target_halfwidth", NULL
 };
-static const char *const metric_list[METRIC_COUNT + 1] = {
-	"wall", "cpu", "instructions", "allocs", "alloc_bytes", "frees",
-	"max_rss", "minor_faults", "major_faults", "ctx_switches", NULL
-};
+/*
+ * The names gate.json may use, NULL-terminated, from their one table each
+ * (gate/metrics.c, stats/rank.c): metrics a benchmark may name, and the
+ * statistics in enum stats_estimator's order.
+ */
+static const char *const *metric_list(void)
+{
+	static const char *list[METRIC_COUNT + 1];
+	size_t n = 0;
+	int i;
 
-static const char *const statistic_names[] = { "median", "hl", "mean", NULL };
+	if (list[0])
+		return list;
+	for (i = 0; i < METRIC_COUNT; i++)
+		if (metric_lookup(metric_name((enum metric)i)) == i)
+			list[n++] = metric_name((enum metric)i);
+	return list;
+}
+
+static const char *const *statistic_names(void)
+{
+	static const char *list[] = { NULL, NULL, NULL, NULL };
+
+	if (!list[0]) {
+		list[0] = stats_estimator_name(STATS_MEDIAN);
+		list[1] = stats_estimator_name(STATS_HL);
+		list[2] = stats_estimator_name(STATS_MEAN);
+	}
+	return list;
+}
 static const char *const interval_names[] = {
 	"exact", "percentile", "bca", NULL
 };
@@ -229,7 +253,7 @@ static int metric_id(const struct parser *p, const cJSON *it, const char *key)
 
 	if (id >= 0)
 		return id;
-	alt = suggest(it->valuestring, metric_list);
+	alt = suggest(it->valuestring, metric_list());
 	if (alt)
 		return config_fail(p, "\"%s\" names an unknown metric %s (did "
 				   "you mean \"%s\"?)", key,
@@ -339,7 +363,7 @@ static int parse_by_metric(struct parser *p, const cJSON *it,
 		config_enter(p, NULL, j);
 		id = metric_lookup(e->string);
 		if (id < 0) {
-			alt = suggest(e->string, metric_list);
+			alt = suggest(e->string, metric_list());
 			config_fail_key(p, "\"%s\" names an unknown metric "
 				 "\"%s\"%s%s%s", key, e->string,
 				 alt ? " (did you mean \"" : ": known metrics "
@@ -367,12 +391,11 @@ static int knob_setting(struct parser *p, const cJSON *m, struct knobs *k)
 	char g[64];
 
 	if (!strcmp(key, "counter")) {
-		static const char *const names[] = { "auto", "perf",
-						     "valgrind" };
 		int i;
 
-		for (i = 0; i < 3 && cJSON_IsString(m); i++)
-			if (!strcmp(m->valuestring, names[i])) {
+		for (i = 0; i <= COUNTER_VALGRIND && cJSON_IsString(m); i++)
+			if (!strcmp(m->valuestring,
+				    counter_name((enum counter)i))) {
 				k->b.counter = (enum counter)i;
 				return 0;
 			}
@@ -390,7 +413,7 @@ static int knob_setting(struct parser *p, const cJSON *m, struct knobs *k)
 				   config_got(p, g, sizeof(g)));
 	}
 	if (!strcmp(key, "statistic"))
-		return get_choice(p, m, key, statistic_names,
+		return get_choice(p, m, key, statistic_names(),
 				  (int *)&k->b.statistic);
 	if (!strcmp(key, "interval"))
 		return get_choice(p, m, key, interval_names,
