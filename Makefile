@@ -66,7 +66,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/error.o
+COMMON_OBJ = common/error.o common/seed.o common/file.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
@@ -76,13 +76,15 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 # machine), format/ (foreign result formats), report/ (the printers)
 GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o \
 	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
-	gate/jsonpos.o gate/measure.o gate/verdict.o gate/suite.o gate/metrics.o
+	gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/measure.o \
+	gate/verdict.o gate/suite.o gate/metrics.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
-	gate/format/lines.o gate/format/hyperfine.o
+	gate/format/lines.o gate/format/hyperfine.o \
+	gate/format/pytest.o gate/format/gatereport.o
 REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o

@@ -66,16 +66,6 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("error: ", fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
 static void *check(void *p)
 {
 	if (!p) {

@@ -9,10 +9,8 @@
 #include <stddef.h>
 
 #if defined(__GNUC__)
-#define NORETURN __attribute__((noreturn))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
-#define NORETURN
 #define PRINTF(f, a)
 #endif
 
@@ -20,8 +18,6 @@
 int error(const char *fmt, ...) PRINTF(1, 2);
 /* Print "gate: warning: MSG" to stderr. */
 void warning(const char *fmt, ...) PRINTF(1, 2);
-/* Print "gate: error: MSG" and exit(code). Only gate/ may call it. */
-NORETURN void die(int code, const char *fmt, ...) PRINTF(2, 3);
 
 /*
  * Tests: while a buffer is set, every error() message (without the prefix)

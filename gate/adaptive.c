@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/seed.h"
 #include "gate/metrics.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -64,15 +65,6 @@ double adaptive_look_level(const struct bench_cfg *cfg, double alpha,
 	if (k == 0)
 		return 1 - alpha / 2;
 	return 1 - alpha / 2 / (double)(looks - 1);
-}
-
-unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k)
-{
-	unsigned long h = 5381;
-
-	while (*name)
-		h = h * 33 + (unsigned char)*name++;
-	return (seed ^ h ^ (unsigned long)k * 0x9e3779b9UL) & 0xffffffffUL;
 }
 
 /* Not compared: new in head, or a suite case only base printed. */
@@ -144,7 +136,7 @@ static void look(const struct run_report *r, struct run_bench *b, size_t k,
 
 	vo.alpha = 1 - adaptive_look_level(cfg, alpha, k);
 	vo.resamples = r->resamples;
-	vo.seed = adaptive_seed(r->seed, cfg->name, k);
+	vo.seed = seed_derive(r->seed, cfg->name, k);
 	vo.strict = strict;
 	bench_result_release(res);
 	verdict_bench(res, &b->run, &vo);

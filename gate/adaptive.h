@@ -102,7 +102,5 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
 		   const struct adaptive_want *want, int rc);
 /* The suite verdict r->suite, once every look is taken. */
 void adaptive_finish(struct run_report *r);
-/* The per-benchmark seed for its bootstrap at look k. */
-unsigned long adaptive_seed(unsigned long seed, const char *name, size_t k);
 
 #endif

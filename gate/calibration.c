@@ -14,6 +14,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
+#include "common/file.h"
 #include "gate/workspace.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -141,7 +142,7 @@ int calibration_load(struct calib_bench **out, size_t *n, const char *path)
 	if (!probe)
 		return 1;
 	fclose(probe);
-	if (workspace_read_file(&text, &len, path) < 0)
+	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
 	root = cJSON_Parse(text);
 	free(text);

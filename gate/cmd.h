@@ -25,7 +25,7 @@ struct cmd {
 	const char *usage;	/* the synopsis line(s) */
 };
 
-/* Exit codes (DESIGN.md). */
+/* Exit codes, as gate(1) documents them under EXIT STATUS. */
 #define EXIT_PASS 0
 #define EXIT_FAIL 1
 #define EXIT_NOISY 2

@@ -100,6 +100,9 @@ struct config {
 #define CONFIG_DEFAULT_STATISTIC STATS_HL
 #define CONFIG_DEFAULT_INTERVAL INTERVAL_EXACT
 #define CONFIG_VERSION 1
+/* gate.json larger than this is refused, before it is read whole */
+#define CONFIG_MAX_MIB 16
+#define CONFIG_MAX_BYTES ((size_t)CONFIG_MAX_MIB << 20)
 
 /*
  * Parse text (len bytes, need not be NUL-terminated) into cfg. origin names
@@ -132,7 +135,5 @@ int bench_has_metric(const struct bench_cfg *b, enum metric m);
 
 /* Free c's argv or shell and set both to NULL; safe to repeat. */
 void command_release(struct command *c);
-/* Deep copy; dst is overwritten (not freed first), caller releases it. */
-void command_copy(struct command *dst, const struct command *src);
 
 #endif

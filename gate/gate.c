@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <gsl/gsl_errno.h>
 
 #include "common/error.h"
@@ -79,6 +80,8 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 	return code;
 }
 
+static cJSON_Hooks json_hooks = { xmalloc, free };
+
 int gate_main(int argc, char **argv)
 {
 	const char *dir = ".";
@@ -86,6 +89,9 @@ int gate_main(int argc, char **argv)
 	int i = 1, code;
 
 	gsl_set_error_handler_off();
+	/* cJSON allocates as gate does: out of memory stops gate, so a NULL
+	   from cJSON means bad input, never a lost allocation */
+	cJSON_InitHooks(&json_hooks);
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			print_help(stdout);

@@ -1,7 +1,10 @@
 /*
- * Source positions in JSON text. cJSON keeps none, so this scanner walks the
+ * Source positions in gate.json. cJSON keeps none, so this scanner walks the
  * raw bytes: a strict syntax check with messages people can act on, the byte
  * offset of a value or key named by a path, and offset to line:column.
+ * Only the config reader uses the check and the paths: result files are
+ * parsed by cJSON alone (gate/format/format.c), and take only
+ * jsonpos_linecol to say where cJSON stopped.
  */
 #ifndef GATE_JSONPOS_H
 #define GATE_JSONPOS_H

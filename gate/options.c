@@ -43,14 +43,3 @@ int options_parse_duration(double *out, const char *opt, const char *s)
 	return 0;
 }
 
-unsigned long options_seed(void)
-{
-	unsigned int v = 0;
-	int fd = open("/dev/urandom", O_RDONLY);
-
-	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		v = (unsigned int)time(NULL) ^ (unsigned int)getpid() << 16;
-	if (fd >= 0)
-		close(fd);
-	return v;
-}

@@ -12,6 +12,5 @@ int options_parse_count(long *out, const char *opt, const char *s, long lo,
    config_parse_duration), or -1 after error() naming opt. */
 int options_parse_duration(double *out, const char *opt, const char *s);
 /* A fresh seed from /dev/urandom (time and pid when it cannot be read). */
-unsigned long options_seed(void);
 
 #endif

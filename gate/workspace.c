@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/file.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "common/banned.h"
@@ -84,32 +85,6 @@ static int workspace_mkdir(const char *path)
 	return 0;
 }
 
-int workspace_read_file(char **data, size_t *len, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return error("cannot read \"%s\":", path);
-	buf = xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return error("cannot read \"%s\":", path);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
 /* The config gate runs with: --config FILE, or gate.json in head. */
 int workspace_load_config(struct config *cfg, char **origin,
 			 struct repo *repo, const char *path,
@@ -121,7 +96,7 @@ int workspace_load_config(struct config *cfg, char **origin,
 
 	if (path) {
 		*origin = xstrdup(path);
-		if (workspace_read_file(&text, &len, path) < 0)
+		if (file_read(&text, &len, path, CONFIG_MAX_BYTES) < 0)
 			return -1;
 	} else {
 		*origin = xstrdup("gate.json");
@@ -146,7 +121,7 @@ static char *log_tail(const char *path)
 	size_t len = 0;
 	int lines = 0;
 
-	if (workspace_read_file(&text, &len, path) < 0)
+	if (file_read(&text, &len, path, 0) < 0)
 		return xstrdup("");
 	start = text + len;
 	while (start > text && lines <= 15)

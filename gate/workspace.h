@@ -62,8 +62,6 @@ int workspace_layout(struct workspace *w, int env_pad, int scratch,
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 
-/* Read the file at path into *data (NUL-terminated, caller frees). */
-int workspace_read_file(char **data, size_t *len, const char *path);
 /*
  * The config: the file at path when non-NULL, else gate.json in head's
  * tree. *origin names it in messages (caller frees). 0 or -1.

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "common/error.h"
 #include "common/banned.h"
 
@@ -157,22 +159,10 @@ static double min_from(const double *x, size_t from, size_t n)
 
 double stats_median_inplace(double *x, size_t n)
 {
-	size_t k = n / 2;
-	double hi, lo;
-	size_t i;
-
 	if (!n || has_nan(x, n))
 		return NAN;
-	select_kth(x, n, k);
-	hi = x[k];
-	if (n % 2)
-		return hi;
-	/* even n: the lower middle is the largest of the half below x[k] */
-	lo = x[0];
-	for (i = 1; i < k; i++)
-		if (x[i] > lo)
-			lo = x[i];
-	return (lo + hi) / 2;
+	/* GSL selects in place too; for even n the mean of the two middles */
+	return gsl_stats_median(x, 1, n);
 }
 
 double stats_median(const double *x, size_t n)

@@ -15,6 +15,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
+#include "common/seed.h"
+#include "common/file.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
 #include "gate/measure.h"
@@ -199,7 +201,7 @@ static int write_advice(const char *path, const struct config *cfg,
 	FILE *f = NULL;
 	int ret = -1;
 
-	if (workspace_read_file(&text, &len, path) < 0)
+	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
 	root = cJSON_Parse(text);
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
@@ -271,7 +273,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	narms = o.rebuild ? 2 : 1;
-	seed = o.have_seed ? o.seed : options_seed();
+	seed = o.have_seed ? o.seed : seed_fresh();
 	if (workspace_open(&w, ctx->repo) < 0)
 		goto cleanup;
 	calib = workspace_path(&w, "calibration.json");

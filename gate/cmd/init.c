@@ -10,12 +10,14 @@
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/file.h"
 #include "gate/config.h"
 #include "git/repo.h"
 #include "common/banned.h"
@@ -41,23 +43,16 @@ struct found {
 	size_t n;
 };
 
+/* dir/name's text (at most 4 MiB), or NULL when it is not there */
 static char *slurp(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s%s", dir, name), *buf = NULL;
-	FILE *f = fopen(path, "rb");
-	size_t len = 0, cap = 0, got;
+	size_t len;
 
+	if (access(path, R_OK) != 0 || file_read(&buf, &len, path,
+						   (size_t)4 << 20) < 0)
+		buf = NULL;
 	free(path);
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096)
-			buf = xrealloc(buf, cap = cap * 2 + 4096);
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0 && len < (1u << 22));
-	fclose(f);
-	buf[len] = '\0';
 	return buf;
 }
 

@@ -20,6 +20,7 @@
 
 #include "ci/github.h"
 #include "common/error.h"
+#include "common/seed.h"
 #include "gate/adaptive.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
@@ -231,15 +232,6 @@ static void mark_new(struct run_report *r, struct repo *repo,
 	free(text);
 }
 
-static unsigned long name_seed(unsigned long seed, const char *name)
-{
-	unsigned long h = 5381;
-
-	while (*name)
-		h = h * 33 + (unsigned char)*name++;
-	return (seed ^ h) & 0xffffffffUL;
-}
-
 static void fill_rev(struct report_rev *out, const struct arm_state *a)
 {
 	out->label = a->rev.label;
@@ -446,7 +438,7 @@ static int prepare(struct workspace *w, struct run_report *r,
 	int rc;
 
 	r->arms_swapped = o->fixed_arms ? 0 :
-			  (int)(name_seed(r->seed, "arms") & 1);
+			  (int)(seed_derive(r->seed, "arms", 0) & 1);
 	r->arms_random = !o->fixed_arms;
 	workspace_slots(w, 2, r->arms_swapped);
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
@@ -517,7 +509,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
 	o.prog = &prog;
 	po = (struct publish_opts){ o.markdown, o.html, o.json, o.github };
-	r.seed = o.have_seed ? o.seed : options_seed();
+	r.seed = o.have_seed ? o.seed : seed_fresh();
 	r.advisory = o.advisory;
 
 	/* plan, workspace, measure, decide, report */

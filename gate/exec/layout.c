@@ -18,6 +18,7 @@
 #endif
 
 #include "common/error.h"
+#include "common/seed.h"
 #include "common/banned.h"
 
 extern char **environ;
@@ -60,7 +61,7 @@ int layout_init(struct layout *l, int env_pad, int scratch,
 	if (!l->rng)
 		return error("cannot allocate a random generator");
 	/* a stream apart from the pair order's, still replayed by --seed */
-	gsl_rng_set(l->rng, (seed * 2654435761UL + 12345) & 0xffffffffUL);
+	gsl_rng_set(l->rng, seed_derive(seed, "layout", 0));
 	if (scratch) {
 		l->scratch_root = make_scratch_root(parent);
 		if (!l->scratch_root)

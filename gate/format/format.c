@@ -1,7 +1,7 @@
 /*
- * The format interface: names, detection, the case table the parsers fill,
- * the value checks every format shares, units and their direction, case
- * selection by regex, and the filter arguments for re-running some cases.
+ * The format interface: the table of readers (one file each, like curl's
+ * vtls back-ends), detection, the case table the readers fill, the value
+ * checks every format shares, units and their direction, case selection.
  */
 #include "gate/format/format.h"
 
@@ -17,21 +17,34 @@
 #include "gate/jsonpos.h"
 #include "common/banned.h"
 
-static const char *const names[] = {
-	"time", "gbench", "gotest", "lines", "hyperfine", "pytest", "gate",
+/*
+ * One reader per format, in enum format's order; FORMAT_TIME reads no
+ * output. format_detect asks them in detect_order.
+ */
+static const struct format_reader time_reader = { "time", NULL, NULL };
+static const struct format_reader *const readers[] = {
+	&time_reader, &format_gbench_reader, &format_gotest_reader,
+	&format_lines_reader, &format_hyperfine_reader, &format_pytest_reader,
+	&format_gate_reader,
+};
+#define NREADERS (sizeof(readers) / sizeof(readers[0]))
+/* Most specific first: JSON by a key of its own, gbench any other object. */
+static const enum format detect_order[] = {
+	FORMAT_GATE, FORMAT_PYTEST, FORMAT_HYPERFINE, FORMAT_GBENCH,
+	FORMAT_GOTEST, FORMAT_LINES,
 };
 
 const char *format_name(enum format f)
 {
-	return (size_t)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
+	return (size_t)f < NREADERS ? readers[f]->name : "?";
 }
 
 int format_lookup(enum format *f, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i])) {
+	for (i = 0; i < NREADERS; i++)
+		if (!strcmp(name, readers[i]->name)) {
 			*f = (enum format)i;
 			return 0;
 		}
@@ -43,67 +56,64 @@ const char *format_names(void)
 	return "time, gbench, gotest, lines, hyperfine, pytest";
 }
 
-/* Does a line start like a go benchmark result: Benchmark<name> <digits>? */
-static int gotest_line(const char *s, const char *end)
-{
-	if (end - s < 10 || memcmp(s, "Benchmark", 9) != 0)
-		return 0;
-	while (s < end && *s != ' ' && *s != '\t')
-		s++;
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	return s < end && *s >= '0' && *s <= '9';
-}
-
 enum format format_detect(const char *text, size_t len)
 {
-	const char *s = text, *end = text + len, *nl;
-	cJSON *root;
+	const char *s = text, *end = text + len;
+	cJSON *root = NULL;
 	enum format f = FORMAT_LINES;
+	size_t i;
 
 	while (s < end && strchr(" \t\r\n", *s))
 		s++;
-	if (s < end && *s == '{') {
+	if (s < end && *s == '{')
 		root = cJSON_ParseWithLength(text, len);
-		if (cJSON_GetObjectItemCaseSensitive(root, "gate_version"))
-			f = FORMAT_GATE;
-		else if (cJSON_GetObjectItemCaseSensitive(root, "machine_info"))
-			f = FORMAT_PYTEST;
-		else if (cJSON_GetObjectItemCaseSensitive(root, "results"))
-			f = FORMAT_HYPERFINE;
-		else
-			f = FORMAT_GBENCH;	/* its parser explains */
-		cJSON_Delete(root);
-		return f;
+	for (i = 0; i < sizeof(detect_order) / sizeof(detect_order[0]); i++) {
+		const struct format_reader *r = readers[detect_order[i]];
+
+		if (r->detect(text, len, root)) {
+			f = detect_order[i];
+			break;
+		}
 	}
-	for (s = text; s < end; s = nl + 1) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		if (!nl)
-			nl = end;
-		if (gotest_line(s, nl))
-			return FORMAT_GOTEST;
-	}
+	cJSON_Delete(root);
 	return f;
 }
 
 struct cJSON *format_json(const char *text, size_t len, const char *origin,
 			  const char *what)
 {
-	struct jsonpos_error je;
-	size_t line, col;
-	cJSON *root;
+	const char *end = NULL;
+	size_t line, col, off;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 
-	if (jsonpos_check(text, len, &je) < 0) {
-		jsonpos_linecol(text, len, je.off, &line, &col);
-		error("%s:%zu:%zu: %s: not valid %s JSON (truncated, or not "
-		      "this format?)", origin, line, col, je.msg, what);
-		return NULL;
+	off = end && end >= text && end <= text + len ?
+	      (size_t)(end - text) : 0;
+	/* cJSON stops after the value: anything but white space is left */
+	while (root && off < len && text[off] && strchr(" \t\r\n", text[off]))
+		off++;
+	if (root && off == len)
+		return root;
+	cJSON_Delete(root);
+	/* cJSON allocates through gate's checked allocators: a syntax error */
+	jsonpos_linecol(text, len, off, &line, &col);
+	error("%s:%zu:%zu: syntax error: not valid %s JSON (truncated, or not "
+	      "this format?)", origin, line, col, what);
+	return NULL;
+}
+
+int fmt_table_add_numbers(struct fmt_table *t, const char *name,
+			  const struct cJSON *a, const char *origin,
+			  const char *what)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, a) {
+		if (!cJSON_IsNumber(v))
+			return error("%s: case \"%s\": \"%s\" holds a "
+				     "non-number", origin, name, what);
+		fmt_table_add(t, name, strlen(name), "s", v->valuedouble);
 	}
-	root = cJSON_ParseWithLength(text, len);
-	if (!root)
-		error("%s: cannot parse the %s JSON: out of memory", origin,
-		      what);
-	return root;
+	return 0;
 }
 
 struct fmt_case *fmt_table_find(const struct fmt_table *t, const char *name,
@@ -240,29 +250,11 @@ int format_parse(struct fmt_table *t, enum format f, const char *text,
 	if (len > FORMAT_MAX_BYTES)
 		return error("%s: %zu bytes is more than the %u MiB gate reads",
 			     origin, len, FORMAT_MAX_BYTES >> 20);
-	switch (f) {
-	case FORMAT_GBENCH:
-		rc = format_parse_gbench(t, text, len, origin, o);
-		break;
-	case FORMAT_GOTEST:
-		rc = format_parse_gotest(t, text, len, origin);
-		break;
-	case FORMAT_LINES:
-		rc = format_parse_lines(t, text, len, origin);
-		break;
-	case FORMAT_HYPERFINE:
-		rc = format_parse_hyperfine(t, text, len, origin);
-		break;
-	case FORMAT_PYTEST:
-		rc = format_parse_pytest(t, text, len, origin);
-		break;
-	case FORMAT_GATE:
-		rc = format_parse_gate(t, text, len, origin);
-		break;
-	default:
+	if ((size_t)f < NREADERS && readers[f]->parse)
+		rc = readers[f]->parse(t, text, len, origin, o);
+	else
 		rc = error("%s: format \"%s\" has no cases to parse", origin,
 			   format_name(f));
-	}
 	if (rc == 0 && t->n == 0)
 		rc = error("%s: no benchmark results in the %s output (%zu "
 			   "bytes): did the suite run any case?", origin,
@@ -298,128 +290,4 @@ int fmt_table_filter(struct fmt_table *t, const char *re)
 	t->n = kept;
 	regfree(&rx);
 	return 0;
-}
-
-/* Append s to buf (len, cap), escaping regex metacharacters. */
-static void put_escaped(char **buf, size_t *len, size_t *cap, const char *s,
-			size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (*len + 3 > *cap) {
-			*cap = *cap * 2 + 16;
-			*buf = xrealloc(*buf, *cap);
-		}
-		if (strchr("\\^$.|?*+()[]{}", s[i]))
-			(*buf)[(*len)++] = '\\';
-		(*buf)[(*len)++] = s[i];
-	}
-	(*buf)[*len] = '\0';
-}
-
-/* go's name without the -GOMAXPROCS suffix it appends ("-8"). */
-static size_t go_base_len(const char *name)
-{
-	size_t n = strlen(name), i = n;
-
-	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
-		i--;
-	if (i < n && i > 1 && name[i - 1] == '-')
-		return i - 1;
-	return n;
-}
-
-char *format_filter_arg(enum format f, const char *const *case_names,
-			size_t n)
-{
-	const char *prefix;
-	char *buf;
-	size_t len, cap, i, k, levels = 1;
-
-	if (f == FORMAT_GBENCH)
-		prefix = "--benchmark_filter=^(";
-	else if (f == FORMAT_GOTEST)
-		prefix = "-test.bench=^(";
-	else
-		return NULL;
-	if (n == 0)
-		return NULL;
-	cap = strlen(prefix) + 64;
-	buf = xmalloc(cap);
-	len = strlen(prefix);
-	memcpy(buf, prefix, len + 1);
-	if (f == FORMAT_GOTEST) {
-		/*
-		 * go splits -bench at each '/' and matches the parts against
-		 * the levels of a sub-benchmark's name, so each name
-		 * becomes level patterns: only single-level names can share
-		 * one alternation per level: A/x and B/y give ^(A|B)$/^(x|y)$,
-		 * which may also run A/y; a re-run ignores cases it did not
-		 * ask for.
-		 */
-		for (i = 0; i < n; i++) {
-			size_t lv = 1;
-
-			for (k = 0; case_names[i][k]; k++)
-				lv += case_names[i][k] == '/';
-			if (lv > levels)
-				levels = lv;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		const char *nm = case_names[i];
-		size_t nl = f == FORMAT_GOTEST ? go_base_len(nm) : strlen(nm);
-		const char *slash = f == FORMAT_GOTEST ?
-				    memchr(nm, '/', nl) : NULL;
-
-		if (i) {
-			buf[len++] = '|';
-			buf[len] = '\0';
-		}
-		put_escaped(&buf, &len, &cap, nm,
-			    slash ? (size_t)(slash - nm) : nl);
-	}
-	put_escaped(&buf, &len, &cap, "", 0);
-	if (len + 4 > cap)
-		buf = xrealloc(buf, cap = len + 4);
-	memcpy(buf + len, ")$", 3);
-	len += 2;
-	if (f == FORMAT_GOTEST && levels > 1) {
-		/* the deeper levels: alternations of each name's part */
-		for (k = 1; k < levels; k++) {
-			size_t j;
-
-			if (len + 4 > cap)
-				buf = xrealloc(buf, cap = 2 * cap + 4);
-			memcpy(buf + len, "/^(", 4);
-			len += 3;
-			for (i = 0; i < n; i++) {
-				const char *nm = case_names[i];
-				size_t nl = go_base_len(nm), at = 0, lv = 0;
-				size_t e;
-
-				for (j = 0; j < nl && lv < k; j++)
-					if (nm[j] == '/') {
-						lv++;
-						at = j + 1;
-					}
-				if (lv < k)
-					continue;
-				for (e = at; e < nl && nm[e] != '/'; e++)
-					;
-				if (buf[len - 1] != '(') {
-					buf[len++] = '|';
-					buf[len] = '\0';
-				}
-				put_escaped(&buf, &len, &cap, nm + at,
-					    e - at);
-			}
-			if (len + 4 > cap)
-				buf = xrealloc(buf, cap = 2 * cap + 4);
-			memcpy(buf + len, ")$", 3);
-			len += 2;
-		}
-	}
-	return buf;
 }

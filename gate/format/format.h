@@ -1,7 +1,10 @@
 /*
  * Benchmark output formats: how a benchmark's stdout (gate run) or a result
- * file (gate compare) becomes (case, unit, values) rows. One parser per
- * format in gate/format-*.c; this interface is all the commands see.
+ * file (gate compare) becomes (case, unit, values) rows. One reader per
+ * format, a file each in gate/format/ behind struct format_reader; this
+ * interface is all the commands see. Adding a format: write
+ * gate/format/NAME.c defining format_NAME_reader, add it to enum format,
+ * to readers[] (and detect_order[]) in format.c and to the Makefile.
  */
 #ifndef GATE_FORMAT_H
 #define GATE_FORMAT_H
@@ -82,34 +85,41 @@ const char *format_value(double v, const char *unit, char *buf, size_t size);
  */
 int fmt_table_filter(struct fmt_table *t, const char *re);
 
-/*
- * The arguments that make a suite of format f run only the named cases
- * (exact names, metacharacters escaped): gbench
- * "--benchmark_filter=^(a|b)$", gotest "-test.bench=^(BenchmarkA|...)$"
- * with go's -N suffix removed. NULL for formats without a filter. Caller
- * frees.
- */
-char *format_filter_arg(enum format f, const char *const *names, size_t n);
+struct cJSON;
 
-/* The parsers, for format_parse. Each returns 0 or -1 after error(). */
-int format_parse_gbench(struct fmt_table *t, const char *text, size_t len,
-			const char *origin, const struct fmt_opts *o);
-int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
-			const char *origin);
-int format_parse_lines(struct fmt_table *t, const char *text, size_t len,
-		       const char *origin);
-int format_parse_hyperfine(struct fmt_table *t, const char *text, size_t len,
-			   const char *origin);
-int format_parse_pytest(struct fmt_table *t, const char *text, size_t len,
-			const char *origin);
+/* One foreign format: its name, how to recognise it, how to read it. */
+struct format_reader {
+	const char *name;	/* as written in gate.json and --format */
+	/*
+	 * 1 when text (len bytes) looks like this format; root is the parsed
+	 * JSON object when text starts with '{' and parses, else NULL.
+	 */
+	int (*detect)(const char *text, size_t len, const struct cJSON *root);
+	/* Add text's cases to t; 0, or -1 after error(). */
+	int (*parse)(struct fmt_table *t, const char *text, size_t len,
+		     const char *origin, const struct fmt_opts *o);
+};
+
+extern const struct format_reader format_gbench_reader;
+extern const struct format_reader format_gotest_reader;
+extern const struct format_reader format_lines_reader;
+extern const struct format_reader format_hyperfine_reader;
+extern const struct format_reader format_pytest_reader;
+extern const struct format_reader format_gate_reader;
+
+/* gate's own report as compare reads it (gate/format/gatereport.c). */
 int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
-		      const char *origin);
+		      const char *origin, const struct fmt_opts *o);
 /*
- * Shared by the JSON parsers: check text with jsonpos (messages with
- * origin:line:column) and parse it with cJSON. Returns the root or NULL
- * after error(); the caller cJSON_Deletes it.
+ * For the JSON readers: parse text with cJSON; a syntax error names
+ * origin:line:column. Returns the root or NULL after error(); the caller
+ * cJSON_Deletes it.
  */
 struct cJSON *format_json(const char *text, size_t len, const char *origin,
+			  const char *what);
+/* Add every number of array a as a value of (name, "s"); what names a. */
+int fmt_table_add_numbers(struct fmt_table *t, const char *name,
+			  const struct cJSON *a, const char *origin,
 			  const char *what);
 
 #endif

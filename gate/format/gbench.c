@@ -93,7 +93,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 	return 0;
 }
 
-int format_parse_gbench(struct fmt_table *t, const char *text, size_t len,
+static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
 	cJSON *root = format_json(text, len, origin, "Google Benchmark");
@@ -129,3 +129,18 @@ cleanup:
 	cJSON_Delete(root);
 	return ret;
 }
+
+/* Any other JSON object: its parser explains what is missing. */
+static int gbench_detect(const char *text, size_t len, const struct cJSON *root)
+{
+	(void)root;
+	while (len && strchr(" \t\r\n", *text)) {
+		text++;
+		len--;
+	}
+	return len && *text == '{';
+}
+
+const struct format_reader format_gbench_reader = {
+	"gbench", gbench_detect, gbench_parse,
+};

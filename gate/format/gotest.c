@@ -101,12 +101,13 @@ static int result_line(struct fmt_table *t, const char *s, const char *end,
 	return 0;
 }
 
-int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
-			const char *origin)
+static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
+			const char *origin, const struct fmt_opts *o)
 {
 	const char *s = text, *end = text + len, *nl, *last = NULL;
 	size_t lineno = 0, last_len = 0;
 
+	(void)o;
 	for (; s < end; s = nl + 1) {
 		size_t n;
 
@@ -142,3 +143,35 @@ int format_parse_gotest(struct fmt_table *t, const char *text, size_t len,
 			     "did not finish", origin);
 	return 0;
 }
+
+/* Does a line start like a go benchmark result: Benchmark<name> <digits>? */
+static int gotest_line(const char *s, const char *end)
+{
+	if (end - s < 10 || memcmp(s, "Benchmark", 9) != 0)
+		return 0;
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return s < end && *s >= '0' && *s <= '9';
+}
+
+/* A line that looks like a go benchmark result. */
+static int gotest_detect(const char *text, size_t len, const struct cJSON *root)
+{
+	const char *s, *end = text + len, *nl;
+
+	(void)root;
+	for (s = text; s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			nl = end;
+		if (gotest_line(s, nl))
+			return 1;
+	}
+	return 0;
+}
+
+const struct format_reader format_gotest_reader = {
+	"gotest", gotest_detect, gotest_parse,
+};

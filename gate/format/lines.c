@@ -71,12 +71,13 @@ static int one_line(struct fmt_table *t, const char *s, size_t n,
 	return 0;
 }
 
-int format_parse_lines(struct fmt_table *t, const char *text, size_t len,
-		       const char *origin)
+static int lines_parse(struct fmt_table *t, const char *text, size_t len,
+		       const char *origin, const struct fmt_opts *o)
 {
 	const char *s = text, *end = text + len, *nl;
 	size_t lineno = 0;
 
+	(void)o;
 	for (; s < end; s = nl + 1) {
 		nl = memchr(s, '\n', (size_t)(end - s));
 		lineno++;
@@ -93,3 +94,16 @@ int format_parse_lines(struct fmt_table *t, const char *text, size_t len,
 	}
 	return 0;
 }
+
+/* What is not another format is read as lines. */
+static int lines_detect(const char *text, size_t len, const struct cJSON *root)
+{
+	(void)text;
+	(void)len;
+	(void)root;
+	return 1;
+}
+
+const struct format_reader format_lines_reader = {
+	"lines", lines_detect, lines_parse,
+};

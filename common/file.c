@@ -1,0 +1,51 @@
+/*
+ * The one file reader (common/file.h).
+ */
+#include "common/file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "common/banned.h"
+
+int file_read(char **data, size_t *len, const char *path, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return error("cannot read \"%s\":", path);
+	buf = xmalloc(cap);
+	for (;;) {
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (max && n > max) {
+			fclose(f);
+			free(buf);
+			return error("\"%s\" is larger than %zu bytes: refused "
+				     "without reading it all", path, max);
+		}
+		if (got == 0) {
+			if (ferror(f) && errno == EINTR) {
+				clearerr(f);
+				continue;
+			}
+			break;
+		}
+		if (cap - n - 1 == 0)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return error("cannot read \"%s\":", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}

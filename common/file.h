@@ -1,0 +1,19 @@
+/*
+ * Reading a whole file, with a bound: the one file reader gate has, so
+ * that no caller reads a /dev/zero or a 1 GB file whole before refusing.
+ */
+#ifndef COMMON_FILE_H
+#define COMMON_FILE_H
+
+#include <stddef.h>
+
+/*
+ * Read path into *data (NUL-terminated, caller frees) and its length into
+ * *len. More than max bytes (max > 0) is refused without reading further:
+ * "\"path\" is larger than N bytes". Returns 0, or -1 after error() (a
+ * missing file too: check with access() first where that is not an
+ * error). Interrupted reads are retried.
+ */
+int file_read(char **data, size_t *len, const char *path, size_t max);
+
+#endif

@@ -1,0 +1,672 @@
+/*
+ * gate.json, one key at a time: which keys each object knows (with a
+ * suggestion for a misspelt one), and each value's type and range, read
+ * into a benchmark's knobs or the config.
+ */
+#include <errno.h>
+#include <ctype.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "gate/config-parse.h"
+#include "common/banned.h"
+
+static const char *const top_keys[] = {
+	"version", "build", "defaults", "benchmarks", NULL
+};
+static const char *const defaults_keys[] = {
+	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
+	"pass_excludes", "gate", "counter", "timeout", "parity", "confidence",
+	"resamples", "statistic", "interval", "rule", "target_halfwidth",
+	"budget",
+	NULL
+};
+static const char *const bench_keys[] = {
+	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
+	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
+	"format",
+	"expect", "statistic", "interval", "rule", "target_halfwidth", NULL
+};
+/*
+ * The names gate.json may use, NULL-terminated, from their one table each
+ * (gate/metrics.c, stats/rank.c): metrics a benchmark may name, and the
+ * statistics in enum stats_estimator's order.
+ */
+static const char *const *metric_list(void)
+{
+	static const char *list[METRIC_COUNT + 1];
+	size_t n = 0;
+	int i;
+
+	if (list[0])
+		return list;
+	for (i = 0; i < METRIC_COUNT; i++)
+		if (metric_lookup(metric_name((enum metric)i)) == i)
+			list[n++] = metric_name((enum metric)i);
+	return list;
+}
+
+static const char *const *statistic_names(void)
+{
+	static const char *list[] = { NULL, NULL, NULL, NULL };
+
+	if (!list[0]) {
+		list[0] = stats_estimator_name(STATS_MEDIAN);
+		list[1] = stats_estimator_name(STATS_HL);
+		list[2] = stats_estimator_name(STATS_MEAN);
+	}
+	return list;
+}
+static const char *const interval_names[] = {
+	"exact", "percentile", "bca", NULL
+};
+static const char *const rule_names[] = { "floor", "significant", NULL };
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+/* Levenshtein distance ignoring ASCII case; SIZE_MAX past 64 bytes. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65], i, j;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag;
+
+			if (lower((unsigned char)a[i - 1]) !=
+			    lower((unsigned char)b[j - 1]))
+				best++;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* The known key closest to key, if it is a likely misspelling; or NULL. */
+static const char *suggest(const char *key, const char *const *known)
+{
+	const char *best = NULL;
+	size_t d, bestd = 3;
+
+	for (; *known; known++) {
+		d = distance(key, *known);
+		if (d < bestd && d < strlen(key)) {
+			bestd = d;
+			best = *known;
+		}
+	}
+	return best;
+}
+
+/* Why key k (member m) is not known in scope, at its key; returns -1. */
+static int unknown_key(struct parser *p, const cJSON *m, const char *k,
+		       enum scope scope, const char *const *known)
+{
+	const char *alt;
+	char list[256];
+	size_t i, o;
+
+	if (scope == SCOPE_BENCH && in_list(m->string, defaults_keys))
+		return config_fail_key(p, "%s is suite-wide: set it in "
+				       "\"defaults\", not %s", k, p->where);
+	if (scope == SCOPE_DEFAULTS && (!strcmp(m->string, "name") ||
+					!strcmp(m->string, "run")))
+		return config_fail_key(p, "unknown key %s in \"defaults\": "
+				       "it belongs in each benchmark", k);
+	if (scope == SCOPE_DEFAULTS && in_list(m->string, top_keys))
+		return config_fail_key(p, "unknown key %s in \"defaults\": "
+				       "it belongs at the top level", k);
+	if (scope == SCOPE_TOP && in_list(m->string, defaults_keys))
+		return config_fail_key(p, "unknown key %s at the top level: "
+				       "it belongs in \"defaults\"%s", k,
+				       in_list(m->string, bench_keys) ?
+				       " or in a benchmark" : "");
+	if (scope == SCOPE_TOP && in_list(m->string, bench_keys))
+		return config_fail_key(p, "unknown key %s at the top level: "
+				       "it belongs in each benchmark in "
+				       "\"benchmarks\"", k);
+	if ((alt = suggest(m->string, known)))
+		return config_fail_key(p, "unknown key %s %s (did you mean "
+				       "\"%s\"?)", k, p->where, alt);
+	for (o = 0, i = 0; known[i] && o < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
+				      i ? ", " : "", known[i]);
+	return config_fail_key(p, "unknown key %s %s: known keys are %s", k,
+			       p->where, list);
+}
+
+/*
+ * Check the key of member m (index j) of the object at the current path:
+ * known in this scope, and not a repeat (cJSON keeps both copies of a
+ * repeated key; one would be silently ignored).
+ */
+int config_keys_check(struct parser *p, const cJSON *obj, const cJSON *m,
+		      size_t j, enum scope scope)
+{
+	const char *const *known = scope == SCOPE_TOP ? top_keys :
+				   scope == SCOPE_DEFAULTS ? defaults_keys :
+				   bench_keys;
+	const cJSON *q;
+	char k[128];
+	size_t i, line, col;
+	int r = 0;
+
+	config_enter(p, NULL, j);
+	config_quote(k, sizeof(k), m->string);
+	if (!in_list(m->string, known)) {
+		r = unknown_key(p, m, k, scope, known);
+		config_leave(p);
+		return r;
+	}
+	for (q = obj->child, i = 0; q != m; q = q->next, i++) {
+		if (strcmp(q->string, m->string))
+			continue;
+		p->path[p->depth - 1].index = i;
+		if (config_position(p, p->path, p->depth, 1, &line, &col) < 0)
+			line = col = 0;
+		p->path[p->depth - 1].index = j;
+		r = config_fail_key(p, "duplicate key %s %s (first at "
+				    "%zu:%zu): remove one", k, p->where, line,
+				    col);
+		break;
+	}
+	config_leave(p);
+	return r;
+}
+
+/* A whole number in [lo, hi] at the current path, for key. */
+int config_keys_whole(const struct parser *p, const cJSON *it, const char *key,
+		     unsigned lo, unsigned hi, unsigned *out)
+{
+	char g[64];
+	double d = it->valuedouble;
+
+	if (cJSON_IsNumber(it) && isfinite(d) && d == floor(d) && d >= lo &&
+	    d <= hi) {
+		*out = (unsigned)d;
+		return 0;
+	}
+	return config_fail(p, "\"%s\" must be a whole number from %u to %u, "
+			   "got %s", key, lo, hi, config_got(p, g, sizeof(g)));
+}
+
+int config_keys_is_number(const cJSON *it)
+{
+	return cJSON_IsNumber(it) && isfinite(it->valuedouble);
+}
+
+/* One of the strings in names, stored as its index. */
+static int get_choice(const struct parser *p, const cJSON *it,
+		      const char *key, const char *const *names, int *out)
+{
+	char g[64], list[128] = "";
+	size_t i, o = 0;
+
+	for (i = 0; cJSON_IsString(it) && names[i]; i++) {
+		if (!strcmp(it->valuestring, names[i])) {
+			*out = (int)i;
+			return 0;
+		}
+	}
+	for (i = 0; names[i]; i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s\"%s\"",
+				      i == 0 ? "" : names[i + 1] ? ", " :
+				      " or ", names[i]);
+	return config_fail(p, "\"%s\" must be %s, got %s", key, list,
+			   config_got(p, g, sizeof(g)));
+}
+
+/* A metric name at the current path (a string), or -1 after an error. */
+static int metric_id(const struct parser *p, const cJSON *it, const char *key)
+{
+	const char *alt;
+	char g[64];
+	int id = metric_lookup(it->valuestring);
+
+	if (id >= 0)
+		return id;
+	alt = suggest(it->valuestring, metric_list());
+	if (alt)
+		return config_fail(p, "\"%s\" names an unknown metric %s (did "
+				   "you mean \"%s\"?)", key,
+				   config_got(p, g, sizeof(g)), alt);
+	return config_fail(p, "\"%s\" names an unknown metric %s: known "
+			   "metrics are %s", key, config_got(p, g, sizeof(g)),
+			   metric_names());
+}
+
+/* A non-empty list of distinct metric names, in order, into list[*n]. */
+static int parse_names(struct parser *p, const cJSON *it, const char *key,
+		       int *list, size_t *n)
+{
+	const cJSON *e;
+	size_t i, j;
+	char g[64];
+	int id, r = 0;
+
+	if (!cJSON_IsArray(it) || !it->child)
+		return config_fail(p, "\"%s\" must be a non-empty list of "
+				   "metric names such as [\"wall\", "
+				   "\"instructions\"], got %s", key,
+				   config_got(p, g, sizeof(g)));
+	*n = 0;
+	for (e = it->child, i = 0; e && r == 0; e = e->next, i++) {
+		config_enter(p, NULL, i);
+		if (!cJSON_IsString(e)) {
+			r = config_fail(p, "each element of \"%s\" must be a "
+					"metric name such as \"wall\", got %s",
+					key, config_got(p, g, sizeof(g)));
+		} else if ((id = metric_id(p, e, key)) < 0) {
+			r = -1;
+		} else {
+			for (j = 0; j < *n && list[j] != id; j++)
+				;
+			if (j < *n)
+				r = config_fail(p, "\"%s\" names %s twice: "
+						"remove one", key,
+						config_got(p, g, sizeof(g)));
+			else
+				list[(*n)++] = id;
+		}
+		config_leave(p);
+	}
+	return r;
+}
+
+static int parse_metric_list(struct parser *p, const cJSON *it,
+			     const char *key, struct knobs *k)
+{
+	int list[METRIC_COUNT];
+	size_t n, i;
+
+	if (parse_names(p, it, key, list, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		k->b.metrics[i].id = (enum metric)list[i];
+	k->b.nmetrics = n;
+	return 0;
+}
+
+static int check_floor(const struct parser *p, const cJSON *it,
+		       const char *what, double *out)
+{
+	char g[64];
+	double d = it->valuedouble;
+
+	if (config_keys_is_number(it) && d >= 0 && d < 10) {
+		*out = d;
+		return 0;
+	}
+	return config_fail(p, "%s must be a fraction from 0 to below 10 "
+			   "(0.05 means 5%%), got %s", what,
+			   config_got(p, g, sizeof(g)));
+}
+
+/*
+ * "min_effect" or "pass_excludes" (key): a number (every metric's) or an
+ * object of fractions by metric name, into *all or by[]. The whole value
+ * replaces the one from "defaults".
+ */
+static int parse_by_metric(struct parser *p, const cJSON *it,
+			   const char *key, double *all, double *by)
+{
+	const cJSON *e;
+	char g[64], what[64];
+	size_t j;
+	int i, id;
+
+	*all = NAN;
+	for (i = 0; i < METRIC_COUNT; i++)
+		by[i] = NAN;
+	snprintf(what, sizeof(what), "\"%s\"", key);
+	if (!cJSON_IsObject(it)) {
+		if (!config_keys_is_number(it))
+			return config_fail(p, "\"%s\" must be a fraction "
+					   "such as 0.05 (5%%) or an object of "
+					   "fractions by metric such as "
+					   "{\"wall\": 0.05, \"instructions\": "
+					   "0.01}, got %s", key,
+					   config_got(p, g, sizeof(g)));
+		return check_floor(p, it, what, all);
+	}
+	for (e = it->child, j = 0; e; e = e->next, j++) {
+		const char *alt;
+
+		config_enter(p, NULL, j);
+		id = metric_lookup(e->string);
+		if (id < 0) {
+			alt = suggest(e->string, metric_list());
+			config_fail_key(p, "\"%s\" names an unknown metric "
+				 "\"%s\"%s%s%s", key, e->string,
+				 alt ? " (did you mean \"" : ": known metrics "
+				 "are ", alt ? alt : metric_names(),
+				 alt ? "\"?)" : "");
+			return -1;
+		}
+		if (!isnan(by[id]))
+			return config_fail_key(p, "\"%s\" gives \"%s\" twice: "
+					"remove one", key, e->string);
+		snprintf(what, sizeof(what), "\"%s\" of \"%s\"", key,
+			 e->string);
+		if (check_floor(p, e, what, &by[id]) < 0)
+			return -1;
+		config_leave(p);
+	}
+	return 0;
+}
+
+/* A knob of how a benchmark runs and is decided, not what it measures. */
+static int knob_setting(struct parser *p, const cJSON *m, struct knobs *k)
+{
+	const char *key = m->string;
+	double d = m->valuedouble;
+	char g[64];
+
+	if (!strcmp(key, "counter")) {
+		int i;
+
+		for (i = 0; i <= COUNTER_VALGRIND && cJSON_IsString(m); i++)
+			if (!strcmp(m->valuestring,
+				    counter_name((enum counter)i))) {
+				k->b.counter = (enum counter)i;
+				return 0;
+			}
+		return config_fail(p, "\"counter\" must be \"auto\", \"perf\" "
+				   "or \"valgrind\", got %s",
+				   config_got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "timeout")) {
+		if (config_keys_is_number(m) && d > 0 && d <= 86400) {
+			k->b.timeout = d;
+			return 0;
+		}
+		return config_fail(p, "\"timeout\" must be a number of seconds "
+				   "above 0 and at most 86400, got %s",
+				   config_got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "statistic"))
+		return get_choice(p, m, key, statistic_names(),
+				  (int *)&k->b.statistic);
+	if (!strcmp(key, "interval"))
+		return get_choice(p, m, key, interval_names,
+				  (int *)&k->b.interval);
+	if (!strcmp(key, "rule"))
+		return get_choice(p, m, key, rule_names, (int *)&k->b.rule);
+	if (!strcmp(key, "target_halfwidth")) {
+		if (config_keys_is_number(m) && d > 0 && d < 10) {
+			k->b.target_halfwidth = d;
+			return 0;
+		}
+		return config_fail(p, "\"target_halfwidth\" must be a fraction "
+				   "above 0 and below 10 (0.02 means an "
+				   "interval of +-2%%), got %s",
+				   config_got(p, g, sizeof(g)));
+	}
+	if (!strcmp(key, "parity")) {
+		if (cJSON_IsBool(m)) {
+			k->b.parity = cJSON_IsTrue(m);
+			return 0;
+		}
+		return config_fail(p, "\"parity\" must be true or false, "
+				   "got %s", config_got(p, g, sizeof(g)));
+	}
+	return config_fail(p, "internal error: no rule for key \"%s\"", key);
+}
+
+int config_keys_knob(struct parser *p, const cJSON *m, struct knobs *k,
+		      enum source src)
+{
+	const char *key = m->string;
+	char g[64];
+
+	if (!strcmp(key, "pairs")) {
+		k->pairs_src = src;
+		return config_keys_whole(p, m, key, 2, 10000, &k->b.pairs);
+	}
+	if (!strcmp(key, "max_pairs")) {
+		/* Checked against "pairs" once the benchmark is complete. */
+		k->max_src = src;
+		return config_keys_whole(p, m, key, 2, 100000, &k->b.max_pairs);
+	}
+	if (!strcmp(key, "warmup")) {
+		k->warmup_src = src;
+		return config_keys_whole(p, m, key, 0, 1000, &k->b.warmup);
+	}
+	if (!strcmp(key, "metric")) {
+		int id;
+
+		if (!cJSON_IsString(m) || (id = metric_id(p, m, key)) < 0)
+			return cJSON_IsString(m) ? -1 :
+			       config_fail(p, "\"metric\" must be a metric "
+					   "name such as \"wall\" (known: "
+					   "%s), got %s", metric_names(),
+					   config_got(p, g, sizeof(g)));
+		k->b.metrics[0].id = (enum metric)id;
+		k->b.nmetrics = 1;
+		return 0;
+	}
+	if (!strcmp(key, "metrics"))
+		return parse_metric_list(p, m, key, k);
+	if (!strcmp(key, "gate")) {
+		int list[METRIC_COUNT];
+		size_t n, i;
+
+		if (parse_names(p, m, key, list, &n) < 0)
+			return -1;
+		memset(k->gating, 0, sizeof(k->gating));
+		for (i = 0; i < n; i++)
+			k->gating[list[i]] = 1;
+		k->gate_set = 1;
+		return 0;
+	}
+	if (!strcmp(key, "min_effect")) {
+		k->floor_src = src;
+		return parse_by_metric(p, m, key, &k->floor_all, k->floor);
+	}
+	if (!strcmp(key, "pass_excludes")) {
+		k->excl_src = src;
+		return parse_by_metric(p, m, key, &k->excl_all, k->excl);
+	}
+	return knob_setting(p, m, k);
+}
+
+/* A string (run by /bin/sh -c) or a list of strings (argv) into *out. */
+int config_keys_command(struct parser *p, const cJSON *it, const char *key,
+			 const char *example, struct command *out)
+{
+	struct command c = { NULL, NULL };
+	const cJSON *e;
+	size_t n, i;
+	char g[64];
+
+	if (cJSON_IsString(it)) {
+		if (!it->valuestring[strspn(it->valuestring, " \t\n\r\f\v")])
+			return config_fail(p, "\"%s\" is an empty command: "
+					   "give one, such as \"%s\"", key,
+					   example);
+		out->shell = xstrdup(it->valuestring);
+		return 0;
+	}
+	if (!cJSON_IsArray(it))
+		return config_fail(p, "\"%s\" must be a command string or a "
+				   "list of strings (program and arguments), "
+				   "got %s%s", key, config_got(p, g, sizeof(g)),
+				   cJSON_IsNull(it) && !strcmp(key, "build") ?
+				   " (leave \"build\" out when there is "
+				   "nothing to build)" : "");
+	for (n = 0, e = it->child; e; e = e->next)
+		n++;
+	if (!n)
+		return config_fail(p, "\"%s\" is an empty list: give the "
+				   "program and its arguments, such as "
+				   "[\"%s\"]", key, example);
+	c.argv = xcalloc(n + 1, sizeof(*c.argv));
+	for (i = 0, e = it->child; e; e = e->next, i++) {
+		if (!cJSON_IsString(e) || !*e->valuestring) {
+			int r;
+
+			config_enter(p, NULL, i);
+			r = config_fail(p, "each element of \"%s\" must be a "
+					"non-empty string, got %s", key,
+					config_got(p, g, sizeof(g)));
+			config_leave(p);
+			command_release(&c);
+			return r;
+		}
+		c.argv[i] = xstrdup(e->valuestring);
+	}
+	*out = c;
+	return 0;
+}
+
+/* It becomes a file name and a report key: say so when refusing one. */
+int config_keys_name(const struct parser *p, const cJSON *it)
+{
+	const unsigned char *s;
+	size_t n;
+	char g[64];
+
+	if (!cJSON_IsString(it))
+		return config_fail(p, "\"name\" must be a string such as "
+				   "\"parse\", got %s",
+				   config_got(p, g, sizeof(g)));
+	s = (const unsigned char *)it->valuestring;
+	n = strlen(it->valuestring);
+	if (!n)
+		return config_fail(p, "\"name\" is empty: give the benchmark a "
+				   "name, such as \"parse\"");
+	if (n > NAME_MAX_LEN)
+		return config_fail(p, "\"name\" is %zu characters long, more "
+				   "than %d: it becomes a file name and a "
+				   "report key", n, NAME_MAX_LEN);
+	for (; *s; s++) {
+		if (*s == '/')
+			return config_fail(p, "\"name\" %s contains '/': it "
+					   "becomes a file name and a report "
+					   "key", config_got(p, g, sizeof(g)));
+		if (*s < 0x20 || *s > 0x7e)
+			return config_fail(p, "\"name\" %s is not printable "
+					   "ASCII: it becomes a file name and "
+					   "a report key",
+					   config_got(p, g, sizeof(g)));
+	}
+	if (!strcmp(it->valuestring, ".") || !strcmp(it->valuestring, ".."))
+		return config_fail(p, "\"name\" cannot be \".\" or \"..\": it "
+				   "becomes a file name");
+	return 0;
+}
+
+int config_parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v, unit = 1;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	if (!strcmp(end, "ms"))
+		unit = 0.001;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		unit = 60;
+	else if (!strcmp(end, "h"))
+		unit = 3600;
+	else if (strcmp(end, "s") && *end)
+		return -1;
+	v *= unit;
+	if (!isfinite(v) || !(v > 0))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int config_keys_format(const struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	char g[64];
+
+	if (cJSON_IsString(m) && format_lookup(&out->format,
+					       m->valuestring) == 0 &&
+	    out->format != FORMAT_GATE)
+		return 0;
+	return config_fail(p, "\"format\" must be one of %s, got %s",
+			   format_names(), config_got(p, g, sizeof(g)));
+}
+
+/* A list of case patterns, each a valid POSIX extended regex. */
+int config_keys_expect(struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	const cJSON *e;
+	size_t i = 0, n = 0;
+	char g[64], msg[128];
+	regex_t rx;
+	int rc;
+
+	if (!cJSON_IsArray(m))
+		return config_fail(p, "\"expect\" must be a list of case name "
+				   "patterns such as [\"^BM_sort\"], got %s",
+				   config_got(p, g, sizeof(g)));
+	cJSON_ArrayForEach(e, m)
+		n++;
+	out->expect = xcalloc(n + 1, sizeof(*out->expect));
+	cJSON_ArrayForEach(e, m) {
+		config_enter(p, NULL, i);
+		if (!cJSON_IsString(e) || !*e->valuestring)
+			return config_fail(p, "each element of \"expect\" must "
+					   "be a non-empty pattern, got %s",
+					   config_got(p, g, sizeof(g)));
+		rc = regcomp(&rx, e->valuestring, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &rx, msg, sizeof(msg));
+			return config_fail(p, "%s is not a valid POSIX "
+					   "extended regular expression: %s",
+					   config_got(p, g, sizeof(g)), msg);
+		}
+		regfree(&rx);
+		out->expect[i++] = xstrdup(e->valuestring);
+		out->nexpect = i;
+		config_leave(p);
+	}
+	return 0;
+}
+
+const char *interval_name(enum interval_method m)
+{
+	return interval_names[m];
+}
+
+const char *rule_name(enum rule r)
+{
+	return rule_names[r];
+}

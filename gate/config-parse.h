@@ -1,0 +1,104 @@
+/*
+ * Inside the gate.json parser, shared by its three files: config.c walks the
+ * document and says where a value is (messages at line:column),
+ * config-keys.c reads one key's value, config-rules.c checks what only a
+ * whole benchmark or file can show and fills in the defaults.
+ */
+#ifndef GATE_CONFIG_PARSE_H
+#define GATE_CONFIG_PARSE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+#include "gate/config.h"
+#include "gate/jsonpos.h"
+
+struct cJSON;
+
+#define NAME_MAX_LEN 100
+/* The deepest path we report on: benchmarks[i].run[k]. */
+#define PATH_MAX_STEPS 8
+
+#define EXAMPLE_BENCH "{\"name\": \"x\", \"run\": [\"./bench\"]}"
+
+enum scope { SCOPE_TOP, SCOPE_DEFAULTS, SCOPE_BENCH };
+/* Where a knob's value came from, to say which setting to change. */
+enum source { SRC_BUILTIN, SRC_DEFAULTS, SRC_BENCH };
+
+struct parser {
+	const char *text;
+	size_t len;
+	const char *origin;
+	struct jsonpos_step path[PATH_MAX_STEPS];	/* the value at hand */
+	size_t depth;
+	char where[160];	/* "in benchmark \"parse\"", for key errors */
+};
+
+/* A benchmark's settings while they are resolved: defaults, then its own. */
+struct knobs {
+	struct bench_cfg b;
+	enum source pairs_src, max_src, warmup_src;
+	/* "gate": which of the metrics decide; all when not given */
+	int gate_set;
+	int gating[METRIC_COUNT];
+	/* "min_effect": one number for every metric, or one per metric */
+	double floor_all;		/* NAN: not given */
+	double floor[METRIC_COUNT];	/* NAN: not given */
+	/* "pass_excludes": the same shapes; unset means twice the floor */
+	double excl_all;
+	double excl[METRIC_COUNT];
+	enum source floor_src, excl_src;	/* where each was given */
+};
+
+/* config.c: the path to the value at hand, and messages that point at it. */
+void config_enter(struct parser *p, const char *key, size_t index);
+void config_leave(struct parser *p);
+/* Line and column of a value (or its key) at path; 0, or -1 if not found. */
+int config_position(const struct parser *p, const struct jsonpos_step *path,
+		    size_t n, int at_key, size_t *line, size_t *col);
+/* An error at the value the current path names; returns -1. */
+int config_fail(const struct parser *p, const char *fmt, ...) PRINTF(2, 3);
+/* An error at the key of the member the current path names; -1. */
+int config_fail_key(const struct parser *p, const char *fmt, ...)
+	PRINTF(2, 3);
+/* The value at the current path as written, for "got ...", in buf. */
+const char *config_got(const struct parser *p, char *buf, size_t size);
+/* s quoted for a message, escaped and cut; size at least 32. */
+const char *config_quote(char *buf, size_t size, const char *s);
+/* "1st", "2nd", ... */
+const char *config_ordinal(char *buf, size_t size, size_t n);
+
+/* config-keys.c: one key and its value. Each returns 0, or -1 after error. */
+/* Member m (index j) of obj at the current path: known in scope, no repeat. */
+int config_keys_check(struct parser *p, const struct cJSON *obj,
+		      const struct cJSON *m, size_t j, enum scope scope);
+/* A whole number in [lo, hi] for key. */
+int config_keys_whole(const struct parser *p, const struct cJSON *it,
+		      const char *key, unsigned lo, unsigned hi,
+		      unsigned *out);
+int config_keys_is_number(const struct cJSON *it);
+/* A setting allowed in "defaults" and in each benchmark, into k. */
+int config_keys_knob(struct parser *p, const struct cJSON *m, struct knobs *k,
+		     enum source src);
+/* A string (run by /bin/sh -c) or a list of strings (argv) into *out. */
+int config_keys_command(struct parser *p, const struct cJSON *it,
+			const char *key, const char *example,
+			struct command *out);
+int config_keys_name(const struct parser *p, const struct cJSON *it);
+int config_keys_format(const struct parser *p, const struct cJSON *m,
+		       struct bench_cfg *out);
+int config_keys_expect(struct parser *p, const struct cJSON *m,
+		       struct bench_cfg *out);
+
+/* config-rules.c: defaults, and rules across keys. 0, or -1 after error. */
+/* The built-in defaults into k and cfg, before "defaults" is read. */
+void config_rules_defaults(struct knobs *k, struct config *cfg);
+/* "metric" and "metrics" in one object: one would silently win. */
+int config_rules_metric_pair(struct parser *p, const struct cJSON *obj);
+/* The i-th benchmark's settings k, all read, resolved and checked into out. */
+int config_rules_bench(struct parser *p, struct knobs *k, size_t i,
+		       struct bench_cfg *out);
+/* Benchmark names are unique (they name files and report keys). */
+int config_rules_unique_names(struct parser *p, const struct config *cfg);
+
+#endif
