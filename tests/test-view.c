@@ -577,7 +577,7 @@ static void check_headlines(const struct model *m, const struct outputs *o)
 			key[strlen(key) - 5] = '\0';
 			memmove(key, key + 2, strlen(key + 2) + 1);
 			{
-				char full[160];
+				char full[256];
 
 				snprintf(full, sizeof(full), "**%s** %s", key,
 					 want);
