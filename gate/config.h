@@ -67,6 +67,10 @@ struct bench_cfg {
 	int higher_better;	/* a rate: ratio base/head */
 	int counted;		/* the unit counts (B/op, allocs/op): decided
 				   like an exact count, at the count floor */
+	size_t inner;		/* repetitions per process a case's value
+				   reduces (0 or 1: one value) */
+	enum metric suite_metric;	/* a case: its suite's metric (gbench:
+					   cpu or real time) */
 };
 
 struct config {

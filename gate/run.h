@@ -36,6 +36,8 @@ struct run_bench {
 				   said beside the verdict, never changing it */
 };
 
+struct report_loaded;
+
 struct run_report {
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
@@ -62,6 +64,10 @@ struct run_report {
 	const char *pin_warning;
 	const char *error;	/* a run-level error (build failure), or NULL */
 	int color;		/* report_term: ANSI colours */
+	const char *gate_version;	/* a loaded report's, or NULL: this
+					   gate's (GATE_VERSION) */
+	struct report_loaded *loaded;	/* what report_load allocated (its
+					   configs and strings), or NULL */
 };
 
 /* n zeroed entries in r->b (replacing none: r->b must be NULL). */

@@ -17,8 +17,6 @@
 struct suite_derived {
 	struct bench_cfg cfg;
 	char *unit;
-	size_t inner;
-	enum metric metric;	/* the suite's: gbench cpu or real time */
 };
 
 static int matches(const regex_t *rx, const char *s)
@@ -130,8 +128,8 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		 * it spends its whole alpha there.
 		 */
 		d->cfg.max_pairs = d->cfg.pairs;
-		d->inner = sc->inner;
-		d->metric = br->cfg->metric;
+		d->cfg.inner = sc->inner;
+		d->cfg.suite_metric = br->cfg->metric;
 		push_owned(own, d);
 		if (*m == *cap) {
 			*cap = 2 * *cap + 8;
@@ -244,25 +242,19 @@ void suite_owned_release(struct suite_owned *own)
 
 const char *suite_time(const struct bench_run *br)
 {
-	const struct suite_derived *d = (const struct suite_derived *)
-		(const void *)br->cfg;
-
 	if (br->cfg->format != FORMAT_GBENCH)
 		return "as printed";
-	return d->metric == METRIC_CPU ? "cpu_time" : "real_time";
+	return br->cfg->suite_metric == METRIC_CPU ? "cpu_time" : "real_time";
 }
 
 const char *suite_reduction(const struct bench_run *br, char *buf,
 			    size_t size)
 {
-	const struct suite_derived *d = (const struct suite_derived *)
-		(const void *)br->cfg;	/* cfg is d's first member */
-
 	if (!br->suite_name)
 		snprintf(buf, size, "-");
-	else if (d->inner > 1)
+	else if (br->cfg->inner > 1)
 		snprintf(buf, size, "median of %zu repetitions per process",
-			 d->inner);
+			 br->cfg->inner);
 	else
 		snprintf(buf, size, "1 value per process");
 	return buf;

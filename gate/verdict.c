@@ -518,33 +518,6 @@ int verdict_unresolved(const struct bench_stats *st)
 	return !((st->high - st->low) / 2 <= st->target);
 }
 
-void verdict_note(struct bench_stats *st, const char *why)
-{
-	if (!st->note) {
-		st->note = xstrdup(why);
-	} else {
-		char *both = xasprintf("%s; %s", st->note, why);
-
-		free(st->note);
-		st->note = both;
-	}
-}
-
-void verdict_note_bench(struct bench_result *res, struct bench_stats *view,
-			const char *why)
-{
-	size_t j, looks = view->looks;
-	enum stop_reason stop = view->stop;
-
-	for (j = 0; j < res->n; j++)
-		verdict_note(&res->m[j], why);
-	if (!res->n)
-		return;
-	bench_result_primary(view, res);
-	view->looks = looks;
-	view->stop = stop;
-}
-
 void bench_stats_release(struct bench_stats *st)
 {
 	free(st->ratios);

@@ -1,7 +1,7 @@
 /*
  * From paired samples to a verdict: ratios head/base oriented so > 1 is
  * worse, their median and bootstrap interval, the sign test, each arm's CV,
- * and DESIGN.md's rules for pass, fail, noisy and error.
+ * and the rules for pass, fail, noisy and error (verdict_decide_rule).
  */
 #ifndef GATE_VERDICT_H
 #define GATE_VERDICT_H
@@ -122,17 +122,6 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
  * resolved: the data already shows it).
  */
 int verdict_unresolved(const struct bench_stats *st);
-/*
- * A heuristic's note on st (load, calibration): appended to st->note,
- * never changing the verdict. st must own its strings.
- */
-void verdict_note(struct bench_stats *st, const char *why);
-/*
- * The same note on every metric of res, and view (bench_result_primary's
- * view of res) refreshed to show it, its looks and stop kept.
- */
-void verdict_note_bench(struct bench_result *res, struct bench_stats *view,
-			const char *why);
 /*
  * 1 when metric m of cfg is a count decided exactly when its samples
  * agree: instructions, allocation counts, and suite cases in counting

@@ -241,7 +241,8 @@ static void test_format__gate_report_head_samples(void)
 		"\"head\": 3}]}, {\"name\": \"n\", \"unit\": \"s\", "
 		"\"verdict\": \"new\", \"samples\": []}]}";
 	static const char bad[] =
-		"{\"gate_version\": \"0.1.0\", \"benchmarks\": [{\"name\": "
+		"{\"schema\": 1, \"gate_version\": \"0.1.0\", "
+		"\"benchmarks\": [{\"name\": "
 		"\"x\", \"unit\": \"s\", \"samples\": [], \"error\": \"boom\"}]}";
 	struct fmt_table t = FMT_TABLE_INIT;
 	struct fmt_case *c;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "gate/exec/layout.h"
 #include "tests/harness.h"
 #include "common/banned.h"
 
@@ -194,7 +195,7 @@ static void end(void)
 	repo_global_shutdown();
 	unsetenv("GITHUB_EVENT_NAME");
 	unsetenv("GITHUB_BASE_REF");
-	sh("rm -rf '%s'", scratch);
+	CHECK(remove_tree(scratch) == 0);
 }
 
 /*

@@ -1,7 +1,8 @@
 /*
  * Unit tests for gate/verdict.c and the pair order of gate/measure.c:
- * DESIGN.md's verdict rules at their boundaries, the suite's worst-of
- * rule and exit codes, and analysis of synthetic paired samples.
+ * the verdict rules (verdict_decide_rule) at their boundaries, the
+ * suite's worst-of rule and exit codes, analysis of synthetic paired
+ * samples, and notes (gate/run.c) that never change a verdict.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "gate/adaptive.h"
 #include "gate/measure.h"
+#include "gate/run.h"
 #include "gate/verdict.h"
 #include "tests/harness.h"
 
@@ -21,7 +23,7 @@ static void test_verdict__rules(void)
 		double est, low, high, floor;
 		enum verdict want;
 	} cases[] = {
-		{ 1.12, 1.07, 1.18, 0.05, VERDICT_FAIL },	/* DESIGN's example */
+		{ 1.12, 1.07, 1.18, 0.05, VERDICT_FAIL },	/* a fail: the lower bound above the floor */
 		{ 1.12, 1.0499, 1.18, 0.05, VERDICT_NOISY },	/* low just under */
 		{ 1.12, 1.0501, 1.18, 0.05, VERDICT_FAIL },	/* low just over */
 		{ 1.06, 0.98, 1.09, 0.05, VERDICT_NOISY },
@@ -373,40 +375,48 @@ static void test_verdict__notes_never_change_a_verdict(void)
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		struct bench_stats st = { 0 };
+		struct run_bench b;
 
-		st.verdict = v[i];
-		st.reason = strdup("why");
-		verdict_note(&st, "load rose");
-		verdict_note(&st, "noise 4x calibrated");
-		CHECK(st.verdict == v[i]);
-		CHECK_STR(st.reason, "why");
-		CHECK_STR(st.note, "load rose; noise 4x calibrated");
-		bench_stats_release(&st);
+		memset(&b, 0, sizeof(b));
+		b.result.m = calloc(1, sizeof(*b.result.m));
+		b.result.n = 1;
+		b.result.m[0].gating = 1;
+		b.result.m[0].verdict = b.result.verdict = v[i];
+		b.result.m[0].reason = strdup("why");
+		run_bench_note(&b, "load rose");
+		run_bench_note(&b, "noise 4x calibrated");
+		CHECK(b.primary.verdict == v[i] && b.result.verdict == v[i]);
+		CHECK_STR(b.primary.reason, "why");
+		CHECK_STR(b.note, "load rose; noise 4x calibrated");
+		CHECK_STR(b.primary.note, "load rose; noise 4x calibrated");
+		bench_result_release(&b.result);
+		free(b.note);
 	}
 }
 
 /* An exact count whose verdict a load rise once turned noisy. */
 static void test_verdict__note_keeps_exact_decision(void)
 {
-	double b[3] = { 5e6, 5e6, 5e6 }, h[3] = { 5e6, 5e6, 5e6 };
+	double bv[3] = { 5e6, 5e6, 5e6 }, h[3] = { 5e6, 5e6, 5e6 };
 	struct bench_cfg cfg;
-	struct bench_run br;
-	struct bench_result res = { 0 };
-	struct bench_stats view;
+	struct run_bench b;
 
-	synth_counts(&br, &cfg, METRIC_INSTRUCTIONS, b, h, 3);
-	verdict_bench(&res, &br, &(struct verdict_opts){ 0.025, 2000, 1, 0 });
-	bench_result_primary(&view, &res);
-	view.looks = 1;
-	view.stop = STOP_RESOLVED;
-	verdict_note_bench(&res, &view, "the load average rose");
-	CHECK(res.verdict == VERDICT_PASS && view.verdict == VERDICT_PASS);
-	CHECK(res.m[0].exact && res.m[0].verdict == VERDICT_PASS);
-	CHECK_CONTAINS(view.note, "load average rose");
-	CHECK(view.looks == 1 && view.stop == STOP_RESOLVED);
-	bench_result_release(&res);
-	free(br.pairs);
+	memset(&b, 0, sizeof(b));
+	synth_counts(&b.run, &cfg, METRIC_INSTRUCTIONS, bv, h, 3);
+	verdict_bench(&b.result, &b.run,
+		      &(struct verdict_opts){ 0.025, 2000, 1, 0 });
+	b.primary.looks = 1;
+	b.primary.stop = STOP_RESOLVED;
+	run_bench_view(&b);
+	run_bench_note(&b, "the load average rose");
+	CHECK(b.result.verdict == VERDICT_PASS &&
+	      b.primary.verdict == VERDICT_PASS);
+	CHECK(b.result.m[0].exact && b.result.m[0].verdict == VERDICT_PASS);
+	CHECK_CONTAINS(b.primary.note, "load average rose");
+	CHECK(b.primary.looks == 1 && b.primary.stop == STOP_RESOLVED);
+	bench_result_release(&b.result);
+	free(b.note);
+	free(b.run.pairs);
 }
 
 /*

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gate/report/load.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
 #include "gate/report/view.h"
@@ -406,6 +407,62 @@ static void test_view__golden_files(void)
 		golden(m.name, "annotations", o.annot);
 		golden(m.name, "progress", o.progress);
 		free_all(&o);
+		release(&m);
+	}
+}
+
+/* r as JSON text, through report_json. */
+static char *json_of(const struct run_report *r)
+{
+	char path[] = "/tmp/gate-test-view-XXXXXX";
+	char *text;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(report_json(path, r) == 0);
+	text = slurp(path);
+	remove(path);
+	return text;
+}
+
+/*
+ * The JSON report is the model serialised: every model written, loaded
+ * and written again gives the same bytes, its heuristic note included.
+ */
+static void test_view__json_loads_back_identically(void)
+{
+	static const char note[] = "the load average rose from 0.50 to 9.00";
+	size_t i;
+
+	for (i = 0; i < NMODELS; i++) {
+		struct model m;
+		struct run_report back;
+		char *first, *again = NULL;
+
+		memset(&m, 0, sizeof(m));
+		models[i](&m);
+		m.r.b[0].note = (char *)note;
+		first = json_of(&m.r);
+		CHECK(first && strstr(first, note));
+		CHECK(report_load(&back, first, strlen(first),
+				  "first.json") == 0);
+		if (back.n) {
+			again = json_of(&back);
+			CHECK(back.n == m.r.n);
+			CHECK(back.b[0].note && !strcmp(back.b[0].note, note));
+			CHECK(back.b[0].primary.verdict ==
+			      m.r.b[0].primary.verdict);
+		}
+		if (!again || strcmp(first, again))
+			fprintf(stderr, "model %s: the loaded report writes "
+				"differently:\n%s\n", m.name,
+				again ? again : "(none)");
+		CHECK(again && !strcmp(first, again));
+		report_load_release(&back);
+		free(first);
+		free(again);
+		m.r.b[0].note = NULL;
 		release(&m);
 	}
 }
@@ -884,6 +941,7 @@ static void test_view__ticks_cover_the_range(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__json_loads_back_identically),
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),
 	TEST(test_view__suite_values_keep_their_unit),

@@ -3,11 +3,12 @@
  * stream of its own, so that it is drawn the same way whichever arm runs:
  * alignment luck cannot correlate with the arm.
  */
-#define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity; nftw */
+#define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity */
 #include "gate/exec/layout.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,29 +109,159 @@ int layout_after(struct layout *l)
 	return l->scratch ? remove_tree(l->scratch) : 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
+/*
+ * Unlink every entry of directory fd but its subdirectories; *sub is set
+ * to one of those (malloc'd), or NULL when none is left. Never follows a
+ * symlink: a link is unlinked, whatever it points to.
+ */
+static int remove_entries(int fd, const char *path, char **sub)
 {
-	(void)st;
-	(void)ftw;
-	/* a directory the benchmark made read-only must still go */
-	if (flag == FTW_DNR || flag == FTW_DP)
-		chmod(path, 0700);
-	if (remove(path) < 0 && errno != ENOENT)
-		return error("cannot remove \"%s\":", path);
+	int dfd = dup(fd);
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	*sub = NULL;
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return error("cannot read a directory under \"%s\":", path);
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT)
+				continue;
+			break;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (!*sub)
+				*sub = xstrdup(e->d_name);
+		} else if (unlinkat(fd, e->d_name, 0) < 0 && errno != ENOENT) {
+			break;
+		}
+	}
+	if (e) {
+		error("cannot remove \"%s\" under \"%s\":", e->d_name, path);
+		closedir(d);
+		free(*sub);
+		*sub = NULL;
+		return -1;
+	}
+	closedir(d);
 	return 0;
 }
 
+/* Open subdirectory name of fd, never through a symlink, made writable
+ * (a benchmark may leave a read-only directory). */
+static int open_sub(int fd, const char *name)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	int child = openat(fd, name, flags);
+
+	if (child < 0 && errno == EACCES && fchmodat(fd, name, 0700, 0) == 0)
+		child = openat(fd, name, flags);
+	if (child >= 0)
+		fchmod(child, 0700);
+	return child;
+}
+
+/* One directory entered on the way down: its name, its parent's identity. */
+struct rm_level {
+	char *name;
+	dev_t dev;
+	ino_t ino;
+};
+
+/*
+ * Depth first with one directory open at a time, so that any depth works
+ * (deeper than PATH_MAX, more levels than open files): down into the first
+ * subdirectory left, back up through ".." (checked to be the directory
+ * it came from) once a directory is empty.
+ */
 int remove_tree(const char *path)
 {
+	struct rm_level *up = NULL;
+	size_t depth = 0, cap = 0;
 	struct stat st;
+	char *sub;
+	int fd, ret = -1;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : error("cannot remove \"%s\":",
 						   path);
-	if (S_ISDIR(st.st_mode))
-		chmod(path, 0700);
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) < 0 && errno != ENOENT ?
+		       error("cannot remove \"%s\":", path) : 0;
+	chmod(path, 0700);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot remove \"%s\":", path);
+	for (;;) {
+		if (remove_entries(fd, path, &sub) < 0)
+			goto cleanup;
+		if (sub) {
+			int child = open_sub(fd, sub);
+
+			if (child < 0 || fstat(fd, &st) < 0) {
+				error("cannot remove \"%s\" under \"%s\":",
+				      sub, path);
+				free(sub);
+				if (child >= 0)
+					close(child);
+				goto cleanup;
+			}
+			if (depth == cap) {
+				cap = 2 * cap + 16;
+				up = xrealloc(up, cap * sizeof(*up));
+			}
+			up[depth].name = sub;
+			up[depth].dev = st.st_dev;
+			up[depth++].ino = st.st_ino;
+			close(fd);
+			fd = child;
+			continue;
+		}
+		if (depth == 0)
+			break;
+		/* fd is empty: back up to its parent and remove it there */
+		{
+			int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY |
+					    O_CLOEXEC);
+
+			close(fd);
+			fd = parent;
+			if (fd < 0 || fstat(fd, &st) < 0 ||
+			    st.st_dev != up[depth - 1].dev ||
+			    st.st_ino != up[depth - 1].ino) {
+				error("cannot remove \"%s\": a directory "
+				      "under it moved while it was removed",
+				      path);
+				goto cleanup;
+			}
+			if (unlinkat(fd, up[depth - 1].name, AT_REMOVEDIR) < 0 &&
+			    errno != ENOENT) {
+				error("cannot remove \"%s\" under \"%s\":",
+				      up[depth - 1].name, path);
+				goto cleanup;
+			}
+			free(up[--depth].name);
+		}
+	}
+	close(fd);
+	fd = -1;
+	if (rmdir(path) < 0 && errno != ENOENT)
+		error("cannot remove \"%s\":", path);
+	else
+		ret = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	while (depth > 0)
+		free(up[--depth].name);
+	free(up);
+	return ret;
 }
 
 void layout_release(struct layout *l)

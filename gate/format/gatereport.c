@@ -1,66 +1,56 @@
 /*
  * gate's own JSON report, as gate compare reads it: each benchmark a case,
- * the head arm's samples its values (the state that run measured).
+ * the head arm's samples its values (the state that run measured). The
+ * report is read by report_load, gate's one reader of its reports.
  */
 #include "gate/format/format.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/report/load.h"
 #include "common/banned.h"
 
 int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
 		      const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json(text, len, origin, "gate report");
-	const cJSON *list, *b, *name, *unit, *samples, *s, *head, *err;
+	struct run_report r;
+	size_t i, p;
 	int ret = -1;
 
 	(void)o;
-	if (!root)
+	if (report_load(&r, text, len, origin) < 0)
 		return -1;
-	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-	if (!cJSON_IsArray(list)) {
-		error("%s: no \"benchmarks\" list: not a gate JSON report",
-		      origin);
-		goto cleanup;
-	}
-	cJSON_ArrayForEach(b, list) {
-		name = cJSON_GetObjectItemCaseSensitive(b, "name");
-		unit = cJSON_GetObjectItemCaseSensitive(b, "unit");
-		samples = cJSON_GetObjectItemCaseSensitive(b, "samples");
-		err = cJSON_GetObjectItemCaseSensitive(b, "error");
-		if (!cJSON_IsString(name) || !cJSON_IsString(unit) ||
-		    !cJSON_IsArray(samples)) {
-			error("%s: a benchmark lacks \"name\", \"unit\" or "
-			      "\"samples\": not a gate JSON report", origin);
-			goto cleanup;
-		}
-		if (cJSON_IsString(err)) {
+	for (i = 0; i < r.n; i++) {
+		const struct bench_run *br = &r.b[i].run;
+		const char *unit = br->cfg->unit ? br->cfg->unit :
+				   metric_unit(br->cfg->metric);
+
+		if (br->error) {
 			error("%s: benchmark \"%s\" could not be measured in "
-			      "that run: %s", origin, name->valuestring,
-			      err->valuestring);
+			      "that run: %s", origin, br->cfg->name, br->error);
 			goto cleanup;
 		}
 		/* a report's head arm is the state it measured */
-		cJSON_ArrayForEach(s, samples) {
-			head = cJSON_GetObjectItemCaseSensitive(s, "head");
-			if (!cJSON_IsNumber(head)) {
+		for (p = 0; p < br->npairs; p++) {
+			double head = sample_value(&br->pairs[p].s[ARM_HEAD],
+						   br->cfg->metric);
+
+			if (!isfinite(head)) {
 				error("%s: benchmark \"%s\": a sample has no "
-				      "number \"head\"", origin,
-				      name->valuestring);
+				      "number \"head\"", origin, br->cfg->name);
 				goto cleanup;
 			}
-			fmt_table_add(t, name->valuestring,
-				      strlen(name->valuestring),
-				      unit->valuestring, head->valuedouble);
+			fmt_table_add(t, br->cfg->name, strlen(br->cfg->name),
+				      unit, head);
 		}
 	}
 	ret = 0;
 cleanup:
-	cJSON_Delete(root);
+	report_load_release(&r);
 	return ret;
 }
 

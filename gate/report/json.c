@@ -1,7 +1,10 @@
 /*
- * The JSON report (schema 1): DESIGN.md's fields plus every sample, so any
- * figure can be recomputed from the file alone. Stable: fields are added,
- * never renamed or removed, without a schema bump.
+ * The JSON report (schema 1): the run model serialised, every sample
+ * included, so any figure can be recomputed from the file alone and
+ * report_load (load.c) reads it back into the model. Every sentence
+ * written here is derived from facts the file also holds, so writing,
+ * loading and writing again gives the same bytes. Stable: fields are
+ * added, never renamed or removed, without a schema bump.
  */
 #include "gate/report/view.h"
 
@@ -137,6 +140,15 @@ static cJSON *metric_json(const struct bench_run *br,
 	/* the view's words, so no report names another method */
 	cJSON_AddStringToObject(o, "method", view_method(st, br->cfg, iv,
 							 sizeof(iv)));
+	/* the facts the method says, for report_load */
+	cJSON_AddBoolToObject(o, "exact", st->exact);
+	cJSON_AddStringToObject(o, "interval_used",
+				interval_name(st->interval_used));
+	if (st->interval_why)
+		cJSON_AddStringToObject(o, "interval_why", st->interval_why);
+	else
+		cJSON_AddNullToObject(o, "interval_why");
+	cJSON_AddBoolToObject(o, "improved", st->improved);
 	cJSON_AddBoolToObject(o, "counts_vary", st->varies);
 	if (st->metric == METRIC_INSTRUCTIONS)
 		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
@@ -162,9 +174,10 @@ static cJSON *values_json(const struct bench_cfg *c, const struct sample *s)
 	return o;
 }
 
-static cJSON *bench_json(const struct bench_run *br,
-			 const struct bench_result *res)
+static cJSON *bench_json(const struct run_bench *b)
 {
+	const struct bench_run *br = &b->run;
+	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
 	const struct bench_stats *primary = NULL;
 	cJSON *o = cJSON_CreateObject(), *x, *samples, *list;
@@ -188,6 +201,9 @@ static cJSON *bench_json(const struct bench_run *br,
 		cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
 		cJSON_AddStringToObject(o, "reduction",
 					suite_reduction(br, red, sizeof(red)));
+		cJSON_AddNumberToObject(o, "repetitions", (double)c->inner);
+		cJSON_AddStringToObject(o, "suite_metric",
+					metric_name(c->suite_metric));
 	}
 	if (primary && primary->reason)
 		cJSON_AddStringToObject(o, "reason", primary->reason);
@@ -213,14 +229,22 @@ static cJSON *bench_json(const struct bench_run *br,
 		cJSON_AddStringToObject(o, "stopped", stop_name(primary->stop));
 	}
 	/* heuristics (load, calibration): notes, never the verdict */
-	if (primary && primary->note)
-		cJSON_AddStringToObject(o, "environment_note", primary->note);
+	if (b->note)
+		cJSON_AddStringToObject(o, "environment_note", b->note);
 	else
 		cJSON_AddNullToObject(o, "environment_note");
-	if (res->verdict != VERDICT_NEW)
+	if (res->verdict != VERDICT_NEW) {
 		cJSON_AddStringToObject(o, "samples_taken",
 					measure_scheme(br, scheme,
 						       sizeof(scheme)));
+		/* the facts samples_taken says, for report_load */
+		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
+		cJSON_AddBoolToObject(o, "plain_runs", br->plain_runs);
+		if (br->alloc_lib)
+			cJSON_AddStringToObject(o, "alloc_lib", br->alloc_lib);
+		else
+			cJSON_AddNullToObject(o, "alloc_lib");
+	}
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
 		stats_json(o, primary);
 	if (res->verdict != VERDICT_NEW && !br->error) {
@@ -282,9 +306,12 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 							       : "fixed");
 	cJSON_AddNumberToObject(o, "env_pad_max", l && l->env_pad ?
 				LAYOUT_PAD_MAX : 0);
-	if (l && l->env_pad && l->samples)
+	if (l && l->env_pad && l->samples) {
 		cJSON_AddNumberToObject(o, "env_pad_mean",
 					(double)l->pad_total / l->samples);
+		cJSON_AddNumberToObject(o, "env_pad_samples",
+					(double)l->samples);
+	}
 	if (l && l->scratch)
 		cJSON_AddStringToObject(o, "scratch", l->scratch);
 	else
@@ -302,9 +329,12 @@ static cJSON *build_json(const struct run_report *r)
 	size_t i;
 
 	cJSON_AddNumberToObject(root, "schema", REPORT_SCHEMA);
-	cJSON_AddStringToObject(root, "gate_version", GATE_VERSION);
+	cJSON_AddStringToObject(root, "gate_version", r->gate_version ?
+				r->gate_version : GATE_VERSION);
 	cJSON_AddStringToObject(root, "verdict", r->interrupted ?
 				"interrupted" : verdict_name(r->suite));
+	if (r->interrupted)
+		cJSON_AddNumberToObject(root, "signal", r->interrupted);
 	cJSON_AddNumberToObject(root, "exit_code", r->exit_code);
 	cJSON_AddBoolToObject(root, "advisory", r->advisory);
 	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
@@ -351,8 +381,7 @@ static cJSON *build_json(const struct run_report *r)
 		cJSON_AddNullToObject(root, "error");
 	list = cJSON_AddArrayToObject(root, "benchmarks");
 	for (i = 0; i < r->n; i++)
-		cJSON_AddItemToArray(list, bench_json(&r->b[i].run,
-						      &r->b[i].result));
+		cJSON_AddItemToArray(list, bench_json(&r->b[i]));
 	return root;
 }
 

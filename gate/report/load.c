@@ -1,0 +1,607 @@
+/*
+ * gate's JSON report read back into the run model: the one reader of gate
+ * reports (gate compare reads them through it, gate/format/gatereport.c).
+ * It reads what json.c writes, so writing a loaded model again gives the
+ * same bytes. A report may lack fields an older gate did not write: they
+ * take their zero or default; unknown names and schemas are refused.
+ */
+#include "gate/report/load.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "gate/format/format.h"
+#include "common/banned.h"
+
+/* What the model borrows, owned here: configs, strings, the layout. */
+struct report_loaded {
+	struct bench_cfg *cfg;	/* one per entry of the report */
+	size_t ncfg;
+	char **str;
+	size_t nstr, capstr;
+	struct layout layout;
+};
+
+static const char *keep(struct report_loaded *L, const char *s)
+{
+	if (L->nstr == L->capstr) {
+		L->capstr = 2 * L->capstr + 16;
+		L->str = xrealloc(L->str, L->capstr * sizeof(*L->str));
+	}
+	return L->str[L->nstr++] = xstrdup(s);
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* A number; null (JSON's NaN) and absent give def. */
+static double num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *x = get(o, k);
+
+	return cJSON_IsNumber(x) ? x->valuedouble : def;
+}
+
+static int flag(const cJSON *o, const char *k)
+{
+	return cJSON_IsTrue(get(o, k));
+}
+
+static const char *text(const cJSON *o, const char *k)
+{
+	const cJSON *x = get(o, k);
+
+	return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+static size_t count(const cJSON *o, const char *k)
+{
+	double v = num(o, k, 0);
+
+	return v > 0 && v < 1e18 ? (size_t)v : 0;
+}
+
+/* The context of one load, for messages. */
+struct loading {
+	const char *origin;
+	struct report_loaded *L;
+	int failed;
+};
+
+/*
+ * Look s up among the n names name_of(0..n) gives: its index, def when
+ * s is absent, or def after an error naming what when it is unknown.
+ */
+#define LOOKUP(ld, s, n, name_of, def, what) \
+	lookup_name(ld, s, n, def, what, &(name_of##_at))
+static int lookup_name(struct loading *ld, const char *s, int n, int def,
+		       const char *what, const char *(*at)(int))
+{
+	int i;
+
+	if (!s)
+		return def;
+	for (i = 0; i < n; i++)
+		if (!strcmp(at(i), s))
+			return i;
+	if (!ld->failed)
+		error("%s: unknown %s \"%s\": not written by this gate "
+		      "(read it with the gate that wrote it)", ld->origin, what,
+		      s);
+	ld->failed = 1;
+	return def;
+}
+
+static const char *metric_at(int i) { return metric_name((enum metric)i); }
+static const char *verdict_at(int i) { return verdict_name((enum verdict)i); }
+static const char *stop_at(int i) { return stop_name((enum stop_reason)i); }
+static const char *counter_at(int i) { return counter_name((enum counter)i); }
+static const char *format_at(int i) { return format_name((enum format)i); }
+static const char *rule_at(int i) { return rule_name((enum rule)i); }
+static const char *interval_at(int i)
+{
+	return interval_name((enum interval_method)i);
+}
+static const char *statistic_at(int i)
+{
+	return stats_estimator_name((enum stats_estimator)i);
+}
+
+/* Where sample_value reads metric m. */
+static void set_value(struct sample *s, enum metric m, double v)
+{
+	if (m == METRIC_WALL)
+		s->wall = v;
+	else if (m == METRIC_CPU)
+		s->cpu = v;
+	else
+		s->value[m] = v;
+}
+
+static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
+		     const char *arm, enum metric m)
+{
+	char k[32];
+	const cJSON *vals, *v;
+	int id;
+
+	s->wall = s->cpu = NAN;
+	for (id = 0; id < METRIC_COUNT; id++)
+		s->value[id] = NAN;
+	set_value(s, m, num(o, arm, NAN));
+	snprintf(k, sizeof(k), "%s_wall", arm);
+	if (get(o, k))
+		s->wall = num(o, k, NAN);
+	snprintf(k, sizeof(k), "%s_cpu", arm);
+	if (get(o, k))
+		s->cpu = num(o, k, NAN);
+	snprintf(k, sizeof(k), "%s_maxrss_kb", arm);
+	s->maxrss_kb = (long)num(o, k, 0);
+	snprintf(k, sizeof(k), "%s_values", arm);
+	vals = get(o, k);
+	cJSON_ArrayForEach(v, vals) {
+		id = LOOKUP(ld, v->string, METRIC_COUNT, metric, -1,
+			    "metric");
+		if (id >= 0)
+			set_value(s, (enum metric)id, cJSON_IsNumber(v) ?
+				  v->valuedouble : NAN);
+	}
+}
+
+static int load_samples(struct loading *ld, struct bench_run *br,
+			const cJSON *list)
+{
+	const cJSON *s;
+	size_t i = 0, n = (size_t)cJSON_GetArraySize(list);
+
+	br->pairs = xcalloc(n ? n : 1, sizeof(*br->pairs));
+	br->npairs = n;
+	cJSON_ArrayForEach(s, list) {
+		const char *first = text(s, "first");
+
+		br->pairs[i].head_first = first && !strcmp(first, "head");
+		load_arm(ld, &br->pairs[i].s[ARM_BASE], s, "base",
+			 br->cfg->metric);
+		load_arm(ld, &br->pairs[i].s[ARM_HEAD], s, "head",
+			 br->cfg->metric);
+		i++;
+	}
+	return ld->failed ? -1 : 0;
+}
+
+/* The figures stats_json wrote (absent ones NaN or 0). */
+static void load_figures(struct bench_stats *st, const cJSON *o)
+{
+	const cJSON *x;
+
+	x = get(o, "ratio");
+	st->estimate = num(x, "estimate", NAN);
+	st->median = num(x, "median", NAN);
+	st->low = num(x, "low", NAN);
+	st->high = num(x, "high", NAN);
+	st->level = num(x, "level", NAN);
+	st->geomean = num(x, "geomean", NAN);
+	st->excludes = num(o, "pass_excludes", NAN);
+	st->strict = flag(o, "strict");
+	st->min_n = count(o, "min_pairs_for_interval");
+	x = get(o, "tests");
+	st->wilcoxon_p = num(x, "wilcoxon_p", NAN);
+	st->mann_whitney_p = num(x, "mann_whitney_p", NAN);
+	st->outliers = count(o, "outliers");
+	st->drift = num(o, "drift", NAN);
+	x = get(o, "wins");
+	st->head_slower = count(x, "head_slower");
+	st->of = count(x, "of");
+	st->sign_p = num(x, "p", NAN);
+	x = get(o, "base");
+	st->base_median = num(x, "median", NAN);
+	st->base_cv = num(x, "cv", NAN);
+	st->base_spread = num(x, "spread", NAN);
+	x = get(o, "head");
+	st->head_median = num(x, "median", NAN);
+	st->head_cv = num(x, "cv", NAN);
+	st->head_spread = num(x, "spread", NAN);
+}
+
+/* One entry of "metrics": its figures, and its line of the config. */
+static void load_metric(struct loading *ld, struct bench_stats *st,
+			struct metric_cfg *mc, const struct bench_cfg *c,
+			const cJSON *o)
+{
+	const char *s;
+
+	st->metric = LOOKUP(ld, text(o, "name"), METRIC_COUNT, metric,
+			    c->metric, "metric");
+	st->gating = flag(o, "gating");
+	st->verdict = LOOKUP(ld, text(o, "verdict"), VERDICT_NEW + 1,
+			     verdict, VERDICT_ERROR, "verdict");
+	if ((s = text(o, "reason")))
+		st->reason = xstrdup(s);
+	st->floor = num(o, "min_effect", c->min_effect);
+	st->varies = flag(o, "counts_vary");
+	st->exact = flag(o, "exact");
+	st->statistic = c->statistic;
+	st->interval = c->interval;
+	st->interval_used = LOOKUP(ld, text(o, "interval_used"),
+				   INTERVAL_BCA + 1, interval, c->interval,
+				   "interval");
+	if ((s = text(o, "interval_why")))
+		st->interval_why = keep(ld->L, s);
+	st->improved = flag(o, "improved");
+	st->rule = c->rule;
+	st->target = c->target_halfwidth;
+	st->n = count(o, "pairs");
+	load_figures(st, o);
+	mc->id = st->metric;
+	mc->gating = st->gating;
+	mc->min_effect = st->floor;
+	mc->pass_excludes = isfinite(st->excludes) ? st->excludes :
+			    2 * st->floor;
+}
+
+/* The metrics of c when the report lists none (new, error): the
+ * samples' own, else c->metric. */
+static void metrics_from_samples(struct loading *ld, struct bench_cfg *c,
+				 const cJSON *samples)
+{
+	const cJSON *v, *vals = get(cJSON_GetArrayItem(samples, 0),
+				    "base_values");
+
+	cJSON_ArrayForEach(v, vals) {
+		if (c->nmetrics == METRIC_COUNT)
+			break;
+		c->metrics[c->nmetrics].id = LOOKUP(ld, v->string,
+			METRIC_COUNT, metric, c->metric, "metric");
+		c->metrics[c->nmetrics].gating = 1;
+		c->metrics[c->nmetrics].min_effect = c->min_effect;
+		c->metrics[c->nmetrics++].pass_excludes = 2 * c->min_effect;
+	}
+	if (c->nmetrics)
+		return;
+	c->metrics[0].id = c->metric;
+	c->metrics[0].gating = 1;
+	c->metrics[0].min_effect = c->min_effect;
+	c->metrics[0].pass_excludes = 2 * c->min_effect;
+	c->nmetrics = 1;
+}
+
+static void load_result(struct loading *ld, struct run_bench *b,
+			struct bench_cfg *c, const cJSON *o)
+{
+	const cJSON *list = get(o, "metrics"), *m;
+	struct bench_result *res = &b->result;
+	enum stop_reason stop;
+	size_t looks = count(o, "looks"), i;
+	const char *s;
+
+	stop = LOOKUP(ld, text(o, "stopped"), STOP_ERROR + 1, stop,
+		      STOP_NONE, "stop");
+	if (cJSON_IsArray(list) && cJSON_GetArraySize(list) > 0) {
+		res->n = (size_t)cJSON_GetArraySize(list);
+		if (res->n > METRIC_COUNT)
+			res->n = METRIC_COUNT;
+		res->m = xcalloc(res->n, sizeof(*res->m));
+		i = 0;
+		cJSON_ArrayForEach(m, list) {
+			if (i == res->n)
+				break;
+			load_metric(ld, &res->m[i], &c->metrics[i], c, m);
+			i++;
+		}
+		c->nmetrics = res->n;
+	} else {
+		metrics_from_samples(ld, c, get(o, "samples"));
+		/* the reason or looks of a benchmark not analysed */
+		if (get(o, "reason") || get(o, "looks")) {
+			res->n = 1;
+			res->m = xcalloc(1, sizeof(*res->m));
+			res->m[0].metric = c->metric;
+			res->m[0].gating = 1;
+			res->m[0].verdict = res->verdict;
+			res->m[0].floor = c->min_effect;
+			res->m[0].statistic = c->statistic;
+			res->m[0].interval = c->interval;
+			res->m[0].interval_used = c->interval;
+			if ((s = text(o, "reason")))
+				res->m[0].reason = xstrdup(s);
+		}
+	}
+	for (i = 0; i < res->n; i++) {
+		res->m[i].looks = looks;
+		res->m[i].stop = stop;
+	}
+	b->primary.looks = looks;
+	b->primary.stop = stop;
+}
+
+/* "identical in 12 samples", "same cases in 12 samples", "not checked". */
+static void load_parity(struct bench_run *br, struct bench_cfg *c,
+			const cJSON *p)
+{
+	static const char *const arms[2] = { "base", "head" };
+	int a;
+
+	for (a = 0; a < 2; a++) {
+		const char *s = text(p, arms[a]);
+		size_t n;
+
+		if (!s)
+			continue;
+		if (!strcmp(s, "not checked (parity: false)"))
+			c->parity = 0;
+		else if (sscanf(s, "identical in %zu samples", &n) == 1 ||
+			 sscanf(s, "same cases in %zu samples", &n) == 1)
+			br->nsamples[a] = n;
+	}
+	br->parity_differs = flag(p, "arms_differ");
+}
+
+/* The configuration json.c wrote beside the figures. */
+static void load_cfg(struct loading *ld, struct bench_cfg *c,
+		     struct bench_run *br, const cJSON *o)
+{
+	const char *unit = text(o, "unit"), *s;
+
+	c->name = (char *)keep(ld->L, text(o, "name"));
+	if ((s = text(o, "suite")))
+		br->suite_name = keep(ld->L, s);
+	c->metric = LOOKUP(ld, text(o, "metric"), METRIC_COUNT, metric,
+			   br->suite_name ? METRIC_VALUE : METRIC_WALL,
+			   "metric");
+	if (br->suite_name || strcmp(unit, metric_unit(c->metric)))
+		c->unit = keep(ld->L, unit);
+	c->format = LOOKUP(ld, text(o, "format"), FORMAT_GATE + 1, format,
+			   FORMAT_TIME, "format");
+	c->higher_better = flag(o, "higher_is_better");
+	c->inner = count(o, "repetitions");
+	c->suite_metric = LOOKUP(ld, text(o, "suite_metric"), METRIC_COUNT,
+				 metric, METRIC_WALL, "metric");
+	c->min_effect = num(o, "min_effect", 0);
+	c->warmup = (unsigned)count(o, "warmup");
+	c->pairs = (unsigned)count(o, "min_pairs");
+	c->max_pairs = (unsigned)count(o, "max_pairs");
+	c->target_halfwidth = num(o, "target_halfwidth", 0);
+	c->rule = LOOKUP(ld, text(o, "rule"), RULE_SIGNIFICANT + 1, rule,
+			 RULE_FLOOR, "rule");
+	c->statistic = LOOKUP(ld, text(o, "statistic"), STATS_MEAN + 1,
+			      statistic, STATS_HL, "statistic");
+	c->interval = LOOKUP(ld, text(o, "interval"), INTERVAL_BCA + 1,
+			     interval, INTERVAL_EXACT, "interval");
+	c->parity = 1;
+	br->cfg = c;
+	br->seconds = num(o, "seconds", 0);
+	br->pairs_raised_from = (unsigned)count(o, "pairs_raised_from");
+	br->pairs_needed = (unsigned)count(o, "pairs_needed");
+	br->counter = LOOKUP(ld, text(o, "counter"), COUNTER_VALGRIND + 1,
+			     counter, COUNTER_AUTO, "counter");
+	br->plain_runs = flag(o, "plain_runs");
+	if ((s = text(o, "alloc_lib")))
+		br->alloc_lib = xstrdup(s);
+	if ((s = text(o, "error")))
+		br->error = xstrdup(s);
+}
+
+static int load_bench(struct loading *ld, struct run_bench *b,
+		      struct bench_cfg *c, const cJSON *o)
+{
+	const cJSON *samples = get(o, "samples");
+	const char *v = text(o, "verdict"), *s;
+
+	if (!text(o, "name") || !text(o, "unit") || !cJSON_IsArray(samples))
+		return error("%s: a benchmark lacks \"name\", \"unit\" or "
+			     "\"samples\": not a gate JSON report", ld->origin);
+	load_cfg(ld, c, &b->run, o);
+	if (v && !strcmp(v, "removed")) {
+		b->run.is_removed = 1;
+		b->result.verdict = VERDICT_NEW;
+	} else {
+		b->result.verdict = LOOKUP(ld, v, VERDICT_NEW + 1, verdict,
+					   b->run.error ? VERDICT_ERROR :
+					   VERDICT_PASS, "verdict");
+		b->run.is_new = b->result.verdict == VERDICT_NEW;
+	}
+	load_result(ld, b, c, o);
+	load_parity(&b->run, c, get(o, "parity"));
+	if ((s = text(o, "environment_note")))
+		b->note = xstrdup(s);
+	if (load_samples(ld, &b->run, samples) < 0)
+		return -1;
+	run_bench_view(b);
+	return ld->failed ? -1 : 0;
+}
+
+static void load_rev(struct loading *ld, struct report_rev *v,
+		     const cJSON *o)
+{
+	const char *s;
+
+	v->label = keep(ld->L, (s = text(o, "rev")) ? s : "");
+	v->commit = keep(ld->L, (s = text(o, "commit")) ? s : "");
+	v->tree = keep(ld->L, (s = text(o, "tree")) ? s : "");
+	if ((s = text(o, "chosen_as")))
+		v->how = keep(ld->L, s);
+	v->worktree = get(o, "uncommitted_changes") != NULL;
+	v->dirty = flag(o, "uncommitted_changes");
+}
+
+static void load_string(char *dst, size_t size, const cJSON *o,
+			const char *k)
+{
+	const char *s = text(o, k);
+
+	snprintf(dst, size, "%s", s ? s : "unknown");
+}
+
+static void load_machine(struct machine *m, const cJSON *o)
+{
+	const cJSON *lb = get(o, "load_before"), *la = get(o, "load_after");
+	int i;
+
+	load_string(m->cpu, sizeof(m->cpu), o, "cpu");
+	m->cores = (long)num(o, "cores", 0);
+	load_string(m->smt, sizeof(m->smt), o, "smt");
+	load_string(m->governor, sizeof(m->governor), o, "governor");
+	load_string(m->turbo, sizeof(m->turbo), o, "turbo");
+	load_string(m->virt, sizeof(m->virt), o, "virtualisation");
+	load_string(m->kernel, sizeof(m->kernel), o, "kernel");
+	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
+	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
+	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
+	m->perf_paranoid = (int)num(o, "perf_event_paranoid", -99);
+	for (i = 0; i < 3; i++) {
+		const cJSON *b = cJSON_GetArrayItem(lb, i);
+		const cJSON *a = cJSON_GetArrayItem(la, i);
+
+		m->load_before[i] = cJSON_IsNumber(b) ? b->valuedouble : -1;
+		m->load_after[i] = cJSON_IsNumber(a) ? a->valuedouble : -1;
+	}
+}
+
+static void load_conditions(struct loading *ld, struct run_report *r,
+			    const cJSON *o)
+{
+	struct layout *l = &ld->L->layout;
+	const char *s, *arms = text(o, "arm_dirs");
+	double mean = num(o, "env_pad_mean", 0);
+
+	if ((s = text(o, "base_dir")))
+		r->arm_dir[ARM_BASE] = keep(ld->L, s);
+	if ((s = text(o, "head_dir")))
+		r->arm_dir[ARM_HEAD] = keep(ld->L, s);
+	r->arms_random = arms && !strcmp(arms, "random");
+	l->env_pad = num(o, "env_pad_max", 0) > 0;
+	l->samples = (unsigned long)count(o, "env_pad_samples");
+	l->pad_total = (unsigned long)llround(mean * (double)l->samples);
+	if ((s = text(o, "scratch")))
+		l->scratch = (char *)keep(ld->L, s);
+	if ((s = text(o, "pin")))
+		r->pin = keep(ld->L, s);
+	r->layout = l;
+}
+
+static void load_protocol(struct loading *ld, struct run_report *r,
+			  const cJSON *p)
+{
+	const char *s;
+
+	r->config_origin = keep(ld->L, (s = text(p, "config")) ? s : "");
+	r->seed = (unsigned long)num(p, "seed", 0);
+	r->level = num(p, "one_sided_level", num(p, "adjusted_confidence",
+						  0));
+	r->strict = flag(p, "strict");
+	r->budget = num(p, "budget_seconds", 0);
+	r->resamples = (unsigned)num(p, "resamples", 0);
+	r->confidence = num(p, "confidence", 0);
+	r->compared = count(p, "compared");
+	load_conditions(ld, r, get(p, "conditions"));
+}
+
+/* Refuse a report this gate cannot read: only schema REPORT_SCHEMA. */
+static int check_schema(const cJSON *root, const char *origin)
+{
+	const cJSON *v = get(root, "schema");
+	const char *by = text(root, "gate_version");
+
+	if (!cJSON_IsNumber(v))
+		return error("%s: no numeric \"schema\": not a gate JSON "
+			     "report this gate reads (it reads schema %d)",
+			     origin, REPORT_SCHEMA);
+	if (v->valuedouble != REPORT_SCHEMA)
+		return error("%s: report schema %g is not one this gate reads "
+			     "(it reads schema %d); read it with the gate that "
+			     "wrote it%s%s", origin, v->valuedouble,
+			     REPORT_SCHEMA, by ? ", version " : "",
+			     by ? by : "");
+	return 0;
+}
+
+static int load_root(struct loading *ld, struct run_report *r,
+		     const cJSON *root)
+{
+	const cJSON *list = get(root, "benchmarks"), *o;
+	const char *s = text(root, "verdict");
+	size_t i = 0;
+
+	if (check_schema(root, ld->origin) < 0)
+		return -1;
+	if (!cJSON_IsArray(list))
+		return error("%s: no \"benchmarks\" list: not a gate JSON "
+			     "report", ld->origin);
+	if ((s = text(root, "gate_version")))
+		r->gate_version = keep(ld->L, s);
+	s = text(root, "verdict");
+	if (s && !strcmp(s, "interrupted"))
+		r->interrupted = (int)num(root, "signal", SIGINT);
+	else
+		r->suite = LOOKUP(ld, s, VERDICT_NEW + 1, verdict,
+				  VERDICT_PASS, "verdict");
+	r->exit_code = (int)num(root, "exit_code", 0);
+	r->advisory = flag(root, "advisory");
+	load_rev(ld, &r->rev[ARM_BASE], get(root, "base"));
+	load_rev(ld, &r->rev[ARM_HEAD], get(root, "head"));
+	load_protocol(ld, r, get(root, "protocol"));
+	load_machine(&r->machine, get(root, "environment"));
+	if ((s = text(root, "error")))
+		r->error = keep(ld->L, s);
+	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);
+	ld->L->cfg = xcalloc(ld->L->ncfg ? ld->L->ncfg : 1,
+			     sizeof(*ld->L->cfg));
+	run_alloc(r, ld->L->ncfg);
+	cJSON_ArrayForEach(o, list) {
+		if (load_bench(ld, &r->b[i], &ld->L->cfg[i], o) < 0)
+			return -1;
+		i++;
+	}
+	if (r->interrupted) {
+		enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
+
+		for (i = 0; i < r->n; i++)
+			v[i] = r->b[i].result.verdict;
+		r->suite = verdict_suite(v, r->n);
+		free(v);
+	}
+	return ld->failed ? -1 : 0;
+}
+
+int report_load(struct run_report *r, const char *text, size_t len,
+		const char *origin)
+{
+	cJSON *root;
+	struct loading ld = { origin, NULL, 0 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!(root = format_json(text, len, origin, "gate report")))
+		return -1;
+	ld.L = xcalloc(1, sizeof(*ld.L));
+	r->loaded = ld.L;
+	ret = load_root(&ld, r, root);
+	cJSON_Delete(root);
+	if (ret < 0)
+		report_load_release(r);
+	return ret;
+}
+
+void report_load_release(struct run_report *r)
+{
+	struct report_loaded *L = r->loaded;
+	size_t i;
+
+	run_release(r);
+	if (L) {
+		for (i = 0; i < L->nstr; i++)
+			free(L->str[i]);
+		free(L->str);
+		free(L->cfg);
+		free(L);
+	}
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,140 @@
+/*
+ * report_load (gate/report/load.c): a real `gate run --json` report read
+ * back writes the same bytes, and reports of a schema gate does not read
+ * are refused with the file and the schema gate reads. tests/test-view.c
+ * round-trips its fixed models; tests/cli/load.sh runs this binary on a
+ * report gate run has just written (GATE_TEST_REPORT).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "gate/report/load.h"
+#include "tests/harness.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc((size_t)n + 1, 1);
+	if (fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	fclose(f);
+	return buf;
+}
+
+static char *json_of(const struct run_report *r)
+{
+	char path[] = "/tmp/gate-test-load-XXXXXX";
+	size_t len;
+	char *text;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(report_json(path, r) == 0);
+	text = slurp(path, &len);
+	remove(path);
+	return text;
+}
+
+static int load(struct run_report *r, const char *text, const char *origin,
+		char *msg, size_t size)
+{
+	int rc;
+
+	msg[0] = '\0';
+	error_capture(msg, size, 1);
+	rc = report_load(r, text, strlen(text), origin);
+	error_capture(NULL, 0, 0);
+	return rc;
+}
+
+/*
+ * A report gate run wrote (GATE_TEST_REPORT, else the one committed in
+ * tests/data/) loads into the model and writes the same bytes again.
+ */
+static void test_load__gate_run_report_round_trips(void)
+{
+	const char *path = getenv("GATE_TEST_REPORT");
+	struct run_report r;
+	size_t len;
+	char *text, *again = NULL, msg[512];
+
+	if (!path || !*path)
+		path = "tests/data/gate-run-report.json";
+	text = slurp(path, &len);
+	CHECK(text && len > 0);
+	if (!text)
+		return;
+	CHECK(load(&r, text, path, msg, sizeof(msg)) == 0);
+	CHECK(r.n > 0 && r.b[0].run.npairs > 0);
+	if (r.n)
+		again = json_of(&r);
+	if (!again || strcmp(text, again))
+		fprintf(stderr, "%s: the loaded report writes differently:\n"
+			"%s\n", path, again ? again : "(none)");
+	CHECK(again && !strcmp(text, again));
+	report_load_release(&r);
+	free(text);
+	free(again);
+}
+
+/* Any schema but 1 (a newer one, 0, a string, null, none) is refused. */
+static void test_load__refuses_unknown_schemas(void)
+{
+	static const char *const schemas[] = {
+		"\"schema\": 2,", "\"schema\": 0,", "\"schema\": \"1\",",
+		"\"schema\": null,", "",
+	};
+	struct run_report r;
+	char text[256], msg[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(schemas) / sizeof(schemas[0]); i++) {
+		snprintf(text, sizeof(text), "{%s \"gate_version\": \"9.0\", "
+			 "\"benchmarks\": []}", schemas[i]);
+		CHECK(load(&r, text, "old.json", msg, sizeof(msg)) < 0);
+		CHECK_CONTAINS(msg, "old.json: ");
+		CHECK_CONTAINS(msg, "it reads schema 1");
+		CHECK(r.n == 0 && r.b == NULL && r.loaded == NULL);
+	}
+	CHECK(load(&r, "{\"schema\": 2, \"benchmarks\": []}", "new.json",
+		   msg, sizeof(msg)) < 0);
+	CHECK_CONTAINS(msg, "report schema 2 is not one this gate reads");
+	snprintf(text, sizeof(text), "{\"schema\": 1, \"benchmarks\": []}");
+	CHECK(load(&r, text, "empty.json", msg, sizeof(msg)) == 0);
+	report_load_release(&r);
+}
+
+/* Names gate never writes are refused, not read as a default. */
+static void test_load__refuses_unknown_names(void)
+{
+	static const char text[] =
+		"{\"schema\": 1, \"benchmarks\": [{\"name\": \"x\", "
+		"\"unit\": \"s\", \"verdict\": \"pass\", \"statistic\": "
+		"\"mode\", \"samples\": []}]}";
+	struct run_report r;
+	char msg[512];
+
+	CHECK(load(&r, text, "odd.json", msg, sizeof(msg)) < 0);
+	CHECK_CONTAINS(msg, "odd.json: unknown statistic \"mode\"");
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_load__gate_run_report_round_trips),
+	TEST(test_load__refuses_unknown_schemas),
+	TEST(test_load__refuses_unknown_names),
+};
+
+HARNESS_MAIN(tests)
