@@ -32,6 +32,7 @@
 #include "gate/workspace.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
+#include "gate/report/view.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "gate/suite.h"
@@ -53,7 +54,8 @@ const char cmd_run_usage[] =
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
-	"                 request, else HEAD~1)\n"
+	"                 request, else HEAD with uncommitted changes,\n"
+	"                 else HEAD~1)\n"
 	"  --head REV     head revision (default: the working tree as it is,\n"
 	"                 uncommitted changes included; also WORKTREE)\n"
 	"  --config FILE  read this gate.json instead of head's\n"
@@ -380,26 +382,46 @@ static int resolve_revs(struct workspace *w, struct repo *repo,
 			const struct run_opts *o)
 {
 	struct arm_state *arm = w->arm;
-	char *base_spec = NULL;
+	char *base_spec = NULL, *name = NULL;
 	int ret = -1;
 
 	if (repo_resolve(&arm[ARM_HEAD].rev, repo,
 			 o->head ? o->head : "WORKTREE") < 0)
 		return -1;
-	if (o->base)
+	if (o->base) {
 		base_spec = xstrdup(o->base);
-	else if (repo_default_base(&base_spec, &arm[ARM_BASE].how, repo) < 0)
+		arm[ARM_BASE].how = xstrdup("given with --base");
+	} else if (repo_default_base_why(&base_spec, &name,
+					 &arm[ARM_BASE].how, repo,
+					 arm[ARM_HEAD].rev.worktree &&
+					 arm[ARM_HEAD].rev.dirty) < 0)
 		return -1;
 	if (repo_resolve(&arm[ARM_BASE].rev, repo, base_spec) < 0)
 		goto cleanup;
-	if (!o->base) {
+	if (name) {
 		/* report the base as the user would name it */
 		free(arm[ARM_BASE].rev.label);
-		arm[ARM_BASE].rev.label = xstrdup("default base");
+		arm[ARM_BASE].rev.label = name;
+		name = NULL;
+	}
+	if (!o->quiet) {
+		/* the first lines of every run: which base and head, and why */
+		size_t a;
+
+		for (a = 0; a < 2; a++) {
+			struct report_rev rv;
+			char *line;
+
+			fill_rev(&rv, &arm[a]);
+			line = report_rev_line(arm_name((enum arm)a), &rv);
+			fprintf(stderr, "gate: %s\n", line);
+			free(line);
+		}
 	}
 	ret = 0;
 cleanup:
 	free(base_spec);
+	free(name);
 	return ret;
 }
 

@@ -287,7 +287,7 @@ static const char *short_id(const char *id, char *buf, size_t size)
 	return buf;
 }
 
-static char *rev_line(const char *arm, const struct report_rev *rv)
+char *report_rev_line(const char *arm, const struct report_rev *rv)
 {
 	char a[16], b[16];
 
@@ -296,10 +296,11 @@ static char *rev_line(const char *arm, const struct report_rev *rv)
 				 rv->dirty ? "with uncommitted changes" :
 				 "clean", short_id(rv->commit, a, sizeof(a)),
 				 short_id(rv->tree, b, sizeof(b)));
-	return xasprintf("%s: %s = %s%s%s%s", arm, rv->label ? rv->label : "?",
+	/* "base: HEAD (3f2c1a0; no upstream branch, working tree has
+	 * changes)": which revision, and why gate chose it */
+	return xasprintf("%s: %s (%s%s%s)", arm, rv->label ? rv->label : "?",
 			 short_id(rv->commit, a, sizeof(a)),
-			 rv->how ? " (" : "", rv->how ? rv->how : "",
-			 rv->how ? ")" : "");
+			 rv->how ? "; " : "", rv->how ? rv->how : "");
 }
 
 /* A suite's protocol line (once per suite, before its first case). */
@@ -364,8 +365,8 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 	char *lines[REPORT_CONDITIONS_MAX], iv[96];
 	size_t i, n;
 
-	add_line(v, rev_line("base", &r->rev[ARM_BASE]));
-	add_line(v, rev_line("head", &r->rev[ARM_HEAD]));
+	add_line(v, report_rev_line("base", &r->rev[ARM_BASE]));
+	add_line(v, report_rev_line("head", &r->rev[ARM_HEAD]));
 	add_line(v, xasprintf("config: %s", r->config_origin ?
 			      r->config_origin : "gate.json"));
 	add_line(v, xasprintf("order: pairs of base and head back to back, "

@@ -137,4 +137,12 @@ void report_annotate_view(FILE *out, const struct report_view *v);
  */
 char *report_strip(char *buf, int width, const struct view_row *row);
 
+/*
+ * One revision's protocol line, e.g. "base: HEAD (3f2c1a0d12; no upstream
+ * branch, working tree has changes)" or "head: working tree (with
+ * uncommitted changes) on ..., tree ...". malloc'd. The run prints it
+ * first, the reports in their protocol.
+ */
+char *report_rev_line(const char *arm, const struct report_rev *rv);
+
 #endif
