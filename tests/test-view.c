@@ -653,6 +653,45 @@ static void test_view__every_gating_metric_is_shown(void)
 	release(&m);
 }
 
+/*
+ * A rate read backwards: 234.9 -> 194.4 MB/s is a slow-down; every printer
+ * says so in words and sign, "throughput -17.2% (worse)", never "+20.8%"
+ * beside it as the change.
+ */
+static void test_view__rates_say_which_way_is_worse(void)
+{
+	static const enum metric value[] = { METRIC_VALUE };
+	struct model m;
+	struct outputs o = { 0 };
+	struct bench_cfg *c;
+	double f[12];
+	char *line;
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		f[i] = 194.4 / 234.9;
+	memset(&m, 0, sizeof(m));
+	common(&m, "rate");
+	c = add_bench(&m, "zs/compress", value, 1);
+	c->format = FORMAT_LINES;
+	c->unit = "MB/s";
+	c->higher_better = 1;
+	m.run[0].suite_name = "zs";
+	set_pairs(&m.run[0], METRIC_VALUE, f, 234.9, 12);
+	decide(&m);
+	CHECK(m.res[0].m[0].verdict == VERDICT_FAIL);
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.term, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.md, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.html, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.progress, "throughput -17.2% (worse)");
+	line = line_with(o.term, "zs/compress", NULL);
+	CHECK(line && !strstr(line, "+20.8%"));
+	free(line);
+	free_all(&o);
+	release(&m);
+}
+
 /* A 250 ns suite case prints as 250 ns, not as 0. */
 static void test_view__suite_values_keep_their_unit(void)
 {
@@ -887,6 +926,7 @@ static const struct harness_test tests[] = {
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),
 	TEST(test_view__suite_values_keep_their_unit),
+	TEST(test_view__rates_say_which_way_is_worse),
 	TEST(test_view__bounds_level_matches_reasons),
 	TEST(test_view__method_text_agrees),
 	TEST(test_view__method_names_what_gave_the_bounds),

@@ -57,6 +57,20 @@ static void pct(char *buf, size_t size, double ratio, int decimals)
 	snprintf(buf, size, "%+.*f%%", decimals, ratio_pct(ratio));
 }
 
+/*
+ * A rate (MB/s, items/s: higher is better) reads backwards as an oriented
+ * ratio: "+24.0%" beside 234.9 -> 194.4 MB/s looks like a speed-up. Show
+ * the rate's own change and say which way it is: "throughput -17.2%
+ * (worse)". ratio is oriented (base/head, > 1 worse).
+ */
+static void rate_change(char *buf, size_t size, double ratio, int decimals)
+{
+	double value = ratio > 0 ? (1 / ratio - 1) * 100 : 0;
+
+	snprintf(buf, size, "throughput %+.*f%% (%s)", decimals, value,
+		 ratio > 1 ? "worse" : ratio < 1 ? "better" : "same");
+}
+
 static const char *row_word(const struct bench_stats *st)
 {
 	int timed;
@@ -120,7 +134,10 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	row->high = st->high;
 	arm_value(c, st->metric, st->base_median, row->base, sizeof(row->base));
 	arm_value(c, st->metric, st->head_median, row->head, sizeof(row->head));
-	pct(row->change, sizeof(row->change), st->estimate, d);
+	if (c->higher_better)
+		rate_change(row->change, sizeof(row->change), st->estimate, d);
+	else
+		pct(row->change, sizeof(row->change), st->estimate, d);
 	if (!st->exact)
 		snprintf(row->level, sizeof(row->level), "%.4g%%",
 			 st->level * 100);
@@ -130,8 +147,11 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		snprintf(row->interval, sizeof(row->interval),
 			 "none (too few pairs)");
 	} else {
-		pct(lo, sizeof(lo), st->low, 1);
-		pct(hi, sizeof(hi), st->high, 1);
+		/* a rate's interval in its own direction, low to high */
+		pct(lo, sizeof(lo), c->higher_better ? 1 / st->high : st->low,
+		    1);
+		pct(hi, sizeof(hi), c->higher_better ? 1 / st->low : st->high,
+		    1);
 		snprintf(row->interval, sizeof(row->interval), "%s .. %s%s%s",
 			 lo, hi, level_differs ? " at " : "",
 			 level_differs ? row->level : "");

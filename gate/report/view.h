@@ -34,8 +34,12 @@ struct view_row {
 				   "removed" */
 	char base[48], head[48];	/* each arm's median, with its unit */
 	double estimate, low, high, floor;	/* ratios, for plots */
-	char change[16];	/* the estimate: "+12.3%" ("+1.00%" exact) */
-	char interval[64];	/* "+4.8% .. +19.7%", "exact", or "none
+	char change[40];	/* the estimate: "+12.3%" ("+1.00%" exact);
+				   a rate (higher is better) in its own
+				   direction, with which way is worse:
+				   "throughput -17.2% (worse)" */
+	char interval[64];	/* "+4.8% .. +19.7%" (a rate's in its own
+				   direction), "exact", or "none
 				   (too few pairs)", with " at 98.75%" when
 				   rows differ in level */
 	char floor_pct[16];	/* "+5%" */
