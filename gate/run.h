@@ -39,6 +39,8 @@ struct run_bench {
 struct run_report {
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
+	const char *config_note;	/* static: how the config served both
+					   arms, or NULL */
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */

@@ -217,8 +217,11 @@ static void mark_new(struct run_report *r, struct repo *repo,
 
 	if (o->config)
 		return;
-	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0)
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0) {
+		r->config_note = "base has no gate.json: head's is used for "
+				 "both arms, every benchmark compared";
 		return;
+	}
 	error_capture(buf, sizeof(buf), 1);
 	if (config_parse(&bcfg, text, len, "base's gate.json") < 0) {
 		error_capture(last_error, size, 0);

@@ -312,6 +312,8 @@ static cJSON *build_json(const struct run_report *r)
 	p = cJSON_AddObjectToObject(root, "protocol");
 	cJSON_AddStringToObject(p, "config", r->config_origin ?
 				r->config_origin : "");
+	if (r->config_note)
+		cJSON_AddStringToObject(p, "config_note", r->config_note);
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "

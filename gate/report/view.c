@@ -387,8 +387,11 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 
 	add_line(v, report_rev_line("base", &r->rev[ARM_BASE]));
 	add_line(v, report_rev_line("head", &r->rev[ARM_HEAD]));
-	add_line(v, xasprintf("config: %s", r->config_origin ?
-			      r->config_origin : "gate.json"));
+	add_line(v, xasprintf("config: %s%s%s%s", r->config_origin ?
+			      r->config_origin : "gate.json",
+			      r->config_note ? " (" : "",
+			      r->config_note ? r->config_note : "",
+			      r->config_note ? ")" : ""));
 	add_line(v, xasprintf("order: pairs of base and head back to back, "
 		"which runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)", r->seed, r->seed));
