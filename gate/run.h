@@ -41,6 +41,11 @@ struct run_report {
 	const char *config_origin;
 	const char *config_note;	/* static: how the config served both
 					   arms, or NULL */
+	/* where the time went, seconds (0: not reached) */
+	double build_seconds[2];	/* each arm's build, by enum arm (the
+					   two run at once) */
+	double measure_seconds;	/* warm-ups, pairs and looks */
+	double total_seconds;	/* the whole run, to the report */
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */

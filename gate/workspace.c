@@ -254,6 +254,8 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 		goto cleanup;
 	}
 	ret = 0;
+	for (a = 0; a < narms; a++)
+		arm[a].build_seconds = res[a].wall;
 	for (a = 0; a < narms; a++) {
 		char *tail;
 

@@ -119,6 +119,10 @@ static void common(struct model *m, const char *name)
 	r->level = 0.975;
 	r->resamples = 10000;
 	r->budget = 300;
+	r->build_seconds[ARM_BASE] = 12.5;
+	r->build_seconds[ARM_HEAD] = 11.25;
+	r->measure_seconds = 95;
+	r->total_seconds = 110.5;
 	snprintf(mc->cpu, sizeof(mc->cpu), "Test CPU @ 3.0GHz");
 	mc->cores = 2;
 	snprintf(mc->smt, sizeof(mc->smt), "off");

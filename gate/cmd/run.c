@@ -361,6 +361,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 		r->interrupted = decide(r, &m, p, o->quiet);
 	else
 		adaptive_finish(r);
+	r->measure_seconds = now() - m.start;
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
 	calibration_check_run(r, calib);
@@ -478,6 +479,7 @@ static int prepare(struct workspace *w, struct run_report *r,
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
+		r->build_seconds[a] = w->arm[a].build_seconds;
 	}
 	r->confidence = cfg->confidence;
 	r->resamples = cfg->resamples;
@@ -522,6 +524,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	char *origin = NULL;
 	char last_error[4096] = "";
 	int code = EXIT_ERROR, rc;
+	double t0 = now();
 
 	memset(&r, 0, sizeof(r));
 	rc = parse_options(&o, argc, argv);
@@ -556,6 +559,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
+	r.total_seconds = now() - t0;
 	report_term(term, &r);
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;

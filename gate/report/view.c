@@ -392,6 +392,17 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 			      r->config_note ? " (" : "",
 			      r->config_note ? r->config_note : "",
 			      r->config_note ? ")" : ""));
+	if (r->total_seconds > 0) {
+		char b[32], h[32], ms[32], t[32];
+
+		/* where the time went */
+		add_line(v, xasprintf("time: build %s base, %s head (at once); "
+			"measuring %s; total %s",
+			format_seconds(r->build_seconds[ARM_BASE], b, sizeof(b)),
+			format_seconds(r->build_seconds[ARM_HEAD], h, sizeof(h)),
+			format_seconds(r->measure_seconds, ms, sizeof(ms)),
+			format_seconds(r->total_seconds, t, sizeof(t))));
+	}
 	add_line(v, xasprintf("order: pairs of base and head back to back, "
 		"which runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)", r->seed, r->seed));
