@@ -696,6 +696,52 @@ static void test_view__rates_say_which_way_is_worse(void)
 	release(&m);
 }
 
+/*
+ * A benchmark that runs for a fixed time: wall stays at 3 s in both arms
+ * while CPU time rises by half. Noted in every printer, verdict unchanged;
+ * an ordinary slow-down (the plain model) gets no such note.
+ */
+static void test_view__fixed_time_is_noted(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+	enum verdict before;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "fixed");
+	add_bench(&m, "zstd-b", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, same, 3.0, 12);
+	for (i = 0; i < 12; i++) {
+		m.run[0].pairs[i].s[ARM_BASE].cpu = 1.0 + 0.05 * (double)(i % 3);
+		m.run[0].pairs[i].s[ARM_HEAD].cpu = 1.5 + 0.05 * (double)(i % 3);
+	}
+	decide(&m);
+	before = m.b[0].primary.verdict;
+	run_note_fixed_time(&m.r);
+	CHECK(m.b[0].note != NULL);
+	CHECK(m.b[0].primary.verdict == before);
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.term, "may run for a fixed time");
+	CHECK_CONTAINS(o.md, "may run for a fixed time");
+	CHECK_CONTAINS(o.html, "may run for a fixed time");
+	CHECK_CONTAINS(o.term, "CPU time changes by +47.6%");
+	free_all(&o);
+	free(m.b[0].note);
+	release(&m);
+
+	memset(&m, 0, sizeof(m));
+	model_plain(&m);
+	for (i = 0; i < 12; i++) {
+		m.b[0].run.pairs[i].s[ARM_BASE].cpu = 0.05;
+		m.b[0].run.pairs[i].s[ARM_HEAD].cpu = 0.09;
+	}
+	run_note_fixed_time(&m.r);
+	CHECK(m.b[0].note == NULL);
+	release(&m);
+}
+
 /* A 250 ns suite case prints as 250 ns, not as 0. */
 static void test_view__suite_values_keep_their_unit(void)
 {
@@ -931,6 +977,7 @@ static const struct harness_test tests[] = {
 	TEST(test_view__every_gating_metric_is_shown),
 	TEST(test_view__suite_values_keep_their_unit),
 	TEST(test_view__rates_say_which_way_is_worse),
+	TEST(test_view__fixed_time_is_noted),
 	TEST(test_view__bounds_level_matches_reasons),
 	TEST(test_view__method_text_agrees),
 	TEST(test_view__method_names_what_gave_the_bounds),

@@ -367,6 +367,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 	calibration_check_run(r, calib);
 	free(calib);
 	run_note_load(r);
+	run_note_fixed_time(r);
 	for (i = 0; i < r->n; i++) {
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);
