@@ -191,6 +191,38 @@ void calibration_free(struct calib_bench *b, size_t n)
 	free(b);
 }
 
+/*
+ * The pairs benchmark i can actually spend in this run: up to max_pairs,
+ * as far as its share of the budget goes at its measured time per pair
+ * (never fewer than "pairs", which it always takes).
+ */
+static size_t reachable_pairs(const struct run_report *r, size_t i,
+			      int *by_budget)
+{
+	const struct bench_run *br = &r->b[i].run;
+	const struct bench_cfg *c = br->cfg;
+	size_t cap = c->max_pairs > c->pairs ? c->max_pairs : c->pairs;
+	size_t k, nb = 0;
+	double per, can;
+
+	*by_budget = 0;
+	if (!(r->budget > 0) || !br->npairs || !(br->seconds > 0))
+		return cap;
+	for (k = 0; k < r->n; k++)
+		nb += !r->b[k].run.is_new && !r->b[k].run.is_removed;
+	per = (br->seconds - br->warmup_seconds) / (double)br->npairs;
+	if (!(per > 0))
+		return cap;
+	can = r->budget / (double)(nb ? nb : 1) / per;
+	if (can < (double)c->pairs)
+		can = (double)c->pairs;
+	if (can < (double)cap) {
+		*by_budget = 1;
+		return (size_t)can;
+	}
+	return cap;
+}
+
 void calibration_check_run(struct run_report *r, const char *path)
 {
 	struct calib_bench *b = NULL;
@@ -202,6 +234,8 @@ void calibration_check_run(struct run_report *r, const char *path)
 		const struct bench_cfg *c = r->b[i].run.cfg;
 		const struct bench_stats *st = &r->b[i].primary;
 		char *cmd = calibration_command(&c->run);
+		size_t can;
+		int by_budget;
 
 		/* the same benchmark, metric and command, or nothing */
 		for (j = 0; j < nb && (strcmp(b[j].name, c->name) ||
@@ -211,16 +245,22 @@ void calibration_check_run(struct run_report *r, const char *path)
 		free(cmd);
 		if (j == nb)
 			continue;
-		/* a 2x-floor regression should fail 80% of the time */
-		if (c->min_effect < calibration_mde(b[j].spread, c->pairs,
+		/* a 2x-floor regression should fail 80% of the time, at
+		 * the pairs this run can spend (max_pairs, the budget) */
+		can = reachable_pairs(r, i, &by_budget);
+		if (c->min_effect < calibration_mde(b[j].spread, can,
 						    r->level, 0.8))
 			warning("benchmark \"%s\": floor %+.1f%% is below what "
-				"its calibrated noise resolves at %u pairs "
-				"(%+.1f%%): raise \"min_effect\" or \"pairs\" "
-				"(gate calibrate recommends them)", c->name,
-				c->min_effect * 100, c->pairs,
-				calibration_mde(b[j].spread, c->pairs,
-						r->level, 0.8) * 100);
+				"its calibrated noise resolves at the %zu pairs "
+				"this run can spend (%s): %+.1f%%; raise "
+				"\"min_effect\"%s (gate calibrate recommends "
+				"them)", c->name, c->min_effect * 100, can,
+				by_budget ? "its share of the budget" :
+				"max_pairs",
+				calibration_mde(b[j].spread, can, r->level,
+						0.8) * 100,
+				by_budget ? ", \"budget\" or --budget" :
+				" or \"max_pairs\"");
 		if (st->ratios && st->n >= 6 && b[j].spread > 0 &&
 		    !st->exact && st->verdict != VERDICT_NEW &&
 		    st->verdict != VERDICT_ERROR) {

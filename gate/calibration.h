@@ -45,7 +45,8 @@ void calibration_free(struct calib_bench *b, size_t n);
  * gate run's use of the record at path, for each benchmark whose record
  * matches its name, first gating metric and command (a record of another
  * metric or command says nothing of this one): warn on stderr of floors
- * below what the calibrated noise can resolve at the configured pairs,
+ * below what the calibrated noise can resolve at the pairs the run can
+ * spend (max_pairs, or its share of the budget at its time per pair),
  * and note beside the verdict of a benchmark whose spread is over 3x the
  * calibrated one (a note only: the verdict stands). Silent when there is
  * no record.

@@ -30,7 +30,8 @@ static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
 	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
 	"format",
-	"expect", "statistic", "interval", "rule", "target_halfwidth", NULL
+	"expect", "statistic", "interval", "rule", "target_halfwidth",
+	"ignore", NULL
 };
 /*
  * The names gate.json may use, NULL-terminated, from their one table each
@@ -624,8 +625,8 @@ int config_keys_format(const struct parser *p, const cJSON *m,
 }
 
 /* A list of case patterns, each a valid POSIX extended regex. */
-int config_keys_expect(struct parser *p, const cJSON *m,
-			struct bench_cfg *out)
+static int pattern_list(struct parser *p, const cJSON *m, const char *key,
+			char ***list, size_t *count)
 {
 	const cJSON *e;
 	size_t i = 0, n = 0;
@@ -634,18 +635,18 @@ int config_keys_expect(struct parser *p, const cJSON *m,
 	int rc;
 
 	if (!cJSON_IsArray(m))
-		return config_fail(p, "\"expect\" must be a list of case name "
+		return config_fail(p, "\"%s\" must be a list of case name "
 				   "patterns such as [\"^BM_sort\"], got %s",
-				   config_got(p, g, sizeof(g)));
+				   key, config_got(p, g, sizeof(g)));
 	cJSON_ArrayForEach(e, m)
 		n++;
-	out->expect = xcalloc(n + 1, sizeof(*out->expect));
+	*list = xcalloc(n + 1, sizeof(**list));
 	cJSON_ArrayForEach(e, m) {
 		config_enter(p, NULL, i);
 		if (!cJSON_IsString(e) || !*e->valuestring)
-			return config_fail(p, "each element of \"expect\" must "
+			return config_fail(p, "each element of \"%s\" must "
 					   "be a non-empty pattern, got %s",
-					   config_got(p, g, sizeof(g)));
+					   key, config_got(p, g, sizeof(g)));
 		rc = regcomp(&rx, e->valuestring, REG_EXTENDED | REG_NOSUB);
 		if (rc != 0) {
 			regerror(rc, &rx, msg, sizeof(msg));
@@ -654,11 +655,24 @@ int config_keys_expect(struct parser *p, const cJSON *m,
 					   config_got(p, g, sizeof(g)), msg);
 		}
 		regfree(&rx);
-		out->expect[i++] = xstrdup(e->valuestring);
-		out->nexpect = i;
+		(*list)[i++] = xstrdup(e->valuestring);
+		*count = i;
 		config_leave(p);
 	}
 	return 0;
+}
+
+/* "ignore": cases (patterns) the user accepts not comparing. */
+int config_keys_ignore(struct parser *p, const cJSON *m,
+		       struct bench_cfg *out)
+{
+	return pattern_list(p, m, "ignore", &out->ignore, &out->nignore);
+}
+
+int config_keys_expect(struct parser *p, const cJSON *m,
+			struct bench_cfg *out)
+{
+	return pattern_list(p, m, "expect", &out->expect, &out->nexpect);
 }
 
 const char *interval_name(enum interval_method m)

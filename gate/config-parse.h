@@ -89,6 +89,8 @@ int config_keys_format(const struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
 int config_keys_expect(struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
+int config_keys_ignore(struct parser *p, const struct cJSON *m,
+		       struct bench_cfg *out);
 
 /* config-rules.c: defaults, and rules across keys. 0, or -1 after error. */
 /* The built-in defaults into k and cfg, before "defaults" is read. */

@@ -302,6 +302,14 @@ int config_rules_bench(struct parser *p, struct knobs *k, size_t i,
 					   config_quote(g, sizeof(g),
 							out->name),
 					   metric_name(out->metrics[q].id));
+	if (out->nignore && out->format == FORMAT_TIME) {
+		config_enter(p, "ignore", 0);
+		return config_fail(p, "\"ignore\" lists cases of a suite not "
+				   "to compare, but benchmark %s has no suite "
+				   "\"format\" (one of %s)",
+				   config_quote(g, sizeof(g), out->name),
+				   format_names());
+	}
 	if (out->nexpect && out->format == FORMAT_TIME) {
 		config_enter(p, "expect", 0);
 		return config_fail(p, "\"expect\" lists the cases of a "

@@ -215,6 +215,8 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 			r = config_keys_format(p, m, out);
 		} else if (!strcmp(m->string, "expect")) {
 			r = config_keys_expect(p, m, out);
+		} else if (!strcmp(m->string, "ignore")) {
+			r = config_keys_ignore(p, m, out);
 		} else {
 			r = config_keys_knob(p, m, &k, SRC_BENCH);
 		}
@@ -459,6 +461,9 @@ void config_release(struct config *cfg)
 		for (j = 0; j < cfg->benches[i].nexpect; j++)
 			free(cfg->benches[i].expect[j]);
 		free(cfg->benches[i].expect);
+		for (j = 0; j < cfg->benches[i].nignore; j++)
+			free(cfg->benches[i].ignore[j]);
+		free(cfg->benches[i].ignore);
 	}
 	free(cfg->benches);
 	command_release(&cfg->build);

@@ -62,6 +62,10 @@ struct bench_cfg {
 	char **expect;		/* suite: POSIX ERE patterns each matching a
 				   case; owned, nexpect of them */
 	size_t nexpect;
+	char **ignore;		/* suite: POSIX ERE patterns of cases not
+				   compared (accepted as unmeasurable);
+				   owned, nignore of them */
+	size_t nignore;
 	/* set only on a suite's per-case benchmarks, which gate run makes */
 	const char *unit;	/* NULL: metric_unit(metric) */
 	int higher_better;	/* a rate: ratio base/head */

@@ -233,6 +233,7 @@ static int check_parity(struct bench_run *br, const struct run_result *res,
 			cfg->name, arm_name(a), label,
 			(unsigned long long)res->out_bytes,
 			(unsigned long long)br->out_bytes[a]));
+		br->parity_failed = (int)a + 1;
 		return -1;
 	}
 	br->nsamples[a]++;

@@ -37,6 +37,8 @@ struct bench_run {
 	uint64_t out_bytes[2];
 	size_t nsamples[2];	/* samples checked for parity, warm-ups in */
 	int parity_differs;	/* 1: base and head printed different stdout */
+	int parity_failed;	/* an arm's sample printed other stdout than
+				   its first: arm + 1 (1 base, 2 head) */
 	char *error;		/* non-NULL: could not be measured (owned) */
 	/* set by measure_prepare */
 	enum counter counter;	/* backend counting instructions, if any */

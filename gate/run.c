@@ -5,11 +5,13 @@
  */
 #include "gate/run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "stats/stats.h"
 #include "common/banned.h"
 
 void run_alloc(struct run_report *r, size_t n)
@@ -100,4 +102,97 @@ void run_note_load(struct run_report *r)
 		if (r->b[i].primary.verdict != VERDICT_NEW &&
 		    r->b[i].primary.verdict != VERDICT_ERROR)
 			run_bench_note(&r->b[i], why);
+}
+
+/* Medians and CVs of one sample field per arm; n pairs with both set. */
+struct arm_figures {
+	double median[2], cv[2];
+	size_t n;
+};
+
+static void figures(struct arm_figures *f, const struct bench_run *br,
+		    int which)
+{
+	double *x[2];
+	size_t p, a;
+
+	x[0] = xcalloc(br->npairs + 1, sizeof(double));
+	x[1] = xcalloc(br->npairs + 1, sizeof(double));
+	f->n = 0;
+	for (p = 0; p < br->npairs; p++) {
+		const struct sample *s = br->pairs[p].s;
+		double v[2];
+
+		for (a = 0; a < 2; a++)
+			v[a] = which == 0 ? s[a].wall : which == 1 ? s[a].cpu :
+			       s[a].value[METRIC_INSTRUCTIONS];
+		if (!(v[0] > 0) || !(v[1] > 0))
+			continue;
+		x[0][f->n] = v[0];
+		x[1][f->n] = v[1];
+		f->n++;
+	}
+	for (a = 0; a < 2; a++) {
+		f->median[a] = f->n ? stats_median(x[a], f->n) : 0;
+		f->cv[a] = f->n > 1 ? stats_cv(x[a], f->n) : 0;
+	}
+	free(x[0]);
+	free(x[1]);
+}
+
+static double rel(const struct arm_figures *f)
+{
+	return f->median[1] / f->median[0] - 1;
+}
+
+void run_note_fixed_time(struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_bench *b = &r->b[i];
+		const struct bench_run *br = &b->run;
+		struct arm_figures w, c, ins;
+		char why[512];
+		double round_s;
+
+		if (br->suite_name || br->cfg->format != FORMAT_TIME ||
+		    br->error || br->is_new || br->npairs < 4)
+			continue;
+		figures(&w, br, 0);
+		figures(&c, br, 1);
+		figures(&ins, br, 2);
+		if (w.n < 4)
+			continue;
+		why[0] = '\0';
+		if (fabs(rel(&w)) < 0.02 && c.n >= 4 && fabs(rel(&c)) > 0.10)
+			snprintf(why, sizeof(why), "wall time stays the same "
+				 "in both arms (%+.1f%%) while CPU time changes "
+				 "by %+.1f%%", rel(&w) * 100, rel(&c) * 100);
+		else if (fabs(rel(&w)) < 0.02 && ins.n >= 4 &&
+			 fabs(rel(&ins)) > 0.05)
+			snprintf(why, sizeof(why), "wall time stays the same "
+				 "in both arms (%+.1f%%) while instructions "
+				 "change by %+.1f%%", rel(&w) * 100,
+				 rel(&ins) * 100);
+		round_s = floor(w.median[0] + 0.5);
+		if (!why[0] && round_s >= 1 &&
+		    fabs(w.median[0] - round_s) < 0.02 * round_s &&
+		    c.n >= 4 && c.cv[0] > 0 &&
+		    fmax(w.cv[0], w.cv[1]) < fmin(c.cv[0], c.cv[1]) / 5)
+			snprintf(why, sizeof(why), "wall time sits at %.0f s "
+				 "(CV %.2f%%) with far less spread than CPU "
+				 "time (CV %.1f%%)", round_s,
+				 fmax(w.cv[0], w.cv[1]) * 100,
+				 fmin(c.cv[0], c.cv[1]) * 100);
+		if (!why[0])
+			continue;
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 ": the benchmark may run for a fixed time, which "
+			 "wall-clock timing cannot see; use its own rate "
+			 "through a suite format, or a fixed amount of work "
+			 "(README: \"Benchmarks that run for a fixed time\"; "
+			 "a note: the verdict stands)");
+		run_bench_note(b, why);
+	}
 }

@@ -41,6 +41,13 @@ struct report_loaded;
 struct run_report {
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
+	const char *config_note;	/* static: how the config served both
+					   arms, or NULL */
+	/* where the time went, seconds (0: not reached) */
+	double build_seconds[2];	/* each arm's build, by enum arm (the
+					   two run at once) */
+	double measure_seconds;	/* warm-ups, pairs and looks */
+	double total_seconds;	/* the whole run, to the report */
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */
@@ -89,5 +96,15 @@ void run_bench_note(struct run_bench *b, const char *why);
  * processes explain is noted beside each compared benchmark's verdict.
  */
 void run_note_load(struct run_report *r);
+
+/*
+ * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
+ * hides any change from wall-clock timing. Noted, never a verdict, when
+ * both arms' wall times stay the same (within 2%) while their CPU time
+ * (10%) or instruction counts (5%) differ, or when the wall time sits at a
+ * round number of seconds with far less spread (a fifth) than the CPU
+ * time. Suites (their own figures) are left alone.
+ */
+void run_note_fixed_time(struct run_report *r);
 
 #endif

@@ -80,6 +80,51 @@ static double suite_excludes(const struct bench_cfg *c)
 	return 2 * c->min_effect;
 }
 
+/* 1 when case sc matches one of the benchmark's "ignore" patterns. */
+static int ignored(const struct bench_cfg *cfg, const char *name)
+{
+	size_t e;
+	int hit = 0;
+
+	for (e = 0; e < cfg->nignore && !hit; e++) {
+		regex_t rx;
+
+		if (regcomp(&rx, cfg->ignore[e], REG_EXTENDED | REG_NOSUB))
+			continue;	/* checked when gate.json was read */
+		hit = matches(&rx, name);
+		regfree(&rx);
+	}
+	return hit;
+}
+
+/*
+ * A case below the resolution of the benchmark's own timer (a 1 ms timer
+ * gives 0 s) has no ratio: it is unmeasurable, with the reason, and the
+ * suite's other cases are still decided. NULL when every value is above 0
+ * (or the unit counts, where 0 is a value).
+ */
+static char *unmeasurable(const struct bench_run *br,
+			  const struct suite_case *sc)
+{
+	size_t p, a, zeros = 0;
+
+	if (unit_is_count(sc->unit))
+		return NULL;
+	for (p = 0; p < br->npairs; p++)
+		for (a = 0; a < 2; a++)
+			zeros += sc->v[a] && sc->v[a][p] == 0;
+	if (!zeros)
+		return NULL;
+	return xasprintf("unmeasurable: case \"%s\" is 0 %s in %zu of %zu "
+			 "samples, below the resolution of the benchmark's "
+			 "own timer, so no ratio can be formed (the suite's "
+			 "other cases are still decided); make the case do "
+			 "more work, or accept it with \"ignore\": "
+			 "[\"^%s$\"] in benchmark \"%s\" in gate.json",
+			 sc->name, sc->unit, zeros, 2 * br->npairs, sc->name,
+			 br->cfg->name);
+}
+
 /* Append one run per kept case of br to out (*m of them). */
 static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
@@ -95,10 +140,18 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 
 		if (rx && !matches(rx, sc->name))
 			continue;
+		if (ignored(br->cfg, sc->name)) {
+			warning("benchmark \"%s\": case \"%s\" not compared: "
+				"gate.json's \"ignore\" accepts it",
+				br->cfg->name, sc->name);
+			continue;
+		}
 		d = xcalloc(1, sizeof(*d));
 		d->cfg = *br->cfg;
 		d->cfg.expect = NULL;
 		d->cfg.nexpect = 0;
+		d->cfg.ignore = NULL;
+		d->cfg.nignore = 0;
 		d->cfg.metric = METRIC_VALUE;
 		/* a case has one metric: the value its suite printed */
 		d->cfg.metrics[0].id = METRIC_VALUE;
@@ -149,6 +202,7 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 			nr->is_removed = 1;
 			continue;
 		}
+		nr->error = unmeasurable(br, sc);
 		nr->npairs = br->npairs;
 		nr->pairs = xcalloc(br->npairs ? br->npairs : 1,
 				    sizeof(*nr->pairs));
@@ -200,11 +254,18 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 				expand(&out, &m, &cap, br, own,
 				       have_rx ? &rx : NULL);
 			if (!why && m == before)
-				why = xasprintf("benchmark \"%s\": no case "
-						"matches --filter \"%s\" (the "
-						"suite printed %zu)",
-						br->cfg->name, filter,
-						br->suite->n);
+				why = filter ? xasprintf("benchmark \"%s\": "
+						"no case matches --filter "
+						"\"%s\" (the suite printed "
+						"%zu; \"ignore\" set aside "
+						"%zu)", br->cfg->name, filter,
+						br->suite->n,
+						br->cfg->nignore) :
+					xasprintf("benchmark \"%s\": "
+						"\"ignore\" sets aside every "
+						"case the suite printed (%zu): "
+						"nothing is left to compare",
+						br->cfg->name, br->suite->n);
 			if (!why) {
 				bench_run_release(br);
 				continue;
@@ -295,7 +356,7 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		       const struct run_result *res, long pair)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	struct fmt_opts fo = { cfg->metric == METRIC_CPU };
+	struct fmt_opts fo = { cfg->metric == METRIC_CPU, 1 };
 	struct fmt_table t = FMT_TABLE_INIT;
 	struct suite_data *sd = br->suite;
 	char origin[256], msg[1024], *obuf;

@@ -32,12 +32,79 @@ static int within(const char *dir, const char *path)
 }
 
 /*
+ * Walk relative path p from depth levels below the checkout's top: the
+ * depth it ends at, or -1 when it climbs above the top on the way
+ * ("../configure" from "bld" stays inside).
+ */
+static long walk_depth(const char *p, long depth)
+{
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return -1;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		p += *p == '/';
+	}
+	return depth;
+}
+
+/*
+ * A shell string reaches above the checkout with ".." only when more of
+ * them climb than the "cd"s before went down: "cd bld && ../configure"
+ * stays inside. A sketch of the shell, not the shell: words split at
+ * blanks and at ; & | ( ), a word's path taken after its last '=', and a
+ * "cd" to an absolute path, $VAR or ~ ends the check (not ours to judge).
+ * 1: may reach out.
+ */
+static int shell_reaches_out(const char *sh)
+{
+	const char *sep = " \t\n;&|()";
+	long depth = 0;
+	int after_cd = 0, out = 0;
+
+	while (*sh && !out) {
+		size_t n = strcspn(sh, sep);
+		char *word, *path, *eq;
+
+		if (!n) {
+			sh++;
+			continue;
+		}
+		word = xstrndup(sh, n);
+		sh += n;
+		eq = strrchr(word, '=');
+		path = eq ? eq + 1 : word;
+		if (after_cd) {
+			after_cd = 0;
+			if (path[0] == '/' || strpbrk(path, "$~`")) {
+				free(word);
+				return 0;
+			}
+			depth = walk_depth(path, depth);
+			out = depth < 0;
+		} else if (!strcmp(word, "cd")) {
+			after_cd = 1;
+		} else if (path[0] != '/' && strstr(path, "..")) {
+			out = walk_depth(path, depth) < 0;
+		}
+		free(word);
+	}
+	return out;
+}
+
+/*
  * cmd is what ("\"run\" of benchmark \"x\"", "\"build\"") about to run in
  * checkout dir of the user's repository with working tree workdir. An argv
  * whose program is a path (has a '/') that resolves outside dir, and is
  * relative or points into workdir, is an error: base and head would run
  * the same file. A shell string is the config author's: only warned about
- * when it contains "../" or workdir. A program that does not exist yet
+ * when a "../" climbs above the checkout (shell_reaches_out) or it names
+ * workdir. A program that does not exist yet
  * passes (the runner says so when it cannot start it).
  */
 static int preflight_command(const struct command *cmd, const char *what,
@@ -51,7 +118,7 @@ static int preflight_command(const struct command *cmd, const char *what,
 	if (!realpath(workdir, real_wt))
 		real_wt[0] = '\0';
 	if (cmd->shell) {
-		if (strstr(cmd->shell, "../") ||
+		if (shell_reaches_out(cmd->shell) ||
 		    (real_wt[0] && strstr(cmd->shell, real_wt)))
 			warning("%s (\"%s\") may reach outside the checkout "
 				"it runs in: base and head would then share "
@@ -187,6 +254,8 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 		goto cleanup;
 	}
 	ret = 0;
+	for (a = 0; a < narms; a++)
+		arm[a].build_seconds = res[a].wall;
 	for (a = 0; a < narms; a++) {
 		char *tail;
 

@@ -18,6 +18,7 @@ struct arm_state {
 	struct repo_rev rev;
 	char *how;		/* how the base was chosen */
 	char *dir, *index, *log;
+	double build_seconds;	/* the build's wall time (0: no build) */
 };
 
 struct workspace {
@@ -34,8 +35,8 @@ struct workspace {
 	char *pin_warning;
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
-	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL }, \
-	  { REPO_REV_INIT, NULL, NULL, NULL, NULL } }, 0, 0, 0, LAYOUT_INIT, \
+	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0 }, \
+	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0 } }, 0, 0, 0, LAYOUT_INIT, \
 	NULL, NULL }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */

@@ -345,12 +345,20 @@ static int have_object(struct repo *r, const git_oid *id)
 
 int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 {
+	return repo_default_base_why(spec_out, how_out, NULL, r, 0);
+}
+
+int repo_default_base_why(char **spec_out, char **how_out, char **why_out,
+			  struct repo *r, int head_dirty)
+{
 	git_oid head_oid, base;
 	git_commit *head = NULL;
-	char *name = NULL, hex[REPO_HEXSZ + 1];
+	char *name = NULL, *why = NULL, hex[REPO_HEXSZ + 1];
 	int err;
 
 	*spec_out = *how_out = NULL;
+	if (why_out)
+		*why_out = NULL;
 	err = git_reference_name_to_id(&head_oid, r->git, "HEAD");
 	if (err == GIT_ENOTFOUND || err == GIT_EUNBORNBRANCH)
 		return error("no base: the repository has no commits yet; "
@@ -374,6 +382,7 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 				     branch);
 		*how_out = xasprintf("merge-base of HEAD and origin/%s",
 				     branch);
+		why = xasprintf("pull request into %s", branch);
 		goto found;
 	}
 
@@ -382,6 +391,7 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 		return -1;
 	if (!err) {
 		*how_out = xasprintf("merge-base of HEAD and %s", name);
+		why = xasprintf("the branch's upstream is %s", name);
 		free(name);
 		goto found;
 	}
@@ -391,6 +401,19 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 		return -1;
 	if (!err) {
 		*how_out = xstrdup("merge-base of HEAD and origin/HEAD");
+		why = xstrdup("no upstream branch; the remote's default "
+			      "branch");
+		goto found;
+	}
+
+	/*
+	 * No upstream: with uncommitted changes the question is "what am I
+	 * about to commit", so the base is HEAD itself.
+	 */
+	if (head_dirty) {
+		git_oid_cpy(&base, &head_oid);
+		*how_out = xstrdup("HEAD");
+		why = xstrdup("no upstream branch, working tree has changes");
 		goto found;
 	}
 
@@ -399,7 +422,8 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 	if (git_commit_parentcount(head) == 0) {
 		git_commit_free(head);
 		return error("no base: HEAD has no parent and no upstream "
-			     "branch to compare with; pass --base REV");
+			     "branch to compare with, and the working tree "
+			     "has no changes; pass --base REV");
 	}
 	git_oid_cpy(&base, git_commit_parent_id(head, 0));
 	git_commit_free(head);
@@ -413,9 +437,14 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r)
 			     "Actions, set fetch-depth: 0 on actions/checkout), "
 			     "or pass --base REV");
 	*how_out = xstrdup("HEAD~1");
+	why = xstrdup("no upstream branch, working tree clean");
 found:
 	git_oid_tostr(hex, sizeof(hex), &base);
 	*spec_out = xstrdup(hex);
+	if (why_out)
+		*why_out = why;
+	else
+		free(why);
 	return 0;
 }
 

@@ -38,7 +38,7 @@ static char *slurp(const char *path, size_t *len)
 static int parse(struct fmt_table *t, enum format f, const char *text,
 		 size_t len, char *msg, size_t size, int cpu)
 {
-	struct fmt_opts o = { cpu };
+	struct fmt_opts o = { cpu, 0 };
 	int rc;
 
 	msg[0] = '\0';

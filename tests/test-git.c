@@ -1234,6 +1234,41 @@ static void test_git__default_base_falls_back_to_parent(void)
 	end();
 }
 
+static void test_git__default_base_is_head_with_changes(void)
+{
+	struct repo *r = NULL;
+	char *dir, *head, *parent, *base = NULL, *how = NULL, *why = NULL;
+
+	begin();
+	dir = make_repo("d");
+	head = out("git -C '%s' rev-parse HEAD", dir);
+	parent = out("git -C '%s' rev-parse HEAD~1", dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		/* uncommitted changes, no upstream: "what am I about to commit" */
+		CHECK(repo_default_base_why(&base, &how, &why, r, 1) == 0);
+		CHECK_STR(base, head);
+		CHECK_STR(how, "HEAD");
+		CHECK_STR(why, "no upstream branch, working tree has changes");
+		free(base);
+		free(how);
+		free(why);
+		/* clean: the parent, and why */
+		CHECK(repo_default_base_why(&base, &how, &why, r, 0) == 0);
+		CHECK_STR(base, parent);
+		CHECK_STR(how, "HEAD~1");
+		CHECK_STR(why, "no upstream branch, working tree clean");
+		free(base);
+		free(how);
+		free(why);
+	}
+	repo_free(r);
+	free(head);
+	free(parent);
+	free(dir);
+	end();
+}
+
 static void test_git__default_base_none_for_single_commit(void)
 {
 	struct repo *r = NULL;
@@ -1283,6 +1318,7 @@ static const struct harness_test tests[] = {
 	TEST(test_git__default_base),
 	TEST(test_git__default_base_falls_back_to_parent),
 	TEST(test_git__default_base_none_for_single_commit),
+	TEST(test_git__default_base_is_head_with_changes),
 };
 
 HARNESS_MAIN(tests)

@@ -120,6 +120,10 @@ static void common(struct model *m, const char *name)
 	r->level = 0.975;
 	r->resamples = 10000;
 	r->budget = 300;
+	r->build_seconds[ARM_BASE] = 12.5;
+	r->build_seconds[ARM_HEAD] = 11.25;
+	r->measure_seconds = 95;
+	r->total_seconds = 110.5;
 	snprintf(mc->cpu, sizeof(mc->cpu), "Test CPU @ 3.0GHz");
 	mc->cores = 2;
 	snprintf(mc->smt, sizeof(mc->smt), "off");
@@ -710,6 +714,91 @@ static void test_view__every_gating_metric_is_shown(void)
 	release(&m);
 }
 
+/*
+ * A rate read backwards: 234.9 -> 194.4 MB/s is a slow-down; every printer
+ * says so in words and sign, "throughput -17.2% (worse)", never "+20.8%"
+ * beside it as the change.
+ */
+static void test_view__rates_say_which_way_is_worse(void)
+{
+	static const enum metric value[] = { METRIC_VALUE };
+	struct model m;
+	struct outputs o = { 0 };
+	struct bench_cfg *c;
+	double f[12];
+	char *line;
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		f[i] = 194.4 / 234.9;
+	memset(&m, 0, sizeof(m));
+	common(&m, "rate");
+	c = add_bench(&m, "zs/compress", value, 1);
+	c->format = FORMAT_LINES;
+	c->unit = "MB/s";
+	c->higher_better = 1;
+	m.run[0].suite_name = "zs";
+	set_pairs(&m.run[0], METRIC_VALUE, f, 234.9, 12);
+	decide(&m);
+	CHECK(m.res[0].m[0].verdict == VERDICT_FAIL);
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.term, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.md, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.html, "throughput -17.2% (worse)");
+	CHECK_CONTAINS(o.progress, "throughput -17.2% (worse)");
+	line = line_with(o.term, "zs/compress", NULL);
+	CHECK(line && !strstr(line, "+20.8%"));
+	free(line);
+	free_all(&o);
+	release(&m);
+}
+
+/*
+ * A benchmark that runs for a fixed time: wall stays at 3 s in both arms
+ * while CPU time rises by half. Noted in every printer, verdict unchanged;
+ * an ordinary slow-down (the plain model) gets no such note.
+ */
+static void test_view__fixed_time_is_noted(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+	enum verdict before;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "fixed");
+	add_bench(&m, "zstd-b", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, same, 3.0, 12);
+	for (i = 0; i < 12; i++) {
+		m.run[0].pairs[i].s[ARM_BASE].cpu = 1.0 + 0.05 * (double)(i % 3);
+		m.run[0].pairs[i].s[ARM_HEAD].cpu = 1.5 + 0.05 * (double)(i % 3);
+	}
+	decide(&m);
+	before = m.b[0].primary.verdict;
+	run_note_fixed_time(&m.r);
+	CHECK(m.b[0].note != NULL);
+	CHECK(m.b[0].primary.verdict == before);
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.term, "may run for a fixed time");
+	CHECK_CONTAINS(o.md, "may run for a fixed time");
+	CHECK_CONTAINS(o.html, "may run for a fixed time");
+	CHECK_CONTAINS(o.term, "CPU time changes by +47.6%");
+	free_all(&o);
+	free(m.b[0].note);
+	release(&m);
+
+	memset(&m, 0, sizeof(m));
+	model_plain(&m);
+	for (i = 0; i < 12; i++) {
+		m.b[0].run.pairs[i].s[ARM_BASE].cpu = 0.05;
+		m.b[0].run.pairs[i].s[ARM_HEAD].cpu = 0.09;
+	}
+	run_note_fixed_time(&m.r);
+	CHECK(m.b[0].note == NULL);
+	release(&m);
+}
+
 /* A 250 ns suite case prints as 250 ns, not as 0. */
 static void test_view__suite_values_keep_their_unit(void)
 {
@@ -945,6 +1034,8 @@ static const struct harness_test tests[] = {
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),
 	TEST(test_view__suite_values_keep_their_unit),
+	TEST(test_view__rates_say_which_way_is_worse),
+	TEST(test_view__fixed_time_is_noted),
 	TEST(test_view__bounds_level_matches_reasons),
 	TEST(test_view__method_text_agrees),
 	TEST(test_view__method_names_what_gave_the_bounds),

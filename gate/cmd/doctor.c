@@ -6,8 +6,10 @@
 #include "gate/cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gate/exec/counter.h"
 #include "gate/exec/sysinfo.h"
 #include "common/banned.h"
 
@@ -16,21 +18,90 @@ const char cmd_doctor_usage[] =
 	"\n"
 	"Checks SMT, the frequency governor, turbo, virtualisation, the load\n"
 	"average, CPU count and isolation, hardware counters and ASLR, and\n"
-	"says what each means for measurements and how to fix it.\n"
+	"says what each means for measurements and how to fix it: \"ok\",\n"
+	"\"WARN\", \"??\" (gate cannot tell) or \"note\" (a way around it).\n"
 	"exit: 0 (advice only)\n";
 
-static int problems;
+enum state { OK, WARN, UNKNOWN, NOTE };
+static int problems, unknowns;
+
+/*
+ * One line, true on this machine: "ok" only when gate knows it is fine;
+ * "??" when it cannot tell (an unknown is never ok); "WARN" with what it
+ * means and gate's own remedy; "note" for a fact with a way around it.
+ */
+static void line(const char *name, const char *value, enum state st,
+		 const char *meaning, const char *fix)
+{
+	static const char *const mark[] = { "ok", "WARN", "??", "note" };
+
+	printf("%-4s %-14s %s\n", mark[st], name, value);
+	if (st == OK)
+		return;
+	if (meaning)
+		printf("     %s\n", meaning);
+	if (fix)
+		printf("     fix: %s\n", fix);
+	problems += st == WARN;
+	unknowns += st == UNKNOWN;
+}
 
 static void item(const char *name, const char *value, int ok,
 		 const char *meaning, const char *fix)
 {
-	printf("%-4s %-14s %s\n", ok ? "ok" : "WARN", name, value);
-	if (!ok) {
-		printf("     %s\n", meaning);
-		if (fix)
-			printf("     fix: %s\n", fix);
-		problems++;
+	line(name, value, ok ? OK : WARN, meaning, fix);
+}
+
+/* Counters: what instruction counting will use here, and why. */
+static void counters_line(const struct machine *m)
+{
+	char buf[192], vbuf[256], *vg = NULL;
+	int have_vg = counter_valgrind_find(&vg, vbuf, sizeof(vbuf)) == 0;
+	int vm = strcmp(m->virt, "none") != 0;
+
+	snprintf(buf, sizeof(buf), "%s (perf_event_paranoid %d)", m->counters,
+		 m->perf_paranoid);
+	if (!strcmp(m->counters, "available")) {
+		line("counters", buf, OK, NULL, NULL);
+	} else if (strstr(m->counters, "not permitted") &&
+		   m->perf_paranoid > 2) {
+		line("counters", buf, have_vg ? NOTE : WARN,
+		     have_vg ? "perf may not count instructions for this user; "
+		     "gate counts them with valgrind instead (installed: "
+		     "exact, but each sample runs tens of times slower)" :
+		     "perf may not count instructions for this user, and "
+		     "valgrind is not installed: \"instructions\" cannot be "
+		     "measured here",
+		     "sysctl kernel.perf_event_paranoid=2 (as root; 2 is "
+		     "enough for gate)");
+	} else if (strstr(m->counters, "no hardware counters")) {
+		line("counters", buf, have_vg ? NOTE : WARN,
+		     have_vg ? (vm ? "this virtual machine exposes no hardware "
+		     "counters (PMU); gate counts instructions with valgrind "
+		     "instead (installed: exact, but each sample runs tens of "
+		     "times slower)" : "no hardware counters (PMU) are exposed; "
+		     "gate counts instructions with valgrind instead (installed: "
+		     "exact, but slower)") :
+		     (vm ? "this virtual machine exposes no hardware counters "
+		     "(PMU), and valgrind is not installed: \"instructions\" "
+		     "cannot be measured here" : "no hardware counters (PMU) "
+		     "are exposed, and valgrind is not installed: "
+		     "\"instructions\" cannot be measured here"),
+		     have_vg ? (vm ? "optional: have the host expose its PMU "
+		     "to the VM (e.g. KVM -cpu host) for faster counting" : NULL) :
+		     (vm ? "install valgrind (gate uses it, \"counter\": "
+		     "\"valgrind\"), or have the host expose its PMU to the VM"
+		     : "install valgrind (gate uses it, \"counter\": "
+		     "\"valgrind\")"));
+	} else {
+		line("counters", buf, have_vg ? NOTE : UNKNOWN,
+		     have_vg ? "perf cannot count here; gate counts instructions "
+		     "with valgrind instead (installed)" :
+		     "perf cannot count here and valgrind is not installed",
+		     have_vg ? NULL : "install valgrind (gate uses it, "
+		     "\"counter\": \"valgrind\")");
 	}
+	free(vg);
 }
 
 int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
@@ -49,58 +120,90 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_doctor_usage, stderr);
 		return EXIT_ERROR;
 	}
-	problems = 0;
+	problems = unknowns = 0;
 	machine_read(&m);
 	printf("gate doctor: %s, %s\n\n", m.cpu, m.kernel);
 	snprintf(buf, sizeof(buf), "%ld online", m.cores);
-	item("cpus", buf, m.cores >= 2,
-	     "with one CPU, gate, the benchmark and everything else share it: "
-	     "every sample waits on the scheduler",
-	     "use a machine (or runner) with at least 2 CPUs");
-	item("smt", m.smt, strcmp(m.smt, "on") != 0,
-	     "a sibling hyperthread's work slows the benchmark by 10-40% at "
-	     "random",
-	     "echo off > /sys/devices/system/cpu/smt/control (as root)");
-	item("governor", m.governor, !strcmp(m.governor, "performance") ||
-	     !strcmp(m.governor, "unknown"),
-	     "a dynamic governor changes clock speed under the benchmark: the "
-	     "first samples run slower than the rest",
-	     "cpupower frequency-set -g performance (as root)");
-	item("turbo", m.turbo, strcmp(m.turbo, "on") != 0,
-	     "turbo depends on temperature and on the other cores' load, so "
-	     "speed drifts during a run (pairing cancels slow drift, not fast)",
-	     "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo, or 0 > "
-	     ".../cpufreq/boost (as root)");
+	if (m.cores < 1)
+		line("cpus", "unknown", UNKNOWN, "gate cannot tell how many "
+		     "CPUs are online", NULL);
+	else
+		item("cpus", buf, m.cores >= 2,
+		     "with one CPU, gate, the benchmark and everything else "
+		     "share it: every sample waits on the scheduler",
+		     "use a machine (or runner) with at least 2 CPUs");
+	if (!strcmp(m.smt, "unknown"))
+		line("smt", m.smt, UNKNOWN, "gate cannot read "
+		     "/sys/devices/system/cpu/smt: a sibling hyperthread, if "
+		     "any, would slow the benchmark at random", NULL);
+	else
+		item("smt", m.smt, strcmp(m.smt, "on") != 0,
+		     "a sibling hyperthread's work slows the benchmark by "
+		     "10-40% at random",
+		     "echo off > /sys/devices/system/cpu/smt/control (as "
+		     "root), or gate run --pin CPUS on one thread per core");
+	if (!strcmp(m.governor, "unknown"))
+		line("governor", m.governor, UNKNOWN, "gate cannot read the "
+		     "frequency governor (no cpufreq in /sys: a VM or "
+		     "container hides it); the clock may still change under "
+		     "the benchmark, which gate's pairs only partly cancel",
+		     NULL);
+	else
+		item("governor", m.governor,
+		     !strcmp(m.governor, "performance"),
+		     "a dynamic governor changes clock speed under the "
+		     "benchmark: the first samples run slower than the rest",
+		     "cpupower frequency-set -g performance (as root)");
+	if (!strcmp(m.turbo, "unknown"))
+		line("turbo", m.turbo, UNKNOWN, "gate cannot read whether "
+		     "turbo is on (no intel_pstate or cpufreq boost in /sys); "
+		     "if it is, speed drifts with temperature and load", NULL);
+	else
+		item("turbo", m.turbo, strcmp(m.turbo, "on") != 0,
+		     "turbo depends on temperature and on the other cores' "
+		     "load, so speed drifts during a run (pairing cancels slow "
+		     "drift, not fast)",
+		     "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo, "
+		     "or 0 > .../cpufreq/boost (as root)");
 	item("virtualisation", m.virt, !strcmp(m.virt, "none"),
 	     "a virtual machine shares its host: neighbours' load shows up as "
 	     "noise gate cannot see; expect CVs of 5-30%",
 	     "use a dedicated machine for tight floors, or raise \"pairs\" "
 	     "and \"min_effect\" (gate calibrate measures how much)");
-	snprintf(buf, sizeof(buf), "%.2f (1 min) on %ld CPUs", m.load_before[0],
-		 m.cores);
-	item("load", buf, m.load_before[0] >= 0 &&
-	     m.load_before[0] < (double)m.cores / 2,
-	     "other work competes for the CPUs now; results will be noisier "
-	     "and gate may call them noisy", "wait for a quieter moment or "
-	     "stop the other work");
-	item("isolation", m.isolated, strcmp(m.isolated, "none") != 0 &&
-	     strcmp(m.isolated, "unknown") != 0,
-	     "no CPU is reserved for benchmarks, so the kernel may run other "
-	     "tasks beside them",
-	     "boot with isolcpus=N and run gate under taskset -c N (optional)");
-	snprintf(buf, sizeof(buf), "%s (perf_event_paranoid %d)", m.counters,
-		 m.perf_paranoid);
-	item("counters", buf, !strcmp(m.counters, "available"),
-	     "instruction counts (exact, noise-free) cannot be measured here",
-	     "sysctl kernel.perf_event_paranoid=1 (as root); in a VM the host "
-	     "must expose the PMU");
-	item("aslr", m.aslr, strcmp(m.aslr, "on") != 0,
-	     "address randomisation changes memory layout per process, a "
-	     "source of a few % variance between samples (gate's pairs "
-	     "average it out; disabling only helps very tight floors)",
-	     "setarch -R gate run ... for a run without it (optional)");
-	printf("\n%d warning%s. gate run records these facts in its report; "
-	       "gate calibrate measures their combined effect.\n", problems,
-	       problems == 1 ? "" : "s");
+	if (m.load_before[0] < 0) {
+		line("load", "unknown", UNKNOWN, "gate cannot read the load "
+		     "average", NULL);
+	} else {
+		snprintf(buf, sizeof(buf), "%.2f (1 min) on %ld CPUs",
+			 m.load_before[0], m.cores);
+		item("load", buf, m.load_before[0] < (double)m.cores / 2,
+		     "other work competes for the CPUs now; results will be "
+		     "noisier and gate may call them noisy", "wait for a "
+		     "quieter moment or stop the other work");
+	}
+	if (!strcmp(m.isolated, "unknown"))
+		line("isolation", m.isolated, UNKNOWN, "gate cannot read "
+		     "/sys/devices/system/cpu/isolated", NULL);
+	else
+		line("isolation", m.isolated, strcmp(m.isolated, "none") ?
+		     OK : NOTE, "no CPU is reserved for benchmarks, so the "
+		     "kernel may run other tasks beside them",
+		     "optional: boot with isolcpus=N and run gate run --pin N");
+	counters_line(&m);
+	if (!strcmp(m.aslr, "unknown"))
+		line("aslr", m.aslr, UNKNOWN, "gate cannot read "
+		     "/proc/sys/kernel/randomize_va_space", NULL);
+	else
+		line("aslr", m.aslr, strcmp(m.aslr, "on") ? OK : NOTE,
+		     "address randomisation changes memory layout per process, "
+		     "a source of a few % variance between samples (gate's "
+		     "pairs average it out, and gate run pads the environment "
+		     "per sample to vary the rest)",
+		     "none needed; for very tight floors, setarch -R gate "
+		     "run ... (optional)");
+	printf("\n%d warning%s, %d unknown%s. gate run records these facts "
+	       "in its report; gate calibrate measures their combined "
+	       "effect.\n", problems, problems == 1 ? "" : "s", unknowns,
+	       unknowns == 1 ? "" : "s");
 	return EXIT_PASS;
 }

@@ -32,6 +32,7 @@
 #include "gate/workspace.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
+#include "gate/report/view.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "gate/suite.h"
@@ -53,7 +54,8 @@ const char cmd_run_usage[] =
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
-	"                 request, else HEAD~1)\n"
+	"                 request, else HEAD with uncommitted changes,\n"
+	"                 else HEAD~1)\n"
 	"  --head REV     head revision (default: the working tree as it is,\n"
 	"                 uncommitted changes included; also WORKTREE)\n"
 	"  --config FILE  read this gate.json instead of head's\n"
@@ -215,8 +217,11 @@ static void mark_new(struct run_report *r, struct repo *repo,
 
 	if (o->config)
 		return;
-	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0)
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0) {
+		r->config_note = "base has no gate.json: head's is used for "
+				 "both arms, every benchmark compared";
 		return;
+	}
 	error_capture(buf, sizeof(buf), 1);
 	if (config_parse(&bcfg, text, len, "base's gate.json") < 0) {
 		error_capture(last_error, size, 0);
@@ -356,11 +361,13 @@ static int measure_all(struct run_report *r, struct plan *p,
 		r->interrupted = decide(r, &m, p, o->quiet);
 	else
 		adaptive_finish(r);
+	r->measure_seconds = now() - m.start;
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
 	calibration_check_run(r, calib);
 	free(calib);
 	run_note_load(r);
+	run_note_fixed_time(r);
 	for (i = 0; i < r->n; i++) {
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);
@@ -380,26 +387,46 @@ static int resolve_revs(struct workspace *w, struct repo *repo,
 			const struct run_opts *o)
 {
 	struct arm_state *arm = w->arm;
-	char *base_spec = NULL;
+	char *base_spec = NULL, *name = NULL;
 	int ret = -1;
 
 	if (repo_resolve(&arm[ARM_HEAD].rev, repo,
 			 o->head ? o->head : "WORKTREE") < 0)
 		return -1;
-	if (o->base)
+	if (o->base) {
 		base_spec = xstrdup(o->base);
-	else if (repo_default_base(&base_spec, &arm[ARM_BASE].how, repo) < 0)
+		arm[ARM_BASE].how = xstrdup("given with --base");
+	} else if (repo_default_base_why(&base_spec, &name,
+					 &arm[ARM_BASE].how, repo,
+					 arm[ARM_HEAD].rev.worktree &&
+					 arm[ARM_HEAD].rev.dirty) < 0)
 		return -1;
 	if (repo_resolve(&arm[ARM_BASE].rev, repo, base_spec) < 0)
 		goto cleanup;
-	if (!o->base) {
+	if (name) {
 		/* report the base as the user would name it */
 		free(arm[ARM_BASE].rev.label);
-		arm[ARM_BASE].rev.label = xstrdup("default base");
+		arm[ARM_BASE].rev.label = name;
+		name = NULL;
+	}
+	if (!o->quiet) {
+		/* the first lines of every run: which base and head, and why */
+		size_t a;
+
+		for (a = 0; a < 2; a++) {
+			struct report_rev rv;
+			char *line;
+
+			fill_rev(&rv, &arm[a]);
+			line = report_rev_line(arm_name((enum arm)a), &rv);
+			fprintf(stderr, "gate: %s\n", line);
+			free(line);
+		}
 	}
 	ret = 0;
 cleanup:
 	free(base_spec);
+	free(name);
 	return ret;
 }
 
@@ -453,6 +480,7 @@ static int prepare(struct workspace *w, struct run_report *r,
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
+		r->build_seconds[a] = w->arm[a].build_seconds;
 	}
 	r->confidence = cfg->confidence;
 	r->resamples = cfg->resamples;
@@ -497,6 +525,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	char *origin = NULL;
 	char last_error[4096] = "";
 	int code = EXIT_ERROR, rc;
+	double t0 = now();
 
 	memset(&r, 0, sizeof(r));
 	rc = parse_options(&o, argc, argv);
@@ -531,6 +560,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
+	r.total_seconds = now() - t0;
 	report_term(term, &r);
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;

@@ -3,6 +3,7 @@
  * cores, SMT, frequency governor, turbo, virtualisation, kernel, load,
  * ASLR, CPU isolation and hardware counter availability.
  * Linux sources (/proc, /sys) are optional: elsewhere fields read "unknown".
+ * GATE_SYSROOT=DIR reads them under DIR instead (tests fake a machine).
  */
 #ifndef GATE_SYSINFO_H
 #define GATE_SYSINFO_H
@@ -19,6 +20,8 @@ struct machine {
 	char isolated[64];	/* isolated CPU list, "none", "unknown" */
 	int perf_paranoid;	/* perf_event_paranoid, or -99 unknown */
 	char counters[96];	/* "available", "unavailable (why)", ... */
+	int pmu;		/* a hardware PMU is exposed (perf's "cpu"
+				   event source, or the arch_perfmon flag) */
 	double load_before[3], load_after[3];
 };
 

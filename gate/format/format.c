@@ -216,7 +216,8 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 }
 
 /* Every value finite and above zero (counts may be zero). */
-static int check_values(const struct fmt_table *t, const char *origin)
+static int check_values(const struct fmt_table *t, const char *origin,
+			int allow_zero)
 {
 	size_t i, j;
 
@@ -226,8 +227,8 @@ static int check_values(const struct fmt_table *t, const char *origin)
 		for (j = 0; j < c->n; j++) {
 			double v = c->values[j];
 
-			if (isfinite(v) && (v > 0 ||
-					    (v == 0 && unit_is_count(c->unit))))
+			if (isfinite(v) && (v > 0 || (v == 0 && (allow_zero ||
+					    unit_is_count(c->unit)))))
 				continue;
 			return error("%s: case \"%s\" has the value %g %s: a "
 				     "value must be finite and above zero "
@@ -260,7 +261,7 @@ int format_parse(struct fmt_table *t, enum format f, const char *text,
 			   "bytes): did the suite run any case?", origin,
 			   format_name(f), len);
 	if (rc == 0)
-		rc = check_values(t, origin);
+		rc = check_values(t, origin, o->allow_zero);
 	if (rc < 0)
 		fmt_table_release(t);
 	return rc;

@@ -41,6 +41,8 @@ struct fmt_table {
 
 struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */
+	int allow_zero;		/* keep 0 values: gate run reports such a
+				   case as unmeasurable, the others decided */
 };
 
 /* "time", "gbench", ... as written in gate.json and --format. */

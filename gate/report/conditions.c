@@ -54,6 +54,11 @@ const char *report_parity(const struct bench_run *br, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!br->cfg->parity)
 		snprintf(buf, size, ", stdout not checked (parity: false)");
+	else if (br->parity_failed)
+		snprintf(buf, size, ", stdout NOT identical within %s: a sample "
+			 "differed from its first (after %zu base, %zu head "
+			 "samples)", br->parity_failed == 2 ? "head" : "base",
+			 br->nsamples[0], br->nsamples[1]);
 	else if (br->nsamples[0] && br->nsamples[1])
 		snprintf(buf, size, ", stdout identical within each arm (%zu "
 			 "base, %zu head samples)%s", br->nsamples[0],

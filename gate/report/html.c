@@ -127,7 +127,7 @@ static void hline(FILE *out, double y, double x0, double x1,
 static void labels(FILE *out, double x, const struct axis *y,
 		   const struct view_row *row)
 {
-	char text[3][48];
+	char text[3][64];
 	const char *fill[3] = { "#59636e", "#cf222e", color_of(row->verdict) };
 	double pos[3];
 	int idx[3] = { 0, 1, 2 }, i, j, t;

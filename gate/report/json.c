@@ -342,6 +342,18 @@ static cJSON *build_json(const struct run_report *r)
 	p = cJSON_AddObjectToObject(root, "protocol");
 	cJSON_AddStringToObject(p, "config", r->config_origin ?
 				r->config_origin : "");
+	if (r->config_note)
+		cJSON_AddStringToObject(p, "config_note", r->config_note);
+	{
+		/* where the time went, seconds */
+		cJSON *t = cJSON_AddObjectToObject(root, "time");
+		cJSON *b = cJSON_AddObjectToObject(t, "build");
+
+		cJSON_AddNumberToObject(b, "base", r->build_seconds[ARM_BASE]);
+		cJSON_AddNumberToObject(b, "head", r->build_seconds[ARM_HEAD]);
+		cJSON_AddNumberToObject(t, "measuring", r->measure_seconds);
+		cJSON_AddNumberToObject(t, "total", r->total_seconds);
+	}
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "

@@ -57,6 +57,20 @@ static void pct(char *buf, size_t size, double ratio, int decimals)
 	snprintf(buf, size, "%+.*f%%", decimals, ratio_pct(ratio));
 }
 
+/*
+ * A rate (MB/s, items/s: higher is better) reads backwards as an oriented
+ * ratio: "+24.0%" beside 234.9 -> 194.4 MB/s looks like a speed-up. Show
+ * the rate's own change and say which way it is: "throughput -17.2%
+ * (worse)". ratio is oriented (base/head, > 1 worse).
+ */
+static void rate_change(char *buf, size_t size, double ratio, int decimals)
+{
+	double value = ratio > 0 ? (1 / ratio - 1) * 100 : 0;
+
+	snprintf(buf, size, "throughput %+.*f%% (%s)", decimals, value,
+		 ratio > 1 ? "worse" : ratio < 1 ? "better" : "same");
+}
+
 static const char *row_word(const struct bench_stats *st)
 {
 	int timed;
@@ -120,7 +134,10 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	row->high = st->high;
 	arm_value(c, st->metric, st->base_median, row->base, sizeof(row->base));
 	arm_value(c, st->metric, st->head_median, row->head, sizeof(row->head));
-	pct(row->change, sizeof(row->change), st->estimate, d);
+	if (c->higher_better)
+		rate_change(row->change, sizeof(row->change), st->estimate, d);
+	else
+		pct(row->change, sizeof(row->change), st->estimate, d);
 	if (!st->exact)
 		snprintf(row->level, sizeof(row->level), "%.4g%%",
 			 st->level * 100);
@@ -130,8 +147,11 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		snprintf(row->interval, sizeof(row->interval),
 			 "none (too few pairs)");
 	} else {
-		pct(lo, sizeof(lo), st->low, 1);
-		pct(hi, sizeof(hi), st->high, 1);
+		/* a rate's interval in its own direction, low to high */
+		pct(lo, sizeof(lo), c->higher_better ? 1 / st->high : st->low,
+		    1);
+		pct(hi, sizeof(hi), c->higher_better ? 1 / st->low : st->high,
+		    1);
 		snprintf(row->interval, sizeof(row->interval), "%s .. %s%s%s",
 			 lo, hi, level_differs ? " at " : "",
 			 level_differs ? row->level : "");
@@ -287,7 +307,7 @@ static const char *short_id(const char *id, char *buf, size_t size)
 	return buf;
 }
 
-static char *rev_line(const char *arm, const struct report_rev *rv)
+char *report_rev_line(const char *arm, const struct report_rev *rv)
 {
 	char a[16], b[16];
 
@@ -296,10 +316,11 @@ static char *rev_line(const char *arm, const struct report_rev *rv)
 				 rv->dirty ? "with uncommitted changes" :
 				 "clean", short_id(rv->commit, a, sizeof(a)),
 				 short_id(rv->tree, b, sizeof(b)));
-	return xasprintf("%s: %s = %s%s%s%s", arm, rv->label ? rv->label : "?",
+	/* "base: HEAD (3f2c1a0; no upstream branch, working tree has
+	 * changes)": which revision, and why gate chose it */
+	return xasprintf("%s: %s (%s%s%s)", arm, rv->label ? rv->label : "?",
 			 short_id(rv->commit, a, sizeof(a)),
-			 rv->how ? " (" : "", rv->how ? rv->how : "",
-			 rv->how ? ")" : "");
+			 rv->how ? "; " : "", rv->how ? rv->how : "");
 }
 
 /* A suite's protocol line (once per suite, before its first case). */
@@ -364,10 +385,24 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 	char *lines[REPORT_CONDITIONS_MAX], iv[96];
 	size_t i, n;
 
-	add_line(v, rev_line("base", &r->rev[ARM_BASE]));
-	add_line(v, rev_line("head", &r->rev[ARM_HEAD]));
-	add_line(v, xasprintf("config: %s", r->config_origin ?
-			      r->config_origin : "gate.json"));
+	add_line(v, report_rev_line("base", &r->rev[ARM_BASE]));
+	add_line(v, report_rev_line("head", &r->rev[ARM_HEAD]));
+	add_line(v, xasprintf("config: %s%s%s%s", r->config_origin ?
+			      r->config_origin : "gate.json",
+			      r->config_note ? " (" : "",
+			      r->config_note ? r->config_note : "",
+			      r->config_note ? ")" : ""));
+	if (r->total_seconds > 0) {
+		char b[32], h[32], ms[32], t[32];
+
+		/* where the time went */
+		add_line(v, xasprintf("time: build %s base, %s head (at once); "
+			"measuring %s; total %s",
+			format_seconds(r->build_seconds[ARM_BASE], b, sizeof(b)),
+			format_seconds(r->build_seconds[ARM_HEAD], h, sizeof(h)),
+			format_seconds(r->measure_seconds, ms, sizeof(ms)),
+			format_seconds(r->total_seconds, t, sizeof(t))));
+	}
 	add_line(v, xasprintf("order: pairs of base and head back to back, "
 		"which runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)", r->seed, r->seed));

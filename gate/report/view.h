@@ -34,8 +34,12 @@ struct view_row {
 				   "removed" */
 	char base[48], head[48];	/* each arm's median, with its unit */
 	double estimate, low, high, floor;	/* ratios, for plots */
-	char change[16];	/* the estimate: "+12.3%" ("+1.00%" exact) */
-	char interval[64];	/* "+4.8% .. +19.7%", "exact", or "none
+	char change[40];	/* the estimate: "+12.3%" ("+1.00%" exact);
+				   a rate (higher is better) in its own
+				   direction, with which way is worse:
+				   "throughput -17.2% (worse)" */
+	char interval[64];	/* "+4.8% .. +19.7%" (a rate's in its own
+				   direction), "exact", or "none
 				   (too few pairs)", with " at 98.75%" when
 				   rows differ in level */
 	char floor_pct[16];	/* "+5%" */
@@ -136,5 +140,13 @@ void report_annotate_view(FILE *out, const struct report_view *v);
  * the estimate, '|' no change, '!' the floor. Returns buf.
  */
 char *report_strip(char *buf, int width, const struct view_row *row);
+
+/*
+ * One revision's protocol line, e.g. "base: HEAD (3f2c1a0d12; no upstream
+ * branch, working tree has changes)" or "head: working tree (with
+ * uncommitted changes) on ..., tree ...". malloc'd. The run prints it
+ * first, the reports in their protocol.
+ */
+char *report_rev_line(const char *arm, const struct report_rev *rv);
 
 #endif

@@ -59,6 +59,15 @@ config '' '"../../../bench.sh"'
 run 0
 expect_in "$ERR" "may reach outside the checkout"
 [ "$(grep -c "may reach outside" "$ERR")" -eq 1 ] || fail "warn once, not per arm"
+# "cd bld && ../configure" stays inside the checkout: no warning; one ".."
+# more than the cd went down does reach out
+config '"build": "mkdir -p bld && cd bld && ../bench.sh --prefix=../inst",' \
+	'"cd bld && ../bench.sh"'
+run 0
+expect_not_in "$ERR" "may reach outside"
+config '' '"cd bld/.. && ../bench.sh || ./bench.sh"'
+run 0
+expect_in "$ERR" "may reach outside the checkout"
 # a benchmark sees only the descriptors gate itself inherited: none of
 # gate's own (lock, pipes, build logs, libgit2's packs) leak to it
 fds=$(sh -c 'ls /proc/self/fd | tr "\n" " "')

@@ -31,4 +31,16 @@ expect_in "$ERR" "base's gate.json is not valid"
 expect_in "$ERR" '"pairs"'
 [ "$(json_get "$SCRATCH/b.json" 'd["protocol"]["compared"]')" = 1 ] ||
 	fail "every benchmark of head should be compared"
+
+# a base without gate.json: head's serves both arms, and the report says so
+N=$SCRATCH/nocfg
+new_repo "$N"
+write_bench "$N" 0.01
+commit_all "$N" "before gate"
+write_config "$N"
+commit_all "$N" "add gate.json"
+gate_measured -C "$N" run --base HEAD~1 --head HEAD --json "$SCRATCH/n.json"
+expect_in "$OUT" "config: gate.json (base has no gate.json: head's is used for both arms"
+[ "$(json_get "$SCRATCH/n.json" 'd["protocol"]["config_note"]')" != "" ] ||
+	fail "the JSON report should say head's config served both arms"
 exit 0

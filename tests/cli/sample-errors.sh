@@ -37,6 +37,9 @@ set_bench 'cat /proc/sys/kernel/random/uuid'
 gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "differs from its first sample"
 expect_in "$OUT" '"parity": false'
+# the protocol tells the truth after a parity failure
+expect_not_in "$OUT" "stdout identical within each arm"
+expect_in "$OUT" "stdout NOT identical within"
 sed -i 's/"run": \[".\/bench.sh"\]/"run": [".\/bench.sh"], "parity": false/' "$R/gate.json"
 set_bench 'cat /proc/sys/kernel/random/uuid; sleep 0.01'
 gate_run 0 -C "$R" run --base HEAD --config "$R/gate.json"
