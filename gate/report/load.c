@@ -487,12 +487,25 @@ static void load_conditions(struct loading *ld, struct run_report *r,
 	r->layout = l;
 }
 
+/* "time": where the run's time went */
+static void load_time(struct run_report *r, const cJSON *t)
+{
+	const cJSON *b = get(t, "build");
+
+	r->build_seconds[ARM_BASE] = num(b, "base", 0);
+	r->build_seconds[ARM_HEAD] = num(b, "head", 0);
+	r->measure_seconds = num(t, "measuring", 0);
+	r->total_seconds = num(t, "total", 0);
+}
+
 static void load_protocol(struct loading *ld, struct run_report *r,
 			  const cJSON *p)
 {
 	const char *s;
 
 	r->config_origin = keep(ld->L, (s = text(p, "config")) ? s : "");
+	if ((s = text(p, "config_note")))
+		r->config_note = keep(ld->L, s);
 	r->seed = (unsigned long)num(p, "seed", 0);
 	r->level = num(p, "one_sided_level", num(p, "adjusted_confidence",
 						  0));
@@ -548,6 +561,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 	load_rev(ld, &r->rev[ARM_BASE], get(root, "base"));
 	load_rev(ld, &r->rev[ARM_HEAD], get(root, "head"));
 	load_protocol(ld, r, get(root, "protocol"));
+	load_time(r, get(root, "time"));
 	load_machine(&r->machine, get(root, "environment"));
 	if ((s = text(root, "error")))
 		r->error = keep(ld->L, s);
