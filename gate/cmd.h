@@ -42,6 +42,10 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_compare_usage[];
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_init_usage[];
+int cmd_record(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_record_usage[];
+int cmd_trend(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_trend_usage[];
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);
