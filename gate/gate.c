@@ -38,6 +38,9 @@ static const struct cmd commands[] = {
 	{ "trend", cmd_trend, NEED_REPO,
 	  "show each benchmark's cumulative ratio along recorded history",
 	  cmd_trend_usage },
+	{ "bisect", cmd_bisect, NEED_REPO,
+	  "find the commit that made a benchmark slower",
+	  cmd_bisect_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
