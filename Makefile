@@ -81,7 +81,7 @@ GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o \
 	gate/verdict.o gate/suite.o gate/metrics.o gate/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/record.o \
-	gate/cmd/trend.o gate/cmd/bisect.o
+	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \

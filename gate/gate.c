@@ -41,6 +41,9 @@ static const struct cmd commands[] = {
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "find the commit that made a benchmark slower",
 	  cmd_bisect_usage },
+	{ "export", cmd_export, NEED_REPO,
+	  "write the recorded history as Bencher's BMF JSON or CSV",
+	  cmd_export_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

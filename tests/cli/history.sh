@@ -76,3 +76,35 @@ gate_run 3 -C "$R" record "$SCRATCH/old1.txt" --commit HEAD
 expect_in "$ERR" "is not a gate JSON report"
 gate_run 3 -C "$R" record "$SCRATCH/r1.json"
 expect_in "$ERR" "names no head commit: pass --commit REV"
+# export: Bencher's metric format (BMF), checked against its documented
+# shape: {benchmark: {measure: {"value": n, "lower_value"?: n,
+# "upper_value"?: n}}}, numbers only, lower <= value <= upper
+gate_run 0 -C "$R" export --format bencher --label ci --output "$SCRATCH/bmf.json"
+/usr/bin/python3 - "$SCRATCH/bmf.json" "$SCRATCH/r5.json" <<'PY' || fail "BMF shape check failed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))["benchmarks"][0]
+assert isinstance(d, dict) and d, d
+for name, measures in d.items():
+    assert isinstance(name, str) and isinstance(measures, dict) and measures
+    for slug, m in measures.items():
+        assert isinstance(m, dict) and set(m) <= {"value", "lower_value", "upper_value"}, m
+        assert all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in m.values()), m
+        assert m.get("lower_value", m["value"]) <= m["value"] <= m.get("upper_value", m["value"]), m
+r = d["parse"]["ratio"]
+assert (r["value"], r["lower_value"], r["upper_value"]) == (rep["ratio"]["estimate"], rep["ratio"]["low"], rep["ratio"]["high"]), r
+assert abs(d["parse"]["latency"]["value"] - rep["new"]["median"] * 1e9) < 1e-3, d
+PY
+gate_run 0 -C "$R" export --format csv --label ci
+/usr/bin/python3 - "$OUT" <<'PY' || fail "CSV check failed"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 5 and [r["subject"] for r in rows] == ["merge topic %d" % i for i in range(1, 6)], rows
+assert all(r["benchmark"] == "parse" and r["label"] == "ci" and 1.01 < float(r["ratio"]) < 1.03 for r in rows), rows
+PY
+gate_run 0 -C "$R" export --format bencher --label ci --commit HEAD~1
+expect_in "$OUT" "\"ratio\""
+gate_run 3 -C "$R" export --format bencher --label ci --commit HEAD~1^2
+expect_in "$ERR" "no record for label \"ci\""
+gate_run 3 -C "$R" export --format xml
+expect_in "$ERR" "--format wants bencher or csv"
