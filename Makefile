@@ -221,7 +221,8 @@ ifeq ($(origin LIBDIR),command line)
 $(error LIBDIR is not used: gate finds libgate-alloc.so in ../lib/gate/ from its binary, so it goes to $(ALLOCDIR), after BINDIR)
 endif
 MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
-	man/gate-compare.1 man/gate-init.1
+	man/gate-compare.1 man/gate-init.1 man/gate-record.1 man/gate-trend.1 \
+	man/gate-bisect.1 man/gate-export.1
 MAN5 = man/gate.json.5
 INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
 	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))
