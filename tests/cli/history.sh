@@ -51,6 +51,37 @@ PY
 expect_in "$SCRATCH/t.html" "<svg"
 expect_in "$SCRATCH/t.html" "class=\"floor\""
 [ "$(grep -c 'class="step pass"' "$SCRATCH/t.html")" -eq 5 ] || fail "HTML does not mark 5 steps"
+for bad in "<script" "src=" "href=" "url(" "@import"; do
+	expect_not_in "$SCRATCH/t.html" "$bad"
+done
+# the trend page renders in headless Chromium (as tests/cli/html-browser.sh
+# renders the run report); the screenshot is kept in $ARTIFACTS/trend.png
+browser=
+for b in chromium chromium-browser google-chrome; do
+	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+[ -n "$browser" ] || fail "no Chromium to render the trend: run ci/install-deps"
+art=${ARTIFACTS:-$(dirname "$GATE")/artifacts}
+mkdir -p "$art"
+cp "$SCRATCH/t.html" "$art/trend.html"
+chrome() {
+	profile=$(mktemp -d "$SCRATCH/profile.XXXXXX")
+	timeout 90 "$browser" --headless --no-sandbox --disable-gpu \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$profile" "$@" "file://$SCRATCH/t.html" 2>>"$SCRATCH/browser.log"
+}
+chrome --dump-dom >"$SCRATCH/dom.html" || fail "$browser --dump-dom failed"
+[ "$(grep -c '<circle class="step pass"' "$SCRATCH/dom.html")" -eq 5 ] ||
+	fail "the browser's DOM does not hold one point per step (5)"
+expect_in "$SCRATCH/dom.html" 'class="band"'
+expect_in "$SCRATCH/dom.html" 'class="creep"'
+png=$art/trend.png
+rm -f "$png"
+chrome --window-size=800,500 --screenshot="$png" >/dev/null ||
+	fail "$browser --screenshot failed"
+set -- $(python3 "$(dirname "$0")/png-stats.py" "$png") || fail "cannot read $png"
+[ "$3" -ge 50 ] || fail "trend screenshot has only $3 colours: blank or broken page"
 # one step alone is +2%: no creep, exit 0; a higher floor: no creep either
 gate_run 0 -C "$R" trend --label ci HEAD~1..HEAD
 expect_not_in "$OUT" "creep"
