@@ -47,6 +47,16 @@ prod = 1
 for s in b["steps"]:
     prod *= s["ratio"]
 assert abs(prod - b["cumulative"]) < 1e-9, (prod, b["cumulative"])
+# the interval, recomputed independently (python's NormalDist, not GSL):
+# log-ratios summed, variances added, each step's sd the wider side of its
+# interval in log space over the normal quantile of its one-sided level
+from math import exp, log, sqrt
+from statistics import NormalDist
+q = NormalDist().inv_cdf
+var = sum((max(log(s["ratio_high"] / s["ratio"]), log(s["ratio"] / s["ratio_low"])) / q(s["level"])) ** 2
+          for s in b["steps"])
+low, high = prod * exp(-q(0.975) * sqrt(var)), prod * exp(q(0.975) * sqrt(var))
+assert abs(low - b["low"]) < 1e-9 and abs(high - b["high"]) < 1e-9, (low, high, b)
 PY
 expect_in "$SCRATCH/t.html" "<svg"
 expect_in "$SCRATCH/t.html" "class=\"floor\""
