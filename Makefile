@@ -69,7 +69,8 @@ endif
 COMMON_OBJ = common/error.o common/seed.o common/file.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
-GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
+GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
+	git/notes.o
 
 # the core (config, plan, measure, decide, suite) at gate/'s top; by role
 # below it: cmd/ (one file per subcommand), exec/ (processes and the
@@ -77,9 +78,10 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o
 GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o \
 	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
 	gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/measure.o \
-	gate/verdict.o gate/suite.o gate/metrics.o
+	gate/verdict.o gate/suite.o gate/metrics.o gate/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
-	gate/cmd/doctor.o gate/cmd/init.o
+	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/record.o \
+	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
@@ -219,7 +221,8 @@ ifeq ($(origin LIBDIR),command line)
 $(error LIBDIR is not used: gate finds libgate-alloc.so in ../lib/gate/ from its binary, so it goes to $(ALLOCDIR), after BINDIR)
 endif
 MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
-	man/gate-compare.1 man/gate-init.1
+	man/gate-compare.1 man/gate-init.1 man/gate-record.1 man/gate-trend.1 \
+	man/gate-bisect.1 man/gate-export.1
 MAN5 = man/gate.json.5
 INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
 	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))

@@ -20,6 +20,15 @@ _gate_options()
 			--strict --confidence --seed --json --advisory ;;
 	init)
 		echo --force --stdout ;;
+	record)
+		echo --label --samples --commit --last ;;
+	trend)
+		echo --label --floor --confidence --json --html ;;
+	bisect)
+		echo --good --bad --benchmark --budget --pairs --config \
+			--seed -q --quiet ;;
+	export)
+		echo --format --label --commit --output ;;
 	esac
 }
 
@@ -87,25 +96,25 @@ _gate()
 		elif [ "${cur#-}" != "$cur" ]; then
 			COMPREPLY=($(compgen -W "-C --help --version" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "run calibrate doctor compare init help" -- "$cur"))
+			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect export help" -- "$cur"))
 		fi
 		return
 	fi
 	if [ "$cmd" = help ]; then
 		[ "$i" -eq $((COMP_CWORD - 1)) ] &&
-			COMPREPLY=($(compgen -W "run calibrate doctor compare init" -- "$cur"))
+			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect export" -- "$cur"))
 		return
 	fi
 
 	case $prev in
-	--base|--rev)
+	--base|--rev|--good|--bad|--commit)
 		_gate_revs "$dir"
 		return ;;
 	--head)
 		_gate_revs "$dir"
 		COMPREPLY+=($(compgen -W WORKTREE -- "$cur"))
 		return ;;
-	--config|--json|--markdown|--html)
+	--config|--json|--markdown|--html|--output)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
@@ -113,18 +122,22 @@ _gate()
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
 		return ;;
 	--format)
+		if [ "$cmd" = export ]; then
+			COMPREPLY=($(compgen -W "bencher csv" -- "$cur"))
+			return
+		fi
 		COMPREPLY=($(compgen -W "gbench gotest lines hyperfine pytest gate" -- "$cur"))
 		return ;;
 	--metric)
 		COMPREPLY=($(compgen -W "wall cpu" -- "$cur"))
 		return ;;
-	--seed|--pairs|--warmup|--filter|--budget|--pin|--min-effect|--pass-excludes|--confidence)
+	--seed|--pairs|--warmup|--filter|--budget|--pin|--min-effect|--pass-excludes|--confidence|--label|--floor|--benchmark)
 		return ;;
 	esac
 
 	if [ "${cur#-}" != "$cur" ]; then
 		COMPREPLY=($(compgen -W "$(_gate_options "$cmd")" -- "$cur"))
-	elif [ "$cmd" = compare ]; then
+	elif [ "$cmd" = compare ] || [ "$cmd" = record ]; then
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

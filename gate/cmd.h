@@ -34,6 +34,15 @@ struct cmd {
 /* Each returns the process exit code. */
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_run_usage[];
+/*
+ * gate run with a hook for commands built on it (gate bisect): inspect,
+ * when not NULL, sees the decided model in place of the terminal report.
+ * argv as cmd_run's; returns its exit code.
+ */
+struct run_report;
+typedef void run_inspect_fn(const struct run_report *r, void *arg);
+int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
+		    run_inspect_fn *inspect, void *arg);
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_calibrate_usage[];
 int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx);
@@ -42,6 +51,14 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_compare_usage[];
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_init_usage[];
+int cmd_record(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_record_usage[];
+int cmd_trend(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_trend_usage[];
+int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_bisect_usage[];
+int cmd_export(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_export_usage[];
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);

@@ -32,6 +32,18 @@ static const struct cmd commands[] = {
 	  cmd_compare_usage },
 	{ "init", cmd_init, NEED_REPO,
 	  "write a starter gate.json for this repository", cmd_init_usage },
+	{ "record", cmd_record, NEED_REPO,
+	  "store a run's report in git notes (refs/notes/gate)",
+	  cmd_record_usage },
+	{ "trend", cmd_trend, NEED_REPO,
+	  "show each benchmark's cumulative ratio along recorded history",
+	  cmd_trend_usage },
+	{ "bisect", cmd_bisect, NEED_REPO,
+	  "find the commit that made a benchmark slower",
+	  cmd_bisect_usage },
+	{ "export", cmd_export, NEED_REPO,
+	  "write the recorded history as Bencher's BMF JSON or CSV",
+	  cmd_export_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

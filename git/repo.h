@@ -128,4 +128,29 @@ struct git_repository *repo_git(const struct repo *r);
 const char *repo_errmsg(void);
 int repo_snapshot(struct repo_rev *out, struct repo *r);
 
+/*
+ * gate's history (git/notes.c). repo_note_read: the note on commit (hex
+ * id) in ref (e.g. "refs/notes/gate") into a malloc'd string; 0, 1 when
+ * the commit has none, -1 on error. repo_note_append: add line (and a
+ * newline) to that note, creating it when missing; the notes ref moves
+ * only if no other writer moved it meanwhile (else it tries again), so
+ * concurrent appends on any commits all survive.
+ */
+int repo_note_read(char **text, struct repo *r, const char *ref,
+		   const char *commit);
+int repo_note_append(struct repo *r, const char *ref, const char *commit,
+		     const char *line);
+/*
+ * The first-parent chain from commit from (included) back to commit until
+ * (excluded; NULL: to the root), newest first, as malloc'd hex ids; an
+ * error when until is not on that chain. Free with repo_list_free.
+ */
+int repo_first_parents(char ***out, size_t *n, struct repo *r,
+		       const char *from, const char *until);
+void repo_list_free(char **list, size_t n);
+/* commit's subject line, author ("Name <email>") and first parent (hex,
+   NULL for a root commit; parent may be NULL), all malloc'd. */
+int repo_commit_info(struct repo *r, const char *commit, char **subject,
+		     char **author, char **parent);
+
 #endif

@@ -513,6 +513,12 @@ static void report_error(struct run_report *r, const struct workspace *w,
 
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 {
+	return cmd_run_inspect(argc, argv, ctx, NULL, NULL);
+}
+
+int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
+		    run_inspect_fn *inspect, void *arg)
+{
 	struct run_opts o = { 0 };
 	struct workspace w = WORKSPACE_INIT;
 	struct config cfg = CONFIG_INIT;
@@ -561,7 +567,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
 	r.total_seconds = now() - t0;
-	report_term(term, &r);
+	if (inspect)	/* gate bisect: the model, no terminal report */
+		inspect(&r, arg);
+	else
+		report_term(term, &r);
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
 	if (report_publish(term, &r, &po) < 0 && !r.interrupted)

@@ -55,7 +55,8 @@ want() {
 
 for sh in bash zsh; do
 	c() { if [ $sh = bash ]; then bcomp : "$1"; else zcomp "$1"; fi; }
-	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init help
+	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init \
+		record trend bisect export help
 	want $sh "gate -" "$(c "gate -")" -C --help --version
 	want $sh "gate help c" "$(c "gate help c")" calibrate compare
 	want $sh "gate run --b" "$(c "gate run --b")" --base --budget
@@ -63,6 +64,10 @@ for sh in bash zsh; do
 	want $sh "gate compare --metric " "$(c "gate compare --metric ")" wall cpu
 	want $sh "gate compare --format g" "$(c "gate compare --format g")" \
 		gate gbench gotest
+	want $sh "gate export --format " "$(c "gate export --format ")" \
+		bencher csv
+	want $sh "gate -C R bisect --good f" "$(c "gate -C $R bisect --good f")" \
+		feature
 	# revisions: here is not a repository; -C names one
 	want $sh "gate -C R run --base " "$(c "gate -C $R run --base ")" \
 		HEAD feature main v1
@@ -72,7 +77,7 @@ for sh in bash zsh; do
 		HEAD WORKTREE feature main v1
 	# every command's options are the ones its --help documents (-C is
 	# gate's own, completed before the command)
-	for cmd in run calibrate doctor compare init; do
+	for cmd in run calibrate doctor compare init record trend bisect export; do
 		helped=$(python3 "$root/tests/cli/man-check.py" --help-options \
 			"$GATE" $cmd | grep -vx -- -C)
 		want $sh "gate $cmd -" "$(c "gate $cmd -")" $helped

@@ -48,11 +48,15 @@ cat >"$SCRATCH/want" <<LIST
 644 usr/local/share/bash-completion/completions/gate
 755 usr/local/share/man
 755 usr/local/share/man/man1
+644 usr/local/share/man/man1/gate-bisect.1
 644 usr/local/share/man/man1/gate-calibrate.1
 644 usr/local/share/man/man1/gate-compare.1
 644 usr/local/share/man/man1/gate-doctor.1
+644 usr/local/share/man/man1/gate-export.1
 644 usr/local/share/man/man1/gate-init.1
+644 usr/local/share/man/man1/gate-record.1
 644 usr/local/share/man/man1/gate-run.1
+644 usr/local/share/man/man1/gate-trend.1
 644 usr/local/share/man/man1/gate.1
 755 usr/local/share/man/man5
 644 usr/local/share/man/man5/gate.json.5
@@ -144,7 +148,7 @@ for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 11 ] || fail "not 11 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 15 ] || fail "not 15 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
 mk uninstall DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man

@@ -11,11 +11,13 @@ for f in "$root/action.yml" "$root"/.github/workflows/*.yml \
 	"$v" "$f" >"$OUT" 2>"$ERR" || fail "$f does not validate"
 	n=$((n + 1))
 done
-[ "$n" -ge 6 ] || fail "only $n workflow files found"
+[ "$n" -ge 7 ] || fail "only $n workflow files found"
 # the example a new project copies has the pieces the README promises
 expect_in "$root/examples/workflows/pr-check.yml" "fetch-depth: 0"
 expect_in "$root/examples/workflows/required-status.yml" "noisy:"
 expect_in "$root/examples/workflows/advisory.yml" "advisory: true"
+expect_in "$root/examples/workflows/nightly.yml" "gate record nightly.json"
+expect_in "$root/examples/workflows/nightly.yml" "git push origin refs/notes/gate"
 # a broken workflow must fail, or the checks above prove nothing
 if "$v" "$root/tests/cli/data/bad-workflow.yml" >"$OUT" 2>"$ERR"; then
 	fail "the validator accepted a workflow with \"runs-onn\""

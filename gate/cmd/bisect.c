@@ -1,0 +1,388 @@
+/*
+ * gate bisect: find the commit that made a benchmark slower. Confirms the
+ * regression with a paired run of --good against --bad, then binary-
+ * searches the first-parent commits between them, each step a paired run
+ * (gate run's pipeline, in process, with its adaptive pairs and --budget)
+ * of the current good endpoint against the middle commit. A commit that
+ * cannot be built or measured is skipped, as git bisect skip does; a step
+ * that stays noisy ends the search with the narrowest range proven.
+ */
+#include "gate/cmd.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "gate/run.h"
+#include "gate/verdict.h"
+#include "git/repo.h"
+#include "common/banned.h"
+
+const char cmd_bisect_usage[] =
+	"usage: gate [-C DIR] bisect --good REV --bad REV [--benchmark NAME]\n"
+	"                           [--budget TIME] [--pairs N] [--config FILE]\n"
+	"                           [--seed N] [-q]\n"
+	"\n"
+	"  --good REV        a revision without the regression\n"
+	"  --bad REV         a later revision with it (first-parent descendant)\n"
+	"  --benchmark NAME  decide on this benchmark (or suite case) only\n"
+	"                    (default: a step is bad when any benchmark fails)\n"
+	"  --budget TIME     measuring time per step (as gate run's); a noisy\n"
+	"                    step takes more pairs within it\n"
+	"  --pairs N         pairs per benchmark and step, overriding gate.json\n"
+	"  --config FILE     read this gate.json instead of each commit's\n"
+	"  --seed N          seed of every step's pair order\n"
+	"  -q, --quiet       no line per step on stderr\n"
+	"\n"
+	"exit: 1 culprit found, 2 only a range (a noisy step, or skipped\n"
+	"commits), 0 the regression does not reproduce, 3 error\n";
+
+enum outcome { OUT_GOOD, OUT_BAD, OUT_NOISY, OUT_SKIP };
+
+/* What one step's run said about the benchmark(s) bisect decides on. */
+struct step {
+	const char *benchmark;	/* --benchmark, or NULL */
+	int found;		/* the benchmark was in the run */
+	enum outcome out;
+	char name[128];		/* the deciding benchmark */
+	double estimate, low, high;
+};
+
+struct bisect_opts {
+	const char *good, *bad, *benchmark, *budget, *pairs, *config, *seed;
+	int quiet;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void take(struct step *s, const struct bench_stats *p,
+		 const char *name)
+{
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->estimate = p->estimate;
+	s->low = p->low;
+	s->high = p->high;
+}
+
+/* run_inspect_fn: fold the model's verdicts into one outcome. */
+static void inspect(const struct run_report *r, void *arg)
+{
+	struct step *s = arg;
+	int any_fail = 0, any_other = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct run_bench *b = &r->b[i];
+		const char *name = b->run.cfg ? b->run.cfg->name : "";
+
+		if (s->benchmark && strcmp(name, s->benchmark))
+			continue;
+		if (b->primary.verdict == VERDICT_NEW)
+			continue;
+		s->found = 1;
+		if (b->primary.verdict == VERDICT_FAIL) {
+			if (!any_fail)
+				take(s, &b->primary, name);
+			any_fail = 1;
+		} else if (b->primary.verdict != VERDICT_PASS) {
+			any_other = b->primary.verdict == VERDICT_ERROR ? 2 :
+				    any_other ? any_other : 1;
+		} else if (!any_fail && !s->name[0]) {
+			take(s, &b->primary, name);
+		}
+	}
+	s->out = any_fail ? OUT_BAD : any_other == 2 ? OUT_SKIP :
+		 any_other ? OUT_NOISY : OUT_GOOD;
+}
+
+/* One paired run of base against head. 0, or -1 when the run failed on
+   something other than head (the --benchmark missing). */
+static int step_run(struct step *s, struct gate_ctx *ctx,
+		    const struct bisect_opts *o, const char *base,
+		    const char *head)
+{
+	char *argv[20];
+	int argc = 0, code;
+
+	argv[argc++] = (char *)"run";
+	argv[argc++] = (char *)"--base";
+	argv[argc++] = (char *)base;
+	argv[argc++] = (char *)"--head";
+	argv[argc++] = (char *)head;
+	argv[argc++] = (char *)"-q";
+	if (o->budget) {
+		argv[argc++] = (char *)"--budget";
+		argv[argc++] = (char *)o->budget;
+	}
+	if (o->pairs) {
+		argv[argc++] = (char *)"--pairs";
+		argv[argc++] = (char *)o->pairs;
+	}
+	if (o->config) {
+		argv[argc++] = (char *)"--config";
+		argv[argc++] = (char *)o->config;
+	}
+	if (o->seed) {
+		argv[argc++] = (char *)"--seed";
+		argv[argc++] = (char *)o->seed;
+	}
+	argv[argc] = NULL;
+	memset(s, 0, sizeof(*s));
+	s->benchmark = o->benchmark;
+	s->estimate = s->low = s->high = NAN;
+	s->out = OUT_SKIP;
+	code = cmd_run_inspect(argc, argv, ctx, inspect, s);
+	if (code == EXIT_ERROR || code > EXIT_ERROR) {
+		if (code > EXIT_ERROR)
+			return error("interrupted: stopped"), -1;
+		s->out = OUT_SKIP;
+		return 0;
+	}
+	if (o->benchmark && !s->found)
+		return error("no benchmark \"%s\" in the run of %.12s against "
+			     "%.12s: name one gate.json declares (or a suite "
+			     "case)", o->benchmark, head, base), -1;
+	return 0;
+}
+
+static void pct(char *buf, size_t size, double ratio)
+{
+	if (isfinite(ratio))
+		snprintf(buf, size, "%+.1f%%", (ratio - 1) * 100);
+	else
+		snprintf(buf, size, "?");
+}
+
+static const char *outcome_name(enum outcome o)
+{
+	static const char *const names[] = { "good", "bad", "noisy",
+		"skipped (cannot build or measure)" };
+
+	return names[o];
+}
+
+static void say_step(const struct bisect_opts *o, struct repo *repo,
+		     unsigned n, const char *base, const char *head,
+		     const struct step *s)
+{
+	char *subject = NULL, *author = NULL, e[32], lo[32], hi[32];
+
+	if (o->quiet)
+		return;
+	if (repo_commit_info(repo, head, &subject, &author, NULL) < 0)
+		return;
+	pct(e, sizeof(e), s->estimate);
+	pct(lo, sizeof(lo), s->low);
+	pct(hi, sizeof(hi), s->high);
+	fprintf(stderr, "gate: step %u: %.12s (%s) against %.12s: %s", n, head,
+		subject, base, outcome_name(s->out));
+	if (s->out == OUT_GOOD || s->out == OUT_BAD)
+		fprintf(stderr, ", %s %s (%s .. %s)", s->name, e, lo, hi);
+	fputc('\n', stderr);
+	free(subject);
+	free(author);
+}
+
+static int parse_options(struct bisect_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "benchmark", required_argument, NULL, 'n' },
+		{ "budget", required_argument, NULL, 'B' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g': o->good = optarg; break;
+		case 'b': o->bad = optarg; break;
+		case 'n': o->benchmark = optarg; break;
+		case 'B': o->budget = optarg; break;
+		case 'p': o->pairs = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 's': o->seed = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'h':
+			fputs(cmd_bisect_usage, stdout);
+			return 1;
+		default:
+			error("unknown or incomplete option \"%s\"",
+			      argv[optind - 1]);
+			fputs(cmd_bisect_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		error("unexpected argument \"%s\"", argv[optind]);
+		fputs(cmd_bisect_usage, stderr);
+		return -1;
+	}
+	if (!o->good || !o->bad) {
+		error("gate bisect needs --good REV and --bad REV");
+		fputs(cmd_bisect_usage, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve(char *out, struct repo *repo, const char *spec)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+
+	if (repo_resolve(&rev, repo, spec) < 0)
+		return -1;
+	memcpy(out, rev.commit, REPO_HEXSZ + 1);
+	repo_rev_release(&rev);
+	return 0;
+}
+
+/* The untested, unskipped commit nearest the middle of (lo, hi), or -1. */
+static long pick_mid(long lo, long hi, const char *skipped)
+{
+	long mid = lo + (hi - lo) / 2, d;
+
+	for (d = 0; d < hi - lo; d++) {
+		if (mid + d < hi && mid + d > lo && !skipped[mid + d])
+			return mid + d;
+		if (mid - d > lo && mid - d < hi && !skipped[mid - d])
+			return mid - d;
+	}
+	return -1;
+}
+
+int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
+{
+	struct bisect_opts o = { 0 };
+	char good[REPO_HEXSZ + 1], bad[REPO_HEXSZ + 1];
+	char **list = NULL, **c = NULL, *skipped = NULL;
+	char *subject = NULL, *author = NULL;
+	struct step s, culprit_step;
+	char culprit_base[REPO_HEXSZ + 1] = "";
+	size_t n = 0, i;
+	long lo, hi, mid, nskipped = 0;
+	unsigned steps = 0;
+	double start = now();
+	int rc, code = EXIT_ERROR;
+
+	rc = parse_options(&o, argc, argv);
+	if (rc)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (resolve(good, ctx->repo, o.good) < 0 ||
+	    resolve(bad, ctx->repo, o.bad) < 0)
+		return EXIT_ERROR;
+	if (repo_first_parents(&list, &n, ctx->repo, bad, good) < 0)
+		return EXIT_ERROR;
+	if (!n) {
+		error("--good and --bad name the same commit: give an older "
+		      "--good");
+		goto cleanup;
+	}
+	/* c[0] good, c[1..n] its first-parent descendants up to bad */
+	c = xcalloc(n + 1, sizeof(*c));
+	c[0] = good;
+	for (i = 0; i < n; i++)
+		c[n - i] = list[i];
+	skipped = xcalloc(n + 1, 1);
+
+	/* 1. does it reproduce? */
+	if (step_run(&s, ctx, &o, good, bad) < 0)
+		goto cleanup;
+	say_step(&o, ctx->repo, ++steps, good, bad, &s);
+	if (s.out != OUT_BAD) {
+		printf("the regression does not reproduce: %.12s against %.12s "
+		       "is %s; nothing to bisect\n", bad, good,
+		       outcome_name(s.out));
+		printf("steps: %u, time: %.1f s\n", steps, now() - start);
+		code = s.out == OUT_GOOD ? EXIT_PASS :
+		       s.out == OUT_NOISY ? EXIT_NOISY : EXIT_ERROR;
+		goto cleanup;
+	}
+	culprit_step = s;
+	memcpy(culprit_base, good, sizeof(culprit_base));
+
+	/* 2. binary search on (lo, hi] */
+	lo = 0;
+	hi = (long)n;
+	while (hi - lo > 1 && (mid = pick_mid(lo, hi, skipped)) >= 0) {
+		if (step_run(&s, ctx, &o, c[lo], c[mid]) < 0)
+			goto cleanup;
+		say_step(&o, ctx->repo, ++steps, c[lo], c[mid], &s);
+		if (s.out == OUT_BAD) {
+			hi = mid;
+			culprit_step = s;
+			memcpy(culprit_base, c[lo], sizeof(culprit_base));
+		} else if (s.out == OUT_GOOD) {
+			lo = mid;
+		} else if (s.out == OUT_SKIP) {
+			skipped[mid] = 1;
+			nskipped++;
+		} else {
+			break;	/* noisy within the budget: a range */
+		}
+	}
+	if (hi - lo == 1) {
+		char e[32], l[32], h[32], *parent = NULL;
+
+		if (repo_commit_info(ctx->repo, c[hi], &subject, &author,
+				     &parent) < 0)
+			goto cleanup;
+		pct(e, sizeof(e), culprit_step.estimate);
+		pct(l, sizeof(l), culprit_step.low);
+		pct(h, sizeof(h), culprit_step.high);
+		printf("culprit: %s\n  subject: %s\n  author: %s\n", c[hi],
+		       subject, author);
+		printf("  %s: %s against %s%.12s (interval %s .. %s)\n",
+		       culprit_step.name, e,
+		       parent && !strcmp(parent, culprit_base) ? "its parent " :
+		       "", culprit_base, l, h);
+		free(parent);
+		code = EXIT_FAIL;
+	} else {
+		printf("range: the regression came in after %.12s, at or "
+		       "before %.12s (%ld commits)", c[lo], c[hi], hi - lo);
+		if (nskipped)
+			printf("; %ld could not be built or measured", nskipped);
+		if (s.out == OUT_NOISY)
+			printf("; a step stayed noisy within the budget (more "
+			       "--budget or --pairs may narrow it)");
+		printf("\n");
+		for (mid = lo + 1; mid <= hi; mid++) {
+			free(subject);
+			free(author);
+			if (repo_commit_info(ctx->repo, c[mid], &subject,
+					     &author, NULL) < 0)
+				goto cleanup;
+			printf("  %.12s %s%s\n", c[mid], subject,
+			       skipped[mid] ? " (skipped)" : "");
+		}
+		code = EXIT_NOISY;
+	}
+	printf("steps: %u (%ld skipped), time: %.1f s\n", steps, nskipped,
+	       now() - start);
+cleanup:
+	free(subject);
+	free(author);
+	free(skipped);
+	free(c);
+	repo_list_free(list, n);
+	return code;
+}

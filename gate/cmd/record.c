@@ -1,0 +1,204 @@
+/*
+ * gate record: store a run's JSON report in git notes (refs/notes/gate) on
+ * the commit it measured as head, as one line per record keyed by a
+ * machine label (gate/history.h); gate record --last: the newest
+ * first-parent ancestor with a record for the label (for nightly jobs).
+ */
+#include "gate/cmd.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "common/file.h"
+#include "gate/history.h"
+#include "git/repo.h"
+#include "common/banned.h"
+
+const char cmd_record_usage[] =
+	"usage: gate [-C DIR] record [--label NAME] [--samples] [--commit REV]\n"
+	"                           REPORT\n"
+	"       gate [-C DIR] record --last [--label NAME] [--commit REV]\n"
+	"\n"
+	"  REPORT         a JSON report of gate run (--json FILE), or '-' for\n"
+	"                 stdin; appended to the note in refs/notes/gate on its\n"
+	"                 head commit\n"
+	"  --label NAME   the machine the run measured on (default: \n"
+	"                 $RUNNER_OS-$RUNNER_ARCH in GitHub Actions, else the\n"
+	"                 host name); history compares runs of one label only\n"
+	"  --samples      keep every sample in the note (default: dropped)\n"
+	"  --commit REV   record on this commit instead of the report's head\n"
+	"  --last         print the newest first-parent ancestor of --commit\n"
+	"                 (default HEAD) with a record for the label; exit 1\n"
+	"                 when there is none\n"
+	"\n"
+	"exit: 0 recorded (or found), 1 none found (--last), 3 error\n";
+
+#define REPORT_MAX ((size_t)256 << 20)
+
+static int usage_error(const char *what, const char *arg)
+{
+	error("%s \"%s\"", what, arg);
+	fputs(cmd_record_usage, stderr);
+	return EXIT_ERROR;
+}
+
+static void drop_samples(cJSON *report)
+{
+	cJSON *bs = cJSON_GetObjectItemCaseSensitive(report, "benchmarks");
+	cJSON *b;
+
+	cJSON_ArrayForEach(b, bs)
+		cJSON_DeleteItemFromObjectCaseSensitive(b, "samples");
+}
+
+static int last_recorded(struct repo *repo, const char *rev,
+			 const char *label)
+{
+	struct history h;
+	int code;
+
+	if (history_load(&h, repo, rev ? rev : "HEAD", label) < 0)
+		return EXIT_ERROR;
+	if (h.n) {
+		printf("%s\n", h.s[h.n - 1].commit);
+		code = EXIT_PASS;
+	} else {
+		error("no record for label \"%s\" on the first-parent history "
+		      "of %s: run gate record first (or git fetch origin "
+		      "+refs/notes/gate:refs/notes/gate)", label,
+		      rev ? rev : "HEAD");
+		code = EXIT_FAIL;
+	}
+	history_release(&h);
+	return code;
+}
+
+/* The commit to record on: --commit, else the report's head commit. */
+static int target(char *out, struct repo *repo, const char *rev,
+		  const cJSON *report, const char *path)
+{
+	const cJSON *head = cJSON_GetObjectItemCaseSensitive(report, "head");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(head, "commit");
+	const cJSON *dirty = cJSON_GetObjectItemCaseSensitive(head,
+					"uncommitted_changes");
+	struct repo_rev rr = REPO_REV_INIT;
+
+	if (!rev) {
+		if (!cJSON_IsString(c) || strlen(c->valuestring) != REPO_HEXSZ)
+			return error("%s names no head commit: pass --commit "
+				     "REV", path);
+		if (cJSON_IsTrue(dirty))
+			return error("%s measured uncommitted changes: commit "
+				     "them and run again, or pass --commit REV",
+				     path);
+		rev = c->valuestring;
+	}
+	if (repo_resolve(&rr, repo, rev) < 0)
+		return -1;
+	memcpy(out, rr.commit, REPO_HEXSZ + 1);
+	repo_rev_release(&rr);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "label", required_argument, NULL, 'l' },
+		{ "samples", no_argument, NULL, 's' },
+		{ "commit", required_argument, NULL, 'c' },
+		{ "last", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *label = NULL, *rev = NULL, *path;
+	char commit[REPO_HEXSZ + 1], stamp[32];
+	int c, samples = 0, last = 0, code = EXIT_ERROR;
+	char *text = NULL, *deflabel = NULL, *line = NULL;
+	cJSON *report = NULL, *rec = NULL;
+	size_t len;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l': label = optarg; break;
+		case 's': samples = 1; break;
+		case 'c': rev = optarg; break;
+		case 'L': last = 1; break;
+		case 'h':
+			fputs(cmd_record_usage, stdout);
+			return EXIT_PASS;
+		default:
+			return usage_error("unknown or incomplete option",
+					   argv[optind - 1]);
+		}
+	}
+	if (label && !*label)
+		return usage_error("--label needs a name, not", label);
+	if (!label)
+		label = deflabel = history_default_label();
+	if (last) {
+		if (optind < argc) {
+			free(deflabel);
+			return usage_error("unexpected argument", argv[optind]);
+		}
+		code = last_recorded(ctx->repo, rev, label);
+		free(deflabel);
+		return code;
+	}
+	if (optind + 1 != argc) {
+		free(deflabel);
+		if (optind < argc)
+			return usage_error("unexpected argument",
+					   argv[optind + 1]);
+		error("gate record needs a report: gate run --json FILE, then "
+		      "gate record FILE");
+		fputs(cmd_record_usage, stderr);
+		return EXIT_ERROR;
+	}
+	path = argv[optind];
+	if (file_read(&text, &len, strcmp(path, "-") ? path : "/dev/stdin",
+		      REPORT_MAX) < 0)
+		goto cleanup;
+	report = cJSON_ParseWithLength(text, len);
+	if (!cJSON_IsObject(report) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(report,
+							    "benchmarks"))) {
+		error("%s is not a gate JSON report (no \"benchmarks\" array): "
+		      "write one with gate run --json FILE", path);
+		goto cleanup;
+	}
+	if (target(commit, ctx->repo, rev, report, path) < 0)
+		goto cleanup;
+	if (!samples)
+		drop_samples(report);
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rec = cJSON_CreateObject();
+	cJSON_AddNumberToObject(rec, "gate_record", 1);
+	cJSON_AddStringToObject(rec, "label", label);
+	cJSON_AddStringToObject(rec, "recorded_at", stamp);
+	cJSON_AddItemToObject(rec, "report", report);
+	report = NULL;
+	line = cJSON_PrintUnformatted(rec);
+	if (repo_note_append(ctx->repo, HISTORY_REF, commit, line) < 0)
+		goto cleanup;
+	printf("recorded on %.12s as \"%s\" in %s\n", commit, label,
+	       HISTORY_REF);
+	code = EXIT_PASS;
+cleanup:
+	free(line);
+	cJSON_Delete(rec);
+	cJSON_Delete(report);
+	free(text);
+	free(deflabel);
+	return code;
+}
