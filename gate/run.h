@@ -39,6 +39,10 @@ struct run_bench {
 struct run_report {
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
+	const char *policy;	/* which config decides, one sentence */
+	const char *const *policy_diff;	/* every difference of head's
+					   config from base's (borrowed) */
+	size_t npolicy_diff;
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */

@@ -283,9 +283,31 @@ static void model_advisory(struct model *m)
 	decide(m);
 }
 
+/* Base's policy decides; head's differences are listed and warned. */
+static void model_policy(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const char *const diff[] = {
+		"head raises the floor of `parse` from 5% to 50%: base's "
+		"floor is used",
+		"head removes benchmark `old`, which base declares: removed, "
+		"not compared",
+	};
+
+	common(m, "policy");
+	m->r.policy = "base's gate.json decides (floors, pass_excludes, "
+		      "gate, rule, confidence, max_pairs); head's says how to "
+		      "build and run, and declares new benchmarks";
+	m->r.policy_diff = diff;
+	m->r.npolicy_diff = 2;
+	add_bench(m, "parse", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(m);
+}
+
 static void (*const models[])(struct model *) = {
 	model_plain, model_metrics, model_suite, model_noisy, model_error,
-	model_advisory,
+	model_advisory, model_policy,
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 

@@ -295,6 +295,22 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 		cJSON_AddNullToObject(o, "pin");
 }
 
+/* Which config decided, and how head's differs from base's. */
+static void add_policy(cJSON *p, const struct run_report *r)
+{
+	cJSON *list;
+	size_t i;
+
+	if (r->policy)
+		cJSON_AddStringToObject(p, "policy", r->policy);
+	else
+		cJSON_AddNullToObject(p, "policy");
+	list = cJSON_AddArrayToObject(p, "policy_differences");
+	for (i = 0; i < r->npolicy_diff; i++)
+		cJSON_AddItemToArray(list,
+				     cJSON_CreateString(r->policy_diff[i]));
+}
+
 static cJSON *build_json(const struct run_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list;
@@ -312,6 +328,7 @@ static cJSON *build_json(const struct run_report *r)
 	p = cJSON_AddObjectToObject(root, "protocol");
 	cJSON_AddStringToObject(p, "config", r->config_origin ?
 				r->config_origin : "");
+	add_policy(p, r);
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "

@@ -22,6 +22,9 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 
 	if (v->interrupted)
 		return;
+	for (i = 0; i < v->nwarnings; i++)
+		ci_github_annotate(out, "warning", "gate: policy", file,
+				   v->warnings[i]);
 	if (v->error && !v->nbenches) {
 		ci_github_annotate(out, "error", "gate: could not measure",
 				   file, v->error);

@@ -358,6 +358,26 @@ static void add_line(struct report_view *v, char *line)
 		free(line);
 }
 
+static void add_warning(struct report_view *v, const char *line)
+{
+	v->warnings = xrealloc(v->warnings, (v->nwarnings + 1) *
+			       sizeof(*v->warnings));
+	v->warnings[v->nwarnings++] = xstrdup(line);
+}
+
+/* Which config decided, and every way head's differs from base's. */
+static void policy_build(struct report_view *v, const struct run_report *r)
+{
+	size_t i;
+
+	if (r->policy)
+		add_line(v, xasprintf("policy: %s", r->policy));
+	for (i = 0; i < r->npolicy_diff; i++) {
+		add_line(v, xasprintf("policy: %s", r->policy_diff[i]));
+		add_warning(v, r->policy_diff[i]);
+	}
+}
+
 static void protocol_build(struct report_view *v, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
@@ -368,6 +388,7 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 	add_line(v, rev_line("head", &r->rev[ARM_HEAD]));
 	add_line(v, xasprintf("config: %s", r->config_origin ?
 			      r->config_origin : "gate.json"));
+	policy_build(v, r);
 	add_line(v, xasprintf("order: pairs of base and head back to back, "
 		"which runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)", r->seed, r->seed));
@@ -467,6 +488,9 @@ void report_view_release(struct report_view *v)
 			free(v->benches[i].evidence[k]);
 	for (i = 0; i < v->nprotocol; i++)
 		free(v->protocol[i]);
+	for (i = 0; i < v->nwarnings; i++)
+		free(v->warnings[i]);
+	free(v->warnings);
 	free(v->rows);
 	free(v->benches);
 	memset(v, 0, sizeof(*v));
