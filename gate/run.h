@@ -43,6 +43,11 @@ struct run_report {
 	const char *const *policy_diff;	/* every difference of head's
 					   config from base's (borrowed) */
 	size_t npolicy_diff;
+	struct verdict_accept *accept;	/* Gate-Accept trailers of
+					   base..head, newest first
+					   (borrowed; adaptive_finish marks
+					   the ones that match) */
+	size_t naccept;
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */

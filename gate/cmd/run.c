@@ -496,6 +496,43 @@ static int prepare(struct workspace *w, struct run_report *r,
 	return 0;
 }
 
+/* The Gate-Accept trailers of base..head, for the decision. 0 or -1. */
+struct accepts {
+	struct repo_accept *git;	/* as read */
+	struct verdict_accept *v;	/* the decision's view of them */
+	size_t n;
+};
+
+static int read_accepts(struct accepts *a, struct repo *repo,
+			const struct workspace *w)
+{
+	size_t i;
+
+	if (repo_accepts(&a->git, &a->n, repo, w->arm[ARM_BASE].rev.commit,
+			 w->arm[ARM_HEAD].rev.commit) < 0)
+		return -1;
+	a->v = xcalloc(a->n ? a->n : 1, sizeof(*a->v));
+	for (i = 0; i < a->n; i++) {
+		a->v[i].pattern = a->git[i].pattern;
+		a->v[i].bound = a->git[i].bound;
+		a->v[i].reason = a->git[i].reason;
+		a->v[i].commit = a->git[i].commit;
+	}
+	return 0;
+}
+
+/* A trailer naming no benchmark of the run is a warning. */
+static void accepts_warn(const struct accepts *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!a->v[i].matched)
+			warning("the Gate-Accept trailer of commit %.10s "
+				"names no benchmark: \"%s\" matches none of "
+				"this run's", a->v[i].commit, a->v[i].pattern);
+}
+
 /* Each difference of head's config from base's, said before measuring. */
 static void policy_warn(const struct plan *p, int github)
 {
@@ -530,6 +567,7 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	struct config cfg = CONFIG_INIT, bcfg = CONFIG_INIT;
 	const char *no_base = NULL;
 	int have_base = 0;
+	struct accepts acc = { NULL, NULL, 0 };
 	struct plan plan = PLAN_INIT;
 	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
@@ -569,6 +607,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	    plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
 		goto cleanup;
 	policy_warn(&plan, o.github);
+	if (read_accepts(&acc, ctx->repo, &w) < 0)
+		goto cleanup;
+	r.accept = acc.v;
+	r.naccept = acc.n;
 	rc = prepare(&w, &r, &cfg, ctx->repo, &o, term);
 	if (rc > 0)
 		goto interrupted;
@@ -578,6 +620,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
+	if (!r.interrupted)
+		accepts_warn(&acc);
 	report_term(term, &r);
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
@@ -602,6 +646,8 @@ done:
 	plan_release(&plan);
 	config_release(&cfg);
 	config_release(&bcfg);
+	repo_accepts_release(acc.git, acc.n);
+	free(acc.v);
 	workspace_release(&w);
 	free(origin);
 	return code;

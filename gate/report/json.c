@@ -119,6 +119,22 @@ static void stats_json(cJSON *o, const struct bench_stats *st)
 	cJSON_AddItemToObject(o, "head", arm_json(st->head_median, st->head_cv));
 }
 
+/* The Gate-Accept trailer that named a failing metric, and whether the
+   regression lies within it ("accepted") or beyond ("exceeded"). */
+static void accept_json(cJSON *o, const struct bench_stats *st)
+{
+	cJSON *a;
+
+	if (!st->accept)
+		return;
+	a = cJSON_AddObjectToObject(o, "accepted");
+	cJSON_AddStringToObject(a, "pattern", st->accept->pattern);
+	cJSON_AddNumberToObject(a, "bound", st->accept->bound);
+	cJSON_AddStringToObject(a, "commit", st->accept->commit);
+	cJSON_AddStringToObject(a, "reason", st->accept->reason);
+	cJSON_AddBoolToObject(a, "within", st->verdict == VERDICT_ACCEPTED);
+}
+
 static cJSON *metric_json(const struct bench_run *br,
 			  const struct bench_stats *st)
 {
@@ -133,6 +149,7 @@ static cJSON *metric_json(const struct bench_run *br,
 	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
 	if (st->reason)
 		cJSON_AddStringToObject(o, "reason", st->reason);
+	accept_json(o, st);
 	cJSON_AddNumberToObject(o, "min_effect", st->floor);
 	/* the view's words, so no report names another method */
 	cJSON_AddStringToObject(o, "method", view_method(st, br->cfg, iv,
@@ -191,6 +208,11 @@ static cJSON *bench_json(const struct bench_run *br,
 	}
 	if (primary && primary->reason)
 		cJSON_AddStringToObject(o, "reason", primary->reason);
+	for (i = 0; i < res->n; i++)
+		if (res->m[i].gating && res->m[i].accept) {
+			accept_json(o, &res->m[i]);
+			break;
+		}
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);

@@ -58,6 +58,11 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 					  vb->name);
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
+		case VERDICT_ACCEPTED:
+			title = xasprintf("gate: %s is slower by %s, as "
+					  "accepted", vb->name, row->change);
+			ci_github_annotate(out, "notice", title, file, msg);
+			break;
 		default:
 			title = NULL;
 			break;

@@ -376,6 +376,25 @@ static void policy_build(struct report_view *v, const struct run_report *r)
 		add_line(v, xasprintf("policy: %s", r->policy_diff[i]));
 		add_warning(v, r->policy_diff[i]);
 	}
+	for (i = 0; i < r->naccept; i++) {
+		const struct verdict_accept *a = &r->accept[i];
+		char *line = xasprintf("Gate-Accept of commit %.10s: `%s` "
+				       "%+g%%%s%s%s", a->commit, a->pattern,
+				       a->bound * 100, a->reason[0] ? " (" : "",
+				       a->reason, a->reason[0] ? ")" : "");
+
+		if (a->matched) {
+			add_line(v, xasprintf("accepts: %s", line));
+		} else {
+			char *w = xasprintf("%s names no benchmark: ignored",
+					    line);
+
+			add_line(v, xasprintf("accepts: %s", w));
+			add_warning(v, w);
+			free(w);
+		}
+		free(line);
+	}
 }
 
 static void protocol_build(struct report_view *v, const struct run_report *r)
@@ -439,7 +458,7 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
-	size_t i, rows = 0, count[VERDICT_NEW + 1] = { 0 };
+	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
 	double level;
 	int differ = levels_differ(r, &level);
 
@@ -468,6 +487,10 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		 "noisy, %zu error, %zu new", count[VERDICT_PASS],
 		 count[VERDICT_FAIL], count[VERDICT_NOISY],
 		 count[VERDICT_ERROR], count[VERDICT_NEW]);
+	if (count[VERDICT_ACCEPTED])
+		snprintf(v->counts + strlen(v->counts), sizeof(v->counts) -
+			 strlen(v->counts), ", %zu accepted",
+			 count[VERDICT_ACCEPTED]);
 	/* the level the reasons state; per row when rows differ */
 	if (differ)
 		snprintf(v->bounds, sizeof(v->bounds), "one-sided bounds");
