@@ -88,7 +88,8 @@ const char cmd_run_usage[] =
 	"  --no-env-pad   no random environment padding per sample\n"
 	"  --no-scratch   no fresh $GATE_TMPDIR per sample\n"
 	"\n"
-	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
+	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error, 130/143 "
+	"interrupted\n";
 
 struct run_opts {
 	const char *base, *head, *config, *json;
