@@ -70,7 +70,7 @@ COMMON_OBJ = common/error.o common/seed.o common/file.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
-	git/notes.o
+	git/notes.o git/trailers.o
 
 # the core (config, plan, measure, decide, suite) at gate/'s top; by role
 # below it: cmd/ (one file per subcommand), exec/ (processes and the

@@ -11,7 +11,7 @@ _gate_options()
 		echo --base --head --config --json --seed --pairs --warmup \
 			--filter --budget --strict --advisory -q --quiet \
 			-v --verbose --pin --fixed-arms --no-env-pad \
-			--no-scratch --markdown --html --color ;;
+			--no-scratch --markdown --html --color --policy ;;
 	calibrate)
 		echo --rev --rebuild --config --pairs --seed --write \
 			-q --quiet ;;
@@ -120,6 +120,9 @@ _gate()
 		return ;;
 	--color|--colour)
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+		return ;;
+	--policy)
+		COMPREPLY=($(compgen -W "base head" -- "$cur"))
 		return ;;
 	--format)
 		if [ "$cmd" = export ]; then

@@ -335,6 +335,15 @@ void adaptive_finish(struct run_report *r)
 	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
 	size_t i;
 
+	/* accepted regressions: the last change to any decision */
+	for (i = 0; i < r->n; i++) {
+		struct run_bench *b = &r->b[i];
+		enum verdict was = b->result.verdict;
+
+		if (verdict_accept_bench(&b->result, b->run.cfg->name,
+					 r->accept, r->naccept) != was)
+			run_bench_view(b);
+	}
 	for (i = 0; i < r->n; i++)
 		v[i] = r->b[i].result.verdict;
 	r->suite = verdict_suite(v, r->n);

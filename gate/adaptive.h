@@ -100,7 +100,11 @@ int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
  */
 void adaptive_look(struct adaptive *a, struct run_report *r,
 		   const struct adaptive_want *want, int rc);
-/* The suite verdict r->suite, once every look is taken. */
+/*
+ * Once every look is taken: the accepted regressions (r->accept) applied
+ * to the failing benchmarks (verdict_accept_bench), then the suite verdict
+ * r->suite. Nothing changes a decision after this.
+ */
 void adaptive_finish(struct run_report *r);
 
 #endif

@@ -10,10 +10,178 @@
 
 #include "common/error.h"
 #include "gate/adaptive.h"
+#include "gate/metrics.h"
 #include "gate/suite.h"
 #include "common/banned.h"
 
+static void add_diff(struct plan *p, char *line)
+{
+	p->diff = xrealloc(p->diff, (p->ndiff + 1) * sizeof(*p->diff));
+	p->diff[p->ndiff++] = line;
+}
+
+/* "`parse`" or "`parse` (cpu)" when the benchmark has several metrics. */
+static char *what(const struct bench_cfg *b, enum metric m)
+{
+	if (b->nmetrics > 1)
+		return xasprintf("`%s` (%s)", b->name, metric_name(m));
+	return xasprintf("`%s`", b->name);
+}
+
+static const struct metric_cfg *find_metric(const struct bench_cfg *b,
+					    enum metric m)
+{
+	size_t k;
+
+	for (k = 0; k < b->nmetrics; k++)
+		if (b->metrics[k].id == m)
+			return &b->metrics[k];
+	return NULL;
+}
+
+/* A fraction as the reports write a floor: 0.05 -> "5%". */
+static char *pct(double f)
+{
+	return xasprintf("%g%%", f * 100);
+}
+
+/*
+ * One number head changes: a sentence, and base's value into *v unless
+ * head's policy is asked for.
+ */
+static void differ(struct plan *p, const char *key, const char *whose,
+		   const char *of, double bv, double *v, int head)
+{
+	char *a, *b;
+
+	if (bv == *v)
+		return;
+	a = pct(bv);
+	b = pct(*v);
+	add_diff(p, xasprintf("head %s the %s of %s from %s to %s: %s %s is "
+			      "used%s", *v > bv ? "raises" : "lowers", key,
+			      of, a, b, head ? "head's" : "base's", whose,
+			      head ? " (--policy head)" : ""));
+	free(a);
+	free(b);
+	if (!head)
+		*v = bv;
+}
+
+/* The first gating metric, which reports show one per benchmark. */
+static void primary(struct bench_cfg *b)
+{
+	size_t k;
+
+	for (k = 0; k < b->nmetrics; k++)
+		if (b->metrics[k].gating) {
+			b->metric = b->metrics[k].id;
+			b->min_effect = b->metrics[k].min_effect;
+			return;
+		}
+}
+
+/* Base's decision keys (bb) onto head's benchmark b, saying each change. */
+static void policy_bench(struct plan *p, struct bench_cfg *b,
+			 const struct bench_cfg *bb, int head)
+{
+	const char *use = head ? "head's" : "base's";
+	const char *tail = head ? " (--policy head)" : "";
+	size_t k;
+
+	for (k = 0; k < b->nmetrics; k++) {
+		struct metric_cfg *mc = &b->metrics[k];
+		const struct metric_cfg *bm = find_metric(bb, mc->id);
+		char *of = what(b, mc->id);
+
+		if (!bm) {
+			if (mc->gating)
+				add_diff(p, xasprintf("head gates %s, which "
+					"base does not measure: %s%s", of,
+					head ? "gating" : "informational",
+					tail));
+			if (!head)
+				mc->gating = 0;
+			free(of);
+			continue;
+		}
+		if (bm->gating != mc->gating) {
+			add_diff(p, xasprintf("head %s %s: %s gate is used%s",
+					      mc->gating ? "gates" :
+					      "stops gating", of, use, tail));
+			if (!head)
+				mc->gating = bm->gating;
+		}
+		differ(p, "floor", "floor", of, bm->min_effect,
+		       &mc->min_effect, head);
+		differ(p, "pass_excludes", "pass_excludes", of,
+		       bm->pass_excludes, &mc->pass_excludes, head);
+		free(of);
+	}
+	/* a gating metric head no longer measures is measured anyway */
+	for (k = 0; k < bb->nmetrics; k++) {
+		const struct metric_cfg *bm = &bb->metrics[k];
+
+		if (!bm->gating || find_metric(b, bm->id))
+			continue;
+		add_diff(p, xasprintf("head no longer measures `%s` on %s, "
+				      "which base gates on: %s%s", b->name,
+				      metric_name(bm->id), head ?
+				      "not measured" : "measured and gating",
+				      tail));
+		if (!head && b->nmetrics < METRIC_COUNT)
+			b->metrics[b->nmetrics++] = *bm;
+	}
+	if (bb->rule != b->rule) {
+		add_diff(p, xasprintf("head changes the rule of `%s` from %s "
+				      "to %s: %s rule is used%s", b->name,
+				      rule_name(bb->rule), rule_name(b->rule),
+				      use, tail));
+		if (!head)
+			b->rule = bb->rule;
+	}
+	if (bb->max_pairs != b->max_pairs) {
+		add_diff(p, xasprintf("head changes max_pairs of `%s` from %u "
+				      "to %u: %s max_pairs is used%s", b->name,
+				      bb->max_pairs, b->max_pairs, use, tail));
+		if (!head)
+			b->max_pairs = bb->max_pairs < b->pairs ? b->pairs :
+				       bb->max_pairs;
+	}
+	primary(b);
+}
+
+static void policy(struct plan *p, const struct config *cfg,
+		   const struct config *base, int head)
+{
+	size_t i;
+
+	if (base->confidence != cfg->confidence) {
+		add_diff(p, xasprintf("head changes confidence from %g%% to "
+				      "%g%%: %s confidence is used%s",
+				      base->confidence * 100,
+				      cfg->confidence * 100, head ? "head's" :
+				      "base's", head ? " (--policy head)" : ""));
+		if (!head)
+			p->confidence = base->confidence;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct bench_cfg *bb = config_find(base,
+							 p->bench[i].name);
+
+		if (bb)
+			policy_bench(p, &p->bench[i], bb, head);
+	}
+	for (i = 0; i < base->nbench; i++)
+		if (!config_find(cfg, base->benches[i].name))
+			add_diff(p, xasprintf("head removes benchmark `%s`, "
+					      "which base declares: removed, "
+					      "not compared",
+					      base->benches[i].name));
+}
+
 int plan_make(struct plan *p, const struct config *cfg,
+	      const struct config *base, const char *no_base,
 	      const struct plan_overrides *o)
 {
 	size_t i;
@@ -27,10 +195,25 @@ int plan_make(struct plan *p, const struct config *cfg,
 	}
 	p->n = cfg->nbench;
 	p->bench = xcalloc(p->n ? p->n : 1, sizeof(*p->bench));
+	for (i = 0; i < p->n; i++)
+		p->bench[i] = cfg->benches[i];
+	p->confidence = cfg->confidence;
+	if (base) {
+		policy(p, cfg, base, o->policy_head);
+		p->policy = xstrdup(o->policy_head ?
+			"head's gate.json decides (--policy head): base's "
+			"floors, pass_excludes, gate, rule, confidence and "
+			"max_pairs are not enforced" :
+			"base's gate.json decides (floors, pass_excludes, "
+			"gate, rule, confidence, max_pairs); head's says how "
+			"to build and run, and declares new benchmarks");
+	} else {
+		p->policy = xstrdup(no_base ? no_base : "head's gate.json "
+				    "decides: base has none");
+	}
 	for (i = 0; i < p->n; i++) {
 		struct bench_cfg *b = &p->bench[i];
 
-		*b = cfg->benches[i];
 		if (o->pairs > 0) {
 			b->pairs = (unsigned)o->pairs;
 			if (b->max_pairs < b->pairs)
@@ -95,6 +278,15 @@ void plan_pairs(struct plan *p, struct run_report *r)
 
 void plan_release(struct plan *p)
 {
+	size_t i;
+
+	for (i = 0; i < p->ndiff; i++)
+		free(p->diff[i]);
+	free(p->diff);
+	p->diff = NULL;
+	p->ndiff = 0;
+	free(p->policy);
+	p->policy = NULL;
 	free(p->bench);
 	p->bench = NULL;
 	p->n = 0;

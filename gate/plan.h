@@ -19,8 +19,9 @@ struct plan_overrides {
 	double budget;		/* seconds; 0: gate.json's */
 	int strict;		/* --strict */
 	const char *filter;	/* --filter REGEX, or NULL */
+	int policy_head;	/* --policy head: head's decision keys */
 };
-#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL }
+#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL, 0 }
 
 struct plan {
 	struct bench_cfg *bench;	/* copies of cfg's benchmarks with the
@@ -31,14 +32,30 @@ struct plan {
 	double budget;		/* measuring seconds for the whole run */
 	int strict;
 	const char *filter;	/* checked: a valid POSIX ERE, or NULL */
+	double confidence;	/* suite-wide, from the policy's config */
+	char *policy;		/* which config decides, one sentence (owned) */
+	char **diff;		/* every difference between base's and
+				   head's config, one sentence each (owned) */
+	size_t ndiff;
 };
-#define PLAN_INIT { NULL, 0, 0, 0, NULL }
+#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad
  * pattern costs no run. Returns 0, or -1 after error().
+ *
+ * The policy: base's config (NULL: none, and no_base is the sentence
+ * saying what decides instead) decides the decision keys of every benchmark
+ * it declares: floors (min_effect), pass_excludes, gate (the gating
+ * metrics), rule and max_pairs, and the suite's confidence, so a pull
+ * request cannot loosen its own gate. cfg (head's) says how to build and
+ * run, and declares new benchmarks. Every difference is one sentence in
+ * p->diff ("head raises the floor of `parse` from 5% to 50%: base's
+ * floor is used"), a benchmark only base declares among them; with
+ * o->policy_head they are listed and head's keys are used.
  */
 int plan_make(struct plan *p, const struct config *cfg,
+	      const struct config *base, const char *no_base,
 	      const struct plan_overrides *o);
 /*
  * The plan-time minimum, once the comparisons are known (suites have

@@ -48,6 +48,15 @@ struct run_report {
 					   two run at once) */
 	double measure_seconds;	/* warm-ups, pairs and looks */
 	double total_seconds;	/* the whole run, to the report */
+	const char *policy;	/* which config decides, one sentence */
+	const char *const *policy_diff;	/* every difference of head's
+					   config from base's (borrowed) */
+	size_t npolicy_diff;
+	struct verdict_accept *accept;	/* Gate-Accept trailers of
+					   base..head, newest first
+					   (borrowed; adaptive_finish marks
+					   the ones that match) */
+	size_t naccept;
 	unsigned long seed;
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */

@@ -5,6 +5,7 @@
  */
 #include "gate/verdict.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ const char *verdict_name(enum verdict v)
 		return "error";
 	case VERDICT_NEW:
 		return "new";
+	case VERDICT_ACCEPTED:
+		return "accepted";
 	}
 	return "?";
 }
@@ -526,14 +529,87 @@ void bench_stats_release(struct bench_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* How bad a verdict is: pass (and new) < accepted < noisy < fail < error. */
+static int severity(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+	case VERDICT_NEW:
+		return 0;
+	case VERDICT_ACCEPTED:
+		return 1;
+	case VERDICT_NOISY:
+		return 2;
+	case VERDICT_FAIL:
+		return 3;
+	case VERDICT_ERROR:
+		return 4;
+	}
+	return 4;
+}
+
 enum verdict verdict_suite(const enum verdict *v, size_t n)
 {
 	enum verdict worst = VERDICT_PASS;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (v[i] != VERDICT_NEW && v[i] > worst)
+		if (severity(v[i]) > severity(worst))
 			worst = v[i];
+	return worst;
+}
+
+/* Metric st failed: accepted within a's bound, or a fail beyond it. */
+static void accept_metric(struct bench_stats *st,
+			  const struct verdict_accept *a)
+{
+	double worst = st->exact ? st->estimate : st->high;
+	char *why;
+
+	st->accept = a;
+	if (isfinite(worst) && worst <= 1 + a->bound + VERDICT_EXACT_SLACK) {
+		st->verdict = VERDICT_ACCEPTED;
+		why = xasprintf("accepted: %s; within the %+g%% that commit "
+				"%.10s accepts%s%s", st->reason ? st->reason :
+				"a fail", a->bound * 100, a->commit,
+				a->reason[0] ? ": " : "", a->reason);
+	} else {
+		why = xasprintf("%s; exceeds the accepted %+g%% (Gate-Accept "
+				"of commit %.10s%s%s)", st->reason ?
+				st->reason : "a fail", a->bound * 100,
+				a->commit, a->reason[0] ? ": " : "",
+				a->reason);
+	}
+	free(st->reason);
+	st->reason = why;
+}
+
+enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
+				  struct verdict_accept *a, size_t n)
+{
+	const struct verdict_accept *use = NULL;
+	enum verdict worst = VERDICT_PASS;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!fnmatch(a[i].pattern, name, 0)) {
+			a[i].matched = 1;
+			if (!use)
+				use = &a[i];
+		}
+	if (!use || res->verdict != VERDICT_FAIL)
+		return res->verdict;
+	for (i = 0; i < res->n; i++) {
+		struct bench_stats *st = &res->m[i];
+
+		if (!st->gating)
+			continue;
+		if (st->verdict == VERDICT_FAIL)
+			accept_metric(st, use);
+		if (severity(st->verdict) > severity(worst))
+			worst = st->verdict;
+	}
+	res->verdict = worst;
 	return worst;
 }
 
@@ -542,6 +618,7 @@ int verdict_exit_code(enum verdict v)
 	switch (v) {
 	case VERDICT_PASS:
 	case VERDICT_NEW:
+	case VERDICT_ACCEPTED:
 		return 0;
 	case VERDICT_FAIL:
 		return 1;

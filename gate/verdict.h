@@ -17,6 +17,21 @@ enum verdict {
 	VERDICT_FAIL,
 	VERDICT_ERROR,
 	VERDICT_NEW,		/* declared only by head: not compared */
+	VERDICT_ACCEPTED,	/* a fail within the regression a
+				   Gate-Accept trailer accepts: exit 0 */
+};
+
+/*
+ * A regression accepted on purpose: a Gate-Accept trailer of a commit in
+ * base..head (strings borrowed from git/'s struct repo_accept).
+ */
+struct verdict_accept {
+	const char *pattern;	/* a benchmark name or fnmatch(3) glob */
+	double bound;		/* the regression accepted, a fraction */
+	const char *reason;	/* "" when none was given */
+	const char *commit;	/* the commit carrying the trailer */
+	int matched;		/* set by verdict_accept_bench: it names a
+				   benchmark of the run */
 };
 
 /* Why a benchmark stopped taking pairs. */
@@ -81,6 +96,10 @@ struct bench_stats {
 	enum verdict verdict;
 	int improved;		/* pass with the whole interval below 1 */
 	char *reason;		/* one sentence: why this verdict (owned) */
+	const struct verdict_accept *accept;	/* the trailer that named
+				   this failing metric (accepted when within
+				   its bound, else a fail beyond it), or
+				   NULL */
 };
 
 /* Every metric of one benchmark, and the verdict its gating ones give. */
@@ -184,9 +203,28 @@ size_t verdict_comparisons(const struct bench_cfg *cfg);
  */
 double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
 			    double alpha);
-/* Worst of n verdicts: error > fail > noisy > pass; new counts as pass. */
+/*
+ * The accepted regressions a (n of them, newest first) applied to the
+ * decided benchmark name's result res: the first trailer whose pattern
+ * matches name decides each failing gating metric. One whose regression
+ * lies within the bound (the interval's upper bound, an exact count's
+ * ratio, at most 1 + bound) is VERDICT_ACCEPTED, its reason naming the
+ * trailer; one beyond stays a fail whose reason adds "exceeds the accepted
+ * +15%". res->verdict is then the worst of the gating metrics again. Every
+ * trailer matching name is marked matched (a trailer matching no
+ * benchmark is the caller's warning). Returns res->verdict.
+ */
+enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
+				  struct verdict_accept *a, size_t n);
+/*
+ * Worst of n verdicts: error > fail > noisy > accepted > pass; new counts
+ * as pass.
+ */
 enum verdict verdict_suite(const enum verdict *v, size_t n);
-/* Exit code for a suite verdict: 0 pass, 1 fail, 2 noisy, 3 error. */
+/*
+ * Exit code for a suite verdict: 0 pass (and accepted), 1 fail, 2 noisy,
+ * 3 error.
+ */
 int verdict_exit_code(enum verdict v);
 
 #endif

@@ -117,6 +117,37 @@ int repo_lock(int *fd, const char *path);
 void repo_unlock(int fd, const char *path);
 
 /*
+ * A Gate-Accept trailer ("Gate-Accept: parse +15% new parser, slower on
+ * purpose"): the benchmark name or glob, the regression accepted (a
+ * fraction: +15% -> 0.15), the reason, and the commit that carries it.
+ */
+struct repo_accept {
+	char *pattern;	/* owned */
+	double bound;	/* > 0 */
+	char *reason;	/* owned; "" when none was given */
+	char commit[REPO_HEXSZ + 1];
+};
+
+/*
+ * One trailer's value ("parse +15% reason") into out (commit not set).
+ * Returns 0, or -1 with *why saying what is wrong (static text; nothing
+ * allocated). The bound is a percentage with an optional '+', above 0.
+ */
+int repo_accept_parse(struct repo_accept *out, const char *value,
+		      const char **why);
+/*
+ * Every Gate-Accept trailer (the key in any case) of the commits in
+ * base..head, that is, reachable from head and not from base (hex ids;
+ * an empty base: every commit of head), newest first, into a malloc'd
+ * *out of *n. A malformed trailer is a warning naming its commit, and
+ * skipped. Returns 0, or -1 after error(). Release with
+ * repo_accepts_release.
+ */
+int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
+		 const char *base, const char *head);
+void repo_accepts_release(struct repo_accept *a, size_t n);
+
+/*
  * For the files of git/ only: the libgit2 handle behind r (owned by r, do
  * not free), and the working-tree snapshot behind repo_resolve(...,
  * "WORKTREE"), which fills out's commit, tree and dirty (not label or

@@ -10,6 +10,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
+#include "common/error.h"
 #include "gate/adaptive.h"
 #include "gate/measure.h"
 #include "gate/run.h"
@@ -715,6 +716,98 @@ static void test_verdict__looks_spend_alpha_exactly(void)
 	}
 }
 
+/* A failing result of two gating metrics (wall fails, cpu passes) and an
+   informational one that fails. */
+static void failing(struct bench_result *res, double high, int exact)
+{
+	static const enum verdict v[3] = { VERDICT_FAIL, VERDICT_PASS,
+					   VERDICT_FAIL };
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	res->n = 3;
+	res->m = xcalloc(3, sizeof(*res->m));
+	for (i = 0; i < 3; i++) {
+		res->m[i].gating = i < 2;
+		res->m[i].verdict = v[i];
+		res->m[i].estimate = 1.10;
+		res->m[i].low = 1.08;
+		res->m[i].high = high;
+		res->m[i].exact = exact;
+		res->m[i].reason = xstrdup("slower by +10%");
+	}
+	res->verdict = VERDICT_FAIL;
+}
+
+static void test_verdict__accepted_within_bound_only(void)
+{
+	struct verdict_accept a[2] = {
+		{ "nomatch", 0.5, "", "1111111111", 0 },
+		{ "pa*", 0.15, "new parser", "2222222222", 0 },
+	};
+	struct bench_result res;
+
+	/* the interval's upper bound +12% lies within +15% */
+	failing(&res, 1.12, 0);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_ACCEPTED);
+	CHECK(res.verdict == VERDICT_ACCEPTED);
+	CHECK(res.m[0].verdict == VERDICT_ACCEPTED);
+	CHECK(res.m[0].accept == &a[1]);
+	CHECK_CONTAINS(res.m[0].reason, "within the +15% that commit "
+		       "2222222222 accepts: new parser");
+	CHECK(res.m[1].verdict == VERDICT_PASS);
+	/* an informational metric never decides, so is not accepted */
+	CHECK(res.m[2].verdict == VERDICT_FAIL && !res.m[2].accept);
+	CHECK(a[1].matched && !a[0].matched);
+	bench_result_release(&res);
+
+	/* the upper bound +20% exceeds it: still a fail, saying so */
+	failing(&res, 1.20, 0);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
+	CHECK(res.m[0].verdict == VERDICT_FAIL);
+	CHECK_CONTAINS(res.m[0].reason, "exceeds the accepted +15%");
+	bench_result_release(&res);
+
+	/* no interval (too few pairs): nothing shows it is within */
+	failing(&res, INFINITY, 0);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
+	bench_result_release(&res);
+
+	/* an exact count is within when its ratio is */
+	failing(&res, NAN, 1);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_ACCEPTED);
+	bench_result_release(&res);
+
+	/* a name no trailer matches is left alone */
+	a[1].matched = 0;
+	failing(&res, 1.12, 0);
+	CHECK(verdict_accept_bench(&res, "sort", a, 2) == VERDICT_FAIL);
+	CHECK(!res.m[0].accept && !a[1].matched);
+	bench_result_release(&res);
+	/* a passing benchmark is matched (no warning) but unchanged */
+	failing(&res, 1.12, 0);
+	res.verdict = res.m[0].verdict = VERDICT_PASS;
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_PASS);
+	CHECK(a[1].matched && !res.m[0].accept);
+	bench_result_release(&res);
+}
+
+static void test_verdict__accepted_ranks_between_pass_and_noisy(void)
+{
+	enum verdict v[3] = { VERDICT_PASS, VERDICT_ACCEPTED, VERDICT_NEW };
+
+	CHECK(verdict_suite(v, 3) == VERDICT_ACCEPTED);
+	CHECK(verdict_exit_code(VERDICT_ACCEPTED) == 0);
+	CHECK(!strcmp(verdict_name(VERDICT_ACCEPTED), "accepted"));
+	v[2] = VERDICT_NOISY;
+	CHECK(verdict_suite(v, 3) == VERDICT_NOISY);
+	v[2] = VERDICT_FAIL;
+	CHECK(verdict_suite(v, 3) == VERDICT_FAIL);
+	v[0] = VERDICT_ACCEPTED;
+	v[2] = VERDICT_PASS;
+	CHECK(verdict_suite(v, 3) == VERDICT_ACCEPTED);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_verdict__rules_significant_and_strict),
 	TEST(test_verdict__notes_never_change_a_verdict),
@@ -736,6 +829,8 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__exact_counts_decide_without_interval),
 	TEST(test_verdict__exact_tolerance_boundary),
 	TEST(test_verdict__informational_metric_never_decides),
+	TEST(test_verdict__accepted_within_bound_only),
+	TEST(test_verdict__accepted_ranks_between_pass_and_noisy),
 };
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
 #include "gate/report/view.h"
+#include "gate/adaptive.h"
 #include "tests/harness.h"
 
 #define MAXB 4
@@ -143,7 +144,6 @@ static void common(struct model *m, const char *name)
 static void decide(struct model *m)
 {
 	struct verdict_opts vo = { 0.025, m->r.resamples, 42, 0 };
-	enum verdict v[MAXB];
 	size_t i;
 
 	for (i = 0; i < m->n; i++) {
@@ -160,7 +160,6 @@ static void decide(struct model *m)
 		bench_result_primary(&m->st[i], &m->res[i]);
 		m->st[i].looks = 1;
 		m->st[i].stop = STOP_RESOLVED;
-		v[i] = m->res[i].verdict;
 	}
 	for (i = 0; i < m->n; i++) {
 		/* shallow: the arrays above own what these point to */
@@ -172,7 +171,8 @@ static void decide(struct model *m)
 	m->r.b = m->b;
 	m->r.n = m->n;
 	m->r.compared = m->n;
-	m->r.suite = verdict_suite(v, m->n);
+	/* accepted regressions, then the suite verdict, as gate run does */
+	adaptive_finish(&m->r);
 	m->r.exit_code = m->r.advisory ? 0 : verdict_exit_code(m->r.suite);
 }
 
@@ -288,9 +288,43 @@ static void model_advisory(struct model *m)
 	decide(m);
 }
 
+/*
+ * Base's policy decides; head's differences are listed and warned. A
+ * Gate-Accept trailer accepts parse's regression (upper bound +23.9%)
+ * within +30%; another names no benchmark.
+ */
+static void model_policy(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static struct verdict_accept acc[2];
+	static const char *const diff[] = {
+		"head raises the floor of `parse` from 5% to 50%: base's "
+		"floor is used",
+		"head removes benchmark `old`, which base declares: removed, "
+		"not compared",
+	};
+
+	common(m, "policy");
+	m->r.policy = "base's gate.json decides (floors, pass_excludes, "
+		      "gate, rule, confidence, max_pairs); head's says how to "
+		      "build and run, and declares new benchmarks";
+	m->r.policy_diff = diff;
+	m->r.npolicy_diff = 2;
+	acc[0] = (struct verdict_accept){ "pars*", 0.30, "new parser, "
+					  "slower by design", "4444444444444444"
+					  "444444444444444444444444", 0 };
+	acc[1] = (struct verdict_accept){ "prase", 0.10, "", "55555555555555"
+					  "55555555555555555555555555", 0 };
+	m->r.accept = acc;
+	m->r.naccept = 2;
+	add_bench(m, "parse", wall, 1);
+	set_pairs(&m->run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(m);
+}
+
 static void (*const models[])(struct model *) = {
 	model_plain, model_metrics, model_suite, model_noisy, model_error,
-	model_advisory,
+	model_advisory, model_policy,
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 

@@ -50,7 +50,7 @@ const char cmd_run_usage[] =
 	"                        [--advisory] [-q | -v]\n"
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
 	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
-	"                        [--color WHEN]\n"
+	"                        [--color WHEN] [--policy WHOSE]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -71,6 +71,9 @@ const char cmd_run_usage[] =
 	"  --filter REGEX compare only the suite cases whose name matches\n"
 	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --policy WHOSE base (default): floors, gate, rule, confidence\n"
+	"                 and max_pairs come from base's gate.json; head:\n"
+	"                 from head's (a local run; the report says so)\n"
 	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
 	"  --html FILE    write a self-contained HTML report with plots\n"
 	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
@@ -87,7 +90,8 @@ const char cmd_run_usage[] =
 	"  --no-env-pad   no random environment padding per sample\n"
 	"  --no-scratch   no fresh $GATE_TMPDIR per sample\n"
 	"\n"
-	"exit: 0 pass, 1 fail, 2 noisy, 3 error, 130/143 interrupted\n";
+	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error, 130/143 "
+	"interrupted\n";
 
 struct run_opts {
 	const char *base, *head, *config, *json;
@@ -133,6 +137,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "fixed-arms", no_argument, NULL, 'F' },
 		{ "no-env-pad", no_argument, NULL, 'E' },
 		{ "no-scratch", no_argument, NULL, 'S' },
+		{ "policy", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -164,6 +169,15 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'F': o->fixed_arms = 1; break;
 		case 'E': o->no_env_pad = 1; break;
 		case 'S': o->no_scratch = 1; break;
+		case 'Y':
+			if (!strcmp(optarg, "head")) {
+				o->ov.policy_head = 1;
+			} else if (strcmp(optarg, "base")) {
+				error("--policy takes \"base\" or \"head\", not "
+				      "\"%s\"", optarg);
+				return -1;
+			}
+			break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -202,39 +216,52 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 }
 
 /*
- * Base's own gate.json says which benchmarks base knows; the others are
- * new and not compared. With --config, or when base has no readable
- * gate.json, every benchmark is compared (base may simply predate it).
+ * Base's own gate.json: the policy (plan_make) and which benchmarks base
+ * knows. Returns 1 with *bcfg parsed, or 0 with *why saying what decides
+ * instead: with --config that file, else head's gate.json (base has none,
+ * or an invalid one: base may simply predate it).
  */
-static void mark_new(struct run_report *r, struct repo *repo,
+static int load_base(struct config *bcfg, const char **why, struct repo *repo,
 		     const struct run_opts *o, const struct repo_rev *base,
 		     char *last_error, size_t size)
 {
-	struct config bcfg = CONFIG_INIT;
 	char *text = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	char buf[1024];
 
-	if (o->config)
-		return;
+	if (o->config) {
+		*why = "the --config file decides: base's gate.json is not "
+		       "read";
+		return 0;
+	}
 	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0) {
-		r->config_note = "base has no gate.json: head's is used for "
-				 "both arms, every benchmark compared";
-		return;
+		*why = "head's gate.json decides: base has no gate.json";
+		return 0;
 	}
 	error_capture(buf, sizeof(buf), 1);
-	if (config_parse(&bcfg, text, len, "base's gate.json") < 0) {
+	if (config_parse(bcfg, text, len, "base's gate.json") < 0) {
 		error_capture(last_error, size, 0);
 		warning("base's gate.json is not valid (%s): comparing every "
-			"benchmark head declares", buf);
+			"benchmark head declares, under head's policy", buf);
+		*why = "head's gate.json decides: base's gate.json is not "
+		       "valid";
 		free(text);
-		return;
+		return 0;
 	}
 	error_capture(last_error, size, 0);
-	for (i = 0; i < r->n; i++)
-		r->b[i].run.is_new = !config_find(&bcfg, r->b[i].run.cfg->name);
-	config_release(&bcfg);
 	free(text);
+	return 1;
+}
+
+/* The benchmarks base's gate.json (bcfg, or NULL: none) does not know. */
+static void mark_new(struct run_report *r, const struct config *bcfg)
+{
+	size_t i;
+
+	if (!bcfg)
+		return;
+	for (i = 0; i < r->n; i++)
+		r->b[i].run.is_new = !config_find(bcfg, r->b[i].run.cfg->name);
 }
 
 static void fill_rev(struct report_rev *out, const struct arm_state *a)
@@ -435,16 +462,17 @@ cleanup:
  * their counters and libraries found before any checkout. 0 or -1.
  */
 static int plan_entries(struct run_report *r, struct plan *p,
-			struct repo *repo, const struct run_opts *o,
-			const struct workspace *w, char *last_error,
-			size_t size)
+			const struct config *bcfg)
 {
 	size_t i;
 
 	run_alloc(r, p->n);
 	for (i = 0; i < r->n; i++)
 		r->b[i].run.cfg = &p->bench[i];
-	mark_new(r, repo, o, &w->arm[ARM_BASE].rev, last_error, size);
+	mark_new(r, bcfg);
+	r->policy = p->policy;
+	r->policy_diff = (const char *const *)p->diff;
+	r->npolicy_diff = p->ndiff;
 	/* a missing counter or library is found before checkouts and builds */
 	for (i = 0; i < r->n; i++)
 		if (!r->b[i].run.is_new && measure_prepare(&r->b[i].run) < 0)
@@ -494,6 +522,53 @@ static int prepare(struct workspace *w, struct run_report *r,
 	return 0;
 }
 
+/* The Gate-Accept trailers of base..head, for the decision. 0 or -1. */
+struct accepts {
+	struct repo_accept *git;	/* as read */
+	struct verdict_accept *v;	/* the decision's view of them */
+	size_t n;
+};
+
+static int read_accepts(struct accepts *a, struct repo *repo,
+			const struct workspace *w)
+{
+	size_t i;
+
+	if (repo_accepts(&a->git, &a->n, repo, w->arm[ARM_BASE].rev.commit,
+			 w->arm[ARM_HEAD].rev.commit) < 0)
+		return -1;
+	a->v = xcalloc(a->n ? a->n : 1, sizeof(*a->v));
+	for (i = 0; i < a->n; i++) {
+		a->v[i].pattern = a->git[i].pattern;
+		a->v[i].bound = a->git[i].bound;
+		a->v[i].reason = a->git[i].reason;
+		a->v[i].commit = a->git[i].commit;
+	}
+	return 0;
+}
+
+/* A trailer naming no benchmark of the run is a warning. */
+static void accepts_warn(const struct accepts *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!a->v[i].matched)
+			warning("the Gate-Accept trailer of commit %.10s "
+				"names no benchmark: \"%s\" matches none of "
+				"this run's", a->v[i].commit, a->v[i].pattern);
+}
+
+/* Each difference of head's config from base's, said before measuring. */
+static void policy_warn(const struct plan *p, int github)
+{
+	size_t i;
+
+	for (i = 0; i < p->ndiff; i++)
+		if (!github)
+			warning("%s", p->diff[i]);
+}
+
 /* A CI step reading the report must see a run-level error too. */
 static void report_error(struct run_report *r, const struct workspace *w,
 			 const struct run_opts *o, FILE *term,
@@ -521,7 +596,10 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 {
 	struct run_opts o = { 0 };
 	struct workspace w = WORKSPACE_INIT;
-	struct config cfg = CONFIG_INIT;
+	struct config cfg = CONFIG_INIT, bcfg = CONFIG_INIT;
+	const char *no_base = NULL;
+	int have_base = 0;
+	struct accepts acc = { NULL, NULL, 0 };
 	struct plan plan = PLAN_INIT;
 	struct suite_owned own = SUITE_OWNED_INIT;
 	struct run_report r;
@@ -554,19 +632,33 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 				  &w.arm[ARM_HEAD].rev) < 0)
 		goto cleanup;
 	r.config_origin = origin;
-	if (plan_make(&plan, &cfg, &o.ov) < 0 ||
-	    plan_entries(&r, &plan, ctx->repo, &o, &w, last_error,
-			 sizeof(last_error)) < 0)
+	have_base = load_base(&bcfg, &no_base, ctx->repo, &o,
+			      &w.arm[ARM_BASE].rev, last_error,
+			      sizeof(last_error));
+	if (!have_base && no_base && strstr(no_base, "no gate.json"))
+		r.config_note = "base has no gate.json: head's is used for "
+				"both arms, every benchmark compared";
+	if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
+		      &o.ov) < 0 ||
+	    plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
 		goto cleanup;
+	policy_warn(&plan, o.github);
+	if (read_accepts(&acc, ctx->repo, &w) < 0)
+		goto cleanup;
+	r.accept = acc.v;
+	r.naccept = acc.n;
 	rc = prepare(&w, &r, &cfg, ctx->repo, &o, term);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)
 		goto cleanup;
+	r.confidence = plan.confidence;
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
 	r.total_seconds = now() - t0;
+	if (!r.interrupted)
+		accepts_warn(&acc);
 	if (inspect)	/* gate bisect: the model, no terminal report */
 		inspect(&r, arg);
 	else
@@ -593,6 +685,9 @@ done:
 	suite_owned_release(&own);
 	plan_release(&plan);
 	config_release(&cfg);
+	config_release(&bcfg);
+	repo_accepts_release(acc.git, acc.n);
+	free(acc.v);
 	workspace_release(&w);
 	free(origin);
 	return code;

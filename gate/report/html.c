@@ -46,7 +46,7 @@ static const char style[] =
 	"color:#fff;font-weight:600;font-size:.85em;vertical-align:middle}"
 	".pass{background:#1a7f37}.fail{background:#cf222e}"
 	".noisy{background:#9a6700}.error{background:#6e40c9}"
-	".new,.interrupted{background:#59636e}"
+	".new,.interrupted{background:#59636e}.accepted{background:#0969da}"
 	"table{border-collapse:collapse;margin:8px 0 16px}"
 	"th,td{padding:4px 10px;border-bottom:1px solid #d1d9e0;"
 	"text-align:left}td.n{text-align:right;font-variant-numeric:"
@@ -67,6 +67,7 @@ static const char *color_of(enum verdict v)
 	case VERDICT_NOISY: return "#9a6700";
 	case VERDICT_ERROR: return "#6e40c9";
 	case VERDICT_NEW: return "#59636e";
+	case VERDICT_ACCEPTED: return "#0969da";
 	}
 	return "#59636e";
 }

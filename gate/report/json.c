@@ -122,6 +122,22 @@ static void stats_json(cJSON *o, const struct bench_stats *st)
 	cJSON_AddItemToObject(o, "head", arm_json(st->head_median, st->head_cv));
 }
 
+/* The Gate-Accept trailer that named a failing metric, and whether the
+   regression lies within it ("accepted") or beyond ("exceeded"). */
+static void accept_json(cJSON *o, const struct bench_stats *st)
+{
+	cJSON *a;
+
+	if (!st->accept)
+		return;
+	a = cJSON_AddObjectToObject(o, "accepted");
+	cJSON_AddStringToObject(a, "pattern", st->accept->pattern);
+	cJSON_AddNumberToObject(a, "bound", st->accept->bound);
+	cJSON_AddStringToObject(a, "commit", st->accept->commit);
+	cJSON_AddStringToObject(a, "reason", st->accept->reason);
+	cJSON_AddBoolToObject(a, "within", st->verdict == VERDICT_ACCEPTED);
+}
+
 static cJSON *metric_json(const struct bench_run *br,
 			  const struct bench_stats *st)
 {
@@ -136,6 +152,7 @@ static cJSON *metric_json(const struct bench_run *br,
 	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
 	if (st->reason)
 		cJSON_AddStringToObject(o, "reason", st->reason);
+	accept_json(o, st);
 	cJSON_AddNumberToObject(o, "min_effect", st->floor);
 	/* the view's words, so no report names another method */
 	cJSON_AddStringToObject(o, "method", view_method(st, br->cfg, iv,
@@ -207,6 +224,11 @@ static cJSON *bench_json(const struct run_bench *b)
 	}
 	if (primary && primary->reason)
 		cJSON_AddStringToObject(o, "reason", primary->reason);
+	for (i = 0; i < res->n; i++)
+		if (res->m[i].gating && res->m[i].accept) {
+			accept_json(o, &res->m[i]);
+			break;
+		}
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
@@ -322,6 +344,22 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 		cJSON_AddNullToObject(o, "pin");
 }
 
+/* Which config decided, and how head's differs from base's. */
+static void add_policy(cJSON *p, const struct run_report *r)
+{
+	cJSON *list;
+	size_t i;
+
+	if (r->policy)
+		cJSON_AddStringToObject(p, "policy", r->policy);
+	else
+		cJSON_AddNullToObject(p, "policy");
+	list = cJSON_AddArrayToObject(p, "policy_differences");
+	for (i = 0; i < r->npolicy_diff; i++)
+		cJSON_AddItemToArray(list,
+				     cJSON_CreateString(r->policy_diff[i]));
+}
+
 static cJSON *build_json(const struct run_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list;
@@ -354,6 +392,7 @@ static cJSON *build_json(const struct run_report *r)
 		cJSON_AddNumberToObject(t, "measuring", r->measure_seconds);
 		cJSON_AddNumberToObject(t, "total", r->total_seconds);
 	}
+	add_policy(p, r);
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "

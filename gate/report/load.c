@@ -37,6 +37,16 @@ static const char *keep(struct report_loaded *L, const char *s)
 	return L->str[L->nstr++] = xstrdup(s);
 }
 
+/* size zeroed bytes, owned with the strings */
+static void *keep_mem(struct report_loaded *L, size_t size)
+{
+	if (L->nstr == L->capstr) {
+		L->capstr = 2 * L->capstr + 16;
+		L->str = xrealloc(L->str, L->capstr * sizeof(*L->str));
+	}
+	return L->str[L->nstr++] = xcalloc(1, size);
+}
+
 static const cJSON *get(const cJSON *o, const char *k)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, k);
@@ -212,6 +222,24 @@ static void load_figures(struct bench_stats *st, const cJSON *o)
 }
 
 /* One entry of "metrics": its figures, and its line of the config. */
+/* The Gate-Accept trailer that named a failing metric, if any. */
+static void load_accept(struct loading *ld, struct bench_stats *st,
+			const cJSON *a)
+{
+	struct verdict_accept *va;
+	const char *s;
+
+	if (!a)
+		return;
+	va = keep_mem(ld->L, sizeof(*va));
+	va->pattern = keep(ld->L, (s = text(a, "pattern")) ? s : "");
+	va->bound = num(a, "bound", 0);
+	va->commit = keep(ld->L, (s = text(a, "commit")) ? s : "");
+	va->reason = keep(ld->L, (s = text(a, "reason")) ? s : "");
+	va->matched = 1;
+	st->accept = va;
+}
+
 static void load_metric(struct loading *ld, struct bench_stats *st,
 			struct metric_cfg *mc, const struct bench_cfg *c,
 			const cJSON *o)
@@ -221,7 +249,7 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 	st->metric = LOOKUP(ld, text(o, "name"), METRIC_COUNT, metric,
 			    c->metric, "metric");
 	st->gating = flag(o, "gating");
-	st->verdict = LOOKUP(ld, text(o, "verdict"), VERDICT_NEW + 1,
+	st->verdict = LOOKUP(ld, text(o, "verdict"), VERDICT_ACCEPTED + 1,
 			     verdict, VERDICT_ERROR, "verdict");
 	if ((s = text(o, "reason")))
 		st->reason = xstrdup(s);
@@ -235,6 +263,7 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 				   "interval");
 	if ((s = text(o, "interval_why")))
 		st->interval_why = keep(ld->L, s);
+	load_accept(ld, st, get(o, "accepted"));
 	st->improved = flag(o, "improved");
 	st->rule = c->rule;
 	st->target = c->target_halfwidth;
@@ -403,7 +432,7 @@ static int load_bench(struct loading *ld, struct run_bench *b,
 		b->run.is_removed = 1;
 		b->result.verdict = VERDICT_NEW;
 	} else {
-		b->result.verdict = LOOKUP(ld, v, VERDICT_NEW + 1, verdict,
+		b->result.verdict = LOOKUP(ld, v, VERDICT_ACCEPTED + 1, verdict,
 					   b->run.error ? VERDICT_ERROR :
 					   VERDICT_PASS, "verdict");
 		b->run.is_new = b->result.verdict == VERDICT_NEW;
@@ -487,6 +516,28 @@ static void load_conditions(struct loading *ld, struct run_report *r,
 	r->layout = l;
 }
 
+/* Which config decided, and how head's differed from base's. */
+static void load_policy(struct loading *ld, struct run_report *r,
+			const cJSON *p)
+{
+	const cJSON *list = get(p, "policy_differences"), *it;
+	const char **diff;
+	const char *s;
+	size_t n = 0;
+
+	if ((s = text(p, "policy")))
+		r->policy = keep(ld->L, s);
+	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
+		return;
+	diff = keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) *
+			sizeof(*diff));
+	cJSON_ArrayForEach(it, list)
+		if (cJSON_IsString(it))
+			diff[n++] = keep(ld->L, it->valuestring);
+	r->policy_diff = diff;
+	r->npolicy_diff = n;
+}
+
 /* "time": where the run's time went */
 static void load_time(struct run_report *r, const cJSON *t)
 {
@@ -506,6 +557,7 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 	r->config_origin = keep(ld->L, (s = text(p, "config")) ? s : "");
 	if ((s = text(p, "config_note")))
 		r->config_note = keep(ld->L, s);
+	load_policy(ld, r, p);
 	r->seed = (unsigned long)num(p, "seed", 0);
 	r->level = num(p, "one_sided_level", num(p, "adjusted_confidence",
 						  0));
@@ -554,7 +606,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 	if (s && !strcmp(s, "interrupted"))
 		r->interrupted = (int)num(root, "signal", SIGINT);
 	else
-		r->suite = LOOKUP(ld, s, VERDICT_NEW + 1, verdict,
+		r->suite = LOOKUP(ld, s, VERDICT_ACCEPTED + 1, verdict,
 				  VERDICT_PASS, "verdict");
 	r->exit_code = (int)num(root, "exit_code", 0);
 	r->advisory = flag(root, "advisory");

@@ -41,6 +41,7 @@ static const char *icon(enum verdict v)
 	case VERDICT_NOISY: return "\xe2\x9a\xa0\xef\xb8\x8f";	/* warning */
 	case VERDICT_ERROR: return "\xf0\x9f\x9b\x91";	/* stop sign */
 	case VERDICT_NEW: return "\xf0\x9f\x86\x95";	/* NEW button */
+	case VERDICT_ACCEPTED: return "\xe2\x98\x91\xef\xb8\x8f";	/* ballot box with check */
 	}
 	return "";
 }
@@ -53,6 +54,7 @@ static const char *upper(enum verdict v)
 	case VERDICT_NOISY: return "NOISY";
 	case VERDICT_ERROR: return "ERROR";
 	case VERDICT_NEW: return "NEW";
+	case VERDICT_ACCEPTED: return "ACCEPTED";
 	}
 	return "?";
 }
@@ -100,6 +102,11 @@ static void headline(FILE *out, const struct report_view *v)
 	case VERDICT_ERROR:
 		fputs(" \xe2\x80\x94 could not measure: ", out);
 		list_of(out, v, VERDICT_ERROR);
+		break;
+	case VERDICT_ACCEPTED:
+		fputs(" \xe2\x80\x94 slower, as a Gate-Accept trailer "
+		      "accepts: ", out);
+		list_of(out, v, VERDICT_ACCEPTED);
 		break;
 	default:
 		fputs(" \xe2\x80\x94 no regression above the floor", out);

@@ -22,6 +22,9 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 
 	if (v->interrupted)
 		return;
+	for (i = 0; i < v->nwarnings; i++)
+		ci_github_annotate(out, "warning", "gate: policy", file,
+				   v->warnings[i]);
 	if (v->error && !v->nbenches) {
 		ci_github_annotate(out, "error", "gate: could not measure",
 				   file, v->error);
@@ -54,6 +57,11 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 			title = xasprintf("gate: %s could not be measured",
 					  vb->name);
 			ci_github_annotate(out, "error", title, file, msg);
+			break;
+		case VERDICT_ACCEPTED:
+			title = xasprintf("gate: %s is slower by %s, as "
+					  "accepted", vb->name, row->change);
+			ci_github_annotate(out, "notice", title, file, msg);
 			break;
 		default:
 			title = NULL;

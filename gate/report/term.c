@@ -78,6 +78,7 @@ static const char *paint(int color, enum verdict v)
 	case VERDICT_NOISY: return "\033[1;33m";
 	case VERDICT_ERROR: return "\033[1;35m";
 	case VERDICT_NEW: return "\033[36m";
+	case VERDICT_ACCEPTED: return "\033[34m";
 	}
 	return "";
 }

@@ -379,6 +379,45 @@ static void add_line(struct report_view *v, char *line)
 		free(line);
 }
 
+static void add_warning(struct report_view *v, const char *line)
+{
+	v->warnings = xrealloc(v->warnings, (v->nwarnings + 1) *
+			       sizeof(*v->warnings));
+	v->warnings[v->nwarnings++] = xstrdup(line);
+}
+
+/* Which config decided, and every way head's differs from base's. */
+static void policy_build(struct report_view *v, const struct run_report *r)
+{
+	size_t i;
+
+	if (r->policy)
+		add_line(v, xasprintf("policy: %s", r->policy));
+	for (i = 0; i < r->npolicy_diff; i++) {
+		add_line(v, xasprintf("policy: %s", r->policy_diff[i]));
+		add_warning(v, r->policy_diff[i]);
+	}
+	for (i = 0; i < r->naccept; i++) {
+		const struct verdict_accept *a = &r->accept[i];
+		char *line = xasprintf("Gate-Accept of commit %.10s: `%s` "
+				       "%+g%%%s%s%s", a->commit, a->pattern,
+				       a->bound * 100, a->reason[0] ? " (" : "",
+				       a->reason, a->reason[0] ? ")" : "");
+
+		if (a->matched) {
+			add_line(v, xasprintf("accepts: %s", line));
+		} else {
+			char *w = xasprintf("%s names no benchmark: ignored",
+					    line);
+
+			add_line(v, xasprintf("accepts: %s", w));
+			add_warning(v, w);
+			free(w);
+		}
+		free(line);
+	}
+}
+
 static void protocol_build(struct report_view *v, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
@@ -403,6 +442,7 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 			format_seconds(r->measure_seconds, ms, sizeof(ms)),
 			format_seconds(r->total_seconds, t, sizeof(t))));
 	}
+	policy_build(v, r);
 	add_line(v, xasprintf("order: pairs of base and head back to back, "
 		"which runs first drawn at random (balanced), seed %lu "
 		"(--seed %lu replays it)", r->seed, r->seed));
@@ -453,7 +493,7 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
-	size_t i, rows = 0, count[VERDICT_NEW + 1] = { 0 };
+	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
 	double level;
 	int differ = levels_differ(r, &level);
 
@@ -482,6 +522,10 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		 "noisy, %zu error, %zu new", count[VERDICT_PASS],
 		 count[VERDICT_FAIL], count[VERDICT_NOISY],
 		 count[VERDICT_ERROR], count[VERDICT_NEW]);
+	if (count[VERDICT_ACCEPTED])
+		snprintf(v->counts + strlen(v->counts), sizeof(v->counts) -
+			 strlen(v->counts), ", %zu accepted",
+			 count[VERDICT_ACCEPTED]);
 	/* the level the reasons state; per row when rows differ */
 	if (differ)
 		snprintf(v->bounds, sizeof(v->bounds), "one-sided bounds");
@@ -502,6 +546,9 @@ void report_view_release(struct report_view *v)
 			free(v->benches[i].evidence[k]);
 	for (i = 0; i < v->nprotocol; i++)
 		free(v->protocol[i]);
+	for (i = 0; i < v->nwarnings; i++)
+		free(v->warnings[i]);
+	free(v->warnings);
 	free(v->rows);
 	free(v->benches);
 	memset(v, 0, sizeof(*v));

@@ -95,6 +95,9 @@ struct report_view {
 	size_t nprotocol;
 	const char *base_label, *head_label;
 	const char *config_origin;	/* for annotations: NULL when none */
+	char **warnings;	/* policy differences and trailers naming
+				   nothing: warning annotations (owned) */
+	size_t nwarnings;
 };
 
 /* Fill v from r (v's previous contents are not freed). Free with

@@ -1,0 +1,63 @@
+# Policy comes from base: a pull request that raises its own floor is
+# still judged by base's floor, and every report says what head changed;
+# --policy head restores head's keys for a local run and says so.
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+new_repo "$R"
+write_bench "$R" 0.05
+printf '#!/bin/sh\nsleep 0.01\n' >"$R/old.sh"
+chmod +x "$R/old.sh"
+cat >"$R/gate.json" <<'JSON'
+{ "defaults": { "pairs": 6, "max_pairs": 6, "warmup": 0, "min_effect": 0.5 },
+  "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"] },
+                  { "name": "old", "run": ["./old.sh"] } ] }
+JSON
+commit_all "$R" base
+# head does 4x the work, raises the floor to 500% and drops "old"
+write_bench "$R" 0.2
+cat >"$R/gate.json" <<'JSON'
+{ "defaults": { "pairs": 6, "max_pairs": 6, "warmup": 0, "min_effect": 5 },
+  "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"] } ] }
+JSON
+commit_all "$R" "slower, and a looser gate"
+
+gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
+	--markdown "$SCRATCH/r.md"
+raised='head raises the floor of `sleep` from 50% to 500%: base'"'"'s floor is used'
+expect_in "$OUT" "$raised"
+expect_in "$OUT" 'head removes benchmark `old`, which base declares: removed'
+expect_in "$OUT" "policy: base's gate.json decides"
+expect_in "$SCRATCH/r.md" "head raises the floor of"
+expect_in "$ERR" "$raised"
+[ "$(json_get "$SCRATCH/r.json" 'd["benchmarks"][0]["min_effect"]')" = 0.5 ] ||
+	fail "base's floor should decide"
+json_get "$SCRATCH/r.json" 'd["protocol"]["policy_differences"]' >"$SCRATCH/diff"
+expect_in "$SCRATCH/diff" "$raised"
+expect_in "$SCRATCH/diff" 'head removes benchmark `old`'
+
+# in GitHub Actions each difference is a warning annotation
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$SCRATCH/summary gate_run 1 -C "$R" \
+	run --base HEAD~1 --head HEAD
+expect_in "$OUT" "::warning"
+expect_in "$OUT" "head raises the floor of"
+
+# --policy head: head's floor, and the report says so
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head \
+	--json "$SCRATCH/h.json"
+expect_in "$OUT" "policy: head's gate.json decides (--policy head)"
+expect_in "$OUT" "head's floor is used (--policy head)"
+[ "$(json_get "$SCRATCH/h.json" 'd["benchmarks"][0]["min_effect"]')" = 5 ] ||
+	fail "head's floor should decide with --policy head"
+gate_run 3 -C "$R" run --policy nobody
+expect_in "$ERR" '--policy takes "base" or "head"'
+
+# base without gate.json: head's policy, said so
+N=$SCRATCH/nobase
+new_repo "$N"
+write_bench "$N" 0.01
+commit_all "$N" "no gate yet"
+write_config "$N"
+commit_all "$N" "add gate.json"
+gate_measured -C "$N" run --base HEAD~1 --head HEAD
+expect_in "$OUT" "policy: head's gate.json decides: base has no gate.json"
+exit 0
