@@ -5,6 +5,7 @@
  */
 #include "gate/suite.h"
 
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,7 @@
 
 struct suite_derived {
 	struct bench_cfg cfg;
-	char *unit;
-	size_t inner;
-	enum metric metric;	/* the suite's: gbench cpu or real time */
+	char *unit[METRIC_VALUES];	/* each slot's unit, owned */
 };
 
 static int matches(const regex_t *rx, const char *s)
@@ -35,6 +34,15 @@ static int primary_unit(const struct suite_data *sd, size_t i)
 		if (!strcmp(sd->cases[j].name, sd->cases[i].name))
 			return 0;
 	return 1;
+}
+
+int suite_restates_time(enum format f, const char *unit)
+{
+	if (f == FORMAT_GBENCH)
+		return !strcmp(unit, "items/s") || !strcmp(unit, "B/s");
+	if (f == FORMAT_GOTEST)
+		return !strcmp(unit, "MB/s");
+	return 0;
 }
 
 /* Check "expect"; NULL when every pattern matches a head case. */
@@ -82,47 +90,87 @@ static double suite_excludes(const struct bench_cfg *c)
 	return 2 * c->min_effect;
 }
 
+/*
+ * Slot k of d: case sc's unit as the metric METRIC_VALUE + k. A unit that
+ * counts (go's B/op and allocs/op) is decided like any count: exactly when
+ * it repeats, at the count floor. A throughput that restates the time
+ * (gbench's bytes and items per second, go's MB/s) is shown beside the
+ * case, never decided: the time already is.
+ */
+static void add_slot(struct suite_derived *d, const struct bench_run *br,
+		     const struct suite_case *sc, size_t k)
+{
+	struct metric_cfg *mc = &d->cfg.metrics[k];
+	struct value_slot *vs = &d->cfg.values[k];
+
+	d->unit[k] = xstrdup(sc->unit);
+	vs->label = vs->unit = d->unit[k];
+	vs->higher_better = sc->higher_better;
+	vs->counted = unit_is_count(sc->unit);
+	vs->throughput = k > 0 && suite_restates_time(br->cfg->format,
+						      sc->unit);
+	mc->id = (enum metric)(METRIC_VALUE + k);
+	mc->min_effect = vs->counted ? METRIC_EXACT_FLOOR : br->cfg->min_effect;
+	mc->pass_excludes = vs->counted ? 2 * METRIC_EXACT_FLOOR :
+			    suite_excludes(br->cfg);
+	mc->gating = !vs->throughput;
+}
+
+/* The values of slot k in pair p of arm a (NAN when the arm lacks it). */
+static void put(struct pair_result *pr, const struct suite_case *sc,
+		size_t k, size_t p)
+{
+	int a;
+
+	for (a = 0; a < 2; a++)
+		pr->s[a].value[METRIC_VALUE + k] = sc && sc->in[a] && sc->v[a] ?
+			sc->v[a][p] : NAN;
+}
+
 /* Append one run per kept case of br to out (*m of them). */
 static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
 		   const regex_t *rx)
 {
 	const struct suite_data *sd = br->suite;
-	size_t i, p;
+	size_t i, j, k, p;
 
 	for (i = 0; i < sd->n; i++) {
 		const struct suite_case *sc = &sd->cases[i];
+		const struct suite_case *slot[METRIC_VALUES] = { NULL };
 		struct suite_derived *d;
 		struct bench_run *nr;
+		size_t nslots = 1;
 
-		if (rx && !matches(rx, sc->name))
+		if (!primary_unit(sd, i) || (rx && !matches(rx, sc->name)))
 			continue;
 		d = xcalloc(1, sizeof(*d));
 		d->cfg = *br->cfg;
 		d->cfg.expect = NULL;
 		d->cfg.nexpect = 0;
 		d->cfg.metric = METRIC_VALUE;
-		/* a case has one metric: the value its suite printed */
-		d->cfg.metrics[0].id = METRIC_VALUE;
-		/*
-		 * A unit that counts (go's B/op and allocs/op) is decided
-		 * like any count: exactly when it repeats, at the count
-		 * floor, taking no share of the suite's confidence.
-		 */
-		d->cfg.counted = unit_is_count(sc->unit);
-		d->cfg.metrics[0].min_effect = d->cfg.counted ?
-			METRIC_EXACT_FLOOR : br->cfg->min_effect;
-		d->cfg.metrics[0].pass_excludes = d->cfg.counted ?
-			2 * METRIC_EXACT_FLOOR : suite_excludes(br->cfg);
-		d->cfg.metrics[0].gating = 1;
+		/* one case, one row: its first unit, then its other units */
+		slot[0] = sc;
+		add_slot(d, br, sc, 0);
+		for (j = i + 1; j < sd->n; j++) {
+			if (strcmp(sd->cases[j].name, sc->name))
+				continue;
+			if (nslots == METRIC_VALUES) {
+				warning("benchmark \"%s\": case \"%s\" printed "
+					"more than %d values: \"%s\" and later "
+					"ones are not compared", br->cfg->name,
+					sc->name, METRIC_VALUES,
+					sd->cases[j].unit);
+				break;
+			}
+			slot[nslots] = &sd->cases[j];
+			add_slot(d, br, &sd->cases[j], nslots++);
+		}
+		d->cfg.nmetrics = nslots;
+		d->cfg.counted = d->cfg.values[0].counted;
 		d->cfg.min_effect = d->cfg.metrics[0].min_effect;
-		d->cfg.nmetrics = 1;
-		d->cfg.name = primary_unit(sd, i) ?
-			xasprintf("%s/%s", br->cfg->name, sc->name) :
-			xasprintf("%s/%s (%s)", br->cfg->name, sc->name,
-				  sc->unit);
-		d->unit = xstrdup(sc->unit);
-		d->cfg.unit = d->unit;
+		d->cfg.name = xasprintf("%s/%s", br->cfg->name, sc->name);
+		d->cfg.unit = d->unit[0];
 		d->cfg.higher_better = sc->higher_better;
 		/*
 		 * A case is measured with its suite, at the suite's pairs:
@@ -130,8 +178,8 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		 * it spends its whole alpha there.
 		 */
 		d->cfg.max_pairs = d->cfg.pairs;
-		d->inner = sc->inner;
-		d->metric = br->cfg->metric;
+		d->cfg.inner = sc->inner;
+		d->cfg.suite_metric = br->cfg->metric;
 		push_owned(own, d);
 		if (*m == *cap) {
 			*cap = 2 * *cap + 8;
@@ -158,10 +206,9 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 			nr->pairs[p].head_first = br->pairs[p].head_first;
 			nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
 			nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
-			nr->pairs[p].s[ARM_BASE].value[METRIC_VALUE] =
-				sc->v[ARM_BASE][p];
-			nr->pairs[p].s[ARM_HEAD].value[METRIC_VALUE] =
-				sc->v[ARM_HEAD][p];
+			for (k = 0; k < METRIC_VALUES; k++)
+				put(&nr->pairs[p], k < nslots ? slot[k] : NULL,
+				    k, p);
 		}
 	}
 }
@@ -233,8 +280,11 @@ void suite_owned_release(struct suite_owned *own)
 	size_t i;
 
 	for (i = 0; i < own->n; i++) {
+		size_t k;
+
 		free(own->d[i]->cfg.name);
-		free(own->d[i]->unit);
+		for (k = 0; k < METRIC_VALUES; k++)
+			free(own->d[i]->unit[k]);
 		free(own->d[i]);
 	}
 	free(own->d);
@@ -244,25 +294,19 @@ void suite_owned_release(struct suite_owned *own)
 
 const char *suite_time(const struct bench_run *br)
 {
-	const struct suite_derived *d = (const struct suite_derived *)
-		(const void *)br->cfg;
-
 	if (br->cfg->format != FORMAT_GBENCH)
 		return "as printed";
-	return d->metric == METRIC_CPU ? "cpu_time" : "real_time";
+	return br->cfg->suite_metric == METRIC_CPU ? "cpu_time" : "real_time";
 }
 
 const char *suite_reduction(const struct bench_run *br, char *buf,
 			    size_t size)
 {
-	const struct suite_derived *d = (const struct suite_derived *)
-		(const void *)br->cfg;	/* cfg is d's first member */
-
 	if (!br->suite_name)
 		snprintf(buf, size, "-");
-	else if (d->inner > 1)
+	else if (br->cfg->inner > 1)
 		snprintf(buf, size, "median of %zu repetitions per process",
-			 d->inner);
+			 br->cfg->inner);
 	else
 		snprintf(buf, size, "1 value per process");
 	return buf;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "gate/exec/runner.h"
+#include "gate/format/format.h"
 #include "gate/run.h"
 
 /* One case of a suite: its value in each pair and arm, after reduction. */
@@ -47,6 +48,12 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 /* Compile --filter into rx (regfree it); 0, or -1 after error(). */
 int suite_filter_compile(regex_t *rx, const char *filter);
 void suite_owned_release(struct suite_owned *own);
+/*
+ * 1 when unit, printed by a suite of format f beside a case's time,
+ * restates that time as a throughput (gbench's items/s and B/s, go's
+ * MB/s): shown beside the case, never decided apart from it.
+ */
+int suite_restates_time(enum format f, const char *unit);
 /* Which time a suite case reports: "cpu_time", "real_time", "as printed". */
 const char *suite_time(const struct bench_run *br);
 /* "median of 5 repetitions per process" or "1 value per process". */
