@@ -255,6 +255,7 @@ struct measuring {
 	struct measure_opts mo;
 	struct progress *prog;
 	double start;		/* measuring began (the budget's clock) */
+	struct suite_owned *own;	/* suites kept for their rounds */
 };
 
 /* Benchmark i of r to total pairs: 0, -1 or the interrupting signal. */
@@ -264,6 +265,13 @@ static int measure_to(struct run_report *r, struct measuring *m, size_t i,
 	struct bench_run *br = &r->b[i].run;
 	int rc;
 
+	if (br->suite_name && br->npairs < total && m->own) {
+		/* a round of a suite's unresolved cases, through its filter */
+		progress_bench_start(m->prog, i, r->n);
+		rc = suite_grow(r, i, total, m->own, &m->mo);
+		progress_clear(m->prog);
+		return rc;
+	}
 	if (!measure_pending(br, total))
 		return measure_grow(br, &m->mo, total);
 	progress_bench_start(m->prog, i, r->n);
@@ -337,7 +345,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 {
 	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
 				 NULL, 2.0, o->quiet, progress_pair,
-				 o->prog }, o->prog, 0 };
+				 o->prog }, o->prog, 0, own };
 	char *calib = workspace_path(w, "calibration.json");
 	size_t i;
 
