@@ -65,7 +65,7 @@ void plan_pairs(struct plan *p, struct run_report *r)
 	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->b[i].run;
 		struct bench_cfg *b;
-		unsigned need;
+		unsigned need, from;
 
 		if (br->is_new || br->is_removed || br->error)
 			continue;
@@ -73,6 +73,12 @@ void plan_pairs(struct plan *p, struct run_report *r)
 		if (need <= br->cfg->pairs)
 			continue;
 		br->pairs_needed = need;
+		from = br->cfg->pairs;
+		if (br->suite_name && suite_raise_pairs(br, need)) {
+			/* its first look re-runs the suite, filtered */
+			br->pairs_raised_from = from;
+			continue;
+		}
 		if (br->suite_name) {
 			if (warned && !strcmp(warned, br->suite_name))
 				continue;

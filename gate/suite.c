@@ -6,6 +6,7 @@
 #include "gate/suite.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -710,4 +711,17 @@ int suite_grow(struct run_report *r, size_t i, unsigned total,
 	if (rc > 0)
 		return rc;
 	return cr->npairs >= total ? 0 : -1;
+}
+
+int suite_raise_pairs(struct bench_run *br, unsigned need)
+{
+	struct suite_derived *d = (struct suite_derived *)(void *)
+		(uintptr_t)(const void *)br->cfg;
+
+	if (!br->suite_name || !suite_can_filter(br->cfg))
+		return 0;
+	d->cfg.pairs = need;
+	if (d->cfg.max_pairs < need)
+		d->cfg.max_pairs = need;
+	return 1;
 }

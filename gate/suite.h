@@ -80,6 +80,12 @@ struct measure_opts;
  */
 int suite_grow(struct run_report *r, size_t i, unsigned total,
 	       struct suite_owned *own, const struct measure_opts *opt);
+/*
+ * Raise suite case br's pairs to need (its first look then re-runs the
+ * suite through its filter for the missing pairs): 1 when raised, 0 when
+ * its harness cannot filter.
+ */
+int suite_raise_pairs(struct bench_run *br, unsigned need);
 /* Compile --filter into rx (regfree it); 0, or -1 after error(). */
 int suite_filter_compile(regex_t *rx, const char *filter);
 void suite_owned_release(struct suite_owned *own);
