@@ -49,7 +49,7 @@ const char cmd_run_usage[] =
 	"                        [--advisory] [-q | -v]\n"
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
 	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
-	"                        [--color WHEN]\n"
+	"                        [--color WHEN] [--list]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -69,6 +69,8 @@ const char cmd_run_usage[] =
 	"  --filter REGEX compare only the suite cases whose name matches\n"
 	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --list         print the plan (benchmarks, metrics, pairs, floors,\n"
+	"                 level) and run nothing\n"
 	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
 	"  --html FILE    write a self-contained HTML report with plots\n"
 	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
@@ -95,6 +97,7 @@ struct run_opts {
 	unsigned long seed;
 	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
+	int list;		/* --list: print the plan, run nothing */
 	const char *pin;
 	struct plan_overrides ov;	/* --pairs, --warmup, --budget,
 					   --strict, --filter */
@@ -131,6 +134,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "fixed-arms", no_argument, NULL, 'F' },
 		{ "no-env-pad", no_argument, NULL, 'E' },
 		{ "no-scratch", no_argument, NULL, 'S' },
+		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,6 +166,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		case 'F': o->fixed_arms = 1; break;
 		case 'E': o->no_env_pad = 1; break;
 		case 'S': o->no_scratch = 1; break;
+		case 'L': o->list = 1; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -527,6 +532,14 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 				  &w.arm[ARM_HEAD].rev) < 0)
 		goto cleanup;
 	r.config_origin = origin;
+	if (o.list) {
+		if (plan_make(&plan, &cfg, &o.ov) < 0)
+			goto cleanup;
+		printf("config: %s\n", origin);
+		plan_print(stdout, &plan, cfg.confidence);
+		code = EXIT_PASS;
+		goto done;
+	}
 	if (plan_make(&plan, &cfg, &o.ov) < 0 ||
 	    plan_entries(&r, &plan, ctx->repo, &o, &w, last_error,
 			 sizeof(last_error)) < 0)
