@@ -11,7 +11,7 @@ _gate_options()
 		echo --base --head --config --json --seed --pairs --warmup \
 			--filter --budget --strict --advisory -q --quiet \
 			-v --verbose --pin --fixed-arms --no-env-pad \
-			--no-scratch --markdown --html --color --policy ;;
+			--no-scratch --markdown --html --color --policy --list ;;
 	calibrate)
 		echo --rev --rebuild --config --pairs --seed --write \
 			-q --quiet ;;

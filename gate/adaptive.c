@@ -92,7 +92,8 @@ unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha)
 	size_t j, need;
 
 	for (j = 0; j < c.nmetrics; j++)
-		if (c.metrics[j].gating && !metric_desc(c.metrics[j].id)->exact)
+		if (c.metrics[j].gating &&
+		    !verdict_exact_metric(&c, c.metrics[j].id))
 			interval = 1;
 	if (!interval)
 		return 0;

@@ -71,11 +71,25 @@ struct bench_cfg {
 	int higher_better;	/* a rate: ratio base/head */
 	int counted;		/* the unit counts (B/op, allocs/op): decided
 				   like an exact count, at the count floor */
-	size_t inner;		/* repetitions per process a case's value
-				   reduces (0 or 1: one value) */
-	enum metric suite_metric;	/* a case: its suite's metric (gbench:
-					   cpu or real time) */
+	/* a suite case's values by slot (metric METRIC_VALUE + k); slot 0
+	   repeats unit, higher_better and counted above */
+	struct value_slot {
+		const char *label;	/* "B/op", "cache_misses", "B/s" */
+		const char *unit;
+		int higher_better, counted;
+		int throughput;	/* restates the time: shown, not decided */
+	} values[METRIC_VALUES];
+	size_t inner;		/* most values one process gave (repetitions) */
+	enum metric suite_metric;	/* its suite's: gbench cpu or real */
 };
+
+/* The slot of a suite case's value metric m, or NULL for other metrics. */
+static inline const struct value_slot *bench_value_slot(
+	const struct bench_cfg *c, enum metric m)
+{
+	return METRIC_IS_VALUE(m) && c->values[m - METRIC_VALUE].unit ?
+	       &c->values[m - METRIC_VALUE] : NULL;
+}
 
 struct config {
 	int version;

@@ -37,6 +37,11 @@ static const struct metric_desc table[METRIC_COUNT] = {
 		SOURCE_RUSAGE, "voluntary + involuntary context switches" },
 	[METRIC_VALUE] = { "value", "", 0, 0.05, SOURCE_SUITE,
 		"a suite case's value, in the unit the suite printed" },
+#define VALUE_SLOT(k) [METRIC_VALUE_##k] = { "value" #k, "", 0, 0.05, \
+		SOURCE_SUITE, "a suite case's further value (a counter)" }
+	VALUE_SLOT(1), VALUE_SLOT(2), VALUE_SLOT(3), VALUE_SLOT(4),
+	VALUE_SLOT(5), VALUE_SLOT(6), VALUE_SLOT(7),
+#undef VALUE_SLOT
 };
 
 const struct metric_desc *metric_desc(enum metric m)
@@ -49,7 +54,7 @@ int metric_lookup(const char *name)
 	int i;
 
 	for (i = 0; i < METRIC_COUNT; i++)
-		if (i != METRIC_VALUE && !strcmp(name, table[i].name))
+		if (!METRIC_IS_VALUE(i) && !strcmp(name, table[i].name))
 			return i;
 	return -1;
 }
@@ -73,7 +78,7 @@ const char *metric_names(void)
 	if (buf[0])
 		return buf;
 	for (i = 0; i < METRIC_COUNT; i++)
-		if (i != METRIC_VALUE)
+		if (!METRIC_IS_VALUE(i))
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s",
 					      i ? ", " : "", table[i].name);
 	return buf;

@@ -22,8 +22,16 @@ enum metric {
 	METRIC_CTX_SWITCHES,
 	METRIC_VALUE,		/* what a suite printed for a case (gate sets
 				   it on a suite's per-case benchmarks) */
+	METRIC_VALUE_1,		/* a case's further values: its counters */
+	METRIC_VALUE_2, METRIC_VALUE_3, METRIC_VALUE_4, METRIC_VALUE_5,
+	METRIC_VALUE_6, METRIC_VALUE_7,
 	METRIC_COUNT
 };
+
+/* Values a suite case may carry: its time and up to 7 counters. */
+#define METRIC_VALUES 8
+/* 1 when m is one of a suite case's values (METRIC_VALUE + k). */
+#define METRIC_IS_VALUE(m) ((unsigned)(m) - METRIC_VALUE < METRIC_VALUES)
 
 /* How a metric's value is obtained for one sample. */
 enum metric_source {

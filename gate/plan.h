@@ -9,6 +9,7 @@
 #define GATE_PLAN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gate/config.h"
 #include "gate/run.h"
@@ -65,6 +66,14 @@ int plan_make(struct plan *p, const struct config *cfg,
  * pairs already, so a warning says how many the suite needs.
  */
 void plan_pairs(struct plan *p, struct run_report *r);
+/*
+ * gate run --list: the plan of p on out, running nothing: every benchmark
+ * with its pairs (the minimum for an interval at the level too), warm-ups,
+ * format, and every metric with its floor and whether it gates; the
+ * level per comparison (Bonferroni at confidence over the benchmarks'
+ * comparisons; a suite adds one per case, known once it has run).
+ */
+void plan_print(FILE *out, const struct plan *p, double confidence);
 void plan_release(struct plan *p);
 
 #endif

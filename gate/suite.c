@@ -5,6 +5,8 @@
  */
 #include "gate/suite.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,8 @@
 
 struct suite_derived {
 	struct bench_cfg cfg;
-	char *unit;
+	char *unit[METRIC_VALUES];	/* each slot's unit, owned */
+	char *case_name;	/* as the suite printed it, owned */
 };
 
 static int matches(const regex_t *rx, const char *s)
@@ -33,6 +36,15 @@ static int primary_unit(const struct suite_data *sd, size_t i)
 		if (!strcmp(sd->cases[j].name, sd->cases[i].name))
 			return 0;
 	return 1;
+}
+
+int suite_restates_time(enum format f, const char *unit)
+{
+	if (f == FORMAT_GBENCH)
+		return !strcmp(unit, "items/s") || !strcmp(unit, "B/s");
+	if (f == FORMAT_GOTEST)
+		return !strcmp(unit, "MB/s");
+	return 0;
 }
 
 /* Check "expect"; NULL when every pattern matches a head case. */
@@ -125,20 +137,59 @@ static char *unmeasurable(const struct bench_run *br,
 			 br->cfg->name);
 }
 
+/*
+ * Slot k of d: case sc's unit as the metric METRIC_VALUE + k. A unit that
+ * counts (go's B/op and allocs/op) is decided like any count: exactly when
+ * it repeats, at the count floor. A throughput that restates the time
+ * (gbench's bytes and items per second, go's MB/s) is shown beside the
+ * case, never decided: the time already is.
+ */
+static void add_slot(struct suite_derived *d, const struct bench_run *br,
+		     const struct suite_case *sc, size_t k)
+{
+	struct metric_cfg *mc = &d->cfg.metrics[k];
+	struct value_slot *vs = &d->cfg.values[k];
+
+	d->unit[k] = xstrdup(sc->unit);
+	vs->label = vs->unit = d->unit[k];
+	vs->higher_better = sc->higher_better;
+	vs->counted = unit_is_count(sc->unit);
+	vs->throughput = k > 0 && suite_restates_time(br->cfg->format,
+						      sc->unit);
+	mc->id = (enum metric)(METRIC_VALUE + k);
+	mc->min_effect = vs->counted ? METRIC_EXACT_FLOOR : br->cfg->min_effect;
+	mc->pass_excludes = vs->counted ? 2 * METRIC_EXACT_FLOOR :
+			    suite_excludes(br->cfg);
+	mc->gating = !vs->throughput;
+}
+
+/* The values of slot k in pair p of arm a (NAN when the arm lacks it). */
+static void put(struct pair_result *pr, const struct suite_case *sc,
+		size_t k, size_t p)
+{
+	int a;
+
+	for (a = 0; a < 2; a++)
+		pr->s[a].value[METRIC_VALUE + k] = sc && sc->in[a] && sc->v[a] ?
+			sc->v[a][p] : NAN;
+}
+
 /* Append one run per kept case of br to out (*m of them). */
 static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
 		   const regex_t *rx)
 {
 	const struct suite_data *sd = br->suite;
-	size_t i, p;
+	size_t i, j, k, p;
 
 	for (i = 0; i < sd->n; i++) {
 		const struct suite_case *sc = &sd->cases[i];
+		const struct suite_case *slot[METRIC_VALUES] = { NULL };
 		struct suite_derived *d;
 		struct bench_run *nr;
+		size_t nslots = 1;
 
-		if (rx && !matches(rx, sc->name))
+		if (!primary_unit(sd, i) || (rx && !matches(rx, sc->name)))
 			continue;
 		if (ignored(br->cfg, sc->name)) {
 			warning("benchmark \"%s\": case \"%s\" not compared: "
@@ -153,34 +204,38 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		d->cfg.ignore = NULL;
 		d->cfg.nignore = 0;
 		d->cfg.metric = METRIC_VALUE;
-		/* a case has one metric: the value its suite printed */
-		d->cfg.metrics[0].id = METRIC_VALUE;
-		/*
-		 * A unit that counts (go's B/op and allocs/op) is decided
-		 * like any count: exactly when it repeats, at the count
-		 * floor, taking no share of the suite's confidence.
-		 */
-		d->cfg.counted = unit_is_count(sc->unit);
-		d->cfg.metrics[0].min_effect = d->cfg.counted ?
-			METRIC_EXACT_FLOOR : br->cfg->min_effect;
-		d->cfg.metrics[0].pass_excludes = d->cfg.counted ?
-			2 * METRIC_EXACT_FLOOR : suite_excludes(br->cfg);
-		d->cfg.metrics[0].gating = 1;
+		/* one case, one row: its first unit, then its other units */
+		slot[0] = sc;
+		add_slot(d, br, sc, 0);
+		for (j = i + 1; j < sd->n; j++) {
+			if (strcmp(sd->cases[j].name, sc->name))
+				continue;
+			if (nslots == METRIC_VALUES) {
+				warning("benchmark \"%s\": case \"%s\" printed "
+					"more than %d values: \"%s\" and later "
+					"ones are not compared", br->cfg->name,
+					sc->name, METRIC_VALUES,
+					sd->cases[j].unit);
+				break;
+			}
+			slot[nslots] = &sd->cases[j];
+			add_slot(d, br, &sd->cases[j], nslots++);
+		}
+		d->cfg.nmetrics = nslots;
+		d->cfg.counted = d->cfg.values[0].counted;
 		d->cfg.min_effect = d->cfg.metrics[0].min_effect;
-		d->cfg.nmetrics = 1;
-		d->cfg.name = primary_unit(sd, i) ?
-			xasprintf("%s/%s", br->cfg->name, sc->name) :
-			xasprintf("%s/%s (%s)", br->cfg->name, sc->name,
-				  sc->unit);
-		d->unit = xstrdup(sc->unit);
-		d->cfg.unit = d->unit;
+		d->cfg.name = xasprintf("%s/%s", br->cfg->name, sc->name);
+		d->cfg.unit = d->unit[0];
 		d->cfg.higher_better = sc->higher_better;
 		/*
-		 * A case is measured with its suite, at the suite's pairs:
-		 * one look (adaptive pairs would re-run the whole suite), so
-		 * it spends its whole alpha there.
+		 * A case is measured with its suite, at the suite's pairs;
+		 * when the harness can filter, unresolved cases get rounds
+		 * of more pairs (suite_grow), else one look, which spends
+		 * the case's whole alpha.
 		 */
-		d->cfg.max_pairs = d->cfg.pairs;
+		if (!suite_can_filter(br->cfg))
+			d->cfg.max_pairs = d->cfg.pairs;
+		d->case_name = xstrdup(sc->name);
 		d->cfg.inner = sc->inner;
 		d->cfg.suite_metric = br->cfg->metric;
 		push_owned(own, d);
@@ -210,10 +265,9 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 			nr->pairs[p].head_first = br->pairs[p].head_first;
 			nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
 			nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
-			nr->pairs[p].s[ARM_BASE].value[METRIC_VALUE] =
-				sc->v[ARM_BASE][p];
-			nr->pairs[p].s[ARM_HEAD].value[METRIC_VALUE] =
-				sc->v[ARM_HEAD][p];
+			for (k = 0; k < METRIC_VALUES; k++)
+				put(&nr->pairs[p], k < nslots ? slot[k] : NULL,
+				    k, p);
 		}
 	}
 }
@@ -267,7 +321,11 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 						"nothing is left to compare",
 						br->cfg->name, br->suite->n);
 			if (!why) {
-				bench_run_release(br);
+				/* kept for its rounds of more pairs */
+				own->suites = xrealloc(own->suites,
+					(own->nsuites + 1) *
+					sizeof(*own->suites));
+				own->suites[own->nsuites++] = *br;
 				continue;
 			}
 			free(br->error);
@@ -292,13 +350,22 @@ void suite_owned_release(struct suite_owned *own)
 	size_t i;
 
 	for (i = 0; i < own->n; i++) {
+		size_t k;
+
 		free(own->d[i]->cfg.name);
-		free(own->d[i]->unit);
+		free(own->d[i]->case_name);
+		for (k = 0; k < METRIC_VALUES; k++)
+			free(own->d[i]->unit[k]);
 		free(own->d[i]);
 	}
 	free(own->d);
 	own->d = NULL;
 	own->n = 0;
+	for (i = 0; i < own->nsuites; i++)
+		bench_run_release(&own->suites[i]);
+	free(own->suites);
+	own->suites = NULL;
+	own->nsuites = 0;
 }
 
 const char *suite_time(const struct bench_run *br)
@@ -352,6 +419,19 @@ static struct suite_case *suite_find(struct suite_data *sd, const char *name,
 	return NULL;
 }
 
+/* Is case name asked for in this sample (every case outside a round)? */
+static int wanted(const struct suite_data *sd, const char *name)
+{
+	size_t i;
+
+	if (!sd->want)
+		return 1;
+	for (i = 0; i < sd->nwant; i++)
+		if (!strcmp(sd->want[i], name))
+			return 1;
+	return 0;
+}
+
 int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		       const struct run_result *res, long pair)
 {
@@ -389,6 +469,8 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		struct fmt_case *c = &t.cases[i];
 		struct suite_case *sc = suite_find(sd, c->name, c->unit);
 
+		if (sd->want && !(sc && sc->in[a]))
+			continue;	/* no case of the manifest: not asked */
 		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
 			if (!sc) {
 				if (sd->n == sd->cap) {
@@ -414,14 +496,22 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		if (c->n > sc->inner)
 			sc->inner = c->n;
 		if (pair >= 0) {
-			if (!sc->v[a])
-				sc->v[a] = xcalloc(cfg->pairs,
-						   sizeof(double));
+			if ((size_t)pair >= sc->vcap[a]) {
+				size_t cap = (size_t)pair + 1 > cfg->pairs ?
+					     2 * ((size_t)pair + 1) :
+					     cfg->pairs;
+
+				sc->v[a] = xrealloc(sc->v[a],
+						    cap * sizeof(double));
+				memset(sc->v[a] + sc->vcap[a], 0,
+				       (cap - sc->vcap[a]) * sizeof(double));
+				sc->vcap[a] = cap;
+			}
 			sc->v[a][pair] = suite_reduce(c->values, c->n);
 		}
 	}
 	for (i = 0; i < sd->n; i++)
-		if (sd->cases[i].in[a] &&
+		if (sd->cases[i].in[a] && wanted(sd, sd->cases[i].name) &&
 		    !fmt_table_find(&t, sd->cases[i].name,
 				    sd->cases[i].unit)) {
 			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
@@ -436,4 +526,263 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 cleanup:
 	fmt_table_release(&t);
 	return ret;
+}
+
+int suite_can_filter(const struct bench_cfg *cfg)
+{
+	return cfg->format == FORMAT_GBENCH || cfg->format == FORMAT_GOTEST ||
+	       cfg->format == FORMAT_LINES;
+}
+
+struct strbuf_lite {
+	char *buf;
+	size_t len, cap;
+};
+
+static void sb_add(struct strbuf_lite *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1);
+		b->buf = xrealloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+static void sb_str(struct strbuf_lite *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* s (n bytes) with every ERE special character escaped, onto b. */
+static void ere_escape(struct strbuf_lite *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strchr("\\.[]()*+?{}|^$", s[i]))
+			sb_add(b, "\\", 1);
+		sb_add(b, &s[i], 1);
+	}
+}
+
+/*
+ * A go case's top-level benchmark: "BenchmarkX/sub-8" -> "BenchmarkX"
+ * (the -GOMAXPROCS suffix dropped when there is no sub-benchmark).
+ */
+static size_t go_top(const char *name)
+{
+	size_t n = strcspn(name, "/"), k = n;
+
+	if (name[n] == '/')
+		return n;
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	return k > 0 && k < n && name[k - 1] == '-' ? k - 1 : n;
+}
+
+/* "^(a|b)$": names (go: their top-level names, once each), escaped. */
+static char *anchored(const struct bench_cfg *cfg, const char *const *names,
+		      size_t n)
+{
+	struct strbuf_lite b = { NULL, 0, 0 };
+	size_t i, j;
+
+	sb_str(&b, "^(");
+	for (i = 0; i < n; i++) {
+		size_t len = cfg->format == FORMAT_GOTEST ? go_top(names[i]) :
+			     strlen(names[i]);
+		int dup = 0;
+
+		for (j = 0; j < i && cfg->format == FORMAT_GOTEST; j++)
+			dup |= go_top(names[j]) == len &&
+			       !strncmp(names[j], names[i], len);
+		if (dup)
+			continue;
+		if (i)
+			sb_str(&b, "|");
+		ere_escape(&b, names[i], len);
+	}
+	sb_str(&b, ")$");
+	return b.buf;
+}
+
+/* s in single quotes for sh. */
+static void sh_quote(struct strbuf_lite *b, const char *s)
+{
+	sb_str(b, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_str(b, "'\\''");
+		else
+			sb_add(b, s, 1);
+	sb_str(b, "'");
+}
+
+void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		      const char *const *names, size_t n)
+{
+	char *re = anchored(cfg, names, n), *flag = NULL;
+	struct strbuf_lite sh = { NULL, 0, 0 };
+	size_t i, argc = 0;
+	int test_binary = 0;
+
+	*out = *cfg;
+	out->run.argv = NULL;
+	out->run.shell = NULL;
+	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
+		argc++;
+		test_binary |= !strncmp(cfg->run.argv[i], "-test.", 6);
+	}
+	if (cfg->format == FORMAT_GBENCH)
+		flag = xasprintf("--benchmark_filter=%s", re);
+	else if (cfg->format == FORMAT_GOTEST)
+		flag = xasprintf("%s=%s", test_binary ? "-test.bench" :
+				 "-bench", re);
+	if (flag && cfg->run.argv) {
+		/* the harness's flag last: a later flag wins */
+		out->run.argv = xcalloc(argc + 2, sizeof(char *));
+		for (i = 0; i < argc; i++)
+			out->run.argv[i] = xstrdup(cfg->run.argv[i]);
+		out->run.argv[argc] = flag;
+		free(re);
+		return;
+	}
+	/* a shell, or the lines protocol: GATE_FILTER in the environment */
+	sb_str(&sh, "GATE_FILTER=");
+	sh_quote(&sh, re);
+	sb_str(&sh, "; export GATE_FILTER; ");
+	if (cfg->run.shell) {
+		sb_str(&sh, cfg->run.shell);
+	} else {
+		sb_str(&sh, "exec");
+		for (i = 0; i < argc; i++) {
+			sb_str(&sh, " ");
+			sh_quote(&sh, cfg->run.argv[i]);
+		}
+	}
+	if (flag) {
+		sb_str(&sh, " ");
+		sh_quote(&sh, flag);
+	}
+	out->run.shell = sh.buf;
+	free(flag);
+	free(re);
+}
+
+void suite_filter_release(struct bench_cfg *out)
+{
+	size_t i;
+
+	for (i = 0; out->run.argv && out->run.argv[i]; i++)
+		free(out->run.argv[i]);
+	free(out->run.argv);
+	free(out->run.shell);
+	out->run.argv = NULL;
+	out->run.shell = NULL;
+}
+
+static const struct suite_derived *derived(const struct bench_run *br)
+{
+	/* a case's cfg is its suite_derived's first member */
+	return (const struct suite_derived *)(const void *)br->cfg;
+}
+
+/* Append the suite's pairs [from, to) to case run cr. */
+static void append_pairs(struct bench_run *cr, const struct bench_run *s,
+			 size_t from, size_t to)
+{
+	const struct suite_derived *d = derived(cr);
+	const struct suite_case *slot[METRIC_VALUES] = { NULL };
+	size_t k, p;
+
+	for (k = 0; k < cr->cfg->nmetrics && k < METRIC_VALUES; k++)
+		slot[k] = suite_find(s->suite, d->case_name, d->unit[k]);
+	cr->pairs = xrealloc(cr->pairs, (cr->npairs + to - from) *
+			     sizeof(*cr->pairs));
+	for (p = from; p < to; p++) {
+		struct pair_result *pr = &cr->pairs[cr->npairs++];
+
+		*pr = s->pairs[p];
+		for (k = 0; k < METRIC_VALUES; k++)
+			put(pr, slot[k], k, p);
+	}
+}
+
+int suite_grow(struct run_report *r, size_t i, unsigned total,
+	       struct suite_owned *own, const struct measure_opts *opt)
+{
+	struct bench_run *cr = &r->b[i].run, *s = NULL;
+	const char **names;
+	size_t *group, ng = 0, j, from;
+	const struct bench_cfg *keep;
+	struct bench_cfg fcfg;
+	double t0;
+	int rc;
+
+	if (cr->error)
+		return -1;
+	if (cr->npairs >= total)
+		return 0;
+	for (j = 0; j < own->nsuites && !s; j++)
+		if (!strcmp(own->suites[j].cfg->name, cr->suite_name))
+			s = &own->suites[j];
+	if (!s || !s->suite || !suite_can_filter(s->cfg))
+		return cr->npairs >= 2 ? 0 : -1;
+	/* the suite's unresolved cases at this look share the round */
+	names = xcalloc(r->n, sizeof(*names));
+	group = xcalloc(r->n, sizeof(*group));
+	for (j = 0; j < r->n; j++) {
+		struct run_bench *b = &r->b[j];
+
+		if (j != i && (!b->run.suite_name || b->run.error ||
+			       strcmp(b->run.suite_name, cr->suite_name) ||
+			       b->run.is_new || b->run.is_removed ||
+			       b->primary.stop != STOP_NONE ||
+			       b->run.npairs != cr->npairs))
+			continue;
+		group[ng] = j;
+		names[ng++] = derived(&b->run)->case_name;
+	}
+	suite_filter_cmd(&fcfg, s->cfg, names, ng);
+	s->suite->want = names;
+	s->suite->nwant = ng;
+	keep = s->cfg;
+	s->cfg = &fcfg;
+	from = s->npairs;
+	t0 = s->seconds;
+	rc = measure_bench(s, opt, (unsigned)(from + total - cr->npairs));
+	s->cfg = keep;
+	s->suite->want = NULL;
+	s->suite->nwant = 0;
+	suite_filter_release(&fcfg);
+	for (j = 0; j < ng; j++) {
+		struct bench_run *g = &r->b[group[j]].run;
+
+		append_pairs(g, s, from, s->npairs);
+		/* each case of the round is charged the round's time */
+		g->seconds += s->seconds - t0;
+		if (rc < 0 && !g->error)
+			g->error = xstrdup(s->error ? s->error :
+					   "the suite's round failed");
+	}
+	free(names);
+	free(group);
+	if (rc > 0)
+		return rc;
+	return cr->npairs >= total ? 0 : -1;
+}
+
+int suite_raise_pairs(struct bench_run *br, unsigned need)
+{
+	struct suite_derived *d = (struct suite_derived *)(void *)
+		(uintptr_t)(const void *)br->cfg;
+
+	if (!br->suite_name || !suite_can_filter(br->cfg))
+		return 0;
+	d->cfg.pairs = need;
+	if (d->cfg.max_pairs < need)
+		d->cfg.max_pairs = need;
+	return 1;
 }

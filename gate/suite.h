@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "gate/exec/runner.h"
+#include "gate/format/format.h"
 #include "gate/run.h"
 
 /* One case of a suite: its value in each pair and arm, after reduction. */
@@ -18,6 +19,7 @@ struct suite_case {
 	int higher_better;
 	int in[2];		/* present in that arm's output */
 	double *v[2];		/* [pair], by enum arm */
+	size_t vcap[2];
 	size_t inner;		/* most values one process gave (repetitions) */
 };
 
@@ -25,14 +27,21 @@ struct suite_data {
 	struct suite_case *cases;
 	size_t n, cap;
 	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+	/* a round of more pairs: only these cases must be printed (NULL:
+	   every case of the manifest) */
+	const char *const *want;
+	size_t nwant;
 };
 
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
 	struct suite_derived **d;
 	size_t n;
+	struct bench_run *suites;	/* the fanned-out suites, kept for
+					   their rounds of more pairs */
+	size_t nsuites;
 };
-#define SUITE_OWNED_INIT { NULL, 0 }
+#define SUITE_OWNED_INIT { NULL, 0, NULL, 0 }
 
 /*
  * Replace every measured suite in the entries runs[0..*n) by its cases: those in both
@@ -44,9 +53,48 @@ struct suite_owned {
  */
 int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter);
+/*
+ * 1 when a suite of br's format can re-run only some cases (gbench's
+ * --benchmark_filter, go's -bench, the lines protocol's GATE_FILTER), so
+ * its cases get rounds of more pairs; else each case has one look.
+ */
+int suite_can_filter(const struct bench_cfg *cfg);
+/*
+ * The harness's filter for the cases names[0..n), into out (a copy of
+ * cfg with its command changed; free with suite_filter_release):
+ * gbench: --benchmark_filter=^(a|b)$; gotest: -bench=^(A|B)$ (-test.bench
+ * for a test binary) anchored at the top-level names, sub-benchmarks
+ * included; lines: the environment variable GATE_FILTER=^(a|b)$ (a POSIX
+ * extended regex). A shell command gets GATE_FILTER exported and the flag
+ * appended.
+ */
+void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		      const char *const *names, size_t n);
+void suite_filter_release(struct bench_cfg *out);
+struct measure_opts;
+/*
+ * A round of more pairs for suite case i of r, to total: the suite re-runs
+ * with its harness's filter on the unresolved cases of the suite at case
+ * i's look (they share its schedule), and each gets the new pairs. 0, -1
+ * (the cases' error set) or the interrupting signal.
+ */
+int suite_grow(struct run_report *r, size_t i, unsigned total,
+	       struct suite_owned *own, const struct measure_opts *opt);
+/*
+ * Raise suite case br's pairs to need (its first look then re-runs the
+ * suite through its filter for the missing pairs): 1 when raised, 0 when
+ * its harness cannot filter.
+ */
+int suite_raise_pairs(struct bench_run *br, unsigned need);
 /* Compile --filter into rx (regfree it); 0, or -1 after error(). */
 int suite_filter_compile(regex_t *rx, const char *filter);
 void suite_owned_release(struct suite_owned *own);
+/*
+ * 1 when unit, printed by a suite of format f beside a case's time,
+ * restates that time as a throughput (gbench's items/s and B/s, go's
+ * MB/s): shown beside the case, never decided apart from it.
+ */
+int suite_restates_time(enum format f, const char *unit);
 /* Which time a suite case reports: "cpu_time", "real_time", "as printed". */
 const char *suite_time(const struct bench_run *br);
 /* "median of 5 repetitions per process" or "1 value per process". */

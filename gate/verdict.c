@@ -238,8 +238,10 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	size_t i, n = 0, zeros = 0;
 	int ret = -1, rc;
 	/* a count (not a time, not a suite's time or rate) may be 0 */
-	int counted = d->source == SOURCE_SUITE ? cfg->counted :
-		      d->source != SOURCE_CLOCK;
+	const struct value_slot *vs = bench_value_slot(cfg, m);
+	int counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
+		      cfg->counted : d->source != SOURCE_CLOCK;
+	int higher = vs ? vs->higher_better : cfg->higher_better;
 
 	st->metric = m;
 	st->gating = mc->gating;
@@ -274,14 +276,14 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		 * counted 0, compare as if both counted one more, so the
 		 * ratio is never 0 or infinite.
 		 */
-		st->ratios[n] = cfg->higher_better ? b / h :
+		st->ratios[n] = higher ? b / h :
 				counted && (b == 0 || h == 0) ?
 				(h + 1) / (b + 1) : h / b;
 		logr[n] = log(st->ratios[n]);
 		index[n] = (double)i;
 		if (h != b) {
 			st->of++;
-			st->head_slower += cfg->higher_better ? h < b : h > b;
+			st->head_slower += higher ? h < b : h > b;
 		}
 		n++;
 	}
@@ -423,6 +425,10 @@ cleanup:
 
 int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m)
 {
+	const struct value_slot *vs = bench_value_slot(cfg, m);
+
+	if (vs)
+		return vs->counted;
 	return metric_desc(m)->exact || (m == METRIC_VALUE && cfg->counted);
 }
 

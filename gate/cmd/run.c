@@ -50,7 +50,7 @@ const char cmd_run_usage[] =
 	"                        [--advisory] [-q | -v]\n"
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
 	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
-	"                        [--color WHEN] [--policy WHOSE]\n"
+	"                        [--color WHEN] [--policy WHOSE] [--list]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -74,6 +74,8 @@ const char cmd_run_usage[] =
 	"  --policy WHOSE base (default): floors, gate, rule, confidence\n"
 	"                 and max_pairs come from base's gate.json; head:\n"
 	"                 from head's (a local run; the report says so)\n"
+	"  --list         print the plan (benchmarks, metrics, pairs, floors,\n"
+	"                 level) and run nothing\n"
 	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
 	"  --html FILE    write a self-contained HTML report with plots\n"
 	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
@@ -101,6 +103,7 @@ struct run_opts {
 	unsigned long seed;
 	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
+	int list;		/* --list: print the plan, run nothing */
 	const char *pin;
 	struct plan_overrides ov;	/* --pairs, --warmup, --budget,
 					   --strict, --filter */
@@ -138,6 +141,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "no-env-pad", no_argument, NULL, 'E' },
 		{ "no-scratch", no_argument, NULL, 'S' },
 		{ "policy", required_argument, NULL, 'Y' },
+		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -178,6 +182,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 				return -1;
 			}
 			break;
+		case 'L': o->list = 1; break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -287,6 +292,7 @@ struct measuring {
 	struct measure_opts mo;
 	struct progress *prog;
 	double start;		/* measuring began (the budget's clock) */
+	struct suite_owned *own;	/* suites kept for their rounds */
 };
 
 /* Benchmark i of r to total pairs: 0, -1 or the interrupting signal. */
@@ -296,6 +302,13 @@ static int measure_to(struct run_report *r, struct measuring *m, size_t i,
 	struct bench_run *br = &r->b[i].run;
 	int rc;
 
+	if (br->suite_name && br->npairs < total && m->own) {
+		/* a round of a suite's unresolved cases, through its filter */
+		progress_bench_start(m->prog, i, r->n);
+		rc = suite_grow(r, i, total, m->own, &m->mo);
+		progress_clear(m->prog);
+		return rc;
+	}
 	if (!measure_pending(br, total))
 		return measure_grow(br, &m->mo, total);
 	progress_bench_start(m->prog, i, r->n);
@@ -369,7 +382,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 {
 	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
 				 NULL, 2.0, o->quiet, progress_pair,
-				 o->prog }, o->prog, 0 };
+				 o->prog }, o->prog, 0, own };
 	char *calib = workspace_path(w, "calibration.json");
 	size_t i;
 
@@ -638,6 +651,15 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	if (!have_base && no_base && strstr(no_base, "no gate.json"))
 		r.config_note = "base has no gate.json: head's is used for "
 				"both arms, every benchmark compared";
+	if (o.list) {
+		if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
+			      &o.ov) < 0)
+			goto cleanup;
+		printf("config: %s\n", origin);
+		plan_print(stdout, &plan, plan.confidence);
+		code = EXIT_PASS;
+		goto done;
+	}
 	if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
 		      &o.ov) < 0 ||
 	    plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)

@@ -28,6 +28,46 @@ static int unit_scale(const char *u, double *scale)
 	return -1;
 }
 
+/* The keys Google Benchmark writes itself; any other number is a counter. */
+static int known_key(const char *k)
+{
+	static const char *const keys[] = {
+		"name", "run_name", "run_type", "family_index",
+		"per_family_instance_index", "repetitions", "repetition_index",
+		"threads", "iterations", "real_time", "cpu_time", "time_unit",
+		"aggregate_name", "aggregate_unit", "error_occurred",
+		"error_message", "items_per_second", "bytes_per_second",
+		"label", "big_o", "rms", "complexity_n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * User counters (state.counters["name"]): a value of the case in a unit
+ * named after the counter; a rate counter is written as a plain number,
+ * so only a name ending in "/s" or "per_second" reads as higher-is-better.
+ */
+static int user_counters(struct fmt_table *t, const cJSON *e,
+			 const char *name)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, e) {
+		/* newer versions may add keys that are not numbers */
+		if (!c->string || known_key(c->string) || !cJSON_IsNumber(c) ||
+		    !c->string[0] || strlen(c->string) > 60)
+			continue;
+		fmt_table_add(t, name, strlen(name), c->string,
+			      c->valuedouble);
+	}
+	return 0;
+}
+
 static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 		     const char *origin, const struct fmt_opts *o)
 {
@@ -90,7 +130,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
 			      "B/s", rate->valuedouble);
 	}
-	return 0;
+	return user_counters(t, e, name->valuestring);
 }
 
 static int gbench_parse(struct fmt_table *t, const char *text, size_t len,

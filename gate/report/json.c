@@ -144,10 +144,19 @@ static cJSON *metric_json(const struct bench_run *br,
 	cJSON *o = cJSON_CreateObject();
 	char iv[160];
 
-	cJSON_AddStringToObject(o, "name", metric_name(st->metric));
-	cJSON_AddStringToObject(o, "unit", st->metric == METRIC_VALUE &&
+	const struct value_slot *vs = bench_value_slot(br->cfg, st->metric);
+
+	cJSON_AddStringToObject(o, "name", view_metric_label(br->cfg,
+							     st->metric));
+	cJSON_AddStringToObject(o, "unit", vs ? vs->unit :
+				st->metric == METRIC_VALUE &&
 				br->cfg->unit ? br->cfg->unit :
 				metric_unit(st->metric));
+	if (vs)
+		cJSON_AddBoolToObject(o, "higher_is_better",
+				      vs->higher_better);
+	if (vs && vs->throughput)
+		cJSON_AddBoolToObject(o, "throughput", 1);
 	cJSON_AddBoolToObject(o, "gating", st->gating);
 	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
 	if (st->reason)
@@ -186,9 +195,36 @@ static cJSON *values_json(const struct bench_cfg *c, const struct sample *s)
 	size_t k;
 
 	for (k = 0; k < c->nmetrics; k++)
-		add_num(o, metric_name(c->metrics[k].id),
+		add_num(o, view_metric_label(c, c->metrics[k].id),
 			sample_value(s, c->metrics[k].id));
 	return o;
+}
+
+/*
+ * A suite case's throughput figures (each a metric restating the time,
+ * decided with it): "throughput": [{ "unit", "base", "head" }], medians.
+ */
+static void throughput_json(cJSON *o, const struct bench_run *br,
+			    const struct bench_result *res)
+{
+	cJSON *list = NULL;
+	size_t k;
+
+	for (k = 0; k < res->n; k++) {
+		const struct value_slot *vs = bench_value_slot(br->cfg,
+							       res->m[k].metric);
+		cJSON *x;
+
+		if (!vs || !vs->throughput)
+			continue;
+		if (!list)
+			list = cJSON_AddArrayToObject(o, "throughput");
+		x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "unit", vs->unit);
+		add_num(x, "base", res->m[k].base_median);
+		add_num(x, "head", res->m[k].head_median);
+		cJSON_AddItemToArray(list, x);
+	}
 }
 
 static cJSON *bench_json(const struct run_bench *b)
@@ -221,6 +257,7 @@ static cJSON *bench_json(const struct run_bench *b)
 		cJSON_AddNumberToObject(o, "repetitions", (double)c->inner);
 		cJSON_AddStringToObject(o, "suite_metric",
 					metric_name(c->suite_metric));
+		throughput_json(o, br, res);
 	}
 	if (primary && primary->reason)
 		cJSON_AddStringToObject(o, "reason", primary->reason);

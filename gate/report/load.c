@@ -84,6 +84,7 @@ struct loading {
 	const char *origin;
 	struct report_loaded *L;
 	int failed;
+	int slot;		/* the suite value the metric read is, or -1 */
 };
 
 /*
@@ -240,14 +241,40 @@ static void load_accept(struct loading *ld, struct bench_stats *st,
 	st->accept = va;
 }
 
+/*
+ * A suite case's value k (its metric METRIC_VALUE + k, in order) is the
+ * metric the JSON gives a direction ("higher_is_better"): its unit, label
+ * and whether it restates the time, as suite_fanout set them.
+ */
+static void load_value_slot(struct loading *ld, struct bench_cfg *c,
+			    size_t k, const cJSON *m)
+{
+	struct value_slot *vs;
+	const char *u = text(m, "unit");
+
+	ld->slot = -1;
+	if (k >= METRIC_VALUES || !get(m, "higher_is_better"))
+		return;
+	ld->slot = (int)k;
+	vs = &c->values[k];
+	vs->unit = vs->label = keep(ld->L, u ? u : "");
+	vs->higher_better = flag(m, "higher_is_better");
+	vs->throughput = flag(m, "throughput");
+	vs->counted = unit_is_count(vs->unit);
+}
+
 static void load_metric(struct loading *ld, struct bench_stats *st,
 			struct metric_cfg *mc, const struct bench_cfg *c,
 			const cJSON *o)
 {
 	const char *s;
 
-	st->metric = LOOKUP(ld, text(o, "name"), METRIC_COUNT, metric,
-			    c->metric, "metric");
+	/* a suite value is named by its label ("B/op"): its slot says */
+	if (ld->slot >= 0)
+		st->metric = (enum metric)(METRIC_VALUE + ld->slot);
+	else
+		st->metric = LOOKUP(ld, text(o, "name"), METRIC_COUNT, metric,
+				    c->metric, "metric");
 	st->gating = flag(o, "gating");
 	st->verdict = LOOKUP(ld, text(o, "verdict"), VERDICT_ACCEPTED + 1,
 			     verdict, VERDICT_ERROR, "verdict");
@@ -322,7 +349,9 @@ static void load_result(struct loading *ld, struct run_bench *b,
 		cJSON_ArrayForEach(m, list) {
 			if (i == res->n)
 				break;
+			load_value_slot(ld, c, i, m);
 			load_metric(ld, &res->m[i], &c->metrics[i], c, m);
+			ld->slot = -1;
 			i++;
 		}
 		c->nmetrics = res->n;
@@ -641,7 +670,7 @@ int report_load(struct run_report *r, const char *text, size_t len,
 		const char *origin)
 {
 	cJSON *root;
-	struct loading ld = { origin, NULL, 0 };
+	struct loading ld = { origin, NULL, 0, -1 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));

@@ -24,9 +24,22 @@ static const char *word_of(enum verdict v)
 static const char *arm_value(const struct bench_cfg *c, enum metric m,
 			     double v, char *buf, size_t size)
 {
+	const struct value_slot *vs = bench_value_slot(c, m);
+
+	if (vs)
+		return format_value(v, vs->unit, buf, size);
 	if (m == METRIC_VALUE && c->unit)
 		return format_value(v, c->unit, buf, size);
 	return metric_format(m, v, buf, size);
+}
+
+const char *view_metric_label(const struct bench_cfg *c, enum metric m)
+{
+	const struct value_slot *vs = bench_value_slot(c, m);
+
+	if (vs && m != METRIC_VALUE)
+		return vs->label;
+	return metric_name(m);
 }
 
 const char *view_method(const struct bench_stats *st,
@@ -116,7 +129,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 
 	memset(row, 0, sizeof(*row));
 	row->bench = c->name;
-	row->metric = metric_name(st->metric);
+	row->metric = view_metric_label(c, st->metric);
 	row->gating = st->gating;
 	row->verdict = st->verdict;
 	row->exact = st->exact;
@@ -244,6 +257,27 @@ static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
 		st->outliers == 1 ? "" : "s", st->drift);
 }
 
+/*
+ * A suite case's throughput (gbench's B/s and items/s, go's MB/s) beside
+ * its time: "1.2 ms, 812 MB/s" in each arm's column. It restates the time,
+ * so it is shown, never decided.
+ */
+static void throughput_beside(struct view_row *row, const struct bench_run *br,
+			      const struct bench_stats *st)
+{
+	char b[32], h[32];
+	size_t n;
+
+	if (!row->measured || !st->n)
+		return;
+	arm_value(br->cfg, st->metric, st->base_median, b, sizeof(b));
+	arm_value(br->cfg, st->metric, st->head_median, h, sizeof(h));
+	n = strlen(row->base);
+	snprintf(row->base + n, sizeof(row->base) - n, ", %s", b);
+	n = strlen(row->head);
+	snprintf(row->head + n, sizeof(row->head) - n, ", %s", h);
+}
+
 static void bench_build(struct report_view *v, struct view_bench *vb,
 			const struct run_report *r, size_t i, int differ)
 {
@@ -283,16 +317,25 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	vb->decisive = (size_t)-1;
 	for (k = 0; k < res->n; k++) {
 		struct view_row *row = &v->rows[v->nrows];
+		const struct value_slot *vs = bench_value_slot(br->cfg,
+							       res->m[k].metric);
 
+		/* a throughput restating the time: beside it, no row */
+		if (vs && vs->throughput) {
+			if (v->nrows > vb->row)
+				throughput_beside(&v->rows[vb->row], br,
+						  &res->m[k]);
+			continue;
+		}
 		view_row_build(row, br, &res->m[k], differ);
-		row->first = k == 0;
+		row->first = v->nrows == vb->row;
 		/* the first gating metric that gave the benchmark's verdict */
 		if (vb->decisive == (size_t)-1 && row->gating &&
 		    row->verdict == res->verdict)
 			vb->decisive = v->nrows;
 		v->nrows++;
 	}
-	vb->nrows = res->n;
+	vb->nrows = v->nrows - vb->row;
 	if (vb->decisive == (size_t)-1)
 		vb->decisive = vb->row;
 	vb->has_change = v->rows[vb->decisive].measured;

@@ -113,6 +113,11 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs);
 void view_row_release(struct view_row *row);
 /*
+ * A metric's name for reports: a suite case's further value by its label
+ * ("B/op", "allocs/op", a counter's name), else the metric's name.
+ */
+const char *view_metric_label(const struct bench_cfg *c, enum metric m);
+/*
  * The interval method that gave st's bounds, with its sidedness and, when
  * it is not the one c configures, why: into buf, which is returned.
  */
