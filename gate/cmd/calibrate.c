@@ -76,8 +76,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 	int c;
 
 	o->pairs = -1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o->rev = optarg; break;
@@ -271,6 +270,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	memset(&mo, 0, sizeof(mo));
 	rc = parse_options(&o, argc, argv);
 	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	narms = o.rebuild ? 2 : 1;
 	seed = o.have_seed ? o.seed : seed_fresh();

@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 #include "common/error.h"
+#include "gate/options.h"
 #include "gate/config.h"
 #include "gate/format/format.h"
 #include "gate/verdict.h"
@@ -128,8 +129,7 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
 	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	o->seed = 1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
@@ -751,6 +751,8 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	memset(&run, 0, sizeof(run));
 	rc = parse_options(&o, argc, argv);
 	if (rc)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (load(&t[0], o.files[0], &o, &run.used[0],
 		 &run.one_process[0]) < 0 ||

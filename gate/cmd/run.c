@@ -138,8 +138,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	int c;
 
 	o->ov.pairs = o->ov.warmup = -1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->base = optarg; break;
@@ -501,6 +500,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	memset(&r, 0, sizeof(r));
 	rc = parse_options(&o, argc, argv);
 	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
 	o.github = ci_github_active();
