@@ -157,7 +157,7 @@ int report_use_color(const char *when, FILE *out)
 
 void report_build_log(FILE *out, const char *arm, const char *path)
 {
-	char buf[4096], *title;
+	char buf[4096], *title, token[40];
 	FILE *f = fopen(path, "r");
 	size_t n;
 	int last = '\n';
@@ -167,12 +167,14 @@ void report_build_log(FILE *out, const char *arm, const char *path)
 	title = xasprintf("gate: build log of %s (%s)", arm, path);
 	fflush(stderr);
 	ci_github_group(out, title);
+	ci_github_stop_commands(out, token);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		fwrite(buf, 1, n, out);
 		last = buf[n - 1];
 	}
 	if (last != '\n')
 		fputc('\n', out);
+	ci_github_resume_commands(out, token);
 	ci_github_endgroup(out);
 	fclose(f);
 	free(title);
