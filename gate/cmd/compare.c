@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 #include "common/error.h"
 #include "gate/options.h"
+#include "gate/exec/signals.h"
 #include "gate/config.h"
 #include "gate/format/format.h"
 #include "gate/verdict.h"
@@ -759,6 +760,8 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	    load(&t[1], o.files[1], &o, &run.used[1],
 		 &run.one_process[1]) < 0)
 		goto cleanup;
+	if (signals_pending())
+		goto interrupted;
 	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
 	ix[0] = index_cases(&t[0]);
 	ix[1] = index_cases(&t[1]);
@@ -781,7 +784,11 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	run.alpha = (1 - o.confidence) / (double)run.compared;
 	run.min_n = stats_shift_min_n(run.alpha);
 	v = xcalloc(n, sizeof(*v));
+	signals_test_stall("compare");
 	for (i = 0; i < n; i++) {
+		/* a file may hold 100k cases: SIGINT/SIGTERM stop the loop */
+		if (signals_pending())
+			goto interrupted;
 		if (rows[i].c[0] && rows[i].c[1]) {
 			analyse(&rows[i], &o, &run);
 			v[i] = rows[i].verdict;
@@ -795,6 +802,10 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 		   &o, &run, suite, code);
 	if (o.json && write_json(o.json, rows, n, &o, &run, suite, code) < 0)
 		code = EXIT_ERROR;
+	goto cleanup;
+interrupted:
+	error("interrupted by signal %d: no verdict", signals_pending());
+	code = signals_exit_code(signals_pending());
 cleanup:
 	for (i = 0; i < n; i++)
 		free(rows[i].reason);
