@@ -514,11 +514,19 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	r.advisory = o.advisory;
 
 	/* plan, workspace, measure, decide, report */
-	if (workspace_open(&w, ctx->repo) < 0 ||
+	/* --config is read before the lock is taken: a FIFO that never
+	   delivers holds no lock, and a signal stops it (143/130) */
+	if ((o.config && workspace_load_config(&cfg, &origin, ctx->repo,
+						o.config, NULL) < 0) ||
+	    workspace_open(&w, ctx->repo) < 0 ||
 	    resolve_revs(&w, ctx->repo, &o) < 0 ||
-	    workspace_load_config(&cfg, &origin, ctx->repo, o.config,
-				  &w.arm[ARM_HEAD].rev) < 0)
+	    (!o.config && workspace_load_config(&cfg, &origin, ctx->repo,
+						 NULL,
+						 &w.arm[ARM_HEAD].rev) < 0)) {
+		if (signals_pending())
+			goto interrupted;
 		goto cleanup;
+	}
 	r.config_origin = origin;
 	if (plan_make(&plan, &cfg, &o.ov) < 0 ||
 	    plan_entries(&r, &plan, ctx->repo, &o, &w, last_error,
