@@ -198,6 +198,21 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* Report paths, checked before anything is measured: distinct, not a
+ * config (--config, nor gate.json in the working tree), writable. */
+static int check_report_paths(const struct run_opts *o, struct repo *repo)
+{
+	char *top = xasprintf("%sgate.json", repo_workdir(repo));
+	int rc = report_check_paths(o->json, o->markdown, o->html, top);
+
+	if (rc == 0 && o->config)
+		rc = report_check_paths(o->json, o->markdown, o->html,
+					o->config);
+
+	free(top);
+	return rc;
+}
+
 /*
  * Base's own gate.json says which benchmarks base knows; the others are
  * new and not compared. With --config, or when base has no readable
@@ -503,6 +518,8 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (check_report_paths(&o, ctx->repo) < 0)
+		return EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
 	o.github = ci_github_active();
 	term = report_term_stream(o.json, o.markdown, o.html);
