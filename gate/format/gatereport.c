@@ -9,18 +9,39 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/report/report.h"
 #include "common/banned.h"
 
 int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
 		      const char *origin, const struct fmt_opts *o)
 {
 	cJSON *root = format_json(text, len, origin, "gate report");
-	const cJSON *list, *b, *name, *unit, *samples, *s, *head, *err;
+	const cJSON *list, *b, *name, *unit, *samples, *s, *head, *err, *schema;
 	int ret = -1;
 
 	(void)o;
 	if (!root)
 		return -1;
+	/* only the schema this gate writes: a newer (or older, or forged)
+	   report's fields may mean other things */
+	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	if (!schema) {
+		error("%s: no \"schema\": not a gate JSON report gate %s can "
+		      "read (it reads schema %d)", origin, GATE_VERSION,
+		      REPORT_SCHEMA);
+		goto cleanup;
+	}
+	if (!cJSON_IsNumber(schema) ||
+	    schema->valuedouble != (double)REPORT_SCHEMA) {
+		char *shown = cJSON_PrintUnformatted(schema);
+
+		error("%s: report schema %s is not one gate %s reads (schema "
+		      "%d): compare reports written by the same gate version, "
+		      "or upgrade gate", origin, shown ? shown : "?",
+		      GATE_VERSION, REPORT_SCHEMA);
+		cJSON_free(shown);
+		goto cleanup;
+	}
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!cJSON_IsArray(list)) {
 		error("%s: no \"benchmarks\" list: not a gate JSON report",
