@@ -20,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static char prog[] = "gate";
 	char *text = malloc(size + 1), *p, *argv[MAX_ARGS + 2];
 	int argc = 0, code, null_fd, saved[2];
 
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	argv[argc++] = "gate";
+	argv[argc++] = prog;
 	for (p = text; argc < MAX_ARGS + 1; ) {
 		char *nl = strchr(p, '\n');
 
