@@ -97,7 +97,7 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
 	view load
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
-FUZZ_TARGETS = config jsonpos format
+FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))

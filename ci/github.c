@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/seed.h"
 #include "common/banned.h"
 
 int ci_github_active(void)
@@ -87,7 +88,12 @@ static void put_escaped(FILE *out, const char *s, int props)
 		case ',':
 			fputs(props ? "%2C" : ",", out);
 			break;
-		default: fputc(*s, out);
+		default:
+			/* other controls shown, not obeyed (%1B stays %1B) */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fprintf(out, "%%%02X", (unsigned char)*s);
+			else
+				fputc(*s, out);
 		}
 	}
 }
@@ -126,5 +132,21 @@ void ci_github_group(FILE *out, const char *title)
 void ci_github_endgroup(FILE *out)
 {
 	fputs("::endgroup::\n", out);
+	fflush(out);
+}
+
+void ci_github_stop_commands(FILE *out, char *token)
+{
+	snprintf(token, 40, "gate-%08lx%08lx", seed_fresh() & 0xffffffffUL,
+		 seed_fresh() & 0xffffffffUL);
+	fflush(stderr);
+	fprintf(out, "::stop-commands::%s\n", token);
+	fflush(out);
+}
+
+void ci_github_resume_commands(FILE *out, const char *token)
+{
+	fflush(stderr);
+	fprintf(out, "::%s::\n", token);
 	fflush(out);
 }

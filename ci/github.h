@@ -30,6 +30,14 @@ int ci_github_output(const char *name, const char *value);
  */
 void ci_github_annotate(FILE *out, const char *level, const char *title,
 			const char *file, const char *msg);
+/*
+ * Untrusted text (a build log, a report quoting case names and stderr)
+ * goes between these: ::stop-commands::TOKEN with a fresh random token,
+ * so nothing in it is taken for a workflow command, then ::TOKEN:: to
+ * resume. token must hold 40 bytes.
+ */
+void ci_github_stop_commands(FILE *out, char *token);
+void ci_github_resume_commands(FILE *out, const char *token);
 /* ::group::title and ::endgroup:: (a collapsible section of the log). */
 void ci_github_group(FILE *out, const char *title);
 void ci_github_endgroup(FILE *out);

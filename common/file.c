@@ -16,6 +16,8 @@ int file_read(char **data, size_t *len, const char *path, size_t max)
 	size_t cap = 4096, n = 0, got;
 	char *buf;
 
+	if (!f && errno == EINTR)
+		return error("reading \"%s\" was interrupted", path);
 	if (!f)
 		return error("cannot read \"%s\":", path);
 	buf = xmalloc(cap);
@@ -28,19 +30,22 @@ int file_read(char **data, size_t *len, const char *path, size_t max)
 			return error("\"%s\" is larger than %zu bytes: refused "
 				     "without reading it all", path, max);
 		}
-		if (got == 0) {
-			if (ferror(f) && errno == EINTR) {
-				clearerr(f);
-				continue;
-			}
+		if (got == 0)
 			break;
-		}
 		if (cap - n - 1 == 0)
 			buf = xrealloc(buf, cap *= 2);
 	}
 	if (ferror(f)) {
+		int interrupted = errno == EINTR;
+
 		fclose(f);
 		free(buf);
+		/* gate's SIGINT/SIGTERM handlers do not restart: the caller
+		   sees the signal and stops (a FIFO never blocks it) */
+		if (interrupted) {
+			errno = EINTR;
+			return error("reading \"%s\" was interrupted", path);
+		}
 		return error("cannot read \"%s\":", path);
 	}
 	fclose(f);

@@ -12,7 +12,9 @@
  * *len. More than max bytes (max > 0) is refused without reading further:
  * "\"path\" is larger than N bytes". Returns 0, or -1 after error() (a
  * missing file too: check with access() first where that is not an
- * error). Interrupted reads are retried.
+ * error). A read or an open interrupted by a signal (gate's SIGINT and
+ * SIGTERM handlers do not restart) fails with errno EINTR, so a FIFO
+ * that never delivers cannot hold gate past the signal.
  */
 int file_read(char **data, size_t *len, const char *path, size_t max);
 

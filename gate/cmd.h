@@ -12,10 +12,20 @@ struct repo;
 /* What gate.c sets up before a command runs. */
 struct gate_ctx {
 	const char *dir;	/* -C DIR, or "." */
-	struct repo *repo;	/* opened when the command has NEED_REPO */
+	struct repo *repo;	/* opened by gate_ctx_ready() with NEED_REPO */
+	unsigned flags;		/* the command's flags */
+	int parse_only;		/* stop after the options (the CLI fuzzer) */
 };
 
 #define NEED_REPO 1
+
+/*
+ * Every command calls this once its options are parsed and before doing
+ * anything else: opens the repository when the command needs one (so
+ * --help, and a bad option, need none). 0 go on, -1 error (said), 1 stop
+ * with exit 0 (parse-only mode).
+ */
+int gate_ctx_ready(struct gate_ctx *ctx);
 
 struct cmd {
 	const char *name;
@@ -62,5 +72,8 @@ extern const char cmd_export_usage[];
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);
+/* gate_main() that stops after option parsing: nothing is opened, run or
+   written (tests/fuzz/fuzz-cli.c). */
+int gate_main_parse_only(int argc, char **argv);
 
 #endif

@@ -75,18 +75,26 @@ static const struct cmd *find(const char *name)
 	return NULL;
 }
 
+static int parse_only;
+
+int gate_ctx_ready(struct gate_ctx *ctx)
+{
+	if (ctx->parse_only)
+		return 1;
+	if ((ctx->flags & NEED_REPO) && !ctx->repo &&
+	    repo_open(&ctx->repo, ctx->dir) < 0)
+		return -1;
+	return 0;
+}
+
+/* The command parses its own options (an option's value is never taken
+   for --help), then gate_ctx_ready() opens the repository it needs. */
 static int run_command(const struct cmd *c, int argc, char **argv,
 		       const char *dir)
 {
-	struct gate_ctx ctx = { dir, NULL };
-	int i, code;
+	struct gate_ctx ctx = { dir, NULL, c->flags, parse_only };
+	int code;
 
-	/* --help needs no repository */
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return c->fn(argc, argv, &ctx);
-	if ((c->flags & NEED_REPO) && repo_open(&ctx.repo, dir) < 0)
-		return EXIT_ERROR;
 	code = c->fn(argc, argv, &ctx);
 	repo_free(ctx.repo);
 	return code;
@@ -146,9 +154,21 @@ int gate_main(int argc, char **argv)
 		error("unknown command \"%s\": see gate --help", argv[i]);
 		return EXIT_ERROR;
 	}
+	if (parse_only)
+		return run_command(c, argc - i, argv + i, dir);
 	if (signals_init() < 0 || repo_global_init() < 0)
 		return EXIT_ERROR;
 	code = run_command(c, argc - i, argv + i, dir);
 	repo_global_shutdown();
+	return code;
+}
+
+int gate_main_parse_only(int argc, char **argv)
+{
+	int code;
+
+	parse_only = 1;
+	code = gate_main(argc, argv);
+	parse_only = 0;
 	return code;
 }

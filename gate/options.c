@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,3 +44,14 @@ int options_parse_duration(double *out, const char *opt, const char *s)
 	return 0;
 }
 
+
+void options_getopt_reset(void)
+{
+	opterr = 0;
+#ifdef __GLIBC__
+	optind = 0;
+#else
+	optreset = 1;
+	optind = 1;
+#endif
+}

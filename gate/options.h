@@ -11,6 +11,9 @@ int options_parse_count(long *out, const char *opt, const char *s, long lo,
 /* "90", "90s", "10m", "1.5h", "250ms": a positive, finite duration (as
    config_parse_duration), or -1 after error() naming opt. */
 int options_parse_duration(double *out, const char *opt, const char *s);
-/* A fresh seed from /dev/urandom (time and pid when it cannot be read). */
+/* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
+   on glibc, optreset on the BSDs), so a parse never starts inside a
+   previous argv's option cluster. */
+void options_getopt_reset(void);
 
 #endif

@@ -123,10 +123,20 @@ static int revparse_error(struct repo *r, const char *spec, int err)
 		return error("ambiguous revision \"%s\": %s; give more hex "
 			     "digits or a full ref name (refs/heads/...)",
 			     spec, repo_errmsg());
+	if (strstr(spec, "@{") &&
+	    (err == GIT_EINVALIDSPEC || err == GIT_ENOTFOUND))
+		return error("cannot resolve revision \"%s\": %s; gate may "
+			     "not read this reflog form (@{-N}, @{upstream}, "
+			     "@{date}) as git does: pass the commit, e.g. "
+			     "--base $(git rev-parse '%s')", spec,
+			     repo_errmsg(), spec);
+	if (err == GIT_EINVALIDSPEC && strstr(spec, ".."))
+		return error("invalid revision \"%s\": a range; pass one "
+			     "revision such as a branch, tag or commit", spec);
 	if (err == GIT_EINVALIDSPEC)
 		return error("invalid revision \"%s\": %s; pass one revision "
-			     "such as a branch, tag or commit (not a range)",
-			     spec, repo_errmsg());
+			     "such as a branch, tag or commit", spec,
+			     repo_errmsg());
 	if (err != GIT_ENOTFOUND && err != GIT_EUNBORNBRANCH)
 		return error("cannot resolve revision \"%s\": %s", spec,
 			     repo_errmsg());
@@ -488,6 +498,14 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
 		goto cleanup;
 	}
 	size = git_blob_rawsize(blob);
+	if (git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK) {
+		error("\"%s\" in tree %s is a symlink (to \"%.*s\"): gate "
+		      "reads it from the commit and does not follow links; "
+		      "commit the file itself, or pass --config FILE", path,
+		      tree_hex, size > 200 ? 200 : (int)size,
+		      (const char *)git_blob_rawcontent(blob));
+		goto cleanup;
+	}
 	if (size >= (git_object_size_t)SIZE_MAX) {
 		error("\"%s\" is too large to read", path);
 		goto cleanup;

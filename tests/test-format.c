@@ -261,6 +261,35 @@ static void test_format__gate_report_head_samples(void)
 	CHECK_CONTAINS(msg, "could not be measured in that run: boom");
 }
 
+/* Only schema 1: 2, 0, "1", null, 1.5 and a missing schema are refused,
+ * each with a message naming the schema gate reads. */
+static void test_format__gate_report_schema(void)
+{
+	static const char *const schemas[] = {
+		"\"schema\": 2, ", "\"schema\": 0, ", "\"schema\": \"1\", ",
+		"\"schema\": null, ", "\"schema\": 1.5, ", "",
+	};
+	struct fmt_table t = FMT_TABLE_INIT;
+	char msg[512], text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(schemas) / sizeof(schemas[0]); i++) {
+		snprintf(text, sizeof(text), "{%s\"gate_version\": \"0.1.0\", "
+			 "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"s\", "
+			 "\"samples\": [{\"base\": 1, \"head\": 2}]}]}",
+			 schemas[i]);
+		CHECK(parse(&t, FORMAT_GATE, text, strlen(text), msg,
+			    sizeof(msg), 0) < 0);
+		CHECK_CONTAINS(msg, "schema 1");
+	}
+	snprintf(text, sizeof(text), "{\"schema\": 1, \"gate_version\": "
+		 "\"0.1.0\", \"benchmarks\": [{\"name\": \"a\", \"unit\": "
+		 "\"s\", \"samples\": [{\"base\": 1, \"head\": 2}]}]}");
+	CHECK(parse(&t, FORMAT_GATE, text, strlen(text), msg, sizeof(msg),
+		    0) == 0);
+	fmt_table_release(&t);
+}
+
 /*
  * Every prefix of a real output is refused with a message, never read as
  * a shorter table: JSON always; go test until its closing PASS line; the
@@ -413,6 +442,7 @@ static const struct harness_test tests[] = {
 	TEST(test_format__lines_protocol),
 	TEST(test_format__hyperfine_and_pytest),
 	TEST(test_format__gate_report_head_samples),
+	TEST(test_format__gate_report_schema),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__select),
 	TEST(test_format__units),

@@ -286,6 +286,15 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	rc = parse_options(&o, argc, argv);
 	if (rc)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	/* the repository is opened once the options are understood */
+	switch (gate_ctx_ready(ctx)) {
+	case 0:
+		break;
+	case 1:
+		return EXIT_PASS;
+	default:
+		return EXIT_ERROR;
+	}
 	if (resolve(good, ctx->repo, o.good) < 0 ||
 	    resolve(bad, ctx->repo, o.bad) < 0)
 		return EXIT_ERROR;

@@ -5,11 +5,15 @@
  */
 #include "gate/cmd.h"
 
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <gsl/gsl_rng.h>
@@ -76,8 +80,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 	int c;
 
 	o->pairs = -1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o->rev = optarg; break;
@@ -194,12 +197,13 @@ static void set_number(cJSON *obj, const char *key, double v)
 static int write_advice(const char *path, const struct config *cfg,
 			const struct advice *adv)
 {
-	char *text = NULL, *out = NULL, *tmp = NULL;
+	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL;
 	size_t len, i;
 	cJSON *root = NULL, *list, *it;
 	struct config check = CONFIG_INIT;
+	struct stat st;
 	FILE *f = NULL;
-	int ret = -1;
+	int ret = -1, fd = -1;
 
 	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
@@ -226,17 +230,38 @@ static int write_advice(const char *path, const struct config *cfg,
 	/* never write a file gate itself would refuse */
 	if (config_parse(&check, out, strlen(out), path) < 0)
 		goto cleanup;
-	tmp = xasprintf("%s.gate-tmp", path);
-	f = fopen(tmp, "w");
-	if (!f || fputs(out, f) < 0 || fputc('\n', f) < 0 || fclose(f)) {
+	/* through a symlink to its target, keeping the target's mode; the
+	   rename in the target's directory makes the update atomic */
+	if (!(real = realpath(path, NULL))) {
+		error("cannot resolve \"%s\":", path);
+		goto cleanup;
+	}
+	if (stat(real, &st) < 0) {
+		error("cannot read \"%s\":", real);
+		goto cleanup;
+	}
+	tmp = xasprintf("%s.gate-tmp", real);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || fchmod(fd, st.st_mode & 07777) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
+		error("cannot write \"%s\":", tmp);
+		if (fd >= 0) {
+			close(fd);
+			remove(tmp);
+		}
+		goto cleanup;
+	}
+	if (fputs(out, f) < 0 || fputc('\n', f) < 0 || fflush(f) ||
+	    fsync(fileno(f)) < 0 || fclose(f)) {
 		f = NULL;
 		error("cannot write \"%s\":", tmp);
 		remove(tmp);
 		goto cleanup;
 	}
 	f = NULL;
-	if (rename(tmp, path) < 0) {
-		error("cannot replace \"%s\":", path);
+	if (rename(tmp, real) < 0) {
+		error("cannot replace \"%s\":", real);
 		remove(tmp);
 		goto cleanup;
 	}
@@ -250,6 +275,7 @@ cleanup:
 	free(text);
 	free(out);
 	free(tmp);
+	free(real);
 	return ret;
 }
 
@@ -271,6 +297,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	memset(&mo, 0, sizeof(mo));
 	rc = parse_options(&o, argc, argv);
 	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	narms = o.rebuild ? 2 : 1;
 	seed = o.have_seed ? o.seed : seed_fresh();

@@ -19,6 +19,8 @@
 
 #include <cjson/cJSON.h>
 #include "common/error.h"
+#include "gate/options.h"
+#include "gate/exec/signals.h"
 #include "gate/config.h"
 #include "gate/format/format.h"
 #include "gate/verdict.h"
@@ -128,8 +130,7 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
 	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	o->seed = 1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
@@ -752,11 +753,15 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	rc = parse_options(&o, argc, argv);
 	if (rc)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (load(&t[0], o.files[0], &o, &run.used[0],
 		 &run.one_process[0]) < 0 ||
 	    load(&t[1], o.files[1], &o, &run.used[1],
 		 &run.one_process[1]) < 0)
 		goto cleanup;
+	if (signals_pending())
+		goto interrupted;
 	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
 	ix[0] = index_cases(&t[0]);
 	ix[1] = index_cases(&t[1]);
@@ -779,7 +784,11 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	run.alpha = (1 - o.confidence) / (double)run.compared;
 	run.min_n = stats_shift_min_n(run.alpha);
 	v = xcalloc(n, sizeof(*v));
+	signals_test_stall("compare");
 	for (i = 0; i < n; i++) {
+		/* a file may hold 100k cases: SIGINT/SIGTERM stop the loop */
+		if (signals_pending())
+			goto interrupted;
 		if (rows[i].c[0] && rows[i].c[1]) {
 			analyse(&rows[i], &o, &run);
 			v[i] = rows[i].verdict;
@@ -793,6 +802,10 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 		   &o, &run, suite, code);
 	if (o.json && write_json(o.json, rows, n, &o, &run, suite, code) < 0)
 		code = EXIT_ERROR;
+	goto cleanup;
+interrupted:
+	error("interrupted by signal %d: no verdict", signals_pending());
+	code = signals_exit_code(signals_pending());
 cleanup:
 	for (i = 0; i < n; i++)
 		free(rows[i].reason);

@@ -109,7 +109,6 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 	struct machine m;
 	char buf[128];
 
-	(void)ctx;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(cmd_doctor_usage, stdout);
 		return EXIT_PASS;
@@ -120,6 +119,8 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_doctor_usage, stderr);
 		return EXIT_ERROR;
 	}
+	if (gate_ctx_ready(ctx) != 0)
+		return EXIT_PASS;
 	problems = unknowns = 0;
 	machine_read(&m);
 	printf("gate doctor: %s, %s\n\n", m.cpu, m.kernel);

@@ -178,6 +178,15 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_export_usage, stderr);
 		return EXIT_ERROR;
 	}
+	/* the repository is opened once the options are understood */
+	switch (gate_ctx_ready(ctx)) {
+	case 0:
+		break;
+	case 1:
+		return EXIT_PASS;
+	default:
+		return EXIT_ERROR;
+	}
 	if (!label)
 		label = deflabel = history_default_label();
 	/* --commit: that commit's record alone */

@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/options.h"
 #include "common/file.h"
 #include "gate/config.h"
 #include "git/repo.h"
@@ -313,8 +314,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 	size_t i;
 
 	memset(&f, 0, sizeof(f));
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': force = 1; break;
@@ -333,6 +333,8 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_init_usage, stderr);
 		return EXIT_ERROR;
 	}
+	if ((c = gate_ctx_ready(ctx)) != 0)
+		return c > 0 ? EXIT_PASS : EXIT_ERROR;
 	top = repo_workdir(ctx->repo);
 	path = xasprintf("%sgate.json", top);
 	if (!to_stdout && !force && exists(top, "gate.json")) {

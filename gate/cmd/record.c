@@ -141,6 +141,15 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 					   argv[optind - 1]);
 		}
 	}
+	/* the repository is opened once the options are understood */
+	switch (gate_ctx_ready(ctx)) {
+	case 0:
+		break;
+	case 1:
+		return EXIT_PASS;
+	default:
+		return EXIT_ERROR;
+	}
 	if (label && !*label)
 		return usage_error("--label needs a name, not", label);
 	if (!label)

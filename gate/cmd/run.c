@@ -149,8 +149,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 	int c;
 
 	o->ov.pairs = o->ov.warmup = -1;
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->base = optarg; break;
@@ -218,6 +217,21 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+/* Report paths, checked before anything is measured: distinct, not a
+ * config (--config, nor gate.json in the working tree), writable. */
+static int check_report_paths(const struct run_opts *o, struct repo *repo)
+{
+	char *top = xasprintf("%sgate.json", repo_workdir(repo));
+	int rc = report_check_paths(o->json, o->markdown, o->html, top);
+
+	if (rc == 0 && o->config)
+		rc = report_check_paths(o->json, o->markdown, o->html,
+					o->config);
+
+	free(top);
+	return rc;
 }
 
 /*
@@ -628,6 +642,10 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	rc = parse_options(&o, argc, argv);
 	if (rc != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (check_report_paths(&o, ctx->repo) < 0)
+		return EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
 	o.github = ci_github_active();
 	term = report_term_stream(o.json, o.markdown, o.html);
@@ -639,11 +657,19 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	r.advisory = o.advisory;
 
 	/* plan, workspace, measure, decide, report */
-	if (workspace_open(&w, ctx->repo) < 0 ||
+	/* --config is read before the lock is taken: a FIFO that never
+	   delivers holds no lock, and a signal stops it (143/130) */
+	if ((o.config && workspace_load_config(&cfg, &origin, ctx->repo,
+						o.config, NULL) < 0) ||
+	    workspace_open(&w, ctx->repo) < 0 ||
 	    resolve_revs(&w, ctx->repo, &o) < 0 ||
-	    workspace_load_config(&cfg, &origin, ctx->repo, o.config,
-				  &w.arm[ARM_HEAD].rev) < 0)
+	    (!o.config && workspace_load_config(&cfg, &origin, ctx->repo,
+						 NULL,
+						 &w.arm[ARM_HEAD].rev) < 0)) {
+		if (signals_pending())
+			goto interrupted;
 		goto cleanup;
+	}
 	r.config_origin = origin;
 	have_base = load_base(&bcfg, &no_base, ctx->repo, &o,
 			      &w.arm[ARM_BASE].rev, last_error,

@@ -479,6 +479,15 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_trend_usage, stderr);
 		return EXIT_ERROR;
 	}
+	/* the repository is opened once the options are understood */
+	switch (gate_ctx_ready(ctx)) {
+	case 0:
+		break;
+	case 1:
+		return EXIT_PASS;
+	default:
+		return EXIT_ERROR;
+	}
 	if (!label)
 		label = deflabel = history_default_label();
 	if (history_load(&h, ctx->repo, range, label) < 0) {

@@ -116,15 +116,65 @@ int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 	return 0;
 }
 
+/* FNV-1a over name, a NUL and unit. */
+static size_t case_hash(const char *name, const char *unit)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	h *= 1099511628211ULL;
+	for (p = (const unsigned char *)unit; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void slot_put(size_t *slot, size_t nslot, const struct fmt_case *c,
+		     size_t index)
+{
+	size_t k = case_hash(c->name, c->unit) & (nslot - 1);
+
+	while (slot[k])
+		k = (k + 1) & (nslot - 1);
+	slot[k] = index + 1;
+}
+
+/* (Re)build the index for t's cases: after growth, and after a filter. */
+static void table_reindex(struct fmt_table *t)
+{
+	size_t i, want = 64;
+
+	while (want < 2 * (t->n + 1))
+		want *= 2;
+	free(t->slot);
+	t->slot = xcalloc(want, sizeof(*t->slot));
+	t->nslot = want;
+	for (i = 0; i < t->n; i++)
+		slot_put(t->slot, t->nslot, &t->cases[i], i);
+}
+
+/* A case by (name, unit): hashed, so a file of 100k cases reads in
+   linear time. */
 struct fmt_case *fmt_table_find(const struct fmt_table *t, const char *name,
 				const char *unit)
 {
-	size_t i;
+	size_t k, i;
 
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->cases[i].name, name) &&
-		    !strcmp(t->cases[i].unit, unit))
-			return &t->cases[i];
+	if (!t->nslot) {
+		for (i = 0; i < t->n; i++)
+			if (!strcmp(t->cases[i].name, name) &&
+			    !strcmp(t->cases[i].unit, unit))
+				return &t->cases[i];
+		return NULL;
+	}
+	for (k = case_hash(name, unit) & (t->nslot - 1); t->slot[k];
+	     k = (k + 1) & (t->nslot - 1)) {
+		struct fmt_case *c = &t->cases[t->slot[k] - 1];
+
+		if (!strcmp(c->name, name) && !strcmp(c->unit, unit))
+			return c;
+	}
 	return NULL;
 }
 
@@ -146,6 +196,10 @@ void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
 		nm = NULL;
 		c->unit = xstrdup(unit);
 		c->higher_better = unit_higher_better(unit);
+		if (2 * t->n >= t->nslot)
+			table_reindex(t);
+		else
+			slot_put(t->slot, t->nslot, c, t->n - 1);
 	}
 	free(nm);
 	if (c->n == c->cap) {
@@ -165,8 +219,10 @@ void fmt_table_release(struct fmt_table *t)
 		free(t->cases[i].values);
 	}
 	free(t->cases);
+	free(t->slot);
 	t->cases = NULL;
-	t->n = t->cap = 0;
+	t->slot = NULL;
+	t->n = t->cap = t->nslot = 0;
 }
 
 int unit_higher_better(const char *unit)
@@ -289,6 +345,7 @@ int fmt_table_filter(struct fmt_table *t, const char *re)
 		free(t->cases[i].values);
 	}
 	t->n = kept;
+	table_reindex(t);
 	regfree(&rx);
 	return 0;
 }

@@ -36,8 +36,10 @@ struct fmt_case {
 struct fmt_table {
 	struct fmt_case *cases;	/* in order of first appearance */
 	size_t n, cap;
+	size_t *slot;		/* hash of (name, unit): index + 1, 0 free */
+	size_t nslot;		/* a power of two above 2n, or 0 */
 };
-#define FMT_TABLE_INIT { NULL, 0, 0 }
+#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0 }
 
 struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */

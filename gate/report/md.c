@@ -6,6 +6,7 @@
 #include "gate/report/view.h"
 
 #include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@
 #include "common/banned.h"
 
 /* Text in a table cell or a line: '|' escaped, newlines flattened, HTML
- * special characters neutralised so a name cannot inject markup. */
+ * special characters neutralised so a name cannot inject markup, and
+ * "@user" and "#123" broken with a zero-width space so text from a
+ * benchmark cannot mention people or link issues in a PR comment. */
 static void md_text(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
@@ -24,6 +27,14 @@ static void md_text(FILE *out, const char *s)
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
+		case '@':
+			fputs(isalnum((unsigned char)s[1]) ? "@&#8203;" : "@",
+			      out);
+			break;
+		case '#':
+			fputs(s[1] >= '0' && s[1] <= '9' ? "#&#8203;" : "#",
+			      out);
+			break;
 		case '`': case '*': case '_': case '[': case ']': case '\\':
 			fputc('\\', out);
 			fputc(*s, out);

@@ -70,12 +70,13 @@ void progress_pair(void *arg, const struct bench_run *br, size_t done,
 		char bs[32], hs[32];
 
 		progress_clear(p);
-		fprintf(p->out, "gate: %s pair %zu/%zu (%s first): base %s, "
-			"head %s, %+.1f%%\n", br->cfg->name, done, total,
+		term_printf(p->out, "gate: %s pair %zu/%zu (%s first): base "
+			    "%s, head %s, %+.1f%%", br->cfg->name, done, total,
 			pr->head_first ? "head" : "base",
 			metric_format(m, b, bs, sizeof(bs)),
 			metric_format(m, h, hs, sizeof(hs)),
 			(h / b - 1.0) * 100);
+		fputc('\n', p->out);
 	}
 	if (p->mode != PROGRESS_TTY || (done < total && t - p->last_draw < 0.2))
 		return;
@@ -83,7 +84,8 @@ void progress_pair(void *arg, const struct bench_run *br, size_t done,
 	format_seconds(elapsed, e, sizeof(e));
 	format_seconds(elapsed / (double)done * (double)(total - done), left,
 		       sizeof(left));
-	fprintf(p->out, "\r\033[Kgate: [%zu/%zu] %s: pair %zu of %zu, %s "
+	fputs("\r\033[K", p->out);
+	term_printf(p->out, "gate: [%zu/%zu] %s: pair %zu of %zu, %s "
 		"elapsed, about %s left", p->index, p->count, br->cfg->name,
 		done, total, e, left);
 	fflush(p->out);
@@ -100,13 +102,15 @@ void progress_bench_end(struct progress *p, const struct bench_run *br,
 		return;
 	view_row_build(&row, br, st, 0);
 	if (!row.measured)
-		fprintf(p->out, "gate: [%zu/%zu] %s: %s after %zu pairs\n",
+		term_printf(p->out, "gate: [%zu/%zu] %s: %s after %zu pairs",
 			p->index, p->count, row.bench, verdict_name(st->verdict),
 			br->npairs);
 	else
-		fprintf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %s (%s), %s\n",
+		term_printf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %s (%s), "
+			    "%s",
 			p->index, p->count, row.bench, br->npairs, row.change,
 			row.interval, verdict_name(st->verdict));
+	fputc('\n', p->out);
 	view_row_release(&row);
 	fflush(p->out);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ci/github.h"
@@ -144,6 +145,78 @@ int report_check_options(const char *json, const char *markdown,
 	return 0;
 }
 
+/* Whether a and b name the same file: by name, or by device and inode. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int check_writable(const char *opt, const char *path)
+{
+	struct stat st;
+	char *dir, *slash;
+	int ok;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return error("%s \"%s\" is a directory: name a file",
+				     opt, path);
+		if (access(path, W_OK) != 0)
+			return error("%s \"%s\" cannot be written:", opt,
+				     path);
+		return 0;
+	}
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (!slash) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	     access(dir, W_OK | X_OK) == 0;
+	if (!ok)
+		error("%s \"%s\" cannot be written: its directory \"%s\" "
+		      "%s", opt, path, dir, stat(dir, &st) != 0 ?
+		      "does not exist" : "is not a writable directory");
+	free(dir);
+	return ok ? 0 : -1;
+}
+
+int report_check_paths(const char *json, const char *markdown,
+		       const char *html, const char *config)
+{
+	const char *path[3] = { json, markdown, html };
+	static const char *const opt[3] = { "--json", "--markdown", "--html" };
+	size_t i, k;
+
+	for (i = 0; i < 3; i++) {
+		if (!path[i] || is_stdout(path[i]))
+			continue;
+		for (k = 0; k < i; k++)
+			if (path[k] && !is_stdout(path[k]) &&
+			    same_file(path[k], path[i]))
+				return error("%s and %s both name \"%s\": one "
+					     "report would overwrite the other; "
+					     "give each its own file", opt[k],
+					     opt[i], path[i]);
+		if (config && same_file(path[i], config))
+			return error("%s \"%s\" is the config gate reads: the "
+				     "report would overwrite it; name another "
+				     "file", opt[i], path[i]);
+		if (check_writable(opt[i], path[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 FILE *report_term_stream(const char *json, const char *markdown,
 			 const char *html)
 {
@@ -165,7 +238,7 @@ int report_use_color(const char *when, FILE *out)
 
 void report_build_log(FILE *out, const char *arm, const char *path)
 {
-	char buf[4096], *title;
+	char buf[4096], *title, token[40];
 	FILE *f = fopen(path, "r");
 	size_t n;
 	int last = '\n';
@@ -175,12 +248,14 @@ void report_build_log(FILE *out, const char *arm, const char *path)
 	title = xasprintf("gate: build log of %s (%s)", arm, path);
 	fflush(stderr);
 	ci_github_group(out, title);
+	ci_github_stop_commands(out, token);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		fwrite(buf, 1, n, out);
 		last = buf[n - 1];
 	}
 	if (last != '\n')
 		fputc('\n', out);
+	ci_github_resume_commands(out, token);
 	ci_github_endgroup(out);
 	fclose(f);
 	free(title);

@@ -82,6 +82,15 @@ int report_publish(FILE *out, const struct run_report *r,
  * Returns 0, or -1 after error(). Any argument may be NULL. */
 int report_check_options(const char *json, const char *markdown,
 			 const char *html, const char *color);
+/*
+ * Before measuring: the report files are distinct (no report overwrites
+ * another), none is the config (config, or NULL: the file gate.json is
+ * read from, when it is a file), and each can be written: an existing
+ * path is a writable file that is not a directory, a new one's directory
+ * exists and is writable. Returns 0, or -1 after error().
+ */
+int report_check_paths(const char *json, const char *markdown,
+		       const char *html, const char *config);
 /* Where the terminal report goes: stderr when a report takes stdout. */
 FILE *report_term_stream(const char *json, const char *markdown,
 			 const char *html);

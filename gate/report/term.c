@@ -6,12 +6,44 @@
 #include "gate/report/view.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ci/github.h"
 #include "common/error.h"
 #include "common/banned.h"
+
+void term_printf(FILE *out, const char *fmt, ...)
+{
+	char small[512], *buf = small;
+	const unsigned char *p;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small)) {
+		buf = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	for (p = (const unsigned char *)buf; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(out, "\\u%04x", *++p);
+		else
+			fputc(*p, out);
+	}
+	if (buf != small)
+		free(buf);
+}
 
 const char *format_seconds(double s, char *buf, size_t size)
 {
@@ -111,23 +143,22 @@ static void print_row(FILE *out, int w, int vw, const struct view_row *row,
 	snprintf(verdict, sizeof(verdict), "%s%s", row->gating ? "" :
 		 "(info) ", loud(row->word, word, sizeof(word)));
 	if (!row->measured) {
-		fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
-			"%-11s  %-*s  %s%s%s\n", w, row->first ? row->bench : "",
-			row->metric, vw, "-", vw, "-", "-",
-			row->verdict == VERDICT_NEW ? "not compared" : "-",
-			"-", "-", STRIP_W, "", paint_it ? paint(color,
-			row->verdict) : "", verdict, paint_it ? reset(color) :
-			"");
-		return;
+		term_printf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			    "%-11s  %-*s  ", w, row->first ? row->bench : "",
+			    row->metric, vw, "-", vw, "-", "-",
+			    row->verdict == VERDICT_NEW ? "not compared" : "-",
+			    "-", "-", STRIP_W, "");
+	} else {
+		snprintf(wins, sizeof(wins), "%zu/%zu p=%s", row->head_slower,
+			 row->of, row->sign_p);
+		term_printf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
+			    "%-11s  %s  ", w, row->first ? row->bench : "",
+			    row->metric, vw, row->base, vw, row->head,
+			    row->change, row->interval, wins, row->cv,
+			    report_strip(strip, STRIP_W, row));
 	}
-	snprintf(wins, sizeof(wins), "%zu/%zu p=%s", row->head_slower,
-		 row->of, row->sign_p);
-	fprintf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  %-11s  %s  "
-		"%s%s%s\n", w, row->first ? row->bench : "", row->metric,
-		vw, row->base, vw, row->head, row->change, row->interval, wins,
-		row->cv, report_strip(strip, STRIP_W, row),
-		paint_it ? paint(color, row->verdict) : "", verdict,
-		paint_it ? reset(color) : "");
+	fprintf(out, "%s%s%s\n", paint_it ? paint(color, row->verdict) : "",
+		verdict, paint_it ? reset(color) : "");
 }
 
 static void print_suite(FILE *out, const struct report_view *v, int color)
@@ -146,9 +177,9 @@ static void print_suite(FILE *out, const struct report_view *v, int color)
 	fprintf(out, "verdict: %s%s%s", paint(color, v->suite), word,
 		reset(color));
 	if (v->error)
-		fprintf(out, ": %s", v->error);
+		term_printf(out, ": %s", v->error);
 	else
-		fprintf(out, ": %s", v->counts);
+		term_printf(out, ": %s", v->counts);
 	if (v->advisory)
 		fprintf(out, " (advisory: exit 0 instead of %d)\n",
 			v->advisory_code);
@@ -164,8 +195,9 @@ static void print_reasons(FILE *out, const struct report_view *v)
 		const struct view_bench *vb = &v->benches[i];
 
 		if (vb->why) {
-			fprintf(out, "%s: %s%s\n", vb->name,
-				vb->why_is_error ? "error: " : "", vb->why);
+			term_printf(out, "%s: %s%s", vb->name,
+				    vb->why_is_error ? "error: " : "", vb->why);
+			fputc('\n', out);
 			continue;
 		}
 		for (k = vb->row; k < vb->row + vb->nrows; k++) {
@@ -174,17 +206,23 @@ static void print_reasons(FILE *out, const struct report_view *v)
 			if (!row->reason)
 				continue;
 			if (vb->nrows == 1)
-				fprintf(out, "%s: %s\n", vb->name, row->reason);
+				term_printf(out, "%s: %s", vb->name,
+					    row->reason);
 			else
-				fprintf(out, "%s %s%s: %s\n", vb->name,
-					row->metric, row->gating ? "" :
-					" (informational)", row->reason);
+				term_printf(out, "%s %s%s: %s", vb->name,
+					    row->metric, row->gating ? "" :
+					    " (informational)", row->reason);
+			fputc('\n', out);
 		}
 		/* a heuristic's note (load, calibration): never the verdict */
-		if (vb->note)
-			fprintf(out, "  note: %s\n", vb->note);
-		for (k = 0; k < vb->nevidence; k++)
-			fprintf(out, "  %s\n", vb->evidence[k]);
+		if (vb->note) {
+			term_printf(out, "  note: %s", vb->note);
+			fputc('\n', out);
+		}
+		for (k = 0; k < vb->nevidence; k++) {
+			term_printf(out, "  %s", vb->evidence[k]);
+			fputc('\n', out);
+		}
 	}
 }
 
@@ -214,15 +252,24 @@ void report_term_view(FILE *out, const struct report_view *v, int color)
 	print_reasons(out, v);
 	print_suite(out, v, color);
 	fprintf(out, "\nprotocol:\n");
-	for (i = 0; i < v->nprotocol; i++)
-		fprintf(out, "  %s\n", v->protocol[i]);
+	for (i = 0; i < v->nprotocol; i++) {
+		term_printf(out, "  %s", v->protocol[i]);
+		fputc('\n', out);
+	}
 }
 
 void report_term(FILE *out, const struct run_report *r)
 {
 	struct report_view v;
+	char token[40];
+	int github = ci_github_active();
 
 	report_view_build(&v, r);
+	/* in Actions the report quotes untrusted text: no command in it */
+	if (github)
+		ci_github_stop_commands(out, token);
 	report_term_view(out, &v, r->color);
+	if (github)
+		ci_github_resume_commands(out, token);
 	report_view_release(&v);
 }

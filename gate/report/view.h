@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/error.h"
+
 #include "gate/report/report.h"
 
 /* One pair of a row's metric, for plots. */
@@ -137,6 +139,13 @@ const char *view_tick_label(double pct, char *buf, size_t size);
  * call these.
  */
 void report_term_view(FILE *out, const struct report_view *v, int color);
+/*
+ * printf to a terminal with every control character of the result shown,
+ * never obeyed: C0 bytes (newline included), DEL and U+0080..U+009F come
+ * out as \xNN, so a case name or a stderr tail cannot clear the screen,
+ * set the title or start a line of its own. The caller writes line ends.
+ */
+void term_printf(FILE *out, const char *fmt, ...) PRINTF(2, 3);
 void report_md_view(FILE *out, const struct report_view *v);
 void report_html_view(FILE *out, const struct report_view *v);
 /* GitHub annotations: fail and error as errors, noisy as warnings, notes
