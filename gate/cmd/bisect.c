@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "gate/options.h"
 #include "gate/run.h"
 #include "gate/verdict.h"
 #include "git/repo.h"
@@ -209,8 +210,7 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'g': o->good = optarg; break;

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/options.h"
 #include "gate/history.h"
 #include "git/repo.h"
 #include "common/banned.h"
@@ -148,8 +149,7 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 	FILE *f = stdout;
 	int o, code = EXIT_ERROR, missing = 0;
 
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'f': format = optarg; break;

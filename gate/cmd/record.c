@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/options.h"
 #include "common/file.h"
 #include "gate/history.h"
 #include "git/repo.h"
@@ -125,8 +126,7 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 	time_t t = time(NULL);
 	struct tm tm;
 
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l': label = optarg; break;

@@ -27,6 +27,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
+#include "gate/options.h"
 #include "gate/history.h"
 #include "git/repo.h"
 #include "common/banned.h"
@@ -446,8 +447,7 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 	size_t nc, k;
 	int o, code = EXIT_ERROR;
 
-	opterr = 0;
-	optind = 1;
+	options_getopt_reset();
 	while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'l': label = optarg; break;
