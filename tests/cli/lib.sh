@@ -108,7 +108,13 @@ json_get() {
 # Patterns are unique to their test (CLI tests run two at a time), and a
 # leftover is killed by the pids listed, never by pattern.
 no_process() {
-	sleep 0.2
+	# a killed process may take a moment to go on a loaded machine: up to
+	# 3 s (the processes these tests leak would live 6 s or more)
+	i=0
+	while pgrep -f -- "$1" >/dev/null && [ $i -lt 30 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	left=$(pgrep -f -- "$1")
 	if [ -n "$left" ]; then
 		pgrep -af -- "$1" >&2
