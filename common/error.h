@@ -2,6 +2,15 @@
  * Error reporting and checked allocation shared by every module.
  * error() prints "gate: error: ..." to stderr and returns -1 so callers can
  * "return error(...)"; a format ending in ':' appends strerror(errno).
+ *
+ * Errors (ARCHITECTURE.md, "Errors"): a function returns 0 on success and
+ * -1 on error, after saying what went wrong. It says it with error(), or,
+ * when its caller passes a struct gate_err (the *_to variants), with
+ * error_to(): the message goes into the caller's record and nothing is
+ * printed, so the caller decides to print it, quote it in a longer message
+ * or drop it. No return value above 0 means "an error": an outcome that is
+ * neither success nor error (a file missing, --help asked, a signal) is
+ * an enum or an out-parameter named for it.
  */
 #ifndef COMMON_ERROR_H
 #define COMMON_ERROR_H
@@ -19,14 +28,24 @@ int error(const char *fmt, ...) PRINTF(1, 2);
 /* Print "gate: warning: MSG" to stderr. */
 void warning(const char *fmt, ...) PRINTF(1, 2);
 
+/* A message handed back to the caller instead of printed. */
+struct gate_err {
+	char msg[1024];		/* without the "gate: error: " prefix */
+};
+
 /*
- * Tests: while a buffer is set, every error() message (without the prefix)
- * is also copied into it, the last one winning. Pass NULL to stop. When
- * quiet is non-zero nothing is printed to stderr.
+ * With err: record the message in *err (as error() would print it, without
+ * the prefix) and print nothing. Without (NULL): error(). Returns -1.
+ */
+int error_to(struct gate_err *err, const char *fmt, ...) PRINTF(2, 3);
+
+/*
+ * TESTS ONLY (production code must not call it: it is global state):
+ * while a buffer is set, every error() message (without the prefix) is
+ * also copied into it, the last one winning. Pass NULL to stop. When quiet
+ * is non-zero nothing is printed to stderr.
  */
 void error_capture(char *buf, size_t size, int quiet);
-/* The current capture settings, to restore after a nested capture. */
-void error_capture_get(char **buf, size_t *size, int *quiet);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -32,6 +32,7 @@ struct parser {
 	struct jsonpos_step path[PATH_MAX_STEPS];	/* the value at hand */
 	size_t depth;
 	char where[160];	/* "in benchmark \"parse\"", for key errors */
+	struct gate_err *err;	/* the caller's record, or NULL: print */
 };
 
 /* A benchmark's settings while they are resolved: defaults, then its own. */

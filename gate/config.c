@@ -64,8 +64,9 @@ static int vfail(const struct parser *p, int at_key, const char *fmt,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (config_position(p, p->path, p->depth, at_key, &line, &col) < 0)
-		return error("%s: %s", p->origin, msg);
-	return error("%s:%zu:%zu: %s", p->origin, line, col, msg);
+		return error_to(p->err, "%s: %s", p->origin, msg);
+	return error_to(p->err, "%s:%zu:%zu: %s", p->origin, line,
+			col, msg);
 }
 
 /* Report an error at the value the current path names; returns -1. */
@@ -352,8 +353,8 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 
 	it = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!it)
-		return error("%s: \"benchmarks\" is missing: add a list like "
-			     "[" EXAMPLE_BENCH "]", p->origin);
+		return error_to(p->err, "%s: \"benchmarks\" is missing: add "
+				"a list like [" EXAMPLE_BENCH "]", p->origin);
 	config_enter(p, "benchmarks", 0);
 	if (!cJSON_IsArray(it))
 		return config_fail(p, "\"benchmarks\" must be a list like ["
@@ -388,6 +389,12 @@ static int only_whitespace(const char *s, size_t len)
 int config_parse(struct config *cfg, const char *text, size_t len,
 		 const char *origin)
 {
+	return config_parse_to(cfg, text, len, origin, NULL);
+}
+
+int config_parse_to(struct config *cfg, const char *text, size_t len,
+		    const char *origin, struct gate_err *err)
+{
 	static const struct config init = CONFIG_INIT;
 	struct parser p;
 	struct jsonpos_error jerr;
@@ -403,21 +410,22 @@ int config_parse(struct config *cfg, const char *text, size_t len,
 	if (!text)
 		len = 0;
 	if (len > CONFIG_MAX_BYTES)
-		return error("%s: the configuration is %zu bytes, more than "
-			     "the %d MiB gate reads: is it the right file?",
-			     origin, len, CONFIG_MAX_MIB);
+		return error_to(err, "%s: the configuration is %zu bytes, "
+				"more than the %d MiB gate reads: is it the "
+				"right file?", origin, len, CONFIG_MAX_MIB);
 	/* Skip a byte order mark: editors hide it, so columns then match. */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
 		text += 3;
 		len -= 3;
 	}
 	if (only_whitespace(text, len))
-		return error("%s: the configuration is empty: write an object "
-			     "like {\"benchmarks\": [" EXAMPLE_BENCH "]}",
-			     origin);
+		return error_to(err, "%s: the configuration is empty: write "
+				"an object like {\"benchmarks\": ["
+				EXAMPLE_BENCH "]}", origin);
 	if (jsonpos_check(text, len, &jerr) < 0) {
 		jsonpos_linecol(text, len, jerr.off, &line, &col);
-		return error("%s:%zu:%zu: %s", origin, line, col, jerr.msg);
+		return error_to(err, "%s:%zu:%zu: %s", origin, line, col,
+				jerr.msg);
 	}
 
 	/* cJSON gets its own NUL-terminated copy: text need not be one. */
@@ -431,15 +439,16 @@ int config_parse(struct config *cfg, const char *text, size_t len,
 		      (size_t)(end - copy) : 0;
 		jsonpos_linecol(text, len, off, &line, &col);
 		free(copy);
-		return error("%s:%zu:%zu: cJSON could not parse the "
-			     "configuration here (out of memory?)", origin,
-			     line, col);
+		return error_to(err, "%s:%zu:%zu: cJSON could not parse the "
+				"configuration here (out of memory?)", origin,
+				line, col);
 	}
 
 	memset(&p, 0, sizeof(p));
 	p.text = copy;
 	p.len = len;
 	p.origin = origin;
+	p.err = err;
 	ret = parse_top(&p, root, cfg);
 	cJSON_Delete(root);
 	free(copy);

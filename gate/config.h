@@ -137,6 +137,10 @@ struct config {
  */
 int config_parse(struct config *cfg, const char *text, size_t len,
 		 const char *origin);
+/* config_parse with the message in *err, not printed (common/error.h). */
+struct gate_err;
+int config_parse_to(struct config *cfg, const char *text, size_t len,
+		    const char *origin, struct gate_err *err);
 /*
  * A duration such as "90s", "5m", "1h", "250ms" or "300" (seconds) in
  * seconds into *out. Returns 0, or -1 (nothing set) when s is not a

@@ -436,12 +436,13 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		       const struct run_result *res, long pair)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	struct fmt_opts fo = { cfg->metric == METRIC_CPU, 1 };
+	struct gate_err err = { "" };
+	struct fmt_opts fo = { cfg->metric == METRIC_CPU, 1, &err };
 	struct fmt_table t = FMT_TABLE_INIT;
 	struct suite_data *sd = br->suite;
-	char origin[256], msg[1024], *obuf;
-	size_t osize, i;
-	int oquiet, rc, ret = -1;
+	char origin[256];
+	size_t i;
+	int rc, ret = -1;
 
 	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
 		 label);
@@ -452,15 +453,12 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 			origin, FORMAT_MAX_BYTES >> 20));
 		return -1;
 	}
-	error_capture_get(&obuf, &osize, &oquiet);
-	error_capture(msg, sizeof(msg), 1);
-	msg[0] = '\0';
+	/* the message goes into the benchmark's error, not on stderr */
 	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
 			  res->out_len, origin, &fo);
-	error_capture(obuf, osize, oquiet);
 	if (rc < 0) {
 		suite_fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
-			cfg->name, format_name(cfg->format), msg));
+			cfg->name, format_name(cfg->format), err.msg));
 		return -1;
 	}
 	if (!sd)

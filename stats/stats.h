@@ -168,6 +168,11 @@ struct stats_shift {
  */
 int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
 		   const double *y, size_t ny, double tail);
+/* stats_hl_shift with the message in *err, not printed (common/error.h). */
+struct gate_err;
+int stats_hl_shift_to(struct stats_shift *out, const double *x, size_t nx,
+		      const double *y, size_t ny, double tail,
+		      struct gate_err *err);
 /*
  * The k-th smallest (1-based) of the differences ys[j] - xs[i] of sorted
  * xs and ys, without forming them. NAN when k is not in 1..nx*ny.

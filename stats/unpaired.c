@@ -434,27 +434,36 @@ double stats_shift_kth(const double *xs, size_t nx, const double *ys,
 int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
 		   const double *y, size_t ny, double tail)
 {
+	return stats_hl_shift_to(out, x, nx, y, ny, tail, NULL);
+}
+
+int stats_hl_shift_to(struct stats_shift *out, const double *x, size_t nx,
+		      const double *y, size_t ny, double tail,
+		      struct gate_err *err)
+{
 	double *xs, *ys;
 	size_t m, c, i;
 	int exact;
 
 	if (nx == 0 || ny == 0)
-		return error("the Hodges-Lehmann shift needs values on both "
-			     "sides, got %zu and %zu", nx, ny);
+		return error_to(err, "the Hodges-Lehmann shift needs values on "
+				"both sides, got %zu and %zu", nx, ny);
 	if (ny > SIZE_MAX / nx)
-		return error("the Hodges-Lehmann shift of %zu by %zu values "
-			     "is too large to rank", nx, ny);
+		return error_to(err, "the Hodges-Lehmann shift of %zu by %zu "
+				"values is too large to rank", nx, ny);
 	if (!(tail > 0 && tail < 0.5))
-		return error("the one-sided error of a bound must be between "
-			     "0 and 0.5 (exclusive), got %g", tail);
+		return error_to(err, "the one-sided error of a bound must be "
+				"between 0 and 0.5 (exclusive), got %g", tail);
 	for (i = 0; i < nx; i++)
 		if (!isfinite(x[i]))
-			return error("value %zu of the first sample is %g, not "
-				     "a finite number", i + 1, x[i]);
+			return error_to(err, "value %zu of the first sample "
+					"is %g, not a finite number", i + 1,
+					x[i]);
 	for (i = 0; i < ny; i++)
 		if (!isfinite(y[i]))
-			return error("value %zu of the second sample is %g, "
-				     "not a finite number", i + 1, y[i]);
+			return error_to(err, "value %zu of the second sample "
+					"is %g, not a finite number", i + 1,
+					y[i]);
 	xs = xmalloc(nx * sizeof(*xs));
 	ys = xmalloc(ny * sizeof(*ys));
 	memcpy(xs, x, nx * sizeof(*xs));

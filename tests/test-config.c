@@ -44,6 +44,40 @@ static int is_released(const struct config *cfg)
 	       cfg->build.argv == NULL && cfg->build.shell == NULL;
 }
 
+/*
+ * config_parse_to hands the message back and prints nothing: the same text
+ * config_parse prints, for errors from each stage (size, syntax, a key, the
+ * benchmarks list, a cross-key rule).
+ */
+static void test_config__parse_to_prints_nothing(void)
+{
+	static const char *const bad[] = {
+		"",
+		"{\"a\": 1\n \"b\": 2}",
+		"{\"benchmarks\": [{\"name\": \"x\", \"run\": 5}]}",
+		"{\"defaults\": {}}",
+		"{\"benchmarks\": [{\"name\": \"x\", \"run\": [\"a\"]}, "
+		"{\"name\": \"x\", \"run\": [\"a\"]}]}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct config cfg;
+		struct gate_err err = { "" };
+		char printed[4096] = "";
+
+		CHECK(parse(&cfg, bad[i], strlen(bad[i])) < 0);
+		CHECK(msg[0] != '\0');
+		error_capture(printed, sizeof(printed), 1);
+		CHECK(config_parse_to(&cfg, bad[i], strlen(bad[i]),
+				      "gate.json", &err) < 0);
+		error_capture(NULL, 0, 0);
+		CHECK_STR(printed, "");
+		CHECK_STR(err.msg, msg);
+		CHECK(is_released(&cfg));
+	}
+}
+
 static void test_config__error_messages(void)
 {
 	static const struct {
@@ -1237,6 +1271,7 @@ static void test_config__verdict_keys(void)
 static const struct harness_test tests[] = {
 	TEST(test_config__verdict_keys),
 	TEST(test_config__error_messages),
+	TEST(test_config__parse_to_prints_nothing),
 	TEST(test_config__exact_messages),
 	TEST(test_config__defaults_applied),
 	TEST(test_config__overrides_applied),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,6 +57,23 @@ static void test_runner__exit_codes(void)
 	r = run_sh("kill -SEGV $$", 10, NULL);
 	CHECK(r.status == RUN_SIGNAL);
 	CHECK(r.code == SIGSEGV);
+}
+
+/* a child stopped by SIGTTIN is killed at once and named, not timed out */
+static void test_runner__stopped_child(void)
+{
+	char why[256];
+	struct run_result r = run_sh("kill -TTIN $$; echo after", 30, NULL);
+
+	CHECK(r.status == RUN_STOPPED);
+	CHECK(r.code == SIGTTIN);
+	CHECK(r.wall < 20);	/* 30 s would mean the timeout fired */
+	CHECK(r.out_bytes == 0);	/* never continued */
+	run_describe(&r, why, sizeof(why));
+	CHECK(strstr(why, "stopped by SIGTTIN: it read the terminal") != NULL);
+	r = run_sh("kill -STOP $$", 30, NULL);
+	CHECK(r.status == RUN_STOPPED);
+	CHECK(r.code == SIGSTOP);
 }
 
 static void test_runner__argv_without_shell(void)
@@ -340,6 +358,7 @@ static const struct harness_test tests[] = {
 	TEST(test_runner__perf_count_or_clean_failure),
 	TEST(test_runner__env_and_rusage),
 	TEST(test_runner__exit_codes),
+	TEST(test_runner__stopped_child),
 	TEST(test_runner__argv_without_shell),
 	TEST(test_runner__spawn_failure),
 	TEST(test_runner__captures_stdout_with_a_cap),

@@ -393,7 +393,7 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 	int hb = a->higher_better;
 	size_t i, zeros = 0;
 	double *lo, *ln;
-	char cap[1024];
+	struct gate_err err = { "" };
 	int rc;
 
 	w->verdict = VERDICT_ERROR;
@@ -424,14 +424,14 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 	/* the shift of log NEW against log OLD (the reverse for rates) */
 	lo = logs(a->values, a->n);
 	ln = logs(b->values, b->n);
-	error_capture(cap, sizeof(cap), 1);
-	rc = hb ? stats_hl_shift(&w->sh, ln, b->n, lo, a->n, run->alpha) :
-		  stats_hl_shift(&w->sh, lo, a->n, ln, b->n, run->alpha);
-	error_capture(NULL, 0, 0);
+	rc = hb ? stats_hl_shift_to(&w->sh, ln, b->n, lo, a->n, run->alpha,
+				    &err) :
+		  stats_hl_shift_to(&w->sh, lo, a->n, ln, b->n, run->alpha,
+				    &err);
 	free(lo);
 	free(ln);
 	if (rc < 0) {
-		w->reason = xasprintf("no interval: %s", cap);
+		w->reason = xasprintf("no interval: %s", err.msg);
 		return;
 	}
 	run->normal += !w->sh.exact;

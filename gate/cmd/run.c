@@ -241,12 +241,11 @@ static int check_report_paths(const struct run_opts *o, struct repo *repo)
  * or an invalid one: base may simply predate it).
  */
 static int load_base(struct config *bcfg, const char **why, struct repo *repo,
-		     const struct run_opts *o, const struct repo_rev *base,
-		     char *last_error, size_t size)
+		     const struct run_opts *o, const struct repo_rev *base)
 {
 	char *text = NULL;
 	size_t len = 0;
-	char buf[1024];
+	struct gate_err err = { "" };
 
 	if (o->config) {
 		*why = "the --config file decides: base's gate.json is not "
@@ -257,17 +256,15 @@ static int load_base(struct config *bcfg, const char **why, struct repo *repo,
 		*why = "head's gate.json decides: base has no gate.json";
 		return 0;
 	}
-	error_capture(buf, sizeof(buf), 1);
-	if (config_parse(bcfg, text, len, "base's gate.json") < 0) {
-		error_capture(last_error, size, 0);
+	if (config_parse_to(bcfg, text, len, "base's gate.json", &err) < 0) {
 		warning("base's gate.json is not valid (%s): comparing every "
-			"benchmark head declares, under head's policy", buf);
+			"benchmark head declares, under head's policy",
+			err.msg);
 		*why = "head's gate.json decides: base's gate.json is not "
 		       "valid";
 		free(text);
 		return 0;
 	}
-	error_capture(last_error, size, 0);
 	free(text);
 	return 1;
 }
@@ -672,8 +669,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	}
 	r.config_origin = origin;
 	have_base = load_base(&bcfg, &no_base, ctx->repo, &o,
-			      &w.arm[ARM_BASE].rev, last_error,
-			      sizeof(last_error));
+			      &w.arm[ARM_BASE].rev);
 	if (!have_base && no_base && strstr(no_base, "no gate.json"))
 		r.config_note = "base has no gate.json: head's is used for "
 				"both arms, every benchmark compared";

@@ -41,6 +41,7 @@ struct proc {
 	double grace, limit;
 	size_t capture, out_cap;	/* bytes to keep; buffer size */
 	int reaped, timed_out, interrupted;
+	int stopped;		/* the signal that stopped it (then killed) */
 	struct run_result *res;
 	size_t tail_len;	/* bytes held in res->err_tail */
 };
@@ -387,11 +388,19 @@ static void try_reap(struct proc *p)
 {
 	struct rusage ru;
 	int status;
-	pid_t r = wait4(p->pid, &status, WNOHANG, &ru);
+	pid_t r = wait4(p->pid, &status, WNOHANG | WUNTRACED, &ru);
 	struct run_result *res = p->res;
 
 	if (r != p->pid)
 		return;
+	if (WIFSTOPPED(status)) {
+		/* stopped (SIGTTIN: it read the terminal) waits forever:
+		   kill it now and say why, not "timed out" later */
+		if (!p->stopped)
+			p->stopped = WSTOPSIG(status);
+		kill(-p->pid, SIGKILL);
+		return;
+	}
 	res->wall = now() - p->start;
 	res->limit = p->limit;
 	p->reaped = 1;
@@ -408,6 +417,9 @@ static void try_reap(struct proc *p)
 	if (p->interrupted) {
 		res->status = RUN_INTERRUPTED;
 		res->code = signals_pending();
+	} else if (p->stopped) {
+		res->status = RUN_STOPPED;
+		res->code = p->stopped;
 	} else if (p->timed_out) {
 		res->status = RUN_TIMEOUT;
 	} else if (WIFEXITED(status)) {
@@ -554,6 +566,22 @@ int run_one(struct run_result *res, const struct run_spec *spec)
 	return run_wait(&p, res, 1);
 }
 
+/* Why a stopped child was killed: the terminal signals name their cause. */
+static void run_describe_stop(int sig, char *buf, size_t size)
+{
+	if (sig == SIGTTIN)
+		snprintf(buf, size, "was stopped by SIGTTIN: it read the "
+			 "terminal; gate gives benchmarks no terminal, stdin "
+			 "is /dev/null");
+	else if (sig == SIGTTOU)
+		snprintf(buf, size, "was stopped by SIGTTOU: it wrote to the "
+			 "terminal or changed its settings; gate gives "
+			 "benchmarks no terminal");
+	else
+		snprintf(buf, size, "was stopped by signal %d (%s) and killed",
+			 sig, strsignal(sig));
+}
+
 const char *run_describe(const struct run_result *res, char *buf,
 			 size_t size)
 {
@@ -567,6 +595,9 @@ const char *run_describe(const struct run_result *res, char *buf,
 	case RUN_SIGNAL:
 		snprintf(buf, size, "was killed by signal %d (%s)", res->code,
 			 strsignal(res->code));
+		break;
+	case RUN_STOPPED:
+		run_describe_stop(res->code, buf, size);
 		break;
 	case RUN_TIMEOUT:
 		snprintf(buf, size, "timed out after %g s and was killed",

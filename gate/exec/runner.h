@@ -21,6 +21,7 @@ enum run_status {
 	RUN_EXIT,		/* exited non-zero: code */
 	RUN_SIGNAL,		/* killed by signal: code */
 	RUN_TIMEOUT,		/* timed out, group killed */
+	RUN_STOPPED,		/* stopped by signal code (SIGTTIN...), killed */
 	RUN_SPAWN,		/* could not start: code is errno */
 	RUN_INTERRUPTED,	/* gate got SIGINT/SIGTERM: group killed */
 };

@@ -60,7 +60,8 @@ int signals_init(void)
 	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
 		if (sigaction(stops[i], &sa, NULL) < 0)
 			return error("cannot install a signal handler:");
-	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	/* no SA_NOCLDSTOP: a child stopped by SIGTTIN wakes the runner */
+	sa.sa_flags = SA_RESTART;
 	if (sigaction(SIGCHLD, &sa, NULL) < 0)
 		return error("cannot install a signal handler:");
 	/* a benchmark closing its stdout must not kill gate */

@@ -82,6 +82,12 @@ enum format format_detect(const char *text, size_t len)
 struct cJSON *format_json(const char *text, size_t len, const char *origin,
 			  const char *what)
 {
+	return format_json_to(text, len, origin, what, NULL);
+}
+
+struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
+			     const char *what, struct gate_err *err)
+{
 	const char *end = NULL;
 	size_t line, col, off;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -96,21 +102,21 @@ struct cJSON *format_json(const char *text, size_t len, const char *origin,
 	cJSON_Delete(root);
 	/* cJSON allocates through gate's checked allocators: a syntax error */
 	jsonpos_linecol(text, len, off, &line, &col);
-	error("%s:%zu:%zu: syntax error: not valid %s JSON (truncated, or not "
-	      "this format?)", origin, line, col, what);
+	error_to(err, "%s:%zu:%zu: syntax error: not valid %s JSON "
+		 "(truncated, or not this format?)", origin, line, col, what);
 	return NULL;
 }
 
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,
-			  const char *what)
+			  const char *what, struct gate_err *err)
 {
 	const cJSON *v;
 
 	cJSON_ArrayForEach(v, a) {
 		if (!cJSON_IsNumber(v))
-			return error("%s: case \"%s\": \"%s\" holds a "
-				     "non-number", origin, name, what);
+			return error_to(err, "%s: case \"%s\": \"%s\" holds "
+					"a non-number", origin, name, what);
 		fmt_table_add(t, name, strlen(name), "s", v->valuedouble);
 	}
 	return 0;
@@ -273,7 +279,7 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 
 /* Every value finite and above zero (counts may be zero). */
 static int check_values(const struct fmt_table *t, const char *origin,
-			int allow_zero)
+			int allow_zero, struct gate_err *err)
 {
 	size_t i, j;
 
@@ -286,11 +292,11 @@ static int check_values(const struct fmt_table *t, const char *origin,
 			if (isfinite(v) && (v > 0 || (v == 0 && (allow_zero ||
 					    unit_is_count(c->unit)))))
 				continue;
-			return error("%s: case \"%s\" has the value %g %s: a "
-				     "value must be finite and above zero "
-				     "to be compared (a timer too coarse, or "
-				     "a broken benchmark?)", origin, c->name,
-				     v, c->unit);
+			return error_to(err, "%s: case \"%s\" has the value "
+					"%g %s: a value must be finite and "
+					"above zero to be compared (a timer "
+					"too coarse, or a broken benchmark?)",
+					origin, c->name, v, c->unit);
 		}
 	}
 	return 0;
@@ -305,19 +311,20 @@ int format_parse(struct fmt_table *t, enum format f, const char *text,
 	if (!o)
 		o = &none;
 	if (len > FORMAT_MAX_BYTES)
-		return error("%s: %zu bytes is more than the %u MiB gate reads",
-			     origin, len, FORMAT_MAX_BYTES >> 20);
+		return error_to(o->err, "%s: %zu bytes is more than the %u "
+				"MiB gate reads", origin, len,
+				FORMAT_MAX_BYTES >> 20);
 	if ((size_t)f < NREADERS && readers[f]->parse)
 		rc = readers[f]->parse(t, text, len, origin, o);
 	else
-		rc = error("%s: format \"%s\" has no cases to parse", origin,
-			   format_name(f));
+		rc = error_to(o->err, "%s: format \"%s\" has no cases to "
+			      "parse", origin, format_name(f));
 	if (rc == 0 && t->n == 0)
-		rc = error("%s: no benchmark results in the %s output (%zu "
-			   "bytes): did the suite run any case?", origin,
-			   format_name(f), len);
+		rc = error_to(o->err, "%s: no benchmark results in the %s "
+			      "output (%zu bytes): did the suite run any "
+			      "case?", origin, format_name(f), len);
 	if (rc == 0)
-		rc = check_values(t, origin, o->allow_zero);
+		rc = check_values(t, origin, o->allow_zero, o->err);
 	if (rc < 0)
 		fmt_table_release(t);
 	return rc;

@@ -45,6 +45,8 @@ struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */
 	int allow_zero;		/* keep 0 values: gate run reports such a
 				   case as unmeasurable, the others decided */
+	struct gate_err *err;	/* NULL: print errors; else the message
+				   goes here, unprinted (common/error.h) */
 };
 
 /* "time", "gbench", ... as written in gate.json and --format. */
@@ -68,6 +70,7 @@ enum format format_detect(const char *text, size_t len);
  */
 int format_parse(struct fmt_table *t, enum format f, const char *text,
 		 size_t len, const char *origin, const struct fmt_opts *o);
+/* (o->err set: the message goes there, unprinted; see struct fmt_opts) */
 void fmt_table_release(struct fmt_table *t);
 
 /* Add value to case (name, unit), creating it; for the parsers. */
@@ -119,11 +122,15 @@ int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
  * origin:line:column. Returns the root or NULL after error(); the caller
  * cJSON_Deletes it.
  */
+struct gate_err;
+/* format_json with the message in *err, not printed, when err is set. */
+struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
+			     const char *what, struct gate_err *err);
 struct cJSON *format_json(const char *text, size_t len, const char *origin,
 			  const char *what);
 /* Add every number of array a as a value of (name, "s"); what names a. */
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,
-			  const char *what);
+			  const char *what, struct gate_err *err);
 
 #endif

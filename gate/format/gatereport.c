@@ -30,8 +30,9 @@ int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
 				   metric_unit(br->cfg->metric);
 
 		if (br->error) {
-			error("%s: benchmark \"%s\" could not be measured in "
-			      "that run: %s", origin, br->cfg->name, br->error);
+			error_to(o->err, "%s: benchmark \"%s\" could not be "
+				 "measured in that run: %s", origin,
+				 br->cfg->name, br->error);
 			goto cleanup;
 		}
 		/* a report's head arm is the state it measured */
@@ -40,8 +41,9 @@ int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
 						   br->cfg->metric);
 
 			if (!isfinite(head)) {
-				error("%s: benchmark \"%s\": a sample has no "
-				      "number \"head\"", origin, br->cfg->name);
+				error_to(o->err, "%s: benchmark \"%s\": a sample "
+					 "has no number \"head\"", origin,
+					 br->cfg->name);
 				goto cleanup;
 			}
 			fmt_table_add(t, br->cfg->name, strlen(br->cfg->name),

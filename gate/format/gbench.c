@@ -82,12 +82,12 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 	double scale = 1e-9;
 
 	if (!cJSON_IsObject(e))
-		return error("%s: benchmarks[%zu] is not an object: not Google "
+		return error_to(o->err, "%s: benchmarks[%zu] is not an object: not Google "
 			     "Benchmark JSON", origin, i);
 	if (!cJSON_IsString(name))
 		name = cJSON_GetObjectItemCaseSensitive(e, "name");
 	if (!cJSON_IsString(name) || !*name->valuestring)
-		return error("%s: benchmarks[%zu] has no \"name\": not Google "
+		return error_to(o->err, "%s: benchmarks[%zu] has no \"name\": not Google "
 			     "Benchmark JSON", origin, i);
 	if (cJSON_IsString(type) && strcmp(type->valuestring, "iteration"))
 		return 0;	/* an aggregate: computed from the samples */
@@ -95,17 +95,17 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(
 			e, "error_message");
 
-		return error("%s: case \"%s\" reported an error: %s", origin,
+		return error_to(o->err, "%s: case \"%s\" reported an error: %s", origin,
 			     name->valuestring, cJSON_IsString(msg) ?
 			     msg->valuestring : "(no message)");
 	}
 	if (!cJSON_IsNumber(tm))
-		return error("%s: case \"%s\" has no number \"%s\": not Google "
+		return error_to(o->err, "%s: case \"%s\" has no number \"%s\": not Google "
 			     "Benchmark JSON, or truncated", origin,
 			     name->valuestring, key);
 	if (tu && (!cJSON_IsString(tu) ||
 		   unit_scale(tu->valuestring, &scale) < 0))
-		return error("%s: case \"%s\" has \"time_unit\" %s%s%s: "
+		return error_to(o->err, "%s: case \"%s\" has \"time_unit\" %s%s%s: "
 			     "expected ns, us, ms or s", origin,
 			     name->valuestring, cJSON_IsString(tu) ? "\"" : "",
 			     cJSON_IsString(tu) ? tu->valuestring : "(not a "
@@ -115,7 +115,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 	rate = cJSON_GetObjectItemCaseSensitive(e, "items_per_second");
 	if (rate) {
 		if (!cJSON_IsNumber(rate))
-			return error("%s: case \"%s\": \"items_per_second\" "
+			return error_to(o->err, "%s: case \"%s\": \"items_per_second\" "
 				     "is not a number", origin,
 				     name->valuestring);
 		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
@@ -124,7 +124,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 	rate = cJSON_GetObjectItemCaseSensitive(e, "bytes_per_second");
 	if (rate) {
 		if (!cJSON_IsNumber(rate))
-			return error("%s: case \"%s\": \"bytes_per_second\" "
+			return error_to(o->err, "%s: case \"%s\": \"bytes_per_second\" "
 				     "is not a number", origin,
 				     name->valuestring);
 		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
@@ -136,7 +136,8 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json(text, len, origin, "Google Benchmark");
+	cJSON *root = format_json_to(text, len, origin, "Google Benchmark",
+				     o->err);
 	const cJSON *list, *e;
 	size_t i = 0, aggregates = 0;
 	int ret = -1;
@@ -145,7 +146,7 @@ static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 		return -1;
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!cJSON_IsArray(list)) {
-		error("%s: no \"benchmarks\" list: not Google Benchmark JSON "
+		error_to(o->err, "%s: no \"benchmarks\" list: not Google Benchmark JSON "
 		      "(run the suite with --benchmark_format=json)", origin);
 		goto cleanup;
 	}
@@ -159,7 +160,7 @@ static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 			      strcmp(type->valuestring, "iteration");
 	}
 	if (t->n == 0 && aggregates) {
-		error("%s: only aggregates (%zu), no per-repetition results: "
+		error_to(o->err, "%s: only aggregates (%zu), no per-repetition results: "
 		      "aggregates are not samples; drop "
 		      "--benchmark_report_aggregates_only", origin, aggregates);
 		goto cleanup;

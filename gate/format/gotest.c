@@ -60,7 +60,8 @@ static size_t span(const char *s, size_t n, const char *set)
 }
 
 static int result_line(struct fmt_table *t, const char *s, const char *end,
-		       const char *origin, size_t lineno)
+		       const char *origin, size_t lineno,
+		       struct gate_err *err)
 {
 	const char *f[MAX_FIELDS];
 	size_t fl[MAX_FIELDS], n = split(s, end, f, fl, MAX_FIELDS), i;
@@ -70,26 +71,26 @@ static int result_line(struct fmt_table *t, const char *s, const char *end,
 	if (n == 1)
 		return 0;	/* -v prints the name alone before its result */
 	if (n > MAX_FIELDS)
-		return error("%s:%zu: more than %d fields in a benchmark line",
+		return error_to(err, "%s:%zu: more than %d fields in a benchmark line",
 			     origin, lineno, MAX_FIELDS);
 	if (number(f[1], fl[1], &iters) < 0 || iters < 1 ||
 	    span(f[1], fl[1], "0123456789") != fl[1])
-		return error("%s:%zu: \"%.*s\" should be followed by its "
+		return error_to(err, "%s:%zu: \"%.*s\" should be followed by its "
 			     "iteration count, got \"%.*s\": malformed go "
 			     "test -bench line", origin, lineno, (int)fl[0],
 			     f[0], (int)fl[1], f[1]);
 	if (n < 4 || n % 2)
-		return error("%s:%zu: \"%.*s\": expected pairs of value and "
+		return error_to(err, "%s:%zu: \"%.*s\": expected pairs of value and "
 			     "unit after the iteration count, such as "
 			     "\"1234 ns/op\" (truncated output?)", origin,
 			     lineno, (int)fl[0], f[0]);
 	for (i = 2; i < n; i += 2) {
 		if (number(f[i], fl[i], &v) < 0)
-			return error("%s:%zu: \"%.*s\": \"%.*s\" is not a "
+			return error_to(err, "%s:%zu: \"%.*s\": \"%.*s\" is not a "
 				     "number", origin, lineno, (int)fl[0],
 				     f[0], (int)fl[i], f[i]);
 		if (fl[i + 1] >= sizeof(unit))
-			return error("%s:%zu: unit too long", origin, lineno);
+			return error_to(err, "%s:%zu: unit too long", origin, lineno);
 		memcpy(unit, f[i + 1], fl[i + 1]);
 		unit[fl[i + 1]] = '\0';
 		if (!strcmp(unit, "ns/op")) {
@@ -120,12 +121,12 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 		    ((s[9] >= 'A' && s[9] <= 'Z') || s[9] == '_' ||
 		     (s[9] >= '0' && s[9] <= '9') || s[9] == '/' ||
 		     s[9] == '-' || (s[9] >= 'a' && s[9] <= 'z'))) {
-			if (result_line(t, s, nl, origin, lineno) < 0)
+			if (result_line(t, s, nl, origin, lineno, o->err) < 0)
 				return -1;
 		} else if ((n >= 8 && !memcmp(s, "--- FAIL", 8)) ||
 			   (n >= 4 && !memcmp(s, "FAIL", 4) &&
 			    (n == 4 || s[4] == '\t' || s[4] == ' '))) {
-			return error("%s:%zu: go test reported a failure "
+			return error_to(o->err, "%s:%zu: go test reported a failure "
 				     "(\"%.*s\"): fix the benchmark first",
 				     origin, lineno, (int)(n > 80 ? 80 : n),
 				     s);
@@ -138,7 +139,7 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 	if (!last || !((last_len >= 4 && !memcmp(last, "PASS", 4)) ||
 		       (last_len >= 3 && !memcmp(last, "ok", 2) &&
 			(last[2] == ' ' || last[2] == '\t'))))
-		return error("%s: the output ends before go test's closing "
+		return error_to(o->err, "%s: the output ends before go test's closing "
 			     "\"PASS\" or \"ok\" line: truncated, or the run "
 			     "did not finish", origin);
 	return 0;

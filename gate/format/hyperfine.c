@@ -14,7 +14,7 @@
 static int hyperfine_parse(struct fmt_table *t, const char *text, size_t len,
 			   const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json(text, len, origin, "hyperfine");
+	cJSON *root = format_json_to(text, len, origin, "hyperfine", o->err);
 	const cJSON *list, *e, *cmd, *times, *codes, *c;
 	size_t i = 0;
 	int ret = -1;
@@ -24,7 +24,7 @@ static int hyperfine_parse(struct fmt_table *t, const char *text, size_t len,
 		return -1;
 	list = cJSON_GetObjectItemCaseSensitive(root, "results");
 	if (!cJSON_IsArray(list)) {
-		error("%s: no \"results\" list: not hyperfine's "
+		error_to(o->err, "%s: no \"results\" list: not hyperfine's "
 		      "--export-json output", origin);
 		goto cleanup;
 	}
@@ -34,20 +34,21 @@ static int hyperfine_parse(struct fmt_table *t, const char *text, size_t len,
 		codes = cJSON_GetObjectItemCaseSensitive(e, "exit_codes");
 		if (!cJSON_IsString(cmd) || !cJSON_IsArray(times) ||
 		    !cJSON_GetArraySize(times)) {
-			error("%s: results[%zu] lacks \"command\" or a "
+			error_to(o->err, "%s: results[%zu] lacks \"command\" or a "
 			      "non-empty \"times\" list: not hyperfine "
 			      "JSON, or hyperfine older than 1.10", origin, i);
 			goto cleanup;
 		}
 		cJSON_ArrayForEach(c, codes)
 			if (cJSON_IsNumber(c) && c->valuedouble != 0) {
-				error("%s: command \"%s\" exited with code %g "
+				error_to(o->err, "%s: command \"%s\" exited with code %g "
 				      "in a run: its times are not "
 				      "comparable", origin, cmd->valuestring,
 				      c->valuedouble);
 				goto cleanup;
 			}
-		if (fmt_table_add_numbers(t, cmd->valuestring, times, origin, "times") < 0)
+		if (fmt_table_add_numbers(t, cmd->valuestring, times, origin,
+					  "times", o->err) < 0)
 			goto cleanup;
 		i++;
 	}

@@ -26,7 +26,7 @@ static double time_scale(const char *u)
 }
 
 static int one_line(struct fmt_table *t, const char *s, size_t n,
-		    const char *origin, size_t lineno)
+		    const char *origin, size_t lineno, struct gate_err *err)
 {
 	const char *f[4];
 	size_t fl[4], k = 0, i = 0;
@@ -47,12 +47,12 @@ static int one_line(struct fmt_table *t, const char *s, size_t n,
 	if (k == 0 || f[0][0] == '#')
 		return 0;
 	if (k != 3)
-		return error("%s:%zu: expected \"name value unit\" (three "
+		return error_to(err, "%s:%zu: expected \"name value unit\" (three "
 			     "fields), got %s%zu: \"%.*s\"", origin, lineno,
 			     k == 4 ? "more than " : "", k == 4 ? (size_t)3 : k,
 			     (int)(n > 80 ? 80 : n), s);
 	if (fl[1] >= sizeof(num) || fl[2] >= sizeof(unit))
-		return error("%s:%zu: value or unit too long", origin, lineno);
+		return error_to(err, "%s:%zu: value or unit too long", origin, lineno);
 	memcpy(num, f[1], fl[1]);
 	num[fl[1]] = '\0';
 	memcpy(unit, f[2], fl[2]);
@@ -60,7 +60,7 @@ static int one_line(struct fmt_table *t, const char *s, size_t n,
 	errno = 0;
 	v = strtod(num, &endp);
 	if (*endp || errno == ERANGE)
-		return error("%s:%zu: \"%s\" is not a number (case \"%.*s\")",
+		return error_to(err, "%s:%zu: \"%s\" is not a number (case \"%.*s\")",
 			     origin, lineno, num, (int)fl[0], f[0]);
 	scale = time_scale(unit);
 	if (scale > 0) {
@@ -82,14 +82,15 @@ static int lines_parse(struct fmt_table *t, const char *text, size_t len,
 		nl = memchr(s, '\n', (size_t)(end - s));
 		lineno++;
 		if (!nl)
-			return error("%s:%zu: the last line has no newline: "
+			return error_to(o->err, "%s:%zu: the last line has no newline: "
 				     "the output was cut short (every line of "
 				     "the lines format ends with '\\n')",
 				     origin, lineno);
 		if (memchr(s, '\0', (size_t)(nl - s)))
-			return error("%s:%zu: a NUL byte: not text", origin,
+			return error_to(o->err, "%s:%zu: a NUL byte: not text", origin,
 				     lineno);
-		if (one_line(t, s, (size_t)(nl - s), origin, lineno) < 0)
+		if (one_line(t, s, (size_t)(nl - s), origin, lineno,
+			     o->err) < 0)
 			return -1;
 	}
 	return 0;

@@ -14,7 +14,8 @@
 static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json(text, len, origin, "pytest-benchmark");
+	cJSON *root = format_json_to(text, len, origin, "pytest-benchmark",
+				     o->err);
 	const cJSON *list, *e, *name, *st, *data, *med;
 	size_t i = 0;
 	int ret = -1;
@@ -24,7 +25,7 @@ static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 		return -1;
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!cJSON_IsArray(list)) {
-		error("%s: no \"benchmarks\" list: not pytest-benchmark's "
+		error_to(o->err, "%s: no \"benchmarks\" list: not pytest-benchmark's "
 		      "--benchmark-json output", origin);
 		goto cleanup;
 	}
@@ -36,14 +37,15 @@ static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 		data = cJSON_GetObjectItemCaseSensitive(st, "data");
 		med = cJSON_GetObjectItemCaseSensitive(st, "median");
 		if (!cJSON_IsString(name) || !cJSON_IsObject(st)) {
-			error("%s: benchmarks[%zu] lacks \"name\" or "
+			error_to(o->err, "%s: benchmarks[%zu] lacks \"name\" or "
 			      "\"stats\": not pytest-benchmark JSON", origin,
 			      i);
 			goto cleanup;
 		}
 		if (cJSON_IsArray(data) && cJSON_GetArraySize(data)) {
-			if (fmt_table_add_numbers(t, name->valuestring, data, origin,
-				      "stats.data") < 0)
+			if (fmt_table_add_numbers(t, name->valuestring, data,
+						  origin, "stats.data",
+						  o->err) < 0)
 				goto cleanup;
 		} else if (cJSON_IsNumber(med)) {
 			/* one value per file: run with --benchmark-save-data
@@ -52,7 +54,7 @@ static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 				      strlen(name->valuestring), "s",
 				      med->valuedouble);
 		} else {
-			error("%s: benchmarks[%zu] (\"%s\") has neither "
+			error_to(o->err, "%s: benchmarks[%zu] (\"%s\") has neither "
 			      "stats.data nor stats.median", origin, i,
 			      name->valuestring);
 			goto cleanup;
