@@ -396,10 +396,10 @@ static void test_format__select(void)
 /* The harness's filter for a round of more pairs, per format. */
 static void test_format__suite_filter_per_harness(void)
 {
-	char *gb[] = { "./bench", "--benchmark_format=json", NULL };
-	char *go[] = { "go", "test", "-run=^$", "-bench=.", NULL };
-	char *bin[] = { "./x.test", "-test.bench=.", NULL };
-	char *ln[] = { "./suite's.sh", NULL };
+	char *gb[] = { (char *)"./bench", (char *)"--benchmark_format=json", NULL };
+	char *go[] = { (char *)"go", (char *)"test", (char *)"-run=^$", (char *)"-bench=.", NULL };
+	char *bin[] = { (char *)"./x.test", (char *)"-test.bench=.", NULL };
+	char *ln[] = { (char *)"./suite's.sh", NULL };
 	const char *cases[] = { "BM_a/8", "BM_b.c" };
 	const char *gocases[] = { "BenchmarkX/small-4", "BenchmarkX/big-4",
 				  "BenchmarkY-4" };
