@@ -23,6 +23,7 @@
 #include "common/file.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
+#include "gate/jsonpos.h"
 #include "gate/measure.h"
 #include "gate/options.h"
 #include "gate/workspace.h"
@@ -179,26 +180,123 @@ static void report(const struct bench_cfg *c, const struct bench_stats *st,
 	       "the measured noise" : "");
 }
 
-/* Set key in obj to a number, replacing it where it stands. */
-static void set_number(cJSON *obj, const char *key, double v)
+/* Replace bytes [off, end) of *text (*len long, NUL-ended) by repl. */
+static void splice(char **text, size_t *len, size_t off, size_t end,
+		   const char *repl)
 {
-	if (cJSON_GetObjectItemCaseSensitive(obj, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(obj, key,
-						       cJSON_CreateNumber(v));
-	else
-		cJSON_AddNumberToObject(obj, key, v);
+	size_t rl = strlen(repl), nl = *len - (end - off) + rl;
+	char *t = xmalloc(nl + 1);
+
+	memcpy(t, *text, off);
+	memcpy(t + off, repl, rl);
+	memcpy(t + off + rl, *text + end, *len - end);
+	t[nl] = '\0';
+	free(*text);
+	*text = t;
+	*len = nl;
+}
+
+/* v as the shortest decimal text that reads back as v. */
+static void number_text(char *buf, size_t size, double v)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
 }
 
 /*
- * --write: each benchmark gets its advice as its own keys; everything
- * else in the file is kept (cJSON re-indents it). A pairs above the
- * effective max_pairs raises that benchmark's max_pairs to match.
+ * Set key of benchmarks[bi] to the number text val, as a textual edit:
+ * an existing value's bytes are replaced; a missing key is added after
+ * the object's last member, laid out as that member is (its indentation
+ * on a line of its own, or inline after ", "; the same text between key
+ * and value). Everything else stays byte for byte. 0, or -1 when the
+ * text is not laid out as expected there.
+ */
+static int edit_key(char **text, size_t *len, size_t bi, const char *key,
+		    const char *val)
+{
+	struct jsonpos_step p[3] = { { "benchmarks", 0 }, { NULL, 0 },
+				     { NULL, 0 } };
+	size_t off, end, obj, kq, kend, v, vend, n, b;
+	const char *t;
+	char *ins;
+
+	p[1].index = bi;
+	p[2].key = key;
+	if (jsonpos_value(*text, *len, p, 3, &off) == 0) {
+		if (jsonpos_skip(*text, *len, off, &end) < 0)
+			return -1;
+		splice(text, len, off, end, val);
+		return 0;
+	}
+	if (jsonpos_value(*text, *len, p, 2, &obj) < 0 || (*text)[obj] != '{')
+		return -1;
+	p[2].key = NULL;
+	for (n = 0; ; n++) {
+		p[2].index = n;
+		if (jsonpos_value(*text, *len, p, 3, &v) < 0)
+			break;
+	}
+	if (!n) {
+		ins = xasprintf("\"%s\": %s", key, val);
+		splice(text, len, obj + 1, obj + 1, ins);
+		free(ins);
+		return 0;
+	}
+	p[2].index = n - 1;
+	if (jsonpos_key(*text, *len, p, 3, &kq) < 0 ||
+	    jsonpos_skip(*text, *len, kq, &kend) < 0 ||
+	    jsonpos_value(*text, *len, p, 3, &v) < 0 ||
+	    jsonpos_skip(*text, *len, v, &vend) < 0)
+		return -1;
+	t = *text;
+	for (b = kq; b > obj && (t[b - 1] == ' ' || t[b - 1] == '\t'); b--)
+		;
+	if (b > obj && t[b - 1] == '\n')
+		/* a line of its own: the same line break and indentation */
+		ins = xasprintf(",%s%.*s\"%s\"%.*s%s",
+				b > 1 && t[b - 2] == '\r' ? "\r\n" : "\n",
+				(int)(kq - b), t + b, key,
+				(int)(v - kend), t + kend, val);
+	else
+		ins = xasprintf(", \"%s\"%.*s%s", key, (int)(v - kend),
+				t + kend, val);
+	splice(text, len, vend, vend, ins);
+	free(ins);
+	return 0;
+}
+
+/*
+ * Whether benchmark object it needs key set to v: not when its own value
+ * is v already, nor when it has none and inherits v (from "defaults" or
+ * the built-in default): such a key would be redundant.
+ */
+static int needs(const cJSON *it, const char *key, double v,
+		 double inherited)
+{
+	const cJSON *own = cJSON_GetObjectItemCaseSensitive(it, key);
+
+	if (own)
+		return !cJSON_IsNumber(own) || own->valuedouble != v;
+	return v != inherited;
+}
+
+/*
+ * --write: each benchmark gets its advice as its own keys, as a minimal
+ * textual edit of the file (the rest stays byte for byte); a key that
+ * would repeat what the benchmark inherits is not written. A pairs above
+ * the effective max_pairs raises that benchmark's max_pairs to match.
  */
 static int write_advice(const char *path, const struct config *cfg,
 			const struct advice *adv)
 {
-	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL;
-	size_t len, i;
+	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL, num[32];
+	size_t len, i, bi, olen = 0, changed = 0;
 	cJSON *root = NULL, *list, *it;
 	struct config check = CONFIG_INIT;
 	struct stat st;
@@ -214,21 +312,56 @@ static int write_advice(const char *path, const struct config *cfg,
 		      "gate.json that was measured?", path);
 		goto cleanup;
 	}
+	out = xstrdup(text);
+	olen = strlen(out);
+	bi = 0;
 	cJSON_ArrayForEach(it, list) {
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+		const struct bench_cfg *c;
+		int e = 0;
 
 		for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
-			if (strcmp(cfg->benches[i].name, name->valuestring))
+			c = &cfg->benches[i];
+			if (strcmp(c->name, name->valuestring))
 				continue;
-			set_number(it, "min_effect", adv[i].min_effect);
-			set_number(it, "pairs", adv[i].pairs);
-			if (adv[i].pairs > cfg->benches[i].max_pairs)
-				set_number(it, "max_pairs", adv[i].pairs);
+			/* cfg holds what the benchmark has now: its own key,
+			   or what it inherits when it has none */
+			if (needs(it, "min_effect", adv[i].min_effect,
+				  c->min_effect)) {
+				number_text(num, sizeof(num),
+					    adv[i].min_effect);
+				e |= edit_key(&out, &olen, bi, "min_effect",
+					      num);
+				changed++;
+			}
+			if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
+				snprintf(num, sizeof(num), "%u", adv[i].pairs);
+				e |= edit_key(&out, &olen, bi, "pairs", num);
+				changed++;
+			}
+			if (adv[i].pairs > c->max_pairs) {
+				snprintf(num, sizeof(num), "%u", adv[i].pairs);
+				e |= edit_key(&out, &olen, bi, "max_pairs",
+					      num);
+				changed++;
+			}
 		}
+		if (e) {
+			error("%s: cannot find where benchmark %zu's keys go: "
+			      "set \"min_effect\" and \"pairs\" by hand", path,
+			      bi + 1);
+			goto cleanup;
+		}
+		bi++;
 	}
-	out = cJSON_Print(root);
+	if (!changed) {
+		printf("%s has the recommendations already: unchanged\n",
+		       path);
+		ret = 0;
+		goto cleanup;
+	}
 	/* never write a file gate itself would refuse */
-	if (config_parse(&check, out, strlen(out), path) < 0)
+	if (config_parse(&check, out, olen, path) < 0)
 		goto cleanup;
 	/* through a symlink to its target, keeping the target's mode; the
 	   rename in the target's directory makes the update atomic */
@@ -252,7 +385,7 @@ static int write_advice(const char *path, const struct config *cfg,
 		}
 		goto cleanup;
 	}
-	if (fputs(out, f) < 0 || fputc('\n', f) < 0 || fflush(f) ||
+	if (fwrite(out, 1, olen, f) != olen || fflush(f) ||
 	    fsync(fileno(f)) < 0 || fclose(f)) {
 		f = NULL;
 		error("cannot write \"%s\":", tmp);
