@@ -42,8 +42,9 @@ const char cmd_calibrate_usage[] =
 	"  --rebuild      build it twice, in two directories, so build\n"
 	"                 nondeterminism shows as noise\n"
 	"  --config FILE  read this gate.json instead of the revision's\n"
-	"  --pairs N      A/A pairs per benchmark (default: \"pairs\", at "
-	"least 20)\n"
+	"  --pairs N      A/A pairs per benchmark to start with (default:\n"
+	"                 \"pairs\", at least 20); more, up to 4x, until\n"
+	"                 the recommendation is stable\n"
 	"  --seed N       seed for the pair order\n"
 	"  --write        write the recommended min_effect and pairs into\n"
 	"                 gate.json (the working tree's, or --config FILE)\n"
@@ -124,6 +125,13 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
  * catches a regression of twice the floor 80% of the time; when none
  * does, 40 pairs and the floor that they support, rounded up to 0.5%.
  */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static struct advice advise(double spread, double floor, double level)
 {
 	struct advice a = { 40, 0 };
@@ -139,6 +147,69 @@ static struct advice advise(double spread, double floor, double level)
 	a.min_effect = ceil(calibration_mde(spread, a.pairs, level, 0.8) *
 			    200) / 200;
 	return a;
+}
+
+/* Two recommendations agree: the same pairs, and floors within half a
+ * percent plus a tenth of the larger (one rounding step apart). */
+static int advice_agrees(const struct advice *a, const struct advice *b)
+{
+	double hi = a->min_effect > b->min_effect ? a->min_effect :
+		    b->min_effect;
+
+	return a->pairs == b->pairs &&
+	       fabs(a->min_effect - b->min_effect) <= 0.005 + 0.1 * hi + 1e-12;
+}
+
+#define NBOOT 200
+
+/*
+ * The uncertainty of the recommended floor: the recommendation from
+ * NBOOT resamples (with replacement) of the n pairs' ratios, seeded, and
+ * their 10th and 90th percentiles in *lo, *hi.
+ */
+static void advice_range(const double *ratios, size_t n, double floor,
+			 double level, unsigned long seed, double *lo,
+			 double *hi)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *r = xmalloc(n * sizeof(*r)), rec[NBOOT];
+	size_t b, i;
+	struct advice a;
+
+	if (!rng) {
+		*lo = *hi = NAN;
+		free(r);
+		return;
+	}
+	gsl_rng_set(rng, seed);
+	for (b = 0; b < NBOOT; b++) {
+		for (i = 0; i < n; i++)
+			r[i] = ratios[gsl_rng_uniform_int(rng, n)];
+		a = advise(calibration_spread(r, n), floor, level);
+		rec[b] = a.min_effect;
+	}
+	qsort(rec, NBOOT, sizeof(rec[0]), cmp_double);
+	*lo = rec[NBOOT / 10];
+	*hi = rec[NBOOT - 1 - NBOOT / 10];
+	gsl_rng_free(rng);
+	free(r);
+}
+
+/*
+ * Whether the recommendation is stable at st's pairs: the first and the
+ * second half of the pairs, each on its own, recommend the same (within
+ * one rounding step). *first and *second get the two.
+ */
+static int advice_stable(const struct bench_stats *st, double floor,
+			 double level, struct advice *first,
+			 struct advice *second)
+{
+	size_t h = st->n / 2;
+
+	*first = advise(calibration_spread(st->ratios, h), floor, level);
+	*second = advise(calibration_spread(st->ratios + h, st->n - h), floor,
+			 level);
+	return advice_agrees(first, second);
 }
 
 static void report(const struct bench_cfg *c, const struct bench_stats *st,
@@ -174,7 +245,7 @@ static void report(const struct bench_cfg *c, const struct bench_stats *st,
 		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
 						      level, 0.95) * 100);
 	printf("\n  recommend: \"min_effect\": %.3g, \"pairs\": %u (a "
-	       "regression of %+.1f%% then fails 80%% of the time)%s\n\n",
+	       "regression of %+.1f%% then fails 80%% of the time)%s\n",
 	       a->min_effect, a->pairs, 2 * a->min_effect * 100,
 	       a->min_effect > c->min_effect ? "; the current floor is below "
 	       "the measured noise" : "");
@@ -489,7 +560,10 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		struct verdict_opts vo = { (1 - level) / 2, cfg.resamples, 1,
 					    0 };
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
-			     c->pairs > 20 ? c->pairs : 20;
+			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
+		struct advice half[2];
+		double lo, hi;
+		int stable;
 
 		memset(&br, 0, sizeof(br));
 		memset(&st, 0, sizeof(st));
@@ -498,18 +572,34 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 			bench_run_release(&br);
 			goto cleanup;
 		}
-		rc = measure_bench(&br, &mo, n);
-		if (rc > 0) {
-			bench_run_release(&br);
-			code = signals_exit_code(rc);
-			goto cleanup;
-		}
-		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
-			error("benchmark \"%s\" could not be calibrated: %s",
-			      c->name, br.error ? br.error : st.reason);
-			bench_run_release(&br);
+		/* more pairs, up to 4x, until the two halves of the pairs
+		   recommend the same */
+		for (;;) {
+			rc = measure_bench(&br, &mo, n);
+			if (rc > 0) {
+				bench_run_release(&br);
+				code = signals_exit_code(rc);
+				goto cleanup;
+			}
+			if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+				error("benchmark \"%s\" could not be "
+				      "calibrated: %s", c->name, br.error ?
+				      br.error : st.reason);
+				bench_run_release(&br);
+				bench_stats_release(&st);
+				goto cleanup;
+			}
+			stable = advice_stable(&st, c->min_effect, level,
+					       &half[0], &half[1]);
+			if (stable || n >= cap)
+				break;
 			bench_stats_release(&st);
-			goto cleanup;
+			memset(&st, 0, sizeof(st));
+			n = 2 * n < cap ? 2 * n : cap;
+			if (!o.quiet)
+				fprintf(stderr, "gate: %s: the halves of the "
+					"pairs disagree; measuring up to %u "
+					"pairs\n", c->name, n);
 		}
 		rec[i].name = xstrdup(c->name);
 		rec[i].metric = c->metric;
@@ -520,6 +610,22 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		rec[i].pairs = st.n;
 		adv[i] = advise(rec[i].spread, c->min_effect, level);
 		report(c, &st, rec[i].spread, level, &adv[i]);
+		advice_range(st.ratios, st.n, c->min_effect, level,
+			     seed_derive(seed, c->name, 1), &lo, &hi);
+		if (stable)
+			printf("  stable: both halves of the %zu pairs "
+			       "recommend \"min_effect\" %.3g, \"pairs\" %u"
+			       "\n", st.n, half[1].min_effect, half[1].pairs);
+		else
+			printf("  not stable within %zu pairs: the halves "
+			       "recommend \"min_effect\" %.3g (%u pairs) and "
+			       "%.3g (%u pairs); calibrate again with more "
+			       "--pairs, or on a quieter machine\n", st.n,
+			       half[0].min_effect, half[0].pairs,
+			       half[1].min_effect, half[1].pairs);
+		printf("  recommended floor's range: %.3g to %.3g (10th to "
+		       "90th percentile of %d resamples of the pairs)\n\n",
+		       lo, hi, NBOOT);
 		bench_run_release(&br);
 		bench_stats_release(&st);
 	}

@@ -74,6 +74,11 @@ JSON
 commit_all "$W" work
 cp "$W/gate.json" "$SCRATCH/before.json"
 gate_run 0 -C "$W" calibrate --pairs 6 --seed 1 -q --write
+# no noise: stable at once (no more pairs), a range of one value
+expect_in "$OUT" "work: 6 A/A pairs"
+expect_in "$OUT" "stable: both halves of the 6 pairs recommend"
+grep -Eq "recommended floor's range: ([0-9.e-]+) to \1 " "$OUT" ||
+	fail "an exact metric's recommended floor has no spread"
 sed 's/"metric": "allocs"/&,\n            "pairs": 10/' "$SCRATCH/before.json" >"$SCRATCH/want.json"
 diff "$SCRATCH/want.json" "$W/gate.json" >&2 ||
 	fail "--write should add only \"pairs\": 10, laid out as the file is"
@@ -86,6 +91,40 @@ sed 's/"run": \[ "\.\/work" \],/"run": [ ".\/work" ], "pairs": 30,/' "$SCRATCH/b
 sed 's/"pairs": 30,/"pairs": 10,/' "$W/gate.json" >"$SCRATCH/want.json"
 gate_run 0 -C "$W" calibrate --pairs 6 --seed 1 -q --write
 diff "$SCRATCH/want.json" "$W/gate.json" >&2 || fail "--write should replace only the value of \"pairs\""
+# a recommendation that is not stable: the allocations are exact for the
+# first 6 runs (3 pairs) and vary after, so the halves of 6 pairs
+# disagree; calibrate measures more, up to 4x, then says so
+U=$SCRATCH/unstable
+new_repo "$U"
+cat >"$U/work.c" <<C
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen("$SCRATCH/count", "r+");
+	long r = 0, i, n;
+	if (!f)
+		f = fopen("$SCRATCH/count", "w+");
+	if (fscanf(f, "%ld", &r) != 1)
+		r = 0;
+	r++;
+	rewind(f);
+	fprintf(f, "%ld\n", r);
+	fclose(f);
+	n = r <= 6 ? 50 : 50 + (r * 7919) % 97;
+	for (i = 0; i < n; i++)
+		free(malloc(64));
+	return 0;
+}
+C
+cp "$W/gate.json" "$U/gate.json"
+git -C "$W" show HEAD:gate.json >"$U/gate.json"
+commit_all "$U" unstable
+gate_run 0 -C "$U" calibrate --pairs 6 --seed 1
+expect_in "$ERR" "the halves of the pairs disagree; measuring up to 12 pairs"
+expect_in "$ERR" "measuring up to 24 pairs"
+expect_in "$OUT" "work: 24 A/A pairs"
+expect_in "$OUT" "not stable within 24 pairs"
 gate_run 0 calibrate --help
 expect_in "$OUT" "usage: gate [-C DIR] calibrate"
 exit 0
