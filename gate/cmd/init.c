@@ -316,8 +316,10 @@ static void drop_chatter(char *text)
 static char *dry_run(const char *top, const char *target, char **why)
 {
 	extern char **environ;
-	char *argv[] = { "make", "-n", "--no-print-directory", "--",
-			 (char *)target, NULL }, **env, *out = NULL;
+	char a0[] = "make", a1[] = "-n", a2[] = "--no-print-directory",
+	     a3[] = "--", lc[] = "LC_ALL=C";
+	char *argv[] = { a0, a1, a2, a3, (char *)target, NULL }, **env,
+	     *out = NULL;
 	struct command cmd = { argv, NULL };
 	struct run_spec spec;
 	struct run_result res;
@@ -335,7 +337,7 @@ static char *dry_run(const char *top, const char *target, char **why)
 		    strncmp(environ[i], "MAKELEVEL=", 10) &&
 		    strncmp(environ[i], "LC_ALL=", 7))
 			env[k++] = environ[i];
-	env[k++] = "LC_ALL=C";
+	env[k++] = lc;
 	memset(&spec, 0, sizeof(spec));
 	spec.cmd = &cmd;
 	spec.cwd = top;
