@@ -23,6 +23,7 @@
 #include "common/file.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
+#include "gate/jsonpos.h"
 #include "gate/measure.h"
 #include "gate/options.h"
 #include "gate/workspace.h"
@@ -41,8 +42,9 @@ const char cmd_calibrate_usage[] =
 	"  --rebuild      build it twice, in two directories, so build\n"
 	"                 nondeterminism shows as noise\n"
 	"  --config FILE  read this gate.json instead of the revision's\n"
-	"  --pairs N      A/A pairs per benchmark (default: \"pairs\", at "
-	"least 20)\n"
+	"  --pairs N      A/A pairs per benchmark to start with (default:\n"
+	"                 \"pairs\", at least 20); more, up to 4x, until\n"
+	"                 the recommendation is stable\n"
 	"  --seed N       seed for the pair order\n"
 	"  --write        write the recommended min_effect and pairs into\n"
 	"                 gate.json (the working tree's, or --config FILE)\n"
@@ -123,6 +125,13 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
  * catches a regression of twice the floor 80% of the time; when none
  * does, 40 pairs and the floor that they support, rounded up to 0.5%.
  */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static struct advice advise(double spread, double floor, double level)
 {
 	struct advice a = { 40, 0 };
@@ -138,6 +147,69 @@ static struct advice advise(double spread, double floor, double level)
 	a.min_effect = ceil(calibration_mde(spread, a.pairs, level, 0.8) *
 			    200) / 200;
 	return a;
+}
+
+/* Two recommendations agree: the same pairs, and floors within half a
+ * percent plus a tenth of the larger (one rounding step apart). */
+static int advice_agrees(const struct advice *a, const struct advice *b)
+{
+	double hi = a->min_effect > b->min_effect ? a->min_effect :
+		    b->min_effect;
+
+	return a->pairs == b->pairs &&
+	       fabs(a->min_effect - b->min_effect) <= 0.005 + 0.1 * hi + 1e-12;
+}
+
+#define NBOOT 200
+
+/*
+ * The uncertainty of the recommended floor: the recommendation from
+ * NBOOT resamples (with replacement) of the n pairs' ratios, seeded, and
+ * their 10th and 90th percentiles in *lo, *hi.
+ */
+static void advice_range(const double *ratios, size_t n, double floor,
+			 double level, unsigned long seed, double *lo,
+			 double *hi)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *r = xmalloc(n * sizeof(*r)), rec[NBOOT];
+	size_t b, i;
+	struct advice a;
+
+	if (!rng) {
+		*lo = *hi = NAN;
+		free(r);
+		return;
+	}
+	gsl_rng_set(rng, seed);
+	for (b = 0; b < NBOOT; b++) {
+		for (i = 0; i < n; i++)
+			r[i] = ratios[gsl_rng_uniform_int(rng, n)];
+		a = advise(calibration_spread(r, n), floor, level);
+		rec[b] = a.min_effect;
+	}
+	qsort(rec, NBOOT, sizeof(rec[0]), cmp_double);
+	*lo = rec[NBOOT / 10];
+	*hi = rec[NBOOT - 1 - NBOOT / 10];
+	gsl_rng_free(rng);
+	free(r);
+}
+
+/*
+ * Whether the recommendation is stable at st's pairs: the first and the
+ * second half of the pairs, each on its own, recommend the same (within
+ * one rounding step). *first and *second get the two.
+ */
+static int advice_stable(const struct bench_stats *st, double floor,
+			 double level, struct advice *first,
+			 struct advice *second)
+{
+	size_t h = st->n / 2;
+
+	*first = advise(calibration_spread(st->ratios, h), floor, level);
+	*second = advise(calibration_spread(st->ratios + h, st->n - h), floor,
+			 level);
+	return advice_agrees(first, second);
 }
 
 static void report(const struct bench_cfg *c, const struct bench_stats *st,
@@ -173,32 +245,129 @@ static void report(const struct bench_cfg *c, const struct bench_stats *st,
 		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
 						      level, 0.95) * 100);
 	printf("\n  recommend: \"min_effect\": %.3g, \"pairs\": %u (a "
-	       "regression of %+.1f%% then fails 80%% of the time)%s\n\n",
+	       "regression of %+.1f%% then fails 80%% of the time)%s\n",
 	       a->min_effect, a->pairs, 2 * a->min_effect * 100,
 	       a->min_effect > c->min_effect ? "; the current floor is below "
 	       "the measured noise" : "");
 }
 
-/* Set key in obj to a number, replacing it where it stands. */
-static void set_number(cJSON *obj, const char *key, double v)
+/* Replace bytes [off, end) of *text (*len long, NUL-ended) by repl. */
+static void splice(char **text, size_t *len, size_t off, size_t end,
+		   const char *repl)
 {
-	if (cJSON_GetObjectItemCaseSensitive(obj, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(obj, key,
-						       cJSON_CreateNumber(v));
-	else
-		cJSON_AddNumberToObject(obj, key, v);
+	size_t rl = strlen(repl), nl = *len - (end - off) + rl;
+	char *t = xmalloc(nl + 1);
+
+	memcpy(t, *text, off);
+	memcpy(t + off, repl, rl);
+	memcpy(t + off + rl, *text + end, *len - end);
+	t[nl] = '\0';
+	free(*text);
+	*text = t;
+	*len = nl;
+}
+
+/* v as the shortest decimal text that reads back as v. */
+static void number_text(char *buf, size_t size, double v)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
 }
 
 /*
- * --write: each benchmark gets its advice as its own keys; everything
- * else in the file is kept (cJSON re-indents it). A pairs above the
- * effective max_pairs raises that benchmark's max_pairs to match.
+ * Set key of benchmarks[bi] to the number text val, as a textual edit:
+ * an existing value's bytes are replaced; a missing key is added after
+ * the object's last member, laid out as that member is (its indentation
+ * on a line of its own, or inline after ", "; the same text between key
+ * and value). Everything else stays byte for byte. 0, or -1 when the
+ * text is not laid out as expected there.
+ */
+static int edit_key(char **text, size_t *len, size_t bi, const char *key,
+		    const char *val)
+{
+	struct jsonpos_step p[3] = { { "benchmarks", 0 }, { NULL, 0 },
+				     { NULL, 0 } };
+	size_t off, end, obj, kq, kend, v, vend, n, b;
+	const char *t;
+	char *ins;
+
+	p[1].index = bi;
+	p[2].key = key;
+	if (jsonpos_value(*text, *len, p, 3, &off) == 0) {
+		if (jsonpos_skip(*text, *len, off, &end) < 0)
+			return -1;
+		splice(text, len, off, end, val);
+		return 0;
+	}
+	if (jsonpos_value(*text, *len, p, 2, &obj) < 0 || (*text)[obj] != '{')
+		return -1;
+	p[2].key = NULL;
+	for (n = 0; ; n++) {
+		p[2].index = n;
+		if (jsonpos_value(*text, *len, p, 3, &v) < 0)
+			break;
+	}
+	if (!n) {
+		ins = xasprintf("\"%s\": %s", key, val);
+		splice(text, len, obj + 1, obj + 1, ins);
+		free(ins);
+		return 0;
+	}
+	p[2].index = n - 1;
+	if (jsonpos_key(*text, *len, p, 3, &kq) < 0 ||
+	    jsonpos_skip(*text, *len, kq, &kend) < 0 ||
+	    jsonpos_value(*text, *len, p, 3, &v) < 0 ||
+	    jsonpos_skip(*text, *len, v, &vend) < 0)
+		return -1;
+	t = *text;
+	for (b = kq; b > obj && (t[b - 1] == ' ' || t[b - 1] == '\t'); b--)
+		;
+	if (b > obj && t[b - 1] == '\n')
+		/* a line of its own: the same line break and indentation */
+		ins = xasprintf(",%s%.*s\"%s\"%.*s%s",
+				b > 1 && t[b - 2] == '\r' ? "\r\n" : "\n",
+				(int)(kq - b), t + b, key,
+				(int)(v - kend), t + kend, val);
+	else
+		ins = xasprintf(", \"%s\"%.*s%s", key, (int)(v - kend),
+				t + kend, val);
+	splice(text, len, vend, vend, ins);
+	free(ins);
+	return 0;
+}
+
+/*
+ * Whether benchmark object it needs key set to v: not when its own value
+ * is v already, nor when it has none and inherits v (from "defaults" or
+ * the built-in default): such a key would be redundant.
+ */
+static int needs(const cJSON *it, const char *key, double v,
+		 double inherited)
+{
+	const cJSON *own = cJSON_GetObjectItemCaseSensitive(it, key);
+
+	if (own)
+		return !cJSON_IsNumber(own) || own->valuedouble != v;
+	return v != inherited;
+}
+
+/*
+ * --write: each benchmark gets its advice as its own keys, as a minimal
+ * textual edit of the file (the rest stays byte for byte); a key that
+ * would repeat what the benchmark inherits is not written. A pairs above
+ * the effective max_pairs raises that benchmark's max_pairs to match.
  */
 static int write_advice(const char *path, const struct config *cfg,
 			const struct advice *adv)
 {
-	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL;
-	size_t len, i;
+	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL, num[32];
+	size_t len, i, bi, olen = 0, changed = 0;
 	cJSON *root = NULL, *list, *it;
 	struct config check = CONFIG_INIT;
 	struct stat st;
@@ -214,21 +383,56 @@ static int write_advice(const char *path, const struct config *cfg,
 		      "gate.json that was measured?", path);
 		goto cleanup;
 	}
+	out = xstrdup(text);
+	olen = strlen(out);
+	bi = 0;
 	cJSON_ArrayForEach(it, list) {
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+		const struct bench_cfg *c;
+		int e = 0;
 
 		for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
-			if (strcmp(cfg->benches[i].name, name->valuestring))
+			c = &cfg->benches[i];
+			if (strcmp(c->name, name->valuestring))
 				continue;
-			set_number(it, "min_effect", adv[i].min_effect);
-			set_number(it, "pairs", adv[i].pairs);
-			if (adv[i].pairs > cfg->benches[i].max_pairs)
-				set_number(it, "max_pairs", adv[i].pairs);
+			/* cfg holds what the benchmark has now: its own key,
+			   or what it inherits when it has none */
+			if (needs(it, "min_effect", adv[i].min_effect,
+				  c->min_effect)) {
+				number_text(num, sizeof(num),
+					    adv[i].min_effect);
+				e |= edit_key(&out, &olen, bi, "min_effect",
+					      num);
+				changed++;
+			}
+			if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
+				snprintf(num, sizeof(num), "%u", adv[i].pairs);
+				e |= edit_key(&out, &olen, bi, "pairs", num);
+				changed++;
+			}
+			if (adv[i].pairs > c->max_pairs) {
+				snprintf(num, sizeof(num), "%u", adv[i].pairs);
+				e |= edit_key(&out, &olen, bi, "max_pairs",
+					      num);
+				changed++;
+			}
 		}
+		if (e) {
+			error("%s: cannot find where benchmark %zu's keys go: "
+			      "set \"min_effect\" and \"pairs\" by hand", path,
+			      bi + 1);
+			goto cleanup;
+		}
+		bi++;
 	}
-	out = cJSON_Print(root);
+	if (!changed) {
+		printf("%s has the recommendations already: unchanged\n",
+		       path);
+		ret = 0;
+		goto cleanup;
+	}
 	/* never write a file gate itself would refuse */
-	if (config_parse(&check, out, strlen(out), path) < 0)
+	if (config_parse(&check, out, olen, path) < 0)
 		goto cleanup;
 	/* through a symlink to its target, keeping the target's mode; the
 	   rename in the target's directory makes the update atomic */
@@ -252,7 +456,7 @@ static int write_advice(const char *path, const struct config *cfg,
 		}
 		goto cleanup;
 	}
-	if (fputs(out, f) < 0 || fputc('\n', f) < 0 || fflush(f) ||
+	if (fwrite(out, 1, olen, f) != olen || fflush(f) ||
 	    fsync(fileno(f)) < 0 || fclose(f)) {
 		f = NULL;
 		error("cannot write \"%s\":", tmp);
@@ -356,7 +560,10 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		struct verdict_opts vo = { (1 - level) / 2, cfg.resamples, 1,
 					    0 };
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
-			     c->pairs > 20 ? c->pairs : 20;
+			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
+		struct advice half[2];
+		double lo, hi;
+		int stable;
 
 		memset(&br, 0, sizeof(br));
 		memset(&st, 0, sizeof(st));
@@ -365,18 +572,34 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 			bench_run_release(&br);
 			goto cleanup;
 		}
-		rc = measure_bench(&br, &mo, n);
-		if (rc > 0) {
-			bench_run_release(&br);
-			code = signals_exit_code(rc);
-			goto cleanup;
-		}
-		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
-			error("benchmark \"%s\" could not be calibrated: %s",
-			      c->name, br.error ? br.error : st.reason);
-			bench_run_release(&br);
+		/* more pairs, up to 4x, until the two halves of the pairs
+		   recommend the same */
+		for (;;) {
+			rc = measure_bench(&br, &mo, n);
+			if (rc > 0) {
+				bench_run_release(&br);
+				code = signals_exit_code(rc);
+				goto cleanup;
+			}
+			if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+				error("benchmark \"%s\" could not be "
+				      "calibrated: %s", c->name, br.error ?
+				      br.error : st.reason);
+				bench_run_release(&br);
+				bench_stats_release(&st);
+				goto cleanup;
+			}
+			stable = advice_stable(&st, c->min_effect, level,
+					       &half[0], &half[1]);
+			if (stable || n >= cap)
+				break;
 			bench_stats_release(&st);
-			goto cleanup;
+			memset(&st, 0, sizeof(st));
+			n = 2 * n < cap ? 2 * n : cap;
+			if (!o.quiet)
+				fprintf(stderr, "gate: %s: the halves of the "
+					"pairs disagree; measuring up to %u "
+					"pairs\n", c->name, n);
 		}
 		rec[i].name = xstrdup(c->name);
 		rec[i].metric = c->metric;
@@ -387,6 +610,22 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		rec[i].pairs = st.n;
 		adv[i] = advise(rec[i].spread, c->min_effect, level);
 		report(c, &st, rec[i].spread, level, &adv[i]);
+		advice_range(st.ratios, st.n, c->min_effect, level,
+			     seed_derive(seed, c->name, 1), &lo, &hi);
+		if (stable)
+			printf("  stable: both halves of the %zu pairs "
+			       "recommend \"min_effect\" %.3g, \"pairs\" %u"
+			       "\n", st.n, half[1].min_effect, half[1].pairs);
+		else
+			printf("  not stable within %zu pairs: the halves "
+			       "recommend \"min_effect\" %.3g (%u pairs) and "
+			       "%.3g (%u pairs); calibrate again with more "
+			       "--pairs, or on a quieter machine\n", st.n,
+			       half[0].min_effect, half[0].pairs,
+			       half[1].min_effect, half[1].pairs);
+		printf("  recommended floor's range: %.3g to %.3g (10th to "
+		       "90th percentile of %d resamples of the pairs)\n\n",
+		       lo, hi, NBOOT);
 		bench_run_release(&br);
 		bench_stats_release(&st);
 	}

@@ -20,6 +20,8 @@
 #include "gate/options.h"
 #include "common/file.h"
 #include "gate/config.h"
+#include "gate/config-parse.h"
+#include "gate/exec/runner.h"
 #include "git/repo.h"
 #include "common/banned.h"
 
@@ -38,11 +40,47 @@ const char cmd_init_usage[] =
 struct found {
 	const char *system;	/* "make", ... or NULL */
 	const char *build;
+	char *build_owned;	/* build with extra targets, or NULL */
+	char *extra;		/* " t1 t2": targets the build must also make */
 	char *names[MAX_BENCH];
 	char **runs[MAX_BENCH];	/* argv, NULL-terminated, owned */
 	int parity[MAX_BENCH];
-	size_t n;
+	char *why[MAX_BENCH];	/* why it was proposed, owned */
+	char *skipped[4 * MAX_BENCH];	/* candidates left out, and why */
+	size_t n, nskipped;
 };
+
+static void skip(struct found *f, char *why)
+{
+	if (f->nskipped < sizeof(f->skipped) / sizeof(f->skipped[0]))
+		f->skipped[f->nskipped++] = why;
+	else
+		free(why);
+}
+
+/*
+ * A benchmark name gate.json accepts for target: '/' and anything not
+ * printable ASCII become '-', and it is cut to NAME_MAX_LEN characters
+ * (config_keys_name's rules). The target itself stays in "run".
+ */
+static char *valid_name(const char *target)
+{
+	size_t n = strlen(target), i;
+	char *name;
+
+	if (n > NAME_MAX_LEN)
+		n = NAME_MAX_LEN;
+	name = xstrndup(target, n);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '/' || (unsigned char)name[i] < 0x20 ||
+		    (unsigned char)name[i] > 0x7e)
+			name[i] = '-';
+	if (!strcmp(name, ".") || !strcmp(name, "..")) {
+		free(name);
+		name = xstrdup("bench");
+	}
+	return name;
+}
 
 /* dir/name's text (at most 4 MiB), or NULL when it is not there */
 static char *slurp(const char *dir, const char *name)
@@ -67,31 +105,52 @@ static int exists(const char *dir, const char *name)
 	return ok;
 }
 
-/* Add a benchmark running argv (a NULL-terminated list of literals; a
- * "%s" in one is replaced by name), unless already there. */
-static void add(struct found *f, const char *name, int parity,
-		const char *const *argv)
+/* Add a benchmark for target, running argv (a NULL-terminated list of
+ * literals; a "%s" in one is replaced by target), unless a benchmark of
+ * that name is there already. why is NULL or owned. */
+static void add_why(struct found *f, const char *target, int parity,
+		    const char *const *argv, char *why)
 {
 	size_t i, k;
+	char *name = valid_name(target);
 
 	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->names[i], name))
+		if (!strcmp(f->names[i], name)) {
+			if (strcmp(name, target))
+				skip(f, xasprintf("%s: its name would be "
+					"\"%s\", taken already", target,
+					name));
+			free(name);
+			free(why);
 			return;
-	if (f->n == MAX_BENCH)
+		}
+	if (f->n == MAX_BENCH) {
+		skip(f, xasprintf("%s: more than %d benchmarks found",
+				  target, MAX_BENCH));
+		free(name);
+		free(why);
 		return;
+	}
 	for (k = 0; argv[k]; k++)
 		;
-	f->names[f->n] = xstrdup(name);
+	f->names[f->n] = name;
 	f->runs[f->n] = xcalloc(k + 1, sizeof(char *));
 	for (i = 0; i < k; i++) {
 		const char *slot = strstr(argv[i], "%s");
 
 		f->runs[f->n][i] = slot ? xasprintf("%.*s%s%s",
-			(int)(slot - argv[i]), argv[i], name, slot + 2) :
+			(int)(slot - argv[i]), argv[i], target, slot + 2) :
 			xstrdup(argv[i]);
 	}
 	f->parity[f->n] = parity;
+	f->why[f->n] = why;
 	f->n++;
+}
+
+static void add(struct found *f, const char *name, int parity,
+		const char *const *argv)
+{
+	add_why(f, name, parity, argv, NULL);
 }
 
 /* Every first capture group of pattern (extended regex) in text. */
@@ -187,9 +246,304 @@ static void scripts_only(char *text)
 	memmove(text, p, strlen(p) + 1);
 }
 
-static void detect(struct found *f, const char *top)
+/* What a dry run shows that a benchmark must never do, and why. */
+static const struct {
+	const char *pattern;	/* extended regex, case-insensitive */
+	const char *why;
+} traps[] = {
+	{ "(^|[^[:alnum:]_-])rm[[:space:]]+(-[[:alpha:]]*[rR]|--recursive)",
+	  "deletes directories (rm -r)" },
+	{ "(^|[^[:alnum:]_])(make|gmake)([[:space:]]+[^;&|\n]*)?[[:space:]]"
+	  "(dist|mostly|maintainer-)?clean([[:space:]]|$)",
+	  "cleans the build (make clean)" },
+	{ "git[[:space:]]+(clone|fetch|pull|submodule|clean)",
+	  "runs git clone, fetch, pull, submodule or clean" },
+	{ "(^|[^[:alnum:]_-])(curl|wget|ssh|scp|rsync|ftp|nc)([[:space:]]|$)",
+	  "fetches over the network (curl, wget, ssh)" },
+	{ "(^|[^[:alnum:]_-])(pip[0-9.]*|npm|yarn|pnpm|gem|cargo|go|apt|"
+	  "apt-get|brew)[[:space:]]+(install|ci|get|add|update)",
+	  "installs packages (pip, npm, go get)" },
+	{ "-m[[:space:]]+pip", "installs packages (pip)" },
+	{ "[[:alpha:]]+://", "names a URL (needs the network)" },
+};
+
+/* Why text (a target's commands) must not be a benchmark, or NULL. */
+static const char *trap(const char *text)
+{
+	size_t i;
+	regex_t re;
+	int hit;
+
+	for (i = 0; i < sizeof(traps) / sizeof(traps[0]); i++) {
+		if (regcomp(&re, traps[i].pattern, REG_EXTENDED | REG_ICASE |
+			    REG_NEWLINE | REG_NOSUB))
+			continue;
+		hit = regexec(&re, text, 0, NULL, 0) == 0;
+		regfree(&re);
+		if (hit)
+			return traps[i].why;
+	}
+	return NULL;
+}
+
+/* Drop make's own chatter ("make[1]: Entering directory ...") so that
+ * two targets with the same commands compare equal. */
+static void drop_chatter(char *text)
+{
+	char *in = text, *out = text, *eol, *hit;
+	size_t n;
+
+	while (*in) {
+		eol = strchr(in, '\n');
+		n = eol ? (size_t)(eol - in) + 1 : strlen(in);
+		hit = strstr(in, "ing directory");
+		if (strncmp(in, "make", 4) || !hit ||
+		    (size_t)(hit - in) >= n) {
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	*out = '\0';
+}
+
+/*
+ * make -n TARGET (no TARGET: the default goal) in top: the commands it
+ * would run, without running them. NULL, with *why set, when make
+ * cannot say. A recipe line marked '+' or naming $(MAKE) still runs
+ * under -n (with -n passed on); GNU make may also remake the makefiles.
+ */
+static char *dry_run(const char *top, const char *target, char **why)
+{
+	extern char **environ;
+	char a0[] = "make", a1[] = "-n", a2[] = "--no-print-directory",
+	     a3[] = "--", lc[] = "LC_ALL=C";
+	char *argv[] = { a0, a1, a2, a3, (char *)target, NULL }, **env,
+	     *out = NULL;
+	struct command cmd = { argv, NULL };
+	struct run_spec spec;
+	struct run_result res;
+	size_t n = 0, i, k = 0;
+	char buf[128];
+
+	if (!target)
+		argv[3] = NULL;
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(char *));
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "MAKEFLAGS=", 10) &&
+		    strncmp(environ[i], "MFLAGS=", 7) &&
+		    strncmp(environ[i], "MAKELEVEL=", 10) &&
+		    strncmp(environ[i], "LC_ALL=", 7))
+			env[k++] = environ[i];
+	env[k++] = lc;
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = top;
+	spec.timeout = 20;
+	spec.grace = 1;
+	spec.log_fd = -1;
+	spec.envp = env;
+	spec.capture = (size_t)1 << 20;
+	run_one(&res, &spec);
+	free(env);
+	if (res.status != RUN_OK) {
+		free(res.out);
+		*why = xasprintf("make -n %s %s%s%.200s", target ? target : "",
+				 run_describe(&res, buf, sizeof(buf)),
+				 res.err_tail[0] ? ": " : "", res.err_tail);
+		for (i = 0; (*why)[i]; i++)
+			if ((*why)[i] == '\n')
+				(*why)[i] = ' ';
+		return NULL;
+	}
+	out = res.out ? res.out : xstrdup("");
+	drop_chatter(out);
+	return out;
+}
+
+/* The recipe of target in a makefile's text (Makefile.in: nothing to
+ * run make on before configure): the tab-led lines after "target:". */
+static char *recipe(const char *text, const char *target)
+{
+	size_t tl = strlen(target), n;
+	const char *p = text, *q, *eol;
+	char *out = xstrdup("");
+
+	while (p && *p) {
+		if (!strncmp(p, target, tl) && (p[tl] == ':' || p[tl] == ' ' ||
+						p[tl] == '\t')) {
+			for (q = strchr(p, '\n'); q && q[1] == '\t'; q = eol) {
+				eol = strchr(q + 1, '\n');
+				n = eol ? (size_t)(eol - q) : strlen(q);
+				out = xrealloc(out, strlen(out) + n + 1);
+				strncat(out, q + 1, n);
+				if (!eol)
+					break;
+			}
+			break;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return out;
+}
+
+/* Whether commands link a program named path (a "-o path" word). */
+static int links(const char *commands, const char *path)
+{
+	size_t n = strlen(path);
+	const char *p = commands;
+
+	while ((p = strstr(p, "-o "))) {
+		p += 3;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "./", 2))
+			p += 2;
+		if (!strncmp(p, path, n) && (!p[n] || strchr(" \t\n;", p[n])))
+			return 1;
+	}
+	return 0;
+}
+
+/* Programs named *bench* that commands link ("-o DIR/xbench"). */
+static void scan_linked(struct found *f, const char *commands,
+			const char *source)
+{
+	static const char *const argv[] = { "./%s", NULL };
+	const char *p = commands, *e;
+	char *path;
+	size_t n;
+
+	while ((p = strstr(p, "-o "))) {
+		p += 3;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "./", 2))
+			p += 2;
+		for (e = p; *e && !strchr(" \t\n;'\"", *e); e++)
+			;
+		n = (size_t)(e - p);
+		path = xstrndup(p, n);
+		p = e;
+		if (!strstr(strrchr(path, '/') ? strrchr(path, '/') : path,
+			    "bench") || path[0] == '/' || strstr(path, "..") ||
+		    strchr(path, '$') || (n > 2 && path[n - 2] == '.') ||
+		    (n > 3 && !strcmp(path + n - 3, ".so"))) {
+			free(path);
+			continue;
+		}
+		add_why(f, path, 1, argv, xasprintf("the build links the "
+			"program %s (%s), which gate runs directly", path,
+			source));
+		free(path);
+	}
+}
+
+/*
+ * Make targets named *bench*: each one's commands, from make -n when
+ * there is a makefile (else from Makefile.in's text), must not clean,
+ * fetch or touch the network; targets with the same commands are one
+ * benchmark; a target that links a program of its name becomes that
+ * program, run directly and built by the build.
+ */
+static void scan_make(struct found *f, const char *top, const char *text,
+		      int dry, const char *all)
 {
 	static const char *const make_run[] = { "make", "-s", "%s", NULL };
+	static const char *const prog_run[] = { "./%s", NULL };
+	regex_t re;
+	regmatch_t m[2];
+	const char *p = text;
+	char *targets[4 * MAX_BENCH], *seen[4 * MAX_BENCH], *cmds, *why;
+	size_t nt = 0, i, j;
+	const char *bad;
+	char *clean = NULL, *none = NULL;
+
+	/* what "make clean" would run, to spot it as a prerequisite */
+	if (dry && (clean = dry_run(top, "clean", &none)) &&
+	    strlen(clean) < 4) {
+		free(clean);
+		clean = NULL;
+	}
+	free(none);
+	if (!text || regcomp(&re, "^([A-Za-z0-9_./+-]*bench[A-Za-z0-9_./+-]*)"
+			     "[[:space:]]*:([^=]|$)", REG_EXTENDED | REG_NEWLINE))
+		return;
+	while (nt < sizeof(targets) / sizeof(targets[0]) &&
+	       regexec(&re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
+		targets[nt] = xstrndup(p + m[1].rm_so,
+				       (size_t)(m[1].rm_eo - m[1].rm_so));
+		for (j = 0; j < nt && strcmp(targets[j], targets[nt]); j++)
+			;
+		if (j < nt)
+			free(targets[nt]);
+		else
+			nt++;
+		p += m[0].rm_eo;
+	}
+	regfree(&re);
+	for (i = 0; i < nt; i++) {
+		why = NULL;
+		cmds = dry ? dry_run(top, targets[i], &why) :
+			     recipe(text, targets[i]);
+		seen[i] = cmds;
+		if (!cmds) {
+			skip(f, xasprintf("%s: cannot inspect it (%s)",
+					  targets[i], why));
+			free(why);
+			continue;
+		}
+		if (clean && strstr(cmds, clean))
+			bad = "cleans the build (runs make clean's commands)";
+		else
+			bad = trap(cmds);
+		if (bad) {
+			skip(f, xasprintf("%s: %s (%s)", targets[i], bad,
+					  dry ? "make -n" : "its recipe"));
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (seen[j] && !strcmp(seen[j], cmds))
+				break;
+		if (j < i && cmds[0]) {
+			skip(f, xasprintf("%s: the same commands as %s (an "
+					  "alias)", targets[i], targets[j]));
+			continue;
+		}
+		if (links(cmds, targets[i]) && !strstr(targets[i], "..") &&
+		    targets[i][0] != '/') {
+			add_why(f, targets[i], 1, prog_run, xasprintf(
+				"make target %s links the program %s, which "
+				"gate runs directly (the build makes it)",
+				targets[i], targets[i]));
+			if (all && links(all, targets[i]))
+				continue;
+			if (!f->extra)
+				f->extra = xstrdup("");
+			why = f->extra;
+			f->extra = xasprintf("%s %s", why, targets[i]);
+			free(why);
+			continue;
+		}
+		add_why(f, targets[i], 0, make_run, xasprintf(
+			"make target %s (%s: no cleaning, fetching or network); "
+			"\"parity\": false since make may print its own "
+			"lines", targets[i], dry ? "checked with make -n" :
+			"its recipe checked"));
+	}
+	for (i = 0; i < nt; i++) {
+		free(seen[i]);
+		free(targets[i]);
+	}
+	free(clean);
+}
+
+static void detect(struct found *f, const char *top)
+{
 	static const char *const cmake_run[] = { "./build/%s", NULL };
 	static const char *const meson_run[] = { "meson", "test", "-C",
 		"build", "--benchmark", "--no-rebuild", "-q", "%s", NULL };
@@ -235,11 +589,34 @@ static void detect(struct found *f, const char *top)
 		scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)\""
 		     "[[:space:]]*:", 0, npm_run);
 		free(text);
-	} else if ((text = slurp(top, mk))) {
-		f->system = "make";
-		f->build = "make -j2";
-		scan(f, text, "^([A-Za-z0-9_./-]*bench[A-Za-z0-9_./-]*)[[:space:]]*:([^=]|$)",
-		     1, make_run);
+	} else if ((text = slurp(top, mk)) ||
+		   exists(top, "configure") || exists(top, "configure.ac")) {
+		int autoconf = exists(top, "configure") ||
+			       exists(top, "configure.ac");
+		int dry = text != NULL;
+
+		if (!text)
+			text = slurp(top, "Makefile.in");
+		if (!text)
+			text = slurp(top, "Makefile.am");
+		f->system = autoconf ? "autoconf (configure, then make)" :
+			    "make";
+		f->build = !autoconf ? "make -j2" : exists(top, "configure") ?
+			   "./configure && make -j2" :
+			   "autoreconf -i && ./configure && make -j2";
+		char *why = NULL, *all = dry ? dry_run(top, NULL, &why) : NULL;
+
+		if (text)
+			scan_make(f, top, text, dry, all);
+		if (all)
+			scan_linked(f, all, "make -n");
+		free(all);
+		free(why);
+		if (f->extra) {
+			f->build_owned = xasprintf("%s &&%s%s", f->build,
+				autoconf ? " make" : " make", f->extra);
+			f->build = f->build_owned;
+		}
 		free(text);
 	}
 }
@@ -293,8 +670,30 @@ static void found_release(struct found *f)
 			free(f->runs[i][k]);
 		free(f->runs[i]);
 		free(f->names[i]);
+		free(f->why[i]);
 	}
-	f->n = 0;
+	for (i = 0; i < f->nskipped; i++)
+		free(f->skipped[i]);
+	free(f->build_owned);
+	free(f->extra);
+	f->n = f->nskipped = 0;
+}
+
+/* What init found, why each benchmark is there, and what it left out. */
+static void explain(const struct found *f, FILE *to)
+{
+	size_t i;
+
+	fprintf(to, "  build system: %s\n", f->system ? f->system :
+		"none recognised (set \"build\" yourself, or remove it)");
+	for (i = 0; i < f->n; i++)
+		fprintf(to, "  benchmark: %s%s%s\n", f->names[i],
+			f->why[i] ? ": " : "", f->why[i] ? f->why[i] : "");
+	if (!f->n)
+		fprintf(to, "  no benchmark targets found: replace the "
+			"\"example\" benchmark's \"run\" with yours\n");
+	for (i = 0; i < f->nskipped; i++)
+		fprintf(to, "  not proposed: %s\n", f->skipped[i]);
 }
 
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
@@ -311,7 +710,6 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 	char *text = NULL, *path = NULL;
 	int c, force = 0, to_stdout = 0, code = EXIT_ERROR;
 	FILE *out = NULL;
-	size_t i;
 
 	memset(&f, 0, sizeof(f));
 	options_getopt_reset();
@@ -353,6 +751,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 	config_release(&cfg);
 	if (to_stdout) {
 		printf("%s\n", text);
+		explain(&f, stderr);
 		code = EXIT_PASS;
 		goto cleanup;
 	}
@@ -366,14 +765,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 		goto cleanup;
 	}
 	printf("gate: wrote %s\n", path);
-	printf("  build system: %s\n", f.system ? f.system :
-	       "none recognised (set \"build\" yourself, or remove it)");
-	if (f.n)
-		for (i = 0; i < f.n; i++)
-			printf("  benchmark: %s\n", f.names[i]);
-	else
-		printf("  no benchmark targets found: replace the "
-		       "\"example\" benchmark's \"run\" with yours\n");
+	explain(&f, stdout);
 	printf("next: check \"build\" and each \"run\" (see README.md, "
 	       "\"gate init\"), commit gate.json, then: gate run\n");
 	code = EXIT_PASS;

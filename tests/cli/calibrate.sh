@@ -14,8 +14,9 @@ expect_in "$OUT" "recommend: \"min_effect\""
 gate_run 0 -C "$R" calibrate --pairs 4 --rebuild -q --write
 expect_in "$OUT" "built twice"
 expect_in "$OUT" "wrote the recommendations"
-[ "$(json_get "$R/gate.json" '"min_effect" in d["benchmarks"][0] and d["defaults"]["timeout"] == 20')" = True ] ||
-	fail "--write should add min_effect and keep the rest"
+[ "$(json_get "$R/gate.json" 'd["benchmarks"][0].get("min_effect") != 0.5 and d["defaults"]["timeout"] == 20')" = True ] ||
+	fail "--write should not repeat the inherited min_effect, and keep the rest"
+grep -q '	' "$R/gate.json" && fail "--write put tabs into a file indented with spaces"
 gate_run 3 -C "$R" calibrate --rev no-such-rev
 expect_in "$ERR" "no-such-rev"
 gate_run 3 -C "$R" calibrate --pairs 1
@@ -39,6 +40,91 @@ gate_run 0 -C "$R2" calibrate --pairs 4 -q --seed 5
 grep -q '^none ' "$CAL_LOG" && fail "a calibrate sample ran without \$GATE_TMPDIR"
 [ "$(awk '$2 > 0' "$CAL_LOG" | wc -l)" -gt 0 ] ||
 	fail "calibrate samples should get environment padding"
+# --write is a minimal textual edit: a counted metric (allocations: exact,
+# never noisy) is stable from the first pairs, so the advice is known: 10
+# pairs, the floor as it is. "pairs" is added after the last key with the
+# file's own indentation; "min_effect", inherited already, is not written
+# (no redundant key); every other byte stays.
+W=$SCRATCH/write
+new_repo "$W"
+cat >"$W/work.c" <<'C'
+#include <stdlib.h>
+int main(void)
+{
+	int i;
+	for (i = 0; i < 50; i++)
+		free(malloc(64));
+	return 0;
+}
+C
+cat >"$W/gate.json" <<'JSON'
+{
+    "version": 1,
+    "build": "cc -O0 -o work work.c",
+    "defaults": {"warmup": 0,   "timeout": 20},
+    "benchmarks": [
+        {
+            "name": "work",
+            "run": [ "./work" ],
+            "metric": "allocs"
+        }
+    ]
+}
+JSON
+commit_all "$W" work
+cp "$W/gate.json" "$SCRATCH/before.json"
+gate_run 0 -C "$W" calibrate --pairs 6 --seed 1 -q --write
+# no noise: stable at once (no more pairs), a range of one value
+expect_in "$OUT" "work: 6 A/A pairs"
+expect_in "$OUT" "stable: both halves of the 6 pairs recommend"
+grep -Eq "recommended floor's range: ([0-9.e-]+) to \1 " "$OUT" ||
+	fail "an exact metric's recommended floor has no spread"
+sed 's/"metric": "allocs"/&,\n            "pairs": 10/' "$SCRATCH/before.json" >"$SCRATCH/want.json"
+diff "$SCRATCH/want.json" "$W/gate.json" >&2 ||
+	fail "--write should add only \"pairs\": 10, laid out as the file is"
+# run again: nothing to change, the file is left alone
+gate_run 0 -C "$W" calibrate --pairs 6 --seed 2 -q --write
+expect_in "$OUT" "has the recommendations already"
+cmp -s "$SCRATCH/want.json" "$W/gate.json" || fail "a second --write changed the file"
+# an existing key is replaced where it stands, inline objects too
+sed 's/"run": \[ "\.\/work" \],/"run": [ ".\/work" ], "pairs": 30,/' "$SCRATCH/before.json" >"$W/gate.json"
+sed 's/"pairs": 30,/"pairs": 10,/' "$W/gate.json" >"$SCRATCH/want.json"
+gate_run 0 -C "$W" calibrate --pairs 6 --seed 1 -q --write
+diff "$SCRATCH/want.json" "$W/gate.json" >&2 || fail "--write should replace only the value of \"pairs\""
+# a recommendation that is not stable: the allocations are exact for the
+# first 6 runs (3 pairs) and vary after, so the halves of 6 pairs
+# disagree; calibrate measures more, up to 4x, then says so
+U=$SCRATCH/unstable
+new_repo "$U"
+cat >"$U/work.c" <<C
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+	FILE *f = fopen("$SCRATCH/count", "r+");
+	long r = 0, i, n;
+	if (!f)
+		f = fopen("$SCRATCH/count", "w+");
+	if (fscanf(f, "%ld", &r) != 1)
+		r = 0;
+	r++;
+	rewind(f);
+	fprintf(f, "%ld\n", r);
+	fclose(f);
+	n = r <= 6 ? 50 : 50 + (r * 7919) % 97;
+	for (i = 0; i < n; i++)
+		free(malloc(64));
+	return 0;
+}
+C
+cp "$W/gate.json" "$U/gate.json"
+git -C "$W" show HEAD:gate.json >"$U/gate.json"
+commit_all "$U" unstable
+gate_run 0 -C "$U" calibrate --pairs 6 --seed 1
+expect_in "$ERR" "the halves of the pairs disagree; measuring up to 12 pairs"
+expect_in "$ERR" "measuring up to 24 pairs"
+expect_in "$OUT" "work: 24 A/A pairs"
+expect_in "$OUT" "not stable within 24 pairs"
 gate_run 0 calibrate --help
 expect_in "$OUT" "usage: gate [-C DIR] calibrate"
 exit 0
