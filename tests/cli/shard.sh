@@ -97,6 +97,16 @@ assert v(a)["b3"] == ["fail"] and v(a)["b1"] == ["pass"]
 assert m["verdict"] == a["verdict"] == "fail"
 assert m["exit_code"] == a["exit_code"] == 1
 PY
+# a shard's report and the merged one load back and write the same bytes
+# (the shard and config_hash fields round-trip)
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+[ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
+for f in s1 m; do
+	GATE_TEST_REPORT=$S/$f.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
+		fail "the loaded $f.json does not write the same bytes"
+	expect_in "$OUT" "1 passed, 0 failed"
+done
+expect_in "$S/s1.json" '"config_hash":'
 # advisory: the verdict, exit 0
 gate_run 0 merge --advisory "$S/s1.json" "$S/s2.json" "$S/s3.json" "$S/s4.json"
 gate_run 3 merge "$S/s1.json" "$S/s2.json" "$S/s4.json" "$S/s4.json"
