@@ -250,6 +250,8 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 	m->elsewhere = 0;
 	m->compared = total;
 	m->error = NULL;
+	/* a shard's --advisory keeps its job green; only merge's counts */
+	m->advisory = 0;
 	for (i = 0; i < n; i++)
 		nb += s[i].r.n;
 	run_alloc(m, nb);
@@ -271,7 +273,6 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 			m->measure_seconds += r->measure_seconds;
 		if (r->error && !m->error)
 			m->error = r->error;
-		m->advisory |= r->advisory;
 	}
 	qsort(m->b, m->n, sizeof(*m->b), by_name);
 	for (i = 0; i < m->n; i++)
@@ -309,9 +310,9 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	if (complete(s, n) < 0 || same_level(s, n, &total) < 0)
 		goto cleanup;
 	combine(&m, s, n, total);
-	code = m.exit_code = o.advisory || m.advisory ? EXIT_PASS :
+	code = m.exit_code = o.advisory ? EXIT_PASS :
 			     verdict_exit_code(m.suite);
-	m.advisory |= o.advisory;
+	m.advisory = o.advisory;
 	term = report_term_stream(o.json, o.markdown, o.html);
 	m.color = report_use_color(o.color, term);
 	po = (struct publish_opts){ o.markdown, o.html, o.json,

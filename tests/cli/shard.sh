@@ -107,8 +107,11 @@ for f in s1 m; do
 	expect_in "$OUT" "1 passed, 0 failed"
 done
 expect_in "$S/s1.json" '"config_hash":'
-# advisory: the verdict, exit 0
+# advisory: the verdict, exit 0; a shard's --advisory does not carry over
 gate_run 0 merge --advisory "$S/s1.json" "$S/s2.json" "$S/s3.json" "$S/s4.json"
+expect_in "$OUT" "FAIL"
+run 0 --shard 3/4 --advisory --json "$S/s3-advisory.json"
+gate_run 1 merge "$S/s1.json" "$S/s2.json" "$S/s3-advisory.json" "$S/s4.json"
 gate_run 3 merge "$S/s1.json" "$S/s2.json" "$S/s4.json" "$S/s4.json"
 expect_in "$ERR" "are the same shard: pass each shard's report once"
 gate_run 3 merge "$S/s1.json" "$S/s2.json" "$S/s4.json"
