@@ -88,10 +88,8 @@ static int parse_options(struct merge_opts *o, int argc, char **argv)
 		fputs(cmd_merge_usage, stderr);
 		return -1;
 	}
-	if (report_check_options(o->json, o->markdown, o->html, o->color) < 0 ||
-	    report_check_paths(o->json, o->markdown, o->html, NULL) < 0)
-		return -1;
-	return 0;
+	return report_check_options(o->json, o->markdown, o->html,
+				    o->color) < 0 ? -1 : 0;
 }
 
 /* One shard's report, as loaded. */
@@ -329,6 +327,8 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != 0)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (report_check_paths(o.json, o.markdown, o.html, NULL) < 0)
+		return EXIT_ERROR;
 	s = xcalloc((size_t)(argc - optind), sizeof(*s));
 	for (i = (size_t)optind; i < (size_t)argc; i++)
 		if (load_one(&s[n++], argv[i]) < 0)
