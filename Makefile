@@ -81,7 +81,8 @@ GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o \
 	gate/verdict.o gate/suite.o gate/metrics.o gate/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/compare.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/record.o \
-	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o
+	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o \
+	gate/cmd/merge.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
@@ -222,7 +223,7 @@ $(error LIBDIR is not used: gate finds libgate-alloc.so in ../lib/gate/ from its
 endif
 MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
 	man/gate-compare.1 man/gate-init.1 man/gate-record.1 man/gate-trend.1 \
-	man/gate-bisect.1 man/gate-export.1
+	man/gate-bisect.1 man/gate-export.1 man/gate-merge.1
 MAN5 = man/gate.json.5
 INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
 	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))

@@ -11,7 +11,8 @@ _gate_options()
 		echo --base --head --config --json --seed --pairs --warmup \
 			--filter --budget --strict --advisory -q --quiet \
 			-v --verbose --pin --fixed-arms --no-env-pad \
-			--no-scratch --markdown --html --color --policy --list ;;
+			--no-scratch --markdown --html --color --policy --list \
+			--shard ;;
 	calibrate)
 		echo --rev --rebuild --config --pairs --seed --write \
 			-q --quiet ;;
@@ -29,6 +30,8 @@ _gate_options()
 			--seed -q --quiet ;;
 	export)
 		echo --format --label --commit --output ;;
+	merge)
+		echo --json --markdown --html --color --advisory ;;
 	esac
 }
 
@@ -96,13 +99,13 @@ _gate()
 		elif [ "${cur#-}" != "$cur" ]; then
 			COMPREPLY=($(compgen -W "-C --help --version" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect export help" -- "$cur"))
+			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect merge export help" -- "$cur"))
 		fi
 		return
 	fi
 	if [ "$cmd" = help ]; then
 		[ "$i" -eq $((COMP_CWORD - 1)) ] &&
-			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect export" -- "$cur"))
+			COMPREPLY=($(compgen -W "run calibrate doctor compare init record trend bisect merge export" -- "$cur"))
 		return
 	fi
 
@@ -134,13 +137,14 @@ _gate()
 	--metric)
 		COMPREPLY=($(compgen -W "wall cpu" -- "$cur"))
 		return ;;
-	--seed|--pairs|--warmup|--filter|--budget|--pin|--min-effect|--pass-excludes|--confidence|--label|--floor|--benchmark)
+	--seed|--pairs|--warmup|--filter|--budget|--pin|--shard|--min-effect|--pass-excludes|--confidence|--label|--floor|--benchmark)
 		return ;;
 	esac
 
 	if [ "${cur#-}" != "$cur" ]; then
 		COMPREPLY=($(compgen -W "$(_gate_options "$cmd")" -- "$cur"))
-	elif [ "$cmd" = compare ] || [ "$cmd" = record ]; then
+	elif [ "$cmd" = compare ] || [ "$cmd" = record ] ||
+	     [ "$cmd" = merge ]; then
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

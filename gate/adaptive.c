@@ -81,6 +81,7 @@ double adaptive_alpha(struct run_report *r)
 	for (i = 0; i < r->n; i++)
 		if (!skipped(&r->b[i].run))
 			r->compared += verdict_comparisons(r->b[i].run.cfg);
+	r->compared += r->elsewhere;	/* the other shards' (--shard) */
 	r->level = stats_bonferroni(r->confidence, r->compared);
 	return 1 - r->level;
 }

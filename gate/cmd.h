@@ -67,6 +67,8 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_trend_usage[];
 int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_bisect_usage[];
+int cmd_merge(int argc, char **argv, struct gate_ctx *ctx);
+extern const char cmd_merge_usage[];
 int cmd_export(int argc, char **argv, struct gate_ctx *ctx);
 extern const char cmd_export_usage[];
 

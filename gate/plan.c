@@ -5,6 +5,7 @@
 #include "gate/plan.h"
 
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,7 +296,13 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 		else
 			suites++;
 	}
+	compared += p->elsewhere;
 	level = stats_bonferroni(confidence, compared ? compared : 1);
+	if (p->nshards)
+		fprintf(out, "shard %u/%u: %zu of the plan's benchmarks; the "
+			"other shards' add %zu comparison%s\n", p->shard,
+			p->nshards, p->n, p->elsewhere,
+			p->elsewhere == 1 ? "" : "s");
 	fprintf(out, "plan: %zu benchmark%s, %zu suite%s; %zu comparison%s "
 		"before suites' cases%s; one-sided level %.4g%% per "
 		"comparison (%.4g%% for the run, Bonferroni)%s; budget %.0f s\n",
@@ -348,4 +355,132 @@ void plan_release(struct plan *p)
 	free(p->bench);
 	p->bench = NULL;
 	p->n = 0;
+}
+
+/* FNV-1a, 64 bits: the plan's fingerprint, not a security measure. */
+static void hash_bytes(unsigned long long *h, const void *data, size_t n)
+{
+	const unsigned char *c = data;
+
+	while (n--) {
+		*h ^= *c++;
+		*h *= 1099511628211ULL;
+	}
+	*h ^= 0xff;	/* a separator, so "ab","c" differs from "a","bc" */
+	*h *= 1099511628211ULL;
+}
+
+static void hash_str(unsigned long long *h, const char *s)
+{
+	hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 0);
+}
+
+static void hash_num(unsigned long long *h, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	hash_str(h, buf);
+}
+
+static void hash_bench(unsigned long long *h, const struct bench_cfg *b)
+{
+	size_t k;
+
+	hash_str(h, b->name);
+	hash_str(h, b->run.shell);
+	for (k = 0; b->run.argv && b->run.argv[k]; k++)
+		hash_str(h, b->run.argv[k]);
+	hash_num(h, b->format);
+	hash_num(h, b->pairs);
+	hash_num(h, b->max_pairs);
+	hash_num(h, b->warmup);
+	hash_num(h, b->timeout);
+	hash_num(h, b->counter);
+	hash_num(h, b->statistic);
+	hash_num(h, b->interval);
+	hash_num(h, b->rule);
+	hash_num(h, b->target_halfwidth);
+	for (k = 0; k < b->nmetrics; k++) {
+		hash_num(h, b->metrics[k].id);
+		hash_num(h, b->metrics[k].min_effect);
+		hash_num(h, b->metrics[k].pass_excludes);
+		hash_num(h, b->metrics[k].gating);
+	}
+	for (k = 0; k < b->nexpect; k++)
+		hash_str(h, b->expect[k]);
+	for (k = 0; k < b->nignore; k++)
+		hash_str(h, b->ignore[k]);
+}
+
+unsigned plan_shard_of(const char *name, const char *const *names, size_t n,
+		       unsigned nshards)
+{
+	size_t i, rank = 0;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) < 0)
+			rank++;
+	return (unsigned)(rank % nshards) + 1;
+}
+
+void plan_shard(struct plan *p, const struct config *base,
+		const struct plan_overrides *o)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	const char **names;
+	size_t i, kept = 0;
+
+	hash_num(&h, p->confidence);
+	hash_num(&h, p->budget);
+	hash_num(&h, p->strict);
+	hash_str(&h, p->filter);
+	hash_num(&h, o->nshards);
+	for (i = 0; i < p->n; i++)
+		hash_bench(&h, &p->bench[i]);
+	snprintf(p->hash, sizeof(p->hash), "%016llx", h);
+	if (!o->nshards)
+		return;
+	p->shard = o->shard;
+	p->nshards = o->nshards;
+	p->elsewhere = 0;
+	names = xcalloc(p->n ? p->n : 1, sizeof(*names));
+	for (i = 0; i < p->n; i++)
+		names[i] = p->bench[i].name;
+	for (i = 0; i < p->n; i++) {
+		struct bench_cfg *b = &p->bench[i];
+
+		if (plan_shard_of(b->name, names, p->n, o->nshards) ==
+		    o->shard) {
+			p->bench[kept++] = *b;
+			continue;
+		}
+		/* another shard's: counted here when it will be compared */
+		if (b->format == FORMAT_TIME &&
+		    (!base || config_find(base, b->name)))
+			p->elsewhere += verdict_comparisons(b);
+	}
+	p->n = kept;
+	free(names);
+}
+
+int plan_parse_shard(unsigned *shard, unsigned *nshards, const char *s)
+{
+	unsigned long i, n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		goto bad;
+	i = strtoul(s, &end, 10);
+	if (*end != '/' || end[1] < '0' || end[1] > '9')
+		goto bad;
+	n = strtoul(end + 1, &end, 10);
+	if (*end || n < 1 || n > 256 || i < 1 || i > n)
+		goto bad;
+	*shard = (unsigned)i;
+	*nshards = (unsigned)n;
+	return 0;
+bad:
+	return error("--shard takes I/N, shard I of N with 1 <= I <= N <= "
+		     "256 (as 2/4), not \"%s\"", s);
 }

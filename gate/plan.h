@@ -21,8 +21,9 @@ struct plan_overrides {
 	int strict;		/* --strict */
 	const char *filter;	/* --filter REGEX, or NULL */
 	int policy_head;	/* --policy head: head's decision keys */
+	unsigned shard, nshards;	/* --shard I/N (1-based); 0: all */
 };
-#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL, 0 }
+#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL, 0, 0, 0 }
 
 struct plan {
 	struct bench_cfg *bench;	/* copies of cfg's benchmarks with the
@@ -38,8 +39,14 @@ struct plan {
 	char **diff;		/* every difference between base's and
 				   head's config, one sentence each (owned) */
 	size_t ndiff;
+	unsigned shard, nshards;	/* --shard I/N; 0: not sharded */
+	size_t elsewhere;	/* comparisons of the other shards' plain
+				   benchmarks (their suites' cases are
+				   known only to the shard that runs them) */
+	char hash[17];		/* the whole plan's (every shard's) decision
+				   and command keys, 16 hex digits */
 };
-#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "" }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad
@@ -58,6 +65,25 @@ struct plan {
 int plan_make(struct plan *p, const struct config *cfg,
 	      const struct config *base, const char *no_base,
 	      const struct plan_overrides *o);
+/*
+ * --shard I/N, after the policy: p keeps only shard I's benchmarks. The
+ * whole plan's names are sorted and dealt round-robin (the k-th name in
+ * byte order goes to shard k mod N + 1): balanced within one, and stable
+ * while the set of names is. A suite goes whole to one shard. Sets
+ * p->hash (of the whole plan, so every shard of one config and command
+ * line has the same) and p->elsewhere: the comparisons of the other
+ * shards' plain benchmarks that base (NULL: none) also declares, so each
+ * shard decides at the whole run's Bonferroni level. Call once, after
+ * plan_make; a no-op (but the hash) when o is not sharded.
+ */
+void plan_shard(struct plan *p, const struct config *base,
+		const struct plan_overrides *o);
+/* "I/N" of --shard into *shard, *nshards (1 <= I <= N <= 256); 0 or -1
+   after error(). */
+int plan_parse_shard(unsigned *shard, unsigned *nshards, const char *s);
+/* Shard k (1-based) of n that the benchmark name goes to among names. */
+unsigned plan_shard_of(const char *name, const char *const *names, size_t n,
+		       unsigned nshards);
 /*
  * The plan-time minimum, once the comparisons are known (suites have
  * printed their cases): a benchmark of p whose first look could give no

@@ -61,6 +61,12 @@ struct run_report {
 	double confidence;	/* suite-wide */
 	double level;		/* per benchmark after Bonferroni */
 	size_t compared;	/* gating metrics the adjustment covers */
+	/* gate run --shard I/N: this run is shard I of N (0: not sharded);
+	   elsewhere: the comparisons of the other shards, in compared */
+	unsigned shard, nshards;
+	size_t elsewhere;
+	const char *config_hash;	/* the plan's fingerprint (plan.h),
+					   or NULL */
 	unsigned resamples;
 	struct machine machine;
 	struct run_bench *b;	/* every benchmark and suite case */

@@ -51,6 +51,7 @@ const char cmd_run_usage[] =
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
 	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
 	"                        [--color WHEN] [--policy WHOSE] [--list]\n"
+	"                        [--shard I/N]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -76,6 +77,10 @@ const char cmd_run_usage[] =
 	"                 from head's (a local run; the report says so)\n"
 	"  --list         print the plan (benchmarks, metrics, pairs, floors,\n"
 	"                 level) and run nothing\n"
+	"  --shard I/N    measure shard I of N only (1 <= I <= N <= 256):\n"
+	"                 the benchmarks' names sorted and dealt in turn, a\n"
+	"                 suite whole; levels as for the whole run; combine\n"
+	"                 the shards' --json reports with gate merge\n"
 	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
 	"  --html FILE    write a self-contained HTML report with plots\n"
 	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
@@ -142,6 +147,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "no-scratch", no_argument, NULL, 'S' },
 		{ "policy", required_argument, NULL, 'Y' },
 		{ "list", no_argument, NULL, 'L' },
+		{ "shard", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +188,11 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 			}
 			break;
 		case 'L': o->list = 1; break;
+		case 'D':
+			if (plan_parse_shard(&o->ov.shard, &o->ov.nshards,
+						optarg) < 0)
+				return -1;
+			break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
 			return 1;
@@ -493,6 +504,10 @@ static int plan_entries(struct run_report *r, struct plan *p,
 	run_alloc(r, p->n);
 	for (i = 0; i < r->n; i++)
 		r->b[i].run.cfg = &p->bench[i];
+	r->shard = p->shard;	/* --shard I/N */
+	r->nshards = p->nshards;
+	r->elsewhere = p->elsewhere;
+	r->config_hash = p->hash;
 	mark_new(r, bcfg);
 	r->policy = p->policy;
 	r->policy_diff = (const char *const *)p->diff;
@@ -677,6 +692,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
 			      &o.ov) < 0)
 			goto cleanup;
+		plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov);
 		printf("config: %s\n", origin);
 		plan_print(stdout, &plan, plan.confidence);
 		code = EXIT_PASS;
@@ -684,6 +700,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	}
 	if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
 		      &o.ov) < 0 ||
+	    (plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov), 0) ||
 	    plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
 		goto cleanup;
 	policy_warn(&plan, o.github);

@@ -460,6 +460,17 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
 	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
 	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
+	if (r->config_hash)
+		cJSON_AddStringToObject(p, "config_hash", r->config_hash);
+	if (r->nshards) {
+		/* gate run --shard I/N: what gate merge checks */
+		cJSON *sh = cJSON_AddObjectToObject(p, "shard");
+
+		cJSON_AddNumberToObject(sh, "index", r->shard);
+		cJSON_AddNumberToObject(sh, "count", r->nshards);
+		cJSON_AddNumberToObject(sh, "compared_elsewhere",
+					(double)r->elsewhere);
+	}
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
 	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));

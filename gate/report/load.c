@@ -581,6 +581,7 @@ static void load_time(struct run_report *r, const cJSON *t)
 static void load_protocol(struct loading *ld, struct run_report *r,
 			  const cJSON *p)
 {
+	const cJSON *sh;
 	const char *s;
 
 	r->config_origin = keep(ld->L, (s = text(p, "config")) ? s : "");
@@ -595,6 +596,13 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 	r->resamples = (unsigned)num(p, "resamples", 0);
 	r->confidence = num(p, "confidence", 0);
 	r->compared = count(p, "compared");
+	if ((s = text(p, "config_hash")))
+		r->config_hash = keep(ld->L, s);
+	if ((sh = get(p, "shard"))) {
+		r->shard = (unsigned)count(sh, "index");
+		r->nshards = (unsigned)count(sh, "count");
+		r->elsewhere = count(sh, "compared_elsewhere");
+	}
 	load_conditions(ld, r, get(p, "conditions"));
 }
 

@@ -56,7 +56,7 @@ want() {
 for sh in bash zsh; do
 	c() { if [ $sh = bash ]; then bcomp : "$1"; else zcomp "$1"; fi; }
 	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init \
-		record trend bisect export help
+		record trend bisect merge export help
 	want $sh "gate -" "$(c "gate -")" -C --help --version
 	want $sh "gate help c" "$(c "gate help c")" calibrate compare
 	want $sh "gate run --b" "$(c "gate run --b")" --base --budget
@@ -77,7 +77,7 @@ for sh in bash zsh; do
 		HEAD WORKTREE feature main v1
 	# every command's options are the ones its --help documents (-C is
 	# gate's own, completed before the command)
-	for cmd in run calibrate doctor compare init record trend bisect export; do
+	for cmd in run calibrate doctor compare init record trend bisect merge export; do
 		helped=$(python3 "$root/tests/cli/man-check.py" --help-options \
 			"$GATE" $cmd | grep -vx -- -C)
 		want $sh "gate $cmd -" "$(c "gate $cmd -")" $helped

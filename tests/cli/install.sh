@@ -54,6 +54,7 @@ cat >"$SCRATCH/want" <<LIST
 644 usr/local/share/man/man1/gate-doctor.1
 644 usr/local/share/man/man1/gate-export.1
 644 usr/local/share/man/man1/gate-init.1
+644 usr/local/share/man/man1/gate-merge.1
 644 usr/local/share/man/man1/gate-record.1
 644 usr/local/share/man/man1/gate-run.1
 644 usr/local/share/man/man1/gate-trend.1
@@ -148,7 +149,7 @@ for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 15 ] || fail "not 15 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 16 ] || fail "not 16 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
 mk uninstall DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man

@@ -18,6 +18,11 @@ expect_in "$root/examples/workflows/required-status.yml" "noisy:"
 expect_in "$root/examples/workflows/advisory.yml" "advisory: true"
 expect_in "$root/examples/workflows/nightly.yml" "gate record nightly.json"
 expect_in "$root/examples/workflows/nightly.yml" "git push origin refs/notes/gate"
+expect_in "$root/examples/workflows/sharded.yml" "shard: \${{ matrix.shard }}/4"
+expect_in "$root/examples/workflows/sharded.yml" "merge: shards/*/report.json"
+expect_in "$root/examples/workflows/sharded.yml" "pattern: gate-shard-*"
+# the artifact names the shard jobs upload are the ones the merge downloads
+expect_in "$root/action.yml" 'artifact="gate-shard-'
 # a broken workflow must fail, or the checks above prove nothing
 if "$v" "$root/tests/cli/data/bad-workflow.yml" >"$OUT" 2>"$ERR"; then
 	fail "the validator accepted a workflow with \"runs-onn\""

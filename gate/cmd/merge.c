@@ -1,0 +1,360 @@
+/*
+ * gate merge REPORT...: the JSON reports of the shards of one run (gate run
+ * --shard I/N --json FILE, one per CI matrix job) as one run: every
+ * benchmark of every shard, the suite verdict decided again over all of
+ * them, every printer, and gate run's exit codes. Each shard decided its
+ * benchmarks at the whole run's Bonferroni level, so merging decides no
+ * benchmark anew: it checks that the shards belong together (same base and
+ * head commits, same plan, same kind of machine, each shard once, none
+ * missing, the same number of comparisons) and refuses otherwise.
+ */
+#include "gate/cmd.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ci/github.h"
+#include "common/error.h"
+#include "common/file.h"
+#include "gate/options.h"
+#include "gate/run.h"
+#include "gate/verdict.h"
+#include "gate/report/load.h"
+#include "gate/report/report.h"
+#include "common/banned.h"
+
+#define REPORT_MAX ((size_t)256 << 20)
+
+const char cmd_merge_usage[] =
+	"usage: gate merge [--json FILE] [--markdown FILE] [--html FILE]\n"
+	"                  [--color WHEN] [--advisory] REPORT...\n"
+	"\n"
+	"  REPORT         the --json report of each shard (gate run --shard\n"
+	"                 I/N), every shard of the run once, in any order\n"
+	"  --json FILE    write the merged JSON report to FILE ('-' for "
+	"stdout)\n"
+	"  --markdown FILE  write the merged Markdown report\n"
+	"  --html FILE    write the merged HTML report\n"
+	"  --color WHEN   auto (default), always or never\n"
+	"  --advisory     report the verdict but exit 0\n"
+	"\n"
+	"refuses shards of different base or head commits, plans (config\n"
+	"or command line), machines (cpu model, cores), shard counts,\n"
+	"comparisons, and overlapping or missing shards\n"
+	"\n"
+	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error\n";
+
+struct merge_opts {
+	const char *json, *markdown, *html, *color;
+	int advisory;
+};
+
+static int parse_options(struct merge_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "html", required_argument, NULL, 'M' },
+		{ "color", required_argument, NULL, 'K' },
+		{ "colour", required_argument, NULL, 'K' },
+		{ "advisory", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	options_getopt_reset();
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = optarg; break;
+		case 'm': o->markdown = optarg; break;
+		case 'M': o->html = optarg; break;
+		case 'K': o->color = optarg; break;
+		case 'a': o->advisory = 1; break;
+		case 'h':
+			fputs(cmd_merge_usage, stdout);
+			return 1;
+		default:
+			fputs(cmd_merge_usage, stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		error("gate merge needs the shards' reports: gate run --shard "
+		      "I/N --json FILE in each, then gate merge FILE...");
+		fputs(cmd_merge_usage, stderr);
+		return -1;
+	}
+	return report_check_options(o->json, o->markdown, o->html,
+				    o->color) < 0 ? -1 : 0;
+}
+
+/* One shard's report, as loaded. */
+struct shard {
+	const char *path;
+	struct run_report r;
+};
+
+static int load_one(struct shard *s, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	s->path = path;
+	if (file_read(&text, &len, path, REPORT_MAX) < 0)
+		return -1;
+	ret = report_load(&s->r, text, len, path);
+	free(text);
+	if (ret < 0)
+		return -1;
+	if (!s->r.nshards)
+		return error("%s is not a shard's report: write one with gate "
+			     "run --shard I/N --json FILE", path);
+	if (s->r.interrupted)
+		return error("%s: shard %u/%u was interrupted (signal %d): "
+			     "run it again", path, s->r.shard, s->r.nshards,
+			     s->r.interrupted);
+	return 0;
+}
+
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+/* "shard 2/4 (FILE)" into buf. */
+static const char *who(char *buf, size_t size, const struct shard *s)
+{
+	snprintf(buf, size, "shard %u/%u (%s)", s->r.shard, s->r.nshards,
+		 s->path);
+	return buf;
+}
+
+/* Shard s belongs with shard f (the first given). 0, or -1 after error(). */
+static int same_run(const struct shard *f, const struct shard *s)
+{
+	char a[512], b[512];
+	size_t k;
+
+	who(a, sizeof(a), f);
+	who(b, sizeof(b), s);
+	if (s->r.nshards != f->r.nshards)
+		return error("%s and %s split the run differently: run every "
+			     "shard with the same --shard count", a, b);
+	for (k = 0; k < 2; k++) {
+		const char *x = str(f->r.rev[k].commit);
+		const char *y = str(s->r.rev[k].commit);
+
+		if (strcmp(x, y) || f->r.rev[k].dirty != s->r.rev[k].dirty)
+			return error("%s measured %s %.12s%s but %s measured "
+				     "%.12s%s: merge the shards of one base "
+				     "and head", a, k ? "head" : "base",
+				     *x ? x : "(no commit)",
+				     f->r.rev[k].dirty ? " with changes" : "",
+				     b, *y ? y : "(no commit)",
+				     s->r.rev[k].dirty ? " with changes" : "");
+	}
+	if (strcmp(str(f->r.config_hash), str(s->r.config_hash)))
+		return error("%s and %s ran different plans (config hash %s, "
+			     "%s): run every shard with the same gate.json "
+			     "and options", a, b, str(f->r.config_hash),
+			     str(s->r.config_hash));
+	if (strcmp(f->r.machine.cpu, s->r.machine.cpu) ||
+	    f->r.machine.cores != s->r.machine.cores)
+		return error("%s ran on %s (%ld cores) but %s on %s (%ld "
+			     "cores): one run's shards need one kind of "
+			     "machine (one runner label)", a,
+			     f->r.machine.cpu, f->r.machine.cores, b,
+			     s->r.machine.cpu, s->r.machine.cores);
+	return 0;
+}
+
+/* Each of the n shards once, none missing. 0, or -1 after error(). */
+static int complete(struct shard *s, size_t n)
+{
+	unsigned count = s[0].r.nshards, k;
+	size_t i, j;
+	char a[512], b[512];
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (s[i].r.shard == s[j].r.shard)
+				return error("%s and %s are the same shard: "
+					     "pass each shard's report once",
+					     who(a, sizeof(a), &s[i]),
+					     who(b, sizeof(b), &s[j]));
+	for (k = 1; k <= count; k++) {
+		for (i = 0; i < n && s[i].r.shard != k; i++)
+			;
+		if (i == n)
+			return error("shard %u/%u is missing: merge the reports "
+				     "of all %u shards (a failed matrix job "
+				     "leaves none: run it again)", k, count,
+				     count);
+	}
+	return 0;
+}
+
+/*
+ * Every shard decided at the level of the same number of comparisons,
+ * and it is the number they compare together. 0, or -1 after error().
+ */
+static int same_level(const struct shard *s, size_t n, size_t *total)
+{
+	size_t i;
+	char a[512];
+
+	*total = 0;
+	for (i = 0; i < n; i++)
+		*total += s[i].r.compared - s[i].r.elsewhere;
+	for (i = 0; i < n; i++)
+		if (s[i].r.compared != *total ||
+		    s[i].r.confidence != s[0].r.confidence)
+			return error("%s decided at the level of %zu "
+				     "comparisons, but the shards compare %zu "
+				     "together (a suite's cases count only in "
+				     "the shard that runs it): its verdicts "
+				     "are not at the run's level; run the "
+				     "suites unsharded", who(a, sizeof(a),
+							    &s[i]),
+				     s[i].r.compared, *total);
+	return 0;
+}
+
+/*
+ * The per-pair ratios of b's metrics, which a report holds as samples
+ * only: computed again from the samples (the decision is the shard's and
+ * stays; the ratios only draw the tables' and plots' figures).
+ */
+static void ratios(struct run_bench *b, const struct run_report *r)
+{
+	struct bench_result tmp;
+	struct verdict_opts vo = { 1 - r->level, 200, r->seed, r->strict };
+	size_t j, k;
+
+	if (b->run.error || !b->run.npairs || b->run.is_new ||
+	    b->run.is_removed || !(r->level > 0 && r->level < 1))
+		return;
+	memset(&tmp, 0, sizeof(tmp));
+	verdict_bench(&tmp, &b->run, &vo);
+	for (j = 0; j < b->result.n; j++)
+		for (k = 0; k < tmp.n; k++)
+			if (!b->result.m[j].ratios &&
+			    tmp.m[k].metric == b->result.m[j].metric &&
+			    tmp.m[k].ratios && tmp.m[k].n == b->result.m[j].n) {
+				b->result.m[j].ratios = tmp.m[k].ratios;
+				tmp.m[k].ratios = NULL;
+			}
+	bench_result_release(&tmp);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct run_bench *a = x, *b = y;
+
+	return strcmp(a->run.cfg->name, b->run.cfg->name);
+}
+
+/* The shards' benchmarks into m, moved out of each (s[i].r.n is 0 after). */
+static void combine(struct run_report *m, struct shard *s, size_t n,
+		    size_t total)
+{
+	const struct run_report *f = &s[0].r;
+	enum verdict *v;
+	size_t i, j, k = 0, nb = 0;
+
+	*m = *f;	/* the header: revisions, protocol, machine */
+	m->loaded = NULL;
+	m->b = NULL;
+	m->n = 0;
+	m->shard = m->nshards = 0;
+	m->elsewhere = 0;
+	m->compared = total;
+	m->error = NULL;
+	/* a shard's --advisory keeps its job green; only merge's counts */
+	m->advisory = 0;
+	for (i = 0; i < n; i++)
+		nb += s[i].r.n;
+	run_alloc(m, nb);
+	for (i = 0; i < n; i++) {
+		struct run_report *r = &s[i].r;
+
+		for (j = 0; j < r->n; j++) {
+			ratios(&r->b[j], r);
+			m->b[k++] = r->b[j];
+		}
+		free(r->b);
+		r->b = NULL;
+		r->n = 0;
+		/* where the time went: the jobs ran side by side */
+		for (j = 0; j < 2; j++)
+			if (r->build_seconds[j] > m->build_seconds[j])
+				m->build_seconds[j] = r->build_seconds[j];
+		if (r->total_seconds > m->total_seconds)
+			m->total_seconds = r->total_seconds;
+		if (i)
+			m->measure_seconds += r->measure_seconds;
+		if (r->error && !m->error)
+			m->error = r->error;
+	}
+	qsort(m->b, m->n, sizeof(*m->b), by_name);
+	for (i = 0; i < m->n; i++)
+		run_bench_view(&m->b[i]);
+	v = xcalloc(m->n + 1, sizeof(*v));
+	for (i = 0; i < m->n; i++)
+		v[i] = m->b[i].result.verdict;
+	m->suite = m->error ? VERDICT_ERROR : verdict_suite(v, m->n);
+	free(v);
+}
+
+int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
+{
+	struct merge_opts o = { 0 };
+	struct shard *s = NULL;
+	struct run_report m;
+	struct publish_opts po;
+	size_t i, n = 0, total;
+	FILE *term;
+	int code = EXIT_ERROR, rc;
+
+	memset(&m, 0, sizeof(m));
+	rc = parse_options(&o, argc, argv);
+	if (rc != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != 0)
+		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (report_check_paths(o.json, o.markdown, o.html, NULL) < 0)
+		return EXIT_ERROR;
+	s = xcalloc((size_t)(argc - optind), sizeof(*s));
+	for (i = (size_t)optind; i < (size_t)argc; i++)
+		if (load_one(&s[n++], argv[i]) < 0)
+			goto cleanup;
+	for (i = 1; i < n; i++)
+		if (same_run(&s[0], &s[i]) < 0)
+			goto cleanup;
+	if (complete(s, n) < 0 || same_level(s, n, &total) < 0)
+		goto cleanup;
+	combine(&m, s, n, total);
+	code = m.exit_code = o.advisory ? EXIT_PASS :
+			     verdict_exit_code(m.suite);
+	m.advisory = o.advisory;
+	term = report_term_stream(o.json, o.markdown, o.html);
+	m.color = report_use_color(o.color, term);
+	po = (struct publish_opts){ o.markdown, o.html, o.json,
+				    ci_github_active() };
+	report_term(term, &m);
+	if (o.json && report_json(o.json, &m) < 0)
+		code = EXIT_ERROR;
+	if (report_publish(term, &m, &po) < 0)
+		code = EXIT_ERROR;
+	run_release(&m);
+cleanup:
+	for (i = 0; i < n; i++)
+		report_load_release(&s[i].r);
+	free(s);
+	return code;
+}
