@@ -6,6 +6,7 @@
  */
 #include "gate/workspace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -80,9 +81,80 @@ cleanup:
 
 static int workspace_mkdir(const char *path)
 {
+	struct stat st;
+
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return error("cannot create \"%s\":", path);
+	if (lstat(path, &st) < 0)
+		return error("cannot look at \"%s\":", path);
+	if (S_ISLNK(st.st_mode))
+		return error("refusing to use \"%s\": it is a symbolic link, "
+			     "and gate writes and deletes only in a directory "
+			     "of its own; remove the link (not what it points "
+			     "to) and run again", path);
+	if (!S_ISDIR(st.st_mode))
+		return error("\"%s\" is not a directory: gate keeps its "
+			     "checkouts there; move it away and run again",
+			     path);
 	return 0;
+}
+
+/*
+ * What gate writes or deletes in its directory must be its own: a
+ * symbolic link there (put by hand, or by a build) would make a checkout,
+ * a log or a removal act on wherever it points.
+ */
+static const char *const own_names[] = {
+	"lock", "a", "b", "a.index", "b.index", "a.index.lock",
+	"b.index.lock", "a.build.log", "b.build.log", "calibration.json",
+	NULL
+};
+
+static int workspace_check_entries(const char *gate_dir)
+{
+	size_t i;
+
+	for (i = 0; own_names[i]; i++) {
+		char *path = xasprintf("%s/%s", gate_dir, own_names[i]);
+		struct stat st;
+		int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
+
+		if (link)
+			error("refusing to use \"%s\": it is a symbolic link, "
+			      "and gate writes and deletes only its own files "
+			      "there; remove the link (not what it points to) "
+			      "and run again", path);
+		free(path);
+		if (link)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Scratch directories of runs that died without cleaning up (SIGKILL):
+ * the caller holds the lock, so no live run owns one. remove_tree never
+ * follows a link.
+ */
+static void reclaim_scratch(const char *gate_dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(gate_dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *path;
+
+		if (strncmp(de->d_name, "scratch-", 8))
+			continue;
+		path = xasprintf("%s/%s", gate_dir, de->d_name);
+		if (remove_tree(path) < 0)
+			warning("cannot remove \"%s\", left by an earlier "
+				"run: remove it by hand", path);
+		free(path);
+	}
+	closedir(d);
 }
 
 /* The config gate runs with: --config FILE, or gate.json in head. */
@@ -150,7 +222,7 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 		return 0;
 	for (a = 0; a < narms; a++) {
 		fds[a] = open(arm[a].log, O_WRONLY | O_CREAT | O_TRUNC |
-			      O_CLOEXEC, 0600);
+			      O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fds[a] < 0) {
 			error("cannot write the build log \"%s\":",
 			      arm[a].log);
@@ -223,8 +295,10 @@ int workspace_open(struct workspace *w, struct repo *repo)
 	w->lock_path = xasprintf("%s/lock", w->gate_dir);
 	w->workdir = repo_workdir(repo);
 	if (workspace_mkdir(w->gate_dir) < 0 ||
+	    workspace_check_entries(w->gate_dir) < 0 ||
 	    repo_lock(&w->lock_fd, w->lock_path) < 0)
 		return -1;
+	reclaim_scratch(w->gate_dir);
 	return 0;
 }
 

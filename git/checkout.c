@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +45,86 @@ static int mkdirs(const char *path)
 	return ret;
 }
 
-/* rm -rf path, never following symlinks out of it. */
+/*
+ * Remove every entry in the directory open at fd, then the ones below,
+ * going down and back up by file descriptor (openat, unlinkat, ".."), so a
+ * tree of any depth goes, however long its paths, with one descriptor
+ * open at a time. Never follows a symlink: a link is unlinked, not entered.
+ * A directory the build made read-only is made writable first. path is
+ * the top, for messages. Consumes fd.
+ */
+static int remove_below(int fd, const char *path)
+{
+	size_t depth = 0;
+
+	for (;;) {
+		struct dirent *de;
+		DIR *d;
+		int dup_fd = dup(fd), sub = -1;
+
+		if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+			if (dup_fd >= 0)
+				close(dup_fd);
+			close(fd);
+			return error("cannot read a directory below \"%s\":",
+				     path);
+		}
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			const char *n = de->d_name;
+
+			if (!strcmp(n, ".") || !strcmp(n, ".."))
+				continue;
+			if (!unlinkat(fd, n, 0) || errno == ENOENT)
+				continue;
+			if (errno != EISDIR && errno != EPERM)
+				break;
+			if (!unlinkat(fd, n, AT_REMOVEDIR) || errno == ENOENT)
+				continue;
+			if (errno != ENOTEMPTY && errno != EEXIST)
+				break;
+			sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
+				     O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0 && errno == EACCES &&
+			    !fchmodat(fd, n, 0700, 0))
+				sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
+					     O_NOFOLLOW | O_CLOEXEC);
+			break;
+		}
+		if (de && sub < 0) {
+			error("cannot remove \"%s\" below \"%s\":",
+			      de->d_name, path);
+			closedir(d);
+			close(fd);
+			return -1;
+		}
+		closedir(d);
+		if (sub >= 0) {
+			fchmod(sub, 0700);
+			close(fd);
+			fd = sub;
+			depth++;
+			continue;
+		}
+		if (!depth)
+			break;
+		/* empty: back up, and the next pass removes it */
+		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		if (sub < 0)
+			return error("cannot go back up below \"%s\":", path);
+		fd = sub;
+		depth--;
+	}
+	close(fd);
+	return 0;
+}
+
+/* rm -rf path, never following symlinks out of it, at any depth. */
 static int remove_all(const char *path)
 {
-	struct dirent *de;
 	struct stat st;
-	DIR *d;
-	int ret = 0;
+	int fd;
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
@@ -62,21 +136,15 @@ static int remove_all(const char *path)
 			return error("cannot remove \"%s\":", path);
 		return 0;
 	}
-	if (!(d = opendir(path)))
+	chmod(path, 0700);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return error("cannot open directory \"%s\":", path);
-	while (!ret && (de = readdir(d))) {
-		char *child;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
-		ret = remove_all(child);
-		free(child);
-	}
-	closedir(d);
-	if (!ret && rmdir(path) < 0 && errno != ENOENT)
-		ret = error("cannot remove \"%s\":", path);
-	return ret;
+	if (remove_below(fd, path) < 0)
+		return -1;
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return error("cannot remove \"%s\":", path);
+	return 0;
 }
 
 /* Empty dir: remove it with everything in it, and make it again. */
@@ -118,9 +186,14 @@ static int check_dir(struct repo *r, const char *dir)
 {
 	char *d = canonical(dir), *wt = canonical(repo_workdir(r));
 	char *gd = canonical(repo_gitdir(r));
+	struct stat st;
 	int ret = 0;
 
-	if (!d || !wt || !gd)
+	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode))
+		ret = error("refusing to check out into \"%s\": it is not a "
+			    "directory of its own (a symbolic link?); remove "
+			    "it and run again", dir);
+	else if (!d || !wt || !gd)
 		ret = error("cannot resolve the checkout directory \"%s\":",
 			    dir);
 	else if (is_at_or_above(d, wt) || is_at_or_above(d, gd))
@@ -177,6 +250,52 @@ static int open_private_index(git_index **idx, const char *dir,
 	return 0;
 }
 
+struct unlink_walk {
+	const char *dir;
+	int ret;
+};
+
+/*
+ * A symlink where the tree has a directory or a file (a build may have
+ * put one there): remove the link itself, so the checkout writes into the
+ * checkout and never through the link to wherever it points. Pre-order,
+ * so a linked directory goes before anything below it is looked at.
+ */
+static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct unlink_walk *w = data;
+	char *path;
+	struct stat st;
+
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK ||
+	    git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+		return 0;
+	path = xasprintf("%s/%s%s", w->dir, root, git_tree_entry_name(e));
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			w->ret = error("cannot look at \"%s\":", path);
+	} else if (S_ISLNK(st.st_mode) && unlink(path) < 0) {
+		w->ret = error("cannot remove the symbolic link \"%s\":",
+			       path);
+	}
+	free(path);
+	if (w->ret < 0)
+		return -1;
+	/* a tree entry that is now gone has nothing below to look at */
+	return 0;
+}
+
+static int unlink_symlinks(git_tree *tree, const char *dir)
+{
+	struct unlink_walk w = { dir, 0 };
+
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, unlink_cb, &w) < 0 &&
+	    !w.ret)
+		return error("cannot walk the tree to check out into \"%s\": "
+			     "%s", dir, repo_errmsg());
+	return w.ret;
+}
+
 static char *parent_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -188,8 +307,14 @@ static char *parent_dir(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
-		  const char *index_path)
+/*
+ * One checkout. When afresh is 0 and the incremental checkout fails (say
+ * a build left directories nested deeper than libgit2 walks), *retry is
+ * set and nothing is said: the caller starts afresh.
+ */
+static int checkout_once(struct repo *r, const char *tree_hex,
+			 const char *dir, const char *index_path, int afresh,
+			 int *retry)
 {
 	git_checkout_options opts;
 	git_repository *git = NULL;
@@ -236,10 +361,19 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 	 * and unchanged files are not rewritten (their mtimes survive).
 	 * Checkout then writes the private index to index_path.
 	 */
+	if (unlink_symlinks(tree, dir) < 0)
+		goto cleanup;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	opts.baseline_index = idx;
 	if (git_checkout_tree(git, (const git_object *)tree, &opts) < 0) {
+		if (!afresh) {
+			warning("cannot check out tree %s into \"%s\" over "
+				"what is there (%s): checking it out afresh",
+				tree_hex, dir, repo_errmsg());
+			*retry = 1;
+			goto cleanup;
+		}
 		error("cannot check out tree %s into \"%s\": %s", tree_hex, dir,
 		      repo_errmsg());
 		goto cleanup;
@@ -251,4 +385,19 @@ cleanup:
 	git_repository_free(git);
 	free(parent);
 	return ret;
+}
+
+int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
+		  const char *index_path)
+{
+	int retry = 0;
+
+	if (checkout_once(r, tree_hex, dir, index_path, 0, &retry) == 0)
+		return 0;
+	if (!retry)
+		return -1;
+	/* without its index, the directory is emptied and checked out anew */
+	if (unlink(index_path) < 0 && errno != ENOENT)
+		return error("cannot remove \"%s\":", index_path);
+	return checkout_once(r, tree_hex, dir, index_path, 1, &retry);
 }
