@@ -17,7 +17,7 @@
 #include "common/banned.h"
 
 static const char *const top_keys[] = {
-	"version", "build", "defaults", "benchmarks", NULL
+	"version", "build", "build_timeout", "defaults", "benchmarks", NULL
 };
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
@@ -669,4 +669,20 @@ const char *interval_name(enum interval_method m)
 const char *rule_name(enum rule r)
 {
 	return rule_names[r];
+}
+
+int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
+			      double *out)
+{
+	char g[64];
+
+	config_enter(p, "build_timeout", 0);
+	if (!config_keys_is_number(it) || it->valuedouble <= 0 ||
+	    it->valuedouble > 86400)
+		return config_fail(p, "\"build_timeout\" must be a number of "
+				   "seconds above 0 and at most 86400, got %s",
+				   config_got(p, g, sizeof(g)));
+	*out = it->valuedouble;
+	config_leave(p);
+	return 0;
 }

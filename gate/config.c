@@ -343,6 +343,10 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 		config_leave(p);
 	}
 
+	it = cJSON_GetObjectItemCaseSensitive(root, "build_timeout");
+	if (it && config_keys_build_timeout(p, it, &cfg->build_timeout) < 0)
+		return -1;
+
 	config_rules_defaults(&k, cfg);
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
 	if (it && parse_defaults(p, it, &k, cfg) < 0)

@@ -77,9 +77,10 @@ struct config {
 	struct bench_cfg *benches;
 	size_t nbench;
 	double budget;		/* seconds of measuring for the whole run */
+	double build_timeout;	/* seconds the build may take, per arm */
 };
 #define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
-		      CONFIG_DEFAULT_BUDGET }
+		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20
@@ -96,6 +97,8 @@ struct config {
 #define CONFIG_DEFAULT_CONFIDENCE 0.95
 #define CONFIG_DEFAULT_MIN_EFFECT 0.05
 #define CONFIG_DEFAULT_TIMEOUT 60.0
+/* An hour: a build that takes longer is stopped (process group) */
+#define CONFIG_DEFAULT_BUILD_TIMEOUT 3600.0
 #define CONFIG_DEFAULT_RESAMPLES 10000
 #define CONFIG_DEFAULT_STATISTIC STATS_HL
 #define CONFIG_DEFAULT_INTERVAL INTERVAL_EXACT

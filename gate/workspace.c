@@ -230,7 +230,7 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 		}
 		spec[a].cmd = &cfg->build;
 		spec[a].cwd = arm[a].dir;
-		spec[a].timeout = 0;
+		spec[a].timeout = cfg->build_timeout;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
