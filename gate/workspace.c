@@ -421,9 +421,59 @@ int workspace_layout(struct workspace *w, int env_pad, int scratch,
 	return 0;
 }
 
+int workspace_fingerprint(struct workspace *w, struct repo *repo)
+{
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		repo_files_release(&w->files[a]);
+		if (repo_tree_files(&w->files[a], repo, w->arm[a].rev.tree,
+				    w->arm[a].dir) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int workspace_verify(struct workspace *w, struct repo *repo)
+{
+	size_t a;
+	int ret = 0;
+
+	for (a = 0; a < w->narms && !ret; a++) {
+		struct repo_files now = REPO_FILES_INIT;
+		const struct repo_files *then = &w->files[a];
+		long i;
+
+		if (repo_tree_files(&now, repo, w->arm[a].rev.tree,
+				    w->arm[a].dir) < 0)
+			return -1;
+		i = repo_files_diff(then, &now);
+		if (i >= 0 && (size_t)i < then->n && (size_t)i < now.n)
+			ret = error("%s's checkout (%s) changed while "
+				    "measuring: \"%s\" was %s after the build "
+				    "and is %s now; a build or benchmark wrote "
+				    "into an arm's tracked files, so what was "
+				    "measured is not %s as committed and there "
+				    "is no verdict; write only to $GATE_TMPDIR",
+				    arm_name((enum arm)a), w->arm[a].dir,
+				    then->path[i], then->state[i],
+				    now.state[i], arm_name((enum arm)a));
+		else if (i >= 0)
+			ret = error("%s's checkout (%s) changed while "
+				    "measuring: its tracked files differ from "
+				    "the build's; there is no verdict",
+				    arm_name((enum arm)a), w->arm[a].dir);
+		repo_files_release(&now);
+	}
+	return ret;
+}
+
 void workspace_release(struct workspace *w)
 {
 	size_t a;
+
+	for (a = 0; a < 2; a++)
+		repo_files_release(&w->files[a]);
 
 	layout_release(&w->layout);
 	free(w->pin_warning);

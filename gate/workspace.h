@@ -32,11 +32,12 @@ struct workspace {
 	struct layout layout;	/* padding and scratch per sample */
 	const char *pin;	/* --pin CPUS, or NULL */
 	char *pin_warning;
+	struct repo_files files[2];	/* tracked files after the build */
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
 	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL }, \
 	  { REPO_REV_INIT, NULL, NULL, NULL, NULL } }, 0, 0, 0, LAYOUT_INIT, \
-	NULL, NULL }
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT } }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -59,6 +60,13 @@ int workspace_preflight(const struct workspace *w, const struct config *cfg);
 /* The measuring layout (padding, scratch) and --pin; 0 or -1. */
 int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		     unsigned long seed, const char *pin);
+/*
+ * Record every arm's tracked files as the build left them (after the
+ * build, before measuring); workspace_verify then says whether any has
+ * changed since: an error naming the arm and the file. 0 or -1.
+ */
+int workspace_fingerprint(struct workspace *w, struct repo *repo);
+int workspace_verify(struct workspace *w, struct repo *repo);
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 

@@ -401,3 +401,102 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 		return error("cannot remove \"%s\":", index_path);
 	return checkout_once(r, tree_hex, dir, index_path, 1, &retry);
 }
+
+struct files_walk {
+	struct repo_files *out;
+	const char *dir;
+	size_t alloc;
+};
+
+static char *file_state(const char *path)
+{
+	char target[PATH_MAX];
+	char hex[GIT_OID_HEXSZ + 1];
+	struct stat st;
+	git_oid oid;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0)
+		return xstrdup(errno == ENOENT || errno == ENOTDIR ?
+			       "missing" : "unreadable");
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, target, sizeof(target));
+		if (n < 0)
+			return xstrdup("unreadable link");
+		return xasprintf("link to %.*s", (int)n, target);
+	}
+	if (!S_ISREG(st.st_mode))
+		return xstrdup("not a file");
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return xstrdup("unreadable");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return xasprintf("%s%s", hex, st.st_mode & 0100 ? " x" : "");
+}
+
+static int files_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct files_walk *w = data;
+	struct repo_files *f = w->out;
+	char *path;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	if (f->n == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 256;
+		f->path = xrealloc(f->path, w->alloc * sizeof(*f->path));
+		f->state = xrealloc(f->state, w->alloc * sizeof(*f->state));
+	}
+	f->path[f->n] = xasprintf("%s%s", root, git_tree_entry_name(e));
+	path = xasprintf("%s/%s", w->dir, f->path[f->n]);
+	f->state[f->n++] = file_state(path);
+	free(path);
+	return 0;
+}
+
+int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
+		    const char *dir)
+{
+	struct files_walk w = { out, dir, 0 };
+	git_repository *git = NULL;
+	git_tree *t = NULL;
+	git_oid id;
+	int ret = -1;
+
+	if (git_oid_fromstr(&id, tree) < 0 ||
+	    git_repository_open_ext(&git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_tree_lookup(&t, git, &id) < 0 ||
+	    git_tree_walk(t, GIT_TREEWALK_PRE, files_cb, &w) < 0)
+		error("cannot list the files of tree %s: %s", tree,
+		      repo_errmsg());
+	else
+		ret = 0;
+	git_tree_free(t);
+	git_repository_free(git);
+	return ret;
+}
+
+long repo_files_diff(const struct repo_files *a, const struct repo_files *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->n && i < b->n; i++)
+		if (strcmp(a->path[i], b->path[i]) ||
+		    strcmp(a->state[i], b->state[i]))
+			return (long)i;
+	return a->n == b->n ? -1 : (long)i;
+}
+
+void repo_files_release(struct repo_files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		free(f->path[i]);
+		free(f->state[i]);
+	}
+	free(f->path);
+	free(f->state);
+	f->path = f->state = NULL;
+	f->n = 0;
+}

@@ -87,6 +87,24 @@ int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
 
 /*
+ * The state of every file the tree tracks as it is now in dir (a checkout
+ * of it): one line per path, in the tree's order, "path" and a hash of the
+ * content (git's blob hash; a link's target; "missing", "not a file").
+ * Two calls on the same tree compare line by line. 0 or -1.
+ */
+struct repo_files {
+	char **path;
+	char **state;
+	size_t n;
+};
+#define REPO_FILES_INIT { NULL, NULL, 0 }
+int repo_tree_files(struct repo_files *out, struct repo *r,
+		    const char *tree, const char *dir);
+/* The first index where a and b (of one tree) differ, or -1. */
+long repo_files_diff(const struct repo_files *a, const struct repo_files *b);
+void repo_files_release(struct repo_files *f);
+
+/*
  * Warn (on stderr, through warning()) about what a checkout of the tree
  * cannot give a benchmark: submodules (gitlinks check out as empty
  * directories) and Git LFS pointer files (looked for when a .gitattributes

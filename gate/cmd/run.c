@@ -448,7 +448,8 @@ static int prepare(struct workspace *w, struct run_report *r,
 		for (a = 0; a < 2; a++)
 			report_build_log(term, arm_name((enum arm)a),
 					 w->arm[a].log);
-	if (rc != 0 || workspace_preflight(w, cfg) < 0)
+	if (rc != 0 || workspace_preflight(w, cfg) < 0 ||
+	    workspace_fingerprint(w, repo) < 0)
 		return rc ? rc : -1;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
@@ -531,6 +532,10 @@ int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
+	if (!r.interrupted && workspace_verify(&w, ctx->repo) < 0) {
+		code = EXIT_ERROR;
+		goto cleanup;
+	}
 	report_term(term, &r);
 	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
 		code = EXIT_ERROR;
