@@ -107,7 +107,7 @@ static int workspace_mkdir(const char *path)
 static const char *const own_names[] = {
 	"lock", "a", "b", "a.index", "b.index", "a.index.lock",
 	"b.index.lock", "a.build.log", "b.build.log", "calibration.json",
-	NULL
+	"objects", NULL
 };
 
 static int workspace_check_entries(const char *gate_dir)
@@ -289,6 +289,19 @@ static void arm_release(struct arm_state *a)
 }
 
 
+/*
+ * Snapshots of the working tree go to gate's own object store, emptied
+ * at every run (so they never pile up), not to the repository's.
+ */
+static int workspace_objects(struct workspace *w, struct repo *repo)
+{
+	char *dir = workspace_path(w, "objects");
+	int rc = remove_tree(dir) < 0 ? -1 : repo_private_objects(repo, dir);
+
+	free(dir);
+	return rc;
+}
+
 int workspace_open(struct workspace *w, struct repo *repo)
 {
 	w->gate_dir = xasprintf("%sgate", repo_gitdir(repo));
@@ -299,7 +312,7 @@ int workspace_open(struct workspace *w, struct repo *repo)
 	    repo_lock(&w->lock_fd, w->lock_path) < 0)
 		return -1;
 	reclaim_scratch(w->gate_dir);
-	return 0;
+	return workspace_objects(w, repo);
 }
 
 char *workspace_path(const struct workspace *w, const char *name)

@@ -340,6 +340,7 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	 */
 	if (git_repository_open_ext(&git, repo_gitdir(r),
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(git, r) < 0 ||
 	    git_repository_set_workdir(git, dir, 0) < 0) {
 		error("cannot open the repository for checkout into \"%s\": %s",
 		      dir, repo_errmsg());
@@ -465,6 +466,7 @@ int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
 	if (git_oid_fromstr(&id, tree) < 0 ||
 	    git_repository_open_ext(&git, repo_gitdir(r),
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(git, r) < 0 ||
 	    git_tree_lookup(&t, git, &id) < 0 ||
 	    git_tree_walk(t, GIT_TREEWALK_PRE, files_cb, &w) < 0)
 		error("cannot list the files of tree %s: %s", tree,

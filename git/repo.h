@@ -40,6 +40,14 @@ void repo_free(struct repo *r);
 const char *repo_gitdir(const struct repo *r);
 /* Absolute path of the working tree, with trailing '/'. */
 const char *repo_workdir(const struct repo *r);
+/*
+ * Write every object gate makes (working-tree snapshots) into the loose
+ * object store at dir (created) instead of the repository's own, which
+ * is then only read. Objects there are found like the repository's. 0/-1.
+ */
+int repo_private_objects(struct repo *r, const char *dir);
+/* The private object store's directory, or NULL. */
+const char *repo_private_dir(const struct repo *r);
 
 /*
  * Resolve spec into out. "WORKTREE" snapshots the working tree (tracked
@@ -134,5 +142,7 @@ struct git_repository *repo_git(const struct repo *r);
 /* libgit2's last error message, or a placeholder when it set none. */
 const char *repo_errmsg(void);
 int repo_snapshot(struct repo_rev *out, struct repo *r);
+/* Give another handle on r's git dir r's private object store too. */
+int repo_attach_private(struct git_repository *git, const struct repo *r);
 
 #endif
