@@ -107,7 +107,7 @@ static int workspace_mkdir(const char *path)
 static const char *const own_names[] = {
 	"lock", "a", "b", "a.index", "b.index", "a.index.lock",
 	"b.index.lock", "a.build.log", "b.build.log", "calibration.json",
-	"objects", NULL
+	"objects", "a.git", "b.git", "a.git/index", "b.git/index", NULL
 };
 
 static int workspace_check_entries(const char *gate_dir)
@@ -331,7 +331,9 @@ void workspace_slots(struct workspace *w, size_t narms, int swapped)
 		const char *slot = (a == 0) != swapped ? "a" : "b";
 
 		w->arm[a].dir = xasprintf("%s/%s", w->gate_dir, slot);
-		w->arm[a].index = xasprintf("%s/%s.index", w->gate_dir, slot);
+		/* the arm's own git dir, for git run in it: its index */
+		w->arm[a].index = xasprintf("%s/%s.git/index", w->gate_dir,
+					    slot);
 		w->arm[a].log = xasprintf("%s/%s.build.log", w->gate_dir, slot);
 	}
 }
@@ -347,6 +349,17 @@ static int check_tree(struct repo *repo, struct arm_state *arm, size_t a)
 	what = xasprintf("%s (%s)", arm_name((enum arm)a), arm[a].rev.label);
 	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
 	free(what);
+	return rc;
+}
+
+/* The arm's git dir: the directory of its index (gate/a.git). */
+static int arm_gitdir(struct repo *repo, const struct arm_state *arm)
+{
+	char *gitdir = xstrndup(arm->index, strlen(arm->index) -
+				strlen("/index"));
+	int rc = repo_arm_gitdir(repo, gitdir, arm->rev.commit, arm->dir);
+
+	free(gitdir);
 	return rc;
 }
 
@@ -367,6 +380,8 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
 		if (check_tree(repo, w->arm, a) < 0 ||
 		    repo_checkout(repo, arm->rev.tree, arm->dir,
 				  arm->index) < 0)
+			return -1;
+		if (arm_gitdir(repo, arm) < 0)
 			return -1;
 		signals_test_stall("checkout");
 		if (signals_pending())

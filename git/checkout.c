@@ -502,3 +502,98 @@ void repo_files_release(struct repo_files *f)
 	f->path = f->state = NULL;
 	f->n = 0;
 }
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f;
+	int ok;
+
+	unlink(path);	/* never write through a link */
+	f = fopen(path, "wx");
+	if (!f)
+		return error("cannot write \"%s\":", path);
+	ok = fputs(text, f) >= 0;
+	if (fclose(f) != 0 || !ok)
+		return error("cannot write \"%s\":", path);
+	return 0;
+}
+
+struct tags_walk {
+	git_repository *git;
+	char *text;
+	size_t len;
+};
+
+static int tag_cb(const char *name, void *data)
+{
+	struct tags_walk *t = data;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+	char *line, *grown;
+
+	if (strncmp(name, "refs/tags/", 10))
+		return 0;
+	if (git_reference_name_to_id(&id, t->git, name) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_oid_tostr(hex, sizeof(hex), &id);
+	line = xasprintf("%s %s\n", hex, name);
+	grown = xasprintf("%s%s", t->text ? t->text : "", line);
+	free(t->text);
+	free(line);
+	t->text = grown;
+	return 0;
+}
+
+int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
+		    const char *dir)
+{
+	struct tags_walk t = { NULL, NULL, 0 };
+	const char *objects = repo_private_dir(r);
+	char *path = NULL, *text = NULL;
+	int ret = -1;
+
+	if (git_repository_open_ext(&t.git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		error("cannot open the repository: %s", repo_errmsg());
+		return -1;
+	}
+	if (mkdirs(gitdir) < 0)
+		goto cleanup;
+#define SUB(name) (free(path), path = xasprintf("%s/%s", gitdir, name))
+	if (mkdirs(SUB("refs/heads")) < 0 || mkdirs(SUB("refs/tags")) < 0 ||
+	    mkdirs(SUB("objects/info")) < 0)
+		goto cleanup;
+	text = xasprintf("%s\n", *commit ? commit :
+			 "ref: refs/heads/unborn");
+	if (write_text(SUB("HEAD"), text) < 0)
+		goto cleanup;
+	free(text);
+	text = xasprintf("%sobjects\n%s%s", git_repository_commondir(t.git),
+			 objects ? objects : "", objects ? "\n" : "");
+	if (write_text(SUB("objects/info/alternates"), text) < 0 ||
+	    write_text(SUB("config"), "[core]\n\trepositoryformatversion = 0\n"
+		       "\tbare = false\n\tfilemode = true\n") < 0)
+		goto cleanup;
+	if (git_reference_foreach_name(t.git, tag_cb, &t) < 0)
+		git_error_clear();
+	if (write_text(SUB("packed-refs"), t.text ? t.text : "") < 0)
+		goto cleanup;
+	free(text);
+	text = xasprintf("gitdir: %s\n", gitdir);
+	free(path);
+	path = xasprintf("%s/.git", dir);
+	if (lstat(path, &(struct stat){ 0 }) == 0 && remove_all(path) < 0)
+		goto cleanup;
+	if (write_text(path, text) < 0)
+		goto cleanup;
+#undef SUB
+	ret = 0;
+cleanup:
+	free(path);
+	free(text);
+	free(t.text);
+	git_repository_free(t.git);
+	return ret;
+}

@@ -95,6 +95,19 @@ int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
 
 /*
+ * Make dir (a checkout of commit) a repository of its own for git
+ * commands run in it: a ".git" file in dir pointing at gitdir, a private
+ * git dir with HEAD detached at commit ("" in an unborn repository: no
+ * HEAD to give), the repository's objects and gate's private ones as
+ * alternates (read only), a copy of its tags, and no hooks. The checkout
+ * index is gitdir/index. Git run in dir then sees dir's commit and can
+ * initialise submodules, and its refs, config and hooks are gitdir's,
+ * never the user's. 0 or -1.
+ */
+int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
+		    const char *dir);
+
+/*
  * The state of every file the tree tracks as it is now in dir (a checkout
  * of it): one line per path, in the tree's order, "path" and a hash of the
  * content (git's blob hash; a link's target; "missing", "not a file").

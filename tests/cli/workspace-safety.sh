@@ -66,7 +66,7 @@ cat >"$SCRATCH/deep.json" <<'JSON'
   "benchmarks": [ { "name": "deep", "run": ["./deep.sh"] } ] }
 JSON
 gate_measured -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/deep.json"
-rm -f "$R/.git/gate/a.index" "$R/.git/gate/b.index"
+rm -f "$R/.git/gate/a.git/index" "$R/.git/gate/b.git/index"
 : >"$R/.git/gate/a/stale-output"
 gate_measured -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/deep.json"
 [ ! -e "$R/.git/gate/a/stale-output" ] ||
