@@ -17,7 +17,8 @@
 #include "common/banned.h"
 
 static const char *const top_keys[] = {
-	"version", "build", "build_timeout", "defaults", "benchmarks", NULL
+	"version", "build", "build_timeout", "cache_builds", "serial_build",
+	"defaults", "benchmarks", NULL
 };
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
@@ -683,6 +684,20 @@ int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
 				   "seconds above 0 and at most 86400, got %s",
 				   config_got(p, g, sizeof(g)));
 	*out = it->valuedouble;
+	config_leave(p);
+	return 0;
+}
+
+int config_keys_bool(struct parser *p, const struct cJSON *it,
+		     const char *key, int *out)
+{
+	char g[64];
+
+	config_enter(p, key, 0);
+	if (!cJSON_IsBool(it))
+		return config_fail(p, "\"%s\" must be true or false, got %s",
+				   key, config_got(p, g, sizeof(g)));
+	*out = cJSON_IsTrue(it);
 	config_leave(p);
 	return 0;
 }

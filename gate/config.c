@@ -346,6 +346,17 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	it = cJSON_GetObjectItemCaseSensitive(root, "build_timeout");
 	if (it && config_keys_build_timeout(p, it, &cfg->build_timeout) < 0)
 		return -1;
+	it = cJSON_GetObjectItemCaseSensitive(root, "cache_builds");
+	if (it) {
+		config_enter(p, "cache_builds", 0);
+		if (config_keys_whole(p, it, "cache_builds", 2, 26,
+				      &cfg->cache_builds) < 0)
+			return -1;
+		config_leave(p);
+	}
+	it = cJSON_GetObjectItemCaseSensitive(root, "serial_build");
+	if (it && config_keys_bool(p, it, "serial_build", &cfg->serial_build) < 0)
+		return -1;
 
 	config_rules_defaults(&k, cfg);
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");

@@ -78,9 +78,12 @@ struct config {
 	size_t nbench;
 	double budget;		/* seconds of measuring for the whole run */
 	double build_timeout;	/* seconds the build may take, per arm */
+	unsigned cache_builds;	/* checkouts kept with their builds */
+	int serial_build;	/* 1: build one arm after the other */
 };
 #define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
-		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT }
+		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT, \
+		      CONFIG_DEFAULT_CACHE_BUILDS, 0 }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20
@@ -99,6 +102,8 @@ struct config {
 #define CONFIG_DEFAULT_TIMEOUT 60.0
 /* An hour: a build that takes longer is stopped (process group) */
 #define CONFIG_DEFAULT_BUILD_TIMEOUT 3600.0
+/* Checkouts kept with their builds (.git/gate/a, b, ...): 2 to 26 */
+#define CONFIG_DEFAULT_CACHE_BUILDS 4
 #define CONFIG_DEFAULT_RESAMPLES 10000
 #define CONFIG_DEFAULT_STATISTIC STATS_HL
 #define CONFIG_DEFAULT_INTERVAL INTERVAL_EXACT

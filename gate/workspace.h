@@ -18,6 +18,9 @@ struct arm_state {
 	struct repo_rev rev;
 	char *how;		/* how the base was chosen */
 	char *dir, *index, *log;
+	int slot;		/* the cache slot (0: a), or -1 */
+	int kept;		/* its build of this tree is kept: no build
+				   unless the checkout changed a file */
 };
 
 struct workspace {
@@ -33,11 +36,13 @@ struct workspace {
 	const char *pin;	/* --pin CPUS, or NULL */
 	char *pin_warning;
 	struct repo_files files[2];	/* tracked files after the build */
+	char *build_key;	/* the build cache's key, or NULL */
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
-	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL }, \
-	  { REPO_REV_INIT, NULL, NULL, NULL, NULL } }, 0, 0, 0, LAYOUT_INIT, \
-	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT } }
+	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, -1, 0 }, \
+	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, -1, 0 } }, 0, 0, 0, \
+	LAYOUT_INIT, \
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -48,6 +53,21 @@ char *workspace_path(const struct workspace *w, const char *name);
  * swapped. w->arm[a].rev must be resolved by the caller.
  */
 void workspace_slots(struct workspace *w, size_t narms, int swapped);
+/*
+ * The build cache: the arms' slots among up to limit directories of equal
+ * path length (.git/gate/a, b, c, ...), each holding the tree it last
+ * built. An arm whose tree a slot has built with the same build command
+ * gets that slot and is not rebuilt; the others get an unused slot or
+ * the least recently used one (swapped decides between two fresh slots),
+ * so no directory belongs to one arm across runs. Slots past limit are
+ * removed. build_key names the build command.
+ */
+void workspace_slots_cached(struct workspace *w, int swapped,
+			    const char *build_key, unsigned limit);
+/* After a successful build: mark each arm's slot as built. */
+void workspace_mark_built(struct workspace *w);
+/* A key naming cfg's build command (and its timeout), for the cache. */
+char *workspace_build_key(const struct config *cfg);
 /* Scan and check out each arm's tree: 0, -1, or the pending signal. */
 int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
 /*

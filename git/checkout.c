@@ -312,9 +312,22 @@ static char *parent_dir(const char *path)
  * a build left directories nested deeper than libgit2 walks), *retry is
  * set and nothing is said: the caller starts afresh.
  */
+static int count_cb(git_checkout_notify_t why, const char *path,
+		    const git_diff_file *baseline, const git_diff_file *target,
+		    const git_diff_file *workdir, void *payload)
+{
+	(void)why;
+	(void)path;
+	(void)baseline;
+	(void)target;
+	(void)workdir;
+	++*(size_t *)payload;
+	return 0;
+}
+
 static int checkout_once(struct repo *r, const char *tree_hex,
 			 const char *dir, const char *index_path, int afresh,
-			 int *retry)
+			 int *retry, size_t *updated)
 {
 	git_checkout_options opts;
 	git_repository *git = NULL;
@@ -367,6 +380,10 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	opts.baseline_index = idx;
+	opts.notify_flags = GIT_CHECKOUT_NOTIFY_UPDATED |
+			    GIT_CHECKOUT_NOTIFY_DIRTY;
+	opts.notify_cb = count_cb;
+	opts.notify_payload = updated;
 	if (git_checkout_tree(git, (const git_object *)tree, &opts) < 0) {
 		if (!afresh) {
 			warning("cannot check out tree %s into \"%s\" over "
@@ -388,19 +405,32 @@ cleanup:
 	return ret;
 }
 
-int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
-		  const char *index_path)
+int repo_checkout_count(struct repo *r, const char *tree_hex,
+			const char *dir, const char *index_path,
+			size_t *updated)
 {
 	int retry = 0;
 
-	if (checkout_once(r, tree_hex, dir, index_path, 0, &retry) == 0)
+	*updated = 0;
+	if (checkout_once(r, tree_hex, dir, index_path, 0, &retry,
+			  updated) == 0)
 		return 0;
 	if (!retry)
 		return -1;
 	/* without its index, the directory is emptied and checked out anew */
 	if (unlink(index_path) < 0 && errno != ENOENT)
 		return error("cannot remove \"%s\":", index_path);
-	return checkout_once(r, tree_hex, dir, index_path, 1, &retry);
+	*updated = 1;
+	return checkout_once(r, tree_hex, dir, index_path, 1, &retry,
+			     updated);
+}
+
+int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
+		  const char *index_path)
+{
+	size_t updated;
+
+	return repo_checkout_count(r, tree_hex, dir, index_path, &updated);
 }
 
 struct files_walk {

@@ -93,6 +93,9 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
  */
 int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
+/* The same, counting in *updated the files it wrote or removed. */
+int repo_checkout_count(struct repo *r, const char *tree, const char *dir,
+			const char *index_path, size_t *updated);
 
 /*
  * Make dir (a checkout of commit) a repository of its own for git

@@ -440,9 +440,19 @@ static int prepare(struct workspace *w, struct run_report *r,
 	r->arms_swapped = o->fixed_arms ? 0 :
 			  (int)(seed_derive(r->seed, "arms", 0) & 1);
 	r->arms_random = !o->fixed_arms;
-	workspace_slots(w, 2, r->arms_swapped);
+	if (o->fixed_arms) {
+		workspace_slots(w, 2, 0);
+	} else {
+		char *key = workspace_build_key(cfg);
+
+		workspace_slots_cached(w, r->arms_swapped, key,
+				       cfg->cache_builds);
+		free(key);
+	}
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
 		return rc;
+	if (w->arm[0].kept || w->arm[1].kept)
+		r->arms_random = 2;	/* slots kept from earlier builds */
 	rc = workspace_build(w, cfg, o->quiet);
 	if (o->github && (cfg->build.argv || cfg->build.shell))
 		for (a = 0; a < 2; a++)

@@ -65,10 +65,12 @@ cat >"$SCRATCH/deep.json" <<'JSON'
 { "defaults": { "pairs": 2, "warmup": 0, "min_effect": 1, "parity": false },
   "benchmarks": [ { "name": "deep", "run": ["./deep.sh"] } ] }
 JSON
-gate_measured -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/deep.json"
+gate_measured -C "$R" run --base HEAD --head HEAD --fixed-arms \
+	--config "$SCRATCH/deep.json"
 rm -f "$R/.git/gate/a.git/index" "$R/.git/gate/b.git/index"
 : >"$R/.git/gate/a/stale-output"
-gate_measured -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/deep.json"
+gate_measured -C "$R" run --base HEAD --head HEAD --fixed-arms \
+	--config "$SCRATCH/deep.json"
 [ ! -e "$R/.git/gate/a/stale-output" ] ||
 	fail "the checkout with a lost index was not redone from scratch"
 
