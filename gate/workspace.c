@@ -592,6 +592,23 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 	} else if (nfresh == 1) {
 		chosen[chosen[0] < 0 ? 0 : 1] = fresh[0];
 	}
+	/*
+	 * One tree in both arms (an A/A run): either slot serves either arm,
+	 * so the draw decides, as without the cache.
+	 */
+	if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
+	    w->arm[0].kept == w->arm[1].kept && swapped &&
+	    chosen[0] < chosen[1]) {
+		s = chosen[0];
+		chosen[0] = chosen[1];
+		chosen[1] = s;
+	} else if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
+		   w->arm[0].kept == w->arm[1].kept && !swapped &&
+		   chosen[0] > chosen[1]) {
+		s = chosen[0];
+		chosen[0] = chosen[1];
+		chosen[1] = s;
+	}
 	for (a = 0; a < 2; a++) {
 		struct slot_state now = st[chosen[a]];
 

@@ -451,7 +451,8 @@ static int prepare(struct workspace *w, struct run_report *r,
 	}
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
 		return rc;
-	if (w->arm[0].kept || w->arm[1].kept)
+	if ((w->arm[0].kept || w->arm[1].kept) &&
+	    strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree))
 		r->arms_random = 2;	/* slots kept from earlier builds */
 	rc = workspace_build(w, cfg, o->quiet);
 	if (o->github && (cfg->build.argv || cfg->build.shell))
