@@ -30,7 +30,7 @@ static const char *const defaults_keys[] = {
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
 	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
-	"format",
+	"format", "check",
 	"expect", "statistic", "interval", "rule", "target_halfwidth", NULL
 };
 /*

@@ -211,6 +211,9 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 			have_run = 1;
 			r = config_keys_command(p, m, "run", "./bench",
 						&out->run);
+		} else if (!strcmp(m->string, "check")) {
+			r = config_keys_command(p, m, "check",
+						"./roundtrip-test", &out->check);
 		} else if (!strcmp(m->string, "format")) {
 			r = config_keys_format(p, m, out);
 		} else if (!strcmp(m->string, "expect")) {
@@ -471,6 +474,7 @@ void config_release(struct config *cfg)
 
 		free(cfg->benches[i].name);
 		command_release(&cfg->benches[i].run);
+		command_release(&cfg->benches[i].check);
 		for (j = 0; j < cfg->benches[i].nexpect; j++)
 			free(cfg->benches[i].expect[j]);
 		free(cfg->benches[i].expect);

@@ -43,6 +43,7 @@ struct metric_cfg {
 struct bench_cfg {
 	char *name;
 	struct command run;
+	struct command check;	/* once per arm before timing; NULL: none */
 	unsigned pairs;		/* >= 2 */
 	unsigned max_pairs;	/* >= pairs; more pairs while unresolved */
 	unsigned warmup;	/* runs per arm, excluded from statistics */

@@ -750,6 +750,79 @@ int workspace_build(struct workspace *w, const struct config *cfg, int quiet)
 	return rc;
 }
 
+static int check_one(struct arm_state *arm, enum arm which,
+		     const struct bench_cfg *b, const struct config *cfg)
+{
+	struct run_spec spec;
+	struct run_result res;
+	struct proc *proc;
+	char *log = xasprintf("%.*s.check.log",
+			      (int)(strlen(arm->log) - strlen(".build.log")),
+			      arm->log);
+	char why[256], *tail;
+	int fd, ret = -1;
+
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0) {
+		error("cannot write the check log \"%s\":", log);
+		free(log);
+		return -1;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &b->check;
+	spec.cwd = arm->dir;
+	spec.timeout = cfg->build_timeout;
+	spec.grace = 2.0;
+	spec.log_fd = fd;
+	if (run_start(&proc, &spec) < 0) {
+		error("the check of benchmark \"%s\" could not be started in "
+		      "%s: %s: check \"check\" in gate.json", b->name,
+		      arm_name(which), strerror(errno));
+	} else if (run_wait(&proc, &res, 1) == 0) {
+		if (signals_pending()) {
+			ret = signals_pending();
+		} else if (res.status == RUN_OK) {
+			ret = 0;
+		} else {
+			tail = log_tail(log);
+			error("the check of benchmark \"%s\" failed in %s (%s): "
+			      "it %s, so %s is not measured: a faster wrong "
+			      "program is no improvement; the end of its "
+			      "output (%s):\n%s", b->name, arm_name(which),
+			      arm->rev.label,
+			      run_describe(&res, why, sizeof(why)),
+			      arm_name(which), log, tail);
+			free(tail);
+		}
+	}
+	close(fd);
+	free(log);
+	return ret;
+}
+
+int workspace_check(struct workspace *w, const struct config *cfg,
+		    int quiet)
+{
+	size_t i, a;
+	int rc;
+
+	for (i = 0; i < cfg->nbench; i++) {
+		const struct bench_cfg *b = &cfg->benches[i];
+
+		if (!b->check.argv && !b->check.shell)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "gate: checking benchmark \"%s\" in "
+				"each arm\n", b->name);
+		for (a = 0; a < w->narms; a++)
+			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
+					    cfg)) != 0)
+				return rc;
+	}
+	return 0;
+}
+
 int workspace_preflight(const struct workspace *w, const struct config *cfg)
 {
 	return preflight(w, cfg, 0);

@@ -75,6 +75,14 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
  * w->arm[a].log. Returns 0, -1 (said why, with the log's tail) or a signal.
  */
 int workspace_build(struct workspace *w, const struct config *cfg, int quiet);
+/*
+ * Each benchmark's "check", once in every arm (after the build, before
+ * any timing), output in .git/gate/<slot>.check.log. A failure is an
+ * error naming the benchmark and the arm with the output's tail. 0, -1 or
+ * a signal.
+ */
+int workspace_check(struct workspace *w, const struct config *cfg,
+		    int quiet);
 /* Preflight every benchmark's "run" in every arm (after the build). */
 int workspace_preflight(const struct workspace *w, const struct config *cfg);
 /* The measuring layout (padding, scratch) and --pin; 0 or -1. */

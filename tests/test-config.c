@@ -342,8 +342,8 @@ static void test_config__error_messages(void)
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
 		  "metric, metrics, min_effect, pass_excludes, gate, counter, "
-		  "timeout, parity, format, expect, statistic, interval, "
-		  "rule, target_halfwidth" },
+		  "timeout, parity, format, check, expect, statistic, "
+		  "interval, rule, target_halfwidth" },
 		/* the verdict's statistic, interval, rule and target */
 		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
 		  "gate.json:4:13: \"interval\" must be \"exact\", "

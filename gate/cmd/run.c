@@ -462,6 +462,8 @@ static int prepare(struct workspace *w, struct run_report *r,
 	if (rc != 0 || workspace_preflight(w, cfg) < 0 ||
 	    workspace_fingerprint(w, repo) < 0)
 		return rc ? rc : -1;
+	if ((rc = workspace_check(w, cfg, o->quiet)) != 0)
+		return rc;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
