@@ -17,7 +17,8 @@
 #include "common/banned.h"
 
 static const char *const top_keys[] = {
-	"version", "build", "defaults", "benchmarks", NULL
+	"version", "build", "build_timeout", "cache_builds", "serial_build",
+	"defaults", "benchmarks", NULL
 };
 static const char *const defaults_keys[] = {
 	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
@@ -29,7 +30,7 @@ static const char *const defaults_keys[] = {
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
 	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
-	"format",
+	"format", "check",
 	"expect", "statistic", "interval", "rule", "target_halfwidth",
 	"ignore", NULL
 };
@@ -683,4 +684,34 @@ const char *interval_name(enum interval_method m)
 const char *rule_name(enum rule r)
 {
 	return rule_names[r];
+}
+
+int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
+			      double *out)
+{
+	char g[64];
+
+	config_enter(p, "build_timeout", 0);
+	if (!config_keys_is_number(it) || it->valuedouble <= 0 ||
+	    it->valuedouble > 86400)
+		return config_fail(p, "\"build_timeout\" must be a number of "
+				   "seconds above 0 and at most 86400, got %s",
+				   config_got(p, g, sizeof(g)));
+	*out = it->valuedouble;
+	config_leave(p);
+	return 0;
+}
+
+int config_keys_bool(struct parser *p, const struct cJSON *it,
+		     const char *key, int *out)
+{
+	char g[64];
+
+	config_enter(p, key, 0);
+	if (!cJSON_IsBool(it))
+		return config_fail(p, "\"%s\" must be true or false, got %s",
+				   key, config_got(p, g, sizeof(g)));
+	*out = cJSON_IsTrue(it);
+	config_leave(p);
+	return 0;
 }

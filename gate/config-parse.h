@@ -86,6 +86,12 @@ int config_keys_command(struct parser *p, const struct cJSON *it,
 			const char *key, const char *example,
 			struct command *out);
 int config_keys_name(const struct parser *p, const struct cJSON *it);
+/* "build_timeout": seconds in (0, 86400] into *out. */
+int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
+			      double *out);
+/* "serial_build": true or false into *out. */
+int config_keys_bool(struct parser *p, const struct cJSON *it,
+		     const char *key, int *out);
 int config_keys_format(const struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
 int config_keys_expect(struct parser *p, const struct cJSON *m,

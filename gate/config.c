@@ -212,6 +212,9 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 			have_run = 1;
 			r = config_keys_command(p, m, "run", "./bench",
 						&out->run);
+		} else if (!strcmp(m->string, "check")) {
+			r = config_keys_command(p, m, "check",
+						"./roundtrip-test", &out->check);
 		} else if (!strcmp(m->string, "format")) {
 			r = config_keys_format(p, m, out);
 		} else if (!strcmp(m->string, "expect")) {
@@ -346,6 +349,21 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 		config_leave(p);
 	}
 
+	it = cJSON_GetObjectItemCaseSensitive(root, "build_timeout");
+	if (it && config_keys_build_timeout(p, it, &cfg->build_timeout) < 0)
+		return -1;
+	it = cJSON_GetObjectItemCaseSensitive(root, "cache_builds");
+	if (it) {
+		config_enter(p, "cache_builds", 0);
+		if (config_keys_whole(p, it, "cache_builds", 2, 26,
+				      &cfg->cache_builds) < 0)
+			return -1;
+		config_leave(p);
+	}
+	it = cJSON_GetObjectItemCaseSensitive(root, "serial_build");
+	if (it && config_keys_bool(p, it, "serial_build", &cfg->serial_build) < 0)
+		return -1;
+
 	config_rules_defaults(&k, cfg);
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
 	if (it && parse_defaults(p, it, &k, cfg) < 0)
@@ -467,6 +485,7 @@ void config_release(struct config *cfg)
 
 		free(cfg->benches[i].name);
 		command_release(&cfg->benches[i].run);
+		command_release(&cfg->benches[i].check);
 		for (j = 0; j < cfg->benches[i].nexpect; j++)
 			free(cfg->benches[i].expect[j]);
 		free(cfg->benches[i].expect);

@@ -43,6 +43,7 @@ struct metric_cfg {
 struct bench_cfg {
 	char *name;
 	struct command run;
+	struct command check;	/* once per arm before timing; NULL: none */
 	unsigned pairs;		/* >= 2 */
 	unsigned max_pairs;	/* >= pairs; more pairs while unresolved */
 	unsigned warmup;	/* runs per arm, excluded from statistics */
@@ -99,9 +100,13 @@ struct config {
 	struct bench_cfg *benches;
 	size_t nbench;
 	double budget;		/* seconds of measuring for the whole run */
+	double build_timeout;	/* seconds the build may take, per arm */
+	unsigned cache_builds;	/* checkouts kept with their builds */
+	int serial_build;	/* 1: build one arm after the other */
 };
 #define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
-		      CONFIG_DEFAULT_BUDGET }
+		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT, \
+		      CONFIG_DEFAULT_CACHE_BUILDS, 0 }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20
@@ -118,6 +123,10 @@ struct config {
 #define CONFIG_DEFAULT_CONFIDENCE 0.95
 #define CONFIG_DEFAULT_MIN_EFFECT 0.05
 #define CONFIG_DEFAULT_TIMEOUT 60.0
+/* An hour: a build that takes longer is stopped (process group) */
+#define CONFIG_DEFAULT_BUILD_TIMEOUT 3600.0
+/* Checkouts kept with their builds (.git/gate/a, b, ...): 2 to 26 */
+#define CONFIG_DEFAULT_CACHE_BUILDS 4
 #define CONFIG_DEFAULT_RESAMPLES 10000
 #define CONFIG_DEFAULT_STATISTIC STATS_HL
 #define CONFIG_DEFAULT_INTERVAL INTERVAL_EXACT

@@ -79,7 +79,8 @@ struct run_report {
 	int interrupted;	/* the signal, or 0 */
 	/* measuring conditions shared by both arms (gate/exec/layout.h) */
 	const char *arm_dir[2];	/* each arm's checkout, by enum arm */
-	int arms_random;	/* 1: which directory holds base was drawn */
+	int arms_random;	/* 1: which directory holds base was drawn;
+				   2: kept from earlier builds of the trees */
 	int arms_swapped;	/* 1: base in b, head in a */
 	struct layout *layout;	/* padding and scratch, or NULL */
 	const char *pin;	/* --pin CPUS, or NULL */

@@ -6,6 +6,7 @@
  */
 #include "gate/workspace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -147,9 +148,101 @@ cleanup:
 
 static int workspace_mkdir(const char *path)
 {
+	struct stat st;
+
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return error("cannot create \"%s\":", path);
+	if (lstat(path, &st) < 0)
+		return error("cannot look at \"%s\":", path);
+	if (S_ISLNK(st.st_mode))
+		return error("refusing to use \"%s\": it is a symbolic link, "
+			     "and gate writes and deletes only in a directory "
+			     "of its own; remove the link (not what it points "
+			     "to) and run again", path);
+	if (!S_ISDIR(st.st_mode))
+		return error("\"%s\" is not a directory: gate keeps its "
+			     "checkouts there; move it away and run again",
+			     path);
 	return 0;
+}
+
+/*
+ * What gate writes or deletes in its directory must be its own: a
+ * symbolic link there (put by hand, or by a build) would make a checkout,
+ * a log or a removal act on wherever it points.
+ */
+static const char *const own_names[] = {
+	"lock", "a", "b", "a.index", "b.index", "a.index.lock",
+	"b.index.lock", "a.build.log", "b.build.log", "calibration.json",
+	"objects", "a.git", "b.git", "a.git/index", "b.git/index", NULL
+};
+
+static int workspace_check_entries(const char *gate_dir)
+{
+	static const char *const slot_suffix[] = { "", ".git", ".git/index",
+		".state", ".build.log", NULL };
+	const char *s;
+	size_t i;
+
+	for (s = "abcdefghijklmnopqrstuvwxyz"; *s; s++)
+		for (i = 0; slot_suffix[i]; i++) {
+			char *path = xasprintf("%s/%c%s", gate_dir, *s,
+					       slot_suffix[i]);
+			struct stat st;
+			int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
+
+			if (link)
+				error("refusing to use \"%s\": it is a "
+				      "symbolic link, and gate writes and "
+				      "deletes only its own files there; "
+				      "remove the link (not what it points "
+				      "to) and run again", path);
+			free(path);
+			if (link)
+				return -1;
+		}
+
+	for (i = 0; own_names[i]; i++) {
+		char *path = xasprintf("%s/%s", gate_dir, own_names[i]);
+		struct stat st;
+		int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
+
+		if (link)
+			error("refusing to use \"%s\": it is a symbolic link, "
+			      "and gate writes and deletes only its own files "
+			      "there; remove the link (not what it points to) "
+			      "and run again", path);
+		free(path);
+		if (link)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Scratch directories of runs that died without cleaning up (SIGKILL):
+ * the caller holds the lock, so no live run owns one. remove_tree never
+ * follows a link.
+ */
+static void reclaim_scratch(const char *gate_dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(gate_dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *path;
+
+		if (strncmp(de->d_name, "scratch-", 8))
+			continue;
+		path = xasprintf("%s/%s", gate_dir, de->d_name);
+		if (remove_tree(path) < 0)
+			warning("cannot remove \"%s\", left by an earlier "
+				"run: remove it by hand", path);
+		free(path);
+	}
+	closedir(d);
 }
 
 /* The config gate runs with: --config FILE, or gate.json in head. */
@@ -202,9 +295,17 @@ static char *log_tail(const char *path)
 }
 
 /* Build the arms, concurrently. Returns 0, -1, or the signal. */
-static int build_arms(const struct config *cfg, struct arm_state *arm,
-		      size_t narms, int quiet)
+static enum arm arm_of(const struct arm_state *all,
+			   const struct arm_state *arm)
 {
+	return (enum arm)(arm - all);
+}
+
+static int build_arms(const struct config *cfg, struct arm_state *all,
+		      size_t nall, int quiet)
+{
+	struct arm_state *arm[2];
+	size_t narms = 0, k;
 	struct run_spec spec[2];
 	struct proc *procs[2];
 	struct run_result res[2];
@@ -215,17 +316,30 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 
 	if (!cfg->build.argv && !cfg->build.shell)
 		return 0;
+	for (k = 0; k < nall; k++) {
+		if (!all[k].kept) {
+			arm[narms++] = &all[k];
+			continue;
+		}
+		if (!quiet)
+			fprintf(stderr, "gate: %s (%s) was built in %s by an "
+				"earlier run: not building it again\n",
+				arm_name((enum arm)k), all[k].rev.label,
+				all[k].dir);
+	}
+	if (!narms)
+		return 0;
 	for (a = 0; a < narms; a++) {
-		fds[a] = open(arm[a].log, O_WRONLY | O_CREAT | O_TRUNC |
-			      O_CLOEXEC, 0600);
+		fds[a] = open(arm[a]->log, O_WRONLY | O_CREAT | O_TRUNC |
+			      O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fds[a] < 0) {
 			error("cannot write the build log \"%s\":",
-			      arm[a].log);
+			      arm[a]->log);
 			goto cleanup;
 		}
 		spec[a].cmd = &cfg->build;
-		spec[a].cwd = arm[a].dir;
-		spec[a].timeout = 0;
+		spec[a].cwd = arm[a]->dir;
+		spec[a].timeout = cfg->build_timeout;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 		spec[a].envp = NULL;
@@ -234,18 +348,26 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 	}
 	if (!quiet)
 		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
-			narms == 2 ? "base and head" : "it", arm[0].log,
-			narms == 2 ? " and " : "", narms == 2 ? arm[1].log : "");
+			narms == 2 ? "base and head" : nall == 1 ? "it" :
+			arm_name(arm_of(all, arm[0])), arm[0]->log,
+			narms == 2 ? " and " : "", narms == 2 ? arm[1]->log : "");
+	/* both at once unless "serial_build"; never while measuring */
 	for (a = 0; a < narms; a++) {
 		if (run_start(&procs[a], &spec[a]) < 0) {
 			error("the build could not be started in %s: %s: check "
-			      "\"build\" in gate.json", arm_name((enum arm)a),
+			      "\"build\" in gate.json", arm_name(arm_of(all,
+			      arm[a])),
 			      strerror(errno));
 			break;
 		}
 		started++;
+		if (cfg->serial_build &&
+		    (run_wait(&procs[a], &res[a], 1) < 0 ||
+		     signals_pending()))
+			break;
 	}
-	if (started && run_wait(procs, res, started) < 0)
+	if (!cfg->serial_build && started &&
+	    run_wait(procs, res, started) < 0)
 		goto cleanup;
 	if (started < narms)
 		goto cleanup;
@@ -255,16 +377,16 @@ static int build_arms(const struct config *cfg, struct arm_state *arm,
 	}
 	ret = 0;
 	for (a = 0; a < narms; a++)
-		arm[a].build_seconds = res[a].wall;
+		arm[a]->build_seconds = res[a].wall;
 	for (a = 0; a < narms; a++) {
 		char *tail;
 
 		if (res[a].status == RUN_OK)
 			continue;
-		tail = log_tail(arm[a].log);
+		tail = log_tail(arm[a]->log);
 		error("the build of %s (%s) %s; the end of its log (%s):\n%s",
-		      arm_name((enum arm)a), arm[a].rev.label,
-		      run_describe(&res[a], why, sizeof(why)), arm[a].log,
+		      arm_name(arm_of(all, arm[a])), arm[a]->rev.label,
+		      run_describe(&res[a], why, sizeof(why)), arm[a]->log,
 		      tail);
 		free(tail);
 		ret = -1;
@@ -286,15 +408,30 @@ static void arm_release(struct arm_state *a)
 }
 
 
+/*
+ * Snapshots of the working tree go to gate's own object store, emptied
+ * at every run (so they never pile up), not to the repository's.
+ */
+static int workspace_objects(struct workspace *w, struct repo *repo)
+{
+	char *dir = workspace_path(w, "objects");
+	int rc = remove_tree(dir) < 0 ? -1 : repo_private_objects(repo, dir);
+
+	free(dir);
+	return rc;
+}
+
 int workspace_open(struct workspace *w, struct repo *repo)
 {
 	w->gate_dir = xasprintf("%sgate", repo_gitdir(repo));
 	w->lock_path = xasprintf("%s/lock", w->gate_dir);
 	w->workdir = repo_workdir(repo);
 	if (workspace_mkdir(w->gate_dir) < 0 ||
+	    workspace_check_entries(w->gate_dir) < 0 ||
 	    repo_lock(&w->lock_fd, w->lock_path) < 0)
 		return -1;
-	return 0;
+	reclaim_scratch(w->gate_dir);
+	return workspace_objects(w, repo);
 }
 
 char *workspace_path(const struct workspace *w, const char *name)
@@ -313,8 +450,268 @@ void workspace_slots(struct workspace *w, size_t narms, int swapped)
 		const char *slot = (a == 0) != swapped ? "a" : "b";
 
 		w->arm[a].dir = xasprintf("%s/%s", w->gate_dir, slot);
-		w->arm[a].index = xasprintf("%s/%s.index", w->gate_dir, slot);
+		/* the arm's own git dir, for git run in it: its index */
+		w->arm[a].index = xasprintf("%s/%s.git/index", w->gate_dir,
+					    slot);
 		w->arm[a].log = xasprintf("%s/%s.build.log", w->gate_dir, slot);
+	}
+}
+
+#define SLOT_NAMES "abcdefghijklmnopqrstuvwxyz"
+#define SLOT_MAX 26
+
+struct slot_state {
+	char tree[REPO_HEXSZ + 1];
+	char build[64];		/* build key, "" until built */
+	unsigned long used;	/* use counter: larger is more recent */
+	int exists;
+};
+
+static char *slot_file(const char *gate_dir, int s, const char *suffix)
+{
+	return xasprintf("%s/%c%s", gate_dir, SLOT_NAMES[s], suffix);
+}
+
+static void slot_read(const char *gate_dir, int s, struct slot_state *st)
+{
+	char *path = slot_file(gate_dir, s, ".state"), line[128];
+	char *dir = slot_file(gate_dir, s, "");
+	struct stat sb;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	st->exists = !lstat(dir, &sb);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "tree ", 5))
+			snprintf(st->tree, sizeof(st->tree), "%.*s",
+				 REPO_HEXSZ, line + 5);
+		else if (!strncmp(line, "build ", 6))
+			snprintf(st->build, sizeof(st->build), "%.*s",
+				 (int)sizeof(st->build) - 1, line + 6);
+		else if (!strncmp(line, "used ", 5))
+			st->used = strtoul(line + 5, NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	free(path);
+	free(dir);
+}
+
+static void slot_write(const char *gate_dir, int s,
+		       const struct slot_state *st)
+{
+	char *path = slot_file(gate_dir, s, ".state");
+	char *tmp = slot_file(gate_dir, s, ".state.tmp");
+	FILE *f;
+
+	unlink(tmp);
+	f = fopen(tmp, "wx");
+	if (f) {
+		fprintf(f, "tree %s\nbuild %s\nused %lu\n", st->tree,
+			st->build, st->used);
+		if (fclose(f) == 0 && rename(tmp, path) == 0)
+			goto done;
+	}
+	warning("cannot record the build cache in \"%s\":", path);
+	unlink(tmp);
+done:
+	free(path);
+	free(tmp);
+}
+
+static void slot_evict(const char *gate_dir, int s)
+{
+	static const char *const suffix[] = { "", ".git", ".state",
+					      ".build.log", ".index", NULL };
+	size_t i;
+
+	for (i = 0; suffix[i]; i++) {
+		char *path = slot_file(gate_dir, s, suffix[i]);
+
+		remove_tree(path);
+		free(path);
+	}
+}
+
+extern char **environ;
+
+/* Variables that change from run to run and never change a build. */
+static int volatile_var(const char *v)
+{
+	static const char *const prefix[] = { "GITHUB_", "RUNNER_",
+		"ACTIONS_", "GATE_PAD=", "GATE_TMPDIR=", "PWD=", "OLDPWD=",
+		"SHLVL=", "_=", "INVOCATION_ID=", "JOURNAL_STREAM=", "SSH_",
+		"TERM", "COLUMNS=", "LINES=", "DISPLAY=", "XDG_SESSION",
+		"WINDOWID=", "CI_JOB", NULL };
+	size_t i;
+
+	for (i = 0; prefix[i]; i++)
+		if (!strncmp(v, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *workspace_build_key(const struct config *cfg)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	const char *p;
+	char **env;
+	size_t i, n = 0;
+
+#define MIX(c) (h = (h ^ (unsigned char)(c)) * 1099511628211ULL)
+	if (cfg->build.shell)
+		for (p = cfg->build.shell, MIX('s'); *p; p++)
+			MIX(*p);
+	for (i = 0; cfg->build.argv && cfg->build.argv[i]; i++)
+		for (p = cfg->build.argv[i], MIX(0); *p; p++)
+			MIX(*p);
+	/* the build inherits gate's environment: a different one rebuilds */
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 1, sizeof(*env));
+	memcpy(env, environ, n * sizeof(*env));
+	qsort(env, n, sizeof(*env), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!volatile_var(env[i]))
+			for (p = env[i], MIX('\n'); *p; p++)
+				MIX(*p);
+	free(env);
+#undef MIX
+	return xasprintf("%016llx", h);
+}
+
+static void arm_set_slot(struct workspace *w, size_t a, int s)
+{
+	struct arm_state *arm = &w->arm[a];
+
+	arm->slot = s;
+	arm->dir = slot_file(w->gate_dir, s, "");
+	arm->index = slot_file(w->gate_dir, s, ".git/index");
+	arm->log = slot_file(w->gate_dir, s, ".build.log");
+}
+
+void workspace_slots_cached(struct workspace *w, int swapped,
+			    const char *build_key, unsigned limit)
+{
+	struct slot_state st[SLOT_MAX];
+	unsigned long top = 0;
+	int chosen[2] = { -1, -1 }, fresh[2], nfresh = 0, taken[SLOT_MAX];
+	size_t a;
+	int s, n;
+
+	if (limit < 2)
+		limit = 2;
+	if (limit > SLOT_MAX)
+		limit = SLOT_MAX;
+	w->narms = 2;
+	w->swapped = swapped;
+	memset(taken, 0, sizeof(taken));
+	for (s = 0; s < SLOT_MAX; s++) {
+		slot_read(w->gate_dir, s, &st[s]);
+		if (st[s].used > top)
+			top = st[s].used;
+	}
+	/* hits: a slot that built this tree with this build command */
+	for (a = 0; a < 2; a++)
+		for (s = 0; s < (int)limit && chosen[a] < 0; s++) {
+			char *index = slot_file(w->gate_dir, s, ".git/index");
+			struct stat sb;
+
+			if (!taken[s] && st[s].exists && st[s].build[0] &&
+			    !strcmp(st[s].build, build_key) &&
+			    !strcmp(st[s].tree, w->arm[a].rev.tree) &&
+			    !lstat(index, &sb)) {
+				chosen[a] = s;
+				taken[s] = 1;
+				w->arm[a].kept = 1;
+			}
+			free(index);
+		}
+	/* misses: an unused slot, else the least recently used */
+	for (n = 0; n < 2; n++) {
+		int best = -1;
+
+		if (chosen[0] >= 0 && chosen[1] >= 0)
+			break;
+		if (n == 1 && (chosen[0] >= 0 || chosen[1] >= 0))
+			break;
+		for (s = 0; s < (int)limit; s++) {
+			if (taken[s])
+				continue;
+			if (!st[s].exists) {
+				best = s;
+				break;
+			}
+			if (best < 0 || st[s].used < st[best].used)
+				best = s;
+		}
+		fresh[nfresh++] = best;
+		taken[best] = 1;
+	}
+	if (nfresh == 2) {
+		chosen[0] = fresh[swapped ? 1 : 0];
+		chosen[1] = fresh[swapped ? 0 : 1];
+	} else if (nfresh == 1) {
+		chosen[chosen[0] < 0 ? 0 : 1] = fresh[0];
+	}
+	/*
+	 * One tree in both arms (an A/A run): either slot serves either arm,
+	 * so the draw decides, as without the cache.
+	 */
+	if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
+	    w->arm[0].kept == w->arm[1].kept && swapped &&
+	    chosen[0] < chosen[1]) {
+		s = chosen[0];
+		chosen[0] = chosen[1];
+		chosen[1] = s;
+	} else if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
+		   w->arm[0].kept == w->arm[1].kept && !swapped &&
+		   chosen[0] > chosen[1]) {
+		s = chosen[0];
+		chosen[0] = chosen[1];
+		chosen[1] = s;
+	}
+	for (a = 0; a < 2; a++) {
+		struct slot_state now = st[chosen[a]];
+
+		arm_set_slot(w, a, chosen[a]);
+		if (!w->arm[a].kept) {
+			/* not built until the build succeeds */
+			snprintf(now.tree, sizeof(now.tree), "%s",
+				 w->arm[a].rev.tree);
+			now.build[0] = '\0';
+		}
+		now.used = ++top;
+		slot_write(w->gate_dir, chosen[a], &now);
+	}
+	for (s = (int)limit; s < SLOT_MAX; s++)
+		if (st[s].exists)
+			slot_evict(w->gate_dir, s);
+	free(w->build_key);
+	w->build_key = xstrdup(build_key);
+}
+
+void workspace_mark_built(struct workspace *w)
+{
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		struct slot_state st;
+
+		if (w->arm[a].slot < 0)
+			continue;
+		slot_read(w->gate_dir, w->arm[a].slot, &st);
+		snprintf(st.tree, sizeof(st.tree), "%s", w->arm[a].rev.tree);
+		snprintf(st.build, sizeof(st.build), "%s",
+			 w->build_key ? w->build_key : "");
+		slot_write(w->gate_dir, w->arm[a].slot, &st);
 	}
 }
 
@@ -332,9 +729,20 @@ static int check_tree(struct repo *repo, struct arm_state *arm, size_t a)
 	return rc;
 }
 
+/* The arm's git dir: the directory of its index (gate/a.git). */
+static int arm_gitdir(struct repo *repo, const struct arm_state *arm)
+{
+	char *gitdir = xstrndup(arm->index, strlen(arm->index) -
+				strlen("/index"));
+	int rc = repo_arm_gitdir(repo, gitdir, arm->rev.commit, arm->dir);
+
+	free(gitdir);
+	return rc;
+}
+
 int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
 {
-	size_t a;
+	size_t a, updated;
 
 	for (a = 0; a < w->narms; a++) {
 		struct arm_state *arm = &w->arm[a];
@@ -347,8 +755,18 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
 			fprintf(stderr, "gate: checking out %s into %s\n",
 				arm->rev.label, arm->dir);
 		if (check_tree(repo, w->arm, a) < 0 ||
-		    repo_checkout(repo, arm->rev.tree, arm->dir,
-				  arm->index) < 0)
+		    repo_checkout_count(repo, arm->rev.tree, arm->dir,
+					arm->index, &updated) < 0)
+			return -1;
+		if (arm->kept && updated) {
+			arm->kept = 0;	/* something changed it: build again */
+			if (!quiet)
+				fprintf(stderr, "gate: %zu file%s in %s "
+					"differed from the tree it built: "
+					"building it again\n", updated,
+					updated == 1 ? "" : "s", arm->dir);
+		}
+		if (arm_gitdir(repo, arm) < 0)
 			return -1;
 		signals_test_stall("checkout");
 		if (signals_pending())
@@ -391,9 +809,87 @@ static int preflight(const struct workspace *w, const struct config *cfg,
 
 int workspace_build(struct workspace *w, const struct config *cfg, int quiet)
 {
+	int rc;
+
 	if (preflight(w, cfg, 1) < 0)
 		return -1;
-	return build_arms(cfg, w->arm, w->narms, quiet);
+	rc = build_arms(cfg, w->arm, w->narms, quiet);
+	if (rc == 0)
+		workspace_mark_built(w);
+	return rc;
+}
+
+static int check_one(struct arm_state *arm, enum arm which,
+		     const struct bench_cfg *b, const struct config *cfg)
+{
+	struct run_spec spec;
+	struct run_result res;
+	struct proc *proc;
+	char *log = xasprintf("%.*s.check.log",
+			      (int)(strlen(arm->log) - strlen(".build.log")),
+			      arm->log);
+	char why[256], *tail;
+	int fd, ret = -1;
+
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0) {
+		error("cannot write the check log \"%s\":", log);
+		free(log);
+		return -1;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &b->check;
+	spec.cwd = arm->dir;
+	spec.timeout = cfg->build_timeout;
+	spec.grace = 2.0;
+	spec.log_fd = fd;
+	if (run_start(&proc, &spec) < 0) {
+		error("the check of benchmark \"%s\" could not be started in "
+		      "%s: %s: check \"check\" in gate.json", b->name,
+		      arm_name(which), strerror(errno));
+	} else if (run_wait(&proc, &res, 1) == 0) {
+		if (signals_pending()) {
+			ret = signals_pending();
+		} else if (res.status == RUN_OK) {
+			ret = 0;
+		} else {
+			tail = log_tail(log);
+			error("the check of benchmark \"%s\" failed in %s (%s): "
+			      "it %s, so %s is not measured: a faster wrong "
+			      "program is no improvement; the end of its "
+			      "output (%s):\n%s", b->name, arm_name(which),
+			      arm->rev.label,
+			      run_describe(&res, why, sizeof(why)),
+			      arm_name(which), log, tail);
+			free(tail);
+		}
+	}
+	close(fd);
+	free(log);
+	return ret;
+}
+
+int workspace_check(struct workspace *w, const struct config *cfg,
+		    int quiet)
+{
+	size_t i, a;
+	int rc;
+
+	for (i = 0; i < cfg->nbench; i++) {
+		const struct bench_cfg *b = &cfg->benches[i];
+
+		if (!b->check.argv && !b->check.shell)
+			continue;
+		if (!quiet)
+			fprintf(stderr, "gate: checking benchmark \"%s\" in "
+				"each arm\n", b->name);
+		for (a = 0; a < w->narms; a++)
+			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
+					    cfg)) != 0)
+				return rc;
+	}
+	return 0;
 }
 
 int workspace_preflight(const struct workspace *w, const struct config *cfg)
@@ -416,9 +912,60 @@ int workspace_layout(struct workspace *w, int env_pad, int scratch,
 	return 0;
 }
 
+int workspace_fingerprint(struct workspace *w, struct repo *repo)
+{
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		repo_files_release(&w->files[a]);
+		if (repo_tree_files(&w->files[a], repo, w->arm[a].rev.tree,
+				    w->arm[a].dir) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int workspace_verify(struct workspace *w, struct repo *repo)
+{
+	size_t a;
+	int ret = 0;
+
+	for (a = 0; a < w->narms && !ret; a++) {
+		struct repo_files now = REPO_FILES_INIT;
+		const struct repo_files *then = &w->files[a];
+		long i;
+
+		if (repo_tree_files(&now, repo, w->arm[a].rev.tree,
+				    w->arm[a].dir) < 0)
+			return -1;
+		i = repo_files_diff(then, &now);
+		if (i >= 0 && (size_t)i < then->n && (size_t)i < now.n)
+			ret = error("%s's checkout (%s) changed while "
+				    "measuring: \"%s\" was %s after the build "
+				    "and is %s now; a build or benchmark wrote "
+				    "into an arm's tracked files, so what was "
+				    "measured is not %s as committed and there "
+				    "is no verdict; write only to $GATE_TMPDIR",
+				    arm_name((enum arm)a), w->arm[a].dir,
+				    then->path[i], then->state[i],
+				    now.state[i], arm_name((enum arm)a));
+		else if (i >= 0)
+			ret = error("%s's checkout (%s) changed while "
+				    "measuring: its tracked files differ from "
+				    "the build's; there is no verdict",
+				    arm_name((enum arm)a), w->arm[a].dir);
+		repo_files_release(&now);
+	}
+	return ret;
+}
+
 void workspace_release(struct workspace *w)
 {
 	size_t a;
+
+	for (a = 0; a < 2; a++)
+		repo_files_release(&w->files[a]);
+	free(w->build_key);
 
 	layout_release(&w->layout);
 	free(w->pin_warning);

@@ -19,6 +19,9 @@ struct arm_state {
 	char *how;		/* how the base was chosen */
 	char *dir, *index, *log;
 	double build_seconds;	/* the build's wall time (0: no build) */
+	int slot;		/* the cache slot (0: a), or -1 */
+	int kept;		/* its build of this tree is kept: no build
+				   unless the checkout changed a file */
 };
 
 struct workspace {
@@ -33,11 +36,14 @@ struct workspace {
 	struct layout layout;	/* padding and scratch per sample */
 	const char *pin;	/* --pin CPUS, or NULL */
 	char *pin_warning;
+	struct repo_files files[2];	/* tracked files after the build */
+	char *build_key;	/* the build cache's key, or NULL */
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
-	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0 }, \
-	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0 } }, 0, 0, 0, LAYOUT_INIT, \
-	NULL, NULL }
+	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 }, \
+	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 } }, 0, 0, 0, \
+	LAYOUT_INIT, \
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -48,6 +54,21 @@ char *workspace_path(const struct workspace *w, const char *name);
  * swapped. w->arm[a].rev must be resolved by the caller.
  */
 void workspace_slots(struct workspace *w, size_t narms, int swapped);
+/*
+ * The build cache: the arms' slots among up to limit directories of equal
+ * path length (.git/gate/a, b, c, ...), each holding the tree it last
+ * built. An arm whose tree a slot has built with the same build command
+ * gets that slot and is not rebuilt; the others get an unused slot or
+ * the least recently used one (swapped decides between two fresh slots),
+ * so no directory belongs to one arm across runs. Slots past limit are
+ * removed. build_key names the build command.
+ */
+void workspace_slots_cached(struct workspace *w, int swapped,
+			    const char *build_key, unsigned limit);
+/* After a successful build: mark each arm's slot as built. */
+void workspace_mark_built(struct workspace *w);
+/* A key naming cfg's build command (and its timeout), for the cache. */
+char *workspace_build_key(const struct config *cfg);
 /* Scan and check out each arm's tree: 0, -1, or the pending signal. */
 int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
 /*
@@ -55,11 +76,26 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
  * w->arm[a].log. Returns 0, -1 (said why, with the log's tail) or a signal.
  */
 int workspace_build(struct workspace *w, const struct config *cfg, int quiet);
+/*
+ * Each benchmark's "check", once in every arm (after the build, before
+ * any timing), output in .git/gate/<slot>.check.log. A failure is an
+ * error naming the benchmark and the arm with the output's tail. 0, -1 or
+ * a signal.
+ */
+int workspace_check(struct workspace *w, const struct config *cfg,
+		    int quiet);
 /* Preflight every benchmark's "run" in every arm (after the build). */
 int workspace_preflight(const struct workspace *w, const struct config *cfg);
 /* The measuring layout (padding, scratch) and --pin; 0 or -1. */
 int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		     unsigned long seed, const char *pin);
+/*
+ * Record every arm's tracked files as the build left them (after the
+ * build, before measuring); workspace_verify then says whether any has
+ * changed since: an error naming the arm and the file. 0 or -1.
+ */
+int workspace_fingerprint(struct workspace *w, struct repo *repo);
+int workspace_verify(struct workspace *w, struct repo *repo);
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 

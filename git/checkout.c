@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +45,86 @@ static int mkdirs(const char *path)
 	return ret;
 }
 
-/* rm -rf path, never following symlinks out of it. */
+/*
+ * Remove every entry in the directory open at fd, then the ones below,
+ * going down and back up by file descriptor (openat, unlinkat, ".."), so a
+ * tree of any depth goes, however long its paths, with one descriptor
+ * open at a time. Never follows a symlink: a link is unlinked, not entered.
+ * A directory the build made read-only is made writable first. path is
+ * the top, for messages. Consumes fd.
+ */
+static int remove_below(int fd, const char *path)
+{
+	size_t depth = 0;
+
+	for (;;) {
+		struct dirent *de;
+		DIR *d;
+		int dup_fd = dup(fd), sub = -1;
+
+		if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
+			if (dup_fd >= 0)
+				close(dup_fd);
+			close(fd);
+			return error("cannot read a directory below \"%s\":",
+				     path);
+		}
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			const char *n = de->d_name;
+
+			if (!strcmp(n, ".") || !strcmp(n, ".."))
+				continue;
+			if (!unlinkat(fd, n, 0) || errno == ENOENT)
+				continue;
+			if (errno != EISDIR && errno != EPERM)
+				break;
+			if (!unlinkat(fd, n, AT_REMOVEDIR) || errno == ENOENT)
+				continue;
+			if (errno != ENOTEMPTY && errno != EEXIST)
+				break;
+			sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
+				     O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0 && errno == EACCES &&
+			    !fchmodat(fd, n, 0700, 0))
+				sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
+					     O_NOFOLLOW | O_CLOEXEC);
+			break;
+		}
+		if (de && sub < 0) {
+			error("cannot remove \"%s\" below \"%s\":",
+			      de->d_name, path);
+			closedir(d);
+			close(fd);
+			return -1;
+		}
+		closedir(d);
+		if (sub >= 0) {
+			fchmod(sub, 0700);
+			close(fd);
+			fd = sub;
+			depth++;
+			continue;
+		}
+		if (!depth)
+			break;
+		/* empty: back up, and the next pass removes it */
+		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		if (sub < 0)
+			return error("cannot go back up below \"%s\":", path);
+		fd = sub;
+		depth--;
+	}
+	close(fd);
+	return 0;
+}
+
+/* rm -rf path, never following symlinks out of it, at any depth. */
 static int remove_all(const char *path)
 {
-	struct dirent *de;
 	struct stat st;
-	DIR *d;
-	int ret = 0;
+	int fd;
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
@@ -62,21 +136,15 @@ static int remove_all(const char *path)
 			return error("cannot remove \"%s\":", path);
 		return 0;
 	}
-	if (!(d = opendir(path)))
+	chmod(path, 0700);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return error("cannot open directory \"%s\":", path);
-	while (!ret && (de = readdir(d))) {
-		char *child;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
-		ret = remove_all(child);
-		free(child);
-	}
-	closedir(d);
-	if (!ret && rmdir(path) < 0 && errno != ENOENT)
-		ret = error("cannot remove \"%s\":", path);
-	return ret;
+	if (remove_below(fd, path) < 0)
+		return -1;
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return error("cannot remove \"%s\":", path);
+	return 0;
 }
 
 /* Empty dir: remove it with everything in it, and make it again. */
@@ -118,9 +186,14 @@ static int check_dir(struct repo *r, const char *dir)
 {
 	char *d = canonical(dir), *wt = canonical(repo_workdir(r));
 	char *gd = canonical(repo_gitdir(r));
+	struct stat st;
 	int ret = 0;
 
-	if (!d || !wt || !gd)
+	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode))
+		ret = error("refusing to check out into \"%s\": it is not a "
+			    "directory of its own (a symbolic link?); remove "
+			    "it and run again", dir);
+	else if (!d || !wt || !gd)
 		ret = error("cannot resolve the checkout directory \"%s\":",
 			    dir);
 	else if (is_at_or_above(d, wt) || is_at_or_above(d, gd))
@@ -177,6 +250,52 @@ static int open_private_index(git_index **idx, const char *dir,
 	return 0;
 }
 
+struct unlink_walk {
+	const char *dir;
+	int ret;
+};
+
+/*
+ * A symlink where the tree has a directory or a file (a build may have
+ * put one there): remove the link itself, so the checkout writes into the
+ * checkout and never through the link to wherever it points. Pre-order,
+ * so a linked directory goes before anything below it is looked at.
+ */
+static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct unlink_walk *w = data;
+	char *path;
+	struct stat st;
+
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK ||
+	    git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+		return 0;
+	path = xasprintf("%s/%s%s", w->dir, root, git_tree_entry_name(e));
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			w->ret = error("cannot look at \"%s\":", path);
+	} else if (S_ISLNK(st.st_mode) && unlink(path) < 0) {
+		w->ret = error("cannot remove the symbolic link \"%s\":",
+			       path);
+	}
+	free(path);
+	if (w->ret < 0)
+		return -1;
+	/* a tree entry that is now gone has nothing below to look at */
+	return 0;
+}
+
+static int unlink_symlinks(git_tree *tree, const char *dir)
+{
+	struct unlink_walk w = { dir, 0 };
+
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, unlink_cb, &w) < 0 &&
+	    !w.ret)
+		return error("cannot walk the tree to check out into \"%s\": "
+			     "%s", dir, repo_errmsg());
+	return w.ret;
+}
+
 static char *parent_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -188,8 +307,27 @@ static char *parent_dir(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
-		  const char *index_path)
+/*
+ * One checkout. When afresh is 0 and the incremental checkout fails (say
+ * a build left directories nested deeper than libgit2 walks), *retry is
+ * set and nothing is said: the caller starts afresh.
+ */
+static int count_cb(git_checkout_notify_t why, const char *path,
+		    const git_diff_file *baseline, const git_diff_file *target,
+		    const git_diff_file *workdir, void *payload)
+{
+	(void)why;
+	(void)path;
+	(void)baseline;
+	(void)target;
+	(void)workdir;
+	++*(size_t *)payload;
+	return 0;
+}
+
+static int checkout_once(struct repo *r, const char *tree_hex,
+			 const char *dir, const char *index_path, int afresh,
+			 int *retry, size_t *updated)
 {
 	git_checkout_options opts;
 	git_repository *git = NULL;
@@ -215,6 +353,7 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 	 */
 	if (git_repository_open_ext(&git, repo_gitdir(r),
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(git, r) < 0 ||
 	    git_repository_set_workdir(git, dir, 0) < 0) {
 		error("cannot open the repository for checkout into \"%s\": %s",
 		      dir, repo_errmsg());
@@ -236,10 +375,23 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 	 * and unchanged files are not rewritten (their mtimes survive).
 	 * Checkout then writes the private index to index_path.
 	 */
+	if (unlink_symlinks(tree, dir) < 0)
+		goto cleanup;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	opts.baseline_index = idx;
+	opts.notify_flags = GIT_CHECKOUT_NOTIFY_UPDATED |
+			    GIT_CHECKOUT_NOTIFY_DIRTY;
+	opts.notify_cb = count_cb;
+	opts.notify_payload = updated;
 	if (git_checkout_tree(git, (const git_object *)tree, &opts) < 0) {
+		if (!afresh) {
+			warning("cannot check out tree %s into \"%s\" over "
+				"what is there (%s): checking it out afresh",
+				tree_hex, dir, repo_errmsg());
+			*retry = 1;
+			goto cleanup;
+		}
 		error("cannot check out tree %s into \"%s\": %s", tree_hex, dir,
 		      repo_errmsg());
 		goto cleanup;
@@ -250,5 +402,228 @@ cleanup:
 	git_index_free(idx);
 	git_repository_free(git);
 	free(parent);
+	return ret;
+}
+
+int repo_checkout_count(struct repo *r, const char *tree_hex,
+			const char *dir, const char *index_path,
+			size_t *updated)
+{
+	int retry = 0;
+
+	*updated = 0;
+	if (checkout_once(r, tree_hex, dir, index_path, 0, &retry,
+			  updated) == 0)
+		return 0;
+	if (!retry)
+		return -1;
+	/* without its index, the directory is emptied and checked out anew */
+	if (unlink(index_path) < 0 && errno != ENOENT)
+		return error("cannot remove \"%s\":", index_path);
+	*updated = 1;
+	return checkout_once(r, tree_hex, dir, index_path, 1, &retry,
+			     updated);
+}
+
+int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
+		  const char *index_path)
+{
+	size_t updated;
+
+	return repo_checkout_count(r, tree_hex, dir, index_path, &updated);
+}
+
+struct files_walk {
+	struct repo_files *out;
+	const char *dir;
+	size_t alloc;
+};
+
+static char *file_state(const char *path)
+{
+	char target[PATH_MAX];
+	char hex[GIT_OID_HEXSZ + 1];
+	struct stat st;
+	git_oid oid;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0)
+		return xstrdup(errno == ENOENT || errno == ENOTDIR ?
+			       "missing" : "unreadable");
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, target, sizeof(target));
+		if (n < 0)
+			return xstrdup("unreadable link");
+		return xasprintf("link to %.*s", (int)n, target);
+	}
+	if (!S_ISREG(st.st_mode))
+		return xstrdup("not a file");
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return xstrdup("unreadable");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return xasprintf("%s%s", hex, st.st_mode & 0100 ? " x" : "");
+}
+
+static int files_cb(const char *root, const git_tree_entry *e, void *data)
+{
+	struct files_walk *w = data;
+	struct repo_files *f = w->out;
+	char *path;
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	if (f->n == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 256;
+		f->path = xrealloc(f->path, w->alloc * sizeof(*f->path));
+		f->state = xrealloc(f->state, w->alloc * sizeof(*f->state));
+	}
+	f->path[f->n] = xasprintf("%s%s", root, git_tree_entry_name(e));
+	path = xasprintf("%s/%s", w->dir, f->path[f->n]);
+	f->state[f->n++] = file_state(path);
+	free(path);
+	return 0;
+}
+
+int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
+		    const char *dir)
+{
+	struct files_walk w = { out, dir, 0 };
+	git_repository *git = NULL;
+	git_tree *t = NULL;
+	git_oid id;
+	int ret = -1;
+
+	if (git_oid_fromstr(&id, tree) < 0 ||
+	    git_repository_open_ext(&git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(git, r) < 0 ||
+	    git_tree_lookup(&t, git, &id) < 0 ||
+	    git_tree_walk(t, GIT_TREEWALK_PRE, files_cb, &w) < 0)
+		error("cannot list the files of tree %s: %s", tree,
+		      repo_errmsg());
+	else
+		ret = 0;
+	git_tree_free(t);
+	git_repository_free(git);
+	return ret;
+}
+
+long repo_files_diff(const struct repo_files *a, const struct repo_files *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->n && i < b->n; i++)
+		if (strcmp(a->path[i], b->path[i]) ||
+		    strcmp(a->state[i], b->state[i]))
+			return (long)i;
+	return a->n == b->n ? -1 : (long)i;
+}
+
+void repo_files_release(struct repo_files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		free(f->path[i]);
+		free(f->state[i]);
+	}
+	free(f->path);
+	free(f->state);
+	f->path = f->state = NULL;
+	f->n = 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f;
+	int ok;
+
+	unlink(path);	/* never write through a link */
+	f = fopen(path, "wx");
+	if (!f)
+		return error("cannot write \"%s\":", path);
+	ok = fputs(text, f) >= 0;
+	if (fclose(f) != 0 || !ok)
+		return error("cannot write \"%s\":", path);
+	return 0;
+}
+
+struct tags_walk {
+	git_repository *git;
+	char *text;
+	size_t len;
+};
+
+static int tag_cb(const char *name, void *data)
+{
+	struct tags_walk *t = data;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+	char *line, *grown;
+
+	if (strncmp(name, "refs/tags/", 10))
+		return 0;
+	if (git_reference_name_to_id(&id, t->git, name) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_oid_tostr(hex, sizeof(hex), &id);
+	line = xasprintf("%s %s\n", hex, name);
+	grown = xasprintf("%s%s", t->text ? t->text : "", line);
+	free(t->text);
+	free(line);
+	t->text = grown;
+	return 0;
+}
+
+int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
+		    const char *dir)
+{
+	struct tags_walk t = { NULL, NULL, 0 };
+	const char *objects = repo_private_dir(r);
+	char *path = NULL, *text = NULL;
+	int ret = -1;
+
+	if (git_repository_open_ext(&t.git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		error("cannot open the repository: %s", repo_errmsg());
+		return -1;
+	}
+	if (mkdirs(gitdir) < 0)
+		goto cleanup;
+#define SUB(name) (free(path), path = xasprintf("%s/%s", gitdir, name))
+	if (mkdirs(SUB("refs/heads")) < 0 || mkdirs(SUB("refs/tags")) < 0 ||
+	    mkdirs(SUB("objects/info")) < 0)
+		goto cleanup;
+	text = xasprintf("%s\n", *commit ? commit :
+			 "ref: refs/heads/unborn");
+	if (write_text(SUB("HEAD"), text) < 0)
+		goto cleanup;
+	free(text);
+	text = xasprintf("%sobjects\n%s%s", git_repository_commondir(t.git),
+			 objects ? objects : "", objects ? "\n" : "");
+	if (write_text(SUB("objects/info/alternates"), text) < 0 ||
+	    write_text(SUB("config"), "[core]\n\trepositoryformatversion = 0\n"
+		       "\tbare = false\n\tfilemode = true\n") < 0)
+		goto cleanup;
+	if (git_reference_foreach_name(t.git, tag_cb, &t) < 0)
+		git_error_clear();
+	if (write_text(SUB("packed-refs"), t.text ? t.text : "") < 0)
+		goto cleanup;
+	free(text);
+	text = xasprintf("gitdir: %s\n", gitdir);
+	free(path);
+	path = xasprintf("%s/.git", dir);
+	if (lstat(path, &(struct stat){ 0 }) == 0 && remove_all(path) < 0)
+		goto cleanup;
+	if (write_text(path, text) < 0)
+		goto cleanup;
+#undef SUB
+	ret = 0;
+cleanup:
+	free(path);
+	free(text);
+	free(t.text);
+	git_repository_free(t.git);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <git2.h>
+#include <git2/sys/odb_backend.h>
 
 #include "common/error.h"
 #include "common/banned.h"
@@ -18,7 +19,54 @@ struct repo {
 	git_repository *git;
 	char *gitdir;	/* absolute, trailing '/' */
 	char *workdir;	/* absolute, trailing '/' */
+	char *objects;	/* private object store, or NULL */
 };
+
+/* Above the repository's own stores (loose 1, packed 2): written first. */
+#define PRIVATE_PRIORITY 100
+
+static int add_private(git_repository *git, const char *dir)
+{
+	git_odb_backend *b = NULL;
+	git_odb *odb = NULL;
+	int ret = -1;
+
+	if (git_repository_odb(&odb, git) < 0 ||
+	    git_odb_backend_loose(&b, dir, -1, 0, 0700, 0400) < 0)
+		goto cleanup;
+	if (git_odb_add_backend(odb, b, PRIVATE_PRIORITY) < 0) {
+		b->free(b);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	git_odb_free(odb);
+	if (ret < 0)
+		error("cannot use the object store \"%s\": %s", dir,
+		      repo_errmsg());
+	return ret;
+}
+
+int repo_private_objects(struct repo *r, const char *dir)
+{
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return error("cannot create \"%s\":", dir);
+	if (add_private(r->git, dir) < 0)
+		return -1;
+	free(r->objects);
+	r->objects = xstrdup(dir);
+	return 0;
+}
+
+const char *repo_private_dir(const struct repo *r)
+{
+	return r->objects;
+}
+
+int repo_attach_private(struct git_repository *git, const struct repo *r)
+{
+	return r->objects ? add_private(git, r->objects) : 0;
+}
 
 int repo_global_init(void)
 {
@@ -103,6 +151,7 @@ void repo_free(struct repo *r)
 	git_repository_free(r->git);
 	free(r->gitdir);
 	free(r->workdir);
+	free(r->objects);
 	free(r);
 }
 

@@ -40,6 +40,14 @@ void repo_free(struct repo *r);
 const char *repo_gitdir(const struct repo *r);
 /* Absolute path of the working tree, with trailing '/'. */
 const char *repo_workdir(const struct repo *r);
+/*
+ * Write every object gate makes (working-tree snapshots) into the loose
+ * object store at dir (created) instead of the repository's own, which
+ * is then only read. Objects there are found like the repository's. 0/-1.
+ */
+int repo_private_objects(struct repo *r, const char *dir);
+/* The private object store's directory, or NULL. */
+const char *repo_private_dir(const struct repo *r);
 
 /*
  * Resolve spec into out. "WORKTREE" snapshots the working tree (tracked
@@ -96,6 +104,40 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
  */
 int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
+/* The same, counting in *updated the files it wrote or removed. */
+int repo_checkout_count(struct repo *r, const char *tree, const char *dir,
+			const char *index_path, size_t *updated);
+
+/*
+ * Make dir (a checkout of commit) a repository of its own for git
+ * commands run in it: a ".git" file in dir pointing at gitdir, a private
+ * git dir with HEAD detached at commit ("" in an unborn repository: no
+ * HEAD to give), the repository's objects and gate's private ones as
+ * alternates (read only), a copy of its tags, and no hooks. The checkout
+ * index is gitdir/index. Git run in dir then sees dir's commit and can
+ * initialise submodules, and its refs, config and hooks are gitdir's,
+ * never the user's. 0 or -1.
+ */
+int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
+		    const char *dir);
+
+/*
+ * The state of every file the tree tracks as it is now in dir (a checkout
+ * of it): one line per path, in the tree's order, "path" and a hash of the
+ * content (git's blob hash; a link's target; "missing", "not a file").
+ * Two calls on the same tree compare line by line. 0 or -1.
+ */
+struct repo_files {
+	char **path;
+	char **state;
+	size_t n;
+};
+#define REPO_FILES_INIT { NULL, NULL, 0 }
+int repo_tree_files(struct repo_files *out, struct repo *r,
+		    const char *tree, const char *dir);
+/* The first index where a and b (of one tree) differ, or -1. */
+long repo_files_diff(const struct repo_files *a, const struct repo_files *b);
+void repo_files_release(struct repo_files *f);
 
 /*
  * Warn (on stderr, through warning()) about what a checkout of the tree
@@ -158,6 +200,8 @@ struct git_repository *repo_git(const struct repo *r);
 /* libgit2's last error message, or a placeholder when it set none. */
 const char *repo_errmsg(void);
 int repo_snapshot(struct repo_rev *out, struct repo *r);
+/* Give another handle on r's git dir r's private object store too. */
+int repo_attach_private(struct git_repository *git, const struct repo *r);
 
 /*
  * gate's history (git/notes.c). repo_note_read: the note on commit (hex

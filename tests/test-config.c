@@ -220,7 +220,7 @@ static void test_config__error_messages(void)
 		  "(did you mean \"benchmarks\"?)" },
 		{ LIT(TOP("\"colour\": 1")),
 		  "gate.json:2:1: unknown key \"colour\" at the top level: "
-		  "known keys are version, build, defaults, benchmarks" },
+		  "known keys are version, build, build_timeout, cache_builds, serial_build, defaults, benchmarks" },
 		{ LIT(TOP("\"pairs\": 3")),
 		  "gate.json:2:1: unknown key \"pairs\" at the top level: it "
 		  "belongs in \"defaults\" or in a benchmark" },
@@ -376,8 +376,8 @@ static void test_config__error_messages(void)
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
 		  "metric, metrics, min_effect, pass_excludes, gate, counter, "
-		  "timeout, parity, format, expect, statistic, interval, "
-		  "rule, target_halfwidth" },
+		  "timeout, parity, format, check, expect, statistic, "
+		  "interval, rule, target_halfwidth" },
 		/* the verdict's statistic, interval, rule and target */
 		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
 		  "gate.json:4:13: \"interval\" must be \"exact\", "

@@ -534,16 +534,30 @@ static int prepare(struct workspace *w, struct run_report *r,
 	r->arms_swapped = o->fixed_arms ? 0 :
 			  (int)(seed_derive(r->seed, "arms", 0) & 1);
 	r->arms_random = !o->fixed_arms;
-	workspace_slots(w, 2, r->arms_swapped);
+	if (o->fixed_arms) {
+		workspace_slots(w, 2, 0);
+	} else {
+		char *key = workspace_build_key(cfg);
+
+		workspace_slots_cached(w, r->arms_swapped, key,
+				       cfg->cache_builds);
+		free(key);
+	}
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
 		return rc;
+	if ((w->arm[0].kept || w->arm[1].kept) &&
+	    strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree))
+		r->arms_random = 2;	/* slots kept from earlier builds */
 	rc = workspace_build(w, cfg, o->quiet);
 	if (o->github && (cfg->build.argv || cfg->build.shell))
 		for (a = 0; a < 2; a++)
 			report_build_log(term, arm_name((enum arm)a),
 					 w->arm[a].log);
-	if (rc != 0 || workspace_preflight(w, cfg) < 0)
+	if (rc != 0 || workspace_preflight(w, cfg) < 0 ||
+	    workspace_fingerprint(w, repo) < 0)
 		return rc ? rc : -1;
+	if ((rc = workspace_check(w, cfg, o->quiet)) != 0)
+		return rc;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
@@ -717,6 +731,10 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
+	if (!r.interrupted && workspace_verify(&w, ctx->repo) < 0) {
+		code = EXIT_ERROR;
+		goto cleanup;
+	}
 	r.total_seconds = now() - t0;
 	if (!r.interrupted)
 		accepts_warn(&acc);

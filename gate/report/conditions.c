@@ -22,6 +22,8 @@ size_t report_conditions(const struct run_report *r,
 	if (r->arm_dir[0])
 		lines[n++] = xasprintf("arms: base in %s, head in %s (%s)",
 			r->arm_dir[ARM_BASE], r->arm_dir[ARM_HEAD],
+			r->arms_random == 2 ? "directories that built these "
+			"trees in an earlier run, kept with their builds" :
 			r->arms_random ? "drawn at random for this run"
 				       : "fixed by --fixed-arms");
 	if (l && l->env_pad)

@@ -361,8 +361,8 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 		cJSON_AddStringToObject(o, "base_dir", r->arm_dir[ARM_BASE]);
 		cJSON_AddStringToObject(o, "head_dir", r->arm_dir[ARM_HEAD]);
 	}
-	cJSON_AddStringToObject(o, "arm_dirs", r->arms_random ? "random"
-							       : "fixed");
+	cJSON_AddStringToObject(o, "arm_dirs", r->arms_random == 2 ? "kept" :
+				r->arms_random ? "random" : "fixed");
 	cJSON_AddNumberToObject(o, "env_pad_max", l && l->env_pad ?
 				LAYOUT_PAD_MAX : 0);
 	if (l && l->env_pad && l->samples) {
