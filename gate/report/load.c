@@ -534,7 +534,8 @@ static void load_conditions(struct loading *ld, struct run_report *r,
 		r->arm_dir[ARM_BASE] = keep(ld->L, s);
 	if ((s = text(o, "head_dir")))
 		r->arm_dir[ARM_HEAD] = keep(ld->L, s);
-	r->arms_random = arms && !strcmp(arms, "random");
+	r->arms_random = !arms ? 0 : !strcmp(arms, "kept") ? 2 :
+			  !strcmp(arms, "random");
 	l->env_pad = num(o, "env_pad_max", 0) > 0;
 	l->samples = (unsigned long)count(o, "env_pad_samples");
 	l->pad_total = (unsigned long)llround(mean * (double)l->samples);
