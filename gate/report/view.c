@@ -278,6 +278,46 @@ static void throughput_beside(struct view_row *row, const struct bench_run *br,
 	snprintf(row->head + n, sizeof(row->head) - n, ", %s", h);
 }
 
+/*
+ * The build's artifacts beside the verdict: identical and measured
+ * anyway, or which files differ (a build embedding paths or timestamps
+ * differs on every run). An identical pass says so in its reason.
+ */
+static void artifacts_evidence(struct view_bench *vb,
+			       const struct bench_run *br)
+{
+	char list[256] = "";
+	size_t i, ndiff = 0, used = 0;
+
+	if (!br->nartifacts || br->identical == 1)
+		return;
+	if (br->identical == 2) {
+		vb->evidence[vb->nevidence++] = xasprintf("identical build "
+			"(%zu file%s), measured anyway (--measure-identical)",
+			br->nartifacts, br->nartifacts == 1 ? "" : "s");
+		return;
+	}
+	for (i = 0; i < br->nartifacts; i++) {
+		const struct artifact_hash *h = &br->artifacts[i];
+		int n;
+
+		if (!strcmp(h->sha256[0], h->sha256[1]))
+			continue;
+		if (ndiff++ < 4 && used < sizeof(list)) {
+			n = snprintf(list + used, sizeof(list) - used, "%s%s%s",
+				     used ? ", " : "", h->path,
+				     !h->sha256[0][0] ? " (head only)" :
+				     !h->sha256[1][0] ? " (base only)" : "");
+			if (n > 0)
+				used += (size_t)n;
+		}
+	}
+	vb->evidence[vb->nevidence++] = xasprintf("artifacts differ: %s%s "
+		"(%zu of %zu file%s; identical builds would pass unmeasured)",
+		list, ndiff > 4 ? ", ..." : "", ndiff, br->nartifacts,
+		br->nartifacts == 1 ? "" : "s");
+}
+
 static void bench_build(struct report_view *v, struct view_bench *vb,
 			const struct run_report *r, size_t i, int differ)
 {
@@ -340,6 +380,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 		vb->decisive = vb->row;
 	vb->has_change = v->rows[vb->decisive].measured;
 	bench_evidence(vb, br, st);
+	artifacts_evidence(vb, br);
 }
 
 static const char *short_id(const char *id, char *buf, size_t size)
