@@ -278,46 +278,6 @@ static void throughput_beside(struct view_row *row, const struct bench_run *br,
 	snprintf(row->head + n, sizeof(row->head) - n, ", %s", h);
 }
 
-/*
- * The build's artifacts beside the verdict: identical and measured
- * anyway, or which files differ (a build embedding paths or timestamps
- * differs on every run). An identical pass says so in its reason.
- */
-static void artifacts_evidence(struct view_bench *vb,
-			       const struct bench_run *br)
-{
-	char list[256] = "";
-	size_t i, ndiff = 0, used = 0;
-
-	if (!br->nartifacts || br->identical == 1)
-		return;
-	if (br->identical == 2) {
-		vb->evidence[vb->nevidence++] = xasprintf("identical build "
-			"(%zu file%s), measured anyway (--measure-identical)",
-			br->nartifacts, br->nartifacts == 1 ? "" : "s");
-		return;
-	}
-	for (i = 0; i < br->nartifacts; i++) {
-		const struct artifact_hash *h = &br->artifacts[i];
-		int n;
-
-		if (!strcmp(h->sha256[0], h->sha256[1]))
-			continue;
-		if (ndiff++ < 4 && used < sizeof(list)) {
-			n = snprintf(list + used, sizeof(list) - used, "%s%s%s",
-				     used ? ", " : "", h->path,
-				     !h->sha256[0][0] ? " (head only)" :
-				     !h->sha256[1][0] ? " (base only)" : "");
-			if (n > 0)
-				used += (size_t)n;
-		}
-	}
-	vb->evidence[vb->nevidence++] = xasprintf("artifacts differ: %s%s "
-		"(%zu of %zu file%s; identical builds would pass unmeasured)",
-		list, ndiff > 4 ? ", ..." : "", ndiff, br->nartifacts,
-		br->nartifacts == 1 ? "" : "s");
-}
-
 static void bench_build(struct report_view *v, struct view_bench *vb,
 			const struct run_report *r, size_t i, int differ)
 {
@@ -380,7 +340,6 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 		vb->decisive = vb->row;
 	vb->has_change = v->rows[vb->decisive].measured;
 	bench_evidence(vb, br, st);
-	artifacts_evidence(vb, br);
 }
 
 static const char *short_id(const char *id, char *buf, size_t size)
@@ -453,6 +412,47 @@ static char *bench_line(const struct run_report *r, const struct bench_run *br)
 		      rule_name(c->rule), report_parity(br, par, sizeof(par)));
 	free(s);
 	return t;
+}
+
+/*
+ * A benchmark's "artifacts" in the protocol: identical (passed unmeasured,
+ * or measured anyway), or which files differ, so a user sees a build that
+ * embeds paths or timestamps. NULL when it declares none.
+ */
+static char *artifacts_line(const struct bench_run *br)
+{
+	char list[512] = "";
+	size_t i, ndiff = 0, used = 0;
+
+	if (!br->nartifacts)
+		return NULL;
+	if (br->identical)
+		return xasprintf("%s: artifacts: %zu file%s byte-identical in "
+				 "both arms: %s", br->cfg->name,
+				 br->nartifacts, br->nartifacts == 1 ? "" : "s",
+				 br->identical == 1 ? "passed, not measured" :
+				 "measured anyway (--measure-identical)");
+	for (i = 0; i < br->nartifacts; i++) {
+		const struct artifact_hash *h = &br->artifacts[i];
+		int n;
+
+		if (!strcmp(h->sha256[0], h->sha256[1]))
+			continue;
+		if (ndiff++ < 8 && used < sizeof(list)) {
+			n = snprintf(list + used, sizeof(list) - used,
+				     "%s%s%s", used ? ", " : "", h->path,
+				     !h->sha256[0][0] ? " (head only)" :
+				     !h->sha256[1][0] ? " (base only)" : "");
+			if (n > 0)
+				used += (size_t)n;
+		}
+	}
+	return xasprintf("%s: artifacts differ: %s%s (%zu of %zu file%s; "
+			 "a build that embeds paths or timestamps differs "
+			 "every time, a reproducible one lets identical "
+			 "builds pass unmeasured)", br->cfg->name, list,
+			 ndiff > 8 ? ", ..." : "", ndiff, br->nartifacts,
+			 br->nartifacts == 1 ? "" : "s");
 }
 
 static void add_line(struct report_view *v, char *line)
@@ -559,7 +559,11 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 					      br->cfg->name,
 					      format_name(br->cfg->format)));
 		} else {
+			char *art = artifacts_line(br);
+
 			add_line(v, bench_line(r, br));
+			if (art)
+				add_line(v, art);
 		}
 	}
 	n = report_conditions(r, lines);

@@ -58,7 +58,7 @@ struct view_row {
 	size_t npoints;
 };
 
-#define VIEW_EVIDENCE_MAX 4
+#define VIEW_EVIDENCE_MAX 3
 
 /* One benchmark: its rows and the lines beside them. */
 struct view_bench {
