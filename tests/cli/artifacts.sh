@@ -34,6 +34,11 @@ want=$(sha256sum "$R/prog.sh" | cut -d' ' -f1)
 	fail "artifacts not sorted by path"
 [ ! -s "$L" ] || fail "an identical build was run"
 expect_in "$OUT" "identical build: 2 files, sha256"
+# the loader reads the report back into the same bytes (test-load)
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+[ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
+GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
+	fail "the loaded identical-build report does not write the same bytes"
 
 # --measure-identical measures anyway
 gate_measured -C "$R" run --base HEAD~1 --head HEAD --measure-identical --json "$SCRATCH/anyway.json"
@@ -53,6 +58,8 @@ J=$SCRATCH/diff.json
 	fail "differing files: $(json_get "$J" "d['benchmarks'][0]['artifacts']['files']")"
 [ -s "$L" ] || fail "nothing ran"
 expect_in "$OUT" "artifacts differ: out/copy, out/prog"
+GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
+	fail "the loaded report with differing artifacts does not write the same bytes"
 
 # a pattern that matches nothing in either arm is an error
 sed 's|"out/\*"|"bin/*"|' "$R/gate.json" >"$SCRATCH/nothing.json"
