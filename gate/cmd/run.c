@@ -525,23 +525,44 @@ static int plan_entries(struct run_report *r, struct plan *p,
 	return 0;
 }
 
+/* Do two lists of "artifacts" patterns agree? */
+static int same_artifacts(const struct bench_cfg *a, const struct bench_cfg *b)
+{
+	size_t i;
+
+	if (a->nartifacts != b->nartifacts)
+		return 0;
+	for (i = 0; i < a->nartifacts; i++)
+		if (strcmp(a->artifacts[i], b->artifacts[i]))
+			return 0;
+	return 1;
+}
+
 /*
- * Each plain benchmark's "artifacts", hashed in both arms: identical
- * ones pass unmeasured, unless --measure-identical. 0 or -1.
+ * Each plain benchmark's "artifacts" (head's), hashed in both arms:
+ * identical ones pass unmeasured, unless --measure-identical. The
+ * shortcut decides a verdict, so with base's policy (base, when given)
+ * it is taken only when base's gate.json declares the same artifacts: a
+ * pull request cannot skip its benchmarks by pointing "artifacts" at a
+ * file it does not change. 0 or -1.
  */
 static int hash_artifacts(const struct workspace *w, struct run_report *r,
-			  int measure_identical)
+			  const struct config *base, int measure_identical)
 {
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->b[i].run;
+		const struct bench_cfg *bc;
 
 		/* a suite fans out into cases later: always measured */
 		if (!br->cfg->nartifacts || br->cfg->format != FORMAT_TIME)
 			continue;
 		if (workspace_artifacts(w, br) < 0)
 			return -1;
+		bc = base ? config_find(base, br->cfg->name) : NULL;
+		if (base && (!bc || !same_artifacts(bc, br->cfg)))
+			continue;
 		if (workspace_artifacts_identical(br))
 			br->identical = measure_identical ? 2 : 1;
 	}
@@ -554,8 +575,8 @@ static int hash_artifacts(const struct workspace *w, struct run_report *r,
  * averages out over runs), then the measuring layout. 0, -1 or a signal.
  */
 static int prepare(struct workspace *w, struct run_report *r,
-		   const struct config *cfg, struct repo *repo,
-		   const struct run_opts *o, FILE *term)
+		   const struct config *cfg, const struct config *base,
+		   struct repo *repo, const struct run_opts *o, FILE *term)
 {
 	size_t a;
 	int rc;
@@ -587,7 +608,7 @@ static int prepare(struct workspace *w, struct run_report *r,
 		return rc ? rc : -1;
 	if ((rc = workspace_check(w, cfg, o->quiet)) != 0)
 		return rc;
-	if (hash_artifacts(w, r, o->measure_identical) < 0)
+	if (hash_artifacts(w, r, base, o->measure_identical) < 0)
 		return -1;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
@@ -753,7 +774,9 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		goto cleanup;
 	r.accept = acc.v;
 	r.naccept = acc.n;
-	rc = prepare(&w, &r, &cfg, ctx->repo, &o, term);
+	/* base's config decides whether an identical build may pass */
+	rc = prepare(&w, &r, &cfg, have_base && !o.ov.policy_head ? &bcfg :
+		     NULL, ctx->repo, &o, term);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)

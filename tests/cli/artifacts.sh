@@ -61,8 +61,21 @@ expect_in "$OUT" "artifacts differ: out/copy, out/prog"
 GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded report with differing artifacts does not write the same bytes"
 
+# head cannot skip its own measuring by pointing "artifacts" at a file it
+# does not change: base's gate.json must declare the same artifacts
+sed 's|"out/\*"|".gitignore"|' "$R/gate.json" >"$R/gate.json.new"
+mv "$R/gate.json.new" "$R/gate.json"
+commit_all "$R" "head points artifacts at an unchanged file"
+: >"$L"
+gate_measured -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/loose.json"
+[ "$(json_get "$SCRATCH/loose.json" "d['benchmarks'][0]['pairs'] >= 4")" = True ] ||
+	fail "head's own artifacts skipped the measuring"
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head --json "$SCRATCH/head.json"
+[ "$(json_get "$SCRATCH/head.json" "d['benchmarks'][0]['pairs']")" = 0 ] ||
+	fail "--policy head: head's artifacts should decide"
+
 # a pattern that matches nothing in either arm is an error
-sed 's|"out/\*"|"bin/*"|' "$R/gate.json" >"$SCRATCH/nothing.json"
+sed 's|"\.gitignore"|"bin/*"|' "$R/gate.json" >"$SCRATCH/nothing.json"
 gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --config "$SCRATCH/nothing.json"
 expect_in "$ERR" 'benchmark "p": "artifacts" pattern "bin/*" matches no file in either arm'
 exit 0
