@@ -12,7 +12,7 @@ _gate_options()
 			--filter --budget --strict --advisory -q --quiet \
 			-v --verbose --pin --fixed-arms --no-env-pad \
 			--no-scratch --markdown --html --color --policy --list \
-			--shard ;;
+			--shard --measure-identical ;;
 	calibrate)
 		echo --rev --rebuild --config --pairs --seed --write \
 			-q --quiet ;;

@@ -269,6 +269,13 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 			b->primary.verdict = VERDICT_NEW;
 			continue;
 		}
+		if (b->run.identical == 1) {
+			/* the same build in both arms: nothing to measure */
+			bench_result_release(&b->result);
+			verdict_identical(&b->result, &b->run);
+			set_stop(b, 0, STOP_RESOLVED);
+			continue;
+		}
 		return want_look(want, r, a->next++);
 	}
 	a->round = 1;

@@ -18,6 +18,7 @@
 
 static const char *const top_keys[] = {
 	"version", "build", "build_timeout", "cache_builds", "serial_build",
+	"artifacts",
 	"defaults", "benchmarks", NULL
 };
 static const char *const defaults_keys[] = {
@@ -30,7 +31,7 @@ static const char *const defaults_keys[] = {
 static const char *const bench_keys[] = {
 	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
 	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
-	"format", "check",
+	"format", "check", "artifacts",
 	"expect", "statistic", "interval", "rule", "target_halfwidth",
 	"ignore", NULL
 };
@@ -660,6 +661,49 @@ static int pattern_list(struct parser *p, const cJSON *m, const char *key,
 		*count = i;
 		config_leave(p);
 	}
+	return 0;
+}
+
+/*
+ * "artifacts": paths or globs relative to the checkout, none absolute or
+ * climbing out of it ("..").
+ */
+int config_keys_artifacts(struct parser *p, const cJSON *m, char ***list,
+			  size_t *count)
+{
+	const cJSON *e;
+	size_t i = 0, n = 0;
+	char g[64];
+
+	config_enter(p, "artifacts", 0);
+	if (!cJSON_IsArray(m))
+		return config_fail(p, "\"artifacts\" must be a list of paths "
+				   "or globs relative to the checkout, such "
+				   "as [\"build/lz4\", \"lib/*.so\"], got %s",
+				   config_got(p, g, sizeof(g)));
+	cJSON_ArrayForEach(e, m)
+		n++;
+	*list = xcalloc(n + 1, sizeof(**list));
+	cJSON_ArrayForEach(e, m) {
+		const char *s = cJSON_IsString(e) ? e->valuestring : NULL;
+
+		config_enter(p, NULL, i);
+		if (!s || !*s)
+			return config_fail(p, "each element of \"artifacts\" "
+					   "must be a non-empty path or glob, "
+					   "got %s", config_got(p, g, sizeof(g)));
+		if (*s == '/' || !strcmp(s, "..") || !strncmp(s, "../", 3) ||
+		    strstr(s, "/../") ||
+		    (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/..")))
+			return config_fail(p, "%s must name files inside the "
+					   "checkout: write it relative to "
+					   "the repository's top, without "
+					   "\"..\"", config_got(p, g, sizeof(g)));
+		(*list)[i++] = xstrdup(s);
+		*count = i;
+		config_leave(p);
+	}
+	config_leave(p);
 	return 0;
 }
 

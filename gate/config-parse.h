@@ -96,6 +96,9 @@ int config_keys_format(const struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
 int config_keys_expect(struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
+/* "artifacts": a list of paths or globs (fnmatch) into *list. */
+int config_keys_artifacts(struct parser *p, const struct cJSON *m,
+			  char ***list, size_t *count);
 int config_keys_ignore(struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
 
@@ -109,5 +112,7 @@ int config_rules_bench(struct parser *p, struct knobs *k, size_t i,
 		       struct bench_cfg *out);
 /* Benchmark names are unique (they name files and report keys). */
 int config_rules_unique_names(struct parser *p, const struct config *cfg);
+/* Each benchmark without its own "artifacts" takes the top level's. */
+void config_rules_artifacts(struct config *cfg);
 
 #endif

@@ -320,3 +320,15 @@ int config_rules_bench(struct parser *p, struct knobs *k, size_t i,
 	}
 	return 0;
 }
+
+void config_rules_artifacts(struct config *cfg)
+{
+	size_t i;
+
+	/* the top level's list, borrowed, by every benchmark without one */
+	for (i = 0; i < cfg->nbench; i++)
+		if (!cfg->benches[i].artifacts_own) {
+			cfg->benches[i].artifacts = cfg->artifacts;
+			cfg->benches[i].nartifacts = cfg->nartifacts;
+		}
+}

@@ -215,6 +215,13 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 		} else if (!strcmp(m->string, "check")) {
 			r = config_keys_command(p, m, "check",
 						"./roundtrip-test", &out->check);
+		} else if (!strcmp(m->string, "artifacts")) {
+			config_leave(p);
+			r = config_keys_artifacts(p, m, &out->artifacts,
+						  &out->nartifacts);
+			if (!r)
+				out->artifacts_own = 1;
+			config_enter(p, NULL, j);
 		} else if (!strcmp(m->string, "format")) {
 			r = config_keys_format(p, m, out);
 		} else if (!strcmp(m->string, "expect")) {
@@ -363,6 +370,10 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	it = cJSON_GetObjectItemCaseSensitive(root, "serial_build");
 	if (it && config_keys_bool(p, it, "serial_build", &cfg->serial_build) < 0)
 		return -1;
+	it = cJSON_GetObjectItemCaseSensitive(root, "artifacts");
+	if (it && config_keys_artifacts(p, it, &cfg->artifacts,
+					&cfg->nartifacts) < 0)
+		return -1;
 
 	config_rules_defaults(&k, cfg);
 	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
@@ -391,6 +402,7 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 			return -1;
 	}
 	config_leave(p);
+	config_rules_artifacts(cfg);
 	return config_rules_unique_names(p, cfg);
 }
 
@@ -492,7 +504,15 @@ void config_release(struct config *cfg)
 		for (j = 0; j < cfg->benches[i].nignore; j++)
 			free(cfg->benches[i].ignore[j]);
 		free(cfg->benches[i].ignore);
+		if (cfg->benches[i].artifacts_own) {
+			for (j = 0; j < cfg->benches[i].nartifacts; j++)
+				free(cfg->benches[i].artifacts[j]);
+			free(cfg->benches[i].artifacts);
+		}
 	}
+	for (i = 0; i < cfg->nartifacts; i++)
+		free(cfg->artifacts[i]);
+	free(cfg->artifacts);
 	free(cfg->benches);
 	command_release(&cfg->build);
 	*cfg = init;

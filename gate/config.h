@@ -67,6 +67,12 @@ struct bench_cfg {
 				   compared (accepted as unmeasurable);
 				   owned, nignore of them */
 	size_t nignore;
+	char **artifacts;	/* paths or globs of what the build makes,
+				   relative to the checkout (owned; the
+				   config's when not its own) */
+	size_t nartifacts;
+	int artifacts_own;	/* 1: artifacts is this benchmark's (an
+				   empty list: none, not the config's) */
 	/* set only on a suite's per-case benchmarks, which gate run makes */
 	const char *unit;	/* NULL: metric_unit(metric) */
 	int higher_better;	/* a rate: ratio base/head */
@@ -103,10 +109,13 @@ struct config {
 	double build_timeout;	/* seconds the build may take, per arm */
 	unsigned cache_builds;	/* checkouts kept with their builds */
 	int serial_build;	/* 1: build one arm after the other */
+	char **artifacts;	/* top-level "artifacts": every benchmark's
+				   without its own (owned) */
+	size_t nartifacts;
 };
 #define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
 		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT, \
-		      CONFIG_DEFAULT_CACHE_BUILDS, 0 }
+		      CONFIG_DEFAULT_CACHE_BUILDS, 0, NULL, 0 }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20

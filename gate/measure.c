@@ -668,6 +668,11 @@ void bench_run_release(struct bench_run *br)
 	free(br->error);
 	free(br->valgrind);
 	free(br->alloc_lib);
+	for (i = 0; i < br->nartifacts; i++)
+		free(br->artifacts[i].path);
+	free(br->artifacts);
+	br->artifacts = NULL;
+	br->nartifacts = 0;
 	br->pairs = NULL;
 	br->error = NULL;
 	br->valgrind = NULL;

@@ -28,6 +28,12 @@ struct pair_result {
 	struct sample s[2];	/* indexed by enum arm */
 };
 
+/* One file of a benchmark's "artifacts", as each arm's build left it. */
+struct artifact_hash {
+	char *path;		/* relative to the checkout (owned) */
+	char sha256[2][65];	/* by enum arm; "": no such file there */
+};
+
 struct bench_run {
 	const struct bench_cfg *cfg;
 	int is_new;		/* only head's config declares it */
@@ -57,6 +63,11 @@ struct bench_run {
 	struct suite_data *suite;	/* suite formats: the cases (owned) */
 	int is_removed;		/* a suite case only base printed */
 	const char *suite_name;	/* a suite case: its suite's name */
+	struct artifact_hash *artifacts;	/* sorted by path (owned) */
+	size_t nartifacts;
+	int identical;		/* every artifact byte-identical in both
+				   arms: 1 passed unmeasured, 2 measured
+				   anyway (--measure-identical) */
 };
 
 struct layout;

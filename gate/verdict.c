@@ -635,3 +635,30 @@ int verdict_exit_code(enum verdict v)
 	}
 	return 3;
 }
+
+void verdict_identical(struct bench_result *res, const struct bench_run *br)
+{
+	const struct bench_cfg *c = br->cfg;
+	struct bench_stats *st;
+
+	res->m = xcalloc(1, sizeof(*res->m));
+	res->n = 1;
+	res->verdict = VERDICT_PASS;
+	st = &res->m[0];
+	st->metric = c->metric;
+	st->gating = 1;
+	st->verdict = VERDICT_PASS;
+	st->floor = c->min_effect;
+	st->statistic = c->statistic;
+	st->interval = c->interval;
+	st->interval_used = c->interval;
+	/* each digest's first 12 digits, as git abbreviates ids */
+	st->reason = xasprintf("identical build: %zu file%s, sha256 "
+			       "%.12s...%s%.12s%s%s", br->nartifacts,
+			       br->nartifacts == 1 ? "" : "s",
+			       br->artifacts[0].sha256[0],
+			       br->nartifacts > 1 ? ", " : "",
+			       br->nartifacts > 1 ? br->artifacts[1].sha256[0] :
+			       "", br->nartifacts > 1 ? "..." : "",
+			       br->nartifacts > 2 ? ", ..." : "");
+}

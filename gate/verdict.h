@@ -214,6 +214,12 @@ double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
  * trailer matching name is marked matched (a trailer matching no
  * benchmark is the caller's warning). Returns res->verdict.
  */
+/*
+ * br's build is byte-identical in both arms (its "artifacts"): a pass
+ * without samples, its reason "identical build: 2 files, sha256 ...".
+ * res must be zeroed or released first.
+ */
+void verdict_identical(struct bench_result *res, const struct bench_run *br);
 enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
 				  struct verdict_accept *a, size_t n);
 /*

@@ -96,6 +96,15 @@ int workspace_layout(struct workspace *w, int env_pad, int scratch,
  */
 int workspace_fingerprint(struct workspace *w, struct repo *repo);
 int workspace_verify(struct workspace *w, struct repo *repo);
+/*
+ * Hash br's "artifacts" (its config's paths and globs) in both arms'
+ * checkouts into br->artifacts, sorted by path; a file one arm lacks has
+ * "" there. A pattern matching no regular file in either arm is an error
+ * naming the benchmark. 0 or -1.
+ */
+int workspace_artifacts(const struct workspace *w, struct bench_run *br);
+/* 1: br has artifacts and each is byte-identical in both arms. */
+int workspace_artifacts_identical(const struct bench_run *br);
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 

@@ -220,7 +220,7 @@ static void test_config__error_messages(void)
 		  "(did you mean \"benchmarks\"?)" },
 		{ LIT(TOP("\"colour\": 1")),
 		  "gate.json:2:1: unknown key \"colour\" at the top level: "
-		  "known keys are version, build, build_timeout, cache_builds, serial_build, defaults, benchmarks" },
+		  "known keys are version, build, build_timeout, cache_builds, serial_build, artifacts, defaults, benchmarks" },
 		{ LIT(TOP("\"pairs\": 3")),
 		  "gate.json:2:1: unknown key \"pairs\" at the top level: it "
 		  "belongs in \"defaults\" or in a benchmark" },
@@ -376,7 +376,7 @@ static void test_config__error_messages(void)
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
 		  "known keys are name, run, pairs, max_pairs, warmup, "
 		  "metric, metrics, min_effect, pass_excludes, gate, counter, "
-		  "timeout, parity, format, check, expect, statistic, "
+		  "timeout, parity, format, check, artifacts, expect, statistic, "
 		  "interval, rule, target_halfwidth" },
 		/* the verdict's statistic, interval, rule and target */
 		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
@@ -1268,7 +1268,36 @@ static void test_config__verdict_keys(void)
 	config_release(&cfg);
 }
 
+/*
+ * "artifacts": a benchmark's own list wins, an empty one means none, the
+ * others take the top level's; a path out of the checkout is refused.
+ */
+static void test_config__artifacts(void)
+{
+	static const char text[] =
+		"{\"artifacts\": [\"build/*.so\", \"bin/x\"],\n"
+		" \"benchmarks\": [{\"name\": \"a\", \"run\": \"./a\"},\n"
+		"  {\"name\": \"b\", \"run\": \"./b\", \"artifacts\": [\"b\"]},\n"
+		"  {\"name\": \"c\", \"run\": \"./c\", \"artifacts\": []}]}";
+	struct config cfg;
+
+	CHECK(parse(&cfg, text, strlen(text)) == 0);
+	CHECK(cfg.benches[0].nartifacts == 2);
+	CHECK_STR(cfg.benches[0].artifacts[0], "build/*.so");
+	CHECK(cfg.benches[1].nartifacts == 1);
+	CHECK_STR(cfg.benches[1].artifacts[0], "b");
+	CHECK(cfg.benches[2].nartifacts == 0);
+	config_release(&cfg);
+	CHECK(parse(&cfg, LIT("{\"artifacts\": [\"../x\"], \"benchmarks\": "
+			      "[{\"name\": \"a\", \"run\": \"./a\"}]}")) < 0);
+	CHECK_CONTAINS(msg, "\"../x\" must name files inside the checkout");
+	CHECK(parse(&cfg, LIT("{\"benchmarks\": [{\"name\": \"a\", \"run\": "
+			      "\"./a\", \"artifacts\": \"x\"}]}")) < 0);
+	CHECK_CONTAINS(msg, "\"artifacts\" must be a list of paths or globs");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_config__artifacts),
 	TEST(test_config__verdict_keys),
 	TEST(test_config__error_messages),
 	TEST(test_config__parse_to_prints_nothing),

@@ -154,11 +154,13 @@ static void decide(struct model *m)
 			m->res[i].verdict = VERDICT_NEW;
 		} else if (br->error) {
 			m->res[i].verdict = VERDICT_ERROR;
+		} else if (br->identical == 1) {
+			verdict_identical(&m->res[i], br);
 		} else {
 			verdict_bench(&m->res[i], br, &vo);
 		}
 		bench_result_primary(&m->st[i], &m->res[i]);
-		m->st[i].looks = 1;
+		m->st[i].looks = br->identical == 1 ? 0 : 1;
 		m->st[i].stop = STOP_RESOLVED;
 	}
 	for (i = 0; i < m->n; i++) {
@@ -322,9 +324,43 @@ static void model_policy(struct model *m)
 	decide(m);
 }
 
+/*
+ * "artifacts": docs's build is byte-identical in both arms (a pass with no
+ * samples); parse's differs in one file of two and is measured.
+ */
+static void model_artifacts(struct model *m)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static struct artifact_hash same2[2], mixed[2];
+	static const char *const a = "a665a45920422f9d417e4867efdc4fb8a04a1f3"
+				     "fff1fa07e998e86f7f7a27ae3";
+	static const char *const b = "b3a8e0e1f9ab1bfe3a36f231f676f78bb30a5"
+				     "19d2b21e6c530c0eee8ebb4a5d0";
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		same2[i].path = (char *)(i ? "out/libdocs.so" : "out/docs");
+		snprintf(same2[i].sha256[0], 65, "%s", i ? b : a);
+		snprintf(same2[i].sha256[1], 65, "%s", i ? b : a);
+		mixed[i].path = (char *)(i ? "out/parse.o" : "out/parse");
+		snprintf(mixed[i].sha256[0], 65, "%s", a);
+		snprintf(mixed[i].sha256[1], 65, "%s", i ? a : b);
+	}
+	common(m, "artifacts");
+	add_bench(m, "docs", wall, 1);
+	m->run[0].artifacts = same2;
+	m->run[0].nartifacts = 2;
+	m->run[0].identical = 1;
+	add_bench(m, "parse", wall, 1);
+	set_pairs(&m->run[1], METRIC_WALL, same, 0.1, 12);
+	m->run[1].artifacts = mixed;
+	m->run[1].nartifacts = 2;
+	decide(m);
+}
+
 static void (*const models[])(struct model *) = {
 	model_plain, model_metrics, model_suite, model_noisy, model_error,
-	model_advisory, model_policy,
+	model_advisory, model_policy, model_artifacts,
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 

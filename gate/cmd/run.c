@@ -51,7 +51,7 @@ const char cmd_run_usage[] =
 	"                        [--pin CPUS] [--fixed-arms] [--no-env-pad]\n"
 	"                        [--no-scratch] [--markdown FILE] [--html FILE]\n"
 	"                        [--color WHEN] [--policy WHOSE] [--list]\n"
-	"                        [--shard I/N]\n"
+	"                        [--shard I/N] [--measure-identical]\n"
 	"\n"
 	"  --base REV     base revision (default: merge-base of HEAD with its\n"
 	"                 upstream, or with origin/$GITHUB_BASE_REF in a pull\n"
@@ -81,6 +81,9 @@ const char cmd_run_usage[] =
 	"                 the benchmarks' names sorted and dealt in turn, a\n"
 	"                 suite whole; levels as for the whole run; combine\n"
 	"                 the shards' --json reports with gate merge\n"
+	"  --measure-identical  measure benchmarks whose \"artifacts\" are\n"
+	"                 byte-identical in both arms (default: they pass\n"
+	"                 unmeasured)\n"
 	"  --markdown FILE  write the Markdown report (a PR comment body)\n"
 	"  --html FILE    write a self-contained HTML report with plots\n"
 	"  --color WHEN   auto (default: on a terminal, unless NO_COLOR is "
@@ -109,6 +112,7 @@ struct run_opts {
 	int have_seed, advisory, quiet;
 	int fixed_arms, no_env_pad, no_scratch;
 	int list;		/* --list: print the plan, run nothing */
+	int measure_identical;	/* measure identical builds anyway */
 	const char *pin;
 	struct plan_overrides ov;	/* --pairs, --warmup, --budget,
 					   --strict, --filter */
@@ -148,6 +152,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 		{ "policy", required_argument, NULL, 'Y' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "shard", required_argument, NULL, 'D' },
+		{ "measure-identical", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -188,6 +193,7 @@ static int parse_options(struct run_opts *o, int argc, char **argv)
 			}
 			break;
 		case 'L': o->list = 1; break;
+		case 'I': o->measure_identical = 1; break;
 		case 'D':
 			if (plan_parse_shard(&o->ov.shard, &o->ov.nshards,
 						optarg) < 0)
@@ -519,14 +525,58 @@ static int plan_entries(struct run_report *r, struct plan *p,
 	return 0;
 }
 
+/* Do two lists of "artifacts" patterns agree? */
+static int same_artifacts(const struct bench_cfg *a, const struct bench_cfg *b)
+{
+	size_t i;
+
+	if (a->nartifacts != b->nartifacts)
+		return 0;
+	for (i = 0; i < a->nartifacts; i++)
+		if (strcmp(a->artifacts[i], b->artifacts[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Each plain benchmark's "artifacts" (head's), hashed in both arms:
+ * identical ones pass unmeasured, unless --measure-identical. The
+ * shortcut decides a verdict, so with base's policy (base, when given)
+ * it is taken only when base's gate.json declares the same artifacts: a
+ * pull request cannot skip its benchmarks by pointing "artifacts" at a
+ * file it does not change. 0 or -1.
+ */
+static int hash_artifacts(const struct workspace *w, struct run_report *r,
+			  const struct config *base, int measure_identical)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct bench_run *br = &r->b[i].run;
+		const struct bench_cfg *bc;
+
+		/* a suite fans out into cases later: always measured */
+		if (!br->cfg->nartifacts || br->cfg->format != FORMAT_TIME)
+			continue;
+		if (workspace_artifacts(w, br) < 0)
+			return -1;
+		bc = base ? config_find(base, br->cfg->name) : NULL;
+		if (base && (!bc || !same_artifacts(bc, br->cfg)))
+			continue;
+		if (workspace_artifacts_identical(br))
+			br->identical = measure_identical ? 2 : 1;
+	}
+	return 0;
+}
+
 /*
  * Check out and build both arms, in slots drawn per run (so that a bias
  * the directory carries, its place on disk and in the page cache,
  * averages out over runs), then the measuring layout. 0, -1 or a signal.
  */
 static int prepare(struct workspace *w, struct run_report *r,
-		   const struct config *cfg, struct repo *repo,
-		   const struct run_opts *o, FILE *term)
+		   const struct config *cfg, const struct config *base,
+		   struct repo *repo, const struct run_opts *o, FILE *term)
 {
 	size_t a;
 	int rc;
@@ -558,6 +608,8 @@ static int prepare(struct workspace *w, struct run_report *r,
 		return rc ? rc : -1;
 	if ((rc = workspace_check(w, cfg, o->quiet)) != 0)
 		return rc;
+	if (hash_artifacts(w, r, base, o->measure_identical) < 0)
+		return -1;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
@@ -722,7 +774,9 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		goto cleanup;
 	r.accept = acc.v;
 	r.naccept = acc.n;
-	rc = prepare(&w, &r, &cfg, ctx->repo, &o, term);
+	/* base's config decides whether an identical build may pass */
+	rc = prepare(&w, &r, &cfg, have_base && !o.ov.policy_head ? &bcfg :
+		     NULL, ctx->repo, &o, term);
 	if (rc > 0)
 		goto interrupted;
 	if (rc < 0)

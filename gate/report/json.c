@@ -227,6 +227,33 @@ static void throughput_json(cJSON *o, const struct bench_run *br,
 	}
 }
 
+/* Every artifact's SHA-256 per arm (null: no such file in that arm). */
+static void artifacts_json(cJSON *o, const struct bench_run *br)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, "artifacts"), *list, *f;
+	size_t i;
+	int a;
+
+	cJSON_AddBoolToObject(x, "identical", br->identical != 0);
+	cJSON_AddBoolToObject(x, "measured", br->identical != 1);
+	list = cJSON_AddArrayToObject(x, "files");
+	for (i = 0; i < br->nartifacts; i++) {
+		const struct artifact_hash *h = &br->artifacts[i];
+
+		f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "path", h->path);
+		for (a = 0; a < 2; a++)
+			if (h->sha256[a][0])
+				cJSON_AddStringToObject(f, arm_name((enum arm)a),
+							h->sha256[a]);
+			else
+				cJSON_AddNullToObject(f, arm_name((enum arm)a));
+		cJSON_AddBoolToObject(f, "differ",
+				      strcmp(h->sha256[0], h->sha256[1]) != 0);
+		cJSON_AddItemToArray(list, f);
+	}
+}
+
 static cJSON *bench_json(const struct run_bench *b)
 {
 	const struct bench_run *br = &b->run;
@@ -306,7 +333,10 @@ static cJSON *bench_json(const struct run_bench *b)
 	}
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
 		stats_json(o, primary);
-	if (res->verdict != VERDICT_NEW && !br->error) {
+	if (br->nartifacts)
+		artifacts_json(o, br);
+	/* an identical build: its reason and looks, no metrics analysed */
+	if (res->verdict != VERDICT_NEW && !br->error && br->identical != 1) {
 		list = cJSON_AddArrayToObject(o, "metrics");
 		for (i = 0; i < res->n; i++)
 			cJSON_AddItemToArray(list, metric_json(br, &res->m[i]));

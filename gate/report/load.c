@@ -447,6 +447,38 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 		br->error = xstrdup(s);
 }
 
+/* "artifacts": json.c's digests per arm, back into br. */
+static void load_artifacts(struct bench_run *br, const cJSON *x)
+{
+	static const char *const arms[2] = { "base", "head" };
+	const cJSON *files = get(x, "files"), *f;
+	size_t n = 0;
+	int a;
+
+	if (!cJSON_IsArray(files) || !cJSON_GetArraySize(files))
+		return;
+	br->artifacts = xcalloc((size_t)cJSON_GetArraySize(files),
+				sizeof(*br->artifacts));
+	cJSON_ArrayForEach(f, files) {
+		const char *path = text(f, "path");
+
+		if (!path)
+			continue;
+		br->artifacts[n].path = xstrdup(path);
+		for (a = 0; a < 2; a++) {
+			const char *h = text(f, arms[a]);
+
+			snprintf(br->artifacts[n].sha256[a],
+				 sizeof(br->artifacts[n].sha256[a]), "%s",
+				 h ? h : "");
+		}
+		n++;
+	}
+	br->nartifacts = n;
+	if (flag(x, "identical"))
+		br->identical = flag(x, "measured") ? 2 : 1;
+}
+
 static int load_bench(struct loading *ld, struct run_bench *b,
 		      struct bench_cfg *c, const cJSON *o)
 {
@@ -468,6 +500,7 @@ static int load_bench(struct loading *ld, struct run_bench *b,
 	}
 	load_result(ld, b, c, o);
 	load_parity(&b->run, c, get(o, "parity"));
+	load_artifacts(&b->run, get(o, "artifacts"));
 	if ((s = text(o, "environment_note")))
 		b->note = xstrdup(s);
 	if (load_samples(ld, &b->run, samples) < 0)

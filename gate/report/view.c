@@ -414,6 +414,47 @@ static char *bench_line(const struct run_report *r, const struct bench_run *br)
 	return t;
 }
 
+/*
+ * A benchmark's "artifacts" in the protocol: identical (passed unmeasured,
+ * or measured anyway), or which files differ, so a user sees a build that
+ * embeds paths or timestamps. NULL when it declares none.
+ */
+static char *artifacts_line(const struct bench_run *br)
+{
+	char list[512] = "";
+	size_t i, ndiff = 0, used = 0;
+
+	if (!br->nartifacts)
+		return NULL;
+	if (br->identical)
+		return xasprintf("%s: artifacts: %zu file%s byte-identical in "
+				 "both arms: %s", br->cfg->name,
+				 br->nartifacts, br->nartifacts == 1 ? "" : "s",
+				 br->identical == 1 ? "passed, not measured" :
+				 "measured anyway (--measure-identical)");
+	for (i = 0; i < br->nartifacts; i++) {
+		const struct artifact_hash *h = &br->artifacts[i];
+		int n;
+
+		if (!strcmp(h->sha256[0], h->sha256[1]))
+			continue;
+		if (ndiff++ < 8 && used < sizeof(list)) {
+			n = snprintf(list + used, sizeof(list) - used,
+				     "%s%s%s", used ? ", " : "", h->path,
+				     !h->sha256[0][0] ? " (head only)" :
+				     !h->sha256[1][0] ? " (base only)" : "");
+			if (n > 0)
+				used += (size_t)n;
+		}
+	}
+	return xasprintf("%s: artifacts differ: %s%s (%zu of %zu file%s; "
+			 "a build that embeds paths or timestamps differs "
+			 "every time, a reproducible one lets identical "
+			 "builds pass unmeasured)", br->cfg->name, list,
+			 ndiff > 8 ? ", ..." : "", ndiff, br->nartifacts,
+			 br->nartifacts == 1 ? "" : "s");
+}
+
 static void add_line(struct report_view *v, char *line)
 {
 	if (v->nprotocol < VIEW_PROTOCOL_MAX)
@@ -518,7 +559,11 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 					      br->cfg->name,
 					      format_name(br->cfg->format)));
 		} else {
+			char *art = artifacts_line(br);
+
 			add_line(v, bench_line(r, br));
+			if (art)
+				add_line(v, art);
 		}
 	}
 	n = report_conditions(r, lines);
