@@ -1,0 +1,33 @@
+/*
+ * gate run's options: what the user typed (gate/cmd/run-options.c parses
+ * it), read by the pipeline in gate/cmd/run.c.
+ */
+#ifndef GATE_CMD_RUN_H
+#define GATE_CMD_RUN_H
+
+#include "gate/plan.h"
+
+struct progress;
+
+struct run_opts {
+	const char *base, *head, *config, *json;
+	const char *markdown, *html, *color;	/* reports and --color */
+	int verbose, github;
+	struct progress *prog;
+	unsigned long seed;
+	int have_seed, advisory, quiet;
+	int fixed_arms, no_env_pad, no_scratch;
+	int list;		/* --list: print the plan, run nothing */
+	int measure_identical;	/* measure identical builds anyway */
+	const char *pin;
+	struct plan_overrides ov;	/* --pairs, --warmup, --budget,
+					   --strict, --filter */
+};
+
+/*
+ * Parse gate run's argv into o (zeroed first by the caller): 0, 1 after
+ * --help was printed, or -1 after a usage error was printed.
+ */
+int run_parse_options(struct run_opts *o, int argc, char **argv);
+
+#endif
