@@ -7,6 +7,7 @@
  */
 #include "gate/report/load.h"
 
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,6 +71,15 @@ static const char *text(const cJSON *o, const char *k)
 	const cJSON *x = get(o, k);
 
 	return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+/* A whole number within [lo, hi], else def: a forged report's 1e300 must
+   not reach an integer conversion (undefined behaviour). */
+static long whole(const cJSON *o, const char *k, long def, long lo, long hi)
+{
+	double v = num(o, k, (double)def);
+
+	return v >= (double)lo && v <= (double)hi ? (long)v : def;
 }
 
 static size_t count(const cJSON *o, const char *k)
@@ -155,7 +165,7 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 	if (get(o, k))
 		s->cpu = num(o, k, NAN);
 	snprintf(k, sizeof(k), "%s_maxrss_kb", arm);
-	s->maxrss_kb = (long)num(o, k, 0);
+	s->maxrss_kb = whole(o, k, 0, 0, LONG_MAX / 2);
 	snprintf(k, sizeof(k), "%s_values", arm);
 	vals = get(o, k);
 	cJSON_ArrayForEach(v, vals) {
@@ -537,7 +547,7 @@ static void load_machine(struct machine *m, const cJSON *o)
 	int i;
 
 	load_string(m->cpu, sizeof(m->cpu), o, "cpu");
-	m->cores = (long)num(o, "cores", 0);
+	m->cores = whole(o, "cores", 0, 0, 1L << 30);
 	load_string(m->smt, sizeof(m->smt), o, "smt");
 	load_string(m->governor, sizeof(m->governor), o, "governor");
 	load_string(m->turbo, sizeof(m->turbo), o, "turbo");
@@ -546,7 +556,7 @@ static void load_machine(struct machine *m, const cJSON *o)
 	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
 	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
 	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
-	m->perf_paranoid = (int)num(o, "perf_event_paranoid", -99);
+	m->perf_paranoid = (int)whole(o, "perf_event_paranoid", -99, -99, 99);
 	for (i = 0; i < 3; i++) {
 		const cJSON *b = cJSON_GetArrayItem(lb, i);
 		const cJSON *a = cJSON_GetArrayItem(la, i);
@@ -622,12 +632,12 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 	if ((s = text(p, "config_note")))
 		r->config_note = keep(ld->L, s);
 	load_policy(ld, r, p);
-	r->seed = (unsigned long)num(p, "seed", 0);
+	r->seed = (unsigned long)whole(p, "seed", 0, 0, 4294967295L);
 	r->level = num(p, "one_sided_level", num(p, "adjusted_confidence",
 						  0));
 	r->strict = flag(p, "strict");
 	r->budget = num(p, "budget_seconds", 0);
-	r->resamples = (unsigned)num(p, "resamples", 0);
+	r->resamples = (unsigned)whole(p, "resamples", 0, 0, 1L << 30);
 	r->confidence = num(p, "confidence", 0);
 	r->compared = count(p, "compared");
 	if ((s = text(p, "config_hash")))
@@ -675,11 +685,11 @@ static int load_root(struct loading *ld, struct run_report *r,
 		r->gate_version = keep(ld->L, s);
 	s = text(root, "verdict");
 	if (s && !strcmp(s, "interrupted"))
-		r->interrupted = (int)num(root, "signal", SIGINT);
+		r->interrupted = (int)whole(root, "signal", SIGINT, 1, 64);
 	else
 		r->suite = LOOKUP(ld, s, VERDICT_ACCEPTED + 1, verdict,
 				  VERDICT_PASS, "verdict");
-	r->exit_code = (int)num(root, "exit_code", 0);
+	r->exit_code = (int)whole(root, "exit_code", 0, 0, 255);
 	r->advisory = flag(root, "advisory");
 	load_rev(ld, &r->rev[ARM_BASE], get(root, "base"));
 	load_rev(ld, &r->rev[ARM_HEAD], get(root, "head"));
