@@ -11,6 +11,9 @@ truncate -s 1G "$SCRATCH/big.json"
 gate_run 3 -C "$R" run --base HEAD --config "$SCRATCH/big.json"
 expect_in "$ERR" "is larger than 16777216 bytes"
 mkfifo "$SCRATCH/fifo"
+# long enough for gate to be blocked on the FIFO (valgrind starts slowly:
+# make memcheck sets GATE_TEST_TIME_SCALE)
+settle=${GATE_TEST_TIME_SCALE:-1}
 for sig in TERM INT; do
 	want=143
 	[ $sig = INT ] && want=130
@@ -19,7 +22,7 @@ for sig in TERM INT; do
 	writer=$!
 	"$GATE" -C "$R" run --base HEAD --config "$SCRATCH/fifo" >"$OUT" 2>"$ERR" &
 	pid=$!
-	sleep 1
+	sleep "$settle"
 	# no lock is held while gate waits for its config
 	if [ -e "$R/.git/gate/lock" ] && ! flock -n "$R/.git/gate/lock" true; then
 		kill -9 $pid $writer
@@ -37,7 +40,7 @@ done
 # without a writer gate blocks in open(): a signal stops it too
 "$GATE" -C "$R" run --base HEAD --config "$SCRATCH/fifo" >"$OUT" 2>"$ERR" &
 pid=$!
-sleep 1
+sleep "$settle"
 kill -TERM $pid
 wait $pid
 rc=$?
