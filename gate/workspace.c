@@ -258,6 +258,15 @@ int workspace_load_config(struct config *cfg, char **origin,
 
 	if (path) {
 		*origin = xstrdup(path);
+		/*
+		 * A FIFO blocks in open() until a writer comes; a signal that
+		 * came before that is only a flag, so look at it first (the
+		 * caller turns the failure into the signal's exit code). What
+		 * comes between this check and open() is not seen: a window
+		 * of microseconds, not closed here.
+		 */
+		if (signals_pending())
+			return -1;
 		if (file_read(&text, &len, path, CONFIG_MAX_BYTES) < 0)
 			return -1;
 	} else {
