@@ -225,33 +225,6 @@ static int same_level(const struct shard *s, size_t n, size_t *total)
 	return 0;
 }
 
-/*
- * The per-pair ratios of b's metrics, which a report holds as samples
- * only: computed again from the samples (the decision is the shard's and
- * stays; the ratios only draw the tables' and plots' figures).
- */
-static void ratios(struct run_bench *b, const struct run_report *r)
-{
-	struct bench_result tmp;
-	struct verdict_opts vo = { 1 - r->level, 200, r->seed, r->strict };
-	size_t j, k;
-
-	if (b->run.error || !b->run.npairs || b->run.is_new ||
-	    b->run.is_removed || !(r->level > 0 && r->level < 1))
-		return;
-	memset(&tmp, 0, sizeof(tmp));
-	verdict_bench(&tmp, &b->run, &vo);
-	for (j = 0; j < b->result.n; j++)
-		for (k = 0; k < tmp.n; k++)
-			if (!b->result.m[j].ratios &&
-			    tmp.m[k].metric == b->result.m[j].metric &&
-			    tmp.m[k].ratios && tmp.m[k].n == b->result.m[j].n) {
-				b->result.m[j].ratios = tmp.m[k].ratios;
-				tmp.m[k].ratios = NULL;
-			}
-	bench_result_release(&tmp);
-}
-
 static int by_name(const void *x, const void *y)
 {
 	const struct run_bench *a = x, *b = y;
@@ -284,7 +257,6 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 		struct run_report *r = &s[i].r;
 
 		for (j = 0; j < r->n; j++) {
-			ratios(&r->b[j], r);
 			m->b[k++] = r->b[j];
 		}
 		free(r->b);

@@ -390,6 +390,34 @@ static void load_result(struct loading *ld, struct run_bench *b,
 	b->primary.stop = stop;
 }
 
+/*
+ * The per-pair ratios of b's metrics, which a report holds as samples
+ * only: computed again from the samples, so that every printer of a loaded
+ * report draws them (the decision is the one the report holds and stays;
+ * the ratios are not written back, so the round trip is unchanged).
+ */
+static void load_ratios(struct run_bench *b, const struct run_report *r)
+{
+	struct bench_result tmp;
+	struct verdict_opts vo = { 1 - r->level, 200, r->seed, r->strict };
+	size_t j, k;
+
+	if (b->run.error || !b->run.npairs || b->run.is_new ||
+	    b->run.is_removed || !(r->level > 0 && r->level < 1))
+		return;
+	memset(&tmp, 0, sizeof(tmp));
+	verdict_bench(&tmp, &b->run, &vo);
+	for (j = 0; j < b->result.n; j++)
+		for (k = 0; k < tmp.n; k++)
+			if (!b->result.m[j].ratios &&
+			    tmp.m[k].metric == b->result.m[j].metric &&
+			    tmp.m[k].ratios && tmp.m[k].n == b->result.m[j].n) {
+				b->result.m[j].ratios = tmp.m[k].ratios;
+				tmp.m[k].ratios = NULL;
+			}
+	bench_result_release(&tmp);
+}
+
 /* "identical in 12 samples", "same cases in 12 samples", "not checked". */
 static void load_parity(struct bench_run *br, struct bench_cfg *c,
 			const cJSON *p)
@@ -707,6 +735,8 @@ static int load_root(struct loading *ld, struct run_report *r,
 			return -1;
 		i++;
 	}
+	for (i = 0; i < r->n; i++)
+		load_ratios(&r->b[i], r);
 	if (r->interrupted) {
 		enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
 
