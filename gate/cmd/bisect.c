@@ -271,6 +271,7 @@ static long pick_mid(long lo, long hi, const char *skipped)
 
 int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 {
+	int ready;
 	struct bisect_opts o = { 0 };
 	char good[REPO_HEXSZ + 1], bad[REPO_HEXSZ + 1];
 	char **list = NULL, **c = NULL, *skipped = NULL;
@@ -287,14 +288,8 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	if (rc)
 		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
 	/* the repository is opened once the options are understood */
-	switch (gate_ctx_ready(ctx)) {
-	case 0:
-		break;
-	case 1:
-		return EXIT_PASS;
-	default:
-		return EXIT_ERROR;
-	}
+	if ((ready = gate_ctx_ready(ctx)) != 0)
+		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (resolve(good, ctx->repo, o.good) < 0 ||
 	    resolve(bad, ctx->repo, o.bad) < 0)
 		return EXIT_ERROR;

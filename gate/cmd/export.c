@@ -134,6 +134,7 @@ static void csv(FILE *f, const struct history *h)
 
 int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 {
+	int ready;
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' },
@@ -179,14 +180,8 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 		return EXIT_ERROR;
 	}
 	/* the repository is opened once the options are understood */
-	switch (gate_ctx_ready(ctx)) {
-	case 0:
-		break;
-	case 1:
-		return EXIT_PASS;
-	default:
-		return EXIT_ERROR;
-	}
+	if ((ready = gate_ctx_ready(ctx)) != 0)
+		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (!label)
 		label = deflabel = history_default_label();
 	/* --commit: that commit's record alone */

@@ -109,6 +109,7 @@ static int target(char *out, struct repo *repo, const char *rev,
 
 int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 {
+	int ready;
 	static const struct option longopts[] = {
 		{ "label", required_argument, NULL, 'l' },
 		{ "samples", no_argument, NULL, 's' },
@@ -142,14 +143,8 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 		}
 	}
 	/* the repository is opened once the options are understood */
-	switch (gate_ctx_ready(ctx)) {
-	case 0:
-		break;
-	case 1:
-		return EXIT_PASS;
-	default:
-		return EXIT_ERROR;
-	}
+	if ((ready = gate_ctx_ready(ctx)) != 0)
+		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (label && !*label)
 		return usage_error("--label needs a name, not", label);
 	if (!label)

@@ -430,6 +430,7 @@ static int parse_fraction(double *out, const char *opt, const char *s,
 
 int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 {
+	int ready;
 	static const struct option longopts[] = {
 		{ "label", required_argument, NULL, 'l' },
 		{ "floor", required_argument, NULL, 'f' },
@@ -480,14 +481,8 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 		return EXIT_ERROR;
 	}
 	/* the repository is opened once the options are understood */
-	switch (gate_ctx_ready(ctx)) {
-	case 0:
-		break;
-	case 1:
-		return EXIT_PASS;
-	default:
-		return EXIT_ERROR;
-	}
+	if ((ready = gate_ctx_ready(ctx)) != 0)
+		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
 	if (!label)
 		label = deflabel = history_default_label();
 	if (history_load(&h, ctx->repo, range, label) < 0) {
