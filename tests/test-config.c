@@ -56,8 +56,8 @@ static void test_config__parse_to_prints_nothing(void)
 		"{\"a\": 1\n \"b\": 2}",
 		"{\"benchmarks\": [{\"name\": \"x\", \"run\": 5}]}",
 		"{\"defaults\": {}}",
-		"{\"benchmarks\": [{\"name\": \"x\", \"run\": [\"a\"]}, "
-		"{\"name\": \"x\", \"run\": [\"a\"]}]}",
+		("{\"benchmarks\": [{\"name\": \"x\", \"run\": [\"a\"]}, "
+		 "{\"name\": \"x\", \"run\": [\"a\"]}]}"),
 	};
 	size_t i;
 
