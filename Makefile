@@ -96,11 +96,15 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(FORMAT_OBJ) $(REPORT_OBJ))
 
 UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
-	view load common
+	view common
+# unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
+# DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
+UNIT_MIRROR = gate/report/test-load
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60
 UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
+	$(addprefix $(BUILD)/tests/,$(UNIT_MIRROR)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
@@ -132,6 +136,10 @@ $(OBJ)/%.o: %.c
 
 $(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
 		$(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/tests/%: $(OBJ)/tests/%.o $(OBJ)/tests/harness.o $(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # the simulation drives libgate's own decision code
@@ -287,5 +295,9 @@ clean:
 .PHONY: all deps check test check-unit asan memcheck fuzz fuzz-run demo \
 	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
 
+# keep test and bench objects make would delete as intermediates
+.SECONDARY:
+
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
-	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/fuzz/*.d $(OBJ)/bench/*.d)
+	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/*/*.d $(OBJ)/tests/*/*/*.d \
+	$(OBJ)/bench/*.d)
