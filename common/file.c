@@ -4,22 +4,36 @@
 #include "common/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/banned.h"
 
 int file_read(char **data, size_t *len, const char *path, size_t max)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == EINTR)
+		return error("reading \"%s\" was interrupted", path);
+	if (fd < 0)
+		return error("cannot read \"%s\":", path);
+	return file_read_fd(data, len, fd, path, max);
+}
+
+int file_read_fd(char **data, size_t *len, int fd, const char *path,
+		 size_t max)
+{
+	FILE *f = fdopen(fd, "rb");
 	size_t cap = 4096, n = 0, got;
 	char *buf;
 
-	if (!f && errno == EINTR)
-		return error("reading \"%s\" was interrupted", path);
-	if (!f)
+	if (!f) {
+		close(fd);
 		return error("cannot read \"%s\":", path);
+	}
 	buf = xmalloc(cap);
 	for (;;) {
 		got = fread(buf + n, 1, cap - n - 1, f);

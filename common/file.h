@@ -18,4 +18,11 @@
  */
 int file_read(char **data, size_t *len, const char *path, size_t max);
 
+/*
+ * The same from an open descriptor, which it takes over (closed on every
+ * path); path names it in messages.
+ */
+int file_read_fd(char **data, size_t *len, int fd, const char *path,
+		 size_t max);
+
 #endif

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,49 @@ static void reclaim_scratch(const char *gate_dir)
 	closedir(d);
 }
 
+/*
+ * --config FILE. A FIFO would block in open() until a writer comes, and a
+ * signal that came just before the open would be only a flag nobody looks
+ * at: so a FIFO is opened without blocking and waited on in slices of
+ * 100 ms, each after a look at the signals (the caller turns the failure
+ * into the signal's exit code). Once data or a hang-up is there, the read
+ * blocks as usual; a signal then interrupts it (file_read_fd).
+ */
+static int config_read_file(char **text, size_t *len, const char *path)
+{
+	struct stat st;
+	int fd, flags, n;
+
+	if (signals_pending())
+		return -1;
+	if (stat(path, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return file_read(text, len, path, CONFIG_MAX_BYTES);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot read \"%s\":", path);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (signals_pending()) {
+			close(fd);
+			return -1;
+		}
+		n = poll(&p, 1, 100);
+		if (n > 0)
+			break;
+		if (n < 0 && errno != EINTR) {
+			close(fd);
+			return error("cannot wait for \"%s\":", path);
+		}
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return error("cannot read \"%s\":", path);
+	}
+	return file_read_fd(text, len, fd, path, CONFIG_MAX_BYTES);
+}
+
 /* The config gate runs with: --config FILE, or gate.json in head. */
 int workspace_load_config(struct config *cfg, char **origin,
 			 struct repo *repo, const char *path,
@@ -258,16 +302,7 @@ int workspace_load_config(struct config *cfg, char **origin,
 
 	if (path) {
 		*origin = xstrdup(path);
-		/*
-		 * A FIFO blocks in open() until a writer comes; a signal that
-		 * came before that is only a flag, so look at it first (the
-		 * caller turns the failure into the signal's exit code). What
-		 * comes between this check and open() is not seen: a window
-		 * of microseconds, not closed here.
-		 */
-		if (signals_pending())
-			return -1;
-		if (file_read(&text, &len, path, CONFIG_MAX_BYTES) < 0)
+		if (config_read_file(&text, &len, path) < 0)
 			return -1;
 	} else {
 		*origin = xstrdup("gate.json");
