@@ -384,11 +384,36 @@ static int check_word(struct scan *sc)
 
 static int check_value(struct scan *sc, unsigned depth);
 
+/*
+ * After a member of an object or an element of an array: the container's
+ * close (returns 1, sc->pos past it) or a comma (returns 0, sc->pos on
+ * it); anything else fails (-1) with what was expected.
+ */
+static int check_separator(struct scan *sc, size_t open, char close)
+{
+	const unsigned char *s = sc->s;
+	char got[64];
+
+	sc->pos = skip_ws(s, sc->len, sc->pos);
+	if (sc->pos >= sc->len)
+		return unclosed(sc, open);
+	if (s[sc->pos] == close) {
+		sc->pos++;
+		return 1;
+	}
+	if (s[sc->pos] == ',')
+		return 0;
+	describe(sc, sc->pos, got, sizeof(got));
+	return fail(sc, sc->pos, "syntax error: expected ',' or '%c', got %s%s",
+		    close, got, s[sc->pos] == '"' ? " (missing ','?)" :
+		    hint(sc, sc->pos));
+}
+
 static int check_object(struct scan *sc, unsigned depth)
 {
 	const unsigned char *s = sc->s;
 	size_t open = sc->pos, comma = 0;
-	int after_comma = 0;
+	int after_comma = 0, rc;
 	char got[64];
 
 	if (depth >= JSONPOS_MAX_DEPTH)
@@ -425,20 +450,9 @@ static int check_object(struct scan *sc, unsigned depth)
 		sc->pos = skip_ws(s, sc->len, sc->pos + 1);
 		if (check_value(sc, depth + 1) < 0)
 			return -1;
-		sc->pos = skip_ws(s, sc->len, sc->pos);
-		if (sc->pos >= sc->len)
-			return unclosed(sc, open);
-		if (s[sc->pos] == '}') {
-			sc->pos++;
-			return 0;
-		}
-		if (s[sc->pos] != ',') {
-			describe(sc, sc->pos, got, sizeof(got));
-			return fail(sc, sc->pos, "syntax error: expected ',' "
-				    "or '}', got %s%s", got,
-				    s[sc->pos] == '"' ? " (missing ','?)" :
-				    hint(sc, sc->pos));
-		}
+		rc = check_separator(sc, open, '}');
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
 		comma = sc->pos;
 		after_comma = 1;
 		sc->pos = skip_ws(s, sc->len, sc->pos + 1);
@@ -449,7 +463,7 @@ static int check_array(struct scan *sc, unsigned depth)
 {
 	const unsigned char *s = sc->s;
 	size_t open = sc->pos, comma;
-	char got[64];
+	int rc;
 
 	if (depth >= JSONPOS_MAX_DEPTH)
 		return fail(sc, open, "nested deeper than %d levels",
@@ -464,20 +478,9 @@ static int check_array(struct scan *sc, unsigned depth)
 			return unclosed(sc, open);
 		if (check_value(sc, depth + 1) < 0)
 			return -1;
-		sc->pos = skip_ws(s, sc->len, sc->pos);
-		if (sc->pos >= sc->len)
-			return unclosed(sc, open);
-		if (s[sc->pos] == ']') {
-			sc->pos++;
-			return 0;
-		}
-		if (s[sc->pos] != ',') {
-			describe(sc, sc->pos, got, sizeof(got));
-			return fail(sc, sc->pos, "syntax error: expected ',' "
-				    "or ']', got %s%s", got,
-				    s[sc->pos] == '"' ? " (missing ','?)" :
-				    hint(sc, sc->pos));
-		}
+		rc = check_separator(sc, open, ']');
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
 		comma = sc->pos;
 		sc->pos = skip_ws(s, sc->len, sc->pos + 1);
 		if (sc->pos < sc->len && s[sc->pos] == ']')
