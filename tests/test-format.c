@@ -248,6 +248,14 @@ static void test_format__hyperfine_and_pytest(void)
 	CHECK(c && c->n == 1 && c->values[0] == 0.002);
 	fmt_table_release(&t);
 	free(text);
+	/* valid JSON without the format's list says what the file is not */
+	CHECK(parse(&t, FORMAT_HYPERFINE, "{\"results\": {}}", 15, msg,
+		    sizeof(msg), 0) < 0);
+	CHECK(strstr(msg, "out: no \"results\" list: not hyperfine's "
+		     "--export-json output") != NULL);
+	CHECK(parse(&t, FORMAT_PYTEST, "[]", 2, msg, sizeof(msg), 0) < 0);
+	CHECK(strstr(msg, "out: no \"benchmarks\" list: not pytest-benchmark's "
+		     "--benchmark-json output") != NULL);
 }
 
 static void test_format__gate_report_head_samples(void)

@@ -107,6 +107,27 @@ struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
 	return NULL;
 }
 
+const struct cJSON *format_json_list_to(struct cJSON **root, const char *text,
+					size_t len, const char *origin,
+					const char *what, const char *key,
+					const char *option,
+					struct gate_err *err)
+{
+	const cJSON *list;
+
+	*root = format_json_to(text, len, origin, what, err);
+	if (!*root)
+		return NULL;
+	list = cJSON_GetObjectItemCaseSensitive(*root, key);
+	if (cJSON_IsArray(list))
+		return list;
+	error_to(err, "%s: no \"%s\" list: not %s's %s output", origin, key,
+		 what, option);
+	cJSON_Delete(*root);
+	*root = NULL;
+	return NULL;
+}
+
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,
 			  const char *what, struct gate_err *err)

@@ -128,6 +128,15 @@ struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
 			     const char *what, struct gate_err *err);
 struct cJSON *format_json(const char *text, size_t len, const char *origin,
 			  const char *what);
+/*
+ * format_json_to, then the root's list under key: NULL (root freed) after
+ * an error "no \"key\" list: not <what>'s <option> output".
+ */
+const struct cJSON *format_json_list_to(struct cJSON **root, const char *text,
+					size_t len, const char *origin,
+					const char *what, const char *key,
+					const char *option,
+					struct gate_err *err);
 /* Add every number of array a as a value of (name, "s"); what names a. */
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,

@@ -14,20 +14,15 @@
 static int hyperfine_parse(struct fmt_table *t, const char *text, size_t len,
 			   const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json_to(text, len, origin, "hyperfine", o->err);
+	cJSON *root;
 	const cJSON *list, *e, *cmd, *times, *codes, *c;
 	size_t i = 0;
 	int ret = -1;
 
-	(void)o;
-	if (!root)
+	list = format_json_list_to(&root, text, len, origin, "hyperfine",
+				   "results", "--export-json", o->err);
+	if (!list)
 		return -1;
-	list = cJSON_GetObjectItemCaseSensitive(root, "results");
-	if (!cJSON_IsArray(list)) {
-		error_to(o->err, "%s: no \"results\" list: not hyperfine's "
-		      "--export-json output", origin);
-		goto cleanup;
-	}
 	cJSON_ArrayForEach(e, list) {
 		cmd = cJSON_GetObjectItemCaseSensitive(e, "command");
 		times = cJSON_GetObjectItemCaseSensitive(e, "times");

@@ -14,21 +14,16 @@
 static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	cJSON *root = format_json_to(text, len, origin, "pytest-benchmark",
-				     o->err);
+	cJSON *root;
 	const cJSON *list, *e, *name, *st, *data, *med;
 	size_t i = 0;
 	int ret = -1;
 
-	(void)o;
-	if (!root)
+	list = format_json_list_to(&root, text, len, origin,
+				   "pytest-benchmark", "benchmarks",
+				   "--benchmark-json", o->err);
+	if (!list)
 		return -1;
-	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-	if (!cJSON_IsArray(list)) {
-		error_to(o->err, "%s: no \"benchmarks\" list: not pytest-benchmark's "
-		      "--benchmark-json output", origin);
-		goto cleanup;
-	}
 	cJSON_ArrayForEach(e, list) {
 		name = cJSON_GetObjectItemCaseSensitive(e, "fullname");
 		if (!cJSON_IsString(name))
