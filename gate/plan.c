@@ -135,6 +135,15 @@ static void policy_bench(struct plan *p, struct bench_cfg *b,
 		if (!head && b->nmetrics < METRIC_COUNT)
 			b->metrics[b->nmetrics++] = *bm;
 	}
+	/* the looks' stopping target follows base's floor, or head could
+	   widen it and end base's gate early and noisy */
+	{
+		char *of = xasprintf("`%s`", b->name);
+
+		differ(p, "target_halfwidth", "target_halfwidth", of,
+		       bb->target_halfwidth, &b->target_halfwidth, head);
+		free(of);
+	}
 	if (bb->rule != b->rule) {
 		add_diff(p, xasprintf("head changes the rule of `%s` from %s "
 				      "to %s: %s rule is used%s", b->name,
