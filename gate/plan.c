@@ -214,10 +214,11 @@ int plan_make(struct plan *p, const struct config *cfg,
 		policy(p, cfg, base, o->policy_head);
 		p->policy = xstrdup(o->policy_head ?
 			"head's gate.json decides (--policy head): base's "
-			"floors, pass_excludes, gate, rule, confidence and "
-			"max_pairs are not enforced" :
+			"floors, pass_excludes, gate, rule, confidence, "
+			"max_pairs and target_halfwidth are not enforced" :
 			"base's gate.json decides (floors, pass_excludes, "
-			"gate, rule, confidence, max_pairs); head's says how "
+			"gate, rule, confidence, max_pairs, target_halfwidth); "
+			"head's says how "
 			"to build and run, and declares new benchmarks");
 	} else {
 		p->policy = xstrdup(no_base ? no_base : "head's gate.json "
