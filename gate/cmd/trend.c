@@ -243,6 +243,20 @@ static void cp_shift(char *buf, size_t size, const struct chain *c, size_t i)
 	pct(buf, size, exp(c->cp[i].after - c->cp[i].before));
 }
 
+/*
+ * Whether change point i is likely the machine's: head's level moved by
+ * more than the floor while the record's own paired step (base and head
+ * measured together, so a change of the machine cancels) passed with its
+ * interval inside the floor on both sides.
+ */
+static int cp_machine(const struct chain *c, size_t i)
+{
+	const struct history_bench *b = cp_at(c, i)->b;
+
+	return !strcmp(b->verdict, "pass") && b->low > 1 / (1 + c->floor) &&
+	       b->high < 1 + c->floor;
+}
+
 static void print_changepoints(FILE *out, const struct chain *c)
 {
 	size_t i;
@@ -263,10 +277,16 @@ static void print_changepoints(FILE *out, const struct chain *c)
 		const struct link *l = cp_at(c, i);
 		char e[32];
 
+		char st[32];
+
 		cp_shift(e, sizeof(e), c, i);
+		pct(st, sizeof(st), l->b->estimate);
 		fprintf(out, "%s: change point at %.12s (%s): %s, head's median "
-			"after against before (e-divisive, p %.3f)\n", c->name,
-			l->st->commit, l->st->subject, e, c->cp[i].p);
+			"after against before (e-divisive, p %.3f); its paired "
+			"step: %s, %s%s\n", c->name, l->st->commit,
+			l->st->subject, e, c->cp[i].p, st, l->b->verdict,
+			cp_machine(c, i) ? ": the paired run saw no such "
+			"change, so likely the machine's, not the code's" : "");
 	}
 }
 
@@ -388,6 +408,11 @@ static int write_json(const char *path, const struct history *h,
 							c[k].cp[j].before));
 				add_num(o, "p", c[k].cp[j].p);
 				add_num(o, "q", c[k].cp[j].q);
+				add_num(o, "step_ratio", l->b->estimate);
+				cJSON_AddStringToObject(o, "step_verdict",
+							l->b->verdict);
+				cJSON_AddBoolToObject(o, "likely_machine",
+						      cp_machine(&c[k], j));
 			}
 		} else {
 			cJSON_AddNullToObject(b, "change_points");
@@ -542,7 +567,9 @@ static void html_changepoints(FILE *f, const struct chain *c)
 		fprintf(f, "%schange point at %.12s (", i ? "; " : "",
 			cp_at(c, i)->st->commit);
 		html_text(f, cp_at(c, i)->st->subject);
-		fprintf(f, "): %s (p %.3f)", e, c->cp[i].p);
+		fprintf(f, "): %s (p %.3f)%s", e, c->cp[i].p,
+			cp_machine(c, i) ? ", its paired step saw no change: "
+			"likely the machine's" : "");
 	}
 	fputs("</p>\n", f);
 }
