@@ -464,7 +464,10 @@ static void html_text(FILE *f, const char *s)
 /* One SVG chart: x the steps, y the cumulative ratio, the band, the floor. */
 static void html_chart(FILE *f, const struct chain *c)
 {
-	const double W = 640, H = 260, L = 60, R = 20, T = 20, B = 40;
+	/* more than 10 commits: their labels slant, not to overlap */
+	const int slant = c->n > 10;
+	const double W = 640, H = slant ? 290 : 260, L = 60, R = 20, T = 20,
+		     B = slant ? 70 : 40;
 	double lo = 1, hi = 1 + c->floor, x, y;
 	size_t j, n = c->n;
 	char buf[32];
@@ -524,9 +527,15 @@ static void html_chart(FILE *f, const struct chain *c)
 		html_text(f, c->l[j].st->subject);
 		pct(buf, sizeof(buf), c->l[j].b->estimate);
 		fprintf(f, ": step %s, %s</title></circle>\n", buf, v);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
-			"text-anchor=\"middle\">%.7s</text>\n", x, H - B + 14,
-			c->l[j].st->commit);
+		if (slant)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
+				"text-anchor=\"end\" transform=\"rotate(-45 %.1f "
+				"%.0f)\">%.7s</text>\n", x, H - B + 14, x,
+				H - B + 14, c->l[j].st->commit);
+		else
+			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
+				"text-anchor=\"middle\">%.7s</text>\n", x,
+				H - B + 14, c->l[j].st->commit);
 	}
 	for (j = 0; j < c->ncp; j++) {
 		size_t at = c->cp_link[c->cp[j].group];
