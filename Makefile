@@ -68,6 +68,7 @@ endif
 
 COMMON_OBJ = common/error.o common/seed.o common/file.o common/sha256.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
+	stats/changepoint.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 	git/notes.o git/trailers.o
@@ -99,7 +100,7 @@ UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
 	view common
 # unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = gate/report/test-load gate/test-plan
+UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60

@@ -49,6 +49,7 @@ static void bench_release(struct history_bench *b)
 	free(b->metric);
 	free(b->unit);
 	free(b->verdict);
+	free(b->head);
 }
 
 static void step_release(struct history_step *st)
@@ -63,6 +64,34 @@ static void step_release(struct history_step *st)
 	free(st->suite_verdict);
 	free(st->recorded_at);
 	memset(st, 0, sizeof(*st));
+}
+
+/* Head's finite positive sample values, if kept: "head" of each pair of
+   gate run's "samples", or gate compare's "new" "values". */
+static void head_samples(struct history_bench *hb, const cJSON *b)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(b, "samples");
+	const cJSON *s;
+	int plain = 0;
+
+	hb->head = NULL;
+	hb->nhead = 0;
+	if (!cJSON_IsArray(samples)) {
+		samples = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(b, "new"), "values");
+		plain = 1;
+	}
+	if (!cJSON_IsArray(samples))
+		return;
+	cJSON_ArrayForEach(s, samples) {
+		double v = plain ? (cJSON_IsNumber(s) ? s->valuedouble : NAN) :
+			   num(s, "head");
+
+		if (!(v > 0) || !isfinite(v))
+			continue;
+		hb->head = xrealloc(hb->head, (hb->nhead + 1) * sizeof(*hb->head));
+		hb->head[hb->nhead++] = v;
+	}
 }
 
 int history_parse_report(struct history_step *st, const cJSON *rep)
@@ -98,6 +127,7 @@ int history_parse_report(struct history_step *st, const cJSON *rep)
 		if (!isfinite(hb->head_median))	/* gate compare's reports */
 			hb->head_median = num(cJSON_GetObjectItemCaseSensitive(
 					b, "new"), "median");
+		head_samples(hb, b);
 	}
 	return 0;
 }

@@ -23,6 +23,9 @@ struct history_bench {
 	double floor;				/* min_effect */
 	double pairs;
 	double head_median;			/* head's (new's) median, NAN */
+	double *head;		/* head's samples when the record kept them
+				   (gate record --samples), else NULL */
+	size_t nhead;
 };
 
 /* One commit's record (the newest for the label), oldest first in a list. */

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "gate/exec/signals.h"
 #include "gate/options.h"
 #include "gate/run.h"
 #include "gate/verdict.h"
@@ -40,7 +41,8 @@ const char cmd_bisect_usage[] =
 	"  -q, --quiet       no line per step on stderr\n"
 	"\n"
 	"exit: 1 culprit found, 2 only a range (a noisy step, or skipped\n"
-	"commits), 0 the regression does not reproduce, 3 error\n";
+	"commits), 0 the regression does not reproduce, 3 error, 128 + the\n"
+	"signal when interrupted (130 for Ctrl-C)\n";
 
 enum outcome { OUT_GOOD, OUT_BAD, OUT_NOISY, OUT_SKIP };
 
@@ -106,8 +108,10 @@ static void inspect(const struct run_report *r, void *arg)
 		 any_other ? OUT_NOISY : OUT_GOOD;
 }
 
-/* One paired run of base against head. 0, or -1 when the run failed on
-   something other than head (the --benchmark missing). */
+/* One paired run of base against head. 0, -1 when the run failed on
+   something other than head (the --benchmark missing), or the exit code
+   (128 + signal, > 0) when a signal stopped it: gate run has stopped its
+   children and released the workspace by then. */
 static int step_run(struct step *s, struct gate_ctx *ctx,
 		    const struct bisect_opts *o, const char *base,
 		    const char *head)
@@ -142,10 +146,13 @@ static int step_run(struct step *s, struct gate_ctx *ctx,
 	s->benchmark = o->benchmark;
 	s->estimate = s->low = s->high = NAN;
 	s->out = OUT_SKIP;
+	if (signals_pending())
+		return signals_exit_code(signals_pending());
 	code = cmd_run_inspect(argc, argv, ctx, inspect, s);
-	if (code == EXIT_ERROR || code > EXIT_ERROR) {
-		if (code > EXIT_ERROR)
-			return error("interrupted: stopped"), -1;
+	if (code > EXIT_ERROR || signals_pending())
+		return signals_pending() ?
+		       signals_exit_code(signals_pending()) : code;
+	if (code == EXIT_ERROR) {
 		s->out = OUT_SKIP;
 		return 0;
 	}
@@ -269,6 +276,23 @@ static long pick_mid(long lo, long hi, const char *skipped)
 	return -1;
 }
 
+/* Stopped by a signal (exit code rc) during step steps + 1: what is
+   proven so far, on stderr, as gate run and gate compare say it. */
+static int interrupted(int rc, unsigned steps, const char *lo,
+		       const char *hi, double start)
+{
+	if (!steps)
+		error("interrupted by signal %d during step 1, the run that "
+		      "confirms %.12s is slower than %.12s: nothing proven "
+		      "(%.1f s)", rc - 128, hi, lo, now() - start);
+	else
+		error("interrupted by signal %d during step %u: no culprit; "
+		      "so far the regression came in after %.12s, at or "
+		      "before %.12s (%.1f s)", rc - 128, steps + 1, lo, hi,
+		      now() - start);
+	return rc;
+}
+
 int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 {
 	int ready;
@@ -308,8 +332,11 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	skipped = xcalloc(n + 1, 1);
 
 	/* 1. does it reproduce? */
-	if (step_run(&s, ctx, &o, good, bad) < 0)
+	if ((rc = step_run(&s, ctx, &o, good, bad)) != 0) {
+		if (rc > 0)
+			code = interrupted(rc, steps, good, bad, start);
 		goto cleanup;
+	}
 	say_step(&o, ctx->repo, ++steps, good, bad, &s);
 	if (s.out != OUT_BAD) {
 		printf("the regression does not reproduce: %.12s against %.12s "
@@ -327,8 +354,12 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	lo = 0;
 	hi = (long)n;
 	while (hi - lo > 1 && (mid = pick_mid(lo, hi, skipped)) >= 0) {
-		if (step_run(&s, ctx, &o, c[lo], c[mid]) < 0)
+		if ((rc = step_run(&s, ctx, &o, c[lo], c[mid])) != 0) {
+			if (rc > 0)
+				code = interrupted(rc, steps, c[lo], c[hi],
+						   start);
 			goto cleanup;
+		}
 		say_step(&o, ctx->repo, ++steps, c[lo], c[mid], &s);
 		if (s.out == OUT_BAD) {
 			hi = mid;

@@ -13,6 +13,17 @@
  * (Bonferroni) bound would add the half-widths instead of their squares:
  * always valid but wider by up to sqrt(steps), and creep is exactly what
  * it would hide.
+ *
+ * Change points: where the records kept their samples (gate record
+ * --samples), each benchmark's head samples, as logs, one group per
+ * record, go through e-divisive means with a permutation test
+ * (stats/changepoint.h), as Otava does on its series: a change point is
+ * the first recorded commit of a new level. Head's samples are absolute
+ * values from one label's machine, not ratios, so a shift of the machine
+ * itself between records can show as one; the permutation moves whole
+ * records, so that day-to-day variation between records is part of the
+ * null. The generator is seeded by a constant through common/seed.c, so
+ * the same records give the same points.
  */
 #include "gate/cmd.h"
 
@@ -29,6 +40,8 @@
 #include "common/error.h"
 #include "gate/options.h"
 #include "gate/history.h"
+#include "common/seed.h"
+#include "stats/changepoint.h"
 #include "git/repo.h"
 #include "common/banned.h"
 
@@ -60,7 +73,72 @@ struct chain {
 		double cum, low, high;	/* cumulative ratio and interval */
 	} *l;
 	int failed, noisy, creep;
+	/* change points: records with samples (the groups), the points */
+	size_t cp_records;
+	int cp_sought;		/* 1 when enough records carried samples */
+	struct stats_changepoint *cp;
+	size_t ncp;
+	size_t *cp_link;	/* cp_link[g]: the link of group g */
 };
+
+/* e-divisive's settings: records per segment at least, permutations,
+   significance, the seed the generator is derived from, and the samples
+   a record needs to count */
+#define CP_MIN_RECORDS 3
+#define CP_PERMUTATIONS 999
+#define CP_SIG 0.01
+#define CP_SEED 20261130UL
+#define CP_MIN_SAMPLES 3
+
+/* The change points of chain c (k: its index, for the seed). */
+static int changepoints(struct chain *c, size_t k)
+{
+	size_t j, n = 0, g = 0, *start;
+	double *x;
+	gsl_rng *rng;
+	int ret = 0;
+
+	for (j = 0; j < c->n; j++)
+		if (c->l[j].b->nhead >= CP_MIN_SAMPLES) {
+			n += c->l[j].b->nhead;
+			g++;
+		}
+	c->cp_records = g;
+	if (g < 2 * CP_MIN_RECORDS)
+		return 0;
+	c->cp_sought = 1;
+	x = xmalloc(n * sizeof(*x));
+	start = xmalloc((g + 1) * sizeof(*start));
+	c->cp_link = xmalloc(g * sizeof(*c->cp_link));
+	n = g = 0;
+	for (j = 0; j < c->n; j++) {
+		const struct history_bench *b = c->l[j].b;
+		size_t i;
+
+		if (b->nhead < CP_MIN_SAMPLES)
+			continue;
+		c->cp_link[g] = j;
+		start[g++] = n;
+		for (i = 0; i < b->nhead; i++)
+			x[n++] = log(b->head[i]);
+	}
+	start[g] = n;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed_derive(CP_SEED, "trend-changepoint", k));
+	if (stats_changepoints(&c->cp, &c->ncp, x, n, start, g,
+			       CP_MIN_RECORDS, CP_PERMUTATIONS, CP_SIG, rng) < 0)
+		ret = error("cannot look for change points in \"%s\"", c->name);
+	gsl_rng_free(rng);
+	free(x);
+	free(start);
+	return ret;
+}
+
+/* The link where change point i's new level starts. */
+static const struct link *cp_at(const struct chain *c, size_t i)
+{
+	return &c->l[c->cp_link[c->cp[i].group]];
+}
 
 static double step_sd(const struct history_bench *b)
 {
@@ -159,6 +237,59 @@ static void sparkline(FILE *out, const struct chain *c)
 	}
 }
 
+/* The shift at change point i: "+10.0%" (head's medians either side). */
+static void cp_shift(char *buf, size_t size, const struct chain *c, size_t i)
+{
+	pct(buf, size, exp(c->cp[i].after - c->cp[i].before));
+}
+
+/*
+ * Whether change point i is likely the machine's: head's level moved by
+ * more than the floor while the record's own paired step (base and head
+ * measured together, so a change of the machine cancels) passed with its
+ * interval inside the floor on both sides.
+ */
+static int cp_machine(const struct chain *c, size_t i)
+{
+	const struct history_bench *b = cp_at(c, i)->b;
+
+	return !strcmp(b->verdict, "pass") && b->low > 1 / (1 + c->floor) &&
+	       b->high < 1 + c->floor;
+}
+
+static void print_changepoints(FILE *out, const struct chain *c)
+{
+	size_t i;
+
+	if (!c->cp_sought) {
+		fprintf(out, "%s: change points not sought: %zu record%s kept "
+			"at least %d samples, e-divisive needs %d (record "
+			"with gate record --samples)\n", c->name, c->cp_records,
+			c->cp_records == 1 ? "" : "s", CP_MIN_SAMPLES,
+			2 * CP_MIN_RECORDS);
+		return;
+	}
+	if (!c->ncp)
+		fprintf(out, "%s: no change point in %zu records with samples "
+			"(e-divisive, p <= %.2f)\n", c->name, c->cp_records,
+			CP_SIG);
+	for (i = 0; i < c->ncp; i++) {
+		const struct link *l = cp_at(c, i);
+		char e[32];
+
+		char st[32];
+
+		cp_shift(e, sizeof(e), c, i);
+		pct(st, sizeof(st), l->b->estimate);
+		fprintf(out, "%s: change point at %.12s (%s): %s, head's median "
+			"after against before (e-divisive, p %.3f); its paired "
+			"step: %s, %s%s\n", c->name, l->st->commit,
+			l->st->subject, e, c->cp[i].p, st, l->b->verdict,
+			cp_machine(c, i) ? ": the paired run saw no such "
+			"change, so likely the machine's, not the code's" : "");
+	}
+}
+
 static void print_term(FILE *out, const struct history *h,
 		       const struct chain *c, size_t nc, double confidence,
 		       const char *range)
@@ -197,6 +328,7 @@ static void print_term(FILE *out, const struct history *h,
 				"the range's start, above the %s floor, and no "
 				"single step failed\n", c[k].name, lo, fl);
 		}
+		print_changepoints(out, &c[k]);
 		for (j = 0; j < c[k].n; j++) {
 			const struct link *l = &c[k].l[j];
 			char e[32];
@@ -237,6 +369,10 @@ static int write_json(const char *path, const struct history *h,
 	cJSON_AddNumberToObject(root, "records", (double)h->n);
 	cJSON_AddNumberToObject(root, "commits", (double)h->walked);
 	cJSON_AddNumberToObject(root, "confidence", confidence);
+	cJSON_AddStringToObject(root, "change_point_method",
+		"e-divisive means on head's log samples, one group per "
+		"record; null: too few records kept samples");
+	cJSON_AddNumberToObject(root, "change_point_sig", CP_SIG);
 	cJSON_AddStringToObject(root, "interval",
 		"sum of log-ratios; variances added, each step's from its "
 		"interval's wider side and its one-sided level");
@@ -256,6 +392,31 @@ static int write_json(const char *path, const struct history *h,
 		cJSON_AddBoolToObject(b, "creep", c[k].creep);
 		cJSON_AddNumberToObject(b, "failed_steps", c[k].failed);
 		cJSON_AddNumberToObject(b, "noisy_steps", c[k].noisy);
+		cJSON_AddNumberToObject(b, "change_point_records",
+					(double)c[k].cp_records);
+		if (c[k].cp_sought) {
+			cJSON *cps = cJSON_AddArrayToObject(b, "change_points");
+
+			for (j = 0; j < c[k].ncp; j++) {
+				const struct link *l = cp_at(&c[k], j);
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddItemToArray(cps, o);
+				cJSON_AddStringToObject(o, "commit", l->st->commit);
+				cJSON_AddStringToObject(o, "subject", l->st->subject);
+				add_num(o, "shift", exp(c[k].cp[j].after -
+							c[k].cp[j].before));
+				add_num(o, "p", c[k].cp[j].p);
+				add_num(o, "q", c[k].cp[j].q);
+				add_num(o, "step_ratio", l->b->estimate);
+				cJSON_AddStringToObject(o, "step_verdict",
+							l->b->verdict);
+				cJSON_AddBoolToObject(o, "likely_machine",
+						      cp_machine(&c[k], j));
+			}
+		} else {
+			cJSON_AddNullToObject(b, "change_points");
+		}
 		steps = cJSON_AddArrayToObject(b, "steps");
 		for (j = 0; j < c[k].n; j++) {
 			const struct link *l = &c[k].l[j];
@@ -303,7 +464,10 @@ static void html_text(FILE *f, const char *s)
 /* One SVG chart: x the steps, y the cumulative ratio, the band, the floor. */
 static void html_chart(FILE *f, const struct chain *c)
 {
-	const double W = 640, H = 260, L = 60, R = 20, T = 20, B = 40;
+	/* more than 10 commits: their labels slant, not to overlap */
+	const int slant = c->n > 10;
+	const double W = 640, H = slant ? 290 : 260, L = 60, R = 20, T = 20,
+		     B = slant ? 70 : 40;
 	double lo = 1, hi = 1 + c->floor, x, y;
 	size_t j, n = c->n;
 	char buf[32];
@@ -363,13 +527,60 @@ static void html_chart(FILE *f, const struct chain *c)
 		html_text(f, c->l[j].st->subject);
 		pct(buf, sizeof(buf), c->l[j].b->estimate);
 		fprintf(f, ": step %s, %s</title></circle>\n", buf, v);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
-			"text-anchor=\"middle\">%.7s</text>\n", x, H - B + 14,
-			c->l[j].st->commit);
+		if (slant)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
+				"text-anchor=\"end\" transform=\"rotate(-45 %.1f "
+				"%.0f)\">%.7s</text>\n", x, H - B + 14, x,
+				H - B + 14, c->l[j].st->commit);
+		else
+			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
+				"text-anchor=\"middle\">%.7s</text>\n", x,
+				H - B + 14, c->l[j].st->commit);
+	}
+	for (j = 0; j < c->ncp; j++) {
+		size_t at = c->cp_link[c->cp[j].group];
+
+		/* between the last point of the old level and the first of
+		   the new one */
+		x = (X(at) + X(at - 1)) / 2;
+		cp_shift(buf, sizeof(buf), c, j);
+		fprintf(f, "<line class=\"changepoint\" x1=\"%.1f\" x2=\"%.1f\" "
+			"y1=\"%.0f\" y2=\"%.0f\" stroke=\"#6a3d9a\" "
+			"stroke-width=\"2\" stroke-dasharray=\"3 3\"><title>change "
+			"point at %.12s: %s</title></line>\n", x, x, T, H - B,
+			c->l[at].st->commit, buf);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
+			"fill=\"#6a3d9a\">%s</text>\n", x + 3, T + 12, buf);
 	}
 	fputs("</svg>\n", f);
 #undef X
 #undef Y
+}
+
+static void html_changepoints(FILE *f, const struct chain *c)
+{
+	size_t i;
+	char e[32];
+
+	fputs("<p class=\"changepoints\">", f);
+	if (!c->cp_sought)
+		fprintf(f, "change points not sought: %zu record%s kept samples, "
+			"e-divisive needs %d (gate record --samples)",
+			c->cp_records, c->cp_records == 1 ? "" : "s",
+			2 * CP_MIN_RECORDS);
+	else if (!c->ncp)
+		fprintf(f, "no change point in %zu records with samples",
+			c->cp_records);
+	for (i = 0; i < c->ncp; i++) {
+		cp_shift(e, sizeof(e), c, i);
+		fprintf(f, "%schange point at %.12s (", i ? "; " : "",
+			cp_at(c, i)->st->commit);
+		html_text(f, cp_at(c, i)->st->subject);
+		fprintf(f, "): %s (p %.3f)%s", e, c->cp[i].p,
+			cp_machine(c, i) ? ", its paired step saw no change: "
+			"likely the machine's" : "");
+	}
+	fputs("</p>\n", f);
 }
 
 static int write_html(const char *path, const struct history *h,
@@ -390,7 +601,8 @@ static int write_html(const char *path, const struct history *h,
 	fprintf(f, "</h1>\n<p>%zu records on %zu first-parent commits; "
 		"cumulative ratio since the range's start with its %.0f%% "
 		"band (log-ratios summed, variances added); dashed: the floor; "
-		"red points: failed steps, orange: noisy.</p>\n", h->n,
+		"red points: failed steps, orange: noisy; purple dotted lines: "
+		"change points (e-divisive on head's samples).</p>\n", h->n,
 		h->walked, confidence * 100);
 	for (k = 0; k < nc; k++) {
 		char e[32], lo[32], hi[32];
@@ -405,6 +617,7 @@ static int write_html(const char *path, const struct history *h,
 		if (c[k].creep)
 			fputs("<p class=\"creep\">creep: above the floor, and "
 			      "no single step failed</p>\n", f);
+		html_changepoints(f, &c[k]);
 		if (c[k].n)
 			html_chart(f, &c[k]);
 		fputs("</section>\n", f);
@@ -497,6 +710,9 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 		goto cleanup;
 	}
 	nc = build_chains(&c, &h, floor_opt, confidence);
+	for (k = 0; k < nc; k++)
+		if (changepoints(&c[k], k) < 0)
+			goto free_chains;
 	print_term(json && !strcmp(json, "-") ? stderr : stdout, &h, c, nc,
 		   confidence, range);
 	code = EXIT_PASS;
@@ -507,8 +723,12 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 		code = EXIT_ERROR;
 	if (html && write_html(html, &h, c, nc, confidence) < 0)
 		code = EXIT_ERROR;
-	for (k = 0; k < nc; k++)
+free_chains:
+	for (k = 0; k < nc; k++) {
 		free(c[k].l);
+		free(c[k].cp);
+		free(c[k].cp_link);
+	}
 	free(c);
 cleanup:
 	history_release(&h);

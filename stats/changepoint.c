@@ -1,0 +1,235 @@
+/*
+ * E-divisive means with a permutation test (stats/changepoint.h says what
+ * and why). The sums of pairwise distances come from sorted values:
+ * sum_{i<j} |s_i - s_j| = sum_j s_j (2j - m + 1) for sorted s, and the
+ * cross sum of X and Y is W(X u Y) - W(X) - W(Y); a split costs a sort,
+ * not a double loop.
+ */
+#include "stats/changepoint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+
+#include "common/error.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+/* sum_{i<j} |x_i - x_j| of x[0..m), using tmp[0..m). */
+static double within(const double *x, size_t m, double *tmp)
+{
+	double w = 0;
+	size_t j;
+
+	memcpy(tmp, x, m * sizeof(*x));
+	gsl_sort(tmp, 1, m);
+	for (j = 0; j < m; j++)
+		w += tmp[j] * (2.0 * (double)j - (double)m + 1);
+	return w;
+}
+
+/* Q from the three within sums (m, k >= 1). */
+static double q_of(double wx, double wy, double wxy, size_t m, size_t k)
+{
+	double dm = (double)m, dk = (double)k, e;
+
+	e = 2 * (wxy - wx - wy) / (dm * dk);
+	if (m > 1)
+		e -= wx / (dm * (dm - 1) / 2);
+	if (k > 1)
+		e -= wy / (dk * (dk - 1) / 2);
+	return dm * dk / (dm + dk) * e;
+}
+
+double stats_energy_q(const double *x, size_t n, size_t tau)
+{
+	double *tmp, q;
+
+	if (tau == 0 || tau >= n)
+		return NAN;
+	tmp = xmalloc(n * sizeof(*tmp));
+	q = q_of(within(x, tau, tmp), within(x + tau, n - tau, tmp),
+		 within(x, n, tmp), tau, n - tau);
+	free(tmp);
+	return q;
+}
+
+/*
+ * The best split of groups [a, b) of the layout (values v, group starts
+ * st): the group t with at least min_size groups either side and the
+ * largest Q. 0 and *q = -INFINITY when there is none.
+ */
+static size_t best_split(const double *v, const size_t *st, size_t a,
+			 size_t b, size_t min_size, double *tmp, double *q)
+{
+	const double *seg = v + st[a];
+	size_t len = st[b] - st[a], t, best = 0;
+	double wxy;
+
+	*q = -INFINITY;
+	if (b - a < 2 * min_size)
+		return 0;
+	wxy = within(seg, len, tmp);
+	for (t = a + min_size; t + min_size <= b; t++) {
+		size_t m = st[t] - st[a];
+		double qt = q_of(within(seg, m, tmp),
+				 within(seg + m, len - m, tmp), wxy, m,
+				 len - m);
+
+		if (qt > *q) {
+			*q = qt;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/* The largest best split over the segments cuts[0..nc]. */
+static double best_over(const double *v, const size_t *st,
+			const size_t *cuts, size_t nc, size_t min_size,
+			double *tmp, size_t *at)
+{
+	double best = -INFINITY, q;
+	size_t i, t;
+
+	*at = 0;
+	for (i = 0; i < nc; i++) {
+		t = best_split(v, st, cuts[i], cuts[i + 1], min_size, tmp, &q);
+		if (t && q > best) {
+			best = q;
+			*at = t;
+		}
+	}
+	return best;
+}
+
+/*
+ * The layout with the groups of each segment shuffled within it: groups
+ * order[], values pv, starts pst.
+ */
+static void shuffle_layout(double *pv, size_t *pst, size_t *order,
+			   const double *x, const size_t *st,
+			   const size_t *cuts, size_t nc, gsl_rng *rng)
+{
+	size_t i, j, pos = 0;
+
+	for (i = 0; i < nc; i++) {
+		size_t a = cuts[i], b = cuts[i + 1];
+
+		for (j = a; j < b; j++)
+			order[j] = j;
+		gsl_ran_shuffle(rng, order + a, b - a, sizeof(*order));
+		for (j = a; j < b; j++) {
+			size_t len = st[order[j] + 1] - st[order[j]];
+
+			pst[j] = pos;
+			memcpy(pv + pos, x + st[order[j]], len * sizeof(*x));
+			pos += len;
+		}
+	}
+	pst[cuts[nc]] = pos;
+}
+
+static double median_of(const double *x, size_t n)
+{
+	return stats_median(x, n);
+}
+
+int stats_changepoints(struct stats_changepoint **out, size_t *nout,
+		       const double *x, size_t n, const size_t *start,
+		       size_t g, size_t min_size, size_t permutations,
+		       double sig, gsl_rng *rng)
+{
+	size_t *st, *cuts, *pst, *order, nc = 1, i, r;
+	double *tmp, *pv;
+	struct stats_changepoint *cp = NULL;
+	size_t ncp = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (min_size < 1 || permutations < 1 || !(sig > 0 && sig < 1) || !rng)
+		return error("change points: min_size and permutations must "
+			     "be at least 1, sig in (0, 1), and a generator "
+			     "given");
+	if (start && (start[0] != 0 || start[g] != n))
+		return error("change points: the groups do not cover the %zu "
+			     "values", n);
+	for (i = 0; start && i < g; i++)
+		if (start[i + 1] <= start[i])
+			return error("change points: group %zu is empty", i);
+	if (!start && g != n)
+		return error("change points: %zu groups of one value each "
+			     "cannot cover %zu values", g, n);
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return error("change points: value %zu is not finite",
+				     i);
+	if (g < 2 * min_size)
+		return 0;
+	st = xmalloc((g + 1) * sizeof(*st));
+	for (i = 0; i <= g; i++)
+		st[i] = start ? start[i] : i;
+	cuts = xmalloc((g + 1) * sizeof(*cuts));
+	cuts[0] = 0;
+	cuts[1] = g;
+	pst = xmalloc((g + 1) * sizeof(*pst));
+	order = xmalloc(g * sizeof(*order));
+	tmp = xmalloc(n * sizeof(*tmp));
+	pv = xmalloc(n * sizeof(*pv));
+	for (;;) {
+		size_t at, pat, above = 0;
+		double q = best_over(x, st, cuts, nc, min_size, tmp, &at);
+
+		if (!at)
+			break;
+		for (r = 0; r < permutations; r++) {
+			shuffle_layout(pv, pst, order, x, st, cuts, nc, rng);
+			if (best_over(pv, pst, cuts, nc, min_size, tmp, &pat) >= q)
+				above++;
+		}
+		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
+		cp[ncp].group = at;
+		cp[ncp].q = q;
+		cp[ncp].p = (double)(above + 1) / (double)(permutations + 1);
+		if (cp[ncp].p > sig)
+			break;
+		ncp++;
+		for (i = nc; cuts[i] > at; i--)
+			cuts[i + 1] = cuts[i];
+		cuts[i + 1] = at;
+		nc++;
+	}
+	/* the points in group order, each with its final neighbours */
+	for (i = 1; i < nc; i++) {
+		size_t k;
+
+		for (k = 0; k < ncp && cp[k].group != cuts[i]; k++)
+			;
+		if (k != i - 1) {
+			struct stats_changepoint t = cp[i - 1];
+
+			cp[i - 1] = cp[k];
+			cp[k] = t;
+		}
+		cp[i - 1].before = median_of(x + st[cuts[i - 1]],
+					     st[cuts[i]] - st[cuts[i - 1]]);
+		cp[i - 1].after = median_of(x + st[cuts[i]],
+					    st[cuts[i + 1]] - st[cuts[i]]);
+	}
+	if (!ncp) {
+		free(cp);
+		cp = NULL;
+	}
+	*out = cp;
+	*nout = ncp;
+	free(st);
+	free(cuts);
+	free(pst);
+	free(order);
+	free(tmp);
+	free(pv);
+	return 0;
+}
