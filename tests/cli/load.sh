@@ -27,7 +27,7 @@ gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 3 --json "$SCRATCH/r.
   "['new', 'removed']" ] || fail "the report should hold a new and a removed case"
 
 # the unit-test binary beside gate round-trips this very file
-TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
 GATE_TEST_REPORT=$SCRATCH/r.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded report does not write the same bytes"

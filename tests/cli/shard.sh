@@ -4,6 +4,7 @@
 # the unsharded run's level and verdicts, and its exit code. Merging
 # refuses shards that do not belong together, each with its own message.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 R=$SCRATCH/repo
 new_repo "$R"
 # work FILE: as many allocations as FILE says
@@ -106,7 +107,7 @@ assert m["exit_code"] == a["exit_code"] == 1
 PY
 # a shard's report and the merged one load back and write the same bytes
 # (the shard and config_hash fields round-trip)
-TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
 for f in s1 m; do
 	GATE_TEST_REPORT=$S/$f.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
