@@ -35,11 +35,10 @@ INSTALL ?= install
 VERSION = 0.1.0
 UNAME_S := $(shell uname -s)
 # the OS layer (gate/os/os.h): Linux's facilities, or the stub that says
-# they are not available here; OS=stub forces the stub on Linux
-ifeq ($(UNAME_S),Linux)
-OS ?= linux
-else
-OS ?= stub
+# they are not available here; `make OS=stub` forces the stub on Linux (an
+# OS from the environment, as Windows sets, is not ours: ignored)
+ifneq ($(origin OS),command line)
+OS := $(if $(filter Linux,$(UNAME_S)),linux,stub)
 endif
 ifeq ($(filter linux stub,$(OS)),)
 $(error OS=$(OS): give OS=linux or OS=stub)
