@@ -8,6 +8,9 @@
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
 #   make check-unit the unit tests only (no CLI tests: those need Linux)
+#   make check-os-stub  gate built on the OS layer's stub (OS=stub, as on a
+#                   system without Linux's facilities): unit tests and the
+#                   CLI tests that do not need Linux (build/os-stub/)
 #   make install    PREFIX=/usr/local DESTDIR= BINDIR= MANDIR=: the binary,
 #                   lib/gate/libgate-alloc.so, man pages, bash and zsh
 #                   completions; make uninstall removes them
@@ -16,6 +19,7 @@
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
 # DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
+# OS=linux|stub picks the OS layer (gate/os/): linux on Linux, else stub.
 
 .SUFFIXES:
 
@@ -30,6 +34,15 @@ INSTALL ?= install
 # keep in step with debian/changelog (make deb checks)
 VERSION = 0.1.0
 UNAME_S := $(shell uname -s)
+# the OS layer (gate/os/os.h): Linux's facilities, or the stub that says
+# they are not available here; `make OS=stub` forces the stub on Linux (an
+# OS from the environment, as Windows sets, is not ours: ignored)
+ifneq ($(origin OS),command line)
+OS := $(if $(filter Linux,$(UNAME_S)),linux,stub)
+endif
+ifeq ($(filter linux stub,$(OS)),)
+$(error OS=$(OS): give OS=linux or OS=stub)
+endif
 
 PKGS = libgit2 libcjson gsl
 BUILD ?= build
@@ -84,6 +97,7 @@ CMD_OBJ = gate/cmd/run.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/comp
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
+OS_OBJ = gate/os/$(OS).o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
@@ -94,13 +108,14 @@ REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/repor
 	gate/report/progress.o gate/report/load.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(FORMAT_OBJ) $(REPORT_OBJ))
+	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(OS_OBJ) $(FORMAT_OBJ) \
+	$(REPORT_OBJ))
 
 UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
 	view common
 # unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint
+UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint gate/os/test-os
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60
@@ -110,8 +125,9 @@ UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
 # The allocation-counting preload library needs glibc (Linux); elsewhere
-# gate builds without it and the allocation metrics say they are missing.
-ifeq ($(UNAME_S),Linux)
+# (and with OS=stub) gate builds without it and the allocation metrics say
+# they are missing.
+ifeq ($(OS),linux)
 ALLOC_LIB = $(BUILD)/libgate-alloc.so
 endif
 
@@ -120,9 +136,15 @@ all: $(BUILD)/gate $(ALLOC_LIB)
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/libgate.a: $(LIB_OBJ)
+$(BUILD)/libgate.a: $(LIB_OBJ) $(OBJ)/os-$(OS).stamp
 	rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(LIB_OBJ)
+
+# which OS layer libgate.a holds: switching OS in one BUILD rebuilds it
+$(OBJ)/os-$(OS).stamp:
+	@mkdir -p $(dir $@)
+	@rm -f $(OBJ)/os-*.stamp
+	@touch $@
 
 # The preload library goes into benchmarks, not gate: never sanitized, and
 # built without gate's libraries. Needs glibc (it forwards to __libc_malloc).
@@ -174,12 +196,20 @@ check: deps
 
 # The tests without the dependency step (CI runs check).
 test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
-	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) tests/run-all $(UNIT_BIN)
+	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) GATE_OS_STUB=$(GATE_OS_STUB) \
+		tests/run-all $(UNIT_BIN)
 
 # The unit tests and fuzz-corpus replays alone: what runs without Linux,
 # valgrind or a browser (the macOS CI job; the Debian package's build).
 check-unit: $(UNIT_BIN)
 	@BUILD=$(BUILD) UNIT_ONLY=1 tests/run-all $(UNIT_BIN)
+
+# gate on the OS layer's stub, as where Linux's facilities are absent:
+# the unit tests, the replays and the CLI tests that need none of them
+# (GATE_OS_STUB=1: the others say they are skipped, see tests/cli/lib.sh)
+check-os-stub:
+	@$(MAKE) --no-print-directory BUILD=build/os-stub OS=stub \
+		GATE_OS_STUB=1 test
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
@@ -293,7 +323,7 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all deps check test check-unit asan memcheck fuzz fuzz-run demo \
+.PHONY: all deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
 	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates

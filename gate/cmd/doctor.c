@@ -166,11 +166,17 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 		     "drift, not fast)",
 		     "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo, "
 		     "or 0 > .../cpufreq/boost (as root)");
-	item("virtualisation", m.virt, !strcmp(m.virt, "none"),
-	     "a virtual machine shares its host: neighbours' load shows up as "
-	     "noise gate cannot see; expect CVs of 5-30%",
-	     "use a dedicated machine for tight floors, or raise \"pairs\" "
-	     "and \"min_effect\" (gate calibrate measures how much)");
+	if (!strcmp(m.virt, "unknown"))
+		line("virtualisation", m.virt, UNKNOWN, "gate cannot read "
+		     "the CPU's description (/proc/cpuinfo): in a virtual "
+		     "machine, neighbours' load would show up as noise", NULL);
+	else
+		item("virtualisation", m.virt, !strcmp(m.virt, "none"),
+		     "a virtual machine shares its host: neighbours' load "
+		     "shows up as noise gate cannot see; expect CVs of 5-30%",
+		     "use a dedicated machine for tight floors, or raise "
+		     "\"pairs\" and \"min_effect\" (gate calibrate measures "
+		     "how much)");
 	if (m.load_before[0] < 0) {
 		line("load", "unknown", UNKNOWN, "gate cannot read the load "
 		     "average", NULL);

@@ -12,10 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef __linux__
-#include <elf.h>
-#endif
-
+#include "gate/os/os.h"
 #include "common/error.h"
 #include "common/banned.h"
 
@@ -27,10 +24,15 @@ int alloc_lib_find(char **path)
 {
 	const char *env = getenv("GATE_ALLOC_LIB");
 	char self[4096], *slash, *cand[2];
-	ssize_t n;
 	int i;
 
 	*path = NULL;
+	if (!os_has(OS_PRELOAD))
+		return error("allocation counting is not available on this "
+			     "system: it preloads %s into the benchmark "
+			     "(LD_PRELOAD, Linux with glibc): measure "
+			     "the allocation metrics on Linux",
+			     ALLOC_LIB);
 	if (env && *env) {
 		if (env[0] == '/' && access(env, R_OK) == 0) {
 			*path = xstrdup(env);
@@ -39,12 +41,10 @@ int alloc_lib_find(char **path)
 		return error("GATE_ALLOC_LIB=%s is not a readable absolute "
 			     "path to %s", env, ALLOC_LIB);
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
+	if (os_self_exe(self, sizeof(self)) < 0)
 		return error("cannot find %s: gate cannot see its own path "
 			     "(/proc/self/exe): set GATE_ALLOC_LIB to the "
 			     "library's absolute path", ALLOC_LIB);
-	self[n] = '\0';
 	slash = strrchr(self, '/');
 	*slash = '\0';
 	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
@@ -121,40 +121,8 @@ int alloc_collect(const char *path, struct alloc_counts *out)
 	return ret;
 }
 
-#ifdef __linux__
-/* 1 when the ELF file at path has no program interpreter (static). */
-static int elf_static(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int i, ret = 0, dyn = 0;
-
-	if (!f)
-		return 0;
-	/* 64-bit ELF only; anything else is left to the missing records */
-	if (fread(&eh, sizeof(eh), 1, f) != 1 ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph))
-		goto done;
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * sizeof(ph)),
-			  SEEK_SET) || fread(&ph, sizeof(ph), 1, f) != 1)
-			goto done;
-		if (ph.p_type == PT_INTERP)
-			dyn = 1;
-	}
-	ret = !dyn;
-done:
-	fclose(f);
-	return ret;
-}
-#endif
-
 int alloc_is_static(const char *prog, const char *cwd)
 {
-#ifdef __linux__
 	const char *dirs = getenv("PATH");
 	char *path = NULL, *copy, *dir, *save = NULL;
 	int ret = 0;
@@ -176,12 +144,7 @@ int alloc_is_static(const char *prog, const char *cwd)
 		free(copy);
 	}
 	if (path)
-		ret = elf_static(path);
+		ret = os_static_program(path);
 	free(path);
 	return ret;
-#else
-	(void)prog;
-	(void)cwd;
-	return 0;
-#endif
 }

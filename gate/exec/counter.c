@@ -1,9 +1,9 @@
 /*
- * Instruction counting backends. Linux-only sources (perf_event_open) sit
- * behind __linux__: elsewhere the perf probe says it is unavailable and the
- * valgrind backend, which needs nothing from the kernel, still works.
+ * Instruction counting backends. The perf backend asks the OS layer
+ * (gate/os/os.h) for the hardware counter: where it is absent, the perf
+ * probe says so and the valgrind backend, which needs nothing from the
+ * kernel, still works.
  */
-#define _GNU_SOURCE
 #include "gate/exec/counter.h"
 
 #include <dirent.h>
@@ -15,63 +15,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef __linux__
-#include <linux/perf_event.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#endif
-
+#include "gate/os/os.h"
 #include "common/error.h"
 #include "common/banned.h"
 
 #define VALGRIND_FIXED_ARGS 6
 
-#ifdef __linux__
-static long perf_open(pid_t pid, int disabled_until_exec)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
-	a.inherit = 1;		/* threads and children created later */
-	a.enable_on_exec = disabled_until_exec;
-	return syscall(SYS_perf_event_open, &a, pid, -1, -1,
-		       PERF_FLAG_FD_CLOEXEC);
-}
-
 static int read_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -100;
+	char v[16];
 
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -100;
-		fclose(f);
-	}
-	return v;
+	if (os_fact(OS_FACT_PERF_PARANOID, v, sizeof(v)) < 0)
+		return -100;
+	return (int)strtol(v, NULL, 10);
 }
-#endif
 
 int counter_perf_probe(char *buf, size_t size)
 {
-#ifdef __linux__
 	const char *env = getenv("GATE_PERF");
-	long fd;
+	int fd;
 	int e, paranoid;
 
 	if (env && !strcmp(env, "0")) {
 		snprintf(buf, size, "disabled by GATE_PERF=0");
 		return -1;
 	}
-	fd = perf_open(0, 0);
+	if (!os_has(OS_PERF)) {
+		snprintf(buf, size, "hardware instruction counters "
+			 "(perf_event_open) are not available on this system");
+		return -1;
+	}
+	fd = os_perf_instructions(0, 0);
 	if (fd >= 0) {
-		close((int)fd);
+		close(fd);
 		return 0;
 	}
 	e = errno;
@@ -93,10 +69,6 @@ int counter_perf_probe(char *buf, size_t size)
 		snprintf(buf, size, "perf_event_open failed: %s",
 			 strerror(e));
 	return -1;
-#else
-	snprintf(buf, size, "perf_event_open is Linux-only");
-	return -1;
-#endif
 }
 
 int counter_valgrind_find(char **path, char *buf, size_t size)
@@ -173,13 +145,8 @@ int counter_select(enum counter *out, char **valgrind, enum counter want,
 
 int counter_perf_open(pid_t pid)
 {
-#ifdef __linux__
-	return (int)perf_open(pid, 1);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
+	return os_perf_instructions(pid, OS_PERF_INHERIT |
+				    OS_PERF_ENABLE_ON_EXEC);
 }
 
 int counter_perf_read(int fd, double *out)

@@ -3,7 +3,6 @@
  * stream of its own, so that it is drawn the same way whichever arm runs:
  * alignment luck cannot correlate with the arm.
  */
-#define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity */
 #include "gate/exec/layout.h"
 
 #include <dirent.h>
@@ -14,10 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sched.h>
-#endif
 
+#include "gate/os/os.h"
 #include "common/error.h"
 #include "common/seed.h"
 #include "common/banned.h"
@@ -277,61 +274,59 @@ void layout_release(struct layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
-#ifdef __linux__
-static int parse_cpus(cpu_set_t *set, const char *list)
+/* "0-1,3" into set[OS_CPU_MAX]; 0, or -1 when not a non-empty list. */
+static int parse_cpus(unsigned char *set, const char *list)
 {
 	const char *p = list;
+	int any = 0;
 
-	CPU_ZERO(set);
+	memset(set, 0, OS_CPU_MAX);
 	while (*p) {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
 
-		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+		if (end == p || lo < 0 || lo >= OS_CPU_MAX)
 			return -1;
 		p = end;
 		if (*p == '-') {
 			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+			if (end == p + 1 || hi < lo || hi >= OS_CPU_MAX)
 				return -1;
 			p = end;
 		}
 		for (; lo <= hi; lo++)
-			CPU_SET((int)lo, set);
+			set[lo] = any = 1;
 		if (*p == ',')
 			p++;
 		else if (*p)
 			return -1;
 	}
-	return CPU_COUNT(set) ? 0 : -1;
+	return any ? 0 : -1;
 }
 
 int layout_pin(const char *list, char **warn)
 {
-	cpu_set_t want, isolated;
+	unsigned char want[OS_CPU_MAX], isolated[OS_CPU_MAX];
 	char buf[256] = "";
-	FILE *f;
 	int cpu, shared = 0;
 
 	*warn = NULL;
-	if (parse_cpus(&want, list) < 0)
+	if (!os_has(OS_AFFINITY))
+		return error("--pin %s: CPU pinning is not available on this "
+			     "system (it needs Linux's sched_setaffinity): "
+			     "leave --pin out", list);
+	if (parse_cpus(want, list) < 0)
 		return error("--pin \"%s\" is not a CPU list: give CPU numbers "
 			     "like 1, 0-1 or 0,2-3", list);
-	if (sched_setaffinity(0, sizeof(want), &want) < 0)
+	if (os_set_affinity(want, OS_CPU_MAX) < 0)
 		return error("cannot pin to CPUs \"%s\" (do they exist? see "
 			     "nproc):", list);
 	/* pinning helps on an isolated core, and can hurt on a shared one */
-	f = fopen("/sys/devices/system/cpu/isolated", "r");
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0] || parse_cpus(&isolated, buf) < 0)
-		CPU_ZERO(&isolated);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &want) && !CPU_ISSET(cpu, &isolated))
+	if (os_fact(OS_FACT_ISOLATED, buf, sizeof(buf)) < 0 || !buf[0] ||
+	    parse_cpus(isolated, buf) < 0)
+		memset(isolated, 0, sizeof(isolated));
+	for (cpu = 0; cpu < OS_CPU_MAX; cpu++)
+		if (want[cpu] && !isolated[cpu])
 			shared = 1;
 	if (shared)
 		*warn = xasprintf("pinned to CPUs %s, which are not isolated "
@@ -339,10 +334,3 @@ int layout_pin(const char *list, char **warn)
 			"make the variation worse rather than better", list);
 	return 0;
 }
-#else
-int layout_pin(const char *list, char **warn)
-{
-	*warn = NULL;
-	return error("--pin %s: CPU pinning is only supported on Linux", list);
-}
-#endif

@@ -1,72 +1,19 @@
 /*
- * The environment disclosure. This is the one OS layer for descriptive
- * data: each Linux file read is optional, and a missing one reads
- * "unknown" so gate builds and behaves the same on macOS.
+ * The environment disclosure: what each fact the OS layer (gate/os/os.h)
+ * reads means. Every fact is optional: a missing one reads "unknown", so
+ * gate builds and behaves the same where the layer is the stub.
  */
 #include "gate/exec/sysinfo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <errno.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
-#endif
 
+#include "gate/os/os.h"
 #include "common/banned.h"
-
-/*
- * GATE_SYSROOT (for tests; documented in gate-doctor(1)) names a directory
- * standing in for / when reading /proc and /sys, so that every doctor
- * line can be checked against faked machine files. Under it nothing is
- * probed on the real machine: counters are judged from the faked files.
- */
-static const char *sysroot(void)
-{
-	const char *r = getenv("GATE_SYSROOT");
-
-	return r && *r ? r : NULL;
-}
-
-static FILE *open_sys(const char *path)
-{
-	char full[4096];
-
-	if (!sysroot())
-		return fopen(path, "r");
-	snprintf(full, sizeof(full), "%s%s", sysroot(), path);
-	return fopen(full, "r");
-}
-
-static int exists_sys(const char *path)
-{
-	FILE *f = open_sys(path);
-
-	if (f)
-		fclose(f);
-	return f != NULL;
-}
-
-/* First line of path into buf, trimmed; 0 or -1 when unreadable. */
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = open_sys(path);
-	size_t len;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	len = strcspn(buf, "\n");
-	buf[len] = '\0';
-	return 0;
-}
 
 static void copy(char *dst, size_t size, const char *src)
 {
@@ -75,32 +22,16 @@ static void copy(char *dst, size_t size, const char *src)
 
 static void read_cpuinfo(struct machine *m)
 {
-	char line[512];
-	FILE *f = open_sys("/proc/cpuinfo");
+	struct os_cpuinfo ci;
 
-	copy(m->virt, sizeof(m->virt), "unknown");
-	if (!f)
+	if (os_cpuinfo(&ci) < 0) {
+		copy(m->virt, sizeof(m->virt), "unknown");
 		return;
-	copy(m->virt, sizeof(m->virt), "none");
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		if (!strncmp(line, "model name", 10) && !m->cpu[0]) {
-			char *v = colon + 1;
-
-			v += strspn(v, " \t");
-			v[strcspn(v, "\n")] = '\0';
-			copy(m->cpu, sizeof(m->cpu), v);
-		} else if (!strncmp(line, "flags", 5)) {
-			if (strstr(colon, " hypervisor"))
-				copy(m->virt, sizeof(m->virt), "hypervisor");
-			if (strstr(colon, " arch_perfmon"))
-				m->pmu = 1;
-		}
 	}
-	fclose(f);
+	copy(m->cpu, sizeof(m->cpu), ci.model);
+	copy(m->virt, sizeof(m->virt), ci.hypervisor ? "hypervisor" : "none");
+	if (ci.perfmon)
+		m->pmu = 1;
 }
 
 static void read_virt_vendor(struct machine *m)
@@ -109,8 +40,7 @@ static void read_virt_vendor(struct machine *m)
 
 	if (strcmp(m->virt, "hypervisor") != 0)
 		return;
-	if (read_line("/sys/class/dmi/id/sys_vendor", vendor,
-		      sizeof(vendor)) == 0 && vendor[0])
+	if (os_fact(OS_FACT_VENDOR, vendor, sizeof(vendor)) == 0 && vendor[0])
 		snprintf(m->virt, sizeof(m->virt), "hypervisor (%.40s)", vendor);
 }
 
@@ -118,7 +48,7 @@ static void read_smt(struct machine *m)
 {
 	char v[16];
 
-	if (read_line("/sys/devices/system/cpu/smt/active", v, sizeof(v)))
+	if (os_fact(OS_FACT_SMT_ACTIVE, v, sizeof(v)))
 		copy(m->smt, sizeof(m->smt), "unknown");
 	else
 		copy(m->smt, sizeof(m->smt), v[0] == '1' ? "on" : "off");
@@ -128,11 +58,9 @@ static void read_turbo(struct machine *m)
 {
 	char v[16];
 
-	if (!read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", v,
-		       sizeof(v)))
+	if (!os_fact(OS_FACT_NO_TURBO, v, sizeof(v)))
 		copy(m->turbo, sizeof(m->turbo), v[0] == '1' ? "off" : "on");
-	else if (!read_line("/sys/devices/system/cpu/cpufreq/boost", v,
-			    sizeof(v)))
+	else if (!os_fact(OS_FACT_BOOST, v, sizeof(v)))
 		copy(m->turbo, sizeof(m->turbo), v[0] == '1' ? "on" : "off");
 	else
 		copy(m->turbo, sizeof(m->turbo), "unknown");
@@ -142,7 +70,7 @@ static void read_aslr(struct machine *m)
 {
 	char v[16];
 
-	if (read_line("/proc/sys/kernel/randomize_va_space", v, sizeof(v)))
+	if (os_fact(OS_FACT_ASLR, v, sizeof(v)))
 		copy(m->aslr, sizeof(m->aslr), "unknown");
 	else
 		copy(m->aslr, sizeof(m->aslr), v[0] == '0' ? "off" :
@@ -152,22 +80,26 @@ static void read_aslr(struct machine *m)
 /*
  * Whether this process may count instructions: a real perf_event_open of
  * the hardware instruction counter on itself, closed at once. Denied,
- * absent (many VMs) and non-Linux all degrade to a reason, never an error.
+ * absent (many VMs) and a system without it all degrade to a reason,
+ * never an error.
  */
 static void read_counters(struct machine *m)
 {
 	char v[16];
+	int fd;
 
 	m->perf_paranoid = -99;
-	if (!read_line("/proc/sys/kernel/perf_event_paranoid", v, sizeof(v)))
+	if (!os_fact(OS_FACT_PERF_PARANOID, v, sizeof(v)))
 		m->perf_paranoid = (int)strtol(v, NULL, 10);
-	/* a hardware PMU registered with perf (x86 "cpu", hybrid
-	 * "cpu_core", arm "armv8_pmuv3..."), or the CPU flag for it */
-	if (exists_sys("/sys/bus/event_source/devices/cpu/type") ||
-	    exists_sys("/sys/bus/event_source/devices/cpu_core/type") ||
-	    exists_sys("/sys/bus/event_source/devices/armv8_pmuv3_0/type"))
+	/* a hardware PMU registered with perf, or the CPU flag for it */
+	if (os_pmu_registered())
 		m->pmu = 1;
-	if (sysroot()) {
+	if (!os_has(OS_PERF)) {
+		copy(m->counters, sizeof(m->counters),
+		     "unavailable (not supported on this system)");
+		return;
+	}
+	if (os_faked()) {
 		/* faked: judge from the files alone */
 		if (!m->pmu)
 			copy(m->counters, sizeof(m->counters),
@@ -179,45 +111,29 @@ static void read_counters(struct machine *m)
 			copy(m->counters, sizeof(m->counters), "available");
 		return;
 	}
-#ifdef __linux__
-	{
-		struct perf_event_attr a;
-		long fd;
-
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_HARDWARE;
-		a.size = sizeof(a);
-		a.config = PERF_COUNT_HW_INSTRUCTIONS;
-		a.disabled = 1;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-		if (fd >= 0) {
-			close((int)fd);
-			copy(m->counters, sizeof(m->counters), "available");
-		} else if ((errno == EACCES || errno == EPERM) && m->pmu) {
-			copy(m->counters, sizeof(m->counters),
-			     "unavailable (not permitted)");
-		} else if (errno == ENOENT || errno == EOPNOTSUPP ||
-			   errno == ENODEV || !m->pmu) {
-			copy(m->counters, sizeof(m->counters),
-			     "unavailable (no hardware counters exposed)");
-		} else {
-			snprintf(m->counters, sizeof(m->counters),
-				 "unavailable (%s)", strerror(errno));
-		}
+	fd = os_perf_instructions(0, 0);
+	if (fd >= 0) {
+		close(fd);
+		copy(m->counters, sizeof(m->counters), "available");
+	} else if ((errno == EACCES || errno == EPERM) && m->pmu) {
+		copy(m->counters, sizeof(m->counters),
+		     "unavailable (not permitted)");
+	} else if (errno == ENOENT || errno == EOPNOTSUPP ||
+		   errno == ENODEV || !m->pmu) {
+		copy(m->counters, sizeof(m->counters),
+		     "unavailable (no hardware counters exposed)");
+	} else {
+		snprintf(m->counters, sizeof(m->counters),
+			 "unavailable (%s)", strerror(errno));
 	}
-#else
-	copy(m->counters, sizeof(m->counters), "unknown");
-#endif
 }
 
 static void read_load(double load[3])
 {
 	char v[128];
 
-	if (sysroot()) {
-		if (read_line("/proc/loadavg", v, sizeof(v)) ||
+	if (os_faked()) {
+		if (os_fact(OS_FACT_LOADAVG, v, sizeof(v)) ||
 		    sscanf(v, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
 			load[0] = load[1] = load[2] = -1;
 		return;
@@ -258,15 +174,14 @@ void machine_read(struct machine *m)
 	if (!m->cpu[0])
 		copy(m->cpu, sizeof(m->cpu), "unknown");
 	m->cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (sysroot()) {
+	if (os_faked()) {
 		char list[256];
 
-		m->cores = read_line("/sys/devices/system/cpu/online", list,
-				     sizeof(list)) ? -1 : count_cpu_list(list);
+		m->cores = os_fact(OS_FACT_ONLINE, list, sizeof(list)) ? -1 :
+			   count_cpu_list(list);
 	}
 	read_smt(m);
-	if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-		      m->governor, sizeof(m->governor)))
+	if (os_fact(OS_FACT_GOVERNOR, m->governor, sizeof(m->governor)))
 		copy(m->governor, sizeof(m->governor), "unknown");
 	read_turbo(m);
 	if (uname(&u) == 0)
@@ -275,8 +190,7 @@ void machine_read(struct machine *m)
 	else
 		copy(m->kernel, sizeof(m->kernel), "unknown");
 	read_aslr(m);
-	if (read_line("/sys/devices/system/cpu/isolated", m->isolated,
-		      sizeof(m->isolated)))
+	if (os_fact(OS_FACT_ISOLATED, m->isolated, sizeof(m->isolated)))
 		copy(m->isolated, sizeof(m->isolated), "unknown");
 	else if (!m->isolated[0])
 		copy(m->isolated, sizeof(m->isolated), "none");

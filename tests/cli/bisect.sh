@@ -6,6 +6,7 @@
 # at the first check with exit 0; a culprit whose parent cannot be built
 # leaves a range (exit 2).
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 
 # chain REPO BROKEN...: c0 (good) and c1..c16; c11 on allocate twice per
 # item; the commits named in BROKEN have a build that fails.

@@ -40,6 +40,8 @@ gate_run 0 -C "$R2" calibrate --pairs 4 -q --seed 5
 grep -q '^none ' "$CAL_LOG" && fail "a calibrate sample ran without \$GATE_TMPDIR"
 [ "$(awk '$2 > 0' "$CAL_LOG" | wc -l)" -gt 0 ] ||
 	fail "calibrate samples should get environment padding"
+# the rest counts allocations
+needs_os "allocation counting (for the --write cases that follow)"
 # --write is a minimal textual edit: a counted metric (allocations: exact,
 # never noisy) is stable from the first pairs, so the advice is known: 10
 # pairs, the floor as it is. "pairs" is added after the last key with the

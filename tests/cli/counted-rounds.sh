@@ -3,8 +3,8 @@
 # the report use the pairs that carry it, never claim the others. An
 # exact-only benchmark keeps its 3 pairs though "defaults" asks for 20.
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null 2>&1 || { echo "skip: no valgrind"; exit 0; }
-command -v cc >/dev/null 2>&1 || { echo "skip: no C compiler"; exit 0; }
+command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+command -v cc >/dev/null 2>&1 || skip "no C compiler"
 R=$SCRATCH/repo
 new_repo "$R"
 # vary.c: a loop whose length is drawn per run, so the count varies a lot;

@@ -3,6 +3,7 @@
 # more per item fails on "allocs", and a head identical in work passes every
 # count with a ratio of exactly 1. Small programs: valgrind is ~50x slower.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 R=$SCRATCH/repo
 new_repo "$R"
 # work.c: ITERS items, each one malloc (two with EXTRA); prints a checksum.

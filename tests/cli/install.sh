@@ -5,6 +5,7 @@
 # path when it is gone; make uninstall removes every file and every
 # directory install created, and keeps one that was there before.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting (libgate-alloc.so)"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # the build this run tests (under memcheck $GATE is a valgrind wrapper)
 B=$(cd "$(dirname "${GATE_BIN:-$GATE}")" && pwd)

@@ -24,6 +24,22 @@ fail() {
 	exit 1
 }
 
+# skip WHY: this test cannot run here; tests/run-all reports it as skipped
+# (exit 77), never as passed.
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+# needs_os WHAT: the test needs a facility of Linux's OS layer (WHAT says
+# which: "perf counters", "allocation counting", "CPU pinning", "/proc and
+# /sys"); with GATE_OS_STUB=1 (make check-os-stub: gate built on the
+# layer's stub, which has none of them) it is skipped.
+needs_os() {
+	[ -z "${GATE_OS_STUB:-}" ] ||
+		skip "needs Linux's $* (gate is built on the OS layer's stub)"
+}
+
 # gate_run WANT ARGS...: run gate, keep stdout/stderr, check the exit code.
 gate_run() {
 	want=$1

@@ -4,6 +4,7 @@
 # the unsharded run's level and verdicts, and its exit code. Merging
 # refuses shards that do not belong together, each with its own message.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 R=$SCRATCH/repo
 new_repo "$R"
 # work FILE: as many allocations as FILE says

@@ -1,0 +1,212 @@
+/*
+ * The OS layer on Linux (see os.h): perf_event_open, sched_setaffinity,
+ * /proc and /sys, /proc/self/exe, ELF headers. Only the asking is here;
+ * what an answer means is decided by the callers in gate/exec/.
+ */
+#define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity */
+#include "gate/os/os.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
+#include "common/banned.h"
+
+int os_has(enum os_facility facility)
+{
+	(void)facility;
+	return 1;
+}
+
+const char *os_name(void)
+{
+	return "linux";
+}
+
+/*
+ * GATE_SYSROOT (for tests; documented in gate-doctor(1)) names a directory
+ * standing in for / when reading /proc and /sys, so that every doctor
+ * line can be checked against faked machine files.
+ */
+static const char *sysroot(void)
+{
+	const char *r = getenv("GATE_SYSROOT");
+
+	return r && *r ? r : NULL;
+}
+
+int os_faked(void)
+{
+	return sysroot() != NULL;
+}
+
+static FILE *open_sys(const char *path)
+{
+	char full[4096];
+
+	if (!sysroot())
+		return fopen(path, "r");
+	snprintf(full, sizeof(full), "%s%s", sysroot(), path);
+	return fopen(full, "r");
+}
+
+static const char *const fact_path[] = {
+	[OS_FACT_SMT_ACTIVE] = "/sys/devices/system/cpu/smt/active",
+	[OS_FACT_GOVERNOR] =
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	[OS_FACT_NO_TURBO] = "/sys/devices/system/cpu/intel_pstate/no_turbo",
+	[OS_FACT_BOOST] = "/sys/devices/system/cpu/cpufreq/boost",
+	[OS_FACT_ASLR] = "/proc/sys/kernel/randomize_va_space",
+	[OS_FACT_ISOLATED] = "/sys/devices/system/cpu/isolated",
+	[OS_FACT_ONLINE] = "/sys/devices/system/cpu/online",
+	[OS_FACT_PERF_PARANOID] = "/proc/sys/kernel/perf_event_paranoid",
+	[OS_FACT_VENDOR] = "/sys/class/dmi/id/sys_vendor",
+	[OS_FACT_LOADAVG] = "/proc/loadavg",
+};
+
+int os_fact(enum os_fact fact, char *buf, size_t size)
+{
+	FILE *f;
+
+	if ((unsigned)fact >= sizeof(fact_path) / sizeof(*fact_path) ||
+	    size == 0 || size > INT32_MAX)
+		return -1;
+	f = open_sys(fact_path[fact]);
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int os_cpuinfo(struct os_cpuinfo *ci)
+{
+	char line[512];
+	FILE *f = open_sys("/proc/cpuinfo");
+
+	memset(ci, 0, sizeof(*ci));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!strncmp(line, "model name", 10) && !ci->model[0]) {
+			char *v = colon + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(ci->model, sizeof(ci->model), "%s", v);
+		} else if (!strncmp(line, "flags", 5)) {
+			if (strstr(colon, " hypervisor"))
+				ci->hypervisor = 1;
+			if (strstr(colon, " arch_perfmon"))
+				ci->perfmon = 1;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int exists_sys(const char *path)
+{
+	FILE *f = open_sys(path);
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+int os_pmu_registered(void)
+{
+	/* x86 "cpu", hybrid "cpu_core", arm "armv8_pmuv3..." */
+	return exists_sys("/sys/bus/event_source/devices/cpu/type") ||
+	       exists_sys("/sys/bus/event_source/devices/cpu_core/type") ||
+	       exists_sys("/sys/bus/event_source/devices/armv8_pmuv3_0/type");
+}
+
+int os_perf_instructions(pid_t pid, unsigned flags)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.inherit = !!(flags & OS_PERF_INHERIT);
+	a.enable_on_exec = !!(flags & OS_PERF_ENABLE_ON_EXEC);
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int os_set_affinity(const unsigned char *cpus, int n)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n; i++) {
+		if (!cpus[i])
+			continue;
+		if (i >= CPU_SETSIZE) {
+			errno = EINVAL;
+			return -1;
+		}
+		CPU_SET(i, &set);
+	}
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int os_self_exe(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+int os_static_program(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i, ret = 0, dyn = 0;
+
+	if (!f)
+		return 0;
+	/* 64-bit ELF only; anything else is left to the missing records */
+	if (fread(&eh, sizeof(eh), 1, f) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto done;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * sizeof(ph)),
+			  SEEK_SET) || fread(&ph, sizeof(ph), 1, f) != 1)
+			goto done;
+		if (ph.p_type == PT_INTERP)
+			dyn = 1;
+	}
+	ret = !dyn;
+done:
+	fclose(f);
+	return ret;
+}

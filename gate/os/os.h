@@ -1,0 +1,93 @@
+/*
+ * The OS layer: every system call and system file gate uses that only
+ * Linux has (perf_event_open, sched_setaffinity, /proc, /sys, the ELF
+ * header of a program, LD_PRELOAD) sits behind this interface, and nowhere
+ * else. gate/os/linux.c implements it on Linux; gate/os/stub.c everywhere
+ * else (and on Linux with `make OS=stub`), where each facility is absent.
+ *
+ * The layer only asks the system: it never decides what an answer means
+ * for a measurement, never prints and never exits. Its callers (counter.c,
+ * sysinfo.c, layout.c, alloc.c in gate/exec/) check os_has() and word the
+ * "not available here" themselves, and degrade as they always did.
+ */
+#ifndef GATE_OS_H
+#define GATE_OS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum os_facility {
+	OS_PERF,	/* hardware instruction counters (perf_event_open) */
+	OS_AFFINITY,	/* pinning to CPUs (sched_setaffinity) */
+	OS_PRELOAD,	/* preloading libgate-alloc.so (LD_PRELOAD, glibc) */
+	OS_FACTS	/* the machine's facts in system files (/proc, /sys) */
+};
+
+/* 1 when this system has the facility, 0 when the stub stands in. */
+int os_has(enum os_facility facility);
+/* The name of the layer built in: "linux" or "stub". */
+const char *os_name(void);
+
+/*
+ * The machine's facts, each the first line of a system file, trimmed.
+ * GATE_SYSROOT=DIR (tests fake a machine) reads them under DIR instead of
+ * /. Returns 0, or -1 when unknown (unreadable; always in the stub).
+ */
+enum os_fact {
+	OS_FACT_SMT_ACTIVE,	/* "1" when SMT siblings are online */
+	OS_FACT_GOVERNOR,	/* cpu0's frequency governor */
+	OS_FACT_NO_TURBO,	/* intel_pstate: "1" turbo is off */
+	OS_FACT_BOOST,		/* cpufreq: "1" turbo is on */
+	OS_FACT_ASLR,		/* randomize_va_space: "0", "1", "2" */
+	OS_FACT_ISOLATED,	/* isolated CPU list, "" for none */
+	OS_FACT_ONLINE,		/* online CPU list ("0-3,6") */
+	OS_FACT_PERF_PARANOID,	/* perf_event_paranoid ("2") */
+	OS_FACT_VENDOR,		/* the system vendor (DMI) */
+	OS_FACT_LOADAVG		/* "1.00 0.50 0.25 ..." */
+};
+int os_fact(enum os_fact fact, char *buf, size_t size);
+
+/* What the CPU description says; -1 when unknown. */
+struct os_cpuinfo {
+	char model[128];	/* "" when not given */
+	int hypervisor;		/* runs under a hypervisor */
+	int perfmon;		/* the architectural performance monitor */
+};
+int os_cpuinfo(struct os_cpuinfo *ci);
+/* 1 when a hardware PMU is registered with perf, else 0. */
+int os_pmu_registered(void);
+/*
+ * 1 when GATE_SYSROOT fakes the machine's files: then nothing may be
+ * probed on the real machine (counters, load, CPU count come from the
+ * files). Always 0 in the stub.
+ */
+int os_faked(void);
+
+/*
+ * Open the hardware instruction counter (user space only) on pid (0:
+ * this process), disabled; OS_PERF_INHERIT counts threads and children
+ * created later, OS_PERF_ENABLE_ON_EXEC starts it at pid's exec. Returns
+ * a file descriptor (close-on-exec; read(2) gives a uint64_t count), or
+ * -1 with errno (ENOSYS in the stub).
+ */
+#define OS_PERF_INHERIT 1u
+#define OS_PERF_ENABLE_ON_EXEC 2u
+int os_perf_instructions(pid_t pid, unsigned flags);
+
+/*
+ * Run this process (and so what it starts) only on the CPUs i < n with
+ * cpus[i] set. Returns 0, or -1 with errno (ENOSYS in the stub).
+ */
+#define OS_CPU_MAX 1024
+int os_set_affinity(const unsigned char *cpus, int n);
+
+/* This program's own absolute path into buf; 0, or -1 when unknown. */
+int os_self_exe(char *buf, size_t size);
+/*
+ * 1 when the program file at path has no program interpreter (a static
+ * program, which no preload reaches); 0 when dynamic, unreadable or not a
+ * 64-bit ELF file, and always in the stub.
+ */
+int os_static_program(const char *path);
+
+#endif
