@@ -40,6 +40,7 @@
 #include "common/error.h"
 #include "gate/options.h"
 #include "gate/history.h"
+#include "gate/report/view.h"
 #include "common/seed.h"
 #include "stats/changepoint.h"
 #include "git/repo.h"
@@ -468,8 +469,8 @@ static void html_chart(FILE *f, const struct chain *c)
 	const int slant = c->n > 10;
 	const double W = 640, H = slant ? 290 : 260, L = 60, R = 20, T = 20,
 		     B = slant ? 70 : 40;
-	double lo = 1, hi = 1 + c->floor, x, y;
-	size_t j, n = c->n;
+	double lo = 1, hi = 1 + c->floor, x, y, tick[8];
+	size_t j, n = c->n, nt;
 	char buf[32];
 
 #define X(i) (L + (n > 1 ? (double)(i) / (double)(n - 1) : 0.5) * (W - L - R))
@@ -502,12 +503,14 @@ static void html_chart(FILE *f, const struct chain *c)
 	fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
 		"fill=\"#d62728\" text-anchor=\"end\">floor %s</text>\n",
 		W - R - 4, Y(1 + c->floor) - 4, buf);
-	for (y = 0; y <= 4; y++) {
-		double v = lo + (hi - lo) * y / 4;
-
-		pct(buf, sizeof(buf), v);
-		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
-			"text-anchor=\"end\">%s</text>\n", L - 4, Y(v) + 4, buf);
+	/* ticks at round percentages, as in every report's plots */
+	nt = view_ticks(lo, hi, tick, 6);
+	for (j = 0; j < nt; j++) {
+		y = 1 + tick[j] / 100;
+		view_tick_label(tick[j], buf, sizeof(buf));
+		fprintf(f, "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" "
+			"font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+			L - 4, Y(y) + 4, buf);
 	}
 	/* the cumulative ratio, and each step marked by its verdict */
 	fputs("<polyline fill=\"none\" stroke=\"#08519c\" stroke-width=\"2\" "

@@ -48,6 +48,20 @@ PY
 [ "$(grep -c 'class="changepoint"' "$SCRATCH/t.html")" -eq 1 ] ||
 	fail "the HTML does not mark one change point"
 expect_in "$SCRATCH/t.html" "change point at $(echo "$culprit" | cut -c1-12)"
+# the y axis is labelled at round percentages: equal steps of 1, 2 or 5
+# times a power of ten (not the range cut in fourths: +507.2%, +370.0%)
+/usr/bin/python3 - "$SCRATCH/t.html" <<'PY' || fail "trend HTML ticks are not round"
+import math, re, sys
+t = [0.0 if v == "0" else float(v.rstrip("%"))
+     for v in re.findall(r'<text class="tick"[^>]*>([^<]*)</text>', open(sys.argv[1]).read())]
+assert len(t) >= 3, t
+steps = {round(b - a, 9) for a, b in zip(t, t[1:])}
+assert len(steps) == 1, t
+s = steps.pop()
+m = s / 10 ** math.floor(math.log10(s))
+assert any(abs(m - k) < 1e-6 for k in (1, 2, 5)), t
+assert all(abs(v / s - round(v / s)) < 1e-6 for v in t), t
+PY
 # a flat chain (its own label, on top): no change point
 record_chain flat 99
 gate_run 0 -C "$R" trend --label flat --floor 0.5 --json "$SCRATCH/f.json"
