@@ -121,9 +121,14 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 }
 
 /*
- * The advice: the fewest pairs in the table at which the current floor
- * catches a regression of twice the floor 80% of the time; when none
- * does, 40 pairs and the floor that they support, rounded up to 0.5%.
+ * The advice: the fewest pairs, from the benchmark's own `pairs` (at
+ * least) and the table's above them, at which the current floor catches
+ * a regression of twice the floor 80% of the time; when none does, the
+ * larger of 40 and its own pairs, and the floor they support, rounded up
+ * to 0.5%. Never fewer pairs than it has: those are the least gate run
+ * measures (a first look of fewer is weaker than the table's figure, which
+ * gives the whole level to one look), and a count decided exactly needs
+ * no more than it has.
  */
 static int cmp_double(const void *a, const void *b)
 {
@@ -132,13 +137,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct advice advise(double spread, double floor, double level)
+static struct advice advise(double spread, double floor, double level,
+			    unsigned own)
 {
-	struct advice a = { 40, 0 };
+	struct advice a = { own > 40 ? own : 40, 0 };
 	size_t i;
 
+	if (calibration_mde(spread, own, level, 0.8) <= floor) {
+		a.pairs = own;
+		a.min_effect = floor;
+		return a;
+	}
 	for (i = 0; i < NTABLE; i++)
-		if (calibration_mde(spread, table_pairs[i], level, 0.8) <=
+		if (table_pairs[i] > own &&
+		    calibration_mde(spread, table_pairs[i], level, 0.8) <=
 		    floor) {
 			a.pairs = table_pairs[i];
 			a.min_effect = floor;
@@ -168,8 +180,8 @@ static int advice_agrees(const struct advice *a, const struct advice *b)
  * their 10th and 90th percentiles in *lo, *hi.
  */
 static void advice_range(const double *ratios, size_t n, double floor,
-			 double level, unsigned long seed, double *lo,
-			 double *hi)
+			 double level, unsigned own, unsigned long seed,
+			 double *lo, double *hi)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double *r = xmalloc(n * sizeof(*r)), rec[NBOOT];
@@ -185,7 +197,7 @@ static void advice_range(const double *ratios, size_t n, double floor,
 	for (b = 0; b < NBOOT; b++) {
 		for (i = 0; i < n; i++)
 			r[i] = ratios[gsl_rng_uniform_int(rng, n)];
-		a = advise(calibration_spread(r, n), floor, level);
+		a = advise(calibration_spread(r, n), floor, level, own);
 		rec[b] = a.min_effect;
 	}
 	qsort(rec, NBOOT, sizeof(rec[0]), cmp_double);
@@ -201,14 +213,14 @@ static void advice_range(const double *ratios, size_t n, double floor,
  * one rounding step). *first and *second get the two.
  */
 static int advice_stable(const struct bench_stats *st, double floor,
-			 double level, struct advice *first,
+			 double level, unsigned own, struct advice *first,
 			 struct advice *second)
 {
 	size_t h = st->n / 2;
 
-	*first = advise(calibration_spread(st->ratios, h), floor, level);
+	*first = advise(calibration_spread(st->ratios, h), floor, level, own);
 	*second = advise(calibration_spread(st->ratios + h, st->n - h), floor,
-			 level);
+			 level, own);
 	return advice_agrees(first, second);
 }
 
@@ -245,10 +257,11 @@ static void report(const struct bench_cfg *c, const struct bench_stats *st,
 		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
 						      level, 0.95) * 100);
 	printf("\n  recommend: \"min_effect\": %.3g, \"pairs\": %u (a "
-	       "regression of %+.1f%% then fails 80%% of the time)%s\n",
+	       "regression of %+.1f%% then fails 80%% of the time)%s%s\n",
 	       a->min_effect, a->pairs, 2 * a->min_effect * 100,
 	       a->min_effect > c->min_effect ? "; the current floor is below "
-	       "the measured noise" : "");
+	       "the measured noise" : "", a->pairs == c->pairs &&
+	       a->min_effect <= c->min_effect ? "; its pairs suffice" : "");
 }
 
 /* Replace bytes [off, end) of *text (*len long, NUL-ended) by repl. */
@@ -590,7 +603,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 				goto cleanup;
 			}
 			stable = advice_stable(&st, c->min_effect, level,
-					       &half[0], &half[1]);
+					       c->pairs, &half[0], &half[1]);
 			if (stable || n >= cap)
 				break;
 			bench_stats_release(&st);
@@ -608,9 +621,9 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		rec[i].base_cv = st.base_cv;
 		rec[i].head_cv = st.head_cv;
 		rec[i].pairs = st.n;
-		adv[i] = advise(rec[i].spread, c->min_effect, level);
+		adv[i] = advise(rec[i].spread, c->min_effect, level, c->pairs);
 		report(c, &st, rec[i].spread, level, &adv[i]);
-		advice_range(st.ratios, st.n, c->min_effect, level,
+		advice_range(st.ratios, st.n, c->min_effect, level, c->pairs,
 			     seed_derive(seed, c->name, 1), &lo, &hi);
 		if (stable)
 			printf("  stable: both halves of the %zu pairs "
