@@ -168,51 +168,50 @@ static double at_round(const struct arm_figures *fixed,
 	return s;
 }
 
+int run_fixed_time(const struct bench_run *br, char *why, size_t size)
+{
+	struct arm_figures w, c, ins;
+	double round_s;
+
+	if (br->suite_name || br->cfg->format != FORMAT_TIME ||
+	    br->error || br->is_new || br->npairs < 4)
+		return 0;
+	figures(&w, br, 0);
+	figures(&c, br, 1);
+	figures(&ins, br, 2);
+	if (w.n < 4)
+		return 0;
+	why[0] = '\0';
+	if (fabs(rel(&w)) < 0.02 && c.n >= 4 && fabs(rel(&c)) > 0.10)
+		snprintf(why, size, "wall time stays the same in both arms "
+			 "(%+.1f%%) while CPU time changes by %+.1f%%",
+			 rel(&w) * 100, rel(&c) * 100);
+	else if (fabs(rel(&w)) < 0.02 && ins.n >= 4 && fabs(rel(&ins)) > 0.05)
+		snprintf(why, size, "wall time stays the same in both arms "
+			 "(%+.1f%%) while instructions change by %+.1f%%",
+			 rel(&w) * 100, rel(&ins) * 100);
+	if (!why[0] && c.n >= 4 && (round_s = at_round(&w, &c)) > 0)
+		snprintf(why, size, "wall time sits at %.0f s (CV %.2f%%) with "
+			 "far less spread than CPU time (CV %.1f%%)", round_s,
+			 fmax(w.cv[0], w.cv[1]) * 100,
+			 fmin(c.cv[0], c.cv[1]) * 100);
+	/* a harness timing itself with clock(): CPU time is what is fixed
+	   (xxhsum -b), the wall time follows the load */
+	if (!why[0] && c.n >= 4 && (round_s = at_round(&c, &w)) > 0)
+		snprintf(why, size, "CPU time sits at %.0f s (CV %.2f%%) with "
+			 "far less spread than wall time (CV %.1f%%)", round_s,
+			 fmax(c.cv[0], c.cv[1]) * 100,
+			 fmin(w.cv[0], w.cv[1]) * 100);
+	return why[0] != '\0';
+}
+
 void run_note_fixed_time(struct run_report *r)
 {
 	size_t i;
+	char why[512];
 
 	for (i = 0; i < r->n; i++) {
-		struct run_bench *b = &r->b[i];
-		const struct bench_run *br = &b->run;
-		struct arm_figures w, c, ins;
-		char why[512];
-		double round_s;
-
-		if (br->suite_name || br->cfg->format != FORMAT_TIME ||
-		    br->error || br->is_new || br->npairs < 4)
-			continue;
-		figures(&w, br, 0);
-		figures(&c, br, 1);
-		figures(&ins, br, 2);
-		if (w.n < 4)
-			continue;
-		why[0] = '\0';
-		if (fabs(rel(&w)) < 0.02 && c.n >= 4 && fabs(rel(&c)) > 0.10)
-			snprintf(why, sizeof(why), "wall time stays the same "
-				 "in both arms (%+.1f%%) while CPU time changes "
-				 "by %+.1f%%", rel(&w) * 100, rel(&c) * 100);
-		else if (fabs(rel(&w)) < 0.02 && ins.n >= 4 &&
-			 fabs(rel(&ins)) > 0.05)
-			snprintf(why, sizeof(why), "wall time stays the same "
-				 "in both arms (%+.1f%%) while instructions "
-				 "change by %+.1f%%", rel(&w) * 100,
-				 rel(&ins) * 100);
-		if (!why[0] && c.n >= 4 && (round_s = at_round(&w, &c)) > 0)
-			snprintf(why, sizeof(why), "wall time sits at %.0f s "
-				 "(CV %.2f%%) with far less spread than CPU "
-				 "time (CV %.1f%%)", round_s,
-				 fmax(w.cv[0], w.cv[1]) * 100,
-				 fmin(c.cv[0], c.cv[1]) * 100);
-		/* a harness timing itself with clock(): CPU time is what
-		   is fixed (xxhsum -b), the wall time follows the load */
-		if (!why[0] && c.n >= 4 && (round_s = at_round(&c, &w)) > 0)
-			snprintf(why, sizeof(why), "CPU time sits at %.0f s "
-				 "(CV %.2f%%) with far less spread than wall "
-				 "time (CV %.1f%%)", round_s,
-				 fmax(c.cv[0], c.cv[1]) * 100,
-				 fmin(w.cv[0], w.cv[1]) * 100);
-		if (!why[0])
+		if (!run_fixed_time(&r->b[i].run, why, sizeof(why)))
 			continue;
 		snprintf(why + strlen(why), sizeof(why) - strlen(why),
 			 ": the benchmark may run for a fixed time, which "
@@ -220,6 +219,6 @@ void run_note_fixed_time(struct run_report *r)
 			 "through a suite format, or a fixed amount of work "
 			 "(README: \"Benchmarks that run for a fixed time\"; "
 			 "a note: the verdict stands)");
-		run_bench_note(b, why);
+		run_bench_note(&r->b[i], why);
 	}
 }

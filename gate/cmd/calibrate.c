@@ -26,6 +26,7 @@
 #include "gate/jsonpos.h"
 #include "gate/measure.h"
 #include "gate/options.h"
+#include "gate/run.h"
 #include "gate/workspace.h"
 #include "gate/exec/signals.h"
 #include "gate/verdict.h"
@@ -575,6 +576,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
 			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
 		struct advice half[2];
+		char why[256];
 		double lo, hi;
 		int stable;
 
@@ -623,6 +625,13 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		rec[i].pairs = st.n;
 		adv[i] = advise(rec[i].spread, c->min_effect, level, c->pairs);
 		report(c, &st, rec[i].spread, level, &adv[i]);
+		if (run_fixed_time(&br, why, sizeof(why)))
+			printf("  note: %s: it may run for a fixed time, so "
+			       "its time says nothing of the code and this "
+			       "advice nothing of a regression; use its own "
+			       "rate through a suite format, or a fixed amount "
+			       "of work (README: \"Benchmarks that run for a "
+			       "fixed time\")\n", why);
 		advice_range(st.ratios, st.n, c->min_effect, level, c->pairs,
 			     seed_derive(seed, c->name, 1), &lo, &hi);
 		if (stable)
