@@ -210,19 +210,25 @@ static void advice_range(const double *ratios, size_t n, double floor,
 
 /*
  * Whether the recommendation is stable at st's pairs: the first and the
- * second half of the pairs, each on its own, recommend the same (within
- * one rounding step). *first and *second get the two.
+ * second half of the pairs, each on its own, recommend the same as all
+ * of them (within one rounding step; two halves that agree with each
+ * other can both differ from the whole when its spread is wider than
+ * theirs, as with a shift between them). *first and *second get the two
+ * halves', *all the whole's.
  */
 static int advice_stable(const struct bench_stats *st, double floor,
 			 double level, unsigned own, struct advice *first,
-			 struct advice *second)
+			 struct advice *second, struct advice *all)
 {
 	size_t h = st->n / 2;
 
 	*first = advise(calibration_spread(st->ratios, h), floor, level, own);
 	*second = advise(calibration_spread(st->ratios + h, st->n - h), floor,
 			 level, own);
-	return advice_agrees(first, second);
+	*all = advise(calibration_spread(st->ratios, st->n), floor, level,
+		      own);
+	return advice_agrees(first, second) && advice_agrees(first, all) &&
+	       advice_agrees(second, all);
 }
 
 static void report(const struct bench_cfg *c, const struct bench_stats *st,
@@ -575,7 +581,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 					    0 };
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
 			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
-		struct advice half[2];
+		struct advice half[3];
 		char why[256];
 		double lo, hi;
 		int stable;
@@ -605,7 +611,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 				goto cleanup;
 			}
 			stable = advice_stable(&st, c->min_effect, level,
-					       c->pairs, &half[0], &half[1]);
+					       c->pairs, &half[0], &half[1],
+					       &half[2]);
 			if (stable || n >= cap)
 				break;
 			bench_stats_release(&st);
@@ -635,16 +642,20 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		advice_range(st.ratios, st.n, c->min_effect, level, c->pairs,
 			     seed_derive(seed, c->name, 1), &lo, &hi);
 		if (stable)
-			printf("  stable: both halves of the %zu pairs "
-			       "recommend \"min_effect\" %.3g, \"pairs\" %u"
-			       "\n", st.n, half[1].min_effect, half[1].pairs);
+			printf("  stable: each half of the %zu pairs "
+			       "recommends what all of them do: \"min_effect\" "
+			       "%.3g and %.3g, \"pairs\" %u\n", st.n,
+			       half[0].min_effect, half[1].min_effect,
+			       half[1].pairs);
 		else
 			printf("  not stable within %zu pairs: the halves "
 			       "recommend \"min_effect\" %.3g (%u pairs) and "
-			       "%.3g (%u pairs); calibrate again with more "
-			       "--pairs, or on a quieter machine\n", st.n,
+			       "%.3g (%u pairs), all of them %.3g (%u pairs); "
+			       "calibrate again with more --pairs, or on a "
+			       "quieter machine\n", st.n,
 			       half[0].min_effect, half[0].pairs,
-			       half[1].min_effect, half[1].pairs);
+			       half[1].min_effect, half[1].pairs,
+			       half[2].min_effect, half[2].pairs);
 		printf("  recommended floor's range: %.3g to %.3g (10th to "
 		       "90th percentile of %d resamples of the pairs)\n\n",
 		       lo, hi, NBOOT);

@@ -79,7 +79,7 @@ cp "$W/gate.json" "$SCRATCH/allocs.json"
 gate_run 0 -C "$W" calibrate --pairs 6 --seed 1 -q --write
 # no noise: stable at once (no more pairs), a range of one value
 expect_in "$OUT" "work: 6 A/A pairs"
-expect_in "$OUT" "stable: both halves of the 6 pairs recommend"
+expect_in "$OUT" "stable: each half of the 6 pairs recommends what all of them do"
 grep -Eq "recommended floor's range: ([0-9.e-]+) to \1 " "$OUT" ||
 	fail "an exact metric's recommended floor has no spread"
 expect_in "$OUT" '"pairs": 3 (a regression'
