@@ -117,7 +117,8 @@ void run_note_load(struct run_report *r);
  * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
  * hides any change from wall-clock timing. Noted, never a verdict, when
  * both arms' wall times stay the same (within 2%) while their CPU time
- * (10%) or instruction counts (5%) differ, or when the wall time sits at a
+ * (10%) or instruction counts (5%) differ, the same way in nearly every
+ * pair (sign test p <= 0.01), or when the wall time sits at a
  * round number of seconds with far less spread (a fifth) than the CPU
  * time, or the CPU time at one with far less spread than the wall time.
  * Suites (their own figures) are left alone.
