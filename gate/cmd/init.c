@@ -315,27 +315,63 @@ static void drop_chatter(char *text)
 	*out = '\0';
 }
 
+/* Whether name is a C or C++ source file. */
+static int is_source(const char *name)
+{
+	static const char *const ext[] = { ".c", ".cc", ".cpp", ".cxx", NULL };
+	size_t n = strlen(name), i, e;
+
+	for (i = 0; ext[i]; i++) {
+		e = strlen(ext[i]);
+		if (n > e && !strcmp(name + n - e, ext[i]))
+			return 1;
+	}
+	return 0;
+}
+
+#define MAX_WHATIF 256
+
 /*
  * make -n TARGET (no TARGET: the default goal) in top: the commands it
  * would run, without running them. NULL, with *why set, when make
  * cannot say. A recipe line marked '+' or naming $(MAKE) still runs
  * under -n (with -n passed on); GNU make may also remake the makefiles.
+ * In a tree built already, make -n alone would show nothing to do: each
+ * source file in top is passed as -W FILE ("what if it had just
+ * changed"), so what it builds shows; -B would do that too, but would
+ * also remake (run) a makefile's own rule.
  */
 static char *dry_run(const char *top, const char *target, char **why)
 {
 	extern char **environ;
 	char a0[] = "make", a1[] = "-n", a2[] = "--no-print-directory",
-	     a3[] = "--", lc[] = "LC_ALL=C";
-	char *argv[] = { a0, a1, a2, a3, (char *)target, NULL }, **env,
-	     *out = NULL;
+	     a3[] = "--", lc[] = "LC_ALL=C", w[] = "-W";
+	char *argv[5 + 2 * MAX_WHATIF + 2], **env, *out = NULL;
 	struct command cmd = { argv, NULL };
 	struct run_spec spec;
 	struct run_result res;
-	size_t n = 0, i, k = 0;
-	char buf[128];
+	size_t n = 0, i, k = 0, na = 0, nw = 0;
+	char buf[128], *names[MAX_WHATIF];
+	DIR *d = opendir(top);
+	struct dirent *e;
 
-	if (!target)
-		argv[3] = NULL;
+	while (d && nw < MAX_WHATIF && (e = readdir(d)))
+		if (e->d_name[0] != '.' && is_source(e->d_name))
+			names[nw++] = xstrdup(e->d_name);
+	if (d)
+		closedir(d);
+	argv[na++] = a0;
+	argv[na++] = a1;
+	argv[na++] = a2;
+	for (i = 0; i < nw; i++) {
+		argv[na++] = w;
+		argv[na++] = names[i];
+	}
+	if (target) {
+		argv[na++] = a3;
+		argv[na++] = (char *)target;
+	}
+	argv[na] = NULL;
 	while (environ[n])
 		n++;
 	env = xcalloc(n + 2, sizeof(char *));
@@ -356,6 +392,8 @@ static char *dry_run(const char *top, const char *target, char **why)
 	spec.capture = (size_t)1 << 20;
 	run_one(&res, &spec);
 	free(env);
+	for (i = 0; i < nw; i++)
+		free(names[i]);
 	if (res.status != RUN_OK) {
 		free(res.out);
 		*why = xasprintf("make -n %s %s%s%.200s", target ? target : "",

@@ -15,11 +15,14 @@ fullbench: fb.c
 fuzzer: fz.c
 	cc -o fuzzer fz.c
 EOF2
-cat >"$R/tests/bench/Makefile" <<'EOF2'
+cat >"$R/tests/bench/Makefile.in" <<'EOF2'
 default: benchHash
 benchHash benchHash32: main.c
 	cc -O2 -o $@ main.c
+Makefile: Makefile.in
+	cp Makefile.in Makefile; touch remade
 EOF2
+cp "$R/tests/bench/Makefile.in" "$R/tests/bench/Makefile"
 cat >"$R/tests/net/Makefile" <<'EOF2'
 all:
 	curl -s -o corpus https://example.invalid/corpus
@@ -51,3 +54,16 @@ expect_not_in "$OUT" deepbench
 [ -z "$(git -C "$R" status --porcelain)" ] || fail "gate init changed the tree"
 gate_run 0 -C "$R" init
 expect_in "$R/gate.json" '"run":	["./tests/bench/benchHash"]'
+# in a tree built already (as a user's usually is) make -n alone has
+# nothing to do: init still finds the programs, and remakes no makefile
+# (make -B would run the rule that remakes tests/bench/Makefile)
+printf 'tests/fullbench\ntests/fuzzer\ntests/bench/benchHash\n*.o\n' >"$R/.gitignore"
+commit_all "$R" ignore
+make -s -C "$R/tests" >/dev/null 2>&1 && make -s -C "$R/tests/bench" >/dev/null 2>&1 ||
+	fail "the fixture does not build"
+[ -x "$R/tests/bench/benchHash" ] || fail "the fixture did not build benchHash"
+gate_run 0 -C "$R" init --stdout
+expect_in "$OUT" '"run":	["./tests/fullbench"]'
+expect_in "$OUT" '"run":	["./tests/bench/benchHash"]'
+[ -e "$R/tests/bench/remade" ] && fail "gate init ran the rule that remakes a makefile"
+exit 0
