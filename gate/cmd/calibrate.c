@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -119,6 +120,28 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "about 40 s" or "about 7 min": how long the pairs from have to to take
+ * at per seconds a pair, into buf. */
+static const char *eta(char *buf, size_t size, double per, unsigned from,
+		       unsigned to)
+{
+	double t = per * (double)(to - from);
+
+	if (t < 120)
+		snprintf(buf, size, "about %.0f s", ceil(t));
+	else
+		snprintf(buf, size, "about %.0f min", ceil(t / 60));
+	return buf;
 }
 
 /*
@@ -582,7 +605,9 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
 			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
 		struct advice half[3];
-		char why[256];
+		char why[256], buf[32];
+		double start;
+		unsigned had;
 		double lo, hi;
 		int stable;
 
@@ -595,6 +620,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		}
 		/* more pairs, up to 4x, until the two halves of the pairs
 		   recommend the same */
+		start = now();
 		for (;;) {
 			rc = measure_bench(&br, &mo, n);
 			if (rc > 0) {
@@ -617,11 +643,15 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 				break;
 			bench_stats_release(&st);
 			memset(&st, 0, sizeof(st));
+			had = n;
 			n = 2 * n < cap ? 2 * n : cap;
+			/* the warm-up is in the first time: an upper bound */
 			if (!o.quiet)
 				fprintf(stderr, "gate: %s: the halves of the "
 					"pairs disagree; measuring up to %u "
-					"pairs\n", c->name, n);
+					"pairs (%s more)\n", c->name, n,
+					eta(buf, sizeof(buf),
+					    (now() - start) / had, had, n));
 		}
 		rec[i].name = xstrdup(c->name);
 		rec[i].metric = c->metric;

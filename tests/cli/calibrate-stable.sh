@@ -46,3 +46,8 @@ gate_run 0 -C "$U" calibrate --rebuild --pairs 6 --seed 1
 expect_not_in "$OUT" "stable: both halves of the 6 pairs"
 expect_not_in "$OUT" "stable: each half of the 6 pairs"
 expect_in "$ERR" "the halves of the pairs disagree; measuring up to 12 pairs"
+# each doubling says how long the pairs it adds will take, at the time a
+# pair took so far (calibrate has no budget; xxhash's three benchmarks
+# took 10 minutes, said nowhere)
+grep -Eq "measuring up to 12 pairs \(about [0-9]+ (s|min) more\)" "$ERR" ||
+	fail "the doubling should say how long the added pairs will take"

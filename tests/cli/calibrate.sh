@@ -5,7 +5,8 @@
 R=$SCRATCH/repo
 fixture "$R" 0.01 0.01
 gate_run 0 -C "$R" calibrate --pairs 6 --seed 3
-expect_in "$OUT" "sleep: 6 A/A pairs"
+# 6 pairs, or up to 4x as many while the halves' advice differs (noise)
+grep -Eq "^sleep: (6|12|24) A/A pairs" "$OUT" || fail "calibrate should measure 6 A/A pairs, or 12 or 24"
 expect_in "$OUT" "smallest regression detectable"
 expect_in "$OUT" "recommend: \"min_effect\""
 [ -f "$R/.git/gate/calibration.json" ] || fail "no calibration record"
