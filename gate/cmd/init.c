@@ -784,44 +784,69 @@ static void detect(struct found *f, const char *top)
 	}
 }
 
+/* s as a JSON string (quotes and escapes), appended to *out. */
+static void append_string(char **out, const char *s)
+{
+	cJSON *str = cJSON_CreateString(s);
+	char *text = str ? cJSON_PrintUnformatted(str) : NULL, *old = *out;
+
+	*out = xasprintf("%s%s", old, text ? text : "\"\"");
+	free(old);
+	cJSON_free(text);
+	cJSON_Delete(str);
+}
+
+static void append(char **out, const char *s)
+{
+	char *old = *out;
+
+	*out = xasprintf("%s%s", old, s);
+	free(old);
+}
+
+/*
+ * The starter in README.md's layout: two spaces, "key": value, the
+ * defaults on one line and each benchmark on one line, so that it reads
+ * as the README's examples do and gate calibrate --write's edits (which
+ * keep a file's layout) look like the rest.
+ */
 static char *render(const struct found *f)
 {
-	cJSON *root = cJSON_CreateObject(), *d, *list, *b, *argv;
-	char *text;
+	char *out = xstrdup(""), num[128];
 	size_t i, k;
 
-	cJSON_AddNumberToObject(root, "version", CONFIG_VERSION);
-	if (f->build)
-		cJSON_AddStringToObject(root, "build", f->build);
-	d = cJSON_AddObjectToObject(root, "defaults");
-	cJSON_AddNumberToObject(d, "pairs", CONFIG_DEFAULT_PAIRS);
-	cJSON_AddNumberToObject(d, "warmup", CONFIG_DEFAULT_WARMUP);
-	cJSON_AddNumberToObject(d, "min_effect", CONFIG_DEFAULT_MIN_EFFECT);
-	cJSON_AddNumberToObject(d, "timeout", CONFIG_DEFAULT_TIMEOUT);
-	list = cJSON_AddArrayToObject(root, "benchmarks");
+	snprintf(num, sizeof(num), "{\n  \"version\": %d,\n", CONFIG_VERSION);
+	append(&out, num);
+	if (f->build) {
+		append(&out, "  \"build\": ");
+		append_string(&out, f->build);
+		append(&out, ",\n");
+	}
+	snprintf(num, sizeof(num), "  \"defaults\": { \"pairs\": %d, "
+		 "\"warmup\": %d, \"min_effect\": %g, \"timeout\": %g },\n",
+		 (int)CONFIG_DEFAULT_PAIRS, (int)CONFIG_DEFAULT_WARMUP,
+		 (double)CONFIG_DEFAULT_MIN_EFFECT,
+		 (double)CONFIG_DEFAULT_TIMEOUT);
+	append(&out, num);
+	append(&out, "  \"benchmarks\": [\n");
 	for (i = 0; i < f->n; i++) {
-		b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "name", f->names[i]);
-		argv = cJSON_AddArrayToObject(b, "run");
-		for (k = 0; f->runs[i][k]; k++)
-			cJSON_AddItemToArray(argv,
-					     cJSON_CreateString(f->runs[i][k]));
+		append(&out, "    { \"name\": ");
+		append_string(&out, f->names[i]);
+		append(&out, ", \"run\": [");
+		for (k = 0; f->runs[i][k]; k++) {
+			if (k)
+				append(&out, ", ");
+			append_string(&out, f->runs[i][k]);
+		}
 		/* tools that print their own timings never repeat stdout */
-		if (!f->parity[i])
-			cJSON_AddFalseToObject(b, "parity");
-		cJSON_AddItemToArray(list, b);
+		append(&out, f->parity[i] ? "] }" : "], \"parity\": false }");
+		append(&out, i + 1 < f->n ? ",\n" : "\n");
 	}
-	if (!f->n) {
-		b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "name", "example");
-		argv = cJSON_AddArrayToObject(b, "run");
-		cJSON_AddItemToArray(argv, cJSON_CreateString(
-				     "./path/to/your-benchmark"));
-		cJSON_AddItemToArray(list, b);
-	}
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	return text;
+	if (!f->n)
+		append(&out, "    { \"name\": \"example\", \"run\": "
+		       "[\"./path/to/your-benchmark\"] }\n");
+	append(&out, "  ]\n}");
+	return out;
 }
 
 static void found_release(struct found *f)
@@ -935,7 +960,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 	code = EXIT_PASS;
 cleanup:
 	found_release(&f);
-	cJSON_free(text);
+	free(text);
 	free(path);
 	return code;
 }

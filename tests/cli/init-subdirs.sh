@@ -38,12 +38,17 @@ for c in tests/fb.c tests/fz.c tests/bench/main.c tests/net/n.c tests/bench/deep
 done
 commit_all "$R" sub
 gate_run 0 -C "$R" init --stdout
-expect_in "$OUT" '"run":	["./tests/fullbench"]'
-expect_in "$OUT" '"name":	"fullbench"'
-expect_in "$OUT" '"run":	["./tests/bench/benchHash"]'
-expect_in "$OUT" '"name":	"benchHash"'
-expect_in "$OUT" '"build":	"make -j2 && make -C tests fullbench && make -C tests/bench benchHash"'
+expect_in "$OUT" '"run": ["./tests/fullbench"]'
+expect_in "$OUT" '"name": "fullbench"'
+expect_in "$OUT" '"run": ["./tests/bench/benchHash"]'
+expect_in "$OUT" '"name": "benchHash"'
+expect_in "$OUT" '"build": "make -j2 && make -C tests fullbench && make -C tests/bench benchHash"'
 expect_in "$ERR" "benchmark: fullbench: the makefile in tests links the program fullbench"
+# laid out as README.md's examples are: two spaces, no tabs, one line a
+# benchmark
+grep -q '	' "$OUT" && fail "gate init's gate.json is indented with tabs"
+expect_in "$OUT" '  "defaults": { "pairs": 20, "warmup": 2, "min_effect": 0.05, "timeout": 60 },'
+expect_in "$OUT" '    { "name": "fullbench", "run": ["./tests/fullbench"] },'
 expect_not_in "$OUT" fuzzer
 expect_not_in "$OUT" netbench
 expect_in "$ERR" "not proposed: tests/net/netbench: fetches over the network"
@@ -53,7 +58,7 @@ expect_not_in "$OUT" deepbench
 [ -e "$R/tests/fullbench" ] && fail "gate init built tests/fullbench"
 [ -z "$(git -C "$R" status --porcelain)" ] || fail "gate init changed the tree"
 gate_run 0 -C "$R" init
-expect_in "$R/gate.json" '"run":	["./tests/bench/benchHash"]'
+expect_in "$R/gate.json" '"run": ["./tests/bench/benchHash"]'
 # in a tree built already (as a user's usually is) make -n alone has
 # nothing to do: init still finds the programs, and remakes no makefile
 # (make -B would run the rule that remakes tests/bench/Makefile)
@@ -63,7 +68,7 @@ make -s -C "$R/tests" >/dev/null 2>&1 && make -s -C "$R/tests/bench" >/dev/null 
 	fail "the fixture does not build"
 [ -x "$R/tests/bench/benchHash" ] || fail "the fixture did not build benchHash"
 gate_run 0 -C "$R" init --stdout
-expect_in "$OUT" '"run":	["./tests/fullbench"]'
-expect_in "$OUT" '"run":	["./tests/bench/benchHash"]'
+expect_in "$OUT" '"run": ["./tests/fullbench"]'
+expect_in "$OUT" '"run": ["./tests/bench/benchHash"]'
 [ -e "$R/tests/bench/remade" ] && fail "gate init ran the rule that remakes a makefile"
 exit 0
