@@ -29,10 +29,11 @@ static void one_init(struct one *o, const double wall[2],
 		     double wall_spread, const double cpu[2],
 		     double cpu_spread)
 {
+	static char name[] = "bench";
 	size_t i, a;
 
 	memset(o, 0, sizeof(*o));
-	o->cfg.name = "bench";
+	o->cfg.name = name;
 	o->cfg.format = FORMAT_TIME;
 	for (i = 0; i < NPAIRS; i++)
 		for (a = 0; a < 2; a++) {
