@@ -115,7 +115,7 @@ UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
 	view common
 # unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint gate/os/test-os
+UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint gate/os/test-os gate/test-run
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60

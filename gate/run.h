@@ -117,10 +117,19 @@ void run_note_load(struct run_report *r);
  * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
  * hides any change from wall-clock timing. Noted, never a verdict, when
  * both arms' wall times stay the same (within 2%) while their CPU time
- * (10%) or instruction counts (5%) differ, or when the wall time sits at a
+ * (10%) or instruction counts (5%) differ, the same way in nearly every
+ * pair (sign test p <= 0.01), or when the wall time sits at a
  * round number of seconds with far less spread (a fifth) than the CPU
- * time. Suites (their own figures) are left alone.
+ * time, or the CPU time at one with far less spread than the wall time.
+ * Suites (their own figures) are left alone.
  */
 void run_note_fixed_time(struct run_report *r);
+/*
+ * run_note_fixed_time's test on one benchmark's pairs: why it may run for
+ * a fixed time (a sentence in why, at most size bytes) and 1, else 0.
+ * gate calibrate asks it too: its A/A arms differ in nothing, so only
+ * the round-number tests can fire there.
+ */
+int run_fixed_time(const struct bench_run *br, char *why, size_t size);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -26,6 +27,7 @@
 #include "gate/jsonpos.h"
 #include "gate/measure.h"
 #include "gate/options.h"
+#include "gate/run.h"
 #include "gate/workspace.h"
 #include "gate/exec/signals.h"
 #include "gate/verdict.h"
@@ -120,10 +122,37 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 	return 0;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "about 40 s" or "about 7 min": how long the pairs from have to to take
+ * at per seconds a pair, into buf. */
+static const char *eta(char *buf, size_t size, double per, unsigned from,
+		       unsigned to)
+{
+	double t = per * (double)(to - from);
+
+	if (t < 120)
+		snprintf(buf, size, "about %.0f s", ceil(t));
+	else
+		snprintf(buf, size, "about %.0f min", ceil(t / 60));
+	return buf;
+}
+
 /*
- * The advice: the fewest pairs in the table at which the current floor
- * catches a regression of twice the floor 80% of the time; when none
- * does, 40 pairs and the floor that they support, rounded up to 0.5%.
+ * The advice: the fewest pairs, from the benchmark's own `pairs` (at
+ * least) and the table's above them, at which the current floor catches
+ * a regression of twice the floor 80% of the time; when none does, the
+ * larger of 40 and its own pairs, and the floor they support, rounded up
+ * to 0.5%. Never fewer pairs than it has: those are the least gate run
+ * measures (a first look of fewer is weaker than the table's figure, which
+ * gives the whole level to one look), and a count decided exactly needs
+ * no more than it has.
  */
 static int cmp_double(const void *a, const void *b)
 {
@@ -132,13 +161,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct advice advise(double spread, double floor, double level)
+static struct advice advise(double spread, double floor, double level,
+			    unsigned own)
 {
-	struct advice a = { 40, 0 };
+	struct advice a = { own > 40 ? own : 40, 0 };
 	size_t i;
 
+	if (calibration_mde(spread, own, level, 0.8) <= floor) {
+		a.pairs = own;
+		a.min_effect = floor;
+		return a;
+	}
 	for (i = 0; i < NTABLE; i++)
-		if (calibration_mde(spread, table_pairs[i], level, 0.8) <=
+		if (table_pairs[i] > own &&
+		    calibration_mde(spread, table_pairs[i], level, 0.8) <=
 		    floor) {
 			a.pairs = table_pairs[i];
 			a.min_effect = floor;
@@ -168,8 +204,8 @@ static int advice_agrees(const struct advice *a, const struct advice *b)
  * their 10th and 90th percentiles in *lo, *hi.
  */
 static void advice_range(const double *ratios, size_t n, double floor,
-			 double level, unsigned long seed, double *lo,
-			 double *hi)
+			 double level, unsigned own, unsigned long seed,
+			 double *lo, double *hi)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double *r = xmalloc(n * sizeof(*r)), rec[NBOOT];
@@ -185,7 +221,7 @@ static void advice_range(const double *ratios, size_t n, double floor,
 	for (b = 0; b < NBOOT; b++) {
 		for (i = 0; i < n; i++)
 			r[i] = ratios[gsl_rng_uniform_int(rng, n)];
-		a = advise(calibration_spread(r, n), floor, level);
+		a = advise(calibration_spread(r, n), floor, level, own);
 		rec[b] = a.min_effect;
 	}
 	qsort(rec, NBOOT, sizeof(rec[0]), cmp_double);
@@ -197,19 +233,25 @@ static void advice_range(const double *ratios, size_t n, double floor,
 
 /*
  * Whether the recommendation is stable at st's pairs: the first and the
- * second half of the pairs, each on its own, recommend the same (within
- * one rounding step). *first and *second get the two.
+ * second half of the pairs, each on its own, recommend the same as all
+ * of them (within one rounding step; two halves that agree with each
+ * other can both differ from the whole when its spread is wider than
+ * theirs, as with a shift between them). *first and *second get the two
+ * halves', *all the whole's.
  */
 static int advice_stable(const struct bench_stats *st, double floor,
-			 double level, struct advice *first,
-			 struct advice *second)
+			 double level, unsigned own, struct advice *first,
+			 struct advice *second, struct advice *all)
 {
 	size_t h = st->n / 2;
 
-	*first = advise(calibration_spread(st->ratios, h), floor, level);
+	*first = advise(calibration_spread(st->ratios, h), floor, level, own);
 	*second = advise(calibration_spread(st->ratios + h, st->n - h), floor,
-			 level);
-	return advice_agrees(first, second);
+			 level, own);
+	*all = advise(calibration_spread(st->ratios, st->n), floor, level,
+		      own);
+	return advice_agrees(first, second) && advice_agrees(first, all) &&
+	       advice_agrees(second, all);
 }
 
 static void report(const struct bench_cfg *c, const struct bench_stats *st,
@@ -245,10 +287,11 @@ static void report(const struct bench_cfg *c, const struct bench_stats *st,
 		printf("  %+6.1f%%", calibration_mde(spread, table_pairs[i],
 						      level, 0.95) * 100);
 	printf("\n  recommend: \"min_effect\": %.3g, \"pairs\": %u (a "
-	       "regression of %+.1f%% then fails 80%% of the time)%s\n",
+	       "regression of %+.1f%% then fails 80%% of the time)%s%s\n",
 	       a->min_effect, a->pairs, 2 * a->min_effect * 100,
 	       a->min_effect > c->min_effect ? "; the current floor is below "
-	       "the measured noise" : "");
+	       "the measured noise" : "", a->pairs == c->pairs &&
+	       a->min_effect <= c->min_effect ? "; its pairs suffice" : "");
 }
 
 /* Replace bytes [off, end) of *text (*len long, NUL-ended) by repl. */
@@ -561,7 +604,10 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 					    0 };
 		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
 			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
-		struct advice half[2];
+		struct advice half[3];
+		char why[256], buf[32];
+		double start;
+		unsigned had;
 		double lo, hi;
 		int stable;
 
@@ -574,6 +620,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		}
 		/* more pairs, up to 4x, until the two halves of the pairs
 		   recommend the same */
+		start = now();
 		for (;;) {
 			rc = measure_bench(&br, &mo, n);
 			if (rc > 0) {
@@ -590,16 +637,21 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 				goto cleanup;
 			}
 			stable = advice_stable(&st, c->min_effect, level,
-					       &half[0], &half[1]);
+					       c->pairs, &half[0], &half[1],
+					       &half[2]);
 			if (stable || n >= cap)
 				break;
 			bench_stats_release(&st);
 			memset(&st, 0, sizeof(st));
+			had = n;
 			n = 2 * n < cap ? 2 * n : cap;
+			/* the warm-up is in the first time: an upper bound */
 			if (!o.quiet)
 				fprintf(stderr, "gate: %s: the halves of the "
 					"pairs disagree; measuring up to %u "
-					"pairs\n", c->name, n);
+					"pairs (%s more)\n", c->name, n,
+					eta(buf, sizeof(buf),
+					    (now() - start) / had, had, n));
 		}
 		rec[i].name = xstrdup(c->name);
 		rec[i].metric = c->metric;
@@ -608,21 +660,32 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		rec[i].base_cv = st.base_cv;
 		rec[i].head_cv = st.head_cv;
 		rec[i].pairs = st.n;
-		adv[i] = advise(rec[i].spread, c->min_effect, level);
+		adv[i] = advise(rec[i].spread, c->min_effect, level, c->pairs);
 		report(c, &st, rec[i].spread, level, &adv[i]);
-		advice_range(st.ratios, st.n, c->min_effect, level,
+		if (run_fixed_time(&br, why, sizeof(why)))
+			printf("  note: %s: it may run for a fixed time, so "
+			       "its time says nothing of the code and this "
+			       "advice nothing of a regression; use its own "
+			       "rate through a suite format, or a fixed amount "
+			       "of work (README: \"Benchmarks that run for a "
+			       "fixed time\")\n", why);
+		advice_range(st.ratios, st.n, c->min_effect, level, c->pairs,
 			     seed_derive(seed, c->name, 1), &lo, &hi);
 		if (stable)
-			printf("  stable: both halves of the %zu pairs "
-			       "recommend \"min_effect\" %.3g, \"pairs\" %u"
-			       "\n", st.n, half[1].min_effect, half[1].pairs);
+			printf("  stable: each half of the %zu pairs "
+			       "recommends what all of them do: \"min_effect\" "
+			       "%.3g and %.3g, \"pairs\" %u\n", st.n,
+			       half[0].min_effect, half[1].min_effect,
+			       half[1].pairs);
 		else
 			printf("  not stable within %zu pairs: the halves "
 			       "recommend \"min_effect\" %.3g (%u pairs) and "
-			       "%.3g (%u pairs); calibrate again with more "
-			       "--pairs, or on a quieter machine\n", st.n,
+			       "%.3g (%u pairs), all of them %.3g (%u pairs); "
+			       "calibrate again with more --pairs, or on a "
+			       "quieter machine\n", st.n,
 			       half[0].min_effect, half[0].pairs,
-			       half[1].min_effect, half[1].pairs);
+			       half[1].min_effect, half[1].pairs,
+			       half[2].min_effect, half[2].pairs);
 		printf("  recommended floor's range: %.3g to %.3g (10th to "
 		       "90th percentile of %d resamples of the pairs)\n\n",
 		       lo, hi, NBOOT);

@@ -42,6 +42,8 @@ struct found {
 	const char *build;
 	char *build_owned;	/* build with extra targets, or NULL */
 	char *extra;		/* " t1 t2": targets the build must also make */
+	char *sub_build;	/* " && make -C DIR PROG" for each program a
+				   makefile below the top makes, or NULL */
 	char *names[MAX_BENCH];
 	char **runs[MAX_BENCH];	/* argv, NULL-terminated, owned */
 	int parity[MAX_BENCH];
@@ -108,15 +110,15 @@ static int exists(const char *dir, const char *name)
 /* Add a benchmark for target, running argv (a NULL-terminated list of
  * literals; a "%s" in one is replaced by target), unless a benchmark of
  * that name is there already. why is NULL or owned. */
-static void add_why(struct found *f, const char *target, int parity,
-		    const char *const *argv, char *why)
+static void add_as(struct found *f, const char *called, const char *target,
+		   int parity, const char *const *argv, char *why)
 {
 	size_t i, k;
-	char *name = valid_name(target);
+	char *name = valid_name(called);
 
 	for (i = 0; i < f->n; i++)
 		if (!strcmp(f->names[i], name)) {
-			if (strcmp(name, target))
+			if (strcmp(name, called) || strcmp(called, target))
 				skip(f, xasprintf("%s: its name would be "
 					"\"%s\", taken already", target,
 					name));
@@ -145,6 +147,12 @@ static void add_why(struct found *f, const char *target, int parity,
 	f->parity[f->n] = parity;
 	f->why[f->n] = why;
 	f->n++;
+}
+
+static void add_why(struct found *f, const char *target, int parity,
+		    const char *const *argv, char *why)
+{
+	add_as(f, target, target, parity, argv, why);
 }
 
 static void add(struct found *f, const char *name, int parity,
@@ -307,27 +315,63 @@ static void drop_chatter(char *text)
 	*out = '\0';
 }
 
+/* Whether name is a C or C++ source file. */
+static int is_source(const char *name)
+{
+	static const char *const ext[] = { ".c", ".cc", ".cpp", ".cxx", NULL };
+	size_t n = strlen(name), i, e;
+
+	for (i = 0; ext[i]; i++) {
+		e = strlen(ext[i]);
+		if (n > e && !strcmp(name + n - e, ext[i]))
+			return 1;
+	}
+	return 0;
+}
+
+#define MAX_WHATIF 256
+
 /*
  * make -n TARGET (no TARGET: the default goal) in top: the commands it
  * would run, without running them. NULL, with *why set, when make
  * cannot say. A recipe line marked '+' or naming $(MAKE) still runs
  * under -n (with -n passed on); GNU make may also remake the makefiles.
+ * In a tree built already, make -n alone would show nothing to do: each
+ * source file in top is passed as -W FILE ("what if it had just
+ * changed"), so what it builds shows; -B would do that too, but would
+ * also remake (run) a makefile's own rule.
  */
 static char *dry_run(const char *top, const char *target, char **why)
 {
 	extern char **environ;
 	char a0[] = "make", a1[] = "-n", a2[] = "--no-print-directory",
-	     a3[] = "--", lc[] = "LC_ALL=C";
-	char *argv[] = { a0, a1, a2, a3, (char *)target, NULL }, **env,
-	     *out = NULL;
+	     a3[] = "--", lc[] = "LC_ALL=C", w[] = "-W";
+	char *argv[5 + 2 * MAX_WHATIF + 2], **env, *out = NULL;
 	struct command cmd = { argv, NULL };
 	struct run_spec spec;
 	struct run_result res;
-	size_t n = 0, i, k = 0;
-	char buf[128];
+	size_t n = 0, i, k = 0, na = 0, nw = 0;
+	char buf[128], *names[MAX_WHATIF];
+	DIR *d = opendir(top);
+	struct dirent *e;
 
-	if (!target)
-		argv[3] = NULL;
+	while (d && nw < MAX_WHATIF && (e = readdir(d)))
+		if (e->d_name[0] != '.' && is_source(e->d_name))
+			names[nw++] = xstrdup(e->d_name);
+	if (d)
+		closedir(d);
+	argv[na++] = a0;
+	argv[na++] = a1;
+	argv[na++] = a2;
+	for (i = 0; i < nw; i++) {
+		argv[na++] = w;
+		argv[na++] = names[i];
+	}
+	if (target) {
+		argv[na++] = a3;
+		argv[na++] = (char *)target;
+	}
+	argv[na] = NULL;
 	while (environ[n])
 		n++;
 	env = xcalloc(n + 2, sizeof(char *));
@@ -348,6 +392,8 @@ static char *dry_run(const char *top, const char *target, char **why)
 	spec.capture = (size_t)1 << 20;
 	run_one(&res, &spec);
 	free(env);
+	for (i = 0; i < nw; i++)
+		free(names[i]);
 	if (res.status != RUN_OK) {
 		free(res.out);
 		*why = xasprintf("make -n %s %s%s%.200s", target ? target : "",
@@ -409,26 +455,25 @@ static int links(const char *commands, const char *path)
 	return 0;
 }
 
-/* Programs named *bench* that commands link ("-o DIR/xbench"). */
-static void scan_linked(struct found *f, const char *commands,
-			const char *source)
+/* The next program named *bench* that commands link ("-o DIR/xbench")
+ * after *p, relative and inside the tree, or NULL; *p moves past it. */
+static char *next_linked(const char **p)
 {
-	static const char *const argv[] = { "./%s", NULL };
-	const char *p = commands, *e;
+	const char *e;
 	char *path;
 	size_t n;
 
-	while ((p = strstr(p, "-o "))) {
-		p += 3;
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, "./", 2))
-			p += 2;
-		for (e = p; *e && !strchr(" \t\n;'\"", *e); e++)
+	while ((*p = strstr(*p, "-o "))) {
+		*p += 3;
+		while (**p == ' ')
+			(*p)++;
+		if (!strncmp(*p, "./", 2))
+			*p += 2;
+		for (e = *p; *e && !strchr(" \t\n;'\"", *e); e++)
 			;
-		n = (size_t)(e - p);
-		path = xstrndup(p, n);
-		p = e;
+		n = (size_t)(e - *p);
+		path = xstrndup(*p, n);
+		*p = e;
 		if (!strstr(strrchr(path, '/') ? strrchr(path, '/') : path,
 			    "bench") || path[0] == '/' || strstr(path, "..") ||
 		    strchr(path, '$') || (n > 2 && path[n - 2] == '.') ||
@@ -436,6 +481,20 @@ static void scan_linked(struct found *f, const char *commands,
 			free(path);
 			continue;
 		}
+		return path;
+	}
+	return NULL;
+}
+
+/* Programs named *bench* that commands link ("-o DIR/xbench"). */
+static void scan_linked(struct found *f, const char *commands,
+			const char *source)
+{
+	static const char *const argv[] = { "./%s", NULL };
+	const char *p = commands;
+	char *path;
+
+	while ((path = next_linked(&p))) {
 		add_why(f, path, 1, argv, xasprintf("the build links the "
 			"program %s (%s), which gate runs directly", path,
 			source));
@@ -542,6 +601,106 @@ static void scan_make(struct found *f, const char *top, const char *text,
 	free(clean);
 }
 
+/* Directories below the top whose makefiles are not the project's own
+ * benchmarks: packaging and other people's code. */
+static int foreign_dir(const char *name)
+{
+	static const char *const names[] = { "debian", "vendor", "third_party",
+		"thirdparty", "node_modules", "external", "deps", NULL };
+	size_t i;
+
+	if (name[0] == '.')
+		return 1;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A makefile in sub (below the top, e.g. "tests/" or "tests/bench/"),
+ * which the top's build does not run: the programs named *bench* its
+ * default goal links (make -n -C sub) are proposed, run as ./sub/PROG and
+ * made by "make -C sub PROG" after the build, unless making them would
+ * clean, fetch or touch the network. Two levels down at most.
+ */
+static void scan_subdirs(struct found *f, const char *top, const char *sub,
+			 int depth)
+{
+	static const char *const argv[] = { "./%s", NULL };
+	char *dir = xasprintf("%s%s", top, sub), *rel, *all, *why, *prog,
+	     *path, *cmds, *old;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	const char *p, *bad, *made;
+
+	while (d && (e = readdir(d))) {
+		if (foreign_dir(e->d_name))
+			continue;
+		rel = xasprintf("%s%s/", sub, e->d_name);
+		path = xasprintf("%s%s", top, rel);
+		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			free(path);
+			free(rel);
+			continue;
+		}
+		why = NULL;
+		all = exists(path, "GNUmakefile") || exists(path, "makefile") ||
+		      exists(path, "Makefile") ? dry_run(path, NULL, &why) :
+		      NULL;
+		free(why);
+		for (p = all; p && (prog = next_linked(&p)); free(prog)) {
+			char *run = xasprintf("%s%s", rel, prog);
+			size_t had = f->n;
+
+			why = NULL;
+			/* the program as a target of its own, else the
+			 * directory's default goal */
+			cmds = dry_run(path, prog, &why);
+			made = prog;
+			if (!cmds || !links(cmds, prog)) {
+				free(cmds);
+				cmds = xstrdup(all);
+				made = "";
+			}
+			free(why);
+			if ((bad = trap(cmds))) {
+				skip(f, xasprintf("%s: %s (make -n -C %.*s%s%s)",
+					run, bad, (int)strlen(rel) - 1, rel,
+					*made ? " " : "", made));
+				free(cmds);
+				free(run);
+				continue;
+			}
+			free(cmds);
+			add_as(f, strrchr(prog, '/') ? strrchr(prog, '/') + 1 :
+			       prog, run, 1, argv, xasprintf("the makefile in "
+			       "%.*s links the program %s (make -n), which gate "
+			       "runs directly; the build makes it with make -C "
+			       "%.*s%s%s", (int)strlen(rel) - 1, rel, prog,
+			       (int)strlen(rel) - 1, rel, *made ? " " : "",
+			       made));
+			if (f->n > had) {
+				old = f->sub_build;
+				f->sub_build = xasprintf("%s && make -C %.*s%s%s",
+					old ? old : "", (int)strlen(rel) - 1,
+					rel, *made ? " " : "", made);
+				free(old);
+			}
+			free(run);
+		}
+		free(all);
+		if (depth < 2)
+			scan_subdirs(f, top, rel, depth + 1);
+		free(path);
+		free(rel);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
 static void detect(struct found *f, const char *top)
 {
 	static const char *const cmake_run[] = { "./build/%s", NULL };
@@ -610,55 +769,84 @@ static void detect(struct found *f, const char *top)
 			scan_make(f, top, text, dry, all);
 		if (all)
 			scan_linked(f, all, "make -n");
+		if (dry)
+			scan_subdirs(f, top, "", 1);
 		free(all);
 		free(why);
-		if (f->extra) {
-			f->build_owned = xasprintf("%s &&%s%s", f->build,
-				autoconf ? " make" : " make", f->extra);
+		if (f->extra || f->sub_build) {
+			f->build_owned = xasprintf("%s%s%s%s", f->build,
+				f->extra ? " && make" : "",
+				f->extra ? f->extra : "",
+				f->sub_build ? f->sub_build : "");
 			f->build = f->build_owned;
 		}
 		free(text);
 	}
 }
 
+/* s as a JSON string (quotes and escapes), appended to *out. */
+static void append_string(char **out, const char *s)
+{
+	cJSON *str = cJSON_CreateString(s);
+	char *text = str ? cJSON_PrintUnformatted(str) : NULL, *old = *out;
+
+	*out = xasprintf("%s%s", old, text ? text : "\"\"");
+	free(old);
+	cJSON_free(text);
+	cJSON_Delete(str);
+}
+
+static void append(char **out, const char *s)
+{
+	char *old = *out;
+
+	*out = xasprintf("%s%s", old, s);
+	free(old);
+}
+
+/*
+ * The starter in README.md's layout: two spaces, "key": value, the
+ * defaults on one line and each benchmark on one line, so that it reads
+ * as the README's examples do and gate calibrate --write's edits (which
+ * keep a file's layout) look like the rest.
+ */
 static char *render(const struct found *f)
 {
-	cJSON *root = cJSON_CreateObject(), *d, *list, *b, *argv;
-	char *text;
+	char *out = xstrdup(""), num[128];
 	size_t i, k;
 
-	cJSON_AddNumberToObject(root, "version", CONFIG_VERSION);
-	if (f->build)
-		cJSON_AddStringToObject(root, "build", f->build);
-	d = cJSON_AddObjectToObject(root, "defaults");
-	cJSON_AddNumberToObject(d, "pairs", CONFIG_DEFAULT_PAIRS);
-	cJSON_AddNumberToObject(d, "warmup", CONFIG_DEFAULT_WARMUP);
-	cJSON_AddNumberToObject(d, "min_effect", CONFIG_DEFAULT_MIN_EFFECT);
-	cJSON_AddNumberToObject(d, "timeout", CONFIG_DEFAULT_TIMEOUT);
-	list = cJSON_AddArrayToObject(root, "benchmarks");
+	snprintf(num, sizeof(num), "{\n  \"version\": %d,\n", CONFIG_VERSION);
+	append(&out, num);
+	if (f->build) {
+		append(&out, "  \"build\": ");
+		append_string(&out, f->build);
+		append(&out, ",\n");
+	}
+	snprintf(num, sizeof(num), "  \"defaults\": { \"pairs\": %d, "
+		 "\"warmup\": %d, \"min_effect\": %g, \"timeout\": %g },\n",
+		 (int)CONFIG_DEFAULT_PAIRS, (int)CONFIG_DEFAULT_WARMUP,
+		 (double)CONFIG_DEFAULT_MIN_EFFECT,
+		 (double)CONFIG_DEFAULT_TIMEOUT);
+	append(&out, num);
+	append(&out, "  \"benchmarks\": [\n");
 	for (i = 0; i < f->n; i++) {
-		b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "name", f->names[i]);
-		argv = cJSON_AddArrayToObject(b, "run");
-		for (k = 0; f->runs[i][k]; k++)
-			cJSON_AddItemToArray(argv,
-					     cJSON_CreateString(f->runs[i][k]));
+		append(&out, "    { \"name\": ");
+		append_string(&out, f->names[i]);
+		append(&out, ", \"run\": [");
+		for (k = 0; f->runs[i][k]; k++) {
+			if (k)
+				append(&out, ", ");
+			append_string(&out, f->runs[i][k]);
+		}
 		/* tools that print their own timings never repeat stdout */
-		if (!f->parity[i])
-			cJSON_AddFalseToObject(b, "parity");
-		cJSON_AddItemToArray(list, b);
+		append(&out, f->parity[i] ? "] }" : "], \"parity\": false }");
+		append(&out, i + 1 < f->n ? ",\n" : "\n");
 	}
-	if (!f->n) {
-		b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "name", "example");
-		argv = cJSON_AddArrayToObject(b, "run");
-		cJSON_AddItemToArray(argv, cJSON_CreateString(
-				     "./path/to/your-benchmark"));
-		cJSON_AddItemToArray(list, b);
-	}
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	return text;
+	if (!f->n)
+		append(&out, "    { \"name\": \"example\", \"run\": "
+		       "[\"./path/to/your-benchmark\"] }\n");
+	append(&out, "  ]\n}");
+	return out;
 }
 
 static void found_release(struct found *f)
@@ -676,6 +864,7 @@ static void found_release(struct found *f)
 		free(f->skipped[i]);
 	free(f->build_owned);
 	free(f->extra);
+	free(f->sub_build);
 	f->n = f->nskipped = 0;
 }
 
@@ -771,7 +960,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 	code = EXIT_PASS;
 cleanup:
 	found_release(&f);
-	cJSON_free(text);
+	free(text);
 	free(path);
 	return code;
 }

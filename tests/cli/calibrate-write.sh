@@ -5,7 +5,9 @@
 R=$SCRATCH/repo
 fixture "$R" 0.01 0.01
 mkdir "$SCRATCH/conf"
-cp "$R/gate.json" "$SCRATCH/conf/real.json"
+# a floor no pairs catch, so there is advice to write (pairs 40)
+sed 's/"min_effect": 0.5/"min_effect": 0.0001/' "$R/gate.json" >"$SCRATCH/conf/real.json"
+grep -q '"min_effect": 0.0001' "$SCRATCH/conf/real.json" || fail "the fixture's floor moved"
 chmod 600 "$SCRATCH/conf/real.json"
 ln -s conf/real.json "$SCRATCH/link.json"
 gate_run 0 -C "$R" calibrate --pairs 4 -q --write --config "$SCRATCH/link.json"

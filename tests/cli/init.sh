@@ -8,10 +8,10 @@ commit_all "$R" make
 gate_run 0 -C "$R" init
 expect_in "$OUT" "build system: make"
 expect_in "$OUT" "benchmark: bench-parse"
-expect_in "$R/gate.json" '"build":	"make -j2"'
-expect_in "$R/gate.json" '"run":	["make", "-s", "bench-parse"]'
+expect_in "$R/gate.json" '"build": "make -j2"'
+expect_in "$R/gate.json" '"run": ["make", "-s", "bench-parse"]'
 # README: wrappers such as make -s print their own lines: "parity": false
-expect_in "$R/gate.json" '"parity":	false'
+expect_in "$R/gate.json" '"parity": false'
 expect_in "$OUT" "benchmark: bench-parse: make target bench-parse (checked with make -n"
 expect_not_in "$R/gate.json" "CFLAGS"
 # the starter runs as it is (identical code: pass or noisy, never an error)
@@ -34,10 +34,10 @@ mkdir -p "$C/benches"
 printf '[package]\nname = "x"\n[[bench]]\nname = "throughput"\nharness = false\n' >"$C/Cargo.toml"
 : >"$C/benches/latency.rs"
 gate_run 0 -C "$C" init --stdout
-expect_in "$OUT" '"build":	"cargo build --release --benches"'
+expect_in "$OUT" '"build": "cargo build --release --benches"'
 expect_in "$OUT" '["cargo", "bench", "-q", "--bench", "throughput"]'
 expect_in "$OUT" '["cargo", "bench", "-q", "--bench", "latency"]'
-expect_in "$OUT" '"parity":	false'
+expect_in "$OUT" '"parity": false'
 [ -e "$C/gate.json" ] && fail "--stdout wrote a file"
 G=$SCRATCH/go
 new_repo "$G"
@@ -94,7 +94,7 @@ echo 'int main(void) { return 0; }' >"$T/prog.c"
 cp "$T/prog.c" "$T/fb.c"
 commit_all "$T" traps
 gate_run 0 -C "$T" init --stdout
-expect_in "$OUT" '"run":	["make", "-s", "bench"]'
+expect_in "$OUT" '"run": ["make", "-s", "bench"]'
 expect_not_in "$OUT" '"benchmarking"'
 expect_in "$ERR" "not proposed: benchmarking: the same commands as bench"
 for t in automated_bench fetch-bench clone-bench wipe-bench; do
@@ -104,20 +104,20 @@ done
 expect_in "$ERR" "automated_bench: cleans the build"
 expect_in "$ERR" "fetch-bench: fetches over the network"
 expect_in "$ERR" "wipe-bench: deletes directories"
-expect_in "$OUT" '"name":	"build-bench"'
-expect_in "$OUT" '"run":	["make", "-s", "build/bench"]'
+expect_in "$OUT" '"name": "build-bench"'
+expect_in "$OUT" '"run": ["make", "-s", "build/bench"]'
 [ "$(json_get "$OUT" '[len(b["name"]) for b in d["benchmarks"] if b["run"][-1].startswith("xxx")]')" = "[100]" ] ||
 	fail "the 120-character target should become a 100-character name"
 # the program fullbench is run directly, and the build makes it
-expect_in "$OUT" '"run":	["./fullbench"]'
-expect_in "$OUT" '"build":	"make -j2 && make fullbench"'
+expect_in "$OUT" '"run": ["./fullbench"]'
+expect_in "$OUT" '"build": "make -j2 && make fullbench"'
 expect_in "$ERR" "benchmark: fullbench: make target fullbench links the program"
 # make -n ran nothing: no program built, no file touched
 [ -e "$T/prog" ] && fail "gate init built prog"
 [ -z "$(git -C "$T" status --porcelain)" ] || fail "gate init changed the tree"
 # what it proposes, gate run accepts (the names are valid)
 gate_run 0 -C "$T" init
-expect_in "$T/gate.json" '"name":	"build-bench"'
+expect_in "$T/gate.json" '"name": "build-bench"'
 
 # a program named *bench* that the default build links
 P=$SCRATCH/linked
@@ -127,7 +127,7 @@ printf 'all:\n\tcc -o tools/speedbench tools/s.c\n' >"$P/Makefile"
 echo 'int main(void) { return 0; }' >"$P/tools/s.c"
 commit_all "$P" linked
 gate_run 0 -C "$P" init --stdout
-expect_in "$OUT" '"run":	["./tools/speedbench"]'
+expect_in "$OUT" '"run": ["./tools/speedbench"]'
 expect_in "$ERR" "the build links the program tools/speedbench (make -n)"
 expect_not_in "$OUT" '"parity"'
 
@@ -140,8 +140,8 @@ printf 'all:\n\ttrue\nbench: all\n\t./run-bench\nnet-bench:\n\twget https://exam
 commit_all "$A" autoconf
 gate_run 0 -C "$A" init --stdout
 expect_in "$ERR" "build system: autoconf"
-expect_in "$OUT" '"build":	"./configure && make -j2"'
-expect_in "$OUT" '"run":	["make", "-s", "bench"]'
+expect_in "$OUT" '"build": "./configure && make -j2"'
+expect_in "$OUT" '"run": ["make", "-s", "bench"]'
 expect_in "$ERR" "not proposed: net-bench: fetches over the network"
 [ -e "$A/Makefile" ] && fail "gate init ran configure"
 
