@@ -618,8 +618,12 @@ static void sh_quote(struct strbuf_lite *b, const char *s)
 	sb_str(b, "'");
 }
 
-void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
-		      const char *const *names, size_t n)
+/*
+ * The filter for names into out; outer: a filter already in the
+ * environment wins (a round of more pairs inside a shard's cases).
+ */
+static void filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		       const char *const *names, size_t n, int outer)
 {
 	char *re = anchored(cfg, names, n), *flag = NULL;
 	struct strbuf_lite sh = { NULL, 0, 0 };
@@ -648,9 +652,10 @@ void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		return;
 	}
 	/* a shell, or the lines protocol: GATE_FILTER in the environment */
-	sb_str(&sh, "GATE_FILTER=");
+	sb_str(&sh, outer ? "GATE_FILTER=${GATE_FILTER-" : "GATE_FILTER=");
 	sh_quote(&sh, re);
-	sb_str(&sh, "; export GATE_FILTER; ");
+	sb_str(&sh, outer ? "}; export GATE_FILTER; " :
+	       "; export GATE_FILTER; ");
 	if (cfg->run.shell) {
 		sb_str(&sh, cfg->run.shell);
 	} else {
@@ -667,6 +672,18 @@ void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 	out->run.shell = sh.buf;
 	free(flag);
 	free(re);
+}
+
+void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		      const char *const *names, size_t n)
+{
+	filter_cmd(out, cfg, names, n, 0);
+}
+
+void suite_shard_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		     const char *const *names, size_t n)
+{
+	filter_cmd(out, cfg, names, n, 1);
 }
 
 void suite_filter_release(struct bench_cfg *out)

@@ -650,6 +650,27 @@ static void load_time(struct run_report *r, const cJSON *t)
 	r->total_seconds = num(t, "total", 0);
 }
 
+/* "shard.split": the suites split by case over the shards */
+static void load_split(struct loading *ld, struct run_report *r,
+		       const cJSON *list)
+{
+	struct run_split *sp;
+	const cJSON *o;
+	size_t k = 0;
+
+	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
+		return;
+	sp = keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) * sizeof(*sp));
+	cJSON_ArrayForEach(o, list) {
+		const char *s = text(o, "suite");
+
+		sp[k].suite = keep(ld->L, s ? s : "");
+		sp[k++].cases = count(o, "cases");
+	}
+	r->split = sp;
+	r->nsplit = k;
+}
+
 static void load_protocol(struct loading *ld, struct run_report *r,
 			  const cJSON *p)
 {
@@ -674,6 +695,7 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 		r->shard = (unsigned)count(sh, "index");
 		r->nshards = (unsigned)count(sh, "count");
 		r->elsewhere = count(sh, "compared_elsewhere");
+		load_split(ld, r, get(sh, "split"));
 	}
 	load_conditions(ld, r, get(p, "conditions"));
 }

@@ -1,0 +1,421 @@
+/*
+ * Splitting a suite by its cases over the shards of gate run --shard: the
+ * listing run of each harness, the stable assignment by name, and each
+ * shard's filtered command (gate/suite-shard.h).
+ */
+#include "gate/suite-shard.h"
+
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "gate/exec/runner.h"
+#include "gate/format/format.h"
+#include "gate/plan.h"
+#include "gate/suite.h"
+#include "common/banned.h"
+
+#define LIST_MAX ((size_t)16 << 20)
+
+int suite_can_list(const struct bench_cfg *cfg)
+{
+	return cfg->format == FORMAT_GBENCH || cfg->format == FORMAT_GOTEST ||
+	       cfg->format == FORMAT_LINES;
+}
+
+unsigned suite_case_shard(const char *name, unsigned nshards)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *name; name++) {
+		h ^= (unsigned char)*name;
+		h *= 1099511628211ULL;
+	}
+	return (unsigned)(h % nshards) + 1;
+}
+
+/* s appended to out (realloc'd). */
+static char *str_append(char *out, const char *s)
+{
+	size_t len = out ? strlen(out) : 0, n = strlen(s);
+
+	out = xrealloc(out, len + n + 1);
+	memcpy(out + len, s, n + 1);
+	return out;
+}
+
+/* s in single quotes for sh, appended to out (realloc'd). */
+static char *sh_append(char *out, const char *s)
+{
+	size_t len = out ? strlen(out) : 0, extra = 3, i;
+	char *p;
+
+	for (i = 0; s[i]; i++)
+		extra += s[i] == '\'' ? 4 : 1;
+	out = xrealloc(out, len + extra + 1);
+	p = out + len;
+	*p++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *s;
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+/*
+ * go's benchmarks regex of cfg's command (-bench=X, -test.bench=X, or the
+ * flag and its value apart), its top level (before the first '/'), owned;
+ * "." when the command is a shell string or has none.
+ */
+static char *go_bench_regex(const struct bench_cfg *cfg)
+{
+	const char *v = NULL;
+	size_t i;
+
+	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
+		const char *a = cfg->run.argv[i];
+
+		if (*a == '-' && a[1] == '-')
+			a++;
+		if (!strncmp(a, "-bench=", 7))
+			v = a + 7;
+		else if (!strncmp(a, "-test.bench=", 12))
+			v = a + 12;
+		else if ((!strcmp(a, "-bench") || !strcmp(a, "-test.bench")) &&
+			 cfg->run.argv[i + 1])
+			v = cfg->run.argv[++i];
+	}
+	if (!v || !*v)
+		return xstrdup(".");
+	return xasprintf("%.*s", (int)strcspn(v, "/"), v);
+}
+
+/* The listing command of cfg's harness into out (run.argv or run.shell). */
+static void list_cmd(struct command *out, const struct bench_cfg *cfg)
+{
+	char *flag = NULL, *sh = NULL;
+	size_t i, argc = 0;
+	int test_binary = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
+		argc++;
+		test_binary |= !strncmp(cfg->run.argv[i], "-test.", 6);
+	}
+	if (cfg->format == FORMAT_GBENCH) {
+		flag = xstrdup("--benchmark_list_tests=true");
+	} else if (cfg->format == FORMAT_GOTEST) {
+		char *re = go_bench_regex(cfg);
+
+		flag = xasprintf("%s=%s", test_binary ? "-test.list" : "-list",
+				 re);
+		free(re);
+	}
+	if (flag && cfg->run.argv) {
+		out->argv = xcalloc(argc + 2, sizeof(char *));
+		for (i = 0; i < argc; i++)
+			out->argv[i] = xstrdup(cfg->run.argv[i]);
+		out->argv[argc] = flag;
+		return;
+	}
+	/* a shell, or the lines protocol: GATE_LIST=1 in the environment */
+	sh = xstrdup("GATE_LIST=1; export GATE_LIST; ");
+	if (cfg->run.shell) {
+		sh = str_append(sh, cfg->run.shell);
+	} else {
+		sh = str_append(sh, "exec");
+		for (i = 0; i < argc; i++)
+			sh = sh_append(str_append(sh, " "), cfg->run.argv[i]);
+	}
+	if (flag)
+		sh = sh_append(str_append(sh, " "), flag);
+	free(flag);
+	out->shell = sh;
+}
+
+static int have(char *const *names, size_t n, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], s, len))
+			return 1;
+	return 0;
+}
+
+/* The names in out (len bytes) a listing of format f printed. */
+static void parse_list(char ***names, size_t *n, enum format f,
+		       const char *out, size_t len)
+{
+	const char *p = out, *end = out + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *e;
+		size_t k;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		e = q;
+		while (e < eol && *e != ' ' && *e != '\t' && *e != '\r')
+			e++;
+		k = (size_t)(e - q);
+		p = eol + 1;
+		if (!k || *q == '#')
+			continue;
+		/* go test's listing ends in "ok  pkg 0.01s"; tests too */
+		if (f == FORMAT_GOTEST && strncmp(q, "Benchmark", 9))
+			continue;
+		/* a gbench listing is one name per line, nothing else */
+		if (f == FORMAT_GBENCH && e < eol)
+			continue;
+		if (have(*names, *n, q, k))
+			continue;
+		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = xasprintf("%.*s", (int)k, q);
+	}
+}
+
+int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
+		     const char *dir, const char *arm)
+{
+	struct command cmd;
+	struct run_spec spec;
+	struct run_result res;
+	char how[128];
+
+	*names = NULL;
+	*n = 0;
+	list_cmd(&cmd, cfg);
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = dir;
+	spec.timeout = cfg->timeout;
+	spec.grace = 2;
+	spec.log_fd = -1;
+	spec.capture = LIST_MAX;
+	memset(&res, 0, sizeof(res));
+	if (run_one(&res, &spec) < 0) {
+		command_release(&cmd);
+		return error("benchmark \"%s\": could not start its listing "
+			     "run in %s", cfg->name, arm);
+	}
+	command_release(&cmd);
+	if (res.status != RUN_OK || res.out_overflow) {
+		int rc = error("benchmark \"%s\": the listing run of its cases "
+			       "in %s %s%s%s: --shard splits a suite by the "
+			       "cases its harness lists (%s; the lines "
+			       "protocol prints each case's name when "
+			       "GATE_LIST=1 is set)", cfg->name, arm,
+			       res.out_overflow ? "printed more than 16 MiB" :
+			       run_describe(&res, how, sizeof(how)),
+			       *res.err_tail ? ": " : "", res.err_tail,
+			       cfg->format == FORMAT_GBENCH ?
+			       "--benchmark_list_tests" :
+			       cfg->format == FORMAT_GOTEST ? "-test.list" :
+			       "GATE_LIST");
+		free(res.out);
+		return rc;
+	}
+	parse_list(names, n, cfg->format, res.out ? res.out : "",
+		   res.out_len);
+	free(res.out);
+	if (!*n)
+		return error("benchmark \"%s\": its listing run in %s printed "
+			     "no case: --shard splits a suite by the cases "
+			     "its harness lists (the lines protocol prints "
+			     "each case's name, one a line, when GATE_LIST=1 "
+			     "is set)", cfg->name, arm);
+	return 0;
+}
+
+void suite_names_release(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Does name match one of the n patterns? (compiled by the config loader) */
+static int any_match(char *const *pat, size_t n, const char *name)
+{
+	size_t e;
+	int hit = 0;
+
+	for (e = 0; e < n && !hit; e++) {
+		regex_t rx;
+
+		if (regcomp(&rx, pat[e], REG_EXTENDED | REG_NOSUB))
+			continue;
+		hit = !regexec(&rx, name, 0, NULL, 0);
+		regfree(&rx);
+	}
+	return hit;
+}
+
+/* Each "expect" pattern of cfg matches a name head listed. 0 or -1. */
+static int check_expect(const struct bench_cfg *cfg, char *const *names,
+			size_t n)
+{
+	size_t e, i;
+
+	for (e = 0; e < cfg->nexpect; e++) {
+		int found = 0;
+
+		for (i = 0; i < n && !found; i++)
+			found = any_match(&cfg->expect[e], 1, names[i]);
+		if (!found)
+			return error("benchmark \"%s\": no case head's harness "
+				     "lists matches \"expect\" pattern \"%s\": "
+				     "a case was dropped or renamed (head "
+				     "listed %zu cases)", cfg->name,
+				     cfg->expect[e], n);
+	}
+	return 0;
+}
+
+/*
+ * Split entry i of r: its own cases into *cfg_out (0), or 1 when this
+ * shard has none of them; *compared, *mine_compared the suite's compared
+ * cases in all shards and in this one. -1 after error().
+ */
+static int split_one(struct bench_cfg *cfg_out, size_t *compared,
+		     size_t *mine_compared, const struct run_report *r,
+		     const struct bench_cfg *cfg, const regex_t *filter)
+{
+	char **l[2] = { NULL, NULL };
+	const char **mine = NULL;
+	size_t n[2] = { 0, 0 }, nmine = 0, a, i;
+	int ret = -1;
+
+	for (a = 0; a < 2; a++)
+		if (suite_list_cases(&l[a], &n[a], cfg, r->arm_dir[a],
+				     arm_name((enum arm)a)) < 0)
+			goto out;
+	if (check_expect(cfg, l[ARM_HEAD], n[ARM_HEAD]) < 0)
+		goto out;
+	*compared = *mine_compared = 0;
+	/* every case either arm lists (new and removed ones are shown) */
+	for (a = 0; a < 2; a++) {
+		for (i = 0; i < n[a]; i++) {
+			const char *c = l[a][i];
+			int both = have(l[!a], n[!a], c, strlen(c)), own;
+
+			if (a == 1 && both)
+				continue;	/* counted with base's */
+			if (filter && regexec(filter, c, 0, NULL, 0))
+				continue;
+			if (any_match(cfg->ignore, cfg->nignore, c))
+				continue;
+			own = suite_case_shard(c, r->nshards) == r->shard;
+			if (both) {
+				(*compared)++;
+				*mine_compared += own;
+			}
+			if (own) {
+				mine = xrealloc(mine, (nmine + 1) *
+						sizeof(*mine));
+				mine[nmine++] = c;
+			}
+		}
+	}
+	ret = 1;
+	if (nmine) {
+		suite_shard_cmd(cfg_out, cfg, mine, nmine);
+		/* head's listing answered "expect" for every shard */
+		cfg_out->expect = NULL;
+		cfg_out->nexpect = 0;
+		ret = 0;
+	}
+out:
+	free(mine);
+	for (a = 0; a < 2; a++)
+		suite_names_release(l[a], n[a]);
+	return ret;
+}
+
+int suite_shard(struct run_report *r, const struct plan *p,
+		struct suite_shard_owned *own, int quiet)
+{
+	regex_t rx;
+	int have_rx = 0, ret = 0;
+	size_t i, k;
+
+	if (!r->nshards || !p->split)
+		return 0;
+	for (i = 0; i < r->n && !p->split[i]; i++)
+		;
+	if (i == r->n)
+		return 0;
+	if (p->filter) {
+		if (suite_filter_compile(&rx, p->filter) < 0)
+			return -1;
+		have_rx = 1;
+	}
+	own->cfg = xcalloc(r->n, sizeof(*own->cfg));
+	own->split = xcalloc(r->n, sizeof(*own->split));
+	for (i = k = 0; i < r->n; i++) {
+		struct run_bench *b = &r->b[i];
+		const struct bench_cfg *cfg = b->run.cfg;
+		size_t compared = 0, mine = 0;
+		int rc;
+
+		/* entries are the plan's benchmarks, in order, still */
+		if (!p->split[i] || b->run.cfg != &p->bench[i]) {
+			r->b[k++] = *b;
+			continue;
+		}
+		if (!quiet)
+			fprintf(stderr, "gate: listing the cases of \"%s\" in "
+				"each arm (shard %u/%u measures its share)\n",
+				cfg->name, r->shard, r->nshards);
+		rc = split_one(&own->cfg[own->n], &compared, &mine, r, cfg,
+			       have_rx ? &rx : NULL);
+		if (rc < 0) {
+			ret = -1;
+			r->b[k++] = *b;
+			continue;
+		}
+		own->split[own->nsplit].suite = cfg->name;
+		own->split[own->nsplit++].cases = compared;
+		r->elsewhere += compared - mine;
+		if (rc == 1) {
+			/* none of its cases here: not measured, not shown */
+			bench_run_release(&b->run);
+			free(b->note);
+			continue;
+		}
+		b->run.cfg = &own->cfg[own->n++];
+		r->b[k++] = *b;
+	}
+	r->n = k;
+	r->split = own->split;
+	r->nsplit = own->nsplit;
+	if (have_rx)
+		regfree(&rx);
+	return ret;
+}
+
+void suite_shard_release(struct suite_shard_owned *own)
+{
+	size_t i;
+
+	for (i = 0; i < own->n; i++)
+		suite_filter_release(&own->cfg[i]);
+	free(own->cfg);
+	free(own->split);
+	memset(own, 0, sizeof(*own));
+}

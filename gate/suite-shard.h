@@ -1,0 +1,59 @@
+/*
+ * A suite split by its cases over the shards of gate run --shard I/N: a
+ * listing run of the harness in each arm names the cases (gbench's
+ * --benchmark_list_tests, go's -test.list / -list, the lines protocol's
+ * GATE_LIST=1), each case goes to the shard a stable hash of its name
+ * picks, and the shard measures only its cases through the harness's own
+ * filter, at the level of every shard's cases together.
+ */
+#ifndef GATE_SUITE_SHARD_H
+#define GATE_SUITE_SHARD_H
+
+#include <stddef.h>
+
+#include "gate/config.h"
+#include "gate/run.h"
+
+struct plan;
+
+/* 1 when a suite of cfg's format can list its cases (and so be split). */
+int suite_can_list(const struct bench_cfg *cfg);
+/* The shard (1-based) of n that a case named name goes to: FNV-1a 64 of
+   the name, modulo n. Stable: it depends on the name alone. */
+unsigned suite_case_shard(const char *name, unsigned nshards);
+/*
+ * The case names a listing run of cfg's harness prints in directory dir,
+ * into *names (*n of them, unique, in the order printed; free with
+ * suite_names_release). go lists top-level benchmarks. 0, or -1 after
+ * error().
+ */
+int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
+		     const char *dir, const char *arm);
+void suite_names_release(char **names, size_t n);
+
+/* What splitting allocated: the shards' commands, the split list. */
+struct suite_shard_owned {
+	struct bench_cfg *cfg;	/* one per split suite, its command
+				   filtered to this shard's cases */
+	size_t n;
+	struct run_split *split;
+	size_t nsplit;
+};
+#define SUITE_SHARD_OWNED_INIT { NULL, 0, NULL, 0 }
+
+/*
+ * In a sharded run (r->nshards), every suite entry of r that plan_shard
+ * kept in every shard (p->split; call before measuring, while r's entries
+ * are p's benchmarks in order) is split: listed in both arms (r->arm_dir), its
+ * cases in both arms that --filter (p->filter) keeps and "ignore" does not
+ * are the suite's compared cases; this shard keeps its own (an entry
+ * measuring nothing here is dropped) and counts the others' in
+ * r->elsewhere. "expect" is checked against head's listing. r->split
+ * records each split suite's compared cases for gate merge. 0, or -1
+ * after error().
+ */
+int suite_shard(struct run_report *r, const struct plan *p,
+		struct suite_shard_owned *own, int quiet);
+void suite_shard_release(struct suite_shard_owned *own);
+
+#endif
