@@ -286,6 +286,27 @@ void plan_pairs(struct plan *p, struct run_report *r)
 	}
 }
 
+size_t plan_comparisons(const struct plan *p)
+{
+	size_t i, compared = p->elsewhere;
+
+	for (i = 0; i < p->n; i++)
+		if (p->bench[i].format == FORMAT_TIME)
+			compared += verdict_comparisons(&p->bench[i]);
+	return compared;
+}
+
+int plan_lists(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->bench[i].format != FORMAT_TIME &&
+		    suite_can_list(&p->bench[i]))
+			return 1;
+	return 0;
+}
+
 void plan_print(FILE *out, const struct plan *p, double confidence)
 {
 	size_t i, k, compared = 0, suites = 0, nsplit;
@@ -325,8 +346,10 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 			format_name(b->format), b->pairs, b->max_pairs,
 			b->warmup);
 		if (b->format != FORMAT_TIME)
-			fprintf(out, ", cases listed by the suite's first "
-				"run%s", suite_can_filter(b) ? "; rounds "
+			fprintf(out, ", cases listed by %s%s",
+				suite_can_list(b) ? "its harness (below, "
+				"once both arms are built)" : "the suite's "
+				"first run", suite_can_filter(b) ? "; rounds "
 				"through its filter" : "; one look");
 		else if (need > b->pairs)
 			fprintf(out, ", at least %u pairs for an interval at "

@@ -103,9 +103,14 @@ void plan_pairs(struct plan *p, struct run_report *r);
  * with its pairs (the minimum for an interval at the level too), warm-ups,
  * format, and every metric with its floor and whether it gates; the
  * level per comparison (Bonferroni at confidence over the benchmarks'
- * comparisons; a suite adds one per case, known once it has run).
+ * comparisons; a suite adds one per case, known once it has run, or
+ * listed: suite_list_plan).
  */
 void plan_print(FILE *out, const struct plan *p, double confidence);
+/* The comparisons of p's plain benchmarks, the other shards' included. */
+size_t plan_comparisons(const struct plan *p);
+/* 1 when p has a suite whose harness lists its cases (suite-shard.h). */
+int plan_lists(const struct plan *p);
 void plan_release(struct plan *p);
 
 #endif

@@ -12,10 +12,12 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/adaptive.h"
 #include "gate/exec/runner.h"
 #include "gate/format/format.h"
 #include "gate/plan.h"
 #include "gate/suite.h"
+#include "stats/stats.h"
 #include "common/banned.h"
 
 #define LIST_MAX ((size_t)16 << 20)
@@ -287,6 +289,75 @@ static int check_expect(const struct bench_cfg *cfg, char *const *names,
 	return 0;
 }
 
+/* Where a listed case stands. */
+enum listed {
+	LISTED_BOTH,		/* compared */
+	LISTED_NEW,		/* head only */
+	LISTED_REMOVED,		/* base only */
+	LISTED_FILTERED,	/* not matching --filter */
+	LISTED_IGNORED		/* "ignore" sets it aside */
+};
+
+/* The cases both arms' harnesses list, each with where it stands. */
+struct listing {
+	char **l[2];		/* by enum arm */
+	size_t n[2];
+	const char **name;	/* every case once: base's, then head's own */
+	enum listed *how;
+	size_t count;
+	size_t compared;	/* LISTED_BOTH */
+};
+
+static void listing_release(struct listing *ls)
+{
+	size_t a;
+
+	for (a = 0; a < 2; a++)
+		suite_names_release(ls->l[a], ls->n[a]);
+	free(ls->name);
+	free(ls->how);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/* List cfg's cases in both arms of r and classify them. 0 or -1. */
+static int listing_make(struct listing *ls, const struct run_report *r,
+			const struct bench_cfg *cfg, const regex_t *filter)
+{
+	size_t a, i;
+
+	memset(ls, 0, sizeof(*ls));
+	for (a = 0; a < 2; a++)
+		if (suite_list_cases(&ls->l[a], &ls->n[a], cfg, r->arm_dir[a],
+				     arm_name((enum arm)a)) < 0)
+			return -1;
+	ls->name = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->name));
+	ls->how = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->how));
+	/* every case either arm lists (new and removed ones are shown) */
+	for (a = 0; a < 2; a++) {
+		for (i = 0; i < ls->n[a]; i++) {
+			const char *c = ls->l[a][i];
+			int both = have(ls->l[!a], ls->n[!a], c, strlen(c));
+			enum listed how;
+
+			if (a == ARM_HEAD && both)
+				continue;	/* counted with base's */
+			if (filter && regexec(filter, c, 0, NULL, 0))
+				how = LISTED_FILTERED;
+			else if (any_match(cfg->ignore, cfg->nignore, c))
+				how = LISTED_IGNORED;
+			else if (both)
+				how = LISTED_BOTH;
+			else
+				how = a == ARM_HEAD ? LISTED_NEW :
+				      LISTED_REMOVED;
+			ls->compared += how == LISTED_BOTH;
+			ls->name[ls->count] = c;
+			ls->how[ls->count++] = how;
+		}
+	}
+	return 0;
+}
+
 /*
  * Split entry i of r: its own cases into *cfg_out (0), or 1 when this
  * shard has none of them; *compared, *mine_compared the suite's compared
@@ -296,41 +367,23 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 		     size_t *mine_compared, const struct run_report *r,
 		     const struct bench_cfg *cfg, const regex_t *filter)
 {
-	char **l[2] = { NULL, NULL };
+	struct listing ls;
 	const char **mine = NULL;
-	size_t n[2] = { 0, 0 }, nmine = 0, a, i;
+	size_t nmine = 0, i;
 	int ret = -1;
 
-	for (a = 0; a < 2; a++)
-		if (suite_list_cases(&l[a], &n[a], cfg, r->arm_dir[a],
-				     arm_name((enum arm)a)) < 0)
-			goto out;
-	if (check_expect(cfg, l[ARM_HEAD], n[ARM_HEAD]) < 0)
+	if (listing_make(&ls, r, cfg, filter) < 0 ||
+	    check_expect(cfg, ls.l[ARM_HEAD], ls.n[ARM_HEAD]) < 0)
 		goto out;
-	*compared = *mine_compared = 0;
-	/* every case either arm lists (new and removed ones are shown) */
-	for (a = 0; a < 2; a++) {
-		for (i = 0; i < n[a]; i++) {
-			const char *c = l[a][i];
-			int both = have(l[!a], n[!a], c, strlen(c)), own;
-
-			if (a == 1 && both)
-				continue;	/* counted with base's */
-			if (filter && regexec(filter, c, 0, NULL, 0))
-				continue;
-			if (any_match(cfg->ignore, cfg->nignore, c))
-				continue;
-			own = suite_case_shard(c, r->nshards) == r->shard;
-			if (both) {
-				(*compared)++;
-				*mine_compared += own;
-			}
-			if (own) {
-				mine = xrealloc(mine, (nmine + 1) *
-						sizeof(*mine));
-				mine[nmine++] = c;
-			}
-		}
+	*compared = ls.compared;
+	*mine_compared = 0;
+	mine = xcalloc(ls.count + 1, sizeof(*mine));
+	for (i = 0; i < ls.count; i++) {
+		if (ls.how[i] == LISTED_FILTERED || ls.how[i] == LISTED_IGNORED ||
+		    suite_case_shard(ls.name[i], r->nshards) != r->shard)
+			continue;
+		*mine_compared += ls.how[i] == LISTED_BOTH;
+		mine[nmine++] = ls.name[i];
 	}
 	ret = 1;
 	if (nmine) {
@@ -342,8 +395,87 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 	}
 out:
 	free(mine);
-	for (a = 0; a < 2; a++)
-		suite_names_release(l[a], n[a]);
+	listing_release(&ls);
+	return ret;
+}
+
+int suite_list_plan(FILE *out, const struct run_report *r,
+		    const struct plan *p, size_t compared)
+{
+	static const char *const how_name[] = {
+		"", " (new: head only)", " (removed: base only)",
+		" (not matching --filter)", " (set aside by \"ignore\")"
+	};
+	struct listing *ls;
+	regex_t rx;
+	int have_rx = 0, ret = 0;
+	size_t i, k;
+	double level;
+
+	if (p->filter) {
+		if (suite_filter_compile(&rx, p->filter) < 0)
+			return -1;
+		have_rx = 1;
+	}
+	ls = xcalloc(p->n + 1, sizeof(*ls));
+	for (i = 0; i < p->n; i++) {
+		const struct bench_cfg *cfg = &p->bench[i];
+
+		if (cfg->format == FORMAT_TIME || !suite_can_list(cfg))
+			continue;
+		if (listing_make(&ls[i], r, cfg, have_rx ? &rx : NULL) < 0) {
+			ret = -1;
+			continue;
+		}
+		compared += ls[i].compared;
+	}
+	if (ret < 0)
+		goto out;
+	level = stats_bonferroni(p->confidence, compared ? compared : 1);
+	fprintf(out, "with the suites' cases (listed in the built arms): %zu "
+		"comparison%s; one-sided level %.4g%% per comparison\n",
+		compared, compared == 1 ? "" : "s", level * 100);
+	for (i = 0; i < p->n; i++) {
+		const struct bench_cfg *cfg = &p->bench[i];
+		unsigned need;
+
+		if (!ls[i].name)
+			continue;
+		need = adaptive_min_pairs(cfg, 1 - level);
+		fprintf(out, "%s: %zu case%s compared, pairs %u..%u", cfg->name,
+			ls[i].compared, ls[i].compared == 1 ? "" : "s",
+			cfg->pairs, cfg->max_pairs);
+		if (need > cfg->pairs)
+			fprintf(out, ", at least %u pairs for an interval at "
+				"this level (raised)", need);
+		fputc('\n', out);
+		for (k = 0; k < ls[i].count; k++) {
+			fprintf(out, "  %s/%s%s", cfg->name, ls[i].name[k],
+				how_name[ls[i].how[k]]);
+			if (r->nshards && ls[i].how[k] != LISTED_FILTERED &&
+			    ls[i].how[k] != LISTED_IGNORED)
+				fprintf(out, ", shard %u/%u",
+					suite_case_shard(ls[i].name[k],
+							 r->nshards),
+					r->nshards);
+			fputc('\n', out);
+		}
+		if (cfg->nmetrics)
+			fprintf(out, "  each case: value %s, floor %+.1f%%, "
+				"pass_excludes %+.1f%%; its further units "
+				"(counters) are known once it runs\n",
+				cfg->metrics[0].gating ? "gating" :
+				"informational",
+				cfg->metrics[0].min_effect * 100,
+				(p->strict ? cfg->metrics[0].min_effect :
+				 cfg->metrics[0].pass_excludes) * 100);
+	}
+out:
+	for (i = 0; i < p->n; i++)
+		listing_release(&ls[i]);
+	free(ls);
+	if (have_rx)
+		regfree(&rx);
 	return ret;
 }
 

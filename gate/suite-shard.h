@@ -10,6 +10,7 @@
 #define GATE_SUITE_SHARD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gate/config.h"
 #include "gate/run.h"
@@ -55,5 +56,14 @@ struct suite_shard_owned {
 int suite_shard(struct run_report *r, const struct plan *p,
 		struct suite_shard_owned *own, int quiet);
 void suite_shard_release(struct suite_shard_owned *own);
+/*
+ * gate run --list, once both arms are built: every listable suite of p
+ * listed in both arms of r, the level with their compared cases added to
+ * compared (the plan's other comparisons), and each suite's cases (new,
+ * removed, filtered, ignored; the shard of each under --shard), pairs
+ * and floors, on out. 0, or -1 after error().
+ */
+int suite_list_plan(FILE *out, const struct run_report *r,
+		    const struct plan *p, size_t compared);
 
 #endif

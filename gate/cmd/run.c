@@ -570,6 +570,20 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov);
 		printf("config: %s\n", origin);
 		plan_print(stdout, &plan, plan.confidence);
+		fflush(stdout);
+		if (plan_lists(&plan)) {
+			/* a suite's cases: a listing run in the built arms */
+			if (plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
+				goto cleanup;
+			rc = prepare(&w, &r, &cfg, have_base &&
+				     !o.ov.policy_head ? &bcfg : NULL,
+				     ctx->repo, &o, term);
+			if (rc > 0)
+				goto interrupted;
+			if (rc < 0 || suite_list_plan(stdout, &r, &plan,
+					plan_comparisons(&plan)) < 0)
+				goto cleanup;
+		}
 		code = EXIT_PASS;
 		goto done;
 	}

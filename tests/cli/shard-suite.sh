@@ -9,8 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
-# suite.sh: 12 cases c01..c12, each at the time in ms its file says; it
-# lists them with GATE_LIST=1 and prints only GATE_FILTER's when set
+# suite.sh: 12 cases c01..c12, each at the time in ms its file says and a
+# count (a further value: the reports must load back with it); it lists
+# them with GATE_LIST=1 and prints only GATE_FILTER's when set
 cat >"$R/suite.sh" <<EOF2
 #!/bin/sh
 echo "list=\${GATE_LIST-} filter=\${GATE_FILTER-}" >>"$SCRATCH/calls"
@@ -22,6 +23,7 @@ for c in c01 c02 c03 c04 c05 c06 c07 c08 c09 c10 c11 c12; do
 		echo "\$c"
 	else
 		echo "\$c \$(cat ms/\$c) ms"
+		echo "\$c 64 allocs/op"
 	fi
 done
 EOF2
@@ -98,7 +100,8 @@ t = shards[1]
 t["benchmarks"].append(case)
 json.dump(t, open(d + "/overlap.json", "w"))
 PY
-# a shard's report with the split loads back and writes the same bytes
+# a shard's report with the split, and the cases' further values (named
+# by their units in the samples), loads back and writes the same bytes
 TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
 [ -x "$TEST_LOAD" ] || fail "no test-load: build it (make test does)"
@@ -109,6 +112,20 @@ gate_run 3 merge "$S/missing.json" "$S/s2.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "suite \"s\": the shards compared 11 of its cases, but its harness listed 12"
 gate_run 3 merge "$S/s1.json" "$S/overlap.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "the shards overlap"
+# --list names every case with its shard, and the level of all of them
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --list --shard 2/4
+expect_in "$OUT" "with the suites' cases (listed in the built arms): 13 comparisons"
+python3 - "$S" "$OUT" <<'PY' || fail "--list shows other shards than the runs used"
+import json, re, sys
+d, out = sys.argv[1], open(sys.argv[2]).read()
+listed = dict(re.findall(r"^  (s/c\d\d), shard (\d)/4$", out, re.M))
+assert len(listed) == 12, listed
+for i in range(1, 5):
+    r = json.load(open("%s/s%d.json" % (d, i)))
+    for b in r["benchmarks"]:
+        if b["name"].startswith("s/"):
+            assert listed[b["name"]] == str(i), (b["name"], i)
+PY
 # a harness that cannot list: the listing run's failure is an error
 cat >"$R/suite.sh" <<'EOF2'
 #!/bin/sh
