@@ -309,16 +309,11 @@ int plan_lists(const struct plan *p)
 
 void plan_print(FILE *out, const struct plan *p, double confidence)
 {
-	size_t i, k, compared = 0, suites = 0, nsplit;
+	size_t i, k, compared = plan_comparisons(p), suites = 0, nsplit;
 	double level;
 
-	for (i = 0; i < p->n; i++) {
-		if (p->bench[i].format == FORMAT_TIME)
-			compared += verdict_comparisons(&p->bench[i]);
-		else
-			suites++;
-	}
-	compared += p->elsewhere;
+	for (i = 0; i < p->n; i++)
+		suites += p->bench[i].format != FORMAT_TIME;
 	level = stats_bonferroni(confidence, compared ? compared : 1);
 	for (i = nsplit = 0; p->split && i < p->n; i++)
 		nsplit += p->split[i];
