@@ -28,15 +28,16 @@ int suite_can_list(const struct bench_cfg *cfg)
 	       cfg->format == FORMAT_LINES;
 }
 
-unsigned suite_case_shard(const char *name, unsigned nshards)
+/* FNV-1a 64 of s. */
+static uint64_t fnv1a(const char *s)
 {
 	uint64_t h = 14695981039346656037ULL;
 
-	for (; *name; name++) {
-		h ^= (unsigned char)*name;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
 		h *= 1099511628211ULL;
 	}
-	return (unsigned)(h % nshards) + 1;
+	return h;
 }
 
 /* s appended to out (realloc'd). */
@@ -304,6 +305,8 @@ struct listing {
 	size_t n[2];
 	const char **name;	/* every case once: base's, then head's own */
 	enum listed *how;
+	unsigned *shard;	/* --shard: each case's (1-based), 0 for one
+				   not compared nor shown */
 	size_t count;
 	size_t compared;	/* LISTED_BOTH */
 };
@@ -316,10 +319,48 @@ static void listing_release(struct listing *ls)
 		suite_names_release(ls->l[a], ls->n[a]);
 	free(ls->name);
 	free(ls->how);
+	free(ls->shard);
 	memset(ls, 0, sizeof(*ls));
 }
 
-/* List cfg's cases in both arms of r and classify them. 0 or -1. */
+static int by_string(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * Deal ls's cases (all but filtered and ignored ones) over n shards: in
+ * byte order, in turn, from the shard a hash of the suite's name picks (so
+ * small suites do not all start at shard 1). Balanced within one case per
+ * suite; a case keeps its shard while the set of listed names does.
+ */
+static void deal(struct listing *ls, const char *suite, unsigned n)
+{
+	const char **sorted = xcalloc(ls->count + 1, sizeof(*sorted));
+	size_t i, k, m = 0;
+	unsigned first = (unsigned)(fnv1a(suite) % n);
+
+	ls->shard = xcalloc(ls->count + 1, sizeof(*ls->shard));
+	for (i = 0; i < ls->count; i++)
+		if (ls->how[i] != LISTED_FILTERED &&
+		    ls->how[i] != LISTED_IGNORED)
+			sorted[m++] = ls->name[i];
+	qsort(sorted, m, sizeof(*sorted), by_string);
+	for (i = 0; i < ls->count; i++) {
+		if (ls->how[i] == LISTED_FILTERED ||
+		    ls->how[i] == LISTED_IGNORED)
+			continue;
+		for (k = 0; k < m && strcmp(sorted[k], ls->name[i]); k++)
+			;
+		ls->shard[i] = (unsigned)((first + k) % n) + 1;
+	}
+	free(sorted);
+}
+
+/*
+ * List cfg's cases in both arms of r, classify them, and (r sharded) deal
+ * them over the shards. 0 or -1.
+ */
 static int listing_make(struct listing *ls, const struct run_report *r,
 			const struct bench_cfg *cfg, const regex_t *filter)
 {
@@ -355,6 +396,8 @@ static int listing_make(struct listing *ls, const struct run_report *r,
 			ls->how[ls->count++] = how;
 		}
 	}
+	if (r->nshards)
+		deal(ls, cfg->name, r->nshards);
 	return 0;
 }
 
@@ -379,8 +422,7 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 	*mine_compared = 0;
 	mine = xcalloc(ls.count + 1, sizeof(*mine));
 	for (i = 0; i < ls.count; i++) {
-		if (ls.how[i] == LISTED_FILTERED || ls.how[i] == LISTED_IGNORED ||
-		    suite_case_shard(ls.name[i], r->nshards) != r->shard)
+		if (ls.shard[i] != r->shard)
 			continue;
 		*mine_compared += ls.how[i] == LISTED_BOTH;
 		mine[nmine++] = ls.name[i];
@@ -455,9 +497,7 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 			if (r->nshards && ls[i].how[k] != LISTED_FILTERED &&
 			    ls[i].how[k] != LISTED_IGNORED)
 				fprintf(out, ", shard %u/%u",
-					suite_case_shard(ls[i].name[k],
-							 r->nshards),
-					r->nshards);
+					ls[i].shard[k], r->nshards);
 			fputc('\n', out);
 		}
 		if (cfg->nmetrics)

@@ -2,9 +2,11 @@
  * A suite split by its cases over the shards of gate run --shard I/N: a
  * listing run of the harness in each arm names the cases (gbench's
  * --benchmark_list_tests, go's -test.list / -list, the lines protocol's
- * GATE_LIST=1), each case goes to the shard a stable hash of its name
- * picks, and the shard measures only its cases through the harness's own
- * filter, at the level of every shard's cases together.
+ * GATE_LIST=1), the cases are dealt over the shards in byte order (in
+ * turn, from the shard a hash of the suite's name picks: balanced within
+ * one, and a case keeps its shard while the set of names does), and the
+ * shard measures only its cases through the harness's own filter, at the
+ * level of every shard's cases together.
  */
 #ifndef GATE_SUITE_SHARD_H
 #define GATE_SUITE_SHARD_H
@@ -19,9 +21,6 @@ struct plan;
 
 /* 1 when a suite of cfg's format can list its cases (and so be split). */
 int suite_can_list(const struct bench_cfg *cfg);
-/* The shard (1-based) of n that a case named name goes to: FNV-1a 64 of
-   the name, modulo n. Stable: it depends on the name alone. */
-unsigned suite_case_shard(const char *name, unsigned nshards);
 /*
  * The case names a listing run of cfg's harness prints in directory dir,
  * into *names (*n of them, unique, in the order printed; free with

@@ -101,6 +101,10 @@ want = sorted(["gb/BM_%s" % c for c in "abcdef"] +
 assert names(a) == want, names(a)
 got = sorted(n for s in shards for n in names(s))
 assert got == want, got
+# dealt in turn: the shares differ by at most one case per suite
+for suite, n in (("gb/", 6), ("go/", 5)):
+    share = [len([x for x in names(s) if x.startswith(suite)]) for s in shards]
+    assert sum(share) == n and max(share) - min(share) <= 1, (suite, share)
 for s in shards:
     assert s["protocol"]["shard"]["split"] == [
         {"suite": "gb", "cases": 6}, {"suite": "go", "cases": 5}], \
