@@ -75,34 +75,10 @@ static char *sh_append(char *out, const char *s)
 }
 
 /*
- * go's benchmarks regex of cfg's command (-bench=X, -test.bench=X, or the
- * flag and its value apart), its top level (before the first '/'), owned;
- * "." when the command is a shell string or has none.
+ * The listing command of cfg's harness into out (run.argv or run.shell):
+ * gbench --benchmark_list_tests=true, go one iteration of each benchmark
+ * (-test.benchtime=1x), the lines protocol GATE_LIST=1 in the environment.
  */
-static char *go_bench_regex(const struct bench_cfg *cfg)
-{
-	const char *v = NULL;
-	size_t i;
-
-	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
-		const char *a = cfg->run.argv[i];
-
-		if (*a == '-' && a[1] == '-')
-			a++;
-		if (!strncmp(a, "-bench=", 7))
-			v = a + 7;
-		else if (!strncmp(a, "-test.bench=", 12))
-			v = a + 12;
-		else if ((!strcmp(a, "-bench") || !strcmp(a, "-test.bench")) &&
-			 cfg->run.argv[i + 1])
-			v = cfg->run.argv[++i];
-	}
-	if (!v || !*v)
-		return xstrdup(".");
-	return xasprintf("%.*s", (int)strcspn(v, "/"), v);
-}
-
-/* The listing command of cfg's harness into out (run.argv or run.shell). */
 static void list_cmd(struct command *out, const struct bench_cfg *cfg)
 {
 	char *flag = NULL, *sh = NULL;
@@ -117,11 +93,11 @@ static void list_cmd(struct command *out, const struct bench_cfg *cfg)
 	if (cfg->format == FORMAT_GBENCH) {
 		flag = xstrdup("--benchmark_list_tests=true");
 	} else if (cfg->format == FORMAT_GOTEST) {
-		char *re = go_bench_regex(cfg);
-
-		flag = xasprintf("%s=%s", test_binary ? "-test.list" : "-list",
-				 re);
-		free(re);
+		/* one iteration of each: the cases as they print them, with
+		   their sub-benchmarks and units (-test.list names only the
+		   top-level ones) */
+		flag = xstrdup(test_binary ? "-test.benchtime=1x" :
+			       "-benchtime=1x");
 	}
 	if (flag && cfg->run.argv) {
 		out->argv = xcalloc(argc + 2, sizeof(char *));
@@ -155,16 +131,28 @@ static int have(char *const *names, size_t n, const char *s, size_t len)
 	return 0;
 }
 
-/* The names in out (len bytes) a listing of format f printed. */
-static void parse_list(char ***names, size_t *n, enum format f,
-		       const char *out, size_t len)
+/* Append name (len bytes) with weight w to *names, *weights (*n). */
+static void add_name(char ***names, unsigned **weights, size_t *n,
+		     const char *name, size_t len, unsigned w)
+{
+	if (have(*names, *n, name, len))
+		return;
+	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+	*weights = xrealloc(*weights, (*n + 1) * sizeof(**weights));
+	(*names)[*n] = xasprintf("%.*s", (int)len, name);
+	(*weights)[(*n)++] = w;
+}
+
+/* The first word of each line of out (len bytes): gbench's listing, or
+   the lines protocol's names. */
+static void parse_names(char ***names, unsigned **weights, size_t *n,
+			enum format f, const char *out, size_t len)
 {
 	const char *p = out, *end = out + len;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *q = p, *e;
-		size_t k;
 
 		if (!eol)
 			eol = end;
@@ -173,25 +161,68 @@ static void parse_list(char ***names, size_t *n, enum format f,
 		e = q;
 		while (e < eol && *e != ' ' && *e != '\t' && *e != '\r')
 			e++;
-		k = (size_t)(e - q);
 		p = eol + 1;
-		if (!k || *q == '#')
-			continue;
-		/* go test's listing ends in "ok  pkg 0.01s"; tests too */
-		if (f == FORMAT_GOTEST && strncmp(q, "Benchmark", 9))
+		if (e == q || *q == '#')
 			continue;
 		/* a gbench listing is one name per line, nothing else */
 		if (f == FORMAT_GBENCH && e < eol)
 			continue;
-		if (have(*names, *n, q, k))
-			continue;
-		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-		(*names)[(*n)++] = xasprintf("%.*s", (int)k, q);
+		add_name(names, weights, n, q, (size_t)(e - q), 1);
 	}
 }
 
-int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
-		     const char *dir, const char *arm)
+/*
+ * The comparisons a case of format f with units u[0..k) adds, as
+ * verdict_comparisons counts them once it is a case: its time and every
+ * further unit decided by an interval, one in all when only counts (exact)
+ * gate; a throughput restating the time adds none.
+ */
+static unsigned case_weight(enum format f, const char *const *u, size_t k)
+{
+	size_t i, t = 0, c = 0;
+
+	for (i = 0; i < k && i < METRIC_VALUES; i++) {
+		if (i > 0 && suite_restates_time(f, u[i]))
+			continue;
+		if (unit_is_count(u[i]))
+			c++;
+		else
+			t++;
+	}
+	return (unsigned)(t ? t : c ? 1 : 0);
+}
+
+/* A listing that printed results (go's one iteration, lines): the cases
+   and their weights. 0, or -1 when out does not parse. */
+static int parse_results(char ***names, unsigned **weights, size_t *n,
+			 enum format f, const char *out, size_t len)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_opts o = { 0, 1, NULL };
+	struct gate_err err;
+	const char *u[METRIC_VALUES];
+	size_t i, j, k;
+
+	o.err = &err;
+	if (format_parse(&t, f, out, len, "listing", &o) < 0)
+		return -1;
+	for (i = 0; i < t.n; i++) {
+		if (have(*names, *n, t.cases[i].name,
+			 strlen(t.cases[i].name)))
+			continue;
+		for (j = i, k = 0; j < t.n && k < METRIC_VALUES; j++)
+			if (!strcmp(t.cases[j].name, t.cases[i].name))
+				u[k++] = t.cases[j].unit;
+		add_name(names, weights, n, t.cases[i].name,
+			 strlen(t.cases[i].name), case_weight(f, u, k));
+	}
+	fmt_table_release(&t);
+	return 0;
+}
+
+int suite_list_cases(char ***names, unsigned **weights, size_t *n,
+		     const struct bench_cfg *cfg, const char *dir,
+		     const char *arm)
 {
 	struct command cmd;
 	struct run_spec spec;
@@ -199,6 +230,7 @@ int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
 	char how[128];
 
 	*names = NULL;
+	*weights = NULL;
 	*n = 0;
 	list_cmd(&cmd, cfg);
 	memset(&spec, 0, sizeof(spec));
@@ -226,13 +258,25 @@ int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
 			       *res.err_tail ? ": " : "", res.err_tail,
 			       cfg->format == FORMAT_GBENCH ?
 			       "--benchmark_list_tests" :
-			       cfg->format == FORMAT_GOTEST ? "-test.list" :
-			       "GATE_LIST");
+			       cfg->format == FORMAT_GOTEST ?
+			       "-test.benchtime=1x" : "GATE_LIST");
 		free(res.out);
 		return rc;
 	}
-	parse_list(names, n, cfg->format, res.out ? res.out : "",
-		   res.out_len);
+	/* go: one iteration's results; lines: names, or result lines */
+	if (cfg->format == FORMAT_GBENCH ||
+	    parse_results(names, weights, n, cfg->format,
+			  res.out ? res.out : "", res.out_len) < 0) {
+		if (cfg->format == FORMAT_GOTEST) {
+			free(res.out);
+			return error("benchmark \"%s\": its listing run in %s "
+				     "(one iteration of each benchmark, "
+				     "-test.benchtime=1x) printed no go "
+				     "benchmark result", cfg->name, arm);
+		}
+		parse_names(names, weights, n, cfg->format,
+			    res.out ? res.out : "", res.out_len);
+	}
 	free(res.out);
 	if (!*n)
 		return error("benchmark \"%s\": its listing run in %s printed "
@@ -243,13 +287,14 @@ int suite_list_cases(char ***names, size_t *n, const struct bench_cfg *cfg,
 	return 0;
 }
 
-void suite_names_release(char **names, size_t n)
+void suite_names_release(char **names, unsigned *weights, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	free(weights);
 }
 
 /* Does name match one of the n patterns? (compiled by the config loader) */
@@ -302,13 +347,16 @@ enum listed {
 /* The cases both arms' harnesses list, each with where it stands. */
 struct listing {
 	char **l[2];		/* by enum arm */
+	unsigned *w[2];		/* each case's comparisons */
 	size_t n[2];
 	const char **name;	/* every case once: base's, then head's own */
 	enum listed *how;
+	unsigned *weight;	/* each case's comparisons */
 	unsigned *shard;	/* --shard: each case's (1-based), 0 for one
 				   not compared nor shown */
 	size_t count;
 	size_t compared;	/* LISTED_BOTH */
+	size_t comparisons;	/* their weights' sum */
 };
 
 static void listing_release(struct listing *ls)
@@ -316,45 +364,77 @@ static void listing_release(struct listing *ls)
 	size_t a;
 
 	for (a = 0; a < 2; a++)
-		suite_names_release(ls->l[a], ls->n[a]);
+		suite_names_release(ls->l[a], ls->w[a], ls->n[a]);
 	free(ls->name);
 	free(ls->how);
+	free(ls->weight);
 	free(ls->shard);
 	memset(ls, 0, sizeof(*ls));
 }
 
 static int by_string(const void *x, const void *y)
 {
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* What the harness's filter selects a case by: go's top-level name. */
+static char *group_of(const struct bench_cfg *cfg, const char *name)
+{
+	size_t len = cfg->format == FORMAT_GOTEST ? suite_go_top(name) :
+		     strlen(name);
+
+	return xasprintf("%.*s", (int)len, name);
 }
 
 /*
- * Deal ls's cases (all but filtered and ignored ones) over n shards: in
- * byte order, in turn, from the shard a hash of the suite's name picks (so
- * small suites do not all start at shard 1). Balanced within one case per
- * suite; a case keeps its shard while the set of listed names does.
+ * Deal ls's cases (all but filtered and ignored ones) over n shards by
+ * what the harness's filter selects (a go benchmark with its
+ * sub-benchmarks goes whole): in byte order, in turn, from the shard a
+ * hash of the suite's name picks (so small suites do not all start at
+ * shard 1). Balanced within one per suite; a case keeps its shard while
+ * the set of listed names does.
  */
-static void deal(struct listing *ls, const char *suite, unsigned n)
+static void deal(struct listing *ls, const struct bench_cfg *cfg, unsigned n)
 {
-	const char **sorted = xcalloc(ls->count + 1, sizeof(*sorted));
-	size_t i, k, m = 0;
-	unsigned first = (unsigned)(fnv1a(suite) % n);
+	char **group = xcalloc(ls->count + 1, sizeof(*group));
+	char **sorted = xcalloc(ls->count + 1, sizeof(*sorted));
+	size_t i, k, m = 0, distinct = 0;
+	unsigned first = (unsigned)(fnv1a(cfg->name) % n);
 
 	ls->shard = xcalloc(ls->count + 1, sizeof(*ls->shard));
-	for (i = 0; i < ls->count; i++)
+	for (i = 0; i < ls->count; i++) {
+		group[i] = group_of(cfg, ls->name[i]);
 		if (ls->how[i] != LISTED_FILTERED &&
 		    ls->how[i] != LISTED_IGNORED)
-			sorted[m++] = ls->name[i];
+			sorted[m++] = group[i];
+	}
 	qsort(sorted, m, sizeof(*sorted), by_string);
+	for (i = 0; i < m; i++)		/* each group once */
+		if (!distinct || strcmp(sorted[distinct - 1], sorted[i]))
+			sorted[distinct++] = sorted[i];
 	for (i = 0; i < ls->count; i++) {
 		if (ls->how[i] == LISTED_FILTERED ||
 		    ls->how[i] == LISTED_IGNORED)
 			continue;
-		for (k = 0; k < m && strcmp(sorted[k], ls->name[i]); k++)
+		for (k = 0; k < distinct && strcmp(sorted[k], group[i]); k++)
 			;
 		ls->shard[i] = (unsigned)((first + k) % n) + 1;
 	}
+	for (i = 0; i < ls->count; i++)
+		free(group[i]);
+	free(group);
 	free(sorted);
+}
+
+/* The weight of case c in arm a of ls (0 when a does not list it). */
+static unsigned weight_in(const struct listing *ls, size_t a, const char *c)
+{
+	size_t i;
+
+	for (i = 0; i < ls->n[a]; i++)
+		if (!strcmp(ls->l[a][i], c))
+			return ls->w[a][i];
+	return 0;
 }
 
 /*
@@ -368,11 +448,13 @@ static int listing_make(struct listing *ls, const struct run_report *r,
 
 	memset(ls, 0, sizeof(*ls));
 	for (a = 0; a < 2; a++)
-		if (suite_list_cases(&ls->l[a], &ls->n[a], cfg, r->arm_dir[a],
+		if (suite_list_cases(&ls->l[a], &ls->w[a], &ls->n[a], cfg,
+				     r->arm_dir[a],
 				     arm_name((enum arm)a)) < 0)
 			return -1;
 	ls->name = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->name));
 	ls->how = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->how));
+	ls->weight = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->weight));
 	/* every case either arm lists (new and removed ones are shown) */
 	for (a = 0; a < 2; a++) {
 		for (i = 0; i < ls->n[a]; i++) {
@@ -391,24 +473,35 @@ static int listing_make(struct listing *ls, const struct run_report *r,
 			else
 				how = a == ARM_HEAD ? LISTED_NEW :
 				      LISTED_REMOVED;
-			ls->compared += how == LISTED_BOTH;
+			if (how == LISTED_BOTH) {
+				/* its units in either arm, as fan-out joins
+				   them */
+				unsigned wb = weight_in(ls, ARM_BASE, c);
+				unsigned wh = weight_in(ls, ARM_HEAD, c);
+
+				ls->weight[ls->count] = wb > wh ? wb : wh;
+				ls->compared++;
+				ls->comparisons += ls->weight[ls->count];
+			}
 			ls->name[ls->count] = c;
 			ls->how[ls->count++] = how;
 		}
 	}
 	if (r->nshards)
-		deal(ls, cfg->name, r->nshards);
+		deal(ls, cfg, r->nshards);
 	return 0;
 }
 
 /*
  * Split entry i of r: its own cases into *cfg_out (0), or 1 when this
- * shard has none of them; *compared, *mine_compared the suite's compared
- * cases in all shards and in this one. -1 after error().
+ * shard has none of them; *compared the suite's compared cases, *all and
+ * *mine their comparisons in all shards and in this one. -1 after
+ * error().
  */
 static int split_one(struct bench_cfg *cfg_out, size_t *compared,
-		     size_t *mine_compared, const struct run_report *r,
-		     const struct bench_cfg *cfg, const regex_t *filter)
+		     size_t *all, size_t *mine_compared,
+		     const struct run_report *r, const struct bench_cfg *cfg,
+		     const regex_t *filter)
 {
 	struct listing ls;
 	const char **mine = NULL;
@@ -419,12 +512,13 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 	    check_expect(cfg, ls.l[ARM_HEAD], ls.n[ARM_HEAD]) < 0)
 		goto out;
 	*compared = ls.compared;
+	*all = ls.comparisons;
 	*mine_compared = 0;
 	mine = xcalloc(ls.count + 1, sizeof(*mine));
 	for (i = 0; i < ls.count; i++) {
 		if (ls.shard[i] != r->shard)
 			continue;
-		*mine_compared += ls.how[i] == LISTED_BOTH;
+		*mine_compared += ls.weight[i];
 		mine[nmine++] = ls.name[i];
 	}
 	ret = 1;
@@ -469,7 +563,7 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 			ret = -1;
 			continue;
 		}
-		compared += ls[i].compared;
+		compared += ls[i].comparisons;
 	}
 	if (ret < 0)
 		goto out;
@@ -484,9 +578,11 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 		if (!ls[i].name)
 			continue;
 		need = adaptive_min_pairs(cfg, 1 - level);
-		fprintf(out, "%s: %zu case%s compared, pairs %u..%u", cfg->name,
-			ls[i].compared, ls[i].compared == 1 ? "" : "s",
-			cfg->pairs, cfg->max_pairs);
+		fprintf(out, "%s: %zu case%s compared (%zu comparison%s), "
+			"pairs %u..%u", cfg->name, ls[i].compared,
+			ls[i].compared == 1 ? "" : "s", ls[i].comparisons,
+			ls[i].comparisons == 1 ? "" : "s", cfg->pairs,
+			cfg->max_pairs);
 		if (need > cfg->pairs)
 			fprintf(out, ", at least %u pairs for an interval at "
 				"this level (raised)", need);
@@ -503,7 +599,7 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 		if (cfg->nmetrics)
 			fprintf(out, "  each case: value %s, floor %+.1f%%, "
 				"pass_excludes %+.1f%%; its further units "
-				"(counters) are known once it runs\n",
+				"(counters) as its harness prints them\n",
 				cfg->metrics[0].gating ? "gating" :
 				"informational",
 				cfg->metrics[0].min_effect * 100,
@@ -542,7 +638,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	for (i = k = 0; i < r->n; i++) {
 		struct run_bench *b = &r->b[i];
 		const struct bench_cfg *cfg = b->run.cfg;
-		size_t compared = 0, mine = 0;
+		size_t compared = 0, all = 0, mine = 0;
 		int rc;
 
 		/* entries are the plan's benchmarks, in order, still */
@@ -554,8 +650,8 @@ int suite_shard(struct run_report *r, const struct plan *p,
 			fprintf(stderr, "gate: listing the cases of \"%s\" in "
 				"each arm (shard %u/%u measures its share)\n",
 				cfg->name, r->shard, r->nshards);
-		rc = split_one(&own->cfg[own->n], &compared, &mine, r, cfg,
-			       have_rx ? &rx : NULL);
+		rc = split_one(&own->cfg[own->n], &compared, &all, &mine, r,
+			       cfg, have_rx ? &rx : NULL);
 		if (rc < 0) {
 			ret = -1;
 			r->b[k++] = *b;
@@ -563,7 +659,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 		}
 		own->split[own->nsplit].suite = cfg->name;
 		own->split[own->nsplit++].cases = compared;
-		r->elsewhere += compared - mine;
+		r->elsewhere += all - mine;
 		if (rc == 1) {
 			/* none of its cases here: not measured, not shown */
 			bench_run_release(&b->run);

@@ -569,7 +569,7 @@ static void ere_escape(struct strbuf_lite *b, const char *s, size_t n)
  * A go case's top-level benchmark: "BenchmarkX/sub-8" -> "BenchmarkX"
  * (the -GOMAXPROCS suffix dropped when there is no sub-benchmark).
  */
-static size_t go_top(const char *name)
+size_t suite_go_top(const char *name)
 {
 	size_t n = strcspn(name, "/"), k = n;
 
@@ -589,12 +589,12 @@ static char *anchored(const struct bench_cfg *cfg, const char *const *names,
 
 	sb_str(&b, "^(");
 	for (i = 0; i < n; i++) {
-		size_t len = cfg->format == FORMAT_GOTEST ? go_top(names[i]) :
+		size_t len = cfg->format == FORMAT_GOTEST ? suite_go_top(names[i]) :
 			     strlen(names[i]);
 		int dup = 0;
 
 		for (j = 0; j < i && cfg->format == FORMAT_GOTEST; j++)
-			dup |= go_top(names[j]) == len &&
+			dup |= suite_go_top(names[j]) == len &&
 			       !strncmp(names[j], names[i], len);
 		if (dup)
 			continue;

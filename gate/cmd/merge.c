@@ -217,9 +217,9 @@ static int same_level(const struct shard *s, size_t n, size_t *total)
 			return error("%s decided at the level of %zu "
 				     "comparisons, but the shards compare %zu "
 				     "together (a case of a suite split by "
-				     "case counts one comparison in the other "
-				     "shards: a case with more timed values "
-				     "counts more where it runs): its "
+				     "case counts in the other shards as its "
+				     "listing shows it: a gbench case's user "
+				     "counters count only where it runs): its "
 				     "verdicts are not at the run's level; "
 				     "run the suite unsharded", who(a, sizeof(a),
 							    &s[i]),
@@ -320,8 +320,7 @@ static int split_complete(const struct shard *s, size_t n)
 				     "of its cases, but its harness listed "
 				     "%zu in both arms: a case is missing (or "
 				     "printed under another name than "
-				     "listed, as go's sub-benchmarks are); "
-				     "run it unsharded", suite, got,
+				     "listed); run it unsharded", suite, got,
 				     f->split[k].cases);
 	}
 	return 0;

@@ -1,8 +1,11 @@
 # gate run --shard splits gbench and go suites by case through their
-# harnesses' own listing (--benchmark_list_tests, -test.list) and filter
-# (--benchmark_filter, -test.bench): stand-in harnesses that honour those
-# flags as Google Benchmark and a go test binary do, with values of their
-# own. Three shards merged have every case once and the unsharded verdicts.
+# harnesses' own listing (--benchmark_list_tests; go: one iteration of
+# each, -test.benchtime=1x) and filter (--benchmark_filter, -test.bench):
+# stand-in harnesses that honour those flags as Google Benchmark and a go
+# test binary do, with values of their own. A go benchmark's
+# sub-benchmarks stay in one shard (go's filter selects the top level); a
+# custom unit counts as a comparison in every shard. Three shards merged
+# have every case once, the unsharded level and the unsharded verdicts.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
@@ -35,22 +38,21 @@ EOF2
 cat >"$R/go.test" <<EOF2
 #!/bin/sh
 echo "go \$*" >>"$SCRATCH/calls"
-list= re=
+re=
 for a in "\$@"; do
 	case \$a in
-	-test.list=*) list=\${a#-test.list=} ;;
 	-test.bench=*) re=\${a#-test.bench=} ;;
 	esac
 done
-all="TestUnit BenchmarkA BenchmarkB BenchmarkC BenchmarkD BenchmarkE"
-if [ -n "\$list" ]; then
-	for c in \$all; do echo \$c; done | grep -E "\$list"
-	exit 0
-fi
-for c in \$all; do
-	case \$c in Benchmark*) ;; *) continue ;; esac
+for c in BenchmarkA BenchmarkB BenchmarkC BenchmarkD BenchmarkE; do
 	echo \$c | grep -Eq "\$re" || continue
-	echo "\$c-2   1000   \$(cat ns/\$c) ns/op"
+	case \$c in
+	BenchmarkA) echo "\$c-2   1000   \$(cat ns/\$c) ns/op   3 ns/item" ;;
+	BenchmarkE) for s in small large; do
+			echo "\$c/\$s-2   1000   \$(cat ns/\$c) ns/op   64 B/op"
+		done ;;
+	*) echo "\$c-2   1000   \$(cat ns/\$c) ns/op" ;;
+	esac
 done
 echo PASS
 EOF2
@@ -86,7 +88,7 @@ done
 # go's with the user's -test.bench pattern
 [ "$(grep -c -- '--benchmark_list_tests=true$' "$S/calls")" = 6 ] ||
 	fail "want one gbench listing per arm and shard: $(sort "$S/calls" | uniq -c)"
-[ "$(grep -c -- '-test.list=\.$' "$S/calls")" = 6 ] ||
+[ "$(grep -c -- '-test.benchtime=1x$' "$S/calls")" = 6 ] ||
 	fail "want one go listing per arm and shard: $(sort "$S/calls" | uniq -c)"
 gate_run 1 merge "$S/s1.json" "$S/s2.json" "$S/s3.json" --json "$S/m.json"
 python3 - "$S" <<'PY' || fail "merged report differs from the unsharded run"
@@ -97,20 +99,27 @@ m = json.load(open(d + "/m.json"))
 shards = [json.load(open("%s/s%d.json" % (d, i))) for i in range(1, 4)]
 names = lambda r: sorted(b["name"] for b in r["benchmarks"])
 want = sorted(["gb/BM_%s" % c for c in "abcdef"] +
-              ["go/Benchmark%s-2" % c for c in "ABCDE"])
+              ["go/Benchmark%s-2" % c for c in "ABCD"] +
+              ["go/BenchmarkE/small-2", "go/BenchmarkE/large-2"])
 assert names(a) == want, names(a)
 got = sorted(n for s in shards for n in names(s))
 assert got == want, got
-# dealt in turn: the shares differ by at most one case per suite
-for suite, n in (("gb/", 6), ("go/", 5)):
-    share = [len([x for x in names(s) if x.startswith(suite)]) for s in shards]
-    assert sum(share) == n and max(share) - min(share) <= 1, (suite, share)
+# dealt in turn: the shares differ by at most one (gbench: case; go:
+# top-level benchmark, its sub-benchmarks together)
+share = [len([x for x in names(s) if x.startswith("gb/")]) for s in shards]
+assert sorted(share) == [2, 2, 2], share
+top = [sorted(set(x.split("/")[1].split("-")[0] for x in names(s)
+                  if x.startswith("go/"))) for s in shards]
+assert sorted(len(t) for t in top) == [1, 2, 2], top
+assert sum("BenchmarkE" in t for t in top) == 1, top
 for s in shards:
     assert s["protocol"]["shard"]["split"] == [
-        {"suite": "gb", "cases": 6}, {"suite": "go", "cases": 5}], \
+        {"suite": "gb", "cases": 6}, {"suite": "go", "cases": 6}], \
         s["protocol"]["shard"]
+# 6 gbench cases, 6 go cases and BenchmarkA's ns/item: 13 comparisons
 for r in shards + [m]:
-    assert r["protocol"]["compared"] == a["protocol"]["compared"] == 11
+    assert r["protocol"]["compared"] == a["protocol"]["compared"] == 13, \
+        r["protocol"]["compared"]
 v = lambda r: {b["name"]: b["verdict"] for b in r["benchmarks"]}
 assert v(m) == v(a), (v(m), v(a))
 assert sorted(n for n, x in v(a).items() if x == "fail") == \

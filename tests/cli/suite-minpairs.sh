@@ -36,7 +36,7 @@ gate_run 0 -C "$R" run --base HEAD --head WORKTREE --list
 	fail "--list ran a benchmark"
 expect_in "$OUT" "one-sided level 95% per comparison"
 expect_in "$OUT" "with the suites' cases (listed in the built arms): 4 comparisons; one-sided level 98.75% per comparison"
-expect_in "$OUT" "s: 3 cases compared, pairs 3..2000, at least 8 pairs for an interval at this level (raised)"
+expect_in "$OUT" "s: 3 cases compared (3 comparisons), pairs 3..2000, at least 8 pairs for an interval at this level (raised)"
 expect_in "$OUT" "  s/b"
 expect_in "$OUT" "  each case: value gating, floor +10.0%"
 expect_in "$OUT" "t: one process per sample, pairs 3..2000, 0 warm-up, at least 6 pairs for an interval at this level (raised)"
