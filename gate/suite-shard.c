@@ -1,6 +1,6 @@
 /*
  * Splitting a suite by its cases over the shards of gate run --shard: the
- * listing run of each harness, the stable assignment by name, and each
+ * listing run of each harness, the dealing of the cases by name, and each
  * shard's filtered command (gate/suite-shard.h).
  */
 #include "gate/suite-shard.h"
@@ -193,17 +193,17 @@ static unsigned case_weight(enum format f, const char *const *u, size_t k)
 }
 
 /* A listing that printed results (go's one iteration, lines): the cases
-   and their weights. 0, or -1 when out does not parse. */
+   and their weights. 0, or -1 with why in *err when out does not parse. */
 static int parse_results(char ***names, unsigned **weights, size_t *n,
-			 enum format f, const char *out, size_t len)
+			 enum format f, const char *out, size_t len,
+			 struct gate_err *err)
 {
 	struct fmt_table t = FMT_TABLE_INIT;
 	struct fmt_opts o = { 0, 1, NULL };
-	struct gate_err err;
 	const char *u[METRIC_VALUES];
 	size_t i, j, k;
 
-	o.err = &err;
+	o.err = err;
 	if (format_parse(&t, f, out, len, "listing", &o) < 0)
 		return -1;
 	for (i = 0; i < t.n; i++) {
@@ -227,6 +227,7 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	struct command cmd;
 	struct run_spec spec;
 	struct run_result res;
+	struct gate_err err;
 	char how[128];
 
 	*names = NULL;
@@ -250,29 +251,30 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	if (res.status != RUN_OK || res.out_overflow) {
 		int rc = error("benchmark \"%s\": the listing run of its cases "
 			       "in %s %s%s%s: --shard splits a suite by the "
-			       "cases its harness lists (%s; the lines "
-			       "protocol prints each case's name when "
-			       "GATE_LIST=1 is set)", cfg->name, arm,
+			       "cases its harness lists (%s)", cfg->name, arm,
 			       res.out_overflow ? "printed more than 16 MiB" :
 			       run_describe(&res, how, sizeof(how)),
 			       *res.err_tail ? ": " : "", res.err_tail,
 			       cfg->format == FORMAT_GBENCH ?
-			       "--benchmark_list_tests" :
+			       "--benchmark_list_tests=true" :
 			       cfg->format == FORMAT_GOTEST ?
-			       "-test.benchtime=1x" : "GATE_LIST");
+			       "go: one iteration of each, -test.benchtime=1x" :
+			       "the lines protocol: each case's name when "
+			       "GATE_LIST=1 is set");
 		free(res.out);
 		return rc;
 	}
 	/* go: one iteration's results; lines: names, or result lines */
 	if (cfg->format == FORMAT_GBENCH ||
 	    parse_results(names, weights, n, cfg->format,
-			  res.out ? res.out : "", res.out_len) < 0) {
+			  res.out ? res.out : "", res.out_len, &err) < 0) {
 		if (cfg->format == FORMAT_GOTEST) {
 			free(res.out);
 			return error("benchmark \"%s\": its listing run in %s "
 				     "(one iteration of each benchmark, "
-				     "-test.benchtime=1x) printed no go "
-				     "benchmark result", cfg->name, arm);
+				     "-test.benchtime=1x) did not read as go "
+				     "test output: %s", cfg->name, arm,
+				     err.msg);
 		}
 		parse_names(names, weights, n, cfg->format,
 			    res.out ? res.out : "", res.out_len);
