@@ -76,8 +76,8 @@ static char *sh_append(char *out, const char *s)
 
 /*
  * The listing command of cfg's harness into out (run.argv or run.shell):
- * gbench --benchmark_list_tests=true, go one iteration of each benchmark
- * (-test.benchtime=1x), the lines protocol GATE_LIST=1 in the environment.
+ * gbench and go one iteration of each benchmark (--benchmark_min_time=0,
+ * -test.benchtime=1x), the lines protocol GATE_LIST=1 in the environment.
  */
 static void list_cmd(struct command *out, const struct bench_cfg *cfg)
 {
@@ -91,7 +91,9 @@ static void list_cmd(struct command *out, const struct bench_cfg *cfg)
 		test_binary |= !strncmp(cfg->run.argv[i], "-test.", 6);
 	}
 	if (cfg->format == FORMAT_GBENCH) {
-		flag = xstrdup("--benchmark_list_tests=true");
+		/* one iteration of each: the names and every counter
+		   (--benchmark_list_tests names no counter) */
+		flag = xstrdup("--benchmark_min_time=0");
 	} else if (cfg->format == FORMAT_GOTEST) {
 		/* one iteration of each: the cases as they print them, with
 		   their sub-benchmarks and units (-test.list names only the
@@ -143,10 +145,10 @@ static void add_name(char ***names, unsigned **weights, size_t *n,
 	(*weights)[(*n)++] = w;
 }
 
-/* The first word of each line of out (len bytes): gbench's listing, or
-   the lines protocol's names. */
+/* The first word of each line of out (len bytes): the lines protocol's
+   names. */
 static void parse_names(char ***names, unsigned **weights, size_t *n,
-			enum format f, const char *out, size_t len)
+			const char *out, size_t len)
 {
 	const char *p = out, *end = out + len;
 
@@ -163,9 +165,6 @@ static void parse_names(char ***names, unsigned **weights, size_t *n,
 			e++;
 		p = eol + 1;
 		if (e == q || *q == '#')
-			continue;
-		/* a gbench listing is one name per line, nothing else */
-		if (f == FORMAT_GBENCH && e < eol)
 			continue;
 		add_name(names, weights, n, q, (size_t)(e - q), 1);
 	}
@@ -256,7 +255,8 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 			       run_describe(&res, how, sizeof(how)),
 			       *res.err_tail ? ": " : "", res.err_tail,
 			       cfg->format == FORMAT_GBENCH ?
-			       "--benchmark_list_tests=true" :
+			       "gbench: one iteration of each, "
+			       "--benchmark_min_time=0" :
 			       cfg->format == FORMAT_GOTEST ?
 			       "go: one iteration of each, -test.benchtime=1x" :
 			       "the lines protocol: each case's name when "
@@ -264,20 +264,22 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		free(res.out);
 		return rc;
 	}
-	/* go: one iteration's results; lines: names, or result lines */
-	if (cfg->format == FORMAT_GBENCH ||
-	    parse_results(names, weights, n, cfg->format,
+	/* gbench, go: one iteration's results; lines: names, or results */
+	if (parse_results(names, weights, n, cfg->format,
 			  res.out ? res.out : "", res.out_len, &err) < 0) {
-		if (cfg->format == FORMAT_GOTEST) {
+		if (cfg->format != FORMAT_LINES) {
 			free(res.out);
 			return error("benchmark \"%s\": its listing run in %s "
-				     "(one iteration of each benchmark, "
-				     "-test.benchtime=1x) did not read as go "
-				     "test output: %s", cfg->name, arm,
-				     err.msg);
+				     "(one iteration of each benchmark, %s) "
+				     "did not read as %s output: %s",
+				     cfg->name, arm,
+				     cfg->format == FORMAT_GBENCH ?
+				     "--benchmark_min_time=0" :
+				     "-test.benchtime=1x",
+				     format_name(cfg->format), err.msg);
 		}
-		parse_names(names, weights, n, cfg->format,
-			    res.out ? res.out : "", res.out_len);
+		parse_names(names, weights, n, res.out ? res.out : "",
+			    res.out_len);
 	}
 	free(res.out);
 	if (!*n)

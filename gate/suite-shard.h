@@ -1,8 +1,8 @@
 /*
  * A suite split by its cases over the shards of gate run --shard I/N: a
- * listing run of the harness in each arm names the cases (gbench's
- * --benchmark_list_tests, go's one iteration of each benchmark with
- * -test.benchtime=1x, the lines protocol's GATE_LIST=1), the cases are dealt over the shards in byte order (in
+ * listing run of the harness in each arm names the cases (one iteration
+ * of each benchmark: gbench's --benchmark_min_time=0, go's
+ * -test.benchtime=1x; the lines protocol's GATE_LIST=1), the cases are dealt over the shards in byte order (in
  * turn, from the shard a hash of the suite's name picks: balanced within
  * one, and a case keeps its shard while the set of names does), and the
  * shard measures only its cases through the harness's own filter, at the
@@ -25,11 +25,11 @@ int suite_can_list(const struct bench_cfg *cfg);
  * The cases a listing run of cfg's harness prints in directory dir (arm
  * names it in messages), into *names, each with its comparisons in
  * *weights (*n of them, unique, in the order printed; free with
- * suite_names_release): gbench and a lines listing of names count one a
- * case; go's one iteration of each benchmark, and lines printed as
- * results, count a case's time and its further units as its comparisons
- * will (a throughput restating the time none, counts one in all beside no
- * time). 0, or -1 after error().
+ * suite_names_release): gbench's and go's one iteration of each
+ * benchmark, and lines printed as results, count a case's time and its
+ * further units as its comparisons will (a throughput restating the time
+ * none, counts one in all beside no time); a lines listing of names alone
+ * one a case. 0, or -1 after error().
  */
 int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		     const struct bench_cfg *cfg, const char *dir,

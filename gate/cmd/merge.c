@@ -218,8 +218,9 @@ static int same_level(const struct shard *s, size_t n, size_t *total)
 				     "comparisons, but the shards compare %zu "
 				     "together (a case of a suite split by "
 				     "case counts in the other shards as its "
-				     "listing shows it: a gbench case's user "
-				     "counters count only where it runs): its "
+				     "listing showed it: a case that printed "
+				     "other units counts otherwise where it "
+				     "runs): its "
 				     "verdicts are not at the run's level; "
 				     "run the suite unsharded", who(a, sizeof(a),
 							    &s[i]),

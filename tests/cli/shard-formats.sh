@@ -1,10 +1,11 @@
 # gate run --shard splits gbench and go suites by case through their
-# harnesses' own listing (--benchmark_list_tests; go: one iteration of
-# each, -test.benchtime=1x) and filter (--benchmark_filter, -test.bench):
+# harnesses' own listing (one iteration of each: --benchmark_min_time=0,
+# -test.benchtime=1x) and filter (--benchmark_filter, -test.bench):
 # stand-in harnesses that honour those flags as Google Benchmark and a go
 # test binary do, with values of their own. A go benchmark's
 # sub-benchmarks stay in one shard (go's filter selects the top level); a
-# custom unit counts as a comparison in every shard. Three shards merged
+# gbench user counter and a go custom unit count as comparisons in every
+# shard. Three shards merged
 # have every case once, the unsharded level and the unsharded verdicts.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
@@ -13,23 +14,20 @@ new_repo "$R"
 cat >"$R/gb" <<EOF2
 #!/bin/sh
 echo "gb \$*" >>"$SCRATCH/calls"
-list= re=.
+re=.
 for a in "\$@"; do
 	case \$a in
-	--benchmark_list_tests=true) list=1 ;;
 	--benchmark_filter=*) re=\${a#--benchmark_filter=} ;;
 	esac
 done
 names=\$(for c in BM_a BM_b BM_c BM_d BM_e BM_f; do echo \$c; done | grep -E "\$re")
-if [ -n "\$list" ]; then
-	echo "\$names"
-	exit 0
-fi
 echo '{ "context": {}, "benchmarks": ['
 sep=
 for c in \$names; do
 	t=\$(cat ns/\$c)
-	printf '%s{ "name": "%s", "run_name": "%s", "run_type": "iteration", "iterations": 1000, "real_time": %s, "cpu_time": %s, "time_unit": "ns" }\n' "\$sep" \$c \$c \$t \$t
+	w=
+	[ \$c = BM_a ] && w=', "work": 5'
+	printf '%s{ "name": "%s", "run_name": "%s", "run_type": "iteration", "iterations": 1000, "real_time": %s, "cpu_time": %s, "time_unit": "ns"%s }\n' "\$sep" \$c \$c \$t \$t "\$w"
 	sep=,
 done
 echo '] }'
@@ -84,9 +82,8 @@ for i in 1 2 3; do
 	gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 3 -q \
 		--shard "$i/3" --json "$S/s$i.json"
 done
-# each listing used the harness's flag: gbench's after the user's filter,
-# go's with the user's -test.bench pattern
-[ "$(grep -c -- '--benchmark_list_tests=true$' "$S/calls")" = 6 ] ||
+# each listing used the harness's flag, after the user's own flags
+[ "$(grep -c -- '--benchmark_min_time=0$' "$S/calls")" = 6 ] ||
 	fail "want one gbench listing per arm and shard: $(sort "$S/calls" | uniq -c)"
 [ "$(grep -c -- '-test.benchtime=1x$' "$S/calls")" = 6 ] ||
 	fail "want one go listing per arm and shard: $(sort "$S/calls" | uniq -c)"
@@ -116,9 +113,9 @@ for s in shards:
     assert s["protocol"]["shard"]["split"] == [
         {"suite": "gb", "cases": 6}, {"suite": "go", "cases": 6}], \
         s["protocol"]["shard"]
-# 6 gbench cases, 6 go cases and BenchmarkA's ns/item: 13 comparisons
+# 6 gbench cases, BM_a's counter, 6 go cases, BenchmarkA's ns/item: 14
 for r in shards + [m]:
-    assert r["protocol"]["compared"] == a["protocol"]["compared"] == 13, \
+    assert r["protocol"]["compared"] == a["protocol"]["compared"] == 14, \
         r["protocol"]["compared"]
 v = lambda r: {b["name"]: b["verdict"] for b in r["benchmarks"]}
 assert v(m) == v(a), (v(m), v(a))
