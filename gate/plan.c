@@ -13,6 +13,7 @@
 #include "gate/adaptive.h"
 #include "gate/metrics.h"
 #include "gate/suite.h"
+#include "gate/suite-shard.h"
 #include "gate/verdict.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -295,24 +296,44 @@ void plan_pairs(struct plan *p, struct run_report *r)
 	}
 }
 
-void plan_print(FILE *out, const struct plan *p, double confidence)
+size_t plan_comparisons(const struct plan *p)
 {
-	size_t i, k, compared = 0, suites = 0;
-	double level;
+	size_t i, compared = p->elsewhere;
 
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; i < p->n; i++)
 		if (p->bench[i].format == FORMAT_TIME)
 			compared += verdict_comparisons(&p->bench[i]);
-		else
-			suites++;
-	}
-	compared += p->elsewhere;
+	return compared;
+}
+
+int plan_lists(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->bench[i].format != FORMAT_TIME &&
+		    suite_can_list(&p->bench[i]))
+			return 1;
+	return 0;
+}
+
+void plan_print(FILE *out, const struct plan *p, double confidence)
+{
+	size_t i, k, compared = plan_comparisons(p), suites = 0, nsplit;
+	double level;
+
+	for (i = 0; i < p->n; i++)
+		suites += p->bench[i].format != FORMAT_TIME;
 	level = stats_bonferroni(confidence, compared ? compared : 1);
+	for (i = nsplit = 0; p->split && i < p->n; i++)
+		nsplit += p->split[i];
 	if (p->nshards)
 		fprintf(out, "shard %u/%u: %zu of the plan's benchmarks; the "
-			"other shards' add %zu comparison%s\n", p->shard,
-			p->nshards, p->n, p->elsewhere,
-			p->elsewhere == 1 ? "" : "s");
+			"other shards' add %zu comparison%s%s\n", p->shard,
+			p->nshards, p->n - nsplit, p->elsewhere,
+			p->elsewhere == 1 ? "" : "s", nsplit ?
+			"; suites split by case: a share of each, the "
+			"others' cases counted once listed" : "");
 	fprintf(out, "plan: %zu benchmark%s, %zu suite%s; %zu comparison%s "
 		"before suites' cases%s; one-sided level %.4g%% per "
 		"comparison (%.4g%% for the run, Bonferroni)%s; budget %.0f s\n",
@@ -330,8 +351,10 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 			format_name(b->format), b->pairs, b->max_pairs,
 			b->warmup);
 		if (b->format != FORMAT_TIME)
-			fprintf(out, ", cases listed by the suite's first "
-				"run%s", suite_can_filter(b) ? "; rounds "
+			fprintf(out, ", cases listed by %s%s",
+				suite_can_list(b) ? "its harness (below, "
+				"once both arms are built)" : "the suite's "
+				"first run", suite_can_filter(b) ? "; rounds "
 				"through its filter" : "; one look");
 		else if (need > b->pairs)
 			fprintf(out, ", at least %u pairs for an interval at "
@@ -364,6 +387,8 @@ void plan_release(struct plan *p)
 	p->policy = NULL;
 	free(p->bench);
 	p->bench = NULL;
+	free(p->split);
+	p->split = NULL;
 	p->n = 0;
 }
 
@@ -434,12 +459,19 @@ unsigned plan_shard_of(const char *name, const char *const *names, size_t n,
 	return (unsigned)(rank % nshards) + 1;
 }
 
+/* A suite split by its cases over the shards (suite-shard.h)? */
+static int splits(const struct bench_cfg *b, const struct config *base)
+{
+	return b->format != FORMAT_TIME && suite_can_list(b) &&
+	       (!base || config_find(base, b->name));
+}
+
 void plan_shard(struct plan *p, const struct config *base,
 		const struct plan_overrides *o)
 {
 	unsigned long long h = 14695981039346656037ULL;
 	const char **names;
-	size_t i, kept = 0;
+	size_t i, kept = 0, dealt = 0;
 
 	hash_num(&h, p->confidence);
 	hash_num(&h, p->budget);
@@ -455,13 +487,22 @@ void plan_shard(struct plan *p, const struct config *base,
 	p->nshards = o->nshards;
 	p->elsewhere = 0;
 	names = xcalloc(p->n ? p->n : 1, sizeof(*names));
+	p->split = xcalloc(p->n ? p->n : 1, sizeof(*p->split));
 	for (i = 0; i < p->n; i++)
-		names[i] = p->bench[i].name;
+		if (!splits(&p->bench[i], base))
+			names[dealt++] = p->bench[i].name;
 	for (i = 0; i < p->n; i++) {
 		struct bench_cfg *b = &p->bench[i];
 
-		if (plan_shard_of(b->name, names, p->n, o->nshards) ==
+		if (splits(b, base)) {
+			/* in every shard: split by case once built */
+			p->split[kept] = 1;
+			p->bench[kept++] = *b;
+			continue;
+		}
+		if (plan_shard_of(b->name, names, dealt, o->nshards) ==
 		    o->shard) {
+			p->split[kept] = 0;
 			p->bench[kept++] = *b;
 			continue;
 		}

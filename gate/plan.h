@@ -45,8 +45,11 @@ struct plan {
 				   known only to the shard that runs them) */
 	char hash[17];		/* the whole plan's (every shard's) decision
 				   and command keys, 16 hex digits */
+	unsigned char *split;	/* --shard: per benchmark, 1 for a suite
+				   kept in every shard and split by its
+				   cases (suite-shard.h); owned, or NULL */
 };
-#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "" }
+#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "", NULL }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad
@@ -69,7 +72,10 @@ int plan_make(struct plan *p, const struct config *cfg,
  * --shard I/N, after the policy: p keeps only shard I's benchmarks. The
  * whole plan's names are sorted and dealt round-robin (the k-th name in
  * byte order goes to shard k mod N + 1): balanced within one, and stable
- * while the set of names is. A suite goes whole to one shard. Sets
+ * while the set of names is. A suite whose harness lists its cases
+ * (suite_can_list) and that base declares stays in every shard, marked in
+ * p->split: suite_shard splits it by case once both arms are built; any
+ * other suite goes whole to one shard. Sets
  * p->hash (of the whole plan, so every shard of one config and command
  * line has the same) and p->elsewhere: the comparisons of the other
  * shards' plain benchmarks that base (NULL: none) also declares, so each
@@ -97,9 +103,14 @@ void plan_pairs(struct plan *p, struct run_report *r);
  * with its pairs (the minimum for an interval at the level too), warm-ups,
  * format, and every metric with its floor and whether it gates; the
  * level per comparison (Bonferroni at confidence over the benchmarks'
- * comparisons; a suite adds one per case, known once it has run).
+ * comparisons; a suite adds one per case, known once it has run, or
+ * listed: suite_list_plan).
  */
 void plan_print(FILE *out, const struct plan *p, double confidence);
+/* The comparisons of p's plain benchmarks, the other shards' included. */
+size_t plan_comparisons(const struct plan *p);
+/* 1 when p has a suite whose harness lists its cases (suite-shard.h). */
+int plan_lists(const struct plan *p);
 void plan_release(struct plan *p);
 
 #endif

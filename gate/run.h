@@ -38,6 +38,12 @@ struct run_bench {
 
 struct report_loaded;
 
+/* A suite whose cases gate run --shard split over the shards. */
+struct run_split {
+	const char *suite;	/* its name */
+	size_t cases;		/* compared cases, in every shard together */
+};
+
 struct run_report {
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
@@ -65,6 +71,10 @@ struct run_report {
 	   elsewhere: the comparisons of the other shards, in compared */
 	unsigned shard, nshards;
 	size_t elsewhere;
+	/* the suites split by case over the shards, each with its compared
+	   cases in every shard together (gate merge checks them) */
+	const struct run_split *split;
+	size_t nsplit;
 	const char *config_hash;	/* the plan's fingerprint (plan.h),
 					   or NULL */
 	unsigned resamples;

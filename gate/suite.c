@@ -569,7 +569,7 @@ static void ere_escape(struct strbuf_lite *b, const char *s, size_t n)
  * A go case's top-level benchmark: "BenchmarkX/sub-8" -> "BenchmarkX"
  * (the -GOMAXPROCS suffix dropped when there is no sub-benchmark).
  */
-static size_t go_top(const char *name)
+size_t suite_go_top(const char *name)
 {
 	size_t n = strcspn(name, "/"), k = n;
 
@@ -589,12 +589,12 @@ static char *anchored(const struct bench_cfg *cfg, const char *const *names,
 
 	sb_str(&b, "^(");
 	for (i = 0; i < n; i++) {
-		size_t len = cfg->format == FORMAT_GOTEST ? go_top(names[i]) :
+		size_t len = cfg->format == FORMAT_GOTEST ? suite_go_top(names[i]) :
 			     strlen(names[i]);
 		int dup = 0;
 
 		for (j = 0; j < i && cfg->format == FORMAT_GOTEST; j++)
-			dup |= go_top(names[j]) == len &&
+			dup |= suite_go_top(names[j]) == len &&
 			       !strncmp(names[j], names[i], len);
 		if (dup)
 			continue;
@@ -618,8 +618,12 @@ static void sh_quote(struct strbuf_lite *b, const char *s)
 	sb_str(b, "'");
 }
 
-void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
-		      const char *const *names, size_t n)
+/*
+ * The filter for names into out; outer: a filter already in the
+ * environment wins (a round of more pairs inside a shard's cases).
+ */
+static void filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		       const char *const *names, size_t n, int outer)
 {
 	char *re = anchored(cfg, names, n), *flag = NULL;
 	struct strbuf_lite sh = { NULL, 0, 0 };
@@ -648,9 +652,10 @@ void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		return;
 	}
 	/* a shell, or the lines protocol: GATE_FILTER in the environment */
-	sb_str(&sh, "GATE_FILTER=");
+	sb_str(&sh, outer ? "GATE_FILTER=${GATE_FILTER-" : "GATE_FILTER=");
 	sh_quote(&sh, re);
-	sb_str(&sh, "; export GATE_FILTER; ");
+	sb_str(&sh, outer ? "}; export GATE_FILTER; " :
+	       "; export GATE_FILTER; ");
 	if (cfg->run.shell) {
 		sb_str(&sh, cfg->run.shell);
 	} else {
@@ -667,6 +672,18 @@ void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 	out->run.shell = sh.buf;
 	free(flag);
 	free(re);
+}
+
+void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		      const char *const *names, size_t n)
+{
+	filter_cmd(out, cfg, names, n, 0);
+}
+
+void suite_shard_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		     const char *const *names, size_t n)
+{
+	filter_cmd(out, cfg, names, n, 1);
 }
 
 void suite_filter_release(struct bench_cfg *out)

@@ -70,6 +70,20 @@ int suite_can_filter(const struct bench_cfg *cfg);
  */
 void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		      const char *const *names, size_t n);
+/*
+ * The length of a go case's top-level benchmark name, the part go's -bench
+ * filter selects: "BenchmarkX/sub-8" -> 10 ("BenchmarkX"), "BenchmarkX-8"
+ * -> 10 (the -GOMAXPROCS suffix dropped).
+ */
+size_t suite_go_top(const char *name);
+/*
+ * The same for a shard's share of a suite's cases (gate run --shard): a
+ * later filter still wins (go's and gbench's flag last; the lines
+ * protocol's GATE_FILTER when a round has already set it), so a round of
+ * more pairs runs only its cases.
+ */
+void suite_shard_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
+		     const char *const *names, size_t n);
 void suite_filter_release(struct bench_cfg *out);
 struct measure_opts;
 /*

@@ -216,10 +216,13 @@ static int same_level(const struct shard *s, size_t n, size_t *total)
 		    s[i].r.confidence != s[0].r.confidence)
 			return error("%s decided at the level of %zu "
 				     "comparisons, but the shards compare %zu "
-				     "together (a suite's cases count only in "
-				     "the shard that runs it): its verdicts "
-				     "are not at the run's level; run the "
-				     "suites unsharded", who(a, sizeof(a),
+				     "together (a case of a suite split by "
+				     "case counts in the other shards as its "
+				     "listing showed it: a case that printed "
+				     "other units counts otherwise where it "
+				     "runs): its "
+				     "verdicts are not at the run's level; "
+				     "run the suite unsharded", who(a, sizeof(a),
 							    &s[i]),
 				     s[i].r.compared, *total);
 	return 0;
@@ -230,6 +233,98 @@ static int by_name(const void *x, const void *y)
 	const struct run_bench *a = x, *b = y;
 
 	return strcmp(a->run.cfg->name, b->run.cfg->name);
+}
+
+/* One benchmark of one shard, for the overlap check. */
+struct owner {
+	const char *name;
+	const struct shard *s;
+};
+
+static int by_owner(const void *x, const void *y)
+{
+	const struct owner *a = x, *b = y;
+
+	return strcmp(a->name, b->name);
+}
+
+/* No benchmark or suite case in two shards. 0, or -1 after error(). */
+static int no_overlap(const struct shard *s, size_t n)
+{
+	struct owner *o;
+	size_t i, j, k = 0, total = 0;
+	char a[512], b[512];
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		total += s[i].r.n;
+	o = xcalloc(total ? total : 1, sizeof(*o));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < s[i].r.n; j++) {
+			o[k].name = s[i].r.b[j].run.cfg->name;
+			o[k++].s = &s[i];
+		}
+	qsort(o, total, sizeof(*o), by_owner);
+	for (i = 1; i < total && !ret; i++)
+		if (!strcmp(o[i - 1].name, o[i].name))
+			ret = error("\"%s\" is in %s and in %s: the shards "
+				    "overlap (each case belongs to one shard); "
+				    "run every shard with the same gate",
+				    o[i].name, who(a, sizeof(a), o[i - 1].s),
+				    who(b, sizeof(b), o[i].s));
+	free(o);
+	return ret;
+}
+
+/*
+ * Every suite split by case has, over all shards, as many compared cases
+ * as its listing said (a shard's report records them). 0, or -1 after
+ * error().
+ */
+static int split_complete(const struct shard *s, size_t n)
+{
+	const struct run_report *f = &s[0].r;
+	size_t i, j, k;
+	char a[512];
+
+	for (i = 1; i < n; i++) {
+		const struct run_report *r = &s[i].r;
+		int same = r->nsplit == f->nsplit;
+
+		for (k = 0; same && k < f->nsplit; k++)
+			same = !strcmp(r->split[k].suite, f->split[k].suite) &&
+			       r->split[k].cases == f->split[k].cases;
+		if (!same)
+			return error("%s listed other cases of its suites than "
+				     "%s: the arms' harnesses listed "
+				     "differently; run the shards again",
+				     who(a, sizeof(a), &s[i]), s[0].path);
+	}
+	for (k = 0; k < f->nsplit; k++) {
+		const char *suite = f->split[k].suite;
+		size_t got = 0;
+		int failed = 0;
+
+		for (i = 0; i < n; i++)
+			for (j = 0; j < s[i].r.n; j++) {
+				const struct bench_run *br = &s[i].r.b[j].run;
+
+				/* a suite that failed stays one row */
+				failed |= !strcmp(br->cfg->name, suite);
+				if (br->suite_name &&
+				    !strcmp(br->suite_name, suite) &&
+				    !br->is_new && !br->is_removed)
+					got++;
+			}
+		if (!failed && got != f->split[k].cases)
+			return error("suite \"%s\": the shards compared %zu "
+				     "of its cases, but its harness listed "
+				     "%zu in both arms: a case is missing (or "
+				     "printed under another name than "
+				     "listed); run it unsharded", suite, got,
+				     f->split[k].cases);
+	}
+	return 0;
 }
 
 /* The shards' benchmarks into m, moved out of each (s[i].r.n is 0 after). */
@@ -246,6 +341,8 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 	m->n = 0;
 	m->shard = m->nshards = 0;
 	m->elsewhere = 0;
+	m->split = NULL;
+	m->nsplit = 0;
 	m->compared = total;
 	m->error = NULL;
 	/* a shard's --advisory keeps its job green; only merge's counts */
@@ -308,7 +405,8 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	for (i = 1; i < n; i++)
 		if (same_run(&s[0], &s[i]) < 0)
 			goto cleanup;
-	if (complete(s, n) < 0 || same_level(s, n, &total) < 0)
+	if (complete(s, n) < 0 || no_overlap(s, n) < 0 ||
+	    split_complete(s, n) < 0 || same_level(s, n, &total) < 0)
 		goto cleanup;
 	combine(&m, s, n, total);
 	code = m.exit_code = o.advisory ? EXIT_PASS :

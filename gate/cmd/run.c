@@ -30,6 +30,7 @@
 #include "gate/options.h"
 #include "gate/plan.h"
 #include "gate/run.h"
+#include "gate/suite-shard.h"
 #include "gate/workspace.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
@@ -514,6 +515,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	struct accepts acc = { NULL, NULL, 0 };
 	struct plan plan = PLAN_INIT;
 	struct suite_owned own = SUITE_OWNED_INIT;
+	struct suite_shard_owned split = SUITE_SHARD_OWNED_INIT;
 	struct run_report r;
 	struct progress prog;
 	struct publish_opts po;
@@ -568,6 +570,20 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov);
 		printf("config: %s\n", origin);
 		plan_print(stdout, &plan, plan.confidence);
+		fflush(stdout);
+		if (plan_lists(&plan)) {
+			/* a suite's cases: a listing run in the built arms */
+			if (plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
+				goto cleanup;
+			rc = prepare(&w, &r, &cfg, have_base &&
+				     !o.ov.policy_head ? &bcfg : NULL,
+				     ctx->repo, &o, term);
+			if (rc > 0)
+				goto interrupted;
+			if (rc < 0 || suite_list_plan(stdout, &r, &plan,
+					plan_comparisons(&plan)) < 0)
+				goto cleanup;
+		}
 		code = EXIT_PASS;
 		goto done;
 	}
@@ -589,6 +605,9 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	if (rc < 0)
 		goto cleanup;
 	r.confidence = plan.confidence;
+	/* --shard: the suites split by case, listed in the built arms */
+	if (suite_shard(&r, &plan, &split, o.quiet) < 0)
+		goto cleanup;
 	if (!o.quiet)
 		fprintf(stderr, "gate: seed %lu\n", r.seed);
 	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
@@ -623,6 +642,7 @@ done:
 	error_capture(NULL, 0, 0);
 	run_release(&r);
 	suite_owned_release(&own);
+	suite_shard_release(&split);
 	plan_release(&plan);
 	config_release(&cfg);
 	config_release(&bcfg);

@@ -306,7 +306,10 @@ static void summary_table(FILE *out, const struct report_view *v)
 	size_t i;
 
 	fputs("<table class=\"summary\"><tr><th>benchmark</th><th>metric</th>"
-	      "<th>base</th><th>head</th><th>change</th><th>", out);
+	      "<th>base</th><th>head</th>", out);
+	if (v->throughput)
+		fputs("<th>throughput b/h</th>", out);
+	fputs("<th>change</th><th>", out);
 	esc(out, v->bounds);
 	fputs("</th><th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
 	      out);
@@ -322,6 +325,10 @@ static void summary_table(FILE *out, const struct report_view *v)
 			esc(out, row->base);
 			fputs("</td><td class=\"n\">", out);
 			esc(out, row->head);
+			if (v->throughput) {
+				fputs("</td><td class=\"n\">", out);
+				esc(out, row->throughput);
+			}
 			fprintf(out, "</td><td class=\"n\"><b>%s</b></td><td "
 				"class=\"n\">%s</td><td class=\"n\">%s</td>"
 				"<td class=\"n\">%zu of %zu</td>",
@@ -330,6 +337,8 @@ static void summary_table(FILE *out, const struct report_view *v)
 		} else {
 			fputs("</td><td></td><td></td><td></td><td></td><td>"
 			      "</td><td></td>", out);
+			if (v->throughput)
+				fputs("<td></td>", out);
 		}
 		fputs("<td>", out);
 		if (!row->gating)

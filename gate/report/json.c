@@ -500,6 +500,21 @@ static cJSON *build_json(const struct run_report *r)
 		cJSON_AddNumberToObject(sh, "count", r->nshards);
 		cJSON_AddNumberToObject(sh, "compared_elsewhere",
 					(double)r->elsewhere);
+		if (r->nsplit) {
+			/* the suites split by case: every shard's cases */
+			cJSON *sp = cJSON_AddArrayToObject(sh, "split");
+			size_t k;
+
+			for (k = 0; k < r->nsplit; k++) {
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(o, "suite",
+							r->split[k].suite);
+				cJSON_AddNumberToObject(o, "cases",
+					(double)r->split[k].cases);
+				cJSON_AddItemToArray(sp, o);
+			}
+		}
 	}
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);

@@ -147,9 +147,22 @@ static void set_value(struct sample *s, enum metric m, double v)
 		s->value[m] = v;
 }
 
-static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
-		     const char *arm, enum metric m)
+/* A suite case's further value (slot k > 0) by its label ("B/s"), as
+   json.c names it in the samples; -1 when none is. */
+static int value_slot_named(const struct bench_cfg *c, const char *label)
 {
+	size_t k;
+
+	for (k = 1; label && k < METRIC_VALUES; k++)
+		if (c->values[k].label && !strcmp(c->values[k].label, label))
+			return METRIC_VALUE + (int)k;
+	return -1;
+}
+
+static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
+		     const char *arm, const struct bench_cfg *c)
+{
+	enum metric m = c->metric;
 	char k[32];
 	const cJSON *vals, *v;
 	int id;
@@ -169,8 +182,10 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 	snprintf(k, sizeof(k), "%s_values", arm);
 	vals = get(o, k);
 	cJSON_ArrayForEach(v, vals) {
-		id = LOOKUP(ld, v->string, METRIC_COUNT, metric, -1,
-			    "metric");
+		id = value_slot_named(c, v->string);
+		if (id < 0)
+			id = LOOKUP(ld, v->string, METRIC_COUNT, metric, -1,
+				    "metric");
 		if (id >= 0)
 			set_value(s, (enum metric)id, cJSON_IsNumber(v) ?
 				  v->valuedouble : NAN);
@@ -189,10 +204,8 @@ static int load_samples(struct loading *ld, struct bench_run *br,
 		const char *first = text(s, "first");
 
 		br->pairs[i].head_first = first && !strcmp(first, "head");
-		load_arm(ld, &br->pairs[i].s[ARM_BASE], s, "base",
-			 br->cfg->metric);
-		load_arm(ld, &br->pairs[i].s[ARM_HEAD], s, "head",
-			 br->cfg->metric);
+		load_arm(ld, &br->pairs[i].s[ARM_BASE], s, "base", br->cfg);
+		load_arm(ld, &br->pairs[i].s[ARM_HEAD], s, "head", br->cfg);
 		i++;
 	}
 	return ld->failed ? -1 : 0;
@@ -650,6 +663,27 @@ static void load_time(struct run_report *r, const cJSON *t)
 	r->total_seconds = num(t, "total", 0);
 }
 
+/* "shard.split": the suites split by case over the shards */
+static void load_split(struct loading *ld, struct run_report *r,
+		       const cJSON *list)
+{
+	struct run_split *sp;
+	const cJSON *o;
+	size_t k = 0;
+
+	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
+		return;
+	sp = keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) * sizeof(*sp));
+	cJSON_ArrayForEach(o, list) {
+		const char *s = text(o, "suite");
+
+		sp[k].suite = keep(ld->L, s ? s : "");
+		sp[k++].cases = count(o, "cases");
+	}
+	r->split = sp;
+	r->nsplit = k;
+}
+
 static void load_protocol(struct loading *ld, struct run_report *r,
 			  const cJSON *p)
 {
@@ -674,6 +708,7 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 		r->shard = (unsigned)count(sh, "index");
 		r->nshards = (unsigned)count(sh, "count");
 		r->elsewhere = count(sh, "compared_elsewhere");
+		load_split(ld, r, get(sh, "split"));
 	}
 	load_conditions(ld, r, get(p, "conditions"));
 }

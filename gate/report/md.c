@@ -129,21 +129,25 @@ static void headline(FILE *out, const struct report_view *v)
 			v->advisory_code);
 }
 
-static void row(FILE *out, const struct view_row *row)
+static void row(FILE *out, const struct report_view *v,
+		const struct view_row *row)
 {
 	fprintf(out, "| %s | ", icon(row->verdict));
 	md_text(out, row->first ? row->bench : "");
 	fputs(" | ", out);
 	md_text(out, row->metric);
 	if (!row->measured) {
-		fprintf(out, " | | | | | | | %s |\n",
+		fprintf(out, " | |%s | | | | | %s |\n",
+			v->throughput ? " |" : "",
 			row->verdict == VERDICT_NEW ? "new, not compared" :
 			row->verdict == VERDICT_ERROR ? "**error**" : row->word);
 		return;
 	}
-	fprintf(out, " | %s | %s | **%s** | %s | %s | %zu of %zu | ",
-		row->base, row->head, row->change, row->interval,
-		row->floor_pct, row->head_slower, row->of);
+	fprintf(out, " | %s | %s", row->base, row->head);
+	if (v->throughput)
+		fprintf(out, " | %s", row->throughput);
+	fprintf(out, " | **%s** | %s | %s | %zu of %zu | ", row->change,
+		row->interval, row->floor_pct, row->head_slower, row->of);
 	if (!row->gating)
 		fputs("(info) ", out);
 	if (row->verdict == VERDICT_FAIL || row->verdict == VERDICT_NOISY ||
@@ -209,12 +213,14 @@ void report_md_view(FILE *out, const struct report_view *v)
 		return;
 	}
 	if (v->nrows) {
-		fputs("| | benchmark | metric | base | head | change | ", out);
+		fprintf(out, "| | benchmark | metric | base | head | %schange "
+			"| ", v->throughput ? "throughput b/h | " : "");
 		md_text(out, v->bounds);
-		fputs(" | floor | head slower | verdict |\n"
-		      "|---|---|---|--:|--:|--:|---|--:|---|---|\n", out);
+		fprintf(out, " | floor | head slower | verdict |\n"
+			"|---|---|---|--:|--:|%s--:|---|--:|---|---|\n",
+			v->throughput ? "--:|" : "");
 		for (i = 0; i < v->nrows; i++)
-			row(out, &v->rows[i]);
+			row(out, v, &v->rows[i]);
 		fputc('\n', out);
 	}
 	reasons(out, v);

@@ -134,8 +134,8 @@ static const char *loud(const char *word, char *buf, size_t size)
 }
 
 /* One row per metric; the benchmark's name on its first row only. */
-static void print_row(FILE *out, int w, int vw, const struct view_row *row,
-		      int color)
+static void print_row(FILE *out, int w, int vw, int tw,
+		      const struct view_row *row, int color)
 {
 	char word[32], verdict[48], wins[40], strip[STRIP_W + 1];
 	int paint_it = row->gating;
@@ -143,17 +143,24 @@ static void print_row(FILE *out, int w, int vw, const struct view_row *row,
 	snprintf(verdict, sizeof(verdict), "%s%s", row->gating ? "" :
 		 "(info) ", loud(row->word, word, sizeof(word)));
 	if (!row->measured) {
-		term_printf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
-			    "%-11s  %-*s  ", w, row->first ? row->bench : "",
-			    row->metric, vw, "-", vw, "-", "-",
+		term_printf(out, "%-*s  %-12s  %*s  %*s  ", w,
+			    row->first ? row->bench : "", row->metric, vw, "-",
+			    vw, "-");
+		if (tw)
+			term_printf(out, "%*s  ", tw, "-");
+		term_printf(out, "%8s  %-19s  %-16s  %-11s  %-*s  ", "-",
 			    row->verdict == VERDICT_NEW ? "not compared" : "-",
 			    "-", "-", STRIP_W, "");
 	} else {
 		snprintf(wins, sizeof(wins), "%zu/%zu p=%s", row->head_slower,
 			 row->of, row->sign_p);
-		term_printf(out, "%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  "
-			    "%-11s  %s  ", w, row->first ? row->bench : "",
-			    row->metric, vw, row->base, vw, row->head,
+		term_printf(out, "%-*s  %-12s  %*s  %*s  ", w,
+			    row->first ? row->bench : "", row->metric, vw,
+			    row->base, vw, row->head);
+		if (tw)
+			term_printf(out, "%*s  ", tw, *row->throughput ?
+				    row->throughput : "-");
+		term_printf(out, "%8s  %-19s  %-16s  %-11s  %s  ",
 			    row->change, row->interval, wins, row->cv,
 			    report_strip(strip, STRIP_W, row));
 	}
@@ -229,7 +236,7 @@ static void print_reasons(FILE *out, const struct report_view *v)
 void report_term_view(FILE *out, const struct report_view *v, int color)
 {
 	size_t i;
-	int w = 9, vw = 10, len;
+	int w = 9, vw = 10, tw = 0, len;
 
 	for (i = 0; i < v->nrows; i++) {
 		len = (int)strlen(v->rows[i].bench);
@@ -238,13 +245,22 @@ void report_term_view(FILE *out, const struct report_view *v, int color)
 		vw = len > vw ? len : vw;
 		len = (int)strlen(v->rows[i].head);
 		vw = len > vw ? len : vw;
+		len = (int)strlen(v->rows[i].throughput);
+		tw = len > tw ? len : tw;
 	}
-	fprintf(out, "\n%-*s  %-12s  %*s  %*s  %8s  %-19s  %-16s  %-11s  "
-		"%-*s  %s\n", w, "benchmark", "metric", vw, "base", vw, "head",
-		"change", "interval", "head worse", "CV b/h", STRIP_W,
+	if (v->throughput && tw < 14)
+		tw = 14;	/* "throughput b/h" */
+	fprintf(out, "\n%-*s  %-12s  %*s  %*s  ", w, "benchmark", "metric",
+		vw, "base", vw, "head");
+	if (v->throughput)
+		fprintf(out, "%*s  ", tw, "throughput b/h");
+	else
+		tw = 0;
+	fprintf(out, "%8s  %-19s  %-16s  %-11s  %-*s  %s\n", "change",
+		"interval", "head worse", "CV b/h", STRIP_W,
 		"plot (log scale)", "verdict");
 	for (i = 0; i < v->nrows; i++)
-		print_row(out, w, vw, &v->rows[i], color);
+		print_row(out, w, vw, tw, &v->rows[i], color);
 	if (v->nrows)
 		fprintf(out, "plot: . pair ratios  [=*=] interval and "
 			"estimate  | no change  ! floor\n");

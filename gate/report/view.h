@@ -35,6 +35,9 @@ struct view_row {
 				   "fail", "noisy", "error", "new",
 				   "removed" */
 	char base[48], head[48];	/* each arm's median, with its unit */
+	char throughput[64];	/* a suite case's throughput restating its
+				   time, each arm's median: "4575M/4558M
+				   B/s" ("; " between two); "" when none */
 	double estimate, low, high, floor;	/* ratios, for plots */
 	char change[40];	/* the estimate: "+12.3%" ("+1.00%" exact);
 				   a rate (higher is better) in its own
@@ -87,6 +90,8 @@ struct report_view {
 	enum verdict suite;
 	char verdict_word[16];	/* "pass", ..., "interrupted" */
 	int interrupted;	/* the signal, or 0 */
+	int throughput;		/* 1: a row has a throughput (the printers
+				   show its column) */
 	int exit_code;
 	int advisory;		/* a non-pass verdict with exit 0 */
 	int advisory_code;	/* the code --advisory replaced */

@@ -57,6 +57,19 @@ expect_in "$OUT" "pairs raised from 2 to"
 expect_in "$ERR" 'gate: measuring "gb": pairs 3 to'
 [ "$(json_get "$SCRATCH/f.json" 'd["benchmarks"][0]["pairs"] > 2')" = True ] ||
 	fail "BM_steady should get more pairs through the filter"
+# split by case over 2 shards: the real harness lists its cases with
+# their counter (one iteration of each, --benchmark_min_time=0), each shard
+# decides at the unsharded level (3 comparisons), and the merge is whole
+for i in 1 2; do
+	gate_measured -C "$R" run --base HEAD~1 --head HEAD --shard "$i/2" -q \
+		--json "$SCRATCH/s$i.json"
+done
+gate_run 1 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
+[ "$(json_get "$SCRATCH/m.json" '(sorted(b["name"] for b in d["benchmarks"]), d["protocol"]["compared"], [b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"])')" = \
+  "(['gb/BM_changed', 'gb/BM_steady'], 3, ['gb/BM_changed'])" ] ||
+	fail "the merged shards: $(json_get "$SCRATCH/m.json" '(sorted(b["name"] for b in d["benchmarks"]), d["protocol"]["compared"])')"
+[ "$(json_get "$SCRATCH/s1.json" '(d["protocol"]["compared"], len(d["benchmarks"]))')" = "(3, 1)" ] ||
+	fail "shard 1 should measure one case at the level of 3 comparisons"
 # an expected case that head no longer prints is an error
 sed -i 's/\^BM_steady\$/^BM_gone$/' "$R/gate.json"
 gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --config "$R/gate.json" --pairs 2

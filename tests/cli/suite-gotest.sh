@@ -1,5 +1,5 @@
 # go test -bench through gate run, one decision per case: ns/op is the
-# time, MB/s restates it (shown beside it, never decided), B/op and
+# time, MB/s restates it (shown in a column beside it, never decided), B/op and
 # allocs/op are counted metrics of the same case at the count floor. Head
 # doubles BenchmarkAlloc's allocations only: that case fails on allocs/op,
 # no other case or row, and the correction counts 2 cases, not 8 rows.
@@ -27,7 +27,8 @@ JSON
 commit_all "$R" base
 suite 256 4
 commit_all "$R" head
-gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
+	--markdown "$SCRATCH/r.md" --html "$SCRATCH/r.html"
 [ "$(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')" = \
   "[('go/BenchmarkCopy-2', 'pass'), ('go/BenchmarkAlloc-2', 'fail')]" ] ||
 	fail "one decision per case: $(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')"
@@ -42,6 +43,17 @@ gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
 [ "$(json_get "$SCRATCH/r.json" '[m["name"] for m in d["benchmarks"][0]["metrics"] if m["gating"]]')" = \
   "['value', 'B/op', 'allocs/op']" ] ||
 	fail "MB/s must not gate"
-expect_in "$OUT" "MB/s"
 expect_not_in "$OUT" "(MB/s)"
+# the throughput has a column of its own in every printer, base's and
+# head's medians, beside the time (not in its cells); a case with none a -
+grep -q "^benchmark .*  head  *throughput b/h  *change " "$OUT" ||
+	fail "no throughput column in the terminal table"
+grep -q "^go/BenchmarkCopy-2  *value  *1 ms/op  *1 ms/op  *100/100 MB/s  " "$OUT" ||
+	fail "the throughput should sit in its own column: $(grep BenchmarkCopy "$OUT")"
+grep -q "^go/BenchmarkAlloc-2  *value  *2 ms/op  *2 ms/op  *-  " "$OUT" ||
+	fail "a case without throughput shows -: $(grep BenchmarkAlloc "$OUT")"
+expect_in "$SCRATCH/r.md" "| base | head | throughput b/h | change |"
+expect_in "$SCRATCH/r.md" "| 1 ms/op | 1 ms/op | 100/100 MB/s |"
+expect_in "$SCRATCH/r.html" "<th>throughput b/h</th>"
+expect_in "$SCRATCH/r.html" "<td class=\"n\">100/100 MB/s</td>"
 exit 0

@@ -1,0 +1,73 @@
+/*
+ * A suite split by its cases over the shards of gate run --shard I/N: a
+ * listing run of the harness in each arm names the cases (one iteration
+ * of each benchmark: gbench's --benchmark_min_time=0, go's
+ * -test.benchtime=1x; the lines protocol's GATE_LIST=1), the cases are dealt over the shards in byte order (in
+ * turn, from the shard a hash of the suite's name picks: balanced within
+ * one, and a case keeps its shard while the set of names does), and the
+ * shard measures only its cases through the harness's own filter, at the
+ * level of every shard's cases together.
+ */
+#ifndef GATE_SUITE_SHARD_H
+#define GATE_SUITE_SHARD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gate/config.h"
+#include "gate/run.h"
+
+struct plan;
+
+/* 1 when a suite of cfg's format can list its cases (and so be split). */
+int suite_can_list(const struct bench_cfg *cfg);
+/*
+ * The cases a listing run of cfg's harness prints in directory dir (arm
+ * names it in messages), into *names, each with its comparisons in
+ * *weights (*n of them, unique, in the order printed; free with
+ * suite_names_release): gbench's and go's one iteration of each
+ * benchmark, and lines printed as results, count a case's time and its
+ * further units as its comparisons will (a throughput restating the time
+ * none, counts one in all beside no time); a lines listing of names alone
+ * one a case. 0, or -1 after error().
+ */
+int suite_list_cases(char ***names, unsigned **weights, size_t *n,
+		     const struct bench_cfg *cfg, const char *dir,
+		     const char *arm);
+void suite_names_release(char **names, unsigned *weights, size_t n);
+
+/* What splitting allocated: the shards' commands, the split list. */
+struct suite_shard_owned {
+	struct bench_cfg *cfg;	/* one per split suite, its command
+				   filtered to this shard's cases */
+	size_t n;
+	struct run_split *split;
+	size_t nsplit;
+};
+#define SUITE_SHARD_OWNED_INIT { NULL, 0, NULL, 0 }
+
+/*
+ * In a sharded run (r->nshards), every suite entry of r that plan_shard
+ * kept in every shard (p->split; call before measuring, while r's entries
+ * are p's benchmarks in order) is split: listed in both arms (r->arm_dir), its
+ * cases in both arms that --filter (p->filter) keeps and "ignore" does not
+ * are the suite's compared cases; this shard keeps its own (an entry
+ * measuring nothing here is dropped) and counts the others' in
+ * r->elsewhere. "expect" is checked against head's listing. r->split
+ * records each split suite's compared cases for gate merge. 0, or -1
+ * after error().
+ */
+int suite_shard(struct run_report *r, const struct plan *p,
+		struct suite_shard_owned *own, int quiet);
+void suite_shard_release(struct suite_shard_owned *own);
+/*
+ * gate run --list, once both arms are built: every listable suite of p
+ * listed in both arms of r, the level with their compared cases added to
+ * compared (the plan's other comparisons), and each suite's cases (new,
+ * removed, filtered, ignored; the shard of each under --shard), pairs
+ * and floors, on out. 0, or -1 after error().
+ */
+int suite_list_plan(FILE *out, const struct run_report *r,
+		    const struct plan *p, size_t compared);
+
+#endif
