@@ -95,16 +95,20 @@ CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(FORMAT_OBJ) $(REPORT_OBJ))
 
-UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
-	view common
-# unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
+# unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = gate/report/test-load
+UNIT_MIRROR = common/test-sha256 \
+	stats/test-bootstrap stats/test-unpaired \
+	git/test-repo \
+	gate/test-config gate/test-adaptive gate/test-verdict \
+	gate/exec/test-runner \
+	gate/format/test-format \
+	gate/report/test-view gate/report/test-load \
+	bench/test-sim
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60
-UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
-	$(addprefix $(BUILD)/tests/,$(UNIT_MIRROR)) \
+UNIT_BIN = $(addprefix $(BUILD)/tests/,$(UNIT_MIRROR)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
@@ -134,17 +138,14 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
-		$(BUILD)/libgate.a
-	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
-
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(OBJ)/tests/harness.o $(BUILD)/libgate.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # the simulation drives libgate's own decision code
-$(BUILD)/test-sim: $(OBJ)/tests/test-sim.o $(OBJ)/tests/harness.o \
-		$(OBJ)/bench/sim.o $(BUILD)/libgate.a
+$(BUILD)/tests/bench/test-sim: $(OBJ)/tests/bench/test-sim.o \
+		$(OBJ)/tests/harness.o $(OBJ)/bench/sim.o $(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/bench-sim: $(OBJ)/bench/bench-sim.o $(OBJ)/bench/sim.o \
@@ -300,4 +301,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/*/*.d $(OBJ)/tests/*/*/*.d \
-	$(OBJ)/bench/*.d)
+	$(OBJ)/tests/*/*/*/*.d $(OBJ)/bench/*.d)

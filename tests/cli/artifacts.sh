@@ -35,7 +35,7 @@ want=$(sha256sum "$R/prog.sh" | cut -d' ' -f1)
 [ ! -s "$L" ] || fail "an identical build was run"
 expect_in "$OUT" "identical build: 2 files, sha256"
 # the loader reads the report back into the same bytes (test-load)
-TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
 GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded identical-build report does not write the same bytes"

@@ -1,7 +1,7 @@
 # gate's JSON report is the model serialised: a report gate run writes (a
 # timed benchmark with three metrics, and a suite with compared, new and
 # removed cases) is loaded back by report_load and written again byte for
-# byte (build/test-load on it), gate compare reads it through the same
+# byte (build/tests/gate/report/test-load on it), gate compare reads it through the same
 # loader, and a report of another schema is refused naming the file.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
@@ -27,7 +27,7 @@ gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 3 --json "$SCRATCH/r.
   "['new', 'removed']" ] || fail "the report should hold a new and a removed case"
 
 # the unit-test binary beside gate round-trips this very file
-TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
 GATE_TEST_REPORT=$SCRATCH/r.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded report does not write the same bytes"

@@ -106,7 +106,7 @@ assert m["exit_code"] == a["exit_code"] == 1
 PY
 # a shard's report and the merged one load back and write the same bytes
 # (the shard and config_hash fields round-trip)
-TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/test-load
+TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 [ -x "$TEST_LOAD" ] || fail "no $TEST_LOAD: build it (make test does)"
 for f in s1 m; do
 	GATE_TEST_REPORT=$S/$f.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
