@@ -98,11 +98,16 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
 UNIT_MIRROR = common/test-sha256 \
-	stats/test-bootstrap stats/test-unpaired \
-	git/test-repo \
-	gate/test-config gate/test-adaptive gate/test-verdict \
-	gate/exec/test-runner \
-	gate/format/test-format \
+	stats/test-summary stats/test-tests stats/test-bootstrap \
+	stats/test-rank stats/test-unpaired \
+	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
+	git/test-trailers \
+	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
+	gate/test-adaptive gate/test-verdict \
+	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
+	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
+	gate/format/test-lines gate/format/test-hyperfine \
+	gate/format/test-gatereport \
 	gate/report/test-view gate/report/test-load \
 	bench/test-sim
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora

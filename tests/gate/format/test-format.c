@@ -1,7 +1,6 @@
 /*
- * Unit tests for the formats: real outputs of Google Benchmark, go test,
- * hyperfine (tests/data/README says how each was made), the lines protocol,
- * and a clear error at every truncation point of each format.
+ * Unit tests for gate/format/format.c: detection, every truncation of every
+ * format an error, the case filter and the units of values.
  */
 #include "gate/format/format.h"
 
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "gate/suite.h"
 #include "tests/harness.h"
 #include "common/banned.h"
 
@@ -64,247 +62,6 @@ static int parse(struct fmt_table *t, enum format f, const char *text,
 		fmt_table_release(&again);
 	}
 	return rc;
-}
-
-static void test_format__gbench_repetitions_not_aggregates(void)
-{
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_case *c;
-	size_t len;
-	char *text = slurp("tests/data/gbench-sample.json", &len), msg[512];
-
-	CHECK(format_detect(text, len) == FORMAT_GBENCH);
-	CHECK(parse(&t, FORMAT_GBENCH, text, len, msg, sizeof(msg), 0) == 0);
-	CHECK(t.n == 3);	/* BM_steady s and items/s, BM_changed s */
-	c = fmt_table_find(&t, "BM_steady", "s");
-	CHECK(c && c->n == 3 && !c->higher_better);
-	/* the first repetition's real_time, 4191.78... ns */
-	CHECK(c && fabs(c->values[0] - 4.1917878740457563e-06) < 1e-15);
-	c = fmt_table_find(&t, "BM_steady", "items/s");
-	CHECK(c && c->n == 3 && c->higher_better);
-	CHECK(fmt_table_find(&t, "BM_changed", "s") != NULL);
-	CHECK(fmt_table_find(&t, "BM_steady_mean", "s") == NULL);
-	fmt_table_release(&t);
-	CHECK(parse(&t, FORMAT_GBENCH, text, len, msg, sizeof(msg), 1) == 0);
-	c = fmt_table_find(&t, "BM_steady", "s");
-	CHECK(c && fabs(c->values[0] - 2.4213153530217091e-06) < 1e-15);
-	fmt_table_release(&t);
-	free(text);
-}
-
-static void test_format__gbench_errors(void)
-{
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
-		{ "{\"benchmarks\": 3}", "no \"benchmarks\" list" },
-		{ "{\"benchmarks\": []}", "no benchmark results" },
-		{ "{\"benchmarks\": [{\"name\": \"a_mean\", \"run_type\": "
-		  "\"aggregate\", \"real_time\": 1}]}", "only aggregates" },
-		{ "{\"benchmarks\": [{\"name\": \"a\", \"run_type\": "
-		  "\"iteration\", \"real_time\": 0, \"time_unit\": \"ns\"}]}",
-		  "value 0 s" },
-		{ "{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, "
-		  "\"time_unit\": \"fortnights\"}]}", "expected ns, us, ms" },
-		{ "{\"benchmarks\": [{\"name\": \"a\", \"error_occurred\": "
-		  "true, \"error_message\": \"boom\"}]}", "boom" },
-		{ "{\"benchmarks\": [{\"name\": \"a\"}]}", "no number" },
-		{ "{\"benchmarks\": [{\"real_time\": 1}]}", "no \"name\"" },
-		/* cJSON alone reads result files: where it stopped */
-		{ "[1, 2", "out:1:5: syntax error" },
-		{ "{\n  \"benchmarks\": [1,, 2]}", "out:2:20: syntax error" },
-		{ "{\"benchmarks\": []} x", "out:1:20: syntax error" },
-	};
-	struct fmt_table t = FMT_TABLE_INIT;
-	char msg[512];
-	size_t i;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK(parse(&t, FORMAT_GBENCH, cases[i].text,
-			    strlen(cases[i].text), msg, sizeof(msg), 0) < 0);
-		CHECK_CONTAINS(msg, cases[i].want);
-		CHECK(t.n == 0 && t.cases == NULL);
-	}
-}
-
-static void test_format__gotest_real_output(void)
-{
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_case *c;
-	size_t len;
-	char *text = slurp("tests/data/gotest-old.txt", &len), msg[512];
-
-	CHECK(format_detect(text, len) == FORMAT_GOTEST);
-	CHECK(parse(&t, FORMAT_GOTEST, text, len, msg, sizeof(msg), 0) == 0);
-	/* Steady, Changed, Alloc: 3 units; Sizes/n=10, n=1000: 4 */
-	CHECK(t.n == 17);
-	c = fmt_table_find(&t, "BenchmarkSteady-2", "s/op");
-	CHECK(c && c->n == 8);
-	CHECK(c && fabs(c->values[0] - 9144e-9) < 1e-18);
-	c = fmt_table_find(&t, "BenchmarkAlloc-2", "allocs/op");
-	CHECK(c && c->n == 8 && c->values[0] == 1 && !c->higher_better);
-	c = fmt_table_find(&t, "BenchmarkSizes/n=1000-2", "MB/s");
-	CHECK(c && c->higher_better);
-	/* 0 B/op is a count, allowed */
-	CHECK(fmt_table_find(&t, "BenchmarkSteady-2", "B/op") != NULL);
-	fmt_table_release(&t);
-	free(text);
-}
-
-static void test_format__gotest_errors(void)
-{
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
-		{ "BenchmarkA-2 10 5 ns/op\n--- FAIL: BenchmarkB\nFAIL\n",
-		  "out:2: go test reported a failure" },
-		{ "BenchmarkA-2 10 5 ns/op\n", "closing \"PASS\"" },
-		{ "BenchmarkA-2 x 5 ns/op\nPASS\n", "iteration count" },
-		{ "BenchmarkA-2 10 5\nPASS\n", "pairs of value and unit" },
-		{ "BenchmarkA-2 10 five ns/op\nPASS\n", "not a number" },
-		{ "BenchmarkA-2 10 0 ns/op\nPASS\n", "value 0 s/op" },
-		{ "BenchmarkA-2 10 -1 B/op\nPASS\n", "value -1 B/op" },
-		{ "goos: linux\nPASS\n", "no benchmark results" },
-	};
-	struct fmt_table t = FMT_TABLE_INIT;
-	const char *s;
-	char msg[512];
-	size_t i;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK(parse(&t, FORMAT_GOTEST, cases[i].text,
-			    strlen(cases[i].text), msg, sizeof(msg), 0) < 0);
-		CHECK_CONTAINS(msg, cases[i].want);
-	}
-	/* -v prints a name alone first; allocs/op 0 is fine */
-	s = "BenchmarkA\nBenchmarkA-2 10 5 ns/op 0 allocs/op 3 widgets/op\n"
-	    "ok  \tpkg\t1s\n";
-	CHECK(parse(&t, FORMAT_GOTEST, s, strlen(s), msg, sizeof(msg), 0) == 0);
-	CHECK(t.n == 3 && fmt_table_find(&t, "BenchmarkA-2", "widgets/op"));
-	fmt_table_release(&t);
-}
-
-static void test_format__lines_protocol(void)
-{
-	static const char text[] =
-		"# comment\n\nparse 12.5 ms\nparse 13 ms\nrate 1e6 items/s\n"
-		"insns 12345 instructions\n";
-	static const struct {
-		const char *text, *want;
-	} bad[] = {
-		{ "a 1\n", "three fields" },
-		{ "a 1 s x\n", "more than 3" },
-		{ "a one s\n", "\"one\" is not a number" },
-		{ "a 0 s\n", "value 0 s" },
-		{ "a nan s\n", "value nan s" },
-		{ "a inf s\n", "value inf s" },
-		{ "a 1e999 s\n", "not a number" },
-		{ "a 1 s", "no newline" },
-		{ "# nothing\n", "no benchmark results" },
-	};
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_case *c;
-	char msg[512];
-	size_t i;
-
-	CHECK(format_detect(text, sizeof(text) - 1) == FORMAT_LINES);
-	CHECK(parse(&t, FORMAT_LINES, text, sizeof(text) - 1, msg,
-		    sizeof(msg), 0) == 0);
-	CHECK(t.n == 3);
-	c = fmt_table_find(&t, "parse", "s");
-	CHECK(c && c->n == 2 && fabs(c->values[0] - 0.0125) < 1e-15);
-	c = fmt_table_find(&t, "rate", "items/s");
-	CHECK(c && c->higher_better);
-	c = fmt_table_find(&t, "insns", "instructions");
-	CHECK(c && !c->higher_better);
-	fmt_table_release(&t);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CHECK(parse(&t, FORMAT_LINES, bad[i].text, strlen(bad[i].text),
-			    msg, sizeof(msg), 0) < 0);
-		CHECK_CONTAINS(msg, bad[i].want);
-	}
-}
-
-static void test_format__hyperfine_and_pytest(void)
-{
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_case *c;
-	size_t len;
-	char *text = slurp("tests/data/hyperfine-sample.json", &len);
-	char msg[512];
-
-	CHECK(format_detect(text, len) == FORMAT_HYPERFINE);
-	CHECK(parse(&t, FORMAT_HYPERFINE, text, len, msg, sizeof(msg), 0) == 0);
-	c = fmt_table_find(&t, "sleep 0.02", "s");
-	CHECK(t.n == 2 && c && c->n == 5 && c->values[0] > 0.015);
-	fmt_table_release(&t);
-	free(text);
-	text = slurp("tests/data/pytest-sample.json", &len);
-	CHECK(format_detect(text, len) == FORMAT_PYTEST);
-	CHECK(parse(&t, FORMAT_PYTEST, text, len, msg, sizeof(msg), 0) == 0);
-	c = fmt_table_find(&t, "tests/test_x.py::test_parse", "s");
-	CHECK(t.n == 2 && c && c->n == 4);
-	c = fmt_table_find(&t, "tests/test_x.py::test_dump", "s");
-	CHECK(c && c->n == 1 && c->values[0] == 0.002);
-	fmt_table_release(&t);
-	free(text);
-}
-
-static void test_format__gate_report_head_samples(void)
-{
-	static const char rep[] =
-		"{\"schema\": 1, \"gate_version\": \"0.1.0\", \"benchmarks\": ["
-		"{\"name\": \"s/a\", \"unit\": \"items/s\", \"error\": null, "
-		"\"samples\": [{\"base\": 1, \"head\": 2}, {\"base\": 1, "
-		"\"head\": 3}]}, {\"name\": \"n\", \"unit\": \"s\", "
-		"\"verdict\": \"new\", \"samples\": []}]}";
-	static const char bad[] =
-		"{\"schema\": 1, \"gate_version\": \"0.1.0\", "
-		"\"benchmarks\": [{\"name\": "
-		"\"x\", \"unit\": \"s\", \"samples\": [], \"error\": \"boom\"}]}";
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_case *c;
-	char msg[512];
-
-	CHECK(format_detect(rep, sizeof(rep) - 1) == FORMAT_GATE);
-	CHECK(parse(&t, FORMAT_GATE, rep, sizeof(rep) - 1, msg, sizeof(msg),
-		    0) == 0);
-	c = fmt_table_find(&t, "s/a", "items/s");
-	CHECK(t.n == 1 && c && c->n == 2 && c->values[1] == 3 &&
-	      c->higher_better);
-	fmt_table_release(&t);
-	CHECK(parse(&t, FORMAT_GATE, bad, sizeof(bad) - 1, msg, sizeof(msg),
-		    0) < 0);
-	CHECK_CONTAINS(msg, "could not be measured in that run: boom");
-}
-
-/* Only schema 1: 2, 0, "1", null, 1.5 and a missing schema are refused,
- * each with a message naming the schema gate reads. */
-static void test_format__gate_report_schema(void)
-{
-	static const char *const schemas[] = {
-		"\"schema\": 2, ", "\"schema\": 0, ", "\"schema\": \"1\", ",
-		"\"schema\": null, ", "\"schema\": 1.5, ", "",
-	};
-	struct fmt_table t = FMT_TABLE_INIT;
-	char msg[512], text[512];
-	size_t i;
-
-	for (i = 0; i < sizeof(schemas) / sizeof(schemas[0]); i++) {
-		snprintf(text, sizeof(text), "{%s\"gate_version\": \"0.1.0\", "
-			 "\"benchmarks\": [{\"name\": \"a\", \"unit\": \"s\", "
-			 "\"samples\": [{\"base\": 1, \"head\": 2}]}]}",
-			 schemas[i]);
-		CHECK(parse(&t, FORMAT_GATE, text, strlen(text), msg,
-			    sizeof(msg), 0) < 0);
-		CHECK_CONTAINS(msg, "schema 1");
-	}
-	snprintf(text, sizeof(text), "{\"schema\": 1, \"gate_version\": "
-		 "\"0.1.0\", \"benchmarks\": [{\"name\": \"a\", \"unit\": "
-		 "\"s\", \"samples\": [{\"base\": 1, \"head\": 2}]}]}");
-	CHECK(parse(&t, FORMAT_GATE, text, strlen(text), msg, sizeof(msg),
-		    0) == 0);
-	fmt_table_release(&t);
 }
 
 /*
@@ -393,50 +150,6 @@ static void test_format__select(void)
 	fmt_table_release(&t);
 }
 
-/* The harness's filter for a round of more pairs, per format. */
-static void test_format__suite_filter_per_harness(void)
-{
-	char *gb[] = { (char *)"./bench", (char *)"--benchmark_format=json", NULL };
-	char *go[] = { (char *)"go", (char *)"test", (char *)"-run=^$", (char *)"-bench=.", NULL };
-	char *bin[] = { (char *)"./x.test", (char *)"-test.bench=.", NULL };
-	char *ln[] = { (char *)"./suite's.sh", NULL };
-	const char *cases[] = { "BM_a/8", "BM_b.c" };
-	const char *gocases[] = { "BenchmarkX/small-4", "BenchmarkX/big-4",
-				  "BenchmarkY-4" };
-	struct bench_cfg c, out;
-
-	memset(&c, 0, sizeof(c));
-	c.format = FORMAT_GBENCH;
-	c.run.argv = gb;
-	suite_filter_cmd(&out, &c, cases, 2);
-	CHECK(out.run.shell == NULL);
-	CHECK_STR(out.run.argv[1], "--benchmark_format=json");
-	CHECK_STR(out.run.argv[2], "--benchmark_filter=^(BM_a/8|BM_b\\.c)$");
-	CHECK(out.run.argv[3] == NULL);
-	suite_filter_release(&out);
-	/* go: anchored top-level names, each once, sub-benchmarks included */
-	c.format = FORMAT_GOTEST;
-	c.run.argv = go;
-	suite_filter_cmd(&out, &c, gocases, 3);
-	CHECK_STR(out.run.argv[4], "-bench=^(BenchmarkX|BenchmarkY)$");
-	suite_filter_release(&out);
-	c.run.argv = bin;
-	suite_filter_cmd(&out, &c, gocases + 2, 1);
-	CHECK_STR(out.run.argv[2], "-test.bench=^(BenchmarkY)$");
-	suite_filter_release(&out);
-	/* lines: GATE_FILTER in the environment, the command quoted */
-	c.format = FORMAT_LINES;
-	c.run.argv = ln;
-	suite_filter_cmd(&out, &c, cases, 1);
-	CHECK(out.run.argv == NULL);
-	CHECK_STR(out.run.shell, "GATE_FILTER='^(BM_a/8)$'; export "
-		  "GATE_FILTER; exec './suite'\\''s.sh'");
-	suite_filter_release(&out);
-	CHECK(suite_can_filter(&c));
-	c.format = FORMAT_HYPERFINE;
-	CHECK(!suite_can_filter(&c));
-}
-
 static void test_format__units(void)
 {
 	char buf[64];
@@ -452,18 +165,9 @@ static void test_format__units(void)
 }
 
 static const struct harness_test tests[] = {
-	TEST(test_format__gbench_repetitions_not_aggregates),
-	TEST(test_format__gbench_errors),
-	TEST(test_format__gotest_real_output),
-	TEST(test_format__gotest_errors),
-	TEST(test_format__lines_protocol),
-	TEST(test_format__hyperfine_and_pytest),
-	TEST(test_format__gate_report_head_samples),
-	TEST(test_format__gate_report_schema),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__select),
 	TEST(test_format__units),
-	TEST(test_format__suite_filter_per_harness),
 };
 
 HARNESS_MAIN(tests)

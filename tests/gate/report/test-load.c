@@ -1,9 +1,9 @@
 /*
  * report_load (gate/report/load.c): a real `gate run --json` report read
  * back writes the same bytes, and reports of a schema gate does not read
- * are refused with the file and the schema gate reads. tests/test-view.c
- * round-trips its fixed models; tests/cli/load.sh runs this binary on a
- * report gate run has just written (GATE_TEST_REPORT).
+ * are refused with the file and the schema gate reads. test-view.c (beside
+ * this file) round-trips its fixed models; tests/cli/load.sh runs this
+ * binary on a report gate run has just written (GATE_TEST_REPORT).
  */
 #include <stdio.h>
 #include <stdlib.h>

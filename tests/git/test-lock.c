@@ -1,0 +1,180 @@
+/*
+ * Unit tests for git/lock.c: one gate run at a time. Each test builds its fixture
+ * repositories with the git CLI in a scratch directory, and checks our
+ * results against git's own and that the user's index, refs, stash, config
+ * and files are untouched.
+ */
+#include "git/repo.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "gate/exec/layout.h"
+#include "tests/harness.h"
+#include "common/banned.h"
+
+static char scratch[PATH_MAX];
+static char msg[4096];
+
+/* scratch/rel; caller frees. */
+static char *at(const char *rel)
+{
+	return xasprintf("%s/%s", scratch, rel);
+}
+
+static char *read_whole(const char *dir, const char *rel, size_t *len)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	char *buf = NULL;
+	FILE *f = fopen(p, "rb");
+	long n;
+
+	*len = 0;
+	free(p);
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int exists(const char *dir, const char *rel)
+{
+	char *p = xasprintf("%s/%s", dir, rel);
+	struct stat st;
+	int ret = lstat(p, &st) == 0;
+
+	free(p);
+	return ret;
+}
+
+/* Each test: fresh scratch directory, hermetic environment, libgit2 up. */
+static void begin(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char raw[PATH_MAX];
+
+	snprintf(raw, sizeof(raw), "%s/gate-test-git-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(raw) || !realpath(raw, scratch)) {
+		perror("mkdtemp");
+		abort();
+	}
+	setenv("HOME", scratch, 1);
+	setenv("XDG_CONFIG_HOME", scratch, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	unsetenv("GITHUB_EVENT_NAME");
+	unsetenv("GITHUB_BASE_REF");
+	msg[0] = '\0';
+	error_capture(msg, sizeof(msg), !getenv("TEST_VERBOSE"));
+	repo_global_init();
+}
+
+static void end(void)
+{
+	error_capture(NULL, 0, 0);
+	repo_global_shutdown();
+	unsetenv("GITHUB_EVENT_NAME");
+	unsetenv("GITHUB_BASE_REF");
+	CHECK(remove_tree(scratch) == 0);
+}
+
+static void test_git__lock_excludes_second_holder(void)
+{
+	char *path, *s, pid[32], stamp[32];
+	int fd1 = -1, fd2 = -1, fd3 = -1;
+	long got = 0;
+	size_t len;
+
+	begin();
+	path = at("gate/lock");	/* gate/ does not exist yet */
+	snprintf(pid, sizeof(pid), "pid %ld,", (long)getpid());
+	CHECK(repo_lock(&fd1, path) == 0);
+	CHECK(fd1 >= 0);
+	s = read_whole(scratch, "gate/lock", &len);
+	CHECK(s && sscanf(s, "pid %ld\nstarted %31s\n", &got, stamp) == 2);
+	CHECK(got == (long)getpid());
+	CHECK(strlen(stamp) == 20 && stamp[4] == '-' && stamp[10] == 'T' &&
+	      stamp[19] == 'Z');
+	free(s);
+	/* flock belongs to an open file description: a second open conflicts */
+	CHECK(repo_lock(&fd2, path) == -1);
+	CHECK(fd2 == -1);
+	CHECK_CONTAINS(msg, "another gate run holds");
+	CHECK_CONTAINS(msg, pid);
+	CHECK_CONTAINS(msg, "wait for it to finish");
+	repo_unlock(fd1, path);
+	CHECK(!exists(scratch, "gate/lock"));
+	CHECK(repo_lock(&fd3, path) == 0);
+	repo_unlock(fd3, path);
+	free(path);
+	end();
+}
+
+static void test_git__lock_held_by_other_process(void)
+{
+	int ready[2], quit[2], fd = -1, status;
+	char *path, pid[32], c;
+	pid_t child;
+
+	begin();
+	path = at("lock");
+	if (pipe(ready) < 0 || pipe(quit) < 0) {
+		CHECK(0);
+		goto done;
+	}
+	child = fork();
+	if (child == 0) {
+		int cfd;
+
+		c = repo_lock(&cfd, path) == 0 ? 'y' : 'n';
+		free(path);
+		if (write(ready[1], &c, 1) != 1 || read(quit[0], &c, 1) < 0)
+			_exit(2);
+		_exit(0);	/* dies holding it: the kernel releases it */
+	}
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+	snprintf(pid, sizeof(pid), "pid %ld,", (long)child);
+	CHECK(repo_lock(&fd, path) == -1);
+	CHECK_CONTAINS(msg, pid);
+	CHECK_CONTAINS(msg, "started ");
+	CHECK(write(quit[1], "q", 1) == 1);
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	CHECK(repo_lock(&fd, path) == 0);
+	repo_unlock(fd, path);
+	close(ready[0]);
+	close(ready[1]);
+	close(quit[0]);
+	close(quit[1]);
+done:
+	free(path);
+	end();
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_git__lock_excludes_second_holder),
+	TEST(test_git__lock_held_by_other_process),
+};
+
+HARNESS_MAIN(tests)
