@@ -31,8 +31,7 @@ static int parse(struct fmt_table *t, enum format f, const char *text,
 	error_capture(msg, size, 1);
 	rc = format_parse(t, f, text, len, "out", &o);
 	error_capture(NULL, 0, 0);
-	/* (not FORMAT_GATE: report_load, gate/report/load.c, prints) */
-	if (rc < 0 && f != FORMAT_GATE) {
+	if (rc < 0) {
 		o.err = &err;
 		error_capture(printed, sizeof(printed), 1);
 		CHECK(format_parse(&again, f, text, len, "out", &o) < 0);
