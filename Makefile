@@ -103,7 +103,7 @@ UNIT_MIRROR = common/test-sha256 \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
 	git/test-trailers \
 	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
-	gate/test-adaptive gate/test-verdict \
+	gate/test-adaptive gate/test-verdict gate/test-calibration \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \

@@ -65,7 +65,8 @@ struct advice {
 	double min_effect;
 };
 
-static int parse_options(struct cal_opts *o, int argc, char **argv)
+static enum opts_result parse_options(struct cal_opts *o, int argc,
+				       char **argv)
 {
 	static const struct option longopts[] = {
 		{ "rev", required_argument, NULL, 'r' },
@@ -92,7 +93,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 		case 'q': o->quiet = 1; break;
 		case 'h':
 			fputs(cmd_calibrate_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		case 'p':
 			if (options_parse_count(&o->pairs, "--pairs", optarg,
 						 4, 10000) < 0)
@@ -117,7 +118,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 		fputs(cmd_calibrate_usage, stderr);
 		return -1;
 	}
-	return 0;
+	return OPTS_GO;
 }
 
 /*
@@ -495,15 +496,16 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	char *origin = NULL, *calib = NULL, *target = NULL;
 	unsigned long seed;
 	int code = EXIT_ERROR, rc;
+	enum ws_result ws;
 	size_t i, a, narms;
 	double level;
 
 	memset(&mo, 0, sizeof(mo));
 	rc = parse_options(&o, argc, argv);
-	if (rc != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if ((rc = gate_ctx_ready(ctx)) != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(rc);
 	narms = o.rebuild ? 2 : 1;
 	seed = o.have_seed ? o.seed : seed_fresh();
 	if (workspace_open(&w, ctx->repo) < 0)
@@ -523,13 +525,14 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	 */
 	w.aa = 1;
 	workspace_slots(&w, narms, 0);
-	rc = workspace_checkout(&w, ctx->repo, o.quiet);
-	if (rc == 0)
-		rc = workspace_build(&w, &cfg, o.quiet);
-	if (rc == 0 && workspace_preflight(&w, &cfg) < 0)
-		rc = -1;
-	if (rc != 0) {
-		code = rc > 0 ? signals_exit_code(rc) : EXIT_ERROR;
+	ws = workspace_checkout(&w, ctx->repo, o.quiet);
+	if (ws == WS_DONE)
+		ws = workspace_build(&w, &cfg, o.quiet);
+	if (ws == WS_DONE && workspace_preflight(&w, &cfg) < 0)
+		ws = WS_ERROR;
+	if (ws != WS_DONE) {
+		code = ws == WS_INTERRUPTED ?
+		       signals_exit_code(signals_pending()) : EXIT_ERROR;
 		goto cleanup;
 	}
 	if (workspace_layout(&w, 1, 1, seed, NULL) < 0)

@@ -373,10 +373,12 @@ static void test_git__read_file(void)
 		CHECK_STR(data, "a2\n");
 		free(data);
 		msg[0] = '\0';
+		/* missing: 0 with no data, nothing said */
 		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json")
-		      == 1);
+		      == 0);
 		CHECK(data == NULL && len == 0);
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 1);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 0);
+		CHECK(data == NULL);
 		CHECK_STR(msg, "");
 		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub") == -1);
 		CHECK_CONTAINS(msg, "\"sub\"");
