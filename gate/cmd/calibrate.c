@@ -484,155 +484,196 @@ cleanup:
 	return ret;
 }
 
+/* What every benchmark of one calibration shares. */
+struct calib_ctx {
+	const struct cal_opts *o;
+	struct measure_opts mo;
+	double level;		/* per benchmark (Bonferroni) */
+	unsigned long seed;
+	unsigned resamples;
+};
+
+/*
+ * gate run's slots, checkout, build, preflight and layout, so the noise
+ * recorded is measured under the conditions runs are (builds stay
+ * incremental too): narms arms of one revision.
+ */
+static enum ws_result calibrate_workspace(struct workspace *w,
+					  struct config *cfg, char **origin,
+					  struct repo *repo,
+					  const struct cal_opts *o,
+					  size_t narms, unsigned long seed)
+{
+	enum ws_result ws;
+	size_t a;
+
+	if (workspace_open(w, repo) < 0)
+		return WS_ERROR;
+	for (a = 0; a < narms; a++)
+		if (repo_resolve(&w->arm[a].rev, repo,
+				 o->rev ? o->rev : "HEAD") < 0)
+			return WS_ERROR;
+	if (workspace_load_config(cfg, origin, repo, o->config,
+				  &w->arm[0].rev) < 0)
+		return WS_ERROR;
+	w->aa = 1;
+	workspace_slots(w, narms, 0);
+	ws = workspace_checkout(w, repo, o->quiet);
+	if (ws == WS_DONE)
+		ws = workspace_build(w, cfg, o->quiet);
+	if (ws == WS_DONE && workspace_preflight(w, cfg) < 0)
+		ws = WS_ERROR;
+	if (ws == WS_DONE && workspace_layout(w, 1, 1, seed, NULL) < 0)
+		ws = WS_ERROR;
+	return ws;
+}
+
+/* Whether the two halves of the pairs agree, and the floor's range. */
+static void print_stability(const struct bench_cfg *c,
+			    const struct bench_stats *st, int stable,
+			    const struct advice half[2],
+			    const struct calib_ctx *cc)
+{
+	double lo, hi;
+
+	advice_range(st->ratios, st->n, c->min_effect, cc->level,
+		     seed_derive(cc->seed, c->name, 1), &lo, &hi);
+	if (stable)
+		printf("  stable: both halves of the %zu pairs "
+		       "recommend \"min_effect\" %.3g, \"pairs\" %u"
+		       "\n", st->n, half[1].min_effect, half[1].pairs);
+	else
+		printf("  not stable within %zu pairs: the halves "
+		       "recommend \"min_effect\" %.3g (%u pairs) and "
+		       "%.3g (%u pairs); calibrate again with more "
+		       "--pairs, or on a quieter machine\n", st->n,
+		       half[0].min_effect, half[0].pairs,
+		       half[1].min_effect, half[1].pairs);
+	printf("  recommended floor's range: %.3g to %.3g (10th to "
+	       "90th percentile of %d resamples of the pairs)\n\n",
+	       lo, hi, NBOOT);
+}
+
+/*
+ * Measure benchmark c against itself, with more pairs (up to 4x) until
+ * the two halves of the pairs recommend the same; fill its record and
+ * advice and print them. 0, or -1 (said why; *signo set when a signal
+ * stopped it).
+ */
+static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
+			   struct bench_cfg *c, const struct calib_ctx *cc,
+			   int *signo)
+{
+	struct bench_run br;
+	struct bench_stats st;
+	struct verdict_opts vo = { (1 - cc->level) / 2, cc->resamples, 1, 0 };
+	unsigned n = cc->o->pairs > 0 ? (unsigned)cc->o->pairs :
+		     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
+	struct advice half[2];
+	int stable, rc, ret = -1;
+
+	memset(&br, 0, sizeof(br));
+	memset(&st, 0, sizeof(st));
+	br.cfg = c;
+	if (measure_prepare(&br) < 0)
+		goto cleanup;
+	for (;;) {
+		rc = measure_bench(&br, &cc->mo, n);
+		if (rc > 0) {
+			*signo = rc;
+			goto cleanup;
+		}
+		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+			error("benchmark \"%s\" could not be calibrated: %s",
+			      c->name, br.error ? br.error : st.reason);
+			goto cleanup;
+		}
+		stable = advice_stable(&st, c->min_effect, cc->level,
+				       &half[0], &half[1]);
+		if (stable || n >= cap)
+			break;
+		bench_stats_release(&st);
+		memset(&st, 0, sizeof(st));
+		n = 2 * n < cap ? 2 * n : cap;
+		if (!cc->o->quiet)
+			fprintf(stderr, "gate: %s: the halves of the pairs "
+				"disagree; measuring up to %u pairs\n",
+				c->name, n);
+	}
+	rec->name = xstrdup(c->name);
+	rec->metric = c->metric;
+	rec->command = calibration_command(&c->run);
+	rec->spread = calibration_spread(st.ratios, st.n);
+	rec->base_cv = st.base_cv;
+	rec->head_cv = st.head_cv;
+	rec->pairs = st.n;
+	*adv = advise(rec->spread, c->min_effect, cc->level);
+	report(c, &st, rec->spread, cc->level, adv);
+	print_stability(c, &st, stable, half, cc);
+	ret = 0;
+cleanup:
+	bench_run_release(&br);
+	bench_stats_release(&st);
+	return ret;
+}
+
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cal_opts o = { 0 };
 	struct workspace w = WORKSPACE_INIT;
-	struct arm_state *arm = w.arm;
 	struct config cfg = CONFIG_INIT;
-	struct measure_opts mo;
+	struct calib_ctx cc;
 	struct calib_bench *rec = NULL;
 	struct advice *adv = NULL;
 	char *origin = NULL, *calib = NULL, *target = NULL;
-	unsigned long seed;
-	int code = EXIT_ERROR, rc;
+	int code = EXIT_ERROR, rc, signo = 0;
 	enum ws_result ws;
-	size_t i, a, narms;
-	double level;
+	size_t i, narms;
 
-	memset(&mo, 0, sizeof(mo));
+	memset(&cc, 0, sizeof(cc));
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(rc);
 	narms = o.rebuild ? 2 : 1;
-	seed = o.have_seed ? o.seed : seed_fresh();
-	if (workspace_open(&w, ctx->repo) < 0)
-		goto cleanup;
-	calib = workspace_path(&w, "calibration.json");
-	for (a = 0; a < narms; a++)
-		if (repo_resolve(&arm[a].rev, ctx->repo,
-				 o.rev ? o.rev : "HEAD") < 0)
-			goto cleanup;
-	if (workspace_load_config(&cfg, &origin, ctx->repo, o.config,
-				  &arm[0].rev) < 0)
-		goto cleanup;
-	/*
-	 * gate run's slots, checkout, build, preflight and layout, so the
-	 * noise recorded is measured under the conditions runs are
-	 * (builds stay incremental too)
-	 */
-	w.aa = 1;
-	workspace_slots(&w, narms, 0);
-	ws = workspace_checkout(&w, ctx->repo, o.quiet);
-	if (ws == WS_DONE)
-		ws = workspace_build(&w, &cfg, o.quiet);
-	if (ws == WS_DONE && workspace_preflight(&w, &cfg) < 0)
-		ws = WS_ERROR;
+	cc.o = &o;
+	cc.seed = o.have_seed ? o.seed : seed_fresh();
+	ws = calibrate_workspace(&w, &cfg, &origin, ctx->repo, &o, narms,
+				 cc.seed);
 	if (ws != WS_DONE) {
-		code = ws == WS_INTERRUPTED ?
-		       signals_exit_code(signals_pending()) : EXIT_ERROR;
+		if (ws == WS_INTERRUPTED)
+			code = signals_exit_code(signals_pending());
 		goto cleanup;
 	}
-	if (workspace_layout(&w, 1, 1, seed, NULL) < 0)
-		goto cleanup;
-
-	mo.layout = &w.layout;
-	mo.dir[0] = arm[0].dir;
-	mo.dir[1] = arm[narms - 1].dir;
-	mo.grace = 2.0;
-	mo.quiet = o.quiet;
-	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!mo.order_rng) {
+	calib = workspace_path(&w, "calibration.json");
+	cc.mo.layout = &w.layout;
+	cc.mo.dir[0] = w.arm[0].dir;
+	cc.mo.dir[1] = w.arm[narms - 1].dir;
+	cc.mo.grace = 2.0;
+	cc.mo.quiet = o.quiet;
+	cc.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!cc.mo.order_rng) {
 		error("cannot allocate a random generator");
 		goto cleanup;
 	}
-	gsl_rng_set(mo.order_rng, seed);
-	level = stats_bonferroni(cfg.confidence, cfg.nbench);
+	gsl_rng_set(cc.mo.order_rng, cc.seed);
+	cc.level = stats_bonferroni(cfg.confidence, cfg.nbench);
+	cc.resamples = cfg.resamples;
 	rec = xcalloc(cfg.nbench, sizeof(*rec));
 	adv = xcalloc(cfg.nbench, sizeof(*adv));
 	printf("calibrating %s against itself%s; levels %.4g%% per "
 	       "benchmark (%.4g%% for the suite of %zu)\n\n",
-	       arm[0].rev.label, o.rebuild ? ", built twice" : "",
-	       level * 100, cfg.confidence * 100, cfg.nbench);
-	for (i = 0; i < cfg.nbench; i++) {
-		struct bench_cfg *c = &cfg.benches[i];
-		struct bench_run br;
-		struct bench_stats st;
-		struct verdict_opts vo = { (1 - level) / 2, cfg.resamples, 1,
-					    0 };
-		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
-			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
-		struct advice half[2];
-		double lo, hi;
-		int stable;
-
-		memset(&br, 0, sizeof(br));
-		memset(&st, 0, sizeof(st));
-		br.cfg = c;
-		if (measure_prepare(&br) < 0) {
-			bench_run_release(&br);
+	       w.arm[0].rev.label, o.rebuild ? ", built twice" : "",
+	       cc.level * 100, cfg.confidence * 100, cfg.nbench);
+	for (i = 0; i < cfg.nbench; i++)
+		if (calibrate_bench(&rec[i], &adv[i], &cfg.benches[i], &cc,
+				    &signo) < 0) {
+			if (signo)
+				code = signals_exit_code(signo);
 			goto cleanup;
 		}
-		/* more pairs, up to 4x, until the two halves of the pairs
-		   recommend the same */
-		for (;;) {
-			rc = measure_bench(&br, &mo, n);
-			if (rc > 0) {
-				bench_run_release(&br);
-				code = signals_exit_code(rc);
-				goto cleanup;
-			}
-			if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
-				error("benchmark \"%s\" could not be "
-				      "calibrated: %s", c->name, br.error ?
-				      br.error : st.reason);
-				bench_run_release(&br);
-				bench_stats_release(&st);
-				goto cleanup;
-			}
-			stable = advice_stable(&st, c->min_effect, level,
-					       &half[0], &half[1]);
-			if (stable || n >= cap)
-				break;
-			bench_stats_release(&st);
-			memset(&st, 0, sizeof(st));
-			n = 2 * n < cap ? 2 * n : cap;
-			if (!o.quiet)
-				fprintf(stderr, "gate: %s: the halves of the "
-					"pairs disagree; measuring up to %u "
-					"pairs\n", c->name, n);
-		}
-		rec[i].name = xstrdup(c->name);
-		rec[i].metric = c->metric;
-		rec[i].command = calibration_command(&c->run);
-		rec[i].spread = calibration_spread(st.ratios, st.n);
-		rec[i].base_cv = st.base_cv;
-		rec[i].head_cv = st.head_cv;
-		rec[i].pairs = st.n;
-		adv[i] = advise(rec[i].spread, c->min_effect, level);
-		report(c, &st, rec[i].spread, level, &adv[i]);
-		advice_range(st.ratios, st.n, c->min_effect, level,
-			     seed_derive(seed, c->name, 1), &lo, &hi);
-		if (stable)
-			printf("  stable: both halves of the %zu pairs "
-			       "recommend \"min_effect\" %.3g, \"pairs\" %u"
-			       "\n", st.n, half[1].min_effect, half[1].pairs);
-		else
-			printf("  not stable within %zu pairs: the halves "
-			       "recommend \"min_effect\" %.3g (%u pairs) and "
-			       "%.3g (%u pairs); calibrate again with more "
-			       "--pairs, or on a quieter machine\n", st.n,
-			       half[0].min_effect, half[0].pairs,
-			       half[1].min_effect, half[1].pairs);
-		printf("  recommended floor's range: %.3g to %.3g (10th to "
-		       "90th percentile of %d resamples of the pairs)\n\n",
-		       lo, hi, NBOOT);
-		bench_run_release(&br);
-		bench_stats_release(&st);
-	}
-	if (calibration_save(calib, arm[0].rev.commit, rec, cfg.nbench) < 0)
+	if (calibration_save(calib, w.arm[0].rev.commit, rec, cfg.nbench) < 0)
 		goto cleanup;
 	printf("recorded in %s (gate run warns when a floor is below this "
 	       "noise, and notes a run 3x noisier beside its verdict)\n",
@@ -652,7 +693,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	code = EXIT_PASS;
 cleanup:
-	gsl_rng_free(mo.order_rng);
+	gsl_rng_free(cc.mo.order_rng);
 	calibration_free(rec, cfg.nbench);
 	free(adv);
 	config_release(&cfg);
