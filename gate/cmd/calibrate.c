@@ -364,16 +364,104 @@ static int needs(const cJSON *it, const char *key, double v,
  * would repeat what the benchmark inherits is not written. A pairs above
  * the effective max_pairs raises that benchmark's max_pairs to match.
  */
+/*
+ * Write the recommendations for the benchmark at index bi of gate.json
+ * (it, named in cfg) into out (olen bytes), counting each key changed.
+ * Non-zero when a key's place cannot be found.
+ */
+static int advice_edit_bench(char **out, size_t *olen, size_t bi,
+			     const cJSON *it, const struct config *cfg,
+			     const struct advice *adv, size_t *changed)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+	const struct bench_cfg *c;
+	char num[32];
+	size_t i;
+	int e = 0;
+
+	for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
+		c = &cfg->benches[i];
+		if (strcmp(c->name, name->valuestring))
+			continue;
+		/* cfg holds what the benchmark has now: its own key, or
+		   what it inherits when it has none */
+		if (needs(it, "min_effect", adv[i].min_effect,
+			  c->min_effect)) {
+			number_text(num, sizeof(num), adv[i].min_effect);
+			e |= edit_key(out, olen, bi, "min_effect", num);
+			(*changed)++;
+		}
+		if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
+			snprintf(num, sizeof(num), "%u", adv[i].pairs);
+			e |= edit_key(out, olen, bi, "pairs", num);
+			(*changed)++;
+		}
+		if (adv[i].pairs > c->max_pairs) {
+			snprintf(num, sizeof(num), "%u", adv[i].pairs);
+			e |= edit_key(out, olen, bi, "max_pairs", num);
+			(*changed)++;
+		}
+	}
+	return e;
+}
+
+/*
+ * Replace path's content with text (len bytes): through a symlink to its
+ * target, keeping the target's mode; the rename in the target's
+ * directory makes the update atomic. 0 or -1.
+ */
+static int replace_file(const char *path, const char *text, size_t len)
+{
+	char *tmp = NULL, *real;
+	struct stat st;
+	FILE *f;
+	int fd, ret = -1;
+
+	if (!(real = realpath(path, NULL)))
+		return error("cannot resolve \"%s\":", path);
+	if (stat(real, &st) < 0) {
+		error("cannot read \"%s\":", real);
+		goto cleanup;
+	}
+	tmp = xasprintf("%s.gate-tmp", real);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	f = NULL;
+	if (fd < 0 || fchmod(fd, st.st_mode & 07777) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
+		error("cannot write \"%s\":", tmp);
+		if (fd >= 0) {
+			close(fd);
+			remove(tmp);
+		}
+		goto cleanup;
+	}
+	if (fwrite(text, 1, len, f) != len || fflush(f) ||
+	    fsync(fileno(f)) < 0 || fclose(f)) {
+		error("cannot write \"%s\":", tmp);
+		remove(tmp);
+		goto cleanup;
+	}
+	if (rename(tmp, real) < 0) {
+		error("cannot replace \"%s\":", real);
+		remove(tmp);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(tmp);
+	free(real);
+	return ret;
+}
+
 static int write_advice(const char *path, const struct config *cfg,
 			const struct advice *adv)
 {
-	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL, num[32];
-	size_t len, i, bi, olen = 0, changed = 0;
+	char *text = NULL, *out = NULL;
+	size_t len, bi, olen = 0, changed = 0;
 	cJSON *root = NULL, *list, *it;
 	struct config check = CONFIG_INIT;
-	struct stat st;
-	FILE *f = NULL;
-	int ret = -1, fd = -1;
+	int ret = -1;
 
 	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
@@ -388,37 +476,8 @@ static int write_advice(const char *path, const struct config *cfg,
 	olen = strlen(out);
 	bi = 0;
 	cJSON_ArrayForEach(it, list) {
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-		const struct bench_cfg *c;
-		int e = 0;
-
-		for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
-			c = &cfg->benches[i];
-			if (strcmp(c->name, name->valuestring))
-				continue;
-			/* cfg holds what the benchmark has now: its own key,
-			   or what it inherits when it has none */
-			if (needs(it, "min_effect", adv[i].min_effect,
-				  c->min_effect)) {
-				number_text(num, sizeof(num),
-					    adv[i].min_effect);
-				e |= edit_key(&out, &olen, bi, "min_effect",
-					      num);
-				changed++;
-			}
-			if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
-				snprintf(num, sizeof(num), "%u", adv[i].pairs);
-				e |= edit_key(&out, &olen, bi, "pairs", num);
-				changed++;
-			}
-			if (adv[i].pairs > c->max_pairs) {
-				snprintf(num, sizeof(num), "%u", adv[i].pairs);
-				e |= edit_key(&out, &olen, bi, "max_pairs",
-					      num);
-				changed++;
-			}
-		}
-		if (e) {
+		if (advice_edit_bench(&out, &olen, bi, it, cfg, adv,
+				      &changed)) {
 			error("%s: cannot find where benchmark %zu's keys go: "
 			      "set \"min_effect\" and \"pairs\" by hand", path,
 			      bi + 1);
@@ -433,54 +492,16 @@ static int write_advice(const char *path, const struct config *cfg,
 		goto cleanup;
 	}
 	/* never write a file gate itself would refuse */
-	if (config_parse(&check, out, olen, path) < 0)
+	if (config_parse(&check, out, olen, path) < 0 ||
+	    replace_file(path, out, olen) < 0)
 		goto cleanup;
-	/* through a symlink to its target, keeping the target's mode; the
-	   rename in the target's directory makes the update atomic */
-	if (!(real = realpath(path, NULL))) {
-		error("cannot resolve \"%s\":", path);
-		goto cleanup;
-	}
-	if (stat(real, &st) < 0) {
-		error("cannot read \"%s\":", real);
-		goto cleanup;
-	}
-	tmp = xasprintf("%s.gate-tmp", real);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0 || fchmod(fd, st.st_mode & 07777) < 0 ||
-	    !(f = fdopen(fd, "w"))) {
-		error("cannot write \"%s\":", tmp);
-		if (fd >= 0) {
-			close(fd);
-			remove(tmp);
-		}
-		goto cleanup;
-	}
-	if (fwrite(out, 1, olen, f) != olen || fflush(f) ||
-	    fsync(fileno(f)) < 0 || fclose(f)) {
-		f = NULL;
-		error("cannot write \"%s\":", tmp);
-		remove(tmp);
-		goto cleanup;
-	}
-	f = NULL;
-	if (rename(tmp, real) < 0) {
-		error("cannot replace \"%s\":", real);
-		remove(tmp);
-		goto cleanup;
-	}
 	printf("wrote the recommendations into %s\n", path);
 	ret = 0;
 cleanup:
-	if (f)
-		fclose(f);
 	config_release(&check);
 	cJSON_Delete(root);
 	free(text);
 	free(out);
-	free(tmp);
-	free(real);
 	return ret;
 }
 
