@@ -147,6 +147,14 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(OBJ)/tests/harness.o $(BUILD)/libgate.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# the tests of git/ share their fixture repositories (tests/git/fixture.c)
+GIT_TESTS = $(addprefix $(BUILD)/tests/,$(filter git/%,$(UNIT_MIRROR)))
+$(GIT_TESTS): $(BUILD)/tests/git/%: $(OBJ)/tests/git/%.o \
+		$(OBJ)/tests/git/fixture.o $(OBJ)/tests/harness.o \
+		$(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 # the simulation drives libgate's own decision code
 $(BUILD)/tests/bench/test-sim: $(OBJ)/tests/bench/test-sim.o \
 		$(OBJ)/tests/harness.o $(OBJ)/bench/sim.o $(BUILD)/libgate.a

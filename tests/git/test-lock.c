@@ -1,103 +1,16 @@
 /*
- * Unit tests for git/lock.c: one gate run at a time. Each test builds its fixture
- * repositories with the git CLI in a scratch directory, and checks our
- * results against git's own and that the user's index, refs, stash, config
- * and files are untouched.
+ * Unit tests for git/lock.c: one gate run at a time, on fixture
+ * repositories (fixture.h).
  */
 #include "git/repo.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/error.h"
-#include "gate/exec/layout.h"
+#include "tests/git/fixture.h"
 #include "tests/harness.h"
 #include "common/banned.h"
-
-static char scratch[PATH_MAX];
-static char msg[4096];
-
-/* scratch/rel; caller frees. */
-static char *at(const char *rel)
-{
-	return xasprintf("%s/%s", scratch, rel);
-}
-
-static char *read_whole(const char *dir, const char *rel, size_t *len)
-{
-	char *p = xasprintf("%s/%s", dir, rel);
-	char *buf = NULL;
-	FILE *f = fopen(p, "rb");
-	long n;
-
-	*len = 0;
-	free(p);
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = xmalloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int exists(const char *dir, const char *rel)
-{
-	char *p = xasprintf("%s/%s", dir, rel);
-	struct stat st;
-	int ret = lstat(p, &st) == 0;
-
-	free(p);
-	return ret;
-}
-
-/* Each test: fresh scratch directory, hermetic environment, libgit2 up. */
-static void begin(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	char raw[PATH_MAX];
-
-	snprintf(raw, sizeof(raw), "%s/gate-test-git-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(raw) || !realpath(raw, scratch)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("HOME", scratch, 1);
-	setenv("XDG_CONFIG_HOME", scratch, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	unsetenv("GITHUB_EVENT_NAME");
-	unsetenv("GITHUB_BASE_REF");
-	msg[0] = '\0';
-	error_capture(msg, sizeof(msg), !getenv("TEST_VERBOSE"));
-	repo_global_init();
-}
-
-static void end(void)
-{
-	error_capture(NULL, 0, 0);
-	repo_global_shutdown();
-	unsetenv("GITHUB_EVENT_NAME");
-	unsetenv("GITHUB_BASE_REF");
-	CHECK(remove_tree(scratch) == 0);
-}
 
 static void test_git__lock_excludes_second_holder(void)
 {

@@ -1,177 +1,15 @@
 /*
- * Unit tests for git/repo.c: opening, resolving revisions, the default base and
- * reading a file. Each test builds its fixture
- * repositories with the git CLI in a scratch directory, and checks our
- * results against git's own and that the user's index, refs, stash, config
- * and files are untouched.
+ * Unit tests for git/repo.c: opening, resolving revisions, the default
+ * base and reading a file, on fixture repositories (fixture.h): results
+ * against git's own.
  */
 #include "git/repo.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "common/error.h"
-#include "gate/exec/layout.h"
+#include "tests/git/fixture.h"
 #include "tests/harness.h"
 #include "common/banned.h"
-
-/* No signing, no user config: commits work the same on every machine. */
-#define GIT "git -c user.name=t -c user.email=t@t -c commit.gpgsign=false " \
-	    "-c core.autocrlf=false"
-
-static char scratch[PATH_MAX];
-static char msg[4096];
-
-static char *vfmt(const char *fmt, va_list ap) PRINTF(1, 0);
-static char *vfmt(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *p;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	p = xmalloc((size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	return p;
-}
-
-/* Run a shell command; returns its exit status (0 on success). */
-static int sh(const char *fmt, ...) PRINTF(1, 2);
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int st;
-
-	va_start(ap, fmt);
-	cmd = vfmt(fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	if (st != 0 && getenv("TEST_VERBOSE"))
-		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
-	free(cmd);
-	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-/* A command's stdout without its trailing newline; caller frees. */
-static char *out(const char *fmt, ...) PRINTF(1, 2);
-static char *out(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd, *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
-
-	va_start(ap, fmt);
-	cmd = vfmt(fmt, ap);
-	va_end(ap);
-	f = popen(cmd, "r");
-	free(cmd);
-	if (!f)
-		return xstrdup("");
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	pclose(f);
-	while (len && buf[len - 1] == '\n')
-		len--;
-	buf[len] = '\0';
-	return buf;
-}
-
-/* scratch/rel; caller frees. */
-static char *at(const char *rel)
-{
-	return xasprintf("%s/%s", scratch, rel);
-}
-
-static void write_file(const char *dir, const char *rel, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, rel);
-	FILE *f = fopen(p, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	} else {
-		fprintf(stderr, "cannot write %s\n", p);
-	}
-	free(p);
-}
-
-/* Each test: fresh scratch directory, hermetic environment, libgit2 up. */
-static void begin(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	char raw[PATH_MAX];
-
-	snprintf(raw, sizeof(raw), "%s/gate-test-git-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(raw) || !realpath(raw, scratch)) {
-		perror("mkdtemp");
-		abort();
-	}
-	setenv("HOME", scratch, 1);
-	setenv("XDG_CONFIG_HOME", scratch, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	unsetenv("GITHUB_EVENT_NAME");
-	unsetenv("GITHUB_BASE_REF");
-	msg[0] = '\0';
-	error_capture(msg, sizeof(msg), !getenv("TEST_VERBOSE"));
-	repo_global_init();
-}
-
-static void end(void)
-{
-	error_capture(NULL, 0, 0);
-	repo_global_shutdown();
-	unsetenv("GITHUB_EVENT_NAME");
-	unsetenv("GITHUB_BASE_REF");
-	CHECK(remove_tree(scratch) == 0);
-}
-
-/*
- * scratch/name: a repository on branch main with two commits. The first
- * has a.txt b.txt c.txt keep.txt sub/d.txt and a .gitignore of *.log; the
- * second changes a.txt. Returns the path; caller frees.
- */
-static char *make_repo(const char *name)
-{
-	char *dir = at(name);
-
-	sh("git init -q -b main '%s' && mkdir -p '%s/sub'", dir, dir);
-	write_file(dir, "a.txt", "a1\n");
-	write_file(dir, "b.txt", "b\n");
-	write_file(dir, "c.txt", "c\n");
-	write_file(dir, "keep.txt", "keep\n");
-	write_file(dir, "sub/d.txt", "d\n");
-	write_file(dir, ".gitignore", "*.log\n");
-	sh("cd '%s' && git add -A && " GIT " commit -qm one", dir);
-	write_file(dir, "a.txt", "a2\n");
-	sh("cd '%s' && " GIT " commit -qam two", dir);
-	return dir;
-}
 
 static void test_git__open_from_subdirectory(void)
 {
@@ -388,31 +226,6 @@ static void test_git__read_file(void)
 	repo_free(r);
 	free(dir);
 	end();
-}
-
-/*
- * src: c1 (branch other), c2 on main. dst: a clone of it with two commits
- * of its own, c3 and c4; src then gets c5, which dst has not fetched.
- */
-static char *make_clone(void)
-{
-	char *src = at("src"), *dst = at("dst");
-
-	sh("git init -q -b main '%s'", src);
-	write_file(src, "f", "1\n");
-	sh("cd '%s' && git add f && " GIT " commit -qm c1 && git branch other",
-	   src);
-	write_file(src, "f", "2\n");
-	sh("cd '%s' && " GIT " commit -qam c2 && git clone -q . '%s'", src,
-	   dst);
-	write_file(dst, "g", "3\n");
-	sh("cd '%s' && git add g && " GIT " commit -qm c3", dst);
-	write_file(dst, "g", "4\n");
-	sh("cd '%s' && " GIT " commit -qam c4", dst);
-	write_file(src, "f", "5\n");
-	sh("cd '%s' && " GIT " commit -qam c5", src);
-	free(src);
-	return dst;
 }
 
 static void test_git__default_base(void)

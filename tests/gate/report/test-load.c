@@ -145,8 +145,8 @@ static void test_load__to_fills_err_and_prints_nothing(void)
 		"{\"schema\": 1, \"benchmarks\": [}",
 		"{\"schema\": 2, \"benchmarks\": []}",
 		"{\"schema\": 1}",
-		"{\"schema\": 1, \"benchmarks\": [{\"name\": \"x\", "
-		"\"unit\": \"s\", \"verdict\": \"meh\", \"samples\": []}]}",
+		("{\"schema\": 1, \"benchmarks\": [{\"name\": \"x\", "
+		 "\"unit\": \"s\", \"verdict\": \"meh\", \"samples\": []}]}"),
 		"{\"schema\": 1, \"benchmarks\": [{\"unit\": \"s\"}]}",
 	};
 	struct run_report r;
