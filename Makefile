@@ -155,6 +155,14 @@ $(GIT_TESTS): $(BUILD)/tests/git/%: $(OBJ)/tests/git/%.o \
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# and the tests of gate/format/ theirs (tests/gate/format/fixture.c)
+FORMAT_TESTS = $(addprefix $(BUILD)/tests/,$(filter gate/format/%,$(UNIT_MIRROR)))
+$(FORMAT_TESTS): $(BUILD)/tests/gate/format/%: \
+		$(OBJ)/tests/gate/format/%.o $(OBJ)/tests/gate/format/fixture.o \
+		$(OBJ)/tests/harness.o $(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 # the simulation drives libgate's own decision code
 $(BUILD)/tests/bench/test-sim: $(OBJ)/tests/bench/test-sim.o \
 		$(OBJ)/tests/harness.o $(OBJ)/bench/sim.o $(BUILD)/libgate.a

@@ -3,45 +3,10 @@
  */
 #include "gate/format/format.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "common/error.h"
+#include "tests/gate/format/fixture.h"
 #include "tests/harness.h"
 #include "common/banned.h"
-
-/*
- * Parse quietly; the error message, if any, lands in msg. On an error the
- * parse is repeated with o.err set: the same message must come back there,
- * with nothing printed (the suites quote it in the benchmark's error).
- */
-static int parse(struct fmt_table *t, enum format f, const char *text,
-		 size_t len, char *msg, size_t size, int cpu)
-{
-	struct fmt_opts o = { cpu, 0, NULL };
-	struct gate_err err = { "" };
-	struct fmt_table again = FMT_TABLE_INIT;
-	char printed[4096] = "";
-	int rc;
-
-	msg[0] = '\0';
-	error_capture(msg, size, 1);
-	rc = format_parse(t, f, text, len, "out", &o);
-	error_capture(NULL, 0, 0);
-	/* (not FORMAT_GATE: report_load, gate/report/load.c, prints) */
-	if (rc < 0 && f != FORMAT_GATE) {
-		o.err = &err;
-		error_capture(printed, sizeof(printed), 1);
-		CHECK(format_parse(&again, f, text, len, "out", &o) < 0);
-		error_capture(NULL, 0, 0);
-		CHECK_STR(printed, "");
-		CHECK_STR(err.msg, msg);
-		fmt_table_release(&again);
-	}
-	return rc;
-}
 
 static void test_format__lines_protocol(void)
 {
