@@ -111,16 +111,26 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(OS_OBJ) $(FORMAT_OBJ) \
 	$(REPORT_OBJ))
 
-UNIT_TESTS = stats config git runner verdict adaptive format sim unpaired \
-	view common
-# unit tests that mirror the source layout: tests/DIR/test-MODULE.c tests
+# unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = gate/report/test-load gate/test-plan stats/test-changepoint gate/os/test-os gate/test-run
+UNIT_MIRROR = common/test-sha256 \
+	stats/test-summary stats/test-tests stats/test-bootstrap \
+	stats/test-rank stats/test-unpaired \
+	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
+	git/test-trailers \
+	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
+	gate/test-adaptive gate/test-verdict gate/test-calibration \
+	gate/test-plan gate/test-run gate/os/test-os stats/test-changepoint \
+	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
+	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
+	gate/format/test-lines gate/format/test-hyperfine \
+	gate/format/test-gatereport \
+	gate/report/test-view gate/report/test-load \
+	bench/test-sim
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
 FUZZ_SECONDS ?= 60
-UNIT_BIN = $(addprefix $(BUILD)/test-,$(UNIT_TESTS)) \
-	$(addprefix $(BUILD)/tests/,$(UNIT_MIRROR)) \
+UNIT_BIN = $(addprefix $(BUILD)/tests/,$(UNIT_MIRROR)) \
 	$(addprefix $(BUILD)/replay-,$(FUZZ_TARGETS))
 BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 
@@ -157,17 +167,30 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/test-%: $(OBJ)/tests/test-%.o $(OBJ)/tests/harness.o \
-		$(BUILD)/libgate.a
-	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
-
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(OBJ)/tests/harness.o $(BUILD)/libgate.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# the tests of git/ share their fixture repositories (tests/git/fixture.c)
+GIT_TESTS = $(addprefix $(BUILD)/tests/,$(filter git/%,$(UNIT_MIRROR)))
+$(GIT_TESTS): $(BUILD)/tests/git/%: $(OBJ)/tests/git/%.o \
+		$(OBJ)/tests/git/fixture.o $(OBJ)/tests/harness.o \
+		$(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+# and the tests of gate/format/ theirs (tests/gate/format/fixture.c)
+FORMAT_TESTS = $(addprefix $(BUILD)/tests/,$(filter gate/format/%,$(UNIT_MIRROR)))
+$(FORMAT_TESTS): $(BUILD)/tests/gate/format/%: \
+		$(OBJ)/tests/gate/format/%.o $(OBJ)/tests/gate/format/fixture.o \
+		$(OBJ)/tests/harness.o $(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 # the simulation drives libgate's own decision code
-$(BUILD)/test-sim: $(OBJ)/tests/test-sim.o $(OBJ)/tests/harness.o \
-		$(OBJ)/bench/sim.o $(BUILD)/libgate.a
+$(BUILD)/tests/bench/test-sim: $(OBJ)/tests/bench/test-sim.o \
+		$(OBJ)/tests/harness.o $(OBJ)/bench/sim.o $(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/bench-sim: $(OBJ)/bench/bench-sim.o $(OBJ)/bench/sim.o \
@@ -331,4 +354,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(OBJ)/gate/main.d \
 	$(wildcard $(OBJ)/tests/*.d $(OBJ)/tests/*/*.d $(OBJ)/tests/*/*/*.d \
-	$(OBJ)/bench/*.d)
+	$(OBJ)/tests/*/*/*/*.d $(OBJ)/bench/*.d)

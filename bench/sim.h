@@ -1,5 +1,5 @@
 /*
- * The Monte-Carlo harness behind tests/test-sim.c and bench/bench-sim.c:
+ * The Monte-Carlo harness behind tests/bench/test-sim.c and bench/bench-sim.c:
  * synthetic paired timings fed through gate's own adaptive_run and
  * verdict code, so the rates it reports are the binary's rates.
  */

@@ -40,8 +40,9 @@ struct gate_err {
 int error_to(struct gate_err *err, const char *fmt, ...) PRINTF(2, 3);
 
 /*
- * TESTS ONLY (production code must not call it: it is global state):
- * while a buffer is set, every error() message (without the prefix) is
+ * For tests (it is global state; ARCHITECTURE.md, "Errors", names the one
+ * production use left, gate run's report-level error): while a buffer is
+ * set, every error() message (without the prefix) is
  * also copied into it, the last one winning. Pass NULL to stop. When quiet
  * is non-zero nothing is printed to stderr.
  */

@@ -140,7 +140,7 @@ int calibration_load(struct calib_bench **out, size_t *n, const char *path)
 	*out = NULL;
 	*n = 0;
 	if (!probe)
-		return 1;
+		return 0;	/* no record: none to read */
 	fclose(probe);
 	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
@@ -228,7 +228,7 @@ void calibration_check_run(struct run_report *r, const char *path)
 	struct calib_bench *b = NULL;
 	size_t nb = 0, i, j;
 
-	if (calibration_load(&b, &nb, path) != 0)
+	if (calibration_load(&b, &nb, path) < 0)
 		return;
 	for (i = 0; i < r->n; i++) {
 		const struct bench_cfg *c = r->b[i].run.cfg;

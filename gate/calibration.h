@@ -38,7 +38,8 @@ char *calibration_command(const struct command *c);
 /* Write the record to path (replaced atomically); 0 or -1. */
 int calibration_save(const char *path, const char *commit,
 		     const struct calib_bench *b, size_t n);
-/* Read the record at path: 0, 1 when there is none, -1 when unreadable. */
+/* Read the record at path: 0 (*n 0 when there is none), -1 when
+   unreadable. */
 int calibration_load(struct calib_bench **b, size_t *n, const char *path);
 void calibration_free(struct calib_bench *b, size_t n);
 /*

@@ -19,13 +19,20 @@ struct gate_ctx {
 
 #define NEED_REPO 1
 
+/* What gate_ctx_ready() found. */
+enum ctx_ready {
+	CTX_FAILED = -1,	/* the repository cannot be opened (said) */
+	CTX_READY = 0,		/* go on */
+	CTX_PARSE_ONLY = 1,	/* options parsed, nothing more: exit 0 */
+};
 /*
  * Every command calls this once its options are parsed and before doing
  * anything else: opens the repository when the command needs one (so
- * --help, and a bad option, need none). 0 go on, -1 error (said), 1 stop
- * with exit 0 (parse-only mode).
+ * --help, and a bad option, need none). Anything but CTX_READY: return
+ * gate_ctx_exit() of it.
  */
-int gate_ctx_ready(struct gate_ctx *ctx);
+enum ctx_ready gate_ctx_ready(struct gate_ctx *ctx);
+int gate_ctx_exit(enum ctx_ready ready);
 
 struct cmd {
 	const char *name;

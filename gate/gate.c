@@ -80,14 +80,19 @@ static const struct cmd *find(const char *name)
 
 static int parse_only;
 
-int gate_ctx_ready(struct gate_ctx *ctx)
+enum ctx_ready gate_ctx_ready(struct gate_ctx *ctx)
 {
 	if (ctx->parse_only)
-		return 1;
+		return CTX_PARSE_ONLY;
 	if ((ctx->flags & NEED_REPO) && !ctx->repo &&
 	    repo_open(&ctx->repo, ctx->dir) < 0)
-		return -1;
-	return 0;
+		return CTX_FAILED;
+	return CTX_READY;
+}
+
+int gate_ctx_exit(enum ctx_ready ready)
+{
+	return ready == CTX_PARSE_ONLY ? EXIT_PASS : EXIT_ERROR;
 }
 
 /* The command parses its own options (an option's value is never taken

@@ -217,7 +217,7 @@ int history_load(struct history *h, struct repo *r, const char *range,
 
 		if (rc < 0)
 			goto cleanup;
-		if (rc > 0)
+		if (!note)
 			continue;
 		memset(&st, 0, sizeof(st));
 		if (pick(&st, note, label)) {

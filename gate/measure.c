@@ -290,6 +290,82 @@ static char **without_padding(char *const *env)
 }
 
 /* The uninstrumented run of a sample: times, rusage, perf, allocations. */
+/* A finished run's clock, rusage and counter values into out; 0 or -1. */
+static int sample_from_result(struct bench_run *br, struct sample *out,
+			      const struct run_result *res, enum arm a,
+			      const char *label)
+{
+	out->wall = res->wall;
+	out->cpu = res->user + res->sys;
+	out->maxrss_kb = res->maxrss_kb;
+	out->value[METRIC_WALL] = out->wall;
+	out->value[METRIC_CPU] = out->cpu;
+	out->value[METRIC_MAX_RSS] = (double)res->maxrss_kb;
+	out->value[METRIC_MINOR_FAULTS] = (double)res->minflt;
+	out->value[METRIC_MAJOR_FAULTS] = (double)res->majflt;
+	out->value[METRIC_CTX_SWITCHES] = (double)res->ctxsw;
+	if (br->counter != COUNTER_PERF)
+		return 0;
+	if (!isfinite(res->instructions)) {
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): the "
+			"perf instruction counter could not be read; set "
+			"\"counter\": \"valgrind\"", br->cfg->name,
+			arm_name(a), label));
+		return -1;
+	}
+	out->value[METRIC_INSTRUCTIONS] = res->instructions;
+	return 0;
+}
+
+/* The allocation counts the preload library left in path; 0 or -1. */
+static int sample_allocs(struct bench_run *br, struct sample *out,
+			 const char *path, enum arm a, const char *label)
+{
+	struct alloc_counts ac;
+	int r = alloc_collect(path, &ac);
+
+	if (r != 0) {
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s; "
+			"allocation metrics need a dynamically linked program "
+			"that exits normally (not by a signal or _exit): a "
+			"statically linked one cannot be counted",
+			br->cfg->name, arm_name(a), label, r > 0 ?
+			"no process reported its allocations" :
+			"an allocation record was unreadable"));
+		return -1;
+	}
+	out->value[METRIC_ALLOCS] = ac.allocs;
+	out->value[METRIC_ALLOC_BYTES] = ac.bytes;
+	out->value[METRIC_FREES] = ac.frees;
+	return 0;
+}
+
+/* Every clock metric of out resolvable by its clock; 0 or -1. */
+static int check_resolution(struct bench_run *br, const struct sample *out,
+			    enum arm a, const char *label)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	size_t i;
+
+	for (i = 0; i < cfg->nmetrics; i++) {
+		enum metric m = cfg->metrics[i].id;
+		double v = sample_value(out, m);
+
+		if (metric_desc(m)->source != SOURCE_CLOCK ||
+		    measure_resolvable(v, measure_resolution(m)))
+			continue;
+		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
+			"%s = %g s, which cannot be compared: the benchmark is "
+			"too short for this clock (resolution %g s; gate needs "
+			"100 times that); make it do more work per run (at "
+			"least a few milliseconds)", cfg->name,
+			arm_name(a), label, metric_name(m), v,
+			measure_resolution(m)));
+		return -1;
+	}
+	return 0;
+}
+
 static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		     enum arm a, const char *label, const char *tmp,
 		     struct sample *out, long pair)
@@ -298,10 +374,8 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
 				 opt->grace, -1, NULL, 0, 0 };
 	struct run_result res;
-	struct alloc_counts ac;
 	char *alloc_out = NULL, **aenv = NULL;
 	int rc = -1;
-	size_t i;
 
 	if (layout_in(br, opt, a, label, &spec.envp) < 0)
 		return -1;
@@ -332,61 +406,11 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		rc = run_failed(br, &res, a, label);
 		goto cleanup;
 	}
-	out->wall = res.wall;
-	out->cpu = res.user + res.sys;
-	out->maxrss_kb = res.maxrss_kb;
-	out->value[METRIC_WALL] = out->wall;
-	out->value[METRIC_CPU] = out->cpu;
-	out->value[METRIC_MAX_RSS] = (double)res.maxrss_kb;
-	out->value[METRIC_MINOR_FAULTS] = (double)res.minflt;
-	out->value[METRIC_MAJOR_FAULTS] = (double)res.majflt;
-	out->value[METRIC_CTX_SWITCHES] = (double)res.ctxsw;
-	if (br->counter == COUNTER_PERF) {
-		if (!isfinite(res.instructions)) {
-			fail(br, xasprintf("benchmark \"%s\": %s sample (%s): "
-				"the perf instruction counter could not be "
-				"read; set \"counter\": \"valgrind\"",
-				cfg->name, arm_name(a), label));
-			goto cleanup;
-		}
-		out->value[METRIC_INSTRUCTIONS] = res.instructions;
-	}
-	if (check_parity(br, &res, a, label) < 0)
+	if (sample_from_result(br, out, &res, a, label) < 0 ||
+	    check_parity(br, &res, a, label) < 0 ||
+	    (alloc_out && sample_allocs(br, out, alloc_out, a, label) < 0) ||
+	    check_resolution(br, out, a, label) < 0)
 		goto cleanup;
-	if (alloc_out) {
-		int r = alloc_collect(alloc_out, &ac);
-
-		if (r != 0) {
-			fail(br, xasprintf("benchmark \"%s\": %s sample (%s): "
-				"%s; allocation metrics need a dynamically "
-				"linked program that exits normally (not by "
-				"a signal or _exit): a statically linked one "
-				"cannot be counted", cfg->name, arm_name(a),
-				label, r > 0 ? "no process reported its "
-				"allocations" : "an allocation record was "
-				"unreadable"));
-			goto cleanup;
-		}
-		out->value[METRIC_ALLOCS] = ac.allocs;
-		out->value[METRIC_ALLOC_BYTES] = ac.bytes;
-		out->value[METRIC_FREES] = ac.frees;
-	}
-	for (i = 0; i < cfg->nmetrics; i++) {
-		enum metric m = cfg->metrics[i].id;
-		double v = sample_value(out, m);
-
-		if (metric_desc(m)->source != SOURCE_CLOCK ||
-		    measure_resolvable(v, measure_resolution(m)))
-			continue;
-		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) measured "
-			"%s = %g s, which cannot be compared: the benchmark is "
-			"too short for this clock (resolution %g s; gate needs "
-			"100 times that); make it do more work per run (at "
-			"least a few milliseconds)", cfg->name,
-			arm_name(a), label, metric_name(m), v,
-			measure_resolution(m)));
-		goto cleanup;
-	}
 	rc = 0;
 cleanup:
 	if (alloc_out)

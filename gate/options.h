@@ -11,6 +11,16 @@ int options_parse_count(long *out, const char *opt, const char *s, long lo,
 /* "90", "90s", "10m", "1.5h", "250ms": a positive, finite duration (as
    config_parse_duration), or -1 after error() naming opt. */
 int options_parse_duration(double *out, const char *opt, const char *s);
+/*
+ * What parsing a command's options ended with. A command stops at
+ * anything but OPTS_GO, with exit 0 after --help and 3 after an error.
+ */
+enum opts_result {
+	OPTS_ERROR = -1,	/* said why (with the usage when it helps) */
+	OPTS_GO = 0,		/* parsed: run the command */
+	OPTS_HELP = 1,		/* --help printed the usage to stdout */
+};
+
 /* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
    on glibc, optreset on the BSDs), so a parse never starts inside a
    previous argv's option cluster. */

@@ -224,26 +224,170 @@ int verdict_analyse(struct bench_stats *st, const struct bench_run *br,
 	return verdict_analyse_metric(st, br, &mc, vo);
 }
 
-int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
-			   const struct metric_cfg *mc,
-			   const struct verdict_opts *vo)
-{
-	const struct bench_cfg *cfg = br->cfg;
-	enum metric m = mc->id;
-	const struct metric_desc *d = metric_desc(m);
-	double *arm[2], *logr, *index;
-	struct stats_interval ci;
-	struct stats_mwu mw;
-	gsl_rng *rng = NULL;
-	size_t i, n = 0, zeros = 0;
-	int ret = -1, rc;
-	/* a count (not a time, not a suite's time or rate) may be 0 */
-	const struct value_slot *vs = bench_value_slot(cfg, m);
-	int counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
-		      cfg->counted : d->source != SOURCE_CLOCK;
-	int higher = vs ? vs->higher_better : cfg->higher_better;
+/* The pairs where metric m was measured in both arms. */
+struct metric_pairs {
+	double *arm[2];		/* the base and head values */
+	double *logr;		/* the log of each ratio (st->ratios) */
+	double *index;		/* each pair's place in the run, for drift */
+	size_t n;
+	size_t zeros;		/* values of 0 of a suite value, not a count */
+};
 
-	st->metric = m;
+/*
+ * Gather metric m's pairs into p and their ratios into st->ratios (above
+ * 1 is worse: a rate is inverted; a count of 0 in either arm compares
+ * both plus one, so no ratio is 0 or infinite).
+ */
+static void pairs_collect(struct metric_pairs *p, struct bench_stats *st,
+			  const struct bench_run *br, enum metric m,
+			  int counted, int higher)
+{
+	const struct metric_desc *d = metric_desc(m);
+	size_t i, n = 0;
+
+	st->ratios = xcalloc(br->npairs + 1, sizeof(double));
+	p->arm[0] = xcalloc(br->npairs + 1, sizeof(double));
+	p->arm[1] = xcalloc(br->npairs + 1, sizeof(double));
+	p->logr = xcalloc(br->npairs + 1, sizeof(double));
+	p->index = xcalloc(br->npairs + 1, sizeof(double));
+	p->zeros = 0;
+	for (i = 0; i < br->npairs; i++) {
+		double b = sample_value(&br->pairs[i].s[ARM_BASE], m);
+		double h = sample_value(&br->pairs[i].s[ARM_HEAD], m);
+
+		/* valgrind counts only the first few pairs */
+		if (!isfinite(b) || !isfinite(h))
+			continue;
+		p->arm[0][n] = b;
+		p->arm[1][n] = h;
+		if (d->source == SOURCE_SUITE && !counted)
+			p->zeros += (b == 0) + (h == 0);
+		st->ratios[n] = higher ? b / h :
+				counted && (b == 0 || h == 0) ?
+				(h + 1) / (b + 1) : h / b;
+		p->logr[n] = log(st->ratios[n]);
+		p->index[n] = (double)i;
+		if (h != b) {
+			st->of++;
+			st->head_slower += higher ? h < b : h > b;
+		}
+		n++;
+	}
+	p->n = st->n = n;
+}
+
+static void pairs_free(struct metric_pairs *p)
+{
+	free(p->arm[0]);
+	free(p->arm[1]);
+	free(p->logr);
+	free(p->index);
+}
+
+/* What every verdict shows: medians, spreads, the tests, outliers. */
+static void pairs_summarise(struct bench_stats *st,
+			    const struct metric_pairs *p)
+{
+	struct stats_mwu mw;
+	size_t n = p->n;
+
+	st->median = stats_median(st->ratios, n);
+	st->geomean = stats_geomean(st->ratios, n);
+	st->sign_p = stats_sign_test(st->head_slower, st->of);
+	st->base_median = stats_median(p->arm[0], n);
+	st->head_median = stats_median(p->arm[1], n);
+	st->base_cv = stats_cv(p->arm[0], n);
+	st->head_cv = stats_cv(p->arm[1], n);
+	st->base_spread = spread(p->arm[0], n);
+	st->head_spread = spread(p->arm[1], n);
+	st->estimate = st->median;
+	if (n >= 2) {
+		st->wilcoxon_p = stats_wilcoxon(p->logr, n);
+		st->mann_whitney_p = stats_mann_whitney(&mw, p->arm[0], n,
+							p->arm[1], n) == 0 ?
+				     mw.p : NAN;
+		st->outliers = count_outliers(p->logr, n);
+		st->drift = stats_correlation(p->index, p->arm[0], n);
+	}
+}
+
+/* Counts that repeat: no interval, the ratio is the answer. */
+static void decide_exact(struct bench_stats *st)
+{
+	size_t i;
+
+	st->exact = 1;
+	st->low = st->high = st->ratios[0];
+	for (i = 1; i < st->n; i++) {
+		if (st->ratios[i] < st->low)
+			st->low = st->ratios[i];
+		if (st->ratios[i] > st->high)
+			st->high = st->ratios[i];
+	}
+	st->level = 1.0;
+	/* "at least the floor" fails: 100 -> 101 at 1% is a fail */
+	st->verdict = !isfinite(st->median) ? VERDICT_ERROR :
+		      st->median >= (1.0 + st->floor) *
+		      (1.0 - VERDICT_EXACT_SLACK) ? VERDICT_FAIL :
+		      VERDICT_PASS;
+	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
+	st->reason = explain(st);
+}
+
+/*
+ * The bounds of the log-ratios into ci: the exact interval always; a
+ * bootstrap interval only widens it. Percentile and BCa bounds from few
+ * values miss the truth more often than their nominal tail at corrected
+ * levels (n = 10, 20 benchmarks: 0.45% where 0.0625% is allowed), so they
+ * ask for the expanded tail (stats_bootstrap_tail), are drawn only where
+ * the resamples resolve it, and never narrow the exact bounds: each bound
+ * then errs at most alpha whatever the bootstrap does. 0 or -1.
+ */
+static int interval_bounds(struct stats_interval *ci, struct bench_stats *st,
+			   const struct bench_cfg *cfg,
+			   const struct verdict_opts *vo, const double *logr,
+			   size_t n)
+{
+	size_t need = stats_bootstrap_min_n(vo->alpha, vo->resamples);
+	struct stats_interval bs;
+	gsl_rng *rng;
+	int rc;
+
+	st->interval_used = INTERVAL_EXACT;
+	rc = stats_interval_exact(ci, cfg->statistic, logr, n,
+				  1 - 2 * vo->alpha);
+	if (rc != 0 || cfg->interval == INTERVAL_EXACT)
+		return rc;
+	st->interval_why = "too few pairs for a bootstrap bound at this "
+			   "level, so the exact interval decides";
+	rng = need && n >= need ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
+	if (!rng)
+		return rc;
+	gsl_rng_set(rng, vo->seed);
+	rc = stats_bootstrap(&bs, cfg->statistic,
+			     cfg->interval == INTERVAL_BCA, logr, n,
+			     vo->resamples,
+			     1 - 2 * stats_bootstrap_tail(n, vo->alpha), rng);
+	gsl_rng_free(rng);
+	st->interval_why = "the exact interval is wider at this level and "
+			   "decides";
+	if (rc == 0 && bs.low <= ci->low && bs.high >= ci->high) {
+		st->interval_used = cfg->interval;
+		st->interval_why = NULL;
+	}
+	if (rc == 0) {
+		ci->low = bs.low < ci->low ? bs.low : ci->low;
+		ci->high = bs.high > ci->high ? bs.high : ci->high;
+	}
+	return rc;
+}
+
+/* What is decided before any pair is read: the rule, floor and level. */
+static void stats_setup(struct bench_stats *st, const struct bench_cfg *cfg,
+			const struct metric_cfg *mc,
+			const struct verdict_opts *vo)
+{
+	st->metric = mc->id;
 	st->gating = mc->gating;
 	st->floor = mc->min_effect;
 	st->excludes = vo->strict ? mc->min_effect : mc->pass_excludes;
@@ -254,98 +398,52 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->strict = vo->strict;
 	st->target = cfg->target_halfwidth;
 	st->verdict = VERDICT_ERROR;
-	st->ratios = xcalloc(br->npairs + 1, sizeof(double));
-	arm[0] = xcalloc(br->npairs + 1, sizeof(double));
-	arm[1] = xcalloc(br->npairs + 1, sizeof(double));
-	logr = xcalloc(br->npairs + 1, sizeof(double));
-	index = xcalloc(br->npairs + 1, sizeof(double));
-	for (i = 0; i < br->npairs; i++) {
-		double b = sample_value(&br->pairs[i].s[ARM_BASE], m);
-		double h = sample_value(&br->pairs[i].s[ARM_HEAD], m);
+}
 
-		/* valgrind counts only the first few pairs */
-		if (!isfinite(b) || !isfinite(h))
-			continue;
-		arm[0][n] = b;
-		arm[1][n] = h;
-		if (d->source == SOURCE_SUITE && !counted)
-			zeros += (b == 0) + (h == 0);
-		/*
-		 * A rate (higher is better) is worse when head is lower. A
-		 * count may be 0 (major_faults usually is): when either arm
-		 * counted 0, compare as if both counted one more, so the
-		 * ratio is never 0 or infinite.
-		 */
-		st->ratios[n] = higher ? b / h :
-				counted && (b == 0 || h == 0) ?
-				(h + 1) / (b + 1) : h / b;
-		logr[n] = log(st->ratios[n]);
-		index[n] = (double)i;
-		if (h != b) {
-			st->of++;
-			st->head_slower += higher ? h < b : h > b;
-		}
-		n++;
-	}
-	st->n = n;
+int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
+			   const struct metric_cfg *mc,
+			   const struct verdict_opts *vo)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	enum metric m = mc->id;
+	const struct metric_desc *d = metric_desc(m);
+	struct metric_pairs p;
+	struct stats_interval ci;
+	size_t n;
+	int ret = -1;
+	/* a count (not a time, not a suite's time or rate) may be 0 */
+	const struct value_slot *vs = bench_value_slot(cfg, m);
+	int counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
+		      cfg->counted : d->source != SOURCE_CLOCK;
+	int higher = vs ? vs->higher_better : cfg->higher_better;
+
+	stats_setup(st, cfg, mc, vo);
+	pairs_collect(&p, st, br, m, counted, higher);
+	n = p.n;
 	if (n == 0) {
 		st->reason = xasprintf("no pair measured \"%s\"",
 				       metric_name(m));
 		goto cleanup;
 	}
-	if (zeros) {
+	if (p.zeros) {
 		/* a suite value that is not a count cannot be 0 */
-		st->base_median = stats_median(arm[0], n);
-		st->head_median = stats_median(arm[1], n);
+		st->base_median = stats_median(p.arm[0], n);
+		st->head_median = stats_median(p.arm[1], n);
 		st->reason = xasprintf("the value is 0 in %zu of %zu "
 				       "samples: no ratio can be formed",
-				       zeros, 2 * n);
+				       p.zeros, 2 * n);
 		goto cleanup;
 	}
-	st->median = stats_median(st->ratios, n);
-	st->geomean = stats_geomean(st->ratios, n);
-	st->sign_p = stats_sign_test(st->head_slower, st->of);
-	st->base_median = stats_median(arm[0], n);
-	st->head_median = stats_median(arm[1], n);
-	st->base_cv = stats_cv(arm[0], n);
-	st->head_cv = stats_cv(arm[1], n);
-	st->base_spread = spread(arm[0], n);
-	st->head_spread = spread(arm[1], n);
-	st->estimate = st->median;
-	if (n >= 2) {
-		st->wilcoxon_p = stats_wilcoxon(logr, n);
-		st->mann_whitney_p = stats_mann_whitney(&mw, arm[0], n,
-							arm[1], n) == 0 ?
-				     mw.p : NAN;
-		st->outliers = count_outliers(logr, n);
-		st->drift = stats_correlation(index, arm[0], n);
-	}
-
+	pairs_summarise(st, &p);
 	if (verdict_exact_metric(cfg, m) &&
 	    st->base_spread <= METRIC_EXACT_TOLERANCE &&
 	    st->head_spread <= METRIC_EXACT_TOLERANCE) {
-		/* no interval: the counts repeat, the ratio is the answer */
-		st->exact = 1;
-		st->low = st->high = st->ratios[0];
-		for (i = 1; i < n; i++) {
-			if (st->ratios[i] < st->low)
-				st->low = st->ratios[i];
-			if (st->ratios[i] > st->high)
-				st->high = st->ratios[i];
-		}
-		st->level = 1.0;
-		/* "at least the floor" fails: 100 -> 101 at 1% is a fail */
-		st->verdict = !isfinite(st->median) ? VERDICT_ERROR :
-			      st->median >= (1.0 + st->floor) *
-			      (1.0 - VERDICT_EXACT_SLACK) ? VERDICT_FAIL :
-			      VERDICT_PASS;
-		st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
-		st->reason = explain(st);
+		decide_exact(st);
 		ret = 0;
 		goto cleanup;
 	}
 	st->varies = verdict_exact_metric(cfg, m);
-	st->estimate = exp(stats_estimate(cfg->statistic, logr, n));
+	st->estimate = exp(stats_estimate(cfg->statistic, p.logr, n));
 	/* every interval option is floored by the exact one (below) */
 	st->min_n = stats_interval_min_n(cfg->statistic, vo->alpha);
 	if (n < st->min_n || n < 2) {
@@ -359,46 +457,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		ret = 0;
 		goto cleanup;
 	}
-	/*
-	 * The exact interval always; a bootstrap interval only widens it.
-	 * Percentile and BCa bounds from few values miss the truth more
-	 * often than their nominal tail at corrected levels (n = 10, 20
-	 * benchmarks: 0.45% where 0.0625% is allowed), so they ask for the
-	 * expanded tail (stats_bootstrap_tail), are drawn only where the
-	 * resamples resolve it, and never narrow the exact bounds: each
-	 * bound then errs at most alpha whatever the bootstrap does.
-	 */
-	st->interval_used = INTERVAL_EXACT;
-	rc = stats_interval_exact(&ci, cfg->statistic, logr, n,
-				  1 - 2 * vo->alpha);
-	if (rc == 0 && cfg->interval != INTERVAL_EXACT) {
-		size_t need = stats_bootstrap_min_n(vo->alpha, vo->resamples);
-		struct stats_interval bs;
-
-		st->interval_why = "too few pairs for a bootstrap bound at "
-				   "this level, so the exact interval decides";
-		rng = need && n >= need ? gsl_rng_alloc(gsl_rng_mt19937) :
-		      NULL;
-		if (rng) {
-			gsl_rng_set(rng, vo->seed);
-			rc = stats_bootstrap(&bs, cfg->statistic,
-					     cfg->interval == INTERVAL_BCA,
-					     logr, n, vo->resamples, 1 - 2 *
-					     stats_bootstrap_tail(n, vo->alpha),
-					     rng);
-			st->interval_why = "the exact interval is wider at "
-					   "this level and decides";
-			if (rc == 0 && bs.low <= ci.low && bs.high >= ci.high) {
-				st->interval_used = cfg->interval;
-				st->interval_why = NULL;
-			}
-			if (rc == 0) {
-				ci.low = bs.low < ci.low ? bs.low : ci.low;
-				ci.high = bs.high > ci.high ? bs.high : ci.high;
-			}
-		}
-	}
-	if (rc < 0) {
+	if (interval_bounds(&ci, st, cfg, vo, p.logr, n) < 0) {
 		st->reason = xasprintf("cannot compute the %s interval of the "
 				       "%s from %zu pairs",
 				       interval_name(cfg->interval),
@@ -415,11 +474,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->reason = explain(st);
 	ret = 0;
 cleanup:
-	gsl_rng_free(rng);
-	free(arm[0]);
-	free(arm[1]);
-	free(logr);
-	free(index);
+	pairs_free(&p);
 	return ret;
 }
 

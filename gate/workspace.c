@@ -306,11 +306,10 @@ int workspace_load_config(struct config *cfg, char **origin,
 			return -1;
 	} else {
 		*origin = xstrdup("gate.json");
-		rc = repo_read_file(&text, &len, repo, head->tree,
-				    "gate.json");
-		if (rc < 0)
+		if (repo_read_file(&text, &len, repo, head->tree,
+				   "gate.json") < 0)
 			return -1;
-		if (rc > 0)
+		if (!text)
 			return error("head (%s) has no gate.json at the top of "
 				     "the repository: write one (see README.md) "
 				     "or pass --config FILE", head->label);
@@ -340,15 +339,15 @@ static char *log_tail(const char *path)
 	return out;
 }
 
-/* Build the arms, concurrently. Returns 0, -1, or the signal. */
 static enum arm arm_of(const struct arm_state *all,
 			   const struct arm_state *arm)
 {
 	return (enum arm)(arm - all);
 }
 
-static int build_arms(const struct config *cfg, struct arm_state *all,
-		      size_t nall, int quiet)
+/* Build the arms, concurrently. */
+static enum ws_result build_arms(const struct config *cfg,
+				 struct arm_state *all, size_t nall, int quiet)
 {
 	struct arm_state *arm[2];
 	size_t narms = 0, k;
@@ -357,11 +356,11 @@ static int build_arms(const struct config *cfg, struct arm_state *all,
 	struct run_result res[2];
 	int fds[2] = { -1, -1 };
 	size_t a, started = 0;
-	int ret = -1;
+	enum ws_result ret = WS_ERROR;
 	char why[256];
 
 	if (!cfg->build.argv && !cfg->build.shell)
-		return 0;
+		return WS_DONE;
 	for (k = 0; k < nall; k++) {
 		if (!all[k].kept) {
 			arm[narms++] = &all[k];
@@ -374,7 +373,7 @@ static int build_arms(const struct config *cfg, struct arm_state *all,
 				all[k].dir);
 	}
 	if (!narms)
-		return 0;
+		return WS_DONE;
 	for (a = 0; a < narms; a++) {
 		fds[a] = open(arm[a]->log, O_WRONLY | O_CREAT | O_TRUNC |
 			      O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -418,10 +417,10 @@ static int build_arms(const struct config *cfg, struct arm_state *all,
 	if (started < narms)
 		goto cleanup;
 	if (signals_pending()) {
-		ret = signals_pending();
+		ret = WS_INTERRUPTED;
 		goto cleanup;
 	}
-	ret = 0;
+	ret = WS_DONE;
 	for (a = 0; a < narms; a++)
 		arm[a]->build_seconds = res[a].wall;
 	for (a = 0; a < narms; a++) {
@@ -435,7 +434,7 @@ static int build_arms(const struct config *cfg, struct arm_state *all,
 		      run_describe(&res[a], why, sizeof(why)), arm[a]->log,
 		      tail);
 		free(tail);
-		ret = -1;
+		ret = WS_ERROR;
 	}
 cleanup:
 	for (a = 0; a < narms; a++)
@@ -527,7 +526,8 @@ static int arm_gitdir(struct repo *repo, const struct arm_state *arm)
 	return rc;
 }
 
-int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
+enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
+				  int quiet)
 {
 	size_t a, updated;
 
@@ -544,7 +544,7 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
 		if (check_tree(repo, w->arm, a) < 0 ||
 		    repo_checkout_count(repo, arm->rev.tree, arm->dir,
 					arm->index, &updated) < 0)
-			return -1;
+			return WS_ERROR;
 		if (arm->kept && updated) {
 			arm->kept = 0;	/* something changed it: build again */
 			if (!quiet)
@@ -554,12 +554,12 @@ int workspace_checkout(struct workspace *w, struct repo *repo, int quiet)
 					updated == 1 ? "" : "s", arm->dir);
 		}
 		if (arm_gitdir(repo, arm) < 0)
-			return -1;
+			return WS_ERROR;
 		signals_test_stall("checkout");
 		if (signals_pending())
-			return signals_pending();
+			return WS_INTERRUPTED;
 	}
-	return 0;
+	return WS_DONE;
 }
 
 /* The build (before building) or every run (after) in each arm. */
@@ -594,20 +594,22 @@ static int preflight(const struct workspace *w, const struct config *cfg,
 	return ret;
 }
 
-int workspace_build(struct workspace *w, const struct config *cfg, int quiet)
+enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
+			       int quiet)
 {
-	int rc;
+	enum ws_result rc;
 
 	if (preflight(w, cfg, 1) < 0)
-		return -1;
+		return WS_ERROR;
 	rc = build_arms(cfg, w->arm, w->narms, quiet);
-	if (rc == 0)
+	if (rc == WS_DONE)
 		workspace_mark_built(w);
 	return rc;
 }
 
-static int check_one(struct arm_state *arm, enum arm which,
-		     const struct bench_cfg *b, const struct config *cfg)
+static enum ws_result check_one(struct arm_state *arm, enum arm which,
+				const struct bench_cfg *b,
+				const struct config *cfg)
 {
 	struct run_spec spec;
 	struct run_result res;
@@ -616,14 +618,15 @@ static int check_one(struct arm_state *arm, enum arm which,
 			      (int)(strlen(arm->log) - strlen(".build.log")),
 			      arm->log);
 	char why[256], *tail;
-	int fd, ret = -1;
+	enum ws_result ret = WS_ERROR;
+	int fd;
 
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		  0600);
 	if (fd < 0) {
 		error("cannot write the check log \"%s\":", log);
 		free(log);
-		return -1;
+		return WS_ERROR;
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.cmd = &b->check;
@@ -637,9 +640,9 @@ static int check_one(struct arm_state *arm, enum arm which,
 		      arm_name(which), strerror(errno));
 	} else if (run_wait(&proc, &res, 1) == 0) {
 		if (signals_pending()) {
-			ret = signals_pending();
+			ret = WS_INTERRUPTED;
 		} else if (res.status == RUN_OK) {
-			ret = 0;
+			ret = WS_DONE;
 		} else {
 			tail = log_tail(log);
 			error("the check of benchmark \"%s\" failed in %s (%s): "
@@ -657,11 +660,11 @@ static int check_one(struct arm_state *arm, enum arm which,
 	return ret;
 }
 
-int workspace_check(struct workspace *w, const struct config *cfg,
-		    int quiet)
+enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
+			       int quiet)
 {
 	size_t i, a;
-	int rc;
+	enum ws_result rc;
 
 	for (i = 0; i < cfg->nbench; i++) {
 		const struct bench_cfg *b = &cfg->benches[i];
@@ -673,10 +676,10 @@ int workspace_check(struct workspace *w, const struct config *cfg,
 				"each arm\n", b->name);
 		for (a = 0; a < w->narms; a++)
 			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
-					    cfg)) != 0)
+					    cfg)) != WS_DONE)
 				return rc;
 	}
-	return 0;
+	return WS_DONE;
 }
 
 int workspace_preflight(const struct workspace *w, const struct config *cfg)

@@ -69,21 +69,32 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 void workspace_mark_built(struct workspace *w);
 /* A key naming cfg's build command (and its timeout), for the cache. */
 char *workspace_build_key(const struct config *cfg);
-/* Scan and check out each arm's tree: 0, -1, or the pending signal. */
-int workspace_checkout(struct workspace *w, struct repo *repo, int quiet);
+/*
+ * What a stage that runs the user's commands ended with: done, an error
+ * it has said, or stopped by a signal (nothing said; signals_pending()
+ * names it, signals_exit_code() gives the exit code).
+ */
+enum ws_result {
+	WS_ERROR = -1,
+	WS_DONE = 0,
+	WS_INTERRUPTED = 1,
+};
+/* Scan and check out each arm's tree. */
+enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
+				  int quiet);
 /*
  * Preflight "build", then run it in every arm concurrently, logs in
- * w->arm[a].log. Returns 0, -1 (said why, with the log's tail) or a signal.
+ * w->arm[a].log. WS_ERROR says why, with the log's tail.
  */
-int workspace_build(struct workspace *w, const struct config *cfg, int quiet);
+enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
+			       int quiet);
 /*
  * Each benchmark's "check", once in every arm (after the build, before
  * any timing), output in .git/gate/<slot>.check.log. A failure is an
- * error naming the benchmark and the arm with the output's tail. 0, -1 or
- * a signal.
+ * error naming the benchmark and the arm with the output's tail.
  */
-int workspace_check(struct workspace *w, const struct config *cfg,
-		    int quiet);
+enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
+			       int quiet);
 /* Preflight every benchmark's "run" in every arm (after the build). */
 int workspace_preflight(const struct workspace *w, const struct config *cfg);
 /* The measuring layout (padding, scratch) and --pin; 0 or -1. */

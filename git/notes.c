@@ -33,7 +33,7 @@ int repo_note_read(char **text, struct repo *r, const char *ref,
 		return -1;
 	err = git_note_read(&note, repo_git(r), ref, &id);
 	if (err == GIT_ENOTFOUND)
-		return 1;
+		return 0;	/* *text stays NULL: no note */
 	if (err < 0)
 		return error("cannot read the note on %.12s in %s: %s", commit,
 			     ref, repo_errmsg());

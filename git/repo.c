@@ -527,7 +527,7 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
 			     repo_errmsg());
 	err = git_tree_entry_bypath(&entry, tree, path);
 	if (err == GIT_ENOTFOUND) {
-		ret = 1;
+		ret = 0;	/* *data stays NULL: no such file */
 		goto cleanup;
 	}
 	if (err < 0) {

@@ -85,8 +85,8 @@ int repo_default_base_why(char **spec_out, char **how_out, char **why_out,
 
 /*
  * Read path (e.g. "gate.json") from the tree with hex id tree into a
- * malloc'd, NUL-terminated buffer. Returns 0, 1 when the path does not
- * exist in that tree (nothing printed), or -1 on error.
+ * malloc'd, NUL-terminated buffer. Returns 0 (*data NULL when the path
+ * does not exist in that tree: nothing printed), or -1 on error.
  */
 int repo_read_file(char **data, size_t *len, struct repo *r,
 		   const char *tree, const char *path);
@@ -205,8 +205,8 @@ int repo_attach_private(struct git_repository *git, const struct repo *r);
 
 /*
  * gate's history (git/notes.c). repo_note_read: the note on commit (hex
- * id) in ref (e.g. "refs/notes/gate") into a malloc'd string; 0, 1 when
- * the commit has none, -1 on error. repo_note_append: add line (and a
+ * id) in ref (e.g. "refs/notes/gate") into a malloc'd string; 0 (*text
+ * NULL when the commit has none), -1 on error. repo_note_append: add line (and a
  * newline) to that note, creating it when missing; the notes ref moves
  * only if no other writer moved it meanwhile (else it tries again), so
  * concurrent appends on any commits all survive.

@@ -27,8 +27,8 @@
  * for tails below Phi(-sqrt 3) ~ 4.2% the normal overstates U's tail (the
  * bound is conservative as it stands), and for larger tails the error is
  * at most phi(z) |g2| / 24 (z^3 - 3z), which the depth gives back in
- * whole steps of U. tests/test-unpaired.c checks the normal depth never
- * exceeds the exact one at sizes where both can be computed.
+ * whole steps of U. tests/stats/test-unpaired.c checks the normal depth
+ * never exceeds the exact one at sizes where both can be computed.
  *
  * The k-th difference is found without forming the nx*ny differences:
  * each row (one x, the y sorted) is increasing, so a selection that keeps

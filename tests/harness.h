@@ -1,6 +1,7 @@
 /*
- * A tiny unit-test harness: each tests/test-<module>.c defines its tests as
- * functions named test_<module>__<behaviour>, lists them in a table and calls
+ * A tiny unit-test harness: each tests/DIR/test-MODULE.c (the tests of
+ * DIR/MODULE.c) defines its tests as functions named
+ * test_<module>__<behaviour>, lists them in a table and calls
  * harness_main(). Failures print file:line and the expression; the program
  * ends with "N passed, N failed" and exits non-zero on any failure.
  */

@@ -201,7 +201,8 @@ static void say_step(const struct bisect_opts *o, struct repo *repo,
 	free(author);
 }
 
-static int parse_options(struct bisect_opts *o, int argc, char **argv)
+static enum opts_result parse_options(struct bisect_opts *o, int argc,
+				       char **argv)
 {
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, 'g' },
@@ -230,7 +231,7 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 		case 'q': o->quiet = 1; break;
 		case 'h':
 			fputs(cmd_bisect_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		default:
 			error("unknown or incomplete option \"%s\"",
 			      argv[optind - 1]);
@@ -248,7 +249,7 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 		fputs(cmd_bisect_usage, stderr);
 		return -1;
 	}
-	return 0;
+	return OPTS_GO;
 }
 
 static int resolve(char *out, struct repo *repo, const char *spec)
@@ -309,11 +310,11 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	int rc, code = EXIT_ERROR;
 
 	rc = parse_options(&o, argc, argv);
-	if (rc)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	/* the repository is opened once the options are understood */
-	if ((ready = gate_ctx_ready(ctx)) != 0)
-		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(ready);
 	if (resolve(good, ctx->repo, o.good) < 0 ||
 	    resolve(bad, ctx->repo, o.bad) < 0)
 		return EXIT_ERROR;

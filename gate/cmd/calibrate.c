@@ -67,7 +67,8 @@ struct advice {
 	double min_effect;
 };
 
-static int parse_options(struct cal_opts *o, int argc, char **argv)
+static enum opts_result parse_options(struct cal_opts *o, int argc,
+				       char **argv)
 {
 	static const struct option longopts[] = {
 		{ "rev", required_argument, NULL, 'r' },
@@ -94,7 +95,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 		case 'q': o->quiet = 1; break;
 		case 'h':
 			fputs(cmd_calibrate_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		case 'p':
 			if (options_parse_count(&o->pairs, "--pairs", optarg,
 						 4, 10000) < 0)
@@ -119,7 +120,7 @@ static int parse_options(struct cal_opts *o, int argc, char **argv)
 		fputs(cmd_calibrate_usage, stderr);
 		return -1;
 	}
-	return 0;
+	return OPTS_GO;
 }
 
 static double now(void)
@@ -406,16 +407,104 @@ static int needs(const cJSON *it, const char *key, double v,
  * would repeat what the benchmark inherits is not written. A pairs above
  * the effective max_pairs raises that benchmark's max_pairs to match.
  */
+/*
+ * Write the recommendations for the benchmark at index bi of gate.json
+ * (it, named in cfg) into out (olen bytes), counting each key changed.
+ * Non-zero when a key's place cannot be found.
+ */
+static int advice_edit_bench(char **out, size_t *olen, size_t bi,
+			     const cJSON *it, const struct config *cfg,
+			     const struct advice *adv, size_t *changed)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+	const struct bench_cfg *c;
+	char num[32];
+	size_t i;
+	int e = 0;
+
+	for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
+		c = &cfg->benches[i];
+		if (strcmp(c->name, name->valuestring))
+			continue;
+		/* cfg holds what the benchmark has now: its own key, or
+		   what it inherits when it has none */
+		if (needs(it, "min_effect", adv[i].min_effect,
+			  c->min_effect)) {
+			number_text(num, sizeof(num), adv[i].min_effect);
+			e |= edit_key(out, olen, bi, "min_effect", num);
+			(*changed)++;
+		}
+		if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
+			snprintf(num, sizeof(num), "%u", adv[i].pairs);
+			e |= edit_key(out, olen, bi, "pairs", num);
+			(*changed)++;
+		}
+		if (adv[i].pairs > c->max_pairs) {
+			snprintf(num, sizeof(num), "%u", adv[i].pairs);
+			e |= edit_key(out, olen, bi, "max_pairs", num);
+			(*changed)++;
+		}
+	}
+	return e;
+}
+
+/*
+ * Replace path's content with text (len bytes): through a symlink to its
+ * target, keeping the target's mode; the rename in the target's
+ * directory makes the update atomic. 0 or -1.
+ */
+static int replace_file(const char *path, const char *text, size_t len)
+{
+	char *tmp = NULL, *real;
+	struct stat st;
+	FILE *f;
+	int fd, ret = -1;
+
+	if (!(real = realpath(path, NULL)))
+		return error("cannot resolve \"%s\":", path);
+	if (stat(real, &st) < 0) {
+		error("cannot read \"%s\":", real);
+		goto cleanup;
+	}
+	tmp = xasprintf("%s.gate-tmp", real);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	f = NULL;
+	if (fd < 0 || fchmod(fd, st.st_mode & 07777) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
+		error("cannot write \"%s\":", tmp);
+		if (fd >= 0) {
+			close(fd);
+			remove(tmp);
+		}
+		goto cleanup;
+	}
+	if (fwrite(text, 1, len, f) != len || fflush(f) ||
+	    fsync(fileno(f)) < 0 || fclose(f)) {
+		error("cannot write \"%s\":", tmp);
+		remove(tmp);
+		goto cleanup;
+	}
+	if (rename(tmp, real) < 0) {
+		error("cannot replace \"%s\":", real);
+		remove(tmp);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(tmp);
+	free(real);
+	return ret;
+}
+
 static int write_advice(const char *path, const struct config *cfg,
 			const struct advice *adv)
 {
-	char *text = NULL, *out = NULL, *tmp = NULL, *real = NULL, num[32];
-	size_t len, i, bi, olen = 0, changed = 0;
+	char *text = NULL, *out = NULL;
+	size_t len, bi, olen = 0, changed = 0;
 	cJSON *root = NULL, *list, *it;
 	struct config check = CONFIG_INIT;
-	struct stat st;
-	FILE *f = NULL;
-	int ret = -1, fd = -1;
+	int ret = -1;
 
 	if (file_read(&text, &len, path, 0) < 0)
 		return -1;
@@ -430,37 +519,8 @@ static int write_advice(const char *path, const struct config *cfg,
 	olen = strlen(out);
 	bi = 0;
 	cJSON_ArrayForEach(it, list) {
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-		const struct bench_cfg *c;
-		int e = 0;
-
-		for (i = 0; cJSON_IsString(name) && i < cfg->nbench; i++) {
-			c = &cfg->benches[i];
-			if (strcmp(c->name, name->valuestring))
-				continue;
-			/* cfg holds what the benchmark has now: its own key,
-			   or what it inherits when it has none */
-			if (needs(it, "min_effect", adv[i].min_effect,
-				  c->min_effect)) {
-				number_text(num, sizeof(num),
-					    adv[i].min_effect);
-				e |= edit_key(&out, &olen, bi, "min_effect",
-					      num);
-				changed++;
-			}
-			if (needs(it, "pairs", adv[i].pairs, c->pairs)) {
-				snprintf(num, sizeof(num), "%u", adv[i].pairs);
-				e |= edit_key(&out, &olen, bi, "pairs", num);
-				changed++;
-			}
-			if (adv[i].pairs > c->max_pairs) {
-				snprintf(num, sizeof(num), "%u", adv[i].pairs);
-				e |= edit_key(&out, &olen, bi, "max_pairs",
-					      num);
-				changed++;
-			}
-		}
-		if (e) {
+		if (advice_edit_bench(&out, &olen, bi, it, cfg, adv,
+				      &changed)) {
 			error("%s: cannot find where benchmark %zu's keys go: "
 			      "set \"min_effect\" and \"pairs\" by hand", path,
 			      bi + 1);
@@ -475,54 +535,167 @@ static int write_advice(const char *path, const struct config *cfg,
 		goto cleanup;
 	}
 	/* never write a file gate itself would refuse */
-	if (config_parse(&check, out, olen, path) < 0)
+	if (config_parse(&check, out, olen, path) < 0 ||
+	    replace_file(path, out, olen) < 0)
 		goto cleanup;
-	/* through a symlink to its target, keeping the target's mode; the
-	   rename in the target's directory makes the update atomic */
-	if (!(real = realpath(path, NULL))) {
-		error("cannot resolve \"%s\":", path);
-		goto cleanup;
-	}
-	if (stat(real, &st) < 0) {
-		error("cannot read \"%s\":", real);
-		goto cleanup;
-	}
-	tmp = xasprintf("%s.gate-tmp", real);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0 || fchmod(fd, st.st_mode & 07777) < 0 ||
-	    !(f = fdopen(fd, "w"))) {
-		error("cannot write \"%s\":", tmp);
-		if (fd >= 0) {
-			close(fd);
-			remove(tmp);
-		}
-		goto cleanup;
-	}
-	if (fwrite(out, 1, olen, f) != olen || fflush(f) ||
-	    fsync(fileno(f)) < 0 || fclose(f)) {
-		f = NULL;
-		error("cannot write \"%s\":", tmp);
-		remove(tmp);
-		goto cleanup;
-	}
-	f = NULL;
-	if (rename(tmp, real) < 0) {
-		error("cannot replace \"%s\":", real);
-		remove(tmp);
-		goto cleanup;
-	}
 	printf("wrote the recommendations into %s\n", path);
 	ret = 0;
 cleanup:
-	if (f)
-		fclose(f);
 	config_release(&check);
 	cJSON_Delete(root);
 	free(text);
 	free(out);
-	free(tmp);
-	free(real);
+	return ret;
+}
+
+/* What every benchmark of one calibration shares. */
+struct calib_ctx {
+	const struct cal_opts *o;
+	struct measure_opts mo;
+	double level;		/* per benchmark (Bonferroni) */
+	unsigned long seed;
+	unsigned resamples;
+};
+
+/*
+ * gate run's slots, checkout, build, preflight and layout, so the noise
+ * recorded is measured under the conditions runs are (builds stay
+ * incremental too): narms arms of one revision.
+ */
+static enum ws_result calibrate_workspace(struct workspace *w,
+					  struct config *cfg, char **origin,
+					  struct repo *repo,
+					  const struct cal_opts *o,
+					  size_t narms, unsigned long seed)
+{
+	enum ws_result ws;
+	size_t a;
+
+	if (workspace_open(w, repo) < 0)
+		return WS_ERROR;
+	for (a = 0; a < narms; a++)
+		if (repo_resolve(&w->arm[a].rev, repo,
+				 o->rev ? o->rev : "HEAD") < 0)
+			return WS_ERROR;
+	if (workspace_load_config(cfg, origin, repo, o->config,
+				  &w->arm[0].rev) < 0)
+		return WS_ERROR;
+	w->aa = 1;
+	workspace_slots(w, narms, 0);
+	ws = workspace_checkout(w, repo, o->quiet);
+	if (ws == WS_DONE)
+		ws = workspace_build(w, cfg, o->quiet);
+	if (ws == WS_DONE && workspace_preflight(w, cfg) < 0)
+		ws = WS_ERROR;
+	if (ws == WS_DONE && workspace_layout(w, 1, 1, seed, NULL) < 0)
+		ws = WS_ERROR;
+	return ws;
+}
+
+/* Whether the two halves of the pairs agree, and the floor's range. */
+static void print_stability(const struct bench_cfg *c,
+			    const struct bench_stats *st, int stable,
+			    const struct advice half[3],
+			    const struct calib_ctx *cc)
+{
+	double lo, hi;
+
+	advice_range(st->ratios, st->n, c->min_effect, cc->level, c->pairs,
+		     seed_derive(cc->seed, c->name, 1), &lo, &hi);
+	if (stable)
+		printf("  stable: each half of the %zu pairs "
+		       "recommends what all of them do: \"min_effect\" "
+		       "%.3g and %.3g, \"pairs\" %u\n", st->n,
+		       half[0].min_effect, half[1].min_effect,
+		       half[1].pairs);
+	else
+		printf("  not stable within %zu pairs: the halves "
+		       "recommend \"min_effect\" %.3g (%u pairs) and "
+		       "%.3g (%u pairs), all of them %.3g (%u pairs); "
+		       "calibrate again with more --pairs, or on a "
+		       "quieter machine\n", st->n,
+		       half[0].min_effect, half[0].pairs,
+		       half[1].min_effect, half[1].pairs,
+		       half[2].min_effect, half[2].pairs);
+	printf("  recommended floor's range: %.3g to %.3g (10th to "
+	       "90th percentile of %d resamples of the pairs)\n\n",
+	       lo, hi, NBOOT);
+}
+
+/*
+ * Measure benchmark c against itself, with more pairs (up to 4x) until
+ * the two halves of the pairs recommend the same; fill its record and
+ * advice and print them. 0, or -1 (said why; *signo set when a signal
+ * stopped it).
+ */
+static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
+			   struct bench_cfg *c, const struct calib_ctx *cc,
+			   int *signo)
+{
+	struct bench_run br;
+	struct bench_stats st;
+	struct verdict_opts vo = { (1 - cc->level) / 2, cc->resamples, 1, 0 };
+	unsigned n = cc->o->pairs > 0 ? (unsigned)cc->o->pairs :
+		     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
+	struct advice half[3];
+	char why[256], buf[32];
+	double start;
+	unsigned had;
+	int stable, rc, ret = -1;
+
+	memset(&br, 0, sizeof(br));
+	memset(&st, 0, sizeof(st));
+	br.cfg = c;
+	if (measure_prepare(&br) < 0)
+		goto cleanup;
+	start = now();
+	for (;;) {
+		rc = measure_bench(&br, &cc->mo, n);
+		if (rc > 0) {
+			*signo = rc;
+			goto cleanup;
+		}
+		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+			error("benchmark \"%s\" could not be calibrated: %s",
+			      c->name, br.error ? br.error : st.reason);
+			goto cleanup;
+		}
+		stable = advice_stable(&st, c->min_effect, cc->level,
+				       c->pairs, &half[0], &half[1], &half[2]);
+		if (stable || n >= cap)
+			break;
+		bench_stats_release(&st);
+		memset(&st, 0, sizeof(st));
+		had = n;
+		n = 2 * n < cap ? 2 * n : cap;
+		/* the warm-up is in the first time: an upper bound */
+		if (!cc->o->quiet)
+			fprintf(stderr, "gate: %s: the halves of the pairs "
+				"disagree; measuring up to %u pairs (%s "
+				"more)\n", c->name, n,
+				eta(buf, sizeof(buf), (now() - start) / had,
+				    had, n));
+	}
+	rec->name = xstrdup(c->name);
+	rec->metric = c->metric;
+	rec->command = calibration_command(&c->run);
+	rec->spread = calibration_spread(st.ratios, st.n);
+	rec->base_cv = st.base_cv;
+	rec->head_cv = st.head_cv;
+	rec->pairs = st.n;
+	*adv = advise(rec->spread, c->min_effect, cc->level, c->pairs);
+	report(c, &st, rec->spread, cc->level, adv);
+	if (run_fixed_time(&br, why, sizeof(why)))
+		printf("  note: %s: it may run for a fixed time, so its time "
+		       "says nothing of the code and this advice nothing of a "
+		       "regression; use its own rate through a suite format, "
+		       "or a fixed amount of work (README: \"Benchmarks that "
+		       "run for a fixed time\")\n", why);
+	print_stability(c, &st, stable, half, cc);
+	ret = 0;
+cleanup:
+	bench_run_release(&br);
+	bench_stats_release(&st);
 	return ret;
 }
 
@@ -530,169 +703,59 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cal_opts o = { 0 };
 	struct workspace w = WORKSPACE_INIT;
-	struct arm_state *arm = w.arm;
 	struct config cfg = CONFIG_INIT;
-	struct measure_opts mo;
+	struct calib_ctx cc;
 	struct calib_bench *rec = NULL;
 	struct advice *adv = NULL;
 	char *origin = NULL, *calib = NULL, *target = NULL;
-	unsigned long seed;
-	int code = EXIT_ERROR, rc;
-	size_t i, a, narms;
-	double level;
+	int code = EXIT_ERROR, rc, signo = 0;
+	enum ws_result ws;
+	size_t i, narms;
 
-	memset(&mo, 0, sizeof(mo));
+	memset(&cc, 0, sizeof(cc));
 	rc = parse_options(&o, argc, argv);
-	if (rc != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if ((rc = gate_ctx_ready(ctx)) != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(rc);
 	narms = o.rebuild ? 2 : 1;
-	seed = o.have_seed ? o.seed : seed_fresh();
-	if (workspace_open(&w, ctx->repo) < 0)
-		goto cleanup;
-	calib = workspace_path(&w, "calibration.json");
-	for (a = 0; a < narms; a++)
-		if (repo_resolve(&arm[a].rev, ctx->repo,
-				 o.rev ? o.rev : "HEAD") < 0)
-			goto cleanup;
-	if (workspace_load_config(&cfg, &origin, ctx->repo, o.config,
-				  &arm[0].rev) < 0)
-		goto cleanup;
-	/*
-	 * gate run's slots, checkout, build, preflight and layout, so the
-	 * noise recorded is measured under the conditions runs are
-	 * (builds stay incremental too)
-	 */
-	w.aa = 1;
-	workspace_slots(&w, narms, 0);
-	rc = workspace_checkout(&w, ctx->repo, o.quiet);
-	if (rc == 0)
-		rc = workspace_build(&w, &cfg, o.quiet);
-	if (rc == 0 && workspace_preflight(&w, &cfg) < 0)
-		rc = -1;
-	if (rc != 0) {
-		code = rc > 0 ? signals_exit_code(rc) : EXIT_ERROR;
+	cc.o = &o;
+	cc.seed = o.have_seed ? o.seed : seed_fresh();
+	ws = calibrate_workspace(&w, &cfg, &origin, ctx->repo, &o, narms,
+				 cc.seed);
+	if (ws != WS_DONE) {
+		if (ws == WS_INTERRUPTED)
+			code = signals_exit_code(signals_pending());
 		goto cleanup;
 	}
-	if (workspace_layout(&w, 1, 1, seed, NULL) < 0)
-		goto cleanup;
-
-	mo.layout = &w.layout;
-	mo.dir[0] = arm[0].dir;
-	mo.dir[1] = arm[narms - 1].dir;
-	mo.grace = 2.0;
-	mo.quiet = o.quiet;
-	mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!mo.order_rng) {
+	calib = workspace_path(&w, "calibration.json");
+	cc.mo.layout = &w.layout;
+	cc.mo.dir[0] = w.arm[0].dir;
+	cc.mo.dir[1] = w.arm[narms - 1].dir;
+	cc.mo.grace = 2.0;
+	cc.mo.quiet = o.quiet;
+	cc.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!cc.mo.order_rng) {
 		error("cannot allocate a random generator");
 		goto cleanup;
 	}
-	gsl_rng_set(mo.order_rng, seed);
-	level = stats_bonferroni(cfg.confidence, cfg.nbench);
+	gsl_rng_set(cc.mo.order_rng, cc.seed);
+	cc.level = stats_bonferroni(cfg.confidence, cfg.nbench);
+	cc.resamples = cfg.resamples;
 	rec = xcalloc(cfg.nbench, sizeof(*rec));
 	adv = xcalloc(cfg.nbench, sizeof(*adv));
 	printf("calibrating %s against itself%s; levels %.4g%% per "
 	       "benchmark (%.4g%% for the suite of %zu)\n\n",
-	       arm[0].rev.label, o.rebuild ? ", built twice" : "",
-	       level * 100, cfg.confidence * 100, cfg.nbench);
-	for (i = 0; i < cfg.nbench; i++) {
-		struct bench_cfg *c = &cfg.benches[i];
-		struct bench_run br;
-		struct bench_stats st;
-		struct verdict_opts vo = { (1 - level) / 2, cfg.resamples, 1,
-					    0 };
-		unsigned n = o.pairs > 0 ? (unsigned)o.pairs :
-			     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
-		struct advice half[3];
-		char why[256], buf[32];
-		double start;
-		unsigned had;
-		double lo, hi;
-		int stable;
-
-		memset(&br, 0, sizeof(br));
-		memset(&st, 0, sizeof(st));
-		br.cfg = c;
-		if (measure_prepare(&br) < 0) {
-			bench_run_release(&br);
+	       w.arm[0].rev.label, o.rebuild ? ", built twice" : "",
+	       cc.level * 100, cfg.confidence * 100, cfg.nbench);
+	for (i = 0; i < cfg.nbench; i++)
+		if (calibrate_bench(&rec[i], &adv[i], &cfg.benches[i], &cc,
+				    &signo) < 0) {
+			if (signo)
+				code = signals_exit_code(signo);
 			goto cleanup;
 		}
-		/* more pairs, up to 4x, until the two halves of the pairs
-		   recommend the same */
-		start = now();
-		for (;;) {
-			rc = measure_bench(&br, &mo, n);
-			if (rc > 0) {
-				bench_run_release(&br);
-				code = signals_exit_code(rc);
-				goto cleanup;
-			}
-			if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
-				error("benchmark \"%s\" could not be "
-				      "calibrated: %s", c->name, br.error ?
-				      br.error : st.reason);
-				bench_run_release(&br);
-				bench_stats_release(&st);
-				goto cleanup;
-			}
-			stable = advice_stable(&st, c->min_effect, level,
-					       c->pairs, &half[0], &half[1],
-					       &half[2]);
-			if (stable || n >= cap)
-				break;
-			bench_stats_release(&st);
-			memset(&st, 0, sizeof(st));
-			had = n;
-			n = 2 * n < cap ? 2 * n : cap;
-			/* the warm-up is in the first time: an upper bound */
-			if (!o.quiet)
-				fprintf(stderr, "gate: %s: the halves of the "
-					"pairs disagree; measuring up to %u "
-					"pairs (%s more)\n", c->name, n,
-					eta(buf, sizeof(buf),
-					    (now() - start) / had, had, n));
-		}
-		rec[i].name = xstrdup(c->name);
-		rec[i].metric = c->metric;
-		rec[i].command = calibration_command(&c->run);
-		rec[i].spread = calibration_spread(st.ratios, st.n);
-		rec[i].base_cv = st.base_cv;
-		rec[i].head_cv = st.head_cv;
-		rec[i].pairs = st.n;
-		adv[i] = advise(rec[i].spread, c->min_effect, level, c->pairs);
-		report(c, &st, rec[i].spread, level, &adv[i]);
-		if (run_fixed_time(&br, why, sizeof(why)))
-			printf("  note: %s: it may run for a fixed time, so "
-			       "its time says nothing of the code and this "
-			       "advice nothing of a regression; use its own "
-			       "rate through a suite format, or a fixed amount "
-			       "of work (README: \"Benchmarks that run for a "
-			       "fixed time\")\n", why);
-		advice_range(st.ratios, st.n, c->min_effect, level, c->pairs,
-			     seed_derive(seed, c->name, 1), &lo, &hi);
-		if (stable)
-			printf("  stable: each half of the %zu pairs "
-			       "recommends what all of them do: \"min_effect\" "
-			       "%.3g and %.3g, \"pairs\" %u\n", st.n,
-			       half[0].min_effect, half[1].min_effect,
-			       half[1].pairs);
-		else
-			printf("  not stable within %zu pairs: the halves "
-			       "recommend \"min_effect\" %.3g (%u pairs) and "
-			       "%.3g (%u pairs), all of them %.3g (%u pairs); "
-			       "calibrate again with more --pairs, or on a "
-			       "quieter machine\n", st.n,
-			       half[0].min_effect, half[0].pairs,
-			       half[1].min_effect, half[1].pairs,
-			       half[2].min_effect, half[2].pairs);
-		printf("  recommended floor's range: %.3g to %.3g (10th to "
-		       "90th percentile of %d resamples of the pairs)\n\n",
-		       lo, hi, NBOOT);
-		bench_run_release(&br);
-		bench_stats_release(&st);
-	}
-	if (calibration_save(calib, arm[0].rev.commit, rec, cfg.nbench) < 0)
+	if (calibration_save(calib, w.arm[0].rev.commit, rec, cfg.nbench) < 0)
 		goto cleanup;
 	printf("recorded in %s (gate run warns when a floor is below this "
 	       "noise, and notes a run 3x noisier beside its verdict)\n",
@@ -712,7 +775,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	}
 	code = EXIT_PASS;
 cleanup:
-	gsl_rng_free(mo.order_rng);
+	gsl_rng_free(cc.mo.order_rng);
 	calibration_free(rec, cfg.nbench);
 	free(adv);
 	config_release(&cfg);

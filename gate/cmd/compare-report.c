@@ -69,14 +69,14 @@ static const char *method_name(const struct cmp_run *run)
 			     "exact Mann-Whitney bounds";
 }
 
-void compare_print_term(FILE *out, const struct row *rows, size_t n,
-		       const struct cmp_opts *o, const struct cmp_run *run,
-		       enum verdict suite, int code)
+/* The table: one line per case, its columns as wide as they need. */
+static void print_table(FILE *out, const struct row *rows, size_t n,
+			const struct cmp_opts *o)
 {
-	size_t i, count[VERDICT_NEW + 1] = { 0 }, added = 0, removed = 0;
+	size_t i;
 	int w = 4, cw[2] = { (int)strlen(o->files[0]),
 			     (int)strlen(o->files[1]) };
-	char b[96], iv[48], p[24], *single = one_process_files(o, run);
+	char b[96], iv[48], p[24];
 
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -117,6 +117,50 @@ void compare_print_term(FILE *out, const struct row *rows, size_t n,
 			name, cw[0], cell(r, 0, c0, sizeof(c0)), cw[1],
 			cell(r, 1, c1, sizeof(c1)), ch, iv, p, vname(r));
 	}
+}
+
+/* How the comparison was made, under "protocol:". */
+static void print_protocol(FILE *out, const struct cmp_opts *o,
+			   const struct cmp_run *run, const char *single)
+{
+	fprintf(out, "\nprotocol:\n  old: %s (%s)\n  new: %s (%s)\n",
+		o->files[0], format_name(run->used[0]), o->files[1],
+		format_name(run->used[1]));
+	fprintf(out, "  values: every value in a file is one sample (unpaired: "
+		"nothing matches a run of OLD with one of NEW); ± is the "
+		"largest deviation from the median\n");
+	if (single)
+		fprintf(out, "  one process: in %s, " ONE_PROCESS_NOTE "\n",
+			single);
+	fprintf(out, "  interval: Hodges-Lehmann shift of the log values, NEW "
+		"against OLD (OLD against NEW for rates), with %s: one-sided, "
+		"each bound at %.4g%% (%.4g%% for the suite, Bonferroni over "
+		"%zu cases); a bound needs at least %zu values per side at "
+		"this level\n", method_name(run), (1 - run->alpha) * 100,
+		o->confidence * 100, run->compared, run->min_n);
+	fprintf(out, "  verdict: fail when the lower bound is above the "
+		"%+.1f%% floor; pass when the estimate is within it and the "
+		"upper bound below %+.1f%%%s; noisy otherwise\n",
+		o->floor * 100, o->excludes * 100, o->strict ? " (--strict)" :
+		" (pass_excludes)");
+	fprintf(out, "  promise: over all %zu cases, identical code fails with "
+		"probability at most %.4g%%, and a regression of %+.1f%% or "
+		"more passes with probability at most %.4g%%\n", run->compared,
+		(1 - o->confidence) * 100, o->excludes * 100,
+		(1 - o->confidence) * 100);
+	fprintf(out, "  p: two-sided Mann-Whitney U (exact when a side has at "
+		"most 8 values and no ties), for reading only\n");
+	fprintf(out, "  gate %s\n", GATE_VERSION);
+}
+
+void compare_print_term(FILE *out, const struct row *rows, size_t n,
+		       const struct cmp_opts *o, const struct cmp_run *run,
+		       enum verdict suite, int code)
+{
+	size_t i, count[VERDICT_NEW + 1] = { 0 }, added = 0, removed = 0;
+	char *single = one_process_files(o, run);
+
+	print_table(out, rows, n, o);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -149,34 +193,7 @@ void compare_print_term(FILE *out, const struct row *rows, size_t n,
 			verdict_exit_code(suite));
 	else
 		fprintf(out, " (exit %d)\n", code);
-	fprintf(out, "\nprotocol:\n  old: %s (%s)\n  new: %s (%s)\n",
-		o->files[0], format_name(run->used[0]), o->files[1],
-		format_name(run->used[1]));
-	fprintf(out, "  values: every value in a file is one sample (unpaired: "
-		"nothing matches a run of OLD with one of NEW); ± is the "
-		"largest deviation from the median\n");
-	if (single)
-		fprintf(out, "  one process: in %s, " ONE_PROCESS_NOTE "\n",
-			single);
-	fprintf(out, "  interval: Hodges-Lehmann shift of the log values, NEW "
-		"against OLD (OLD against NEW for rates), with %s: one-sided, "
-		"each bound at %.4g%% (%.4g%% for the suite, Bonferroni over "
-		"%zu cases); a bound needs at least %zu values per side at "
-		"this level\n", method_name(run), (1 - run->alpha) * 100,
-		o->confidence * 100, run->compared, run->min_n);
-	fprintf(out, "  verdict: fail when the lower bound is above the "
-		"%+.1f%% floor; pass when the estimate is within it and the "
-		"upper bound below %+.1f%%%s; noisy otherwise\n",
-		o->floor * 100, o->excludes * 100, o->strict ? " (--strict)" :
-		" (pass_excludes)");
-	fprintf(out, "  promise: over all %zu cases, identical code fails with "
-		"probability at most %.4g%%, and a regression of %+.1f%% or "
-		"more passes with probability at most %.4g%%\n", run->compared,
-		(1 - o->confidence) * 100, o->excludes * 100,
-		(1 - o->confidence) * 100);
-	fprintf(out, "  p: two-sided Mann-Whitney U (exact when a side has at "
-		"most 8 values and no ties), for reading only\n");
-	fprintf(out, "  gate %s\n", GATE_VERSION);
+	print_protocol(out, o, run, single);
 	free(single);
 }
 
@@ -195,15 +212,102 @@ static void add_bound(cJSON *x, const char *key, double v)
 		cJSON_AddNullToObject(x, key);
 }
 
+/* The protocol object: statistic, interval, levels, floor. */
+static void protocol_json(cJSON *root, const struct cmp_opts *o,
+			  const struct cmp_run *run)
+{
+	cJSON *p = cJSON_AddObjectToObject(root, "protocol");
+
+	cJSON_AddStringToObject(p, "statistic", "Hodges-Lehmann shift of log "
+				"values (NEW against OLD; OLD against NEW for "
+				"rates), as a ratio");
+	cJSON_AddStringToObject(p, "interval", run->normal ?
+				"exact Mann-Whitney (one-sided bounds; normal "
+				"approximation, conservative, where cases have "
+				"many values)" :
+				"exact Mann-Whitney (one-sided bounds)");
+	cJSON_AddNullToObject(p, "resamples");
+	cJSON_AddNumberToObject(p, "seed", (double)o->seed);
+	cJSON_AddNumberToObject(p, "confidence", o->confidence);
+	cJSON_AddNumberToObject(p, "adjusted_confidence", 1 - run->alpha);
+	cJSON_AddNumberToObject(p, "alpha", run->alpha);
+	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
+	cJSON_AddNumberToObject(p, "compared", (double)run->compared);
+	cJSON_AddNumberToObject(p, "min_values_per_side", (double)run->min_n);
+	cJSON_AddStringToObject(p, "test", "Mann-Whitney U, two-sided");
+	cJSON_AddNumberToObject(p, "min_effect", o->floor);
+	cJSON_AddNumberToObject(p, "pass_excludes", o->excludes);
+	cJSON_AddBoolToObject(p, "strict", o->strict);
+}
+
+/* One case: its verdict, ratio and bounds, test, and both sides' values. */
+static cJSON *row_json(const struct row *r, const struct cmp_run *run)
+{
+	const struct fmt_case *c = r->c[0] ? r->c[0] : r->c[1];
+	cJSON *b = cJSON_CreateObject(), *x;
+
+	cJSON_AddStringToObject(b, "name", c->name);
+	cJSON_AddStringToObject(b, "unit", c->unit);
+	cJSON_AddBoolToObject(b, "higher_is_better", c->higher_better);
+	cJSON_AddStringToObject(b, "verdict", !r->c[0] ? "new" :
+				!r->c[1] ? "removed" :
+				verdict_name(r->verdict));
+	if (r->reason)
+		cJSON_AddStringToObject(b, "reason", r->reason);
+	if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
+		x = cJSON_AddObjectToObject(b, "ratio");
+		cJSON_AddNumberToObject(x, "estimate", r->ratio);
+		/* the ratio of the medians, for reading */
+		cJSON_AddNumberToObject(x, "median", c->higher_better ?
+					r->med[0] / r->med[1] :
+					r->med[1] / r->med[0]);
+		add_bound(x, "low", r->low);
+		add_bound(x, "high", r->high);
+		cJSON_AddNumberToObject(x, "level", 1 - run->alpha);
+		cJSON_AddBoolToObject(x, "exact", r->sh.exact ||
+				      r->sh.depth == 0);
+		x = cJSON_AddObjectToObject(b, "mann_whitney");
+		cJSON_AddNumberToObject(x, "u", r->mwu.u);
+		cJSON_AddNumberToObject(x, "p", r->mwu.p);
+		cJSON_AddBoolToObject(x, "exact", r->mwu.exact);
+	}
+	x = cJSON_AddObjectToObject(b, "old");
+	if (r->c[0])
+		cJSON_AddNumberToObject(x, "median", r->med[0]);
+	cJSON_AddItemToObject(x, "values", values_json(r->c[0]));
+	x = cJSON_AddObjectToObject(b, "new");
+	if (r->c[1])
+		cJSON_AddNumberToObject(x, "median", r->med[1]);
+	cJSON_AddItemToObject(x, "values", values_json(r->c[1]));
+	return b;
+}
+
+/* text and a newline to path ("-": stdout); 0 or -1. */
+static int write_report_text(const char *path, const char *text)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		puts(text);
+		return fflush(stdout) ? error("cannot write the JSON report to "
+					      "stdout:") : 0;
+	}
+	if (!(f = fopen(path, "w")))
+		return error("cannot write the JSON report \"%s\":", path);
+	fputs(text, f);
+	fputc('\n', f);
+	return fclose(f) ? error("cannot write the JSON report \"%s\":",
+				 path) : 0;
+}
+
 int compare_write_json(const char *path, const struct row *rows, size_t n,
 		      const struct cmp_opts *o, const struct cmp_run *run,
 		      enum verdict suite, int code)
 {
-	cJSON *root = cJSON_CreateObject(), *p, *list, *x;
+	cJSON *root = cJSON_CreateObject(), *list, *x;
 	char *text, *single = one_process_files(o, run);
-	FILE *f;
 	size_t i;
-	int ret = -1, s;
+	int ret, s;
 
 	cJSON_AddNumberToObject(root, "schema", 1);
 	cJSON_AddStringToObject(root, "gate_version", GATE_VERSION);
@@ -225,85 +329,16 @@ int compare_write_json(const char *path, const struct row *rows, size_t n,
 		cJSON_AddItemToArray(x, cJSON_CreateString(note));
 		free(note);
 	}
-	p = cJSON_AddObjectToObject(root, "protocol");
-	cJSON_AddStringToObject(p, "statistic", "Hodges-Lehmann shift of log "
-				"values (NEW against OLD; OLD against NEW for "
-				"rates), as a ratio");
-	cJSON_AddStringToObject(p, "interval", run->normal ?
-				"exact Mann-Whitney (one-sided bounds; normal "
-				"approximation, conservative, where cases have "
-				"many values)" :
-				"exact Mann-Whitney (one-sided bounds)");
-	cJSON_AddNullToObject(p, "resamples");
-	cJSON_AddNumberToObject(p, "seed", (double)o->seed);
-	cJSON_AddNumberToObject(p, "confidence", o->confidence);
-	cJSON_AddNumberToObject(p, "adjusted_confidence", 1 - run->alpha);
-	cJSON_AddNumberToObject(p, "alpha", run->alpha);
-	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
-	cJSON_AddNumberToObject(p, "compared", (double)run->compared);
-	cJSON_AddNumberToObject(p, "min_values_per_side", (double)run->min_n);
-	cJSON_AddStringToObject(p, "test", "Mann-Whitney U, two-sided");
-	cJSON_AddNumberToObject(p, "min_effect", o->floor);
-	cJSON_AddNumberToObject(p, "pass_excludes", o->excludes);
-	cJSON_AddBoolToObject(p, "strict", o->strict);
+	protocol_json(root, o, run);
 	list = cJSON_AddArrayToObject(root, "benchmarks");
-	for (i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		const struct fmt_case *c = r->c[0] ? r->c[0] : r->c[1];
-		cJSON *b = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(b, "name", c->name);
-		cJSON_AddStringToObject(b, "unit", c->unit);
-		cJSON_AddBoolToObject(b, "higher_is_better", c->higher_better);
-		cJSON_AddStringToObject(b, "verdict", !r->c[0] ? "new" :
-					!r->c[1] ? "removed" :
-					verdict_name(r->verdict));
-		if (r->reason)
-			cJSON_AddStringToObject(b, "reason", r->reason);
-		if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
-			x = cJSON_AddObjectToObject(b, "ratio");
-			cJSON_AddNumberToObject(x, "estimate", r->ratio);
-			/* the ratio of the medians, for reading */
-			cJSON_AddNumberToObject(x, "median", c->higher_better ?
-						r->med[0] / r->med[1] :
-						r->med[1] / r->med[0]);
-			add_bound(x, "low", r->low);
-			add_bound(x, "high", r->high);
-			cJSON_AddNumberToObject(x, "level", 1 - run->alpha);
-			cJSON_AddBoolToObject(x, "exact", r->sh.exact ||
-					      r->sh.depth == 0);
-			x = cJSON_AddObjectToObject(b, "mann_whitney");
-			cJSON_AddNumberToObject(x, "u", r->mwu.u);
-			cJSON_AddNumberToObject(x, "p", r->mwu.p);
-			cJSON_AddBoolToObject(x, "exact", r->mwu.exact);
-		}
-		x = cJSON_AddObjectToObject(b, "old");
-		if (r->c[0])
-			cJSON_AddNumberToObject(x, "median", r->med[0]);
-		cJSON_AddItemToObject(x, "values", values_json(r->c[0]));
-		x = cJSON_AddObjectToObject(b, "new");
-		if (r->c[1])
-			cJSON_AddNumberToObject(x, "median", r->med[1]);
-		cJSON_AddItemToObject(x, "values", values_json(r->c[1]));
-		cJSON_AddItemToArray(list, b);
-	}
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(list, row_json(&rows[i], run));
 	free(single);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return error("cannot format the JSON report: out of memory");
-	if (!strcmp(path, "-")) {
-		puts(text);
-		ret = fflush(stdout) ? error("cannot write the JSON report to "
-					     "stdout:") : 0;
-	} else if (!(f = fopen(path, "w"))) {
-		ret = error("cannot write the JSON report \"%s\":", path);
-	} else {
-		fputs(text, f);
-		fputc('\n', f);
-		ret = fclose(f) ? error("cannot write the JSON report \"%s\":",
-					path) : 0;
-	}
+	ret = write_report_text(path, text);
 	free(text);
 	return ret;
 }

@@ -76,7 +76,8 @@ static int parse_fraction(double *out, const char *opt, const char *s,
 	return 0;
 }
 
-static int parse_options(struct cmp_opts *o, int argc, char **argv)
+static enum opts_result parse_options(struct cmp_opts *o, int argc,
+				       char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
@@ -146,7 +147,7 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(cmd_compare_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		default:
 			return bad_usage("unknown or incomplete option",
 					 argv[optind - 1]);
@@ -171,7 +172,7 @@ static int parse_options(struct cmp_opts *o, int argc, char **argv)
 	}
 	o->files[0] = argv[optind];
 	o->files[1] = argv[optind + 1];
-	return 0;
+	return OPTS_GO;
 }
 
 /*
@@ -427,10 +428,10 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	memset(&o, 0, sizeof(o));
 	memset(&run, 0, sizeof(run));
 	rc = parse_options(&o, argc, argv);
-	if (rc)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if ((rc = gate_ctx_ready(ctx)) != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(rc);
 	if (load(&t[0], o.files[0], &o, &run.used[0],
 		 &run.one_process[0]) < 0 ||
 	    load(&t[1], o.files[1], &o, &run.used[1],

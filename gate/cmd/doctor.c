@@ -119,7 +119,7 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_doctor_usage, stderr);
 		return EXIT_ERROR;
 	}
-	if (gate_ctx_ready(ctx) != 0)
+	if (gate_ctx_ready(ctx) != CTX_READY)
 		return EXIT_PASS;
 	problems = unknowns = 0;
 	machine_read(&m);

@@ -180,8 +180,8 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 		return EXIT_ERROR;
 	}
 	/* the repository is opened once the options are understood */
-	if ((ready = gate_ctx_ready(ctx)) != 0)
-		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(ready);
 	if (!label)
 		label = deflabel = history_default_label();
 	/* --commit: that commit's record alone */

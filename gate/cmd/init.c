@@ -920,8 +920,8 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 		fputs(cmd_init_usage, stderr);
 		return EXIT_ERROR;
 	}
-	if ((c = gate_ctx_ready(ctx)) != 0)
-		return c > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((c = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(c);
 	top = repo_workdir(ctx->repo);
 	path = xasprintf("%sgate.json", top);
 	if (!to_stdout && !force && exists(top, "gate.json")) {

@@ -52,7 +52,8 @@ struct merge_opts {
 	int advisory;
 };
 
-static int parse_options(struct merge_opts *o, int argc, char **argv)
+static enum opts_result parse_options(struct merge_opts *o, int argc,
+				       char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, 'j' },
@@ -76,7 +77,7 @@ static int parse_options(struct merge_opts *o, int argc, char **argv)
 		case 'a': o->advisory = 1; break;
 		case 'h':
 			fputs(cmd_merge_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		default:
 			fputs(cmd_merge_usage, stderr);
 			return -1;
@@ -392,10 +393,10 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 
 	memset(&m, 0, sizeof(m));
 	rc = parse_options(&o, argc, argv);
-	if (rc != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if ((rc = gate_ctx_ready(ctx)) != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(rc);
 	if (report_check_paths(o.json, o.markdown, o.html, NULL) < 0)
 		return EXIT_ERROR;
 	s = xcalloc((size_t)(argc - optind), sizeof(*s));

@@ -143,8 +143,8 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 		}
 	}
 	/* the repository is opened once the options are understood */
-	if ((ready = gate_ctx_ready(ctx)) != 0)
-		return ready > 0 ? EXIT_PASS : EXIT_ERROR;
+	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(ready);
 	if (label && !*label)
 		return usage_error("--label needs a name, not", label);
 	if (!label)

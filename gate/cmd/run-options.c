@@ -82,14 +82,14 @@ const char cmd_run_usage[] =
 
 
 
-static int usage_error(const char *what, const char *arg)
+static void usage_error(const char *what, const char *arg)
 {
 	error("%s \"%s\"", what, arg);
 	fputs(cmd_run_usage, stderr);
-	return EXIT_ERROR;
 }
 
-int run_parse_options(struct run_opts *o, int argc, char **argv)
+enum opts_result run_parse_options(struct run_opts *o, int argc,
+				   char **argv)
 {
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
@@ -165,7 +165,7 @@ int run_parse_options(struct run_opts *o, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(cmd_run_usage, stdout);
-			return 1;
+			return OPTS_HELP;
 		case 's':
 			if (options_parse_count(&v, "--seed", optarg, 0,
 					4294967295L) < 0)
@@ -197,5 +197,5 @@ int run_parse_options(struct run_opts *o, int argc, char **argv)
 		fputs(cmd_run_usage, stderr);
 		return -1;
 	}
-	return 0;
+	return OPTS_GO;
 }

@@ -77,7 +77,8 @@ static int load_base(struct config *bcfg, const char **why, struct repo *repo,
 		       "read";
 		return 0;
 	}
-	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") != 0) {
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") < 0 ||
+	    !text) {
 		*why = "head's gate.json decides: base has no gate.json";
 		return 0;
 	}
@@ -380,14 +381,15 @@ static int hash_artifacts(const struct workspace *w, struct run_report *r,
 /*
  * Check out and build both arms, in slots drawn per run (so that a bias
  * the directory carries, its place on disk and in the page cache,
- * averages out over runs), then the measuring layout. 0, -1 or a signal.
+ * averages out over runs), then the measuring layout.
  */
-static int prepare(struct workspace *w, struct run_report *r,
-		   const struct config *cfg, const struct config *base,
-		   struct repo *repo, const struct run_opts *o, FILE *term)
+static enum ws_result prepare(struct workspace *w, struct run_report *r,
+			      const struct config *cfg,
+			      const struct config *base, struct repo *repo,
+			      const struct run_opts *o, FILE *term)
 {
 	size_t a;
-	int rc;
+	enum ws_result rc;
 
 	r->arms_swapped = o->fixed_arms ? 0 :
 			  (int)(seed_derive(r->seed, "arms", 0) & 1);
@@ -401,7 +403,7 @@ static int prepare(struct workspace *w, struct run_report *r,
 				       cfg->cache_builds);
 		free(key);
 	}
-	if ((rc = workspace_checkout(w, repo, o->quiet)) != 0)
+	if ((rc = workspace_checkout(w, repo, o->quiet)) != WS_DONE)
 		return rc;
 	if ((w->arm[0].kept || w->arm[1].kept) &&
 	    strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree))
@@ -411,13 +413,15 @@ static int prepare(struct workspace *w, struct run_report *r,
 		for (a = 0; a < 2; a++)
 			report_build_log(term, arm_name((enum arm)a),
 					 w->arm[a].log);
-	if (rc != 0 || workspace_preflight(w, cfg) < 0 ||
+	if (rc != WS_DONE)
+		return rc;
+	if (workspace_preflight(w, cfg) < 0 ||
 	    workspace_fingerprint(w, repo) < 0)
-		return rc ? rc : -1;
-	if ((rc = workspace_check(w, cfg, o->quiet)) != 0)
+		return WS_ERROR;
+	if ((rc = workspace_check(w, cfg, o->quiet)) != WS_DONE)
 		return rc;
 	if (hash_artifacts(w, r, base, o->measure_identical) < 0)
-		return -1;
+		return WS_ERROR;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
 		fill_rev(&r->rev[a], &w->arm[a]);
@@ -428,11 +432,11 @@ static int prepare(struct workspace *w, struct run_report *r,
 	machine_read(&r->machine);
 	if (workspace_layout(w, !o->no_env_pad, !o->no_scratch, r->seed,
 			     o->pin) < 0)
-		return -1;
+		return WS_ERROR;
 	r->layout = &w->layout;
 	r->pin = w->pin;
 	r->pin_warning = w->pin_warning;
-	return 0;
+	return WS_DONE;
 }
 
 /* The Gate-Accept trailers of base..head, for the decision. 0 or -1. */
@@ -523,14 +527,15 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	char *origin = NULL;
 	char last_error[4096] = "";
 	int code = EXIT_ERROR, rc;
+	enum ws_result ws;
 	double t0 = now();
 
 	memset(&r, 0, sizeof(r));
 	rc = run_parse_options(&o, argc, argv);
-	if (rc != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
-	if ((rc = gate_ctx_ready(ctx)) != 0)
-		return rc > 0 ? EXIT_PASS : EXIT_ERROR;
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(rc);
 	if (check_report_paths(&o, ctx->repo) < 0)
 		return EXIT_ERROR;
 	error_capture(last_error, sizeof(last_error), 0);
@@ -575,12 +580,12 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 			/* a suite's cases: a listing run in the built arms */
 			if (plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
 				goto cleanup;
-			rc = prepare(&w, &r, &cfg, have_base &&
+			ws = prepare(&w, &r, &cfg, have_base &&
 				     !o.ov.policy_head ? &bcfg : NULL,
 				     ctx->repo, &o, term);
-			if (rc > 0)
+			if (ws == WS_INTERRUPTED)
 				goto interrupted;
-			if (rc < 0 || suite_list_plan(stdout, &r, &plan,
+			if (ws == WS_ERROR || suite_list_plan(stdout, &r, &plan,
 					plan_comparisons(&plan)) < 0)
 				goto cleanup;
 		}
@@ -598,11 +603,11 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	r.accept = acc.v;
 	r.naccept = acc.n;
 	/* base's config decides whether an identical build may pass */
-	rc = prepare(&w, &r, &cfg, have_base && !o.ov.policy_head ? &bcfg :
+	ws = prepare(&w, &r, &cfg, have_base && !o.ov.policy_head ? &bcfg :
 		     NULL, ctx->repo, &o, term);
-	if (rc > 0)
+	if (ws == WS_INTERRUPTED)
 		goto interrupted;
-	if (rc < 0)
+	if (ws == WS_ERROR)
 		goto cleanup;
 	r.confidence = plan.confidence;
 	/* --shard: the suites split by case, listed in the built arms */

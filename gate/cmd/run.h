@@ -5,6 +5,7 @@
 #ifndef GATE_CMD_RUN_H
 #define GATE_CMD_RUN_H
 
+#include "gate/options.h"
 #include "gate/plan.h"
 
 struct progress;
@@ -25,9 +26,11 @@ struct run_opts {
 };
 
 /*
- * Parse gate run's argv into o (zeroed first by the caller): 0, 1 after
- * --help was printed, or -1 after a usage error was printed.
+ * Parse gate run's argv into o (zeroed first by the caller): OPTS_GO,
+ * OPTS_HELP after --help was printed, or OPTS_ERROR after a usage error
+ * was printed.
  */
-int run_parse_options(struct run_opts *o, int argc, char **argv);
+enum opts_result run_parse_options(struct run_opts *o, int argc,
+				   char **argv);
 
 #endif

@@ -21,8 +21,7 @@ int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
 	size_t i, p;
 	int ret = -1;
 
-	(void)o;
-	if (report_load(&r, text, len, origin) < 0)
+	if (report_load_to(&r, text, len, origin, o->err) < 0)
 		return -1;
 	for (i = 0; i < r.n; i++) {
 		const struct bench_run *br = &r.b[i].run;

@@ -254,45 +254,31 @@ static void artifacts_json(cJSON *o, const struct bench_run *br)
 	}
 }
 
-static cJSON *bench_json(const struct run_bench *b)
+/* A suite case's suite, format, direction, reduction and throughput. */
+static void bench_suite_json(cJSON *o, const struct bench_run *br,
+			     const struct bench_result *res)
 {
-	const struct bench_run *br = &b->run;
-	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
-	const struct bench_stats *primary = NULL;
-	cJSON *o = cJSON_CreateObject(), *x, *samples, *list;
-	char *p, scheme[512];
-	size_t i;
+	char red[64];
 
-	for (i = 0; i < res->n && !primary; i++)
-		if (res->m[i].gating)
-			primary = &res->m[i];
-	cJSON_AddStringToObject(o, "name", c->name);
-	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
-	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
-				metric_unit(c->metric));
-	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
-				verdict_name(res->verdict));
-	if (br->suite_name) {
-		char red[64];
+	cJSON_AddStringToObject(o, "suite", br->suite_name);
+	cJSON_AddStringToObject(o, "format", format_name(c->format));
+	cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
+	cJSON_AddStringToObject(o, "reduction",
+				suite_reduction(br, red, sizeof(red)));
+	cJSON_AddNumberToObject(o, "repetitions", (double)c->inner);
+	cJSON_AddStringToObject(o, "suite_metric",
+				metric_name(c->suite_metric));
+	throughput_json(o, br, res);
+}
 
-		cJSON_AddStringToObject(o, "suite", br->suite_name);
-		cJSON_AddStringToObject(o, "format", format_name(c->format));
-		cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
-		cJSON_AddStringToObject(o, "reduction",
-					suite_reduction(br, red, sizeof(red)));
-		cJSON_AddNumberToObject(o, "repetitions", (double)c->inner);
-		cJSON_AddStringToObject(o, "suite_metric",
-					metric_name(c->suite_metric));
-		throughput_json(o, br, res);
-	}
-	if (primary && primary->reason)
-		cJSON_AddStringToObject(o, "reason", primary->reason);
-	for (i = 0; i < res->n; i++)
-		if (res->m[i].gating && res->m[i].accept) {
-			accept_json(o, &res->m[i]);
-			break;
-		}
+/* The benchmark's protocol: floor, pairs, time, rule, how it stopped. */
+static void bench_protocol_json(cJSON *o, const struct bench_run *br,
+				const struct bench_result *res,
+				const struct bench_stats *primary)
+{
+	const struct bench_cfg *c = br->cfg;
+
 	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
 	cJSON_AddNumberToObject(o, "warmup", c->warmup);
 	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
@@ -314,23 +300,99 @@ static cJSON *bench_json(const struct run_bench *b)
 		cJSON_AddNumberToObject(o, "looks", (double)primary->looks);
 		cJSON_AddStringToObject(o, "stopped", stop_name(primary->stop));
 	}
+}
+
+/* How the samples were taken: counter, plain runs, allocation library. */
+static void bench_taken_json(cJSON *o, const struct bench_run *br)
+{
+	char scheme[512];
+
+	cJSON_AddStringToObject(o, "samples_taken",
+				measure_scheme(br, scheme, sizeof(scheme)));
+	/* the facts samples_taken says, for report_load */
+	cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
+	cJSON_AddBoolToObject(o, "plain_runs", br->plain_runs);
+	if (br->alloc_lib)
+		cJSON_AddStringToObject(o, "alloc_lib", br->alloc_lib);
+	else
+		cJSON_AddNullToObject(o, "alloc_lib");
+}
+
+/* What each arm's environment was, and whether the arms differ. */
+static void bench_parity_json(cJSON *o, const struct bench_run *br)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, "parity");
+	char *p;
+
+	p = parity_text(br, ARM_BASE);
+	cJSON_AddStringToObject(x, "base", p);
+	free(p);
+	p = parity_text(br, ARM_HEAD);
+	cJSON_AddStringToObject(x, "head", p);
+	free(p);
+	cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
+}
+
+/* Pair i (from 0): its order, the metric's values, time, RSS, values. */
+static cJSON *sample_json(const struct pair_result *pr, size_t i,
+			  const struct bench_cfg *c)
+{
+	cJSON *s = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(s, "pair", (double)(i + 1));
+	cJSON_AddStringToObject(s, "first", pr->head_first ? "head" : "base");
+	add_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
+	add_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
+	add_num(s, "base_wall", pr->s[ARM_BASE].wall);
+	add_num(s, "head_wall", pr->s[ARM_HEAD].wall);
+	add_num(s, "base_cpu", pr->s[ARM_BASE].cpu);
+	add_num(s, "head_cpu", pr->s[ARM_HEAD].cpu);
+	cJSON_AddNumberToObject(s, "base_maxrss_kb",
+				(double)pr->s[ARM_BASE].maxrss_kb);
+	cJSON_AddNumberToObject(s, "head_maxrss_kb",
+				(double)pr->s[ARM_HEAD].maxrss_kb);
+	cJSON_AddItemToObject(s, "base_values",
+			      values_json(c, &pr->s[ARM_BASE]));
+	cJSON_AddItemToObject(s, "head_values",
+			      values_json(c, &pr->s[ARM_HEAD]));
+	return s;
+}
+
+static cJSON *bench_json(const struct run_bench *b)
+{
+	const struct bench_run *br = &b->run;
+	const struct bench_result *res = &b->result;
+	const struct bench_cfg *c = br->cfg;
+	const struct bench_stats *primary = NULL;
+	cJSON *o = cJSON_CreateObject(), *samples, *list;
+	size_t i;
+
+	for (i = 0; i < res->n && !primary; i++)
+		if (res->m[i].gating)
+			primary = &res->m[i];
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
+	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
+				metric_unit(c->metric));
+	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
+				verdict_name(res->verdict));
+	if (br->suite_name)
+		bench_suite_json(o, br, res);
+	if (primary && primary->reason)
+		cJSON_AddStringToObject(o, "reason", primary->reason);
+	for (i = 0; i < res->n; i++)
+		if (res->m[i].gating && res->m[i].accept) {
+			accept_json(o, &res->m[i]);
+			break;
+		}
+	bench_protocol_json(o, br, res, primary);
 	/* heuristics (load, calibration): notes, never the verdict */
 	if (b->note)
 		cJSON_AddStringToObject(o, "environment_note", b->note);
 	else
 		cJSON_AddNullToObject(o, "environment_note");
-	if (res->verdict != VERDICT_NEW) {
-		cJSON_AddStringToObject(o, "samples_taken",
-					measure_scheme(br, scheme,
-						       sizeof(scheme)));
-		/* the facts samples_taken says, for report_load */
-		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
-		cJSON_AddBoolToObject(o, "plain_runs", br->plain_runs);
-		if (br->alloc_lib)
-			cJSON_AddStringToObject(o, "alloc_lib", br->alloc_lib);
-		else
-			cJSON_AddNullToObject(o, "alloc_lib");
-	}
+	if (res->verdict != VERDICT_NEW)
+		bench_taken_json(o, br);
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
 		stats_json(o, primary);
 	if (br->nartifacts)
@@ -341,40 +403,11 @@ static cJSON *bench_json(const struct run_bench *b)
 		for (i = 0; i < res->n; i++)
 			cJSON_AddItemToArray(list, metric_json(br, &res->m[i]));
 	}
-	if (res->verdict != VERDICT_NEW) {
-		x = cJSON_AddObjectToObject(o, "parity");
-		p = parity_text(br, ARM_BASE);
-		cJSON_AddStringToObject(x, "base", p);
-		free(p);
-		p = parity_text(br, ARM_HEAD);
-		cJSON_AddStringToObject(x, "head", p);
-		free(p);
-		cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
-	}
+	if (res->verdict != VERDICT_NEW)
+		bench_parity_json(o, br);
 	samples = cJSON_AddArrayToObject(o, "samples");
-	for (i = 0; i < br->npairs; i++) {
-		const struct pair_result *pr = &br->pairs[i];
-		cJSON *s = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(s, "pair", (double)(i + 1));
-		cJSON_AddStringToObject(s, "first",
-					pr->head_first ? "head" : "base");
-		add_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
-		add_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
-		add_num(s, "base_wall", pr->s[ARM_BASE].wall);
-		add_num(s, "head_wall", pr->s[ARM_HEAD].wall);
-		add_num(s, "base_cpu", pr->s[ARM_BASE].cpu);
-		add_num(s, "head_cpu", pr->s[ARM_HEAD].cpu);
-		cJSON_AddNumberToObject(s, "base_maxrss_kb",
-					(double)pr->s[ARM_BASE].maxrss_kb);
-		cJSON_AddNumberToObject(s, "head_maxrss_kb",
-					(double)pr->s[ARM_HEAD].maxrss_kb);
-		cJSON_AddItemToObject(s, "base_values",
-				      values_json(c, &pr->s[ARM_BASE]));
-		cJSON_AddItemToObject(s, "head_values",
-				      values_json(c, &pr->s[ARM_HEAD]));
-		cJSON_AddItemToArray(samples, s);
-	}
+	for (i = 0; i < br->npairs; i++)
+		cJSON_AddItemToArray(samples, sample_json(&br->pairs[i], i, c));
 	if (br->error)
 		cJSON_AddStringToObject(o, "error", br->error);
 	else

@@ -92,6 +92,7 @@ static size_t count(const cJSON *o, const char *k)
 /* The context of one load, for messages. */
 struct loading {
 	const char *origin;
+	struct gate_err *err;	/* NULL: messages are printed */
 	struct report_loaded *L;
 	int failed;
 	int slot;		/* the suite value the metric read is, or -1 */
@@ -114,9 +115,9 @@ static int lookup_name(struct loading *ld, const char *s, int n, int def,
 		if (!strcmp(at(i), s))
 			return i;
 	if (!ld->failed)
-		error("%s: unknown %s \"%s\": not written by this gate "
-		      "(read it with the gate that wrote it)", ld->origin, what,
-		      s);
+		error_to(ld->err, "%s: unknown %s \"%s\": not written by "
+			 "this gate (read it with the gate that wrote it)",
+			 ld->origin, what, s);
 	ld->failed = 1;
 	return def;
 }
@@ -537,8 +538,9 @@ static int load_bench(struct loading *ld, struct run_bench *b,
 	const char *v = text(o, "verdict"), *s;
 
 	if (!text(o, "name") || !text(o, "unit") || !cJSON_IsArray(samples))
-		return error("%s: a benchmark lacks \"name\", \"unit\" or "
-			     "\"samples\": not a gate JSON report", ld->origin);
+		return error_to(ld->err, "%s: a benchmark lacks \"name\", "
+				"\"unit\" or \"samples\": not a gate JSON "
+				"report", ld->origin);
 	load_cfg(ld, c, &b->run, o);
 	if (v && !strcmp(v, "removed")) {
 		b->run.is_removed = 1;
@@ -714,21 +716,22 @@ static void load_protocol(struct loading *ld, struct run_report *r,
 }
 
 /* Refuse a report this gate cannot read: only schema REPORT_SCHEMA. */
-static int check_schema(const cJSON *root, const char *origin)
+static int check_schema(const cJSON *root, const char *origin,
+			struct gate_err *err)
 {
 	const cJSON *v = get(root, "schema");
 	const char *by = text(root, "gate_version");
 
 	if (!cJSON_IsNumber(v))
-		return error("%s: no numeric \"schema\": not a gate JSON "
-			     "report this gate reads (it reads schema %d)",
-			     origin, REPORT_SCHEMA);
+		return error_to(err, "%s: no numeric \"schema\": not a gate "
+				"JSON report this gate reads (it reads schema "
+				"%d)", origin, REPORT_SCHEMA);
 	if (v->valuedouble != REPORT_SCHEMA)
-		return error("%s: report schema %g is not one this gate reads "
-			     "(it reads schema %d); read it with the gate that "
-			     "wrote it%s%s", origin, v->valuedouble,
-			     REPORT_SCHEMA, by ? ", version " : "",
-			     by ? by : "");
+		return error_to(err, "%s: report schema %g is not one this "
+				"gate reads (it reads schema %d); read it with "
+				"the gate that wrote it%s%s", origin,
+				v->valuedouble, REPORT_SCHEMA,
+				by ? ", version " : "", by ? by : "");
 	return 0;
 }
 
@@ -739,11 +742,11 @@ static int load_root(struct loading *ld, struct run_report *r,
 	const char *s = text(root, "verdict");
 	size_t i = 0;
 
-	if (check_schema(root, ld->origin) < 0)
+	if (check_schema(root, ld->origin, ld->err) < 0)
 		return -1;
 	if (!cJSON_IsArray(list))
-		return error("%s: no \"benchmarks\" list: not a gate JSON "
-			     "report", ld->origin);
+		return error_to(ld->err, "%s: no \"benchmarks\" list: not a "
+				"gate JSON report", ld->origin);
 	if ((s = text(root, "gate_version")))
 		r->gate_version = keep(ld->L, s);
 	s = text(root, "verdict");
@@ -783,15 +786,15 @@ static int load_root(struct loading *ld, struct run_report *r,
 	return ld->failed ? -1 : 0;
 }
 
-int report_load(struct run_report *r, const char *text, size_t len,
-		const char *origin)
+int report_load_to(struct run_report *r, const char *text, size_t len,
+		   const char *origin, struct gate_err *err)
 {
 	cJSON *root;
-	struct loading ld = { origin, NULL, 0, -1 };
+	struct loading ld = { origin, err, NULL, 0, -1 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (!(root = format_json(text, len, origin, "gate report")))
+	if (!(root = format_json_to(text, len, origin, "gate report", err)))
 		return -1;
 	ld.L = xcalloc(1, sizeof(*ld.L));
 	r->loaded = ld.L;
@@ -800,6 +803,12 @@ int report_load(struct run_report *r, const char *text, size_t len,
 	if (ret < 0)
 		report_load_release(r);
 	return ret;
+}
+
+int report_load(struct run_report *r, const char *text, size_t len,
+		const char *origin)
+{
+	return report_load_to(r, text, len, origin, NULL);
 }
 
 void report_load_release(struct run_report *r)

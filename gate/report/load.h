@@ -21,6 +21,10 @@
  */
 int report_load(struct run_report *r, const char *text, size_t len,
 		const char *origin);
+/* report_load with the message in *err, not printed, when err is set. */
+struct gate_err;
+int report_load_to(struct run_report *r, const char *text, size_t len,
+		   const char *origin, struct gate_err *err);
 void report_load_release(struct run_report *r);
 
 #endif

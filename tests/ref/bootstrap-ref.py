@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reference values for stats_bootstrap_tail and stats_bootstrap_min_n in
-tests/test-stats.c, written to tests/ref/bootstrap-ref.h.
+tests/stats/test-bootstrap.c, written to tests/ref/bootstrap-ref.h.
 
 The expanded percentile (Hesterberg 2015): the nominal one-sided tail to
 ask the bootstrap for, so that a bound from n values errs at most `tail`,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for the rank statistics in tests/test-stats.c, written
+"""Reference values for the rank statistics in tests/stats/test-rank.c, written
 to tests/ref/rank-ref.h: Wilcoxon signed-rank and Mann-Whitney U p-values
 from scipy.stats.wilcoxon / scipy.stats.mannwhitneyu (defaults, two-sided),
 Hodges-Lehmann estimates from numpy, and the exact intervals' bounds from

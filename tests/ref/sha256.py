@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference SHA-256 digests for tests/test-common.c (Python's hashlib)."""
+"""Reference SHA-256 digests for tests/common/test-sha256.c (Python's hashlib)."""
 import hashlib
 
 cases = {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reference values for the unpaired Hodges-Lehmann shift in
-tests/test-unpaired.c, written to tests/ref/shift-ref.h.
+tests/stats/test-unpaired.c, written to tests/ref/shift-ref.h.
 
 For each (x, y, tail): the depth c of the Mann-Whitney bounds, the largest c
 with P[U <= c - 1] <= tail under U's exact null law, taken from

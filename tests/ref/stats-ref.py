@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values for tests/test-stats.c, written to tests/ref/stats-ref.h.
+"""Reference values for tests/stats/test-summary.c and test-tests.c, written to
+tests/ref/stats-ref.h.
 
 Summaries come from numpy/scipy, sign-test p-values from
 scipy.stats.binomtest (checked against exact rational arithmetic), and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for the Mann-Whitney U tests in tests/test-stats.c,
+"""Reference values for the Mann-Whitney U tests in tests/stats/test-unpaired.c,
 written to tests/ref/unpaired-ref.h: U of the first sample and the two-sided
 p-value from scipy.stats.mannwhitneyu(x, y) (method "auto", continuity
 correction). Run: /usr/bin/python3 tests/ref/unpaired-ref.py

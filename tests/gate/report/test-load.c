@@ -1,9 +1,9 @@
 /*
  * report_load (gate/report/load.c): a real `gate run --json` report read
  * back writes the same bytes, and reports of a schema gate does not read
- * are refused with the file and the schema gate reads. tests/test-view.c
- * round-trips its fixed models; tests/cli/load.sh runs this binary on a
- * report gate run has just written (GATE_TEST_REPORT).
+ * are refused with the file and the schema gate reads. test-view.c (beside
+ * this file) round-trips its fixed models; tests/cli/load.sh runs this
+ * binary on a report gate run has just written (GATE_TEST_REPORT).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,10 +134,46 @@ static void test_load__refuses_unknown_names(void)
 	CHECK_CONTAINS(msg, "odd.json: unknown statistic \"mode\"");
 }
 
+/*
+ * report_load_to: every refusal (bad JSON, another schema, no list, an
+ * unknown name, a benchmark without a name) comes back in the caller's
+ * gate_err, the same message report_load prints, and nothing is printed.
+ */
+static void test_load__to_fills_err_and_prints_nothing(void)
+{
+	static const char *const bad[] = {
+		"{\"schema\": 1, \"benchmarks\": [}",
+		"{\"schema\": 2, \"benchmarks\": []}",
+		"{\"schema\": 1}",
+		("{\"schema\": 1, \"benchmarks\": [{\"name\": \"x\", "
+		 "\"unit\": \"s\", \"verdict\": \"meh\", \"samples\": []}]}"),
+		"{\"schema\": 1, \"benchmarks\": [{\"unit\": \"s\"}]}",
+	};
+	struct run_report r;
+	struct gate_err err;
+	char printed[512], want[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(load(&r, bad[i], "b.json", want, sizeof(want)) < 0);
+		err.msg[0] = '\0';
+		printed[0] = '\0';
+		error_capture(printed, sizeof(printed), 1);
+		CHECK(report_load_to(&r, bad[i], strlen(bad[i]), "b.json",
+				     &err) < 0);
+		error_capture(NULL, 0, 0);
+		CHECK_STR(printed, "");
+		CHECK_CONTAINS(err.msg, "b.json");
+		CHECK_STR(err.msg, want);
+		CHECK(r.n == 0 && r.b == NULL && r.loaded == NULL);
+	}
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_load__gate_run_report_round_trips),
 	TEST(test_load__refuses_unknown_schemas),
 	TEST(test_load__refuses_unknown_names),
+	TEST(test_load__to_fills_err_and_prints_nothing),
 };
 
 HARNESS_MAIN(tests)

@@ -3,7 +3,9 @@
  * gate compare decides with: depths, estimates and bounds against scipy
  * (tests/ref/shift-ref.h), the selection against every difference sorted,
  * the normal law against the exact one, the smallest inputs, and the
- * error rates of the decision, by simulation with fixed seeds.
+ * error rates of the decision, by simulation with fixed seeds; the
+ * Mann-Whitney test and the bootstrap of a ratio against scipy
+ * (tests/ref/unpaired-ref.h, rank-ref.h).
  */
 #include "stats/stats.h"
 
@@ -11,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
 #include "gate/verdict.h"
 #include "tests/harness.h"
+#include "tests/ref/rank-ref.h"
 #include "tests/ref/shift-ref.h"
+#include "tests/ref/unpaired-ref.h"
 #include "common/banned.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -424,6 +429,88 @@ static void test_unpaired__regression_of_pass_excludes_rarely_passes(void)
 	}
 }
 
+/*
+ * p-values against scipy: the exact laws are sums of the same dyadic
+ * probabilities in a different order, and the normal tails go through
+ * erfc in both, so 1e-9 relative is generous yet catches any slip in a
+ * rank, a tie term or a continuity correction (all >= 1e-3 relative).
+ */
+#define PVALUE_REL 1e-9
+
+/*
+ * Mann-Whitney against scipy: U is a sum of (mid-)ranks, exact; p from
+ * the exact distribution or the normal tail, 1e-12 relative for the
+ * different summation order of the counts and erfc implementations.
+ */
+static void test_stats__mann_whitney_matches_scipy(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(unpaired_ref_mwu); i++) {
+		const struct unpaired_ref_mwu *c = &unpaired_ref_mwu[i];
+		struct stats_mwu r;
+		int before = harness_failed_checks;
+
+		CHECK(stats_mann_whitney(&r, c->x, c->nx, c->y, c->ny) == 0);
+		CHECK_NEAR(r.u, c->u, 0);
+		CHECK_NEAR(r.p, c->p, 1e-12 * c->p);
+		if (harness_failed_checks != before)
+			fprintf(stderr, "  in case %s\n", c->name);
+	}
+}
+
+static void test_stats__bootstrap_ratio(void)
+{
+	static const double two[] = { 2, 2, 2, 2 }, one[] = { 1, 1, 1 };
+	static const double slow[] = { 2.1, 1.9, 2.0, 2.2, 1.8, 2.05, 1.95 };
+	static const double fast[] = { 1.0, 1.1, 0.9, 1.05, 0.95, 1.02 };
+	struct stats_interval a, b;
+	gsl_rng *r = rng_seeded(42);
+	char msg[256];
+
+	/* constant samples: every resampled ratio is exactly 2 */
+	CHECK(stats_bootstrap_ratio(&a, two, 4, one, 3, 1000, 0.95, r) == 0);
+	CHECK(a.low == 2 && a.high == 2 && a.level == 0.95);
+	/* a 2x difference: the interval brackets it and excludes 1.5 */
+	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 10000, 0.95, r) == 0);
+	CHECK(a.low > 1.5 && a.low <= 2.0 && a.high >= 2.0 && a.high < 2.5);
+	/* the same generator state replays the same interval */
+	gsl_rng_set(r, 7);
+	stats_bootstrap_ratio(&a, slow, 7, fast, 6, 2000, 0.9, r);
+	gsl_rng_set(r, 7);
+	stats_bootstrap_ratio(&b, slow, 7, fast, 6, 2000, 0.9, r);
+	CHECK(a.low == b.low && a.high == b.high);
+	error_capture(msg, sizeof(msg), 1);
+	CHECK(stats_bootstrap_ratio(&a, slow, 1, fast, 6, 1000, 0.9, r) < 0);
+	CHECK_CONTAINS(msg, "at least 2 values");
+	CHECK(stats_bootstrap_ratio(&a, fast, 6, (const double[]){ 0, 1 }, 2,
+				    1000, 0.9, r) < 0);
+	CHECK_CONTAINS(msg, "above zero");
+	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 10, 0.9, r) < 0);
+	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 1000, 1.0, r) < 0);
+	CHECK(stats_mann_whitney(&(struct stats_mwu){ 0 }, slow, 0, fast, 6)
+	      < 0);
+	error_capture(NULL, 0, 0);
+	gsl_rng_free(r);
+}
+
+/* Mann-Whitney also on rank-ref.py's datasets (different sizes and ties). */
+static void test_stats__mann_whitney_rank_ref(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rank_ref_two); i++) {
+		const struct rank_ref_two *c = &rank_ref_two[i];
+		struct stats_mwu r;
+		int before = harness_failed_checks;
+
+		CHECK(stats_mann_whitney(&r, c->x, c->nx, c->y, c->ny) == 0);
+		CHECK_NEAR(r.p, c->p, PVALUE_REL * c->p);
+		if (harness_failed_checks != before)
+			fprintf(stderr, "  (dataset %s)\n", c->name);
+	}
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_unpaired__shift_matches_scipy),
 	TEST(test_unpaired__depth_matches_exact_law),
@@ -436,6 +523,14 @@ static const struct harness_test tests[] = {
 	TEST(test_unpaired__fail_rate_at_the_floor_within_alpha),
 	TEST(test_unpaired__identical_suite_never_fails),
 	TEST(test_unpaired__regression_of_pass_excludes_rarely_passes),
+	TEST(test_stats__mann_whitney_matches_scipy),
+	TEST(test_stats__bootstrap_ratio),
+	TEST(test_stats__mann_whitney_rank_ref),
 };
 
-HARNESS_MAIN(tests)
+int main(int argc, char **argv)
+{
+	/* stats/ checks every GSL status itself; GSL must not abort */
+	gsl_set_error_handler_off();
+	return harness_main(tests, ARRAY_SIZE(tests), argc, argv);
+}

@@ -15,10 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/error.h"
-#include "gate/exec/counter.h"
-#include "gate/exec/layout.h"
-#include "gate/measure.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "tests/harness.h"
@@ -213,63 +209,6 @@ static void test_runner__concurrent_wait(void)
 	CHECK(r[1].status == RUN_EXIT && r[1].code == 3);
 }
 
-/* Faster than the clock can resolve: below 100 x its resolution. */
-static void test_runner__too_fast_for_the_clock(void)
-{
-	static const struct {
-		double v, res;
-		int want;
-	} rows[] = {
-		{ 0, 1e-9, 0 },			/* nothing measured */
-		{ -1e-3, 1e-9, 0 },		/* a clock going back */
-		{ NAN, 1e-9, 0 },
-		{ INFINITY, 1e-9, 0 },
-		{ 99e-9, 1e-9, 0 },		/* under 100 ticks */
-		{ 100e-9, 1e-9, 1 },
-		{ 5e-3, 1e-9, 1 },		/* a typical sample */
-		{ 50e-6, 1e-6, 0 },		/* cpu: 50 us of 1 us ticks */
-		{ 4e-3, 4e-3, 0 },		/* one jiffy of a coarse clock */
-		{ 0.4, 4e-3, 1 },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		CHECK(measure_resolvable(rows[i].v, rows[i].res) ==
-		      rows[i].want);
-		if (measure_resolvable(rows[i].v, rows[i].res) != rows[i].want)
-			fprintf(stderr, "  row %zu\n", i);
-	}
-	CHECK(measure_resolution(METRIC_CPU) == 1e-6);
-	CHECK(measure_resolution(METRIC_WALL) > 0);
-	CHECK(measure_resolution(METRIC_WALL) <= 1e-3);
-}
-
-/* Counted runs: a count where the machine has counters, else a clean
-   spawn failure naming why (this machine: a VM without a PMU). */
-static void test_runner__perf_count_or_clean_failure(void)
-{
-	char *argv[] = { (char *)"sh", (char *)"-c",
-			 (char *)"i=0; while [ $i -lt 2000 ]; do i=$((i+1)); "
-			 "done; echo x", NULL };
-	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 1 };
-	struct run_result r;
-	char why[512];
-	int usable = counter_perf_probe(why, sizeof(why)) == 0;
-
-	run_one(&r, &spec);
-	if (usable) {
-		CHECK(r.status == RUN_OK);
-		CHECK(r.instructions > 1e5);	/* 2000 shell loop rounds */
-		CHECK(r.out_bytes == 2);
-	} else {
-		CHECK(r.status == RUN_SPAWN);
-		CHECK(r.code != 0);
-		CHECK(isnan(r.instructions));
-		CHECK(strlen(why) > 10);
-	}
-}
-
 static void test_runner__env_and_rusage(void)
 {
 	char *env[] = { (char *)"GATE_TEST_VAR=hello", (char *)"PATH=/usr/bin:/bin",
@@ -290,72 +229,7 @@ static void test_runner__env_and_rusage(void)
 	CHECK(isnan(r.instructions));
 }
 
-/* A tree nested deeper than PATH_MAX (nftw could not name its leaves). */
-static void test_runner__remove_tree_any_depth(void)
-{
-	char root[] = "/tmp/gate-test-rm-XXXXXX";
-	size_t levels = PATH_MAX / 4 + 64, i;
-	struct stat st;
-	int fd;
-
-	CHECK(mkdtemp(root) != NULL);
-	fd = open(root, O_RDONLY | O_DIRECTORY);
-	for (i = 0; fd >= 0 && i < levels; i++) {
-		int child;
-
-		CHECK(mkdirat(fd, "ddd", 0700) == 0);
-		if (i % 100 == 0)
-			close(openat(fd, "f", O_WRONLY | O_CREAT, 0600));
-		child = openat(fd, "ddd", O_RDONLY | O_DIRECTORY);
-		close(fd);
-		fd = child;
-	}
-	CHECK(fd >= 0 && i == levels);	/* 4 * levels bytes > PATH_MAX */
-	if (fd >= 0) {
-		/* a read-only directory at the bottom must go too */
-		CHECK(mkdirat(fd, "ro", 0700) == 0);
-		close(openat(fd, "ro/f", O_WRONLY | O_CREAT, 0600));
-		CHECK(fchmodat(fd, "ro", 0500, 0) == 0);
-		close(fd);
-	}
-	CHECK(remove_tree(root) == 0);
-	CHECK(lstat(root, &st) < 0 && errno == ENOENT);
-	CHECK(remove_tree(root) == 0);	/* already gone: fine */
-}
-
-/* A symlink is removed as a link: what it points to is never touched. */
-static void test_runner__remove_tree_keeps_link_targets(void)
-{
-	char root[] = "/tmp/gate-test-rm-XXXXXX";
-	char out[] = "/tmp/gate-test-out-XXXXXX";
-	char path[256], inside[256];
-	struct stat st;
-
-	CHECK(mkdtemp(root) != NULL && mkdtemp(out) != NULL);
-	snprintf(inside, sizeof(inside), "%s/keep", out);
-	close(open(inside, O_WRONLY | O_CREAT, 0600));
-	snprintf(path, sizeof(path), "%s/sub", root);
-	CHECK(mkdir(path, 0700) == 0);
-	snprintf(path, sizeof(path), "%s/sub/link", root);
-	CHECK(symlink(out, path) == 0);
-	snprintf(path, sizeof(path), "%s/top-link", root);
-	CHECK(symlink(out, path) == 0);
-	/* a link given as the tree itself is removed as a link too */
-	CHECK(remove_tree(path) == 0);
-	CHECK(lstat(path, &st) < 0 && stat(inside, &st) == 0);
-	CHECK(remove_tree(root) == 0);
-	CHECK(lstat(root, &st) < 0 && errno == ENOENT);
-	CHECK(stat(out, &st) == 0 && S_ISDIR(st.st_mode));
-	CHECK(stat(inside, &st) == 0 && S_ISREG(st.st_mode));
-	unlink(inside);
-	rmdir(out);
-}
-
 static const struct harness_test tests[] = {
-	TEST(test_runner__remove_tree_any_depth),
-	TEST(test_runner__remove_tree_keeps_link_targets),
-	TEST(test_runner__too_fast_for_the_clock),
-	TEST(test_runner__perf_count_or_clean_failure),
 	TEST(test_runner__env_and_rusage),
 	TEST(test_runner__exit_codes),
 	TEST(test_runner__stopped_child),

@@ -1,0 +1,120 @@
+/*
+ * Unit tests for gate/format/format.c: detection, every truncation of every
+ * format an error, the case filter and the units of values.
+ */
+#include "gate/format/format.h"
+
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "tests/gate/format/fixture.h"
+#include "tests/harness.h"
+#include "common/banned.h"
+
+/*
+ * Every prefix of a real output is refused with a message, never read as
+ * a shorter table: JSON always; go test until its closing PASS line; the
+ * lines format at every cut inside a line (a cut between lines is a whole,
+ * shorter output: gate run's manifest check catches that one).
+ */
+static void truncations(const char *path, enum format f, size_t complete)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	size_t len, cut, refused = 0, tried = 0;
+	char *text = slurp(path, &len), msg[512];
+
+	/* JSON is whole once its closing brace is in */
+	if (complete == (size_t)-1)
+		for (complete = len; complete > 0 &&
+		     strchr(" \t\r\n", text[complete - 1]); complete--)
+			;
+	for (cut = 0; cut < len; cut++) {
+		char *copy;
+		int rc;
+
+		if (cut >= complete)
+			break;
+		if (f == FORMAT_LINES && cut > 0 && text[cut - 1] == '\n')
+			continue;
+		copy = xmalloc(cut + 1);	/* exact size: ASan sees reads */
+		memcpy(copy, text, cut);
+		copy[cut] = '\0';
+		rc = parse(&t, f, copy, cut, msg, sizeof(msg), 0);
+		tried++;
+		if (rc < 0 && msg[0])
+			refused++;
+		else
+			fprintf(stderr, "%s cut at %zu was accepted\n", path,
+				cut);
+		fmt_table_release(&t);
+		free(copy);
+	}
+	CHECK(tried > 0 && refused == tried);
+	free(text);
+}
+
+static void test_format__every_truncation_is_an_error(void)
+{
+	size_t len;
+	char *go = slurp("tests/data/gotest-old.txt", &len);
+	/* go test's output is complete once its PASS line has ended */
+	size_t pass_end = (size_t)(strstr(go, "\nPASS\n") - go) + 5;
+	char lines[] = "a 1 ms\nb 2 items/s\nc 3 ns\n";
+	FILE *f;
+
+	free(go);
+	truncations("tests/data/gbench-sample.json", FORMAT_GBENCH, (size_t)-1);
+	truncations("tests/data/gotest-old.txt", FORMAT_GOTEST, pass_end);
+	truncations("tests/data/hyperfine-sample.json", FORMAT_HYPERFINE,
+		    (size_t)-1);
+	truncations("tests/data/pytest-sample.json", FORMAT_PYTEST,
+		    (size_t)-1);
+	f = fopen("build/test-format-lines.txt", "w");
+	if (!f)
+		f = fopen("test-format-lines.txt", "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(lines, f);
+	fclose(f);
+	truncations("build/test-format-lines.txt", FORMAT_LINES, (size_t)-1);
+	remove("build/test-format-lines.txt");
+}
+
+static void test_format__select(void)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	char msg[256];
+
+	CHECK(parse(&t, FORMAT_LINES, "aa 1 s\nab 1 s\nb 1 s\n", 20, msg,
+		    sizeof(msg), 0) == 0);
+	CHECK(fmt_table_filter(&t, "^a") == 0);
+	CHECK(t.n == 2 && !fmt_table_find(&t, "b", "s"));
+	error_capture(msg, sizeof(msg), 1);
+	CHECK(fmt_table_filter(&t, "(") < 0);
+	error_capture(NULL, 0, 0);
+	CHECK_CONTAINS(msg, "not a valid regular expression");
+	fmt_table_release(&t);
+}
+
+static void test_format__units(void)
+{
+	char buf[64];
+
+	CHECK(unit_higher_better("items/s") && unit_higher_better("MB/s"));
+	CHECK(unit_higher_better("bytes_per_second"));
+	CHECK(!unit_higher_better("s") && !unit_higher_better("s/op"));
+	CHECK(!unit_higher_better("allocs/op"));
+	CHECK_STR(format_value(1.5e-6, "s/op", buf, sizeof(buf)), "1.5 us/op");
+	CHECK_STR(format_value(250000, "items/s", buf, sizeof(buf)),
+		  "250k items/s");
+	CHECK_STR(format_value(64, "B/op", buf, sizeof(buf)), "64 B/op");
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_format__every_truncation_is_an_error),
+	TEST(test_format__select),
+	TEST(test_format__units),
+};
+
+HARNESS_MAIN(tests)

@@ -1,0 +1,74 @@
+/*
+ * Unit tests for gate/format/gotest.c: go test -bench output.
+ */
+#include "gate/format/format.h"
+
+#include <stdlib.h>
+
+#include "tests/gate/format/fixture.h"
+#include "tests/harness.h"
+#include "common/banned.h"
+
+static void test_format__gotest_real_output(void)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_case *c;
+	size_t len;
+	char *text = slurp("tests/data/gotest-old.txt", &len), msg[512];
+
+	CHECK(format_detect(text, len) == FORMAT_GOTEST);
+	CHECK(parse(&t, FORMAT_GOTEST, text, len, msg, sizeof(msg), 0) == 0);
+	/* Steady, Changed, Alloc: 3 units; Sizes/n=10, n=1000: 4 */
+	CHECK(t.n == 17);
+	c = fmt_table_find(&t, "BenchmarkSteady-2", "s/op");
+	CHECK(c && c->n == 8);
+	CHECK(c && fabs(c->values[0] - 9144e-9) < 1e-18);
+	c = fmt_table_find(&t, "BenchmarkAlloc-2", "allocs/op");
+	CHECK(c && c->n == 8 && c->values[0] == 1 && !c->higher_better);
+	c = fmt_table_find(&t, "BenchmarkSizes/n=1000-2", "MB/s");
+	CHECK(c && c->higher_better);
+	/* 0 B/op is a count, allowed */
+	CHECK(fmt_table_find(&t, "BenchmarkSteady-2", "B/op") != NULL);
+	fmt_table_release(&t);
+	free(text);
+}
+
+static void test_format__gotest_errors(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "BenchmarkA-2 10 5 ns/op\n--- FAIL: BenchmarkB\nFAIL\n",
+		  "out:2: go test reported a failure" },
+		{ "BenchmarkA-2 10 5 ns/op\n", "closing \"PASS\"" },
+		{ "BenchmarkA-2 x 5 ns/op\nPASS\n", "iteration count" },
+		{ "BenchmarkA-2 10 5\nPASS\n", "pairs of value and unit" },
+		{ "BenchmarkA-2 10 five ns/op\nPASS\n", "not a number" },
+		{ "BenchmarkA-2 10 0 ns/op\nPASS\n", "value 0 s/op" },
+		{ "BenchmarkA-2 10 -1 B/op\nPASS\n", "value -1 B/op" },
+		{ "goos: linux\nPASS\n", "no benchmark results" },
+	};
+	struct fmt_table t = FMT_TABLE_INIT;
+	const char *s;
+	char msg[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK(parse(&t, FORMAT_GOTEST, cases[i].text,
+			    strlen(cases[i].text), msg, sizeof(msg), 0) < 0);
+		CHECK_CONTAINS(msg, cases[i].want);
+	}
+	/* -v prints a name alone first; allocs/op 0 is fine */
+	s = "BenchmarkA\nBenchmarkA-2 10 5 ns/op 0 allocs/op 3 widgets/op\n"
+	    "ok  \tpkg\t1s\n";
+	CHECK(parse(&t, FORMAT_GOTEST, s, strlen(s), msg, sizeof(msg), 0) == 0);
+	CHECK(t.n == 3 && fmt_table_find(&t, "BenchmarkA-2", "widgets/op"));
+	fmt_table_release(&t);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_format__gotest_real_output),
+	TEST(test_format__gotest_errors),
+};
+
+HARNESS_MAIN(tests)
