@@ -179,6 +179,15 @@ $(GIT_TESTS): $(BUILD)/tests/git/%: $(OBJ)/tests/git/%.o \
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# the tests of stats/ share copies and seeded generators
+# (tests/stats/fixture.c)
+STATS_TESTS = $(addprefix $(BUILD)/tests/,$(filter stats/%,$(UNIT_MIRROR)))
+$(STATS_TESTS): $(BUILD)/tests/stats/%: $(OBJ)/tests/stats/%.o \
+		$(OBJ)/tests/stats/fixture.o $(OBJ)/tests/harness.o \
+		$(BUILD)/libgate.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
 # and the tests of gate/format/ theirs (tests/gate/format/fixture.c)
 FORMAT_TESTS = $(addprefix $(BUILD)/tests/,$(filter gate/format/%,$(UNIT_MIRROR)))
 $(FORMAT_TESTS): $(BUILD)/tests/gate/format/%: \

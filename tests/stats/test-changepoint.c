@@ -18,7 +18,7 @@
 #include "tests/ref/changepoint-ref.h"
 #include "common/banned.h"
 
-static gsl_rng *rng_seeded(unsigned long seed, size_t k)
+static gsl_rng *rng_case(unsigned long seed, size_t k)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
@@ -52,7 +52,7 @@ static void test_changepoint__q_matches_direct_sums(void)
 
 static void test_changepoint__step_found_at_its_index(void)
 {
-	gsl_rng *r = rng_seeded(7, 0);
+	gsl_rng *r = rng_case(7, 0);
 	double x[16];
 	struct stats_changepoint *cp;
 	size_t n, i;
@@ -73,7 +73,7 @@ static void test_changepoint__step_found_at_its_index(void)
 
 static void test_changepoint__two_steps_both_found(void)
 {
-	gsl_rng *r = rng_seeded(7, 1);
+	gsl_rng *r = rng_case(7, 1);
 	double x[24];
 	struct stats_changepoint *cp;
 	size_t n, i;
@@ -98,7 +98,7 @@ static void test_changepoint__flat_noise_has_none(void)
 	/* 20 fixed seeds of 30 flat noisy values: at sig 0.01 with the
 	   seeds fixed, none is named (a false point each would be ~1%) */
 	for (seed = 0; seed < 20; seed++) {
-		gsl_rng *r = rng_seeded(11, seed);
+		gsl_rng *r = rng_case(11, seed);
 		double x[30];
 		struct stats_changepoint *cp;
 		size_t n;
@@ -119,7 +119,7 @@ static void test_changepoint__groups_split_between_groups(void)
 	/* 16 groups of 3 values (a record's samples each); groups 11..15
 	   higher: the point is group 11. Whole groups are permuted, so
 	   few groups cannot prove much: 16 can. */
-	gsl_rng *r = rng_seeded(3, 0);
+	gsl_rng *r = rng_case(3, 0);
 	size_t start[17], g, n;
 	double x[48];
 	struct stats_changepoint *cp;
@@ -145,7 +145,7 @@ static void test_changepoint__segments_keep_min_size(void)
 {
 	/* a jump in the last 2 of 16 values: with min_size 4 no point may
 	   leave fewer than 4 values either side */
-	gsl_rng *r = rng_seeded(9, 0);
+	gsl_rng *r = rng_case(9, 0);
 	double x[16];
 	struct stats_changepoint *cp;
 	size_t n, i;
@@ -168,7 +168,7 @@ static void test_changepoint__same_seed_same_points(void)
 	double x[20];
 	size_t i, n1, n2;
 	struct stats_changepoint *a, *b;
-	gsl_rng *r1 = rng_seeded(5, 0), *r2 = rng_seeded(5, 0);
+	gsl_rng *r1 = rng_case(5, 0), *r2 = rng_case(5, 0);
 
 	for (i = 0; i < 20; i++)
 		x[i] = (i >= 12 ? 0.03 : 0) + 0.02 * sin((double)i * 2.1);
@@ -185,7 +185,7 @@ static void test_changepoint__same_seed_same_points(void)
 
 static void test_changepoint__smallest_inputs(void)
 {
-	gsl_rng *r = rng_seeded(1, 0);
+	gsl_rng *r = rng_case(1, 0);
 	double x[5] = { 0, 0, 5, 5, 5 };
 	struct stats_changepoint *cp = (void *)1;
 	size_t n = 99, k;
@@ -205,7 +205,7 @@ static void test_changepoint__smallest_inputs(void)
 
 static void test_changepoint__refuses_bad_input(void)
 {
-	gsl_rng *r = rng_seeded(1, 0);
+	gsl_rng *r = rng_case(1, 0);
 	double x[4] = { 1, 2, NAN, 4 }, y[4] = { 1, 2, 3, 4 };
 	size_t bad[3] = { 0, 2, 3 }, empty[3] = { 0, 2, 2 };
 	struct stats_changepoint *cp;

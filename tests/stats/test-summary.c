@@ -14,10 +14,9 @@
 
 #include "common/error.h"
 #include "tests/harness.h"
+#include "tests/stats/fixture.h"
 #include "tests/ref/stats-ref.h"
 #include "common/banned.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Summaries: numpy sums pairwise and we sum in order, and log/exp/sqrt may
@@ -26,41 +25,6 @@
  * (n for n - 1 in the sd of n = 1000 is already 5e-4 off).
  */
 #define SUMMARY_REL 1e-12
-
-static double *copy(const double *x, size_t n)
-{
-	double *c = xmalloc((n ? n : 1) * sizeof(*c));
-
-	memcpy(c, x, n * sizeof(*c));
-	return c;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *c = copy(x, n);
-
-	qsort(c, n, sizeof(*c), cmp_double);
-	return c;
-}
-
-static gsl_rng *rng_seeded(unsigned long seed)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-
-	if (!r) {
-		fputs("test-stats: gsl_rng_alloc failed\n", stderr);
-		abort();
-	}
-	gsl_rng_set(r, seed);
-	return r;
-}
 
 static void test_stats__summaries_match_numpy(void)
 {

@@ -13,10 +13,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "tests/harness.h"
+#include "tests/stats/fixture.h"
 #include "tests/ref/stats-ref.h"
 #include "common/banned.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static void test_stats__sign_test_matches_scipy(void)
 {

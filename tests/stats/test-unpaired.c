@@ -20,31 +20,11 @@
 #include "common/error.h"
 #include "gate/verdict.h"
 #include "tests/harness.h"
+#include "tests/stats/fixture.h"
 #include "tests/ref/rank-ref.h"
 #include "tests/ref/shift-ref.h"
 #include "tests/ref/unpaired-ref.h"
 #include "common/banned.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static gsl_rng *rng_seeded(unsigned long seed)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-
-	if (!r) {
-		fputs("test-unpaired: gsl_rng_alloc failed\n", stderr);
-		exit(2);
-	}
-	gsl_rng_set(r, seed);
-	return r;
-}
 
 static void test_unpaired__shift_matches_scipy(void)
 {
