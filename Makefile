@@ -92,9 +92,9 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspace-cache.o gate/workspace-artifacts.o \
 	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
 	gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/measure.o \
-	gate/verdict.o gate/suite.o gate/suite-shard.o gate/metrics.o gate/history.o
+	gate/verdict.o gate/suite.o gate/suite-filter.o gate/suite-shard.o gate/metrics.o gate/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o \
-	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/record.o \
+	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
 OS_OBJ = gate/os/$(OS).o
@@ -105,7 +105,7 @@ FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/pytest.o gate/format/gatereport.o
 REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
-	gate/report/progress.o gate/report/load.o
+	gate/report/progress.o gate/report/load.o gate/report/load-run.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(OS_OBJ) $(FORMAT_OBJ) \

@@ -1,6 +1,8 @@
 /*
  * gate's JSON report read back into the run model: the one reader of gate
  * reports (gate compare reads them through it, gate/format/gatereport.c).
+ * This file reads one benchmark entry; load-run.c the report around them
+ * and the entry points.
  * It reads what json.c writes, so writing a loaded model again gives the
  * same bytes. A report may lack fields an older gate did not write: they
  * take their zero or default; unknown names and schemas are refused.
@@ -18,18 +20,11 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
+#include "gate/report/load-internal.h"
 #include "common/banned.h"
 
-/* What the model borrows, owned here: configs, strings, the layout. */
-struct report_loaded {
-	struct bench_cfg *cfg;	/* one per entry of the report */
-	size_t ncfg;
-	char **str;
-	size_t nstr, capstr;
-	struct layout layout;
-};
-
-static const char *keep(struct report_loaded *L, const char *s)
+/* the strings the model borrows, owned with the load */
+const char *load_keep(struct report_loaded *L, const char *s)
 {
 	if (L->nstr == L->capstr) {
 		L->capstr = 2 * L->capstr + 16;
@@ -39,7 +34,7 @@ static const char *keep(struct report_loaded *L, const char *s)
 }
 
 /* size zeroed bytes, owned with the strings */
-static void *keep_mem(struct report_loaded *L, size_t size)
+void *load_keep_mem(struct report_loaded *L, size_t size)
 {
 	if (L->nstr == L->capstr) {
 		L->capstr = 2 * L->capstr + 16;
@@ -48,55 +43,47 @@ static void *keep_mem(struct report_loaded *L, size_t size)
 	return L->str[L->nstr++] = xcalloc(1, size);
 }
 
-static const cJSON *get(const cJSON *o, const char *k)
+const cJSON *load_get(const cJSON *o, const char *k)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
 /* A number; null (JSON's NaN) and absent give def. */
-static double num(const cJSON *o, const char *k, double def)
+double load_num(const cJSON *o, const char *k, double def)
 {
-	const cJSON *x = get(o, k);
+	const cJSON *x = load_get(o, k);
 
 	return cJSON_IsNumber(x) ? x->valuedouble : def;
 }
 
-static int flag(const cJSON *o, const char *k)
+int load_flag(const cJSON *o, const char *k)
 {
-	return cJSON_IsTrue(get(o, k));
+	return cJSON_IsTrue(load_get(o, k));
 }
 
-static const char *text(const cJSON *o, const char *k)
+const char *load_text(const cJSON *o, const char *k)
 {
-	const cJSON *x = get(o, k);
+	const cJSON *x = load_get(o, k);
 
 	return cJSON_IsString(x) ? x->valuestring : NULL;
 }
 
 /* A whole number within [lo, hi], else def: a forged report's 1e300 must
    not reach an integer conversion (undefined behaviour). */
-static long whole(const cJSON *o, const char *k, long def, long lo, long hi)
+long load_whole(const cJSON *o, const char *k, long def, long lo, long hi)
 {
-	double v = num(o, k, (double)def);
+	double v = load_num(o, k, (double)def);
 
 	return v >= (double)lo && v <= (double)hi ? (long)v : def;
 }
 
-static size_t count(const cJSON *o, const char *k)
+size_t load_count(const cJSON *o, const char *k)
 {
-	double v = num(o, k, 0);
+	double v = load_num(o, k, 0);
 
 	return v > 0 && v < 1e18 ? (size_t)v : 0;
 }
 
-/* The context of one load, for messages. */
-struct loading {
-	const char *origin;
-	struct gate_err *err;	/* NULL: messages are printed */
-	struct report_loaded *L;
-	int failed;
-	int slot;		/* the suite value the metric read is, or -1 */
-};
 
 /*
  * Look s up among the n names name_of(0..n) gives: its index, def when
@@ -137,6 +124,12 @@ static const char *statistic_at(int i)
 	return stats_estimator_name((enum stats_estimator)i);
 }
 
+enum verdict load_verdict(struct loading *ld, const char *s, enum verdict def)
+{
+	return (enum verdict)LOOKUP(ld, s, VERDICT_ACCEPTED + 1, verdict,
+				    (int)def, "verdict");
+}
+
 /* Where sample_value reads metric m. */
 static void set_value(struct sample *s, enum metric m, double v)
 {
@@ -171,17 +164,17 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 	s->wall = s->cpu = NAN;
 	for (id = 0; id < METRIC_COUNT; id++)
 		s->value[id] = NAN;
-	set_value(s, m, num(o, arm, NAN));
+	set_value(s, m, load_num(o, arm, NAN));
 	snprintf(k, sizeof(k), "%s_wall", arm);
-	if (get(o, k))
-		s->wall = num(o, k, NAN);
+	if (load_get(o, k))
+		s->wall = load_num(o, k, NAN);
 	snprintf(k, sizeof(k), "%s_cpu", arm);
-	if (get(o, k))
-		s->cpu = num(o, k, NAN);
+	if (load_get(o, k))
+		s->cpu = load_num(o, k, NAN);
 	snprintf(k, sizeof(k), "%s_maxrss_kb", arm);
-	s->maxrss_kb = whole(o, k, 0, 0, LONG_MAX / 2);
+	s->maxrss_kb = load_whole(o, k, 0, 0, LONG_MAX / 2);
 	snprintf(k, sizeof(k), "%s_values", arm);
-	vals = get(o, k);
+	vals = load_get(o, k);
 	cJSON_ArrayForEach(v, vals) {
 		id = value_slot_named(c, v->string);
 		if (id < 0)
@@ -202,7 +195,7 @@ static int load_samples(struct loading *ld, struct bench_run *br,
 	br->pairs = xcalloc(n ? n : 1, sizeof(*br->pairs));
 	br->npairs = n;
 	cJSON_ArrayForEach(s, list) {
-		const char *first = text(s, "first");
+		const char *first = load_text(s, "first");
 
 		br->pairs[i].head_first = first && !strcmp(first, "head");
 		load_arm(ld, &br->pairs[i].s[ARM_BASE], s, "base", br->cfg);
@@ -217,33 +210,33 @@ static void load_figures(struct bench_stats *st, const cJSON *o)
 {
 	const cJSON *x;
 
-	x = get(o, "ratio");
-	st->estimate = num(x, "estimate", NAN);
-	st->median = num(x, "median", NAN);
-	st->low = num(x, "low", NAN);
-	st->high = num(x, "high", NAN);
-	st->level = num(x, "level", NAN);
-	st->geomean = num(x, "geomean", NAN);
-	st->excludes = num(o, "pass_excludes", NAN);
-	st->strict = flag(o, "strict");
-	st->min_n = count(o, "min_pairs_for_interval");
-	x = get(o, "tests");
-	st->wilcoxon_p = num(x, "wilcoxon_p", NAN);
-	st->mann_whitney_p = num(x, "mann_whitney_p", NAN);
-	st->outliers = count(o, "outliers");
-	st->drift = num(o, "drift", NAN);
-	x = get(o, "wins");
-	st->head_slower = count(x, "head_slower");
-	st->of = count(x, "of");
-	st->sign_p = num(x, "p", NAN);
-	x = get(o, "base");
-	st->base_median = num(x, "median", NAN);
-	st->base_cv = num(x, "cv", NAN);
-	st->base_spread = num(x, "spread", NAN);
-	x = get(o, "head");
-	st->head_median = num(x, "median", NAN);
-	st->head_cv = num(x, "cv", NAN);
-	st->head_spread = num(x, "spread", NAN);
+	x = load_get(o, "ratio");
+	st->estimate = load_num(x, "estimate", NAN);
+	st->median = load_num(x, "median", NAN);
+	st->low = load_num(x, "low", NAN);
+	st->high = load_num(x, "high", NAN);
+	st->level = load_num(x, "level", NAN);
+	st->geomean = load_num(x, "geomean", NAN);
+	st->excludes = load_num(o, "pass_excludes", NAN);
+	st->strict = load_flag(o, "strict");
+	st->min_n = load_count(o, "min_pairs_for_interval");
+	x = load_get(o, "tests");
+	st->wilcoxon_p = load_num(x, "wilcoxon_p", NAN);
+	st->mann_whitney_p = load_num(x, "mann_whitney_p", NAN);
+	st->outliers = load_count(o, "outliers");
+	st->drift = load_num(o, "drift", NAN);
+	x = load_get(o, "wins");
+	st->head_slower = load_count(x, "head_slower");
+	st->of = load_count(x, "of");
+	st->sign_p = load_num(x, "p", NAN);
+	x = load_get(o, "base");
+	st->base_median = load_num(x, "median", NAN);
+	st->base_cv = load_num(x, "cv", NAN);
+	st->base_spread = load_num(x, "spread", NAN);
+	x = load_get(o, "head");
+	st->head_median = load_num(x, "median", NAN);
+	st->head_cv = load_num(x, "cv", NAN);
+	st->head_spread = load_num(x, "spread", NAN);
 }
 
 /* One entry of "metrics": its figures, and its line of the config. */
@@ -256,11 +249,11 @@ static void load_accept(struct loading *ld, struct bench_stats *st,
 
 	if (!a)
 		return;
-	va = keep_mem(ld->L, sizeof(*va));
-	va->pattern = keep(ld->L, (s = text(a, "pattern")) ? s : "");
-	va->bound = num(a, "bound", 0);
-	va->commit = keep(ld->L, (s = text(a, "commit")) ? s : "");
-	va->reason = keep(ld->L, (s = text(a, "reason")) ? s : "");
+	va = load_keep_mem(ld->L, sizeof(*va));
+	va->pattern = load_keep(ld->L, (s = load_text(a, "pattern")) ? s : "");
+	va->bound = load_num(a, "bound", 0);
+	va->commit = load_keep(ld->L, (s = load_text(a, "commit")) ? s : "");
+	va->reason = load_keep(ld->L, (s = load_text(a, "reason")) ? s : "");
 	va->matched = 1;
 	st->accept = va;
 }
@@ -274,16 +267,16 @@ static void load_value_slot(struct loading *ld, struct bench_cfg *c,
 			    size_t k, const cJSON *m)
 {
 	struct value_slot *vs;
-	const char *u = text(m, "unit");
+	const char *u = load_text(m, "unit");
 
 	ld->slot = -1;
-	if (k >= METRIC_VALUES || !get(m, "higher_is_better"))
+	if (k >= METRIC_VALUES || !load_get(m, "higher_is_better"))
 		return;
 	ld->slot = (int)k;
 	vs = &c->values[k];
-	vs->unit = vs->label = keep(ld->L, u ? u : "");
-	vs->higher_better = flag(m, "higher_is_better");
-	vs->throughput = flag(m, "throughput");
+	vs->unit = vs->label = load_keep(ld->L, u ? u : "");
+	vs->higher_better = load_flag(m, "higher_is_better");
+	vs->throughput = load_flag(m, "throughput");
 	vs->counted = unit_is_count(vs->unit);
 }
 
@@ -297,28 +290,28 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 	if (ld->slot >= 0)
 		st->metric = (enum metric)(METRIC_VALUE + ld->slot);
 	else
-		st->metric = LOOKUP(ld, text(o, "name"), METRIC_COUNT, metric,
+		st->metric = LOOKUP(ld, load_text(o, "name"), METRIC_COUNT, metric,
 				    c->metric, "metric");
-	st->gating = flag(o, "gating");
-	st->verdict = LOOKUP(ld, text(o, "verdict"), VERDICT_ACCEPTED + 1,
+	st->gating = load_flag(o, "gating");
+	st->verdict = LOOKUP(ld, load_text(o, "verdict"), VERDICT_ACCEPTED + 1,
 			     verdict, VERDICT_ERROR, "verdict");
-	if ((s = text(o, "reason")))
+	if ((s = load_text(o, "reason")))
 		st->reason = xstrdup(s);
-	st->floor = num(o, "min_effect", c->min_effect);
-	st->varies = flag(o, "counts_vary");
-	st->exact = flag(o, "exact");
+	st->floor = load_num(o, "min_effect", c->min_effect);
+	st->varies = load_flag(o, "counts_vary");
+	st->exact = load_flag(o, "exact");
 	st->statistic = c->statistic;
 	st->interval = c->interval;
-	st->interval_used = LOOKUP(ld, text(o, "interval_used"),
+	st->interval_used = LOOKUP(ld, load_text(o, "interval_used"),
 				   INTERVAL_BCA + 1, interval, c->interval,
 				   "interval");
-	if ((s = text(o, "interval_why")))
-		st->interval_why = keep(ld->L, s);
-	load_accept(ld, st, get(o, "accepted"));
-	st->improved = flag(o, "improved");
+	if ((s = load_text(o, "interval_why")))
+		st->interval_why = load_keep(ld->L, s);
+	load_accept(ld, st, load_get(o, "accepted"));
+	st->improved = load_flag(o, "improved");
 	st->rule = c->rule;
 	st->target = c->target_halfwidth;
-	st->n = count(o, "pairs");
+	st->n = load_count(o, "pairs");
 	load_figures(st, o);
 	mc->id = st->metric;
 	mc->gating = st->gating;
@@ -332,7 +325,7 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 static void metrics_from_samples(struct loading *ld, struct bench_cfg *c,
 				 const cJSON *samples)
 {
-	const cJSON *v, *vals = get(cJSON_GetArrayItem(samples, 0),
+	const cJSON *v, *vals = load_get(cJSON_GetArrayItem(samples, 0),
 				    "base_values");
 
 	cJSON_ArrayForEach(v, vals) {
@@ -356,13 +349,13 @@ static void metrics_from_samples(struct loading *ld, struct bench_cfg *c,
 static void load_result(struct loading *ld, struct run_bench *b,
 			struct bench_cfg *c, const cJSON *o)
 {
-	const cJSON *list = get(o, "metrics"), *m;
+	const cJSON *list = load_get(o, "metrics"), *m;
 	struct bench_result *res = &b->result;
 	enum stop_reason stop;
-	size_t looks = count(o, "looks"), i;
+	size_t looks = load_count(o, "looks"), i;
 	const char *s;
 
-	stop = LOOKUP(ld, text(o, "stopped"), STOP_ERROR + 1, stop,
+	stop = LOOKUP(ld, load_text(o, "stopped"), STOP_ERROR + 1, stop,
 		      STOP_NONE, "stop");
 	if (cJSON_IsArray(list) && cJSON_GetArraySize(list) > 0) {
 		res->n = (size_t)cJSON_GetArraySize(list);
@@ -380,9 +373,9 @@ static void load_result(struct loading *ld, struct run_bench *b,
 		}
 		c->nmetrics = res->n;
 	} else {
-		metrics_from_samples(ld, c, get(o, "samples"));
+		metrics_from_samples(ld, c, load_get(o, "samples"));
 		/* the reason or looks of a benchmark not analysed */
-		if (get(o, "reason") || get(o, "looks")) {
+		if (load_get(o, "reason") || load_get(o, "looks")) {
 			res->n = 1;
 			res->m = xcalloc(1, sizeof(*res->m));
 			res->m[0].metric = c->metric;
@@ -392,7 +385,7 @@ static void load_result(struct loading *ld, struct run_bench *b,
 			res->m[0].statistic = c->statistic;
 			res->m[0].interval = c->interval;
 			res->m[0].interval_used = c->interval;
-			if ((s = text(o, "reason")))
+			if ((s = load_text(o, "reason")))
 				res->m[0].reason = xstrdup(s);
 		}
 	}
@@ -410,7 +403,7 @@ static void load_result(struct loading *ld, struct run_bench *b,
  * report draws them (the decision is the one the report holds and stays;
  * the ratios are not written back, so the round trip is unchanged).
  */
-static void load_ratios(struct run_bench *b, const struct run_report *r)
+void load_ratios(struct run_bench *b, const struct run_report *r)
 {
 	struct bench_result tmp;
 	struct verdict_opts vo = { 1 - r->level, 200, r->seed, r->strict };
@@ -440,7 +433,7 @@ static void load_parity(struct bench_run *br, struct bench_cfg *c,
 	int a;
 
 	for (a = 0; a < 2; a++) {
-		const char *s = text(p, arms[a]);
+		const char *s = load_text(p, arms[a]);
 		size_t n;
 
 		if (!s)
@@ -451,51 +444,51 @@ static void load_parity(struct bench_run *br, struct bench_cfg *c,
 			 sscanf(s, "same cases in %zu samples", &n) == 1)
 			br->nsamples[a] = n;
 	}
-	br->parity_differs = flag(p, "arms_differ");
+	br->parity_differs = load_flag(p, "arms_differ");
 }
 
 /* The configuration json.c wrote beside the figures. */
 static void load_cfg(struct loading *ld, struct bench_cfg *c,
 		     struct bench_run *br, const cJSON *o)
 {
-	const char *unit = text(o, "unit"), *s;
+	const char *unit = load_text(o, "unit"), *s;
 
-	c->name = (char *)keep(ld->L, text(o, "name"));
-	if ((s = text(o, "suite")))
-		br->suite_name = keep(ld->L, s);
-	c->metric = LOOKUP(ld, text(o, "metric"), METRIC_COUNT, metric,
+	c->name = (char *)load_keep(ld->L, load_text(o, "name"));
+	if ((s = load_text(o, "suite")))
+		br->suite_name = load_keep(ld->L, s);
+	c->metric = LOOKUP(ld, load_text(o, "metric"), METRIC_COUNT, metric,
 			   br->suite_name ? METRIC_VALUE : METRIC_WALL,
 			   "metric");
 	if (br->suite_name || strcmp(unit, metric_unit(c->metric)))
-		c->unit = keep(ld->L, unit);
-	c->format = LOOKUP(ld, text(o, "format"), FORMAT_GATE + 1, format,
+		c->unit = load_keep(ld->L, unit);
+	c->format = LOOKUP(ld, load_text(o, "format"), FORMAT_GATE + 1, format,
 			   FORMAT_TIME, "format");
-	c->higher_better = flag(o, "higher_is_better");
-	c->inner = count(o, "repetitions");
-	c->suite_metric = LOOKUP(ld, text(o, "suite_metric"), METRIC_COUNT,
+	c->higher_better = load_flag(o, "higher_is_better");
+	c->inner = load_count(o, "repetitions");
+	c->suite_metric = LOOKUP(ld, load_text(o, "suite_metric"), METRIC_COUNT,
 				 metric, METRIC_WALL, "metric");
-	c->min_effect = num(o, "min_effect", 0);
-	c->warmup = (unsigned)count(o, "warmup");
-	c->pairs = (unsigned)count(o, "min_pairs");
-	c->max_pairs = (unsigned)count(o, "max_pairs");
-	c->target_halfwidth = num(o, "target_halfwidth", 0);
-	c->rule = LOOKUP(ld, text(o, "rule"), RULE_SIGNIFICANT + 1, rule,
+	c->min_effect = load_num(o, "min_effect", 0);
+	c->warmup = (unsigned)load_count(o, "warmup");
+	c->pairs = (unsigned)load_count(o, "min_pairs");
+	c->max_pairs = (unsigned)load_count(o, "max_pairs");
+	c->target_halfwidth = load_num(o, "target_halfwidth", 0);
+	c->rule = LOOKUP(ld, load_text(o, "rule"), RULE_SIGNIFICANT + 1, rule,
 			 RULE_FLOOR, "rule");
-	c->statistic = LOOKUP(ld, text(o, "statistic"), STATS_MEAN + 1,
+	c->statistic = LOOKUP(ld, load_text(o, "statistic"), STATS_MEAN + 1,
 			      statistic, STATS_HL, "statistic");
-	c->interval = LOOKUP(ld, text(o, "interval"), INTERVAL_BCA + 1,
+	c->interval = LOOKUP(ld, load_text(o, "interval"), INTERVAL_BCA + 1,
 			     interval, INTERVAL_EXACT, "interval");
 	c->parity = 1;
 	br->cfg = c;
-	br->seconds = num(o, "seconds", 0);
-	br->pairs_raised_from = (unsigned)count(o, "pairs_raised_from");
-	br->pairs_needed = (unsigned)count(o, "pairs_needed");
-	br->counter = LOOKUP(ld, text(o, "counter"), COUNTER_VALGRIND + 1,
+	br->seconds = load_num(o, "seconds", 0);
+	br->pairs_raised_from = (unsigned)load_count(o, "pairs_raised_from");
+	br->pairs_needed = (unsigned)load_count(o, "pairs_needed");
+	br->counter = LOOKUP(ld, load_text(o, "counter"), COUNTER_VALGRIND + 1,
 			     counter, COUNTER_AUTO, "counter");
-	br->plain_runs = flag(o, "plain_runs");
-	if ((s = text(o, "alloc_lib")))
+	br->plain_runs = load_flag(o, "plain_runs");
+	if ((s = load_text(o, "alloc_lib")))
 		br->alloc_lib = xstrdup(s);
-	if ((s = text(o, "error")))
+	if ((s = load_text(o, "error")))
 		br->error = xstrdup(s);
 }
 
@@ -503,7 +496,7 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 static void load_artifacts(struct bench_run *br, const cJSON *x)
 {
 	static const char *const arms[2] = { "base", "head" };
-	const cJSON *files = get(x, "files"), *f;
+	const cJSON *files = load_get(x, "files"), *f;
 	size_t n = 0;
 	int a;
 
@@ -512,13 +505,13 @@ static void load_artifacts(struct bench_run *br, const cJSON *x)
 	br->artifacts = xcalloc((size_t)cJSON_GetArraySize(files),
 				sizeof(*br->artifacts));
 	cJSON_ArrayForEach(f, files) {
-		const char *path = text(f, "path");
+		const char *path = load_text(f, "path");
 
 		if (!path)
 			continue;
 		br->artifacts[n].path = xstrdup(path);
 		for (a = 0; a < 2; a++) {
-			const char *h = text(f, arms[a]);
+			const char *h = load_text(f, arms[a]);
 
 			snprintf(br->artifacts[n].sha256[a],
 				 sizeof(br->artifacts[n].sha256[a]), "%s",
@@ -527,17 +520,17 @@ static void load_artifacts(struct bench_run *br, const cJSON *x)
 		n++;
 	}
 	br->nartifacts = n;
-	if (flag(x, "identical"))
-		br->identical = flag(x, "measured") ? 2 : 1;
+	if (load_flag(x, "identical"))
+		br->identical = load_flag(x, "measured") ? 2 : 1;
 }
 
-static int load_bench(struct loading *ld, struct run_bench *b,
+int load_bench(struct loading *ld, struct run_bench *b,
 		      struct bench_cfg *c, const cJSON *o)
 {
-	const cJSON *samples = get(o, "samples");
-	const char *v = text(o, "verdict"), *s;
+	const cJSON *samples = load_get(o, "samples");
+	const char *v = load_text(o, "verdict"), *s;
 
-	if (!text(o, "name") || !text(o, "unit") || !cJSON_IsArray(samples))
+	if (!load_text(o, "name") || !load_text(o, "unit") || !cJSON_IsArray(samples))
 		return error_to(ld->err, "%s: a benchmark lacks \"name\", "
 				"\"unit\" or \"samples\": not a gate JSON "
 				"report", ld->origin);
@@ -552,277 +545,12 @@ static int load_bench(struct loading *ld, struct run_bench *b,
 		b->run.is_new = b->result.verdict == VERDICT_NEW;
 	}
 	load_result(ld, b, c, o);
-	load_parity(&b->run, c, get(o, "parity"));
-	load_artifacts(&b->run, get(o, "artifacts"));
-	if ((s = text(o, "environment_note")))
+	load_parity(&b->run, c, load_get(o, "parity"));
+	load_artifacts(&b->run, load_get(o, "artifacts"));
+	if ((s = load_text(o, "environment_note")))
 		b->note = xstrdup(s);
 	if (load_samples(ld, &b->run, samples) < 0)
 		return -1;
 	run_bench_view(b);
 	return ld->failed ? -1 : 0;
-}
-
-static void load_rev(struct loading *ld, struct report_rev *v,
-		     const cJSON *o)
-{
-	const char *s;
-
-	v->label = keep(ld->L, (s = text(o, "rev")) ? s : "");
-	v->commit = keep(ld->L, (s = text(o, "commit")) ? s : "");
-	v->tree = keep(ld->L, (s = text(o, "tree")) ? s : "");
-	if ((s = text(o, "chosen_as")))
-		v->how = keep(ld->L, s);
-	v->worktree = get(o, "uncommitted_changes") != NULL;
-	v->dirty = flag(o, "uncommitted_changes");
-}
-
-static void load_string(char *dst, size_t size, const cJSON *o,
-			const char *k)
-{
-	const char *s = text(o, k);
-
-	snprintf(dst, size, "%s", s ? s : "unknown");
-}
-
-static void load_machine(struct machine *m, const cJSON *o)
-{
-	const cJSON *lb = get(o, "load_before"), *la = get(o, "load_after");
-	int i;
-
-	load_string(m->cpu, sizeof(m->cpu), o, "cpu");
-	m->cores = whole(o, "cores", 0, 0, 1L << 30);
-	load_string(m->smt, sizeof(m->smt), o, "smt");
-	load_string(m->governor, sizeof(m->governor), o, "governor");
-	load_string(m->turbo, sizeof(m->turbo), o, "turbo");
-	load_string(m->virt, sizeof(m->virt), o, "virtualisation");
-	load_string(m->kernel, sizeof(m->kernel), o, "kernel");
-	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
-	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
-	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
-	m->perf_paranoid = (int)whole(o, "perf_event_paranoid", -99, -99, 99);
-	for (i = 0; i < 3; i++) {
-		const cJSON *b = cJSON_GetArrayItem(lb, i);
-		const cJSON *a = cJSON_GetArrayItem(la, i);
-
-		m->load_before[i] = cJSON_IsNumber(b) ? b->valuedouble : -1;
-		m->load_after[i] = cJSON_IsNumber(a) ? a->valuedouble : -1;
-	}
-}
-
-static void load_conditions(struct loading *ld, struct run_report *r,
-			    const cJSON *o)
-{
-	struct layout *l = &ld->L->layout;
-	const char *s, *arms = text(o, "arm_dirs");
-	double mean = num(o, "env_pad_mean", 0);
-
-	if ((s = text(o, "base_dir")))
-		r->arm_dir[ARM_BASE] = keep(ld->L, s);
-	if ((s = text(o, "head_dir")))
-		r->arm_dir[ARM_HEAD] = keep(ld->L, s);
-	r->arms_random = !arms ? 0 : !strcmp(arms, "kept") ? 2 :
-			  !strcmp(arms, "random");
-	l->env_pad = num(o, "env_pad_max", 0) > 0;
-	l->samples = (unsigned long)count(o, "env_pad_samples");
-	l->pad_total = (unsigned long)llround(mean * (double)l->samples);
-	if ((s = text(o, "scratch")))
-		l->scratch = (char *)keep(ld->L, s);
-	if ((s = text(o, "pin")))
-		r->pin = keep(ld->L, s);
-	r->layout = l;
-}
-
-/* Which config decided, and how head's differed from base's. */
-static void load_policy(struct loading *ld, struct run_report *r,
-			const cJSON *p)
-{
-	const cJSON *list = get(p, "policy_differences"), *it;
-	const char **diff;
-	const char *s;
-	size_t n = 0;
-
-	if ((s = text(p, "policy")))
-		r->policy = keep(ld->L, s);
-	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
-		return;
-	diff = keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) *
-			sizeof(*diff));
-	cJSON_ArrayForEach(it, list)
-		if (cJSON_IsString(it))
-			diff[n++] = keep(ld->L, it->valuestring);
-	r->policy_diff = diff;
-	r->npolicy_diff = n;
-}
-
-/* "time": where the run's time went */
-static void load_time(struct run_report *r, const cJSON *t)
-{
-	const cJSON *b = get(t, "build");
-
-	r->build_seconds[ARM_BASE] = num(b, "base", 0);
-	r->build_seconds[ARM_HEAD] = num(b, "head", 0);
-	r->measure_seconds = num(t, "measuring", 0);
-	r->total_seconds = num(t, "total", 0);
-}
-
-/* "shard.split": the suites split by case over the shards */
-static void load_split(struct loading *ld, struct run_report *r,
-		       const cJSON *list)
-{
-	struct run_split *sp;
-	const cJSON *o;
-	size_t k = 0;
-
-	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
-		return;
-	sp = keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) * sizeof(*sp));
-	cJSON_ArrayForEach(o, list) {
-		const char *s = text(o, "suite");
-
-		sp[k].suite = keep(ld->L, s ? s : "");
-		sp[k++].cases = count(o, "cases");
-	}
-	r->split = sp;
-	r->nsplit = k;
-}
-
-static void load_protocol(struct loading *ld, struct run_report *r,
-			  const cJSON *p)
-{
-	const cJSON *sh;
-	const char *s;
-
-	r->config_origin = keep(ld->L, (s = text(p, "config")) ? s : "");
-	if ((s = text(p, "config_note")))
-		r->config_note = keep(ld->L, s);
-	load_policy(ld, r, p);
-	r->seed = (unsigned long)whole(p, "seed", 0, 0, 4294967295L);
-	r->level = num(p, "one_sided_level", num(p, "adjusted_confidence",
-						  0));
-	r->strict = flag(p, "strict");
-	r->budget = num(p, "budget_seconds", 0);
-	r->resamples = (unsigned)whole(p, "resamples", 0, 0, 1L << 30);
-	r->confidence = num(p, "confidence", 0);
-	r->compared = count(p, "compared");
-	if ((s = text(p, "config_hash")))
-		r->config_hash = keep(ld->L, s);
-	if ((sh = get(p, "shard"))) {
-		r->shard = (unsigned)count(sh, "index");
-		r->nshards = (unsigned)count(sh, "count");
-		r->elsewhere = count(sh, "compared_elsewhere");
-		load_split(ld, r, get(sh, "split"));
-	}
-	load_conditions(ld, r, get(p, "conditions"));
-}
-
-/* Refuse a report this gate cannot read: only schema REPORT_SCHEMA. */
-static int check_schema(const cJSON *root, const char *origin,
-			struct gate_err *err)
-{
-	const cJSON *v = get(root, "schema");
-	const char *by = text(root, "gate_version");
-
-	if (!cJSON_IsNumber(v))
-		return error_to(err, "%s: no numeric \"schema\": not a gate "
-				"JSON report this gate reads (it reads schema "
-				"%d)", origin, REPORT_SCHEMA);
-	if (v->valuedouble != REPORT_SCHEMA)
-		return error_to(err, "%s: report schema %g is not one this "
-				"gate reads (it reads schema %d); read it with "
-				"the gate that wrote it%s%s", origin,
-				v->valuedouble, REPORT_SCHEMA,
-				by ? ", version " : "", by ? by : "");
-	return 0;
-}
-
-static int load_root(struct loading *ld, struct run_report *r,
-		     const cJSON *root)
-{
-	const cJSON *list = get(root, "benchmarks"), *o;
-	const char *s = text(root, "verdict");
-	size_t i = 0;
-
-	if (check_schema(root, ld->origin, ld->err) < 0)
-		return -1;
-	if (!cJSON_IsArray(list))
-		return error_to(ld->err, "%s: no \"benchmarks\" list: not a "
-				"gate JSON report", ld->origin);
-	if ((s = text(root, "gate_version")))
-		r->gate_version = keep(ld->L, s);
-	s = text(root, "verdict");
-	if (s && !strcmp(s, "interrupted"))
-		r->interrupted = (int)whole(root, "signal", SIGINT, 1, 64);
-	else
-		r->suite = LOOKUP(ld, s, VERDICT_ACCEPTED + 1, verdict,
-				  VERDICT_PASS, "verdict");
-	r->exit_code = (int)whole(root, "exit_code", 0, 0, 255);
-	r->advisory = flag(root, "advisory");
-	load_rev(ld, &r->rev[ARM_BASE], get(root, "base"));
-	load_rev(ld, &r->rev[ARM_HEAD], get(root, "head"));
-	load_protocol(ld, r, get(root, "protocol"));
-	load_time(r, get(root, "time"));
-	load_machine(&r->machine, get(root, "environment"));
-	if ((s = text(root, "error")))
-		r->error = keep(ld->L, s);
-	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);
-	ld->L->cfg = xcalloc(ld->L->ncfg ? ld->L->ncfg : 1,
-			     sizeof(*ld->L->cfg));
-	run_alloc(r, ld->L->ncfg);
-	cJSON_ArrayForEach(o, list) {
-		if (load_bench(ld, &r->b[i], &ld->L->cfg[i], o) < 0)
-			return -1;
-		i++;
-	}
-	for (i = 0; i < r->n; i++)
-		load_ratios(&r->b[i], r);
-	if (r->interrupted) {
-		enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
-
-		for (i = 0; i < r->n; i++)
-			v[i] = r->b[i].result.verdict;
-		r->suite = verdict_suite(v, r->n);
-		free(v);
-	}
-	return ld->failed ? -1 : 0;
-}
-
-int report_load_to(struct run_report *r, const char *text, size_t len,
-		   const char *origin, struct gate_err *err)
-{
-	cJSON *root;
-	struct loading ld = { origin, err, NULL, 0, -1 };
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	if (!(root = format_json_to(text, len, origin, "gate report", err)))
-		return -1;
-	ld.L = xcalloc(1, sizeof(*ld.L));
-	r->loaded = ld.L;
-	ret = load_root(&ld, r, root);
-	cJSON_Delete(root);
-	if (ret < 0)
-		report_load_release(r);
-	return ret;
-}
-
-int report_load(struct run_report *r, const char *text, size_t len,
-		const char *origin)
-{
-	return report_load_to(r, text, len, origin, NULL);
-}
-
-void report_load_release(struct run_report *r)
-{
-	struct report_loaded *L = r->loaded;
-	size_t i;
-
-	run_release(r);
-	if (L) {
-		for (i = 0; i < L->nstr; i++)
-			free(L->str[i]);
-		free(L->str);
-		free(L->cfg);
-		free(L);
-	}
-	memset(r, 0, sizeof(*r));
 }

@@ -1,0 +1,49 @@
+/*
+ * gate init's parts (private to gate/cmd/init.c and init-make.c): what it
+ * found, and the makefile scanning that init-make.c does for it.
+ */
+#ifndef GATE_CMD_INIT_H
+#define GATE_CMD_INIT_H
+
+#include <stddef.h>
+
+#define MAX_BENCH 16
+
+struct found {
+	const char *system;	/* "make", ... or NULL */
+	const char *build;
+	char *build_owned;	/* build with extra targets, or NULL */
+	char *extra;		/* " t1 t2": targets the build must also make */
+	char *sub_build;	/* " && make -C DIR PROG" for each program a
+				   makefile below the top makes, or NULL */
+	char *names[MAX_BENCH];
+	char **runs[MAX_BENCH];	/* argv, NULL-terminated, owned */
+	int parity[MAX_BENCH];
+	char *why[MAX_BENCH];	/* why it was proposed, owned */
+	char *skipped[4 * MAX_BENCH];	/* candidates left out, and why */
+	size_t n, nskipped;
+};
+
+/* Leave a candidate out, saying why (why is owned: freed here or later). */
+void init_skip(struct found *f, char *why);
+/* Whether dir/name exists. */
+int init_exists(const char *dir, const char *name);
+/*
+ * Add a benchmark called called for target, running argv (NULL-ended,
+ * "%s" replaced by target), with why it was proposed (owned).
+ */
+void init_add_as(struct found *f, const char *called, const char *target,
+		 int parity, const char *const *argv, char *why);
+void init_add_why(struct found *f, const char *target, int parity,
+		  const char *const *argv, char *why);
+
+/* init-make.c: a makefile's targets, checked with make -n. */
+char *init_dry_run(const char *top, const char *target, char **why);
+void init_scan_linked(struct found *f, const char *commands,
+		      const char *source);
+void init_scan_make(struct found *f, const char *top, const char *text,
+		    int dry, const char *all);
+void init_scan_subdirs(struct found *f, const char *top, const char *sub,
+		       int depth);
+
+#endif

@@ -1,0 +1,283 @@
+/*
+ * The report around the benchmarks, read back: revisions, machine,
+ * conditions, policy, time, shards, protocol and the schema; and the
+ * loader's entry points (gate/report/load.h). load.c reads each benchmark.
+ */
+#include "gate/report/load.h"
+
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "gate/report/load-internal.h"
+#include "common/banned.h"
+
+static void load_rev(struct loading *ld, struct report_rev *v,
+		     const cJSON *o)
+{
+	const char *s;
+
+	v->label = load_keep(ld->L, (s = load_text(o, "rev")) ? s : "");
+	v->commit = load_keep(ld->L, (s = load_text(o, "commit")) ? s : "");
+	v->tree = load_keep(ld->L, (s = load_text(o, "tree")) ? s : "");
+	if ((s = load_text(o, "chosen_as")))
+		v->how = load_keep(ld->L, s);
+	v->worktree = load_get(o, "uncommitted_changes") != NULL;
+	v->dirty = load_flag(o, "uncommitted_changes");
+}
+
+static void load_string(char *dst, size_t size, const cJSON *o,
+			const char *k)
+{
+	const char *s = load_text(o, k);
+
+	snprintf(dst, size, "%s", s ? s : "unknown");
+}
+
+static void load_machine(struct machine *m, const cJSON *o)
+{
+	const cJSON *lb = load_get(o, "load_before"), *la = load_get(o, "load_after");
+	int i;
+
+	load_string(m->cpu, sizeof(m->cpu), o, "cpu");
+	m->cores = load_whole(o, "cores", 0, 0, 1L << 30);
+	load_string(m->smt, sizeof(m->smt), o, "smt");
+	load_string(m->governor, sizeof(m->governor), o, "governor");
+	load_string(m->turbo, sizeof(m->turbo), o, "turbo");
+	load_string(m->virt, sizeof(m->virt), o, "virtualisation");
+	load_string(m->kernel, sizeof(m->kernel), o, "kernel");
+	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
+	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
+	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
+	m->perf_paranoid = (int)load_whole(o, "perf_event_paranoid", -99, -99, 99);
+	for (i = 0; i < 3; i++) {
+		const cJSON *b = cJSON_GetArrayItem(lb, i);
+		const cJSON *a = cJSON_GetArrayItem(la, i);
+
+		m->load_before[i] = cJSON_IsNumber(b) ? b->valuedouble : -1;
+		m->load_after[i] = cJSON_IsNumber(a) ? a->valuedouble : -1;
+	}
+}
+
+static void load_conditions(struct loading *ld, struct run_report *r,
+			    const cJSON *o)
+{
+	struct layout *l = &ld->L->layout;
+	const char *s, *arms = load_text(o, "arm_dirs");
+	double mean = load_num(o, "env_pad_mean", 0);
+
+	if ((s = load_text(o, "base_dir")))
+		r->arm_dir[ARM_BASE] = load_keep(ld->L, s);
+	if ((s = load_text(o, "head_dir")))
+		r->arm_dir[ARM_HEAD] = load_keep(ld->L, s);
+	r->arms_random = !arms ? 0 : !strcmp(arms, "kept") ? 2 :
+			  !strcmp(arms, "random");
+	l->env_pad = load_num(o, "env_pad_max", 0) > 0;
+	l->samples = (unsigned long)load_count(o, "env_pad_samples");
+	l->pad_total = (unsigned long)llround(mean * (double)l->samples);
+	if ((s = load_text(o, "scratch")))
+		l->scratch = (char *)load_keep(ld->L, s);
+	if ((s = load_text(o, "pin")))
+		r->pin = load_keep(ld->L, s);
+	r->layout = l;
+}
+
+/* Which config decided, and how head's differed from base's. */
+static void load_policy(struct loading *ld, struct run_report *r,
+			const cJSON *p)
+{
+	const cJSON *list = load_get(p, "policy_differences"), *it;
+	const char **diff;
+	const char *s;
+	size_t n = 0;
+
+	if ((s = load_text(p, "policy")))
+		r->policy = load_keep(ld->L, s);
+	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
+		return;
+	diff = load_keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) *
+			sizeof(*diff));
+	cJSON_ArrayForEach(it, list)
+		if (cJSON_IsString(it))
+			diff[n++] = load_keep(ld->L, it->valuestring);
+	r->policy_diff = diff;
+	r->npolicy_diff = n;
+}
+
+/* "time": where the run's time went */
+static void load_time(struct run_report *r, const cJSON *t)
+{
+	const cJSON *b = load_get(t, "build");
+
+	r->build_seconds[ARM_BASE] = load_num(b, "base", 0);
+	r->build_seconds[ARM_HEAD] = load_num(b, "head", 0);
+	r->measure_seconds = load_num(t, "measuring", 0);
+	r->total_seconds = load_num(t, "total", 0);
+}
+
+/* "shard.split": the suites split by case over the shards */
+static void load_split(struct loading *ld, struct run_report *r,
+		       const cJSON *list)
+{
+	struct run_split *sp;
+	const cJSON *o;
+	size_t k = 0;
+
+	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
+		return;
+	sp = load_keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) * sizeof(*sp));
+	cJSON_ArrayForEach(o, list) {
+		const char *s = load_text(o, "suite");
+
+		sp[k].suite = load_keep(ld->L, s ? s : "");
+		sp[k++].cases = load_count(o, "cases");
+	}
+	r->split = sp;
+	r->nsplit = k;
+}
+
+static void load_protocol(struct loading *ld, struct run_report *r,
+			  const cJSON *p)
+{
+	const cJSON *sh;
+	const char *s;
+
+	r->config_origin = load_keep(ld->L, (s = load_text(p, "config")) ? s : "");
+	if ((s = load_text(p, "config_note")))
+		r->config_note = load_keep(ld->L, s);
+	load_policy(ld, r, p);
+	r->seed = (unsigned long)load_whole(p, "seed", 0, 0, 4294967295L);
+	r->level = load_num(p, "one_sided_level", load_num(p, "adjusted_confidence",
+						  0));
+	r->strict = load_flag(p, "strict");
+	r->budget = load_num(p, "budget_seconds", 0);
+	r->resamples = (unsigned)load_whole(p, "resamples", 0, 0, 1L << 30);
+	r->confidence = load_num(p, "confidence", 0);
+	r->compared = load_count(p, "compared");
+	if ((s = load_text(p, "config_hash")))
+		r->config_hash = load_keep(ld->L, s);
+	if ((sh = load_get(p, "shard"))) {
+		r->shard = (unsigned)load_count(sh, "index");
+		r->nshards = (unsigned)load_count(sh, "count");
+		r->elsewhere = load_count(sh, "compared_elsewhere");
+		load_split(ld, r, load_get(sh, "split"));
+	}
+	load_conditions(ld, r, load_get(p, "conditions"));
+}
+
+/* Refuse a report this gate cannot read: only schema REPORT_SCHEMA. */
+static int check_schema(const cJSON *root, const char *origin,
+			struct gate_err *err)
+{
+	const cJSON *v = load_get(root, "schema");
+	const char *by = load_text(root, "gate_version");
+
+	if (!cJSON_IsNumber(v))
+		return error_to(err, "%s: no numeric \"schema\": not a gate "
+				"JSON report this gate reads (it reads schema "
+				"%d)", origin, REPORT_SCHEMA);
+	if (v->valuedouble != REPORT_SCHEMA)
+		return error_to(err, "%s: report schema %g is not one this "
+				"gate reads (it reads schema %d); read it with "
+				"the gate that wrote it%s%s", origin,
+				v->valuedouble, REPORT_SCHEMA,
+				by ? ", version " : "", by ? by : "");
+	return 0;
+}
+
+static int load_root(struct loading *ld, struct run_report *r,
+		     const cJSON *root)
+{
+	const cJSON *list = load_get(root, "benchmarks"), *o;
+	const char *s = load_text(root, "verdict");
+	size_t i = 0;
+
+	if (check_schema(root, ld->origin, ld->err) < 0)
+		return -1;
+	if (!cJSON_IsArray(list))
+		return error_to(ld->err, "%s: no \"benchmarks\" list: not a "
+				"gate JSON report", ld->origin);
+	if ((s = load_text(root, "gate_version")))
+		r->gate_version = load_keep(ld->L, s);
+	s = load_text(root, "verdict");
+	if (s && !strcmp(s, "interrupted"))
+		r->interrupted = (int)load_whole(root, "signal", SIGINT, 1, 64);
+	else
+		r->suite = load_verdict(ld, s, VERDICT_PASS);
+	r->exit_code = (int)load_whole(root, "exit_code", 0, 0, 255);
+	r->advisory = load_flag(root, "advisory");
+	load_rev(ld, &r->rev[ARM_BASE], load_get(root, "base"));
+	load_rev(ld, &r->rev[ARM_HEAD], load_get(root, "head"));
+	load_protocol(ld, r, load_get(root, "protocol"));
+	load_time(r, load_get(root, "time"));
+	load_machine(&r->machine, load_get(root, "environment"));
+	if ((s = load_text(root, "error")))
+		r->error = load_keep(ld->L, s);
+	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);
+	ld->L->cfg = xcalloc(ld->L->ncfg ? ld->L->ncfg : 1,
+			     sizeof(*ld->L->cfg));
+	run_alloc(r, ld->L->ncfg);
+	cJSON_ArrayForEach(o, list) {
+		if (load_bench(ld, &r->b[i], &ld->L->cfg[i], o) < 0)
+			return -1;
+		i++;
+	}
+	for (i = 0; i < r->n; i++)
+		load_ratios(&r->b[i], r);
+	if (r->interrupted) {
+		enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
+
+		for (i = 0; i < r->n; i++)
+			v[i] = r->b[i].result.verdict;
+		r->suite = verdict_suite(v, r->n);
+		free(v);
+	}
+	return ld->failed ? -1 : 0;
+}
+
+int report_load_to(struct run_report *r, const char *text, size_t len,
+		   const char *origin, struct gate_err *err)
+{
+	cJSON *root;
+	struct loading ld = { origin, err, NULL, 0, -1 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!(root = format_json_to(text, len, origin, "gate report", err)))
+		return -1;
+	ld.L = xcalloc(1, sizeof(*ld.L));
+	r->loaded = ld.L;
+	ret = load_root(&ld, r, root);
+	cJSON_Delete(root);
+	if (ret < 0)
+		report_load_release(r);
+	return ret;
+}
+
+int report_load(struct run_report *r, const char *text, size_t len,
+		const char *origin)
+{
+	return report_load_to(r, text, len, origin, NULL);
+}
+
+void report_load_release(struct run_report *r)
+{
+	struct report_loaded *L = r->loaded;
+	size_t i;
+
+	run_release(r);
+	if (L) {
+		for (i = 0; i < L->nstr; i++)
+			free(L->str[i]);
+		free(L->str);
+		free(L->cfg);
+		free(L);
+	}
+	memset(r, 0, sizeof(*r));
+}
