@@ -63,7 +63,9 @@ static int check_report_paths(const struct run_opts *o, struct repo *repo)
  * Base's own gate.json: the policy (plan_make) and which benchmarks base
  * knows. Returns 1 with *bcfg parsed, or 0 with *why saying what decides
  * instead: with --config that file, else head's gate.json (base has none,
- * or an invalid one: base may simply predate it).
+ * or an invalid one: base may simply predate it). A gate.json base has
+ * but that cannot be read (not a file, a broken object) is -1 after
+ * error(): never a quiet change of whose policy decides.
  */
 static int load_base(struct config *bcfg, const char **why, struct repo *repo,
 		     const struct run_opts *o, const struct repo_rev *base)
@@ -77,8 +79,11 @@ static int load_base(struct config *bcfg, const char **why, struct repo *repo,
 		       "read";
 		return 0;
 	}
-	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") < 0 ||
-	    !text) {
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") < 0)
+		return error("base (%s): its gate.json cannot be read, so its "
+			     "policy cannot decide: fix it in base, or pass "
+			     "--config FILE", base->label);
+	if (!text) {
 		*why = "head's gate.json decides: base has no gate.json";
 		return 0;
 	}
@@ -565,6 +570,8 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	r.config_origin = origin;
 	have_base = load_base(&bcfg, &no_base, ctx->repo, &o,
 			      &w.arm[ARM_BASE].rev);
+	if (have_base < 0)
+		goto cleanup;
 	if (!have_base && no_base && strstr(no_base, "no gate.json"))
 		r.config_note = "base has no gate.json: head's is used for "
 				"both arms, every benchmark compared";

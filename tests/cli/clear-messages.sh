@@ -13,6 +13,14 @@ expect_in "$ERR" '"gate.json" in tree'
 expect_in "$ERR" 'is a symlink (to "real.json")'
 expect_in "$ERR" "commit the file itself, or pass --config FILE"
 expect_not_in "$ERR" "syntax error"
+# base's gate.json a link and head's a file: an error, not head's policy
+# deciding in silence (before: an error printed, then the run went on)
+rm "$R/gate.json"
+cp "$R/real.json" "$R/gate.json"
+commit_all "$R" "gate.json is a file again"
+gate_run 3 -C "$R" run --base HEAD~1 --head HEAD
+expect_in "$ERR" "its gate.json cannot be read, so its policy cannot decide"
+expect_not_in "$OUT" "verdict:"
 git -C "$R" checkout -q -b topic
 gate_run 3 -C "$R" run --base 'HEAD@{-1}' --config "$R/real.json"
 expect_in "$ERR" "reflog form"
