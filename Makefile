@@ -120,7 +120,8 @@ UNIT_MIRROR = common/test-sha256 \
 	git/test-trailers \
 	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
 	gate/test-adaptive gate/test-verdict gate/test-calibration \
-	gate/test-plan gate/test-run gate/os/test-os stats/test-changepoint \
+	gate/test-plan gate/test-run gate/test-workspace-artifacts \
+	gate/os/test-os stats/test-changepoint \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \

@@ -79,7 +79,29 @@ static size_t artifacts_glob(struct bench_run *br, const char *dir,
 	return found;
 }
 
-int workspace_artifacts(const struct workspace *w, struct bench_run *br)
+/*
+ * path's SHA-256 into hex, once per run: a file hashed already (for an
+ * earlier benchmark with the same artifacts) is not read again. 0 or -1.
+ */
+static int hash_once(struct workspace *w, const char *path, char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < w->nhashed; i++)
+		if (!strcmp(w->hashed[i].path, path)) {
+			memcpy(hex, w->hashed[i].sha256, 65);
+			return 0;
+		}
+	if (sha256_file(path, hex) < 0)
+		return -1;
+	w->hashed = xrealloc(w->hashed, (w->nhashed + 1) * sizeof(*w->hashed));
+	w->hashed[w->nhashed].path = xstrdup(path);
+	memcpy(w->hashed[w->nhashed].sha256, hex, 65);
+	w->nhashed++;
+	return 0;
+}
+
+int workspace_artifacts(struct workspace *w, struct bench_run *br)
 {
 	const struct bench_cfg *c = br->cfg;
 	size_t i, found;
@@ -108,7 +130,7 @@ int workspace_artifacts(const struct workspace *w, struct bench_run *br)
 			struct stat st;
 
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-			    sha256_file(path, br->artifacts[i].sha256[a]) < 0) {
+			    hash_once(w, path, br->artifacts[i].sha256[a]) < 0) {
 				error("cannot read artifact \"%s\" of %s's "
 				      "build: %s", path, arm_name((enum arm)a),
 				      strerror(errno));

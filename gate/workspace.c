@@ -756,6 +756,9 @@ void workspace_release(struct workspace *w)
 	for (a = 0; a < 2; a++)
 		repo_files_release(&w->files[a]);
 	free(w->build_key);
+	for (a = 0; a < w->nhashed; a++)
+		free(w->hashed[a].path);
+	free(w->hashed);
 
 	layout_release(&w->layout);
 	free(w->pin_warning);

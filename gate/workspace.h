@@ -38,12 +38,19 @@ struct workspace {
 	char *pin_warning;
 	struct repo_files files[2];	/* tracked files after the build */
 	char *build_key;	/* the build cache's key, or NULL */
+	struct artifact_memo *hashed;	/* every artifact file hashed in
+					   this run, by its path in the arm */
+	size_t nhashed;
+};
+struct artifact_memo {
+	char *path;
+	char sha256[65];
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
 	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 }, \
 	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 } }, 0, 0, 0, \
 	LAYOUT_INIT, \
-	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL }
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0 }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -111,9 +118,11 @@ int workspace_verify(struct workspace *w, struct repo *repo);
  * Hash br's "artifacts" (its config's paths and globs) in both arms'
  * checkouts into br->artifacts, sorted by path; a file one arm lacks has
  * "" there. A pattern matching no regular file in either arm is an error
- * naming the benchmark. 0 or -1.
+ * naming the benchmark. 0 or -1. Each file is hashed once per run (w
+ * keeps the hashes), so a top-level "artifacts" list that every benchmark
+ * inherits costs one read of each file, not one per benchmark.
  */
-int workspace_artifacts(const struct workspace *w, struct bench_run *br);
+int workspace_artifacts(struct workspace *w, struct bench_run *br);
 /* 1: br has artifacts and each is byte-identical in both arms. */
 int workspace_artifacts_identical(const struct bench_run *br);
 /* Unlock and free what w owns. */

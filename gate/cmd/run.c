@@ -360,7 +360,7 @@ static int same_artifacts(const struct bench_cfg *a, const struct bench_cfg *b)
  * pull request cannot skip its benchmarks by pointing "artifacts" at a
  * file it does not change. 0 or -1.
  */
-static int hash_artifacts(const struct workspace *w, struct run_report *r,
+static int hash_artifacts(struct workspace *w, struct run_report *r,
 			  const struct config *base, int measure_identical)
 {
 	size_t i;
