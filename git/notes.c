@@ -8,6 +8,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -121,6 +123,19 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Before another try at a ref that moved: a wait that grows with the tries
+ * (up to 50 ms) and differs between processes, so that writers racing for
+ * one ref do not keep colliding in step (100 tries then span seconds).
+ */
+static void back_off(int attempt)
+{
+	long ms = (attempt < 25 ? 2L * attempt : 50L) + getpid() % 7;
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 int repo_note_append(struct repo *r, const char *ref, const char *commit,
 		     const char *line)
 {
@@ -134,6 +149,7 @@ int repo_note_append(struct repo *r, const char *ref, const char *commit,
 		rc = append_once(repo_git(r), ref, &id, line, sig);
 		if (rc <= 0)
 			break;
+		back_off(attempt);
 	}
 	git_signature_free(sig);
 	if (rc > 0)
