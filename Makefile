@@ -105,7 +105,8 @@ FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/pytest.o gate/format/gatereport.o
 REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
-	gate/report/progress.o gate/report/load.o gate/report/load-run.o
+	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
+	gate/report/load-compare.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(OS_OBJ) $(FORMAT_OBJ) \

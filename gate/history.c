@@ -1,11 +1,13 @@
 /*
  * Reading gate's records back from git notes along first-parent history
- * (the format is in gate/history.h). Reads the few report fields history
- * needs with cJSON directly.
+ * (the format is in gate/history.h): each record's report through the one
+ * loader (gate/report/load.h) into the run model, and the figures history
+ * reads off that model.
  */
 #include "gate/history.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/report/load.h"
 #include "git/repo.h"
 #include "common/banned.h"
 
@@ -29,111 +32,91 @@ char *history_default_label(void)
 	return xstrdup(host);
 }
 
-static double num(const cJSON *o, const char *k)
+char *history_label_arg(const char *arg, const char *usage)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (arg && !*arg) {
+		error("--label needs a name, not \"%s\"", arg);
+		fputs(usage, stderr);
+		return NULL;
+	}
+	return arg ? xstrdup(arg) : history_default_label();
 }
 
-static char *str(const cJSON *o, const char *k)
+const char *history_verdict(const struct run_bench *b)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return xstrdup(cJSON_IsString(v) ? v->valuestring : "");
+	return b->run.is_removed ? "removed" : verdict_name(b->result.verdict);
 }
 
-static void bench_release(struct history_bench *b)
+const char *history_unit(const struct run_bench *b)
 {
-	free(b->name);
-	free(b->metric);
-	free(b->unit);
-	free(b->verdict);
-	free(b->head);
+	const struct bench_cfg *c = b->run.cfg;
+
+	return c->unit ? c->unit : metric_unit(c->metric);
+}
+
+const char *history_metric(const struct history_step *st,
+			   const struct run_bench *b)
+{
+	return report_loaded_compare(&st->report) ? "" :
+	       metric_name(b->run.cfg->metric);
+}
+
+const struct bench_stats *history_figures(const struct run_bench *b)
+{
+	return b->primary.n ? &b->primary : NULL;
+}
+
+size_t history_head_values(const struct run_bench *b, double *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->run.npairs; i++) {
+		double v = sample_value(&b->run.pairs[i].s[ARM_HEAD],
+					b->run.cfg->metric);
+
+		if (!(v > 0) || !isfinite(v))
+			continue;
+		if (out)
+			out[n] = v;
+		n++;
+	}
+	return n;
 }
 
 static void step_release(struct history_step *st)
 {
-	size_t i;
-
-	for (i = 0; i < st->n; i++)
-		bench_release(&st->b[i]);
-	free(st->b);
+	report_load_release(&st->report);
 	free(st->subject);
-	free(st->base);
-	free(st->suite_verdict);
 	free(st->recorded_at);
 	memset(st, 0, sizeof(*st));
 }
 
-/* Head's finite positive sample values, if kept: "head" of each pair of
-   gate run's "samples", or gate compare's "new" "values". */
-static void head_samples(struct history_bench *hb, const cJSON *b)
+/* Record rec (of the label) into fresh through the loader; 0, or -1 after
+   a warning that it is skipped. */
+static int record_load(struct history_step *fresh, const cJSON *rec,
+		       const char *label, const char *commit)
 {
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(b, "samples");
-	const cJSON *s;
-	int plain = 0;
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(rec, "recorded_at");
+	struct gate_err err;
+	char *origin = xasprintf("the record of \"%s\" on %.12s", label,
+				 commit);
+	int ret;
 
-	hb->head = NULL;
-	hb->nhead = 0;
-	if (!cJSON_IsArray(samples)) {
-		samples = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(b, "new"), "values");
-		plain = 1;
-	}
-	if (!cJSON_IsArray(samples))
-		return;
-	cJSON_ArrayForEach(s, samples) {
-		double v = plain ? (cJSON_IsNumber(s) ? s->valuedouble : NAN) :
-			   num(s, "head");
-
-		if (!(v > 0) || !isfinite(v))
-			continue;
-		hb->head = xrealloc(hb->head, (hb->nhead + 1) * sizeof(*hb->head));
-		hb->head[hb->nhead++] = v;
-	}
-}
-
-int history_parse_report(struct history_step *st, const cJSON *rep)
-{
-	const cJSON *bs = cJSON_GetObjectItemCaseSensitive(rep, "benchmarks");
-	const cJSON *b;
-
-	if (!cJSON_IsObject(rep) || !cJSON_IsArray(bs))
-		return -1;
-	st->base = str(cJSON_GetObjectItemCaseSensitive(rep, "base"),
-		       "commit");
-	st->suite_verdict = str(rep, "verdict");
-	cJSON_ArrayForEach(b, bs) {
-		const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(b, "ratio");
-		struct history_bench *hb;
-
-		if (!cJSON_IsObject(b))
-			continue;
-		st->b = xrealloc(st->b, (st->n + 1) * sizeof(*st->b));
-		hb = &st->b[st->n++];
-		hb->name = str(b, "name");
-		hb->metric = str(b, "metric");
-		hb->unit = str(b, "unit");
-		hb->verdict = str(b, "verdict");
-		hb->estimate = num(ratio, "estimate");
-		hb->low = num(ratio, "low");
-		hb->high = num(ratio, "high");
-		hb->level = num(ratio, "level");
-		hb->floor = num(b, "min_effect");
-		hb->pairs = num(b, "pairs");
-		hb->head_median = num(cJSON_GetObjectItemCaseSensitive(b,
-				"head"), "median");
-		if (!isfinite(hb->head_median))	/* gate compare's reports */
-			hb->head_median = num(cJSON_GetObjectItemCaseSensitive(
-					b, "new"), "median");
-		head_samples(hb, b);
-	}
-	return 0;
+	ret = report_load_tree(&fresh->report,
+			       cJSON_GetObjectItemCaseSensitive(rec, "report"),
+			       origin, REPORT_LOAD_RECORD, &err);
+	if (ret < 0)
+		warning("%s; skipped", err.msg);
+	else
+		fresh->recorded_at = xstrdup(cJSON_IsString(at) ?
+					     at->valuestring : "");
+	free(origin);
+	return ret;
 }
 
 /* The newest record for label among note's lines into st. 1 if found. */
-static int pick(struct history_step *st, const char *note, const char *label)
+static int pick(struct history_step *st, const char *note, const char *label,
+		const char *commit)
 {
 	const char *p = note, *nl;
 	int found = 0;
@@ -154,17 +137,13 @@ static int pick(struct history_step *st, const char *note, const char *label)
 			struct history_step fresh;
 
 			memset(&fresh, 0, sizeof(fresh));
-			if (history_parse_report(&fresh, cJSON_GetObjectItemCaseSensitive(
-						rec, "report")) == 0) {
+			if (record_load(&fresh, rec, label, commit) == 0) {
 				size_t runs = st->runs;
 
 				step_release(st);
 				*st = fresh;
 				st->runs = runs + 1;
-				st->recorded_at = str(rec, "recorded_at");
 				found = 1;
-			} else {
-				step_release(&fresh);
 			}
 		}
 		cJSON_Delete(rec);
@@ -220,7 +199,7 @@ int history_load(struct history *h, struct repo *r, const char *range,
 		if (!note)
 			continue;
 		memset(&st, 0, sizeof(st));
-		if (pick(&st, note, label)) {
+		if (pick(&st, note, label, list[i])) {
 			memcpy(st.commit, list[i], REPO_HEXSZ + 1);
 			if (repo_commit_info(r, list[i], &st.subject, &author,
 					     NULL) < 0) {

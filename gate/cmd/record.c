@@ -18,6 +18,7 @@
 #include "gate/options.h"
 #include "common/file.h"
 #include "gate/history.h"
+#include "gate/report/load.h"
 #include "git/repo.h"
 #include "common/banned.h"
 
@@ -82,23 +83,20 @@ static int last_recorded(struct repo *repo, const char *rev,
 
 /* The commit to record on: --commit, else the report's head commit. */
 static int target(char *out, struct repo *repo, const char *rev,
-		  const cJSON *report, const char *path)
+		  const struct run_report *r, const char *path)
 {
-	const cJSON *head = cJSON_GetObjectItemCaseSensitive(report, "head");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(head, "commit");
-	const cJSON *dirty = cJSON_GetObjectItemCaseSensitive(head,
-					"uncommitted_changes");
+	const struct report_rev *head = &r->rev[ARM_HEAD];
 	struct repo_rev rr = REPO_REV_INIT;
 
 	if (!rev) {
-		if (!cJSON_IsString(c) || strlen(c->valuestring) != REPO_HEXSZ)
+		if (strlen(head->commit) != REPO_HEXSZ)
 			return error("%s names no head commit: pass --commit "
 				     "REV", path);
-		if (cJSON_IsTrue(dirty))
+		if (head->dirty)
 			return error("%s measured uncommitted changes: commit "
 				     "them and run again, or pass --commit REV",
 				     path);
-		rev = c->valuestring;
+		rev = head->commit;
 	}
 	if (repo_resolve(&rr, repo, rev) < 0)
 		return -1;
@@ -107,9 +105,14 @@ static int target(char *out, struct repo *repo, const char *rev,
 	return 0;
 }
 
-int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
+struct record_opts {
+	const char *label, *rev;
+	int samples, last;
+};
+
+static enum opts_result parse_options(struct record_opts *o, int argc,
+				       char **argv)
 {
-	int ready;
 	static const struct option longopts[] = {
 		{ "label", required_argument, NULL, 'l' },
 		{ "samples", no_argument, NULL, 's' },
@@ -118,71 +121,78 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *label = NULL, *rev = NULL, *path;
-	char commit[REPO_HEXSZ + 1], stamp[32];
-	int c, samples = 0, last = 0, code = EXIT_ERROR;
-	char *text = NULL, *deflabel = NULL, *line = NULL;
-	cJSON *report = NULL, *rec = NULL;
-	size_t len;
-	time_t t = time(NULL);
-	struct tm tm;
+	int c;
 
 	options_getopt_reset();
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'l': label = optarg; break;
-		case 's': samples = 1; break;
-		case 'c': rev = optarg; break;
-		case 'L': last = 1; break;
+		case 'l': o->label = optarg; break;
+		case 's': o->samples = 1; break;
+		case 'c': o->rev = optarg; break;
+		case 'L': o->last = 1; break;
 		case 'h':
 			fputs(cmd_record_usage, stdout);
-			return EXIT_PASS;
+			return OPTS_HELP;
 		default:
-			return usage_error("unknown or incomplete option",
-					   argv[optind - 1]);
+			usage_error("unknown or incomplete option",
+				    argv[optind - 1]);
+			return OPTS_ERROR;
 		}
 	}
-	/* the repository is opened once the options are understood */
-	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
-		return gate_ctx_exit(ready);
-	if (label && !*label)
-		return usage_error("--label needs a name, not", label);
-	if (!label)
-		label = deflabel = history_default_label();
-	if (last) {
-		if (optind < argc) {
-			free(deflabel);
-			return usage_error("unexpected argument", argv[optind]);
-		}
-		code = last_recorded(ctx->repo, rev, label);
-		free(deflabel);
-		return code;
-	}
-	if (optind + 1 != argc) {
-		free(deflabel);
-		if (optind < argc)
-			return usage_error("unexpected argument",
-					   argv[optind + 1]);
-		error("gate record needs a report: gate run --json FILE, then "
-		      "gate record FILE");
-		fputs(cmd_record_usage, stderr);
-		return EXIT_ERROR;
-	}
-	path = argv[optind];
+	return OPTS_GO;
+}
+
+/*
+ * The report at path, parsed, checked by the loader (what gate trend and
+ * gate export will read back) and its head commit (or --commit's) into
+ * commit; NULL after an error.
+ */
+static cJSON *read_report(char *commit, struct repo *repo,
+			  const struct record_opts *o, const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	cJSON *report = NULL;
+	struct run_report r;
+
 	if (file_read(&text, &len, strcmp(path, "-") ? path : "/dev/stdin",
 		      REPORT_MAX) < 0)
-		goto cleanup;
+		return NULL;
 	report = cJSON_ParseWithLength(text, len);
+	free(text);
 	if (!cJSON_IsObject(report) ||
 	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(report,
 							    "benchmarks"))) {
 		error("%s is not a gate JSON report (no \"benchmarks\" array): "
 		      "write one with gate run --json FILE", path);
-		goto cleanup;
+		cJSON_Delete(report);
+		return NULL;
 	}
-	if (target(commit, ctx->repo, rev, report, path) < 0)
-		goto cleanup;
-	if (!samples)
+	if (report_load_tree(&r, report, path, REPORT_LOAD_RECORD, NULL) < 0) {
+		cJSON_Delete(report);
+		return NULL;
+	}
+	if (target(commit, repo, o->rev, &r, path) < 0) {
+		cJSON_Delete(report);
+		report = NULL;
+	}
+	report_load_release(&r);
+	return report;
+}
+
+/* Append the report at path to the notes as a record for label. */
+static int record(struct repo *repo, const struct record_opts *o,
+		  const char *label, const char *path)
+{
+	char commit[REPO_HEXSZ + 1], stamp[32], *line;
+	cJSON *report, *rec;
+	time_t t = time(NULL);
+	struct tm tm;
+	int ret;
+
+	if (!(report = read_report(commit, repo, o, path)))
+		return EXIT_ERROR;
+	if (!o->samples)
 		drop_samples(report);
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -191,18 +201,45 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 	cJSON_AddStringToObject(rec, "label", label);
 	cJSON_AddStringToObject(rec, "recorded_at", stamp);
 	cJSON_AddItemToObject(rec, "report", report);
-	report = NULL;
 	line = cJSON_PrintUnformatted(rec);
-	if (repo_note_append(ctx->repo, HISTORY_REF, commit, line) < 0)
-		goto cleanup;
+	cJSON_Delete(rec);
+	ret = repo_note_append(repo, HISTORY_REF, commit, line);
+	free(line);
+	if (ret < 0)
+		return EXIT_ERROR;
 	printf("recorded on %.12s as \"%s\" in %s\n", commit, label,
 	       HISTORY_REF);
-	code = EXIT_PASS;
-cleanup:
-	free(line);
-	cJSON_Delete(rec);
-	cJSON_Delete(report);
-	free(text);
-	free(deflabel);
+	return EXIT_PASS;
+}
+
+int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
+{
+	struct record_opts o = { 0 };
+	char *label;
+	int ready, code;
+
+	code = parse_options(&o, argc, argv);
+	if (code != OPTS_GO)
+		return code == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	/* the repository is opened once the options are understood */
+	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
+		return gate_ctx_exit(ready);
+	if (!(label = history_label_arg(o.label, cmd_record_usage)))
+		return EXIT_ERROR;
+	if (o.last && optind < argc) {
+		code = usage_error("unexpected argument", argv[optind]);
+	} else if (o.last) {
+		code = last_recorded(ctx->repo, o.rev, label);
+	} else if (optind + 1 != argc && optind < argc) {
+		code = usage_error("unexpected argument", argv[optind + 1]);
+	} else if (optind + 1 != argc) {
+		error("gate record needs a report: gate run --json FILE, then "
+		      "gate record FILE");
+		fputs(cmd_record_usage, stderr);
+		code = EXIT_ERROR;
+	} else {
+		code = record(ctx->repo, &o, label, argv[optind]);
+	}
+	free(label);
 	return code;
 }

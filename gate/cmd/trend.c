@@ -70,7 +70,9 @@ struct chain {
 	size_t n;		/* steps with this benchmark */
 	struct link {
 		const struct history_step *st;
-		const struct history_bench *b;
+		const struct run_bench *b;
+		const struct bench_stats *f;	/* its figures */
+		const char *verdict;
 		double cum, low, high;	/* cumulative ratio and interval */
 	} *l;
 	int failed, noisy, creep;
@@ -99,11 +101,14 @@ static int changepoints(struct chain *c, size_t k)
 	gsl_rng *rng;
 	int ret = 0;
 
-	for (j = 0; j < c->n; j++)
-		if (c->l[j].b->nhead >= CP_MIN_SAMPLES) {
-			n += c->l[j].b->nhead;
+	for (j = 0; j < c->n; j++) {
+		size_t nhead = history_head_values(c->l[j].b, NULL);
+
+		if (nhead >= CP_MIN_SAMPLES) {
+			n += nhead;
 			g++;
 		}
+	}
 	c->cp_records = g;
 	if (g < 2 * CP_MIN_RECORDS)
 		return 0;
@@ -113,15 +118,15 @@ static int changepoints(struct chain *c, size_t k)
 	c->cp_link = xmalloc(g * sizeof(*c->cp_link));
 	n = g = 0;
 	for (j = 0; j < c->n; j++) {
-		const struct history_bench *b = c->l[j].b;
-		size_t i;
+		size_t i, nhead = history_head_values(c->l[j].b, NULL);
 
-		if (b->nhead < CP_MIN_SAMPLES)
+		if (nhead < CP_MIN_SAMPLES)
 			continue;
 		c->cp_link[g] = j;
 		start[g++] = n;
-		for (i = 0; i < b->nhead; i++)
-			x[n++] = log(b->head[i]);
+		history_head_values(c->l[j].b, x + n);
+		for (i = 0; i < nhead; i++, n++)
+			x[n] = log(x[n]);
 	}
 	start[g] = n;
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -141,7 +146,7 @@ static const struct link *cp_at(const struct chain *c, size_t i)
 	return &c->l[c->cp_link[c->cp[i].group]];
 }
 
-static double step_sd(const struct history_bench *b)
+static double step_sd(const struct bench_stats *b)
 {
 	double level = isfinite(b->level) && b->level > 0.5 && b->level < 1 ?
 		       b->level : 0.975;
@@ -154,59 +159,77 @@ static double step_sd(const struct history_bench *b)
 	return half / gsl_cdf_ugaussian_Pinv(level);
 }
 
+/* The chain named name in c (nc of them), appended when new. */
+static struct chain *chain_of(struct chain **c, size_t *nc, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < *nc; k++)
+		if (!strcmp((*c)[k].name, name))
+			return &(*c)[k];
+	*c = xrealloc(*c, (*nc + 1) * sizeof(**c));
+	memset(&(*c)[*nc], 0, sizeof(**c));
+	(*c)[*nc].name = name;
+	return &(*c)[(*nc)++];
+}
+
+/* Chain c's cumulative ratios and intervals (z: the quantile), its floor
+   (floor_opt when >= 0, else its own, else 0.05), failures and creep. */
+static void chain_sum(struct chain *c, double floor_opt, double z)
+{
+	double sum = 0, var = 0;
+	size_t j;
+
+	if (floor_opt >= 0 || !(c->floor > 0))
+		c->floor = floor_opt >= 0 ? floor_opt : 0.05;
+	for (j = 0; j < c->n; j++) {
+		const struct link *l = &c->l[j];
+		double sd = step_sd(l->f);
+
+		sum += log(l->f->estimate);
+		var += sd * sd;
+		c->l[j].cum = exp(sum);
+		c->l[j].low = isfinite(var) ? exp(sum - z * sqrt(var)) : NAN;
+		c->l[j].high = isfinite(var) ? exp(sum + z * sqrt(var)) : NAN;
+		if (!strcmp(l->verdict, "fail"))
+			c->failed++;
+		else if (!strcmp(l->verdict, "noisy"))
+			c->noisy++;
+	}
+	if (c->n && !c->failed && c->l[c->n - 1].low > 1 + c->floor)
+		c->creep = 1;
+}
+
 static size_t build_chains(struct chain **out, const struct history *h,
 			   double floor_opt, double confidence)
 {
 	double z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
-	struct chain *c = NULL;
+	struct chain *c = NULL, *ch;
 	size_t nc = 0, i, j, k;
 
 	for (i = 0; i < h->n; i++)
-		for (j = 0; j < h->s[i].n; j++) {
-			const struct history_bench *b = &h->s[i].b[j];
+		for (j = 0; j < h->s[i].report.n; j++) {
+			const struct run_bench *b = &h->s[i].report.b[j];
+			const struct bench_stats *f = history_figures(b);
+			struct link *l;
 
-			for (k = 0; k < nc; k++)
-				if (!strcmp(c[k].name, b->name))
-					break;
-			if (k == nc) {
-				c = xrealloc(c, (nc + 1) * sizeof(*c));
-				memset(&c[nc], 0, sizeof(*c));
-				c[nc].name = b->name;
-				nc++;
-			}
-			if (!(b->estimate > 0))
+			ch = chain_of(&c, &nc, b->run.cfg->name);
+			if (!f || !(f->estimate > 0))
 				continue;
-			c[k].l = xrealloc(c[k].l, (c[k].n + 1) * sizeof(*c[k].l));
-			c[k].l[c[k].n].st = &h->s[i];
-			c[k].l[c[k].n++].b = b;
-			c[k].metric = b->metric;
-			c[k].unit = b->unit;
-			if (isfinite(b->floor))
-				c[k].floor = b->floor;
+			ch->l = xrealloc(ch->l, (ch->n + 1) * sizeof(*ch->l));
+			l = &ch->l[ch->n++];
+			memset(l, 0, sizeof(*l));
+			l->st = &h->s[i];
+			l->b = b;
+			l->f = f;
+			l->verdict = history_verdict(b);
+			ch->metric = history_metric(&h->s[i], b);
+			ch->unit = history_unit(b);
+			if (isfinite(b->run.cfg->min_effect))
+				ch->floor = b->run.cfg->min_effect;
 		}
-	for (k = 0; k < nc; k++) {
-		double sum = 0, var = 0;
-
-		if (floor_opt >= 0 || !(c[k].floor > 0))
-			c[k].floor = floor_opt >= 0 ? floor_opt : 0.05;
-		for (j = 0; j < c[k].n; j++) {
-			const struct history_bench *b = c[k].l[j].b;
-			double sd = step_sd(b);
-
-			sum += log(b->estimate);
-			var += sd * sd;
-			c[k].l[j].cum = exp(sum);
-			c[k].l[j].low = isfinite(var) ? exp(sum - z * sqrt(var)) : NAN;
-			c[k].l[j].high = isfinite(var) ? exp(sum + z * sqrt(var)) : NAN;
-			if (!strcmp(b->verdict, "fail"))
-				c[k].failed++;
-			else if (!strcmp(b->verdict, "noisy"))
-				c[k].noisy++;
-		}
-		if (c[k].n && !c[k].failed &&
-		    c[k].l[c[k].n - 1].low > 1 + c[k].floor)
-			c[k].creep = 1;
-	}
+	for (k = 0; k < nc; k++)
+		chain_sum(&c[k], floor_opt, z);
 	*out = c;
 	return nc;
 }
@@ -252,10 +275,10 @@ static void cp_shift(char *buf, size_t size, const struct chain *c, size_t i)
  */
 static int cp_machine(const struct chain *c, size_t i)
 {
-	const struct history_bench *b = cp_at(c, i)->b;
+	const struct link *l = cp_at(c, i);
 
-	return !strcmp(b->verdict, "pass") && b->low > 1 / (1 + c->floor) &&
-	       b->high < 1 + c->floor;
+	return !strcmp(l->verdict, "pass") && l->f->low > 1 / (1 + c->floor) &&
+	       l->f->high < 1 + c->floor;
 }
 
 static void print_changepoints(FILE *out, const struct chain *c)
@@ -281,11 +304,11 @@ static void print_changepoints(FILE *out, const struct chain *c)
 		char st[32];
 
 		cp_shift(e, sizeof(e), c, i);
-		pct(st, sizeof(st), l->b->estimate);
+		pct(st, sizeof(st), l->f->estimate);
 		fprintf(out, "%s: change point at %.12s (%s): %s, head's median "
 			"after against before (e-divisive, p %.3f); its paired "
 			"step: %s, %s%s\n", c->name, l->st->commit,
-			l->st->subject, e, c->cp[i].p, st, l->b->verdict,
+			l->st->subject, e, c->cp[i].p, st, l->verdict,
 			cp_machine(c, i) ? ": the paired run saw no such "
 			"change, so likely the machine's, not the code's" : "");
 	}
@@ -334,14 +357,14 @@ static void print_term(FILE *out, const struct history *h,
 			const struct link *l = &c[k].l[j];
 			char e[32];
 
-			if (strcmp(l->b->verdict, "fail") &&
-			    strcmp(l->b->verdict, "noisy"))
+			if (strcmp(l->verdict, "fail") &&
+			    strcmp(l->verdict, "noisy"))
 				continue;
-			pct(e, sizeof(e), l->b->estimate);
+			pct(e, sizeof(e), l->f->estimate);
 			fprintf(out, "%s: %s at %.12s (%s): %s%s\n", c[k].name,
-				!strcmp(l->b->verdict, "fail") ? "failed" : "noisy",
+				!strcmp(l->verdict, "fail") ? "failed" : "noisy",
 				l->st->commit, l->st->subject, e,
-				!strcmp(l->b->verdict, "fail") ?
+				!strcmp(l->verdict, "fail") ?
 				", merged anyway (accepted)" : "");
 		}
 	}
@@ -409,9 +432,9 @@ static int write_json(const char *path, const struct history *h,
 							c[k].cp[j].before));
 				add_num(o, "p", c[k].cp[j].p);
 				add_num(o, "q", c[k].cp[j].q);
-				add_num(o, "step_ratio", l->b->estimate);
+				add_num(o, "step_ratio", l->f->estimate);
 				cJSON_AddStringToObject(o, "step_verdict",
-							l->b->verdict);
+							l->verdict);
 				cJSON_AddBoolToObject(o, "likely_machine",
 						      cp_machine(&c[k], j));
 			}
@@ -426,11 +449,11 @@ static int write_json(const char *path, const struct history *h,
 			cJSON_AddItemToArray(steps, s);
 			cJSON_AddStringToObject(s, "commit", l->st->commit);
 			cJSON_AddStringToObject(s, "subject", l->st->subject);
-			cJSON_AddStringToObject(s, "verdict", l->b->verdict);
-			add_num(s, "ratio", l->b->estimate);
-			add_num(s, "ratio_low", l->b->low);
-			add_num(s, "ratio_high", l->b->high);
-			add_num(s, "level", l->b->level);
+			cJSON_AddStringToObject(s, "verdict", l->verdict);
+			add_num(s, "ratio", l->f->estimate);
+			add_num(s, "ratio_low", l->f->low);
+			add_num(s, "ratio_high", l->f->high);
+			add_num(s, "level", l->f->level);
 			add_num(s, "cumulative", l->cum);
 			add_num(s, "low", l->low);
 			add_num(s, "high", l->high);
@@ -519,7 +542,7 @@ static void html_chart(FILE *f, const struct chain *c)
 		fprintf(f, "%.1f,%.1f ", X(j), Y(c->l[j].cum));
 	fputs("\"/>\n", f);
 	for (j = 0; j < n; j++) {
-		const char *v = c->l[j].b->verdict;
+		const char *v = c->l[j].verdict;
 		const char *col = !strcmp(v, "fail") ? "#d62728" :
 				  !strcmp(v, "noisy") ? "#ff7f0e" : "#08519c";
 
@@ -528,7 +551,7 @@ static void html_chart(FILE *f, const struct chain *c)
 			"r=\"5\" fill=\"%s\"><title>%.12s ", v, x,
 			Y(c->l[j].cum), col, c->l[j].st->commit);
 		html_text(f, c->l[j].st->subject);
-		pct(buf, sizeof(buf), c->l[j].b->estimate);
+		pct(buf, sizeof(buf), c->l[j].f->estimate);
 		fprintf(f, ": step %s, %s</title></circle>\n", buf, v);
 		if (slant)
 			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "

@@ -20,6 +20,7 @@ struct report_loaded {
 	char **str;
 	size_t nstr, capstr;
 	struct layout layout;
+	int compare;		/* read from a gate compare report */
 };
 
 /* The context of one load, for messages. */
@@ -29,6 +30,7 @@ struct loading {
 	struct report_loaded *L;
 	int failed;
 	int slot;		/* the suite value the metric read is, or -1 */
+	unsigned flags;		/* REPORT_LOAD_* */
 };
 
 /* A copy of s (not NULL), owned by L. */
@@ -55,5 +57,10 @@ int load_bench(struct loading *ld, struct run_bench *b, struct bench_cfg *c,
 	       const cJSON *o);
 /* b's per-pair ratios computed again from its samples. */
 void load_ratios(struct run_bench *b, const struct run_report *r);
+/* "protocol": seed, levels, shards, conditions. */
+void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p);
+/* gate compare's report root (its "command" said so) into r. */
+int load_compare(struct loading *ld, struct run_report *r,
+		 const cJSON *root);
 
 #endif

@@ -142,8 +142,7 @@ static void load_split(struct loading *ld, struct run_report *r,
 	r->nsplit = k;
 }
 
-static void load_protocol(struct loading *ld, struct run_report *r,
-			  const cJSON *p)
+void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p)
 {
 	const cJSON *sh;
 	const char *s;
@@ -195,7 +194,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 		     const cJSON *root)
 {
 	const cJSON *list = load_get(root, "benchmarks"), *o;
-	const char *s = load_text(root, "verdict");
+	const char *s = load_text(root, "command");
 	size_t i = 0;
 
 	if (check_schema(root, ld->origin, ld->err) < 0)
@@ -203,6 +202,13 @@ static int load_root(struct loading *ld, struct run_report *r,
 	if (!cJSON_IsArray(list))
 		return error_to(ld->err, "%s: no \"benchmarks\" list: not a "
 				"gate JSON report", ld->origin);
+	if (s && !strcmp(s, "compare")) {
+		if (ld->flags & REPORT_LOAD_COMPARE)
+			return load_compare(ld, r, root);
+		return error_to(ld->err, "%s: a gate compare report, not gate "
+				"run's: read the files it compared, or a "
+				"report of gate run --json FILE", ld->origin);
+	}
 	if ((s = load_text(root, "gate_version")))
 		r->gate_version = load_keep(ld->L, s);
 	s = load_text(root, "verdict");
@@ -228,7 +234,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 			return -1;
 		i++;
 	}
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n && !(ld->flags & REPORT_LOAD_SUMMARY); i++)
 		load_ratios(&r->b[i], r);
 	if (r->interrupted) {
 		enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
@@ -241,22 +247,35 @@ static int load_root(struct loading *ld, struct run_report *r,
 	return ld->failed ? -1 : 0;
 }
 
+int report_load_tree(struct run_report *r, const cJSON *root,
+		     const char *origin, unsigned flags, struct gate_err *err)
+{
+	struct loading ld = { origin, err, NULL, 0, -1, flags };
+
+	memset(r, 0, sizeof(*r));
+	if (!cJSON_IsObject(root))
+		return error_to(err, "%s: not a JSON object: not a gate JSON "
+				"report", origin);
+	ld.L = xcalloc(1, sizeof(*ld.L));
+	r->loaded = ld.L;
+	if (load_root(&ld, r, root) < 0) {
+		report_load_release(r);
+		return -1;
+	}
+	return 0;
+}
+
 int report_load_to(struct run_report *r, const char *text, size_t len,
 		   const char *origin, struct gate_err *err)
 {
 	cJSON *root;
-	struct loading ld = { origin, err, NULL, 0, -1 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	if (!(root = format_json_to(text, len, origin, "gate report", err)))
 		return -1;
-	ld.L = xcalloc(1, sizeof(*ld.L));
-	r->loaded = ld.L;
-	ret = load_root(&ld, r, root);
+	ret = report_load_tree(r, root, origin, 0, err);
 	cJSON_Delete(root);
-	if (ret < 0)
-		report_load_release(r);
 	return ret;
 }
 
@@ -264,6 +283,11 @@ int report_load(struct run_report *r, const char *text, size_t len,
 		const char *origin)
 {
 	return report_load_to(r, text, len, origin, NULL);
+}
+
+int report_loaded_compare(const struct run_report *r)
+{
+	return r->loaded && r->loaded->compare;
 }
 
 void report_load_release(struct run_report *r)
