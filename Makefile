@@ -95,7 +95,7 @@ GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspac
 	gate/verdict.o gate/suite.o gate/suite-filter.o gate/suite-shard.o gate/metrics.o gate/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/record.o \
-	gate/cmd/trend.o gate/cmd/bisect.o gate/cmd/export.o \
+	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
 OS_OBJ = gate/os/$(OS).o
 EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
