@@ -128,6 +128,7 @@ UNIT_MIRROR = common/test-sha256 \
 	gate/format/test-lines gate/format/test-hyperfine \
 	gate/format/test-gatereport \
 	gate/report/test-view gate/report/test-load \
+	gate/report/test-load-compare \
 	bench/test-sim
 # fuzz targets (tests/fuzz/fuzz-NAME.c); make check replays their corpora
 FUZZ_TARGETS = config jsonpos format cli
