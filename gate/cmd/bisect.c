@@ -294,21 +294,152 @@ static int interrupted(int rc, unsigned steps, const char *lo,
 	return rc;
 }
 
+/* One search: the commits, what is proven so far, and the last step. */
+struct search {
+	char **c;		/* c[0] good, c[1..n] its first-parent
+				   descendants up to bad */
+	size_t n;
+	char *skipped;		/* skipped[i]: c[i] cannot be built or
+				   measured */
+	long lo, hi, nskipped;	/* the regression came in in (lo, hi] */
+	unsigned steps;
+	double start;
+	struct step s, culprit_step;	/* the last step; the last bad one */
+	char culprit_base[REPO_HEXSZ + 1];	/* its base */
+};
+
+/*
+ * Step 1: does bad reproduce the regression against good? 0 when it does
+ * (the search goes on), else -1 with the exit code in *code: the
+ * regression is not there (said on stdout), an error, or a signal.
+ */
+static int confirm(struct search *se, struct gate_ctx *ctx,
+		   const struct bisect_opts *o, int *code)
+{
+	const char *good = se->c[0], *bad = se->c[se->n];
+	int rc;
+
+	if ((rc = step_run(&se->s, ctx, o, good, bad)) != 0) {
+		*code = rc > 0 ? interrupted(rc, se->steps, good, bad,
+					     se->start) : EXIT_ERROR;
+		return -1;
+	}
+	say_step(o, ctx->repo, ++se->steps, good, bad, &se->s);
+	if (se->s.out != OUT_BAD) {
+		printf("the regression does not reproduce: %.12s against %.12s "
+		       "is %s; nothing to bisect\n", bad, good,
+		       outcome_name(se->s.out));
+		printf("steps: %u, time: %.1f s\n", se->steps,
+		       now() - se->start);
+		*code = se->s.out == OUT_GOOD ? EXIT_PASS :
+			se->s.out == OUT_NOISY ? EXIT_NOISY : EXIT_ERROR;
+		return -1;
+	}
+	se->culprit_step = se->s;
+	memcpy(se->culprit_base, good, sizeof(se->culprit_base));
+	return 0;
+}
+
+/* Step 2: binary search on (lo, hi] until one commit is left, every
+   other is skipped, or a step stays noisy. 0, or -1 with the exit code
+   of an error or a signal in *code. */
+static int narrow(struct search *se, struct gate_ctx *ctx,
+		  const struct bisect_opts *o, int *code)
+{
+	long mid;
+	int rc;
+
+	se->lo = 0;
+	se->hi = (long)se->n;
+	while (se->hi - se->lo > 1 &&
+	       (mid = pick_mid(se->lo, se->hi, se->skipped)) >= 0) {
+		const char *base = se->c[se->lo];
+
+		if ((rc = step_run(&se->s, ctx, o, base, se->c[mid])) != 0) {
+			*code = rc > 0 ? interrupted(rc, se->steps, base,
+						     se->c[se->hi],
+						     se->start) : EXIT_ERROR;
+			return -1;
+		}
+		say_step(o, ctx->repo, ++se->steps, base, se->c[mid], &se->s);
+		if (se->s.out == OUT_BAD) {
+			se->hi = mid;
+			se->culprit_step = se->s;
+			memcpy(se->culprit_base, base,
+			       sizeof(se->culprit_base));
+		} else if (se->s.out == OUT_GOOD) {
+			se->lo = mid;
+		} else if (se->s.out == OUT_SKIP) {
+			se->skipped[mid] = 1;
+			se->nskipped++;
+		} else {
+			break;	/* noisy within the budget: a range */
+		}
+	}
+	return 0;
+}
+
+/* The one commit left: the culprit, with its step's figures. */
+static int say_culprit(const struct search *se, struct repo *repo)
+{
+	const struct step *cs = &se->culprit_step;
+	char e[32], l[32], h[32], *subject, *author, *parent = NULL;
+	const char *culprit = se->c[se->hi];
+
+	if (repo_commit_info(repo, culprit, &subject, &author, &parent) < 0)
+		return EXIT_ERROR;
+	pct(e, sizeof(e), cs->estimate);
+	pct(l, sizeof(l), cs->low);
+	pct(h, sizeof(h), cs->high);
+	printf("culprit: %s\n  subject: %s\n  author: %s\n", culprit,
+	       subject, author);
+	printf("  %s: %s against %s%.12s (interval %s .. %s)\n", cs->name, e,
+	       parent && !strcmp(parent, se->culprit_base) ? "its parent " : "",
+	       se->culprit_base, l, h);
+	free(parent);
+	free(subject);
+	free(author);
+	return EXIT_FAIL;
+}
+
+/* More than one commit left: the range, and why it is not narrower. */
+static int say_range(const struct search *se, struct repo *repo)
+{
+	long i;
+
+	printf("range: the regression came in after %.12s, at or before "
+	       "%.12s (%ld commits)", se->c[se->lo], se->c[se->hi],
+	       se->hi - se->lo);
+	if (se->nskipped)
+		printf("; %ld could not be built or measured", se->nskipped);
+	if (se->s.out == OUT_NOISY)
+		printf("; a step stayed noisy within the budget (more "
+		       "--budget or --pairs may narrow it)");
+	printf("\n");
+	for (i = se->lo + 1; i <= se->hi; i++) {
+		char *subject, *author;
+
+		if (repo_commit_info(repo, se->c[i], &subject, &author,
+				     NULL) < 0)
+			return EXIT_ERROR;
+		printf("  %.12s %s%s\n", se->c[i], subject,
+		       se->skipped[i] ? " (skipped)" : "");
+		free(subject);
+		free(author);
+	}
+	return EXIT_NOISY;
+}
+
 int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 {
-	int ready;
 	struct bisect_opts o = { 0 };
-	char good[REPO_HEXSZ + 1], bad[REPO_HEXSZ + 1];
-	char **list = NULL, **c = NULL, *skipped = NULL;
-	char *subject = NULL, *author = NULL;
-	struct step s, culprit_step;
-	char culprit_base[REPO_HEXSZ + 1] = "";
+	struct search se;
+	char good[REPO_HEXSZ + 1], bad[REPO_HEXSZ + 1], **list = NULL;
 	size_t n = 0, i;
-	long lo, hi, mid, nskipped = 0;
-	unsigned steps = 0;
-	double start = now();
-	int rc, code = EXIT_ERROR;
+	int ready, rc, code = EXIT_ERROR;
 
+	memset(&se, 0, sizeof(se));
+	se.start = now();
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
@@ -325,100 +456,23 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 		      "--good");
 		goto cleanup;
 	}
-	/* c[0] good, c[1..n] its first-parent descendants up to bad */
-	c = xcalloc(n + 1, sizeof(*c));
-	c[0] = good;
+	se.c = xcalloc(n + 1, sizeof(*se.c));
+	se.c[0] = good;
 	for (i = 0; i < n; i++)
-		c[n - i] = list[i];
-	skipped = xcalloc(n + 1, 1);
-
-	/* 1. does it reproduce? */
-	if ((rc = step_run(&s, ctx, &o, good, bad)) != 0) {
-		if (rc > 0)
-			code = interrupted(rc, steps, good, bad, start);
+		se.c[n - i] = list[i];
+	se.n = n;
+	se.skipped = xcalloc(n + 1, 1);
+	if (confirm(&se, ctx, &o, &code) < 0 ||
+	    narrow(&se, ctx, &o, &code) < 0)
 		goto cleanup;
-	}
-	say_step(&o, ctx->repo, ++steps, good, bad, &s);
-	if (s.out != OUT_BAD) {
-		printf("the regression does not reproduce: %.12s against %.12s "
-		       "is %s; nothing to bisect\n", bad, good,
-		       outcome_name(s.out));
-		printf("steps: %u, time: %.1f s\n", steps, now() - start);
-		code = s.out == OUT_GOOD ? EXIT_PASS :
-		       s.out == OUT_NOISY ? EXIT_NOISY : EXIT_ERROR;
-		goto cleanup;
-	}
-	culprit_step = s;
-	memcpy(culprit_base, good, sizeof(culprit_base));
-
-	/* 2. binary search on (lo, hi] */
-	lo = 0;
-	hi = (long)n;
-	while (hi - lo > 1 && (mid = pick_mid(lo, hi, skipped)) >= 0) {
-		if ((rc = step_run(&s, ctx, &o, c[lo], c[mid])) != 0) {
-			if (rc > 0)
-				code = interrupted(rc, steps, c[lo], c[hi],
-						   start);
-			goto cleanup;
-		}
-		say_step(&o, ctx->repo, ++steps, c[lo], c[mid], &s);
-		if (s.out == OUT_BAD) {
-			hi = mid;
-			culprit_step = s;
-			memcpy(culprit_base, c[lo], sizeof(culprit_base));
-		} else if (s.out == OUT_GOOD) {
-			lo = mid;
-		} else if (s.out == OUT_SKIP) {
-			skipped[mid] = 1;
-			nskipped++;
-		} else {
-			break;	/* noisy within the budget: a range */
-		}
-	}
-	if (hi - lo == 1) {
-		char e[32], l[32], h[32], *parent = NULL;
-
-		if (repo_commit_info(ctx->repo, c[hi], &subject, &author,
-				     &parent) < 0)
-			goto cleanup;
-		pct(e, sizeof(e), culprit_step.estimate);
-		pct(l, sizeof(l), culprit_step.low);
-		pct(h, sizeof(h), culprit_step.high);
-		printf("culprit: %s\n  subject: %s\n  author: %s\n", c[hi],
-		       subject, author);
-		printf("  %s: %s against %s%.12s (interval %s .. %s)\n",
-		       culprit_step.name, e,
-		       parent && !strcmp(parent, culprit_base) ? "its parent " :
-		       "", culprit_base, l, h);
-		free(parent);
-		code = EXIT_FAIL;
-	} else {
-		printf("range: the regression came in after %.12s, at or "
-		       "before %.12s (%ld commits)", c[lo], c[hi], hi - lo);
-		if (nskipped)
-			printf("; %ld could not be built or measured", nskipped);
-		if (s.out == OUT_NOISY)
-			printf("; a step stayed noisy within the budget (more "
-			       "--budget or --pairs may narrow it)");
-		printf("\n");
-		for (mid = lo + 1; mid <= hi; mid++) {
-			free(subject);
-			free(author);
-			if (repo_commit_info(ctx->repo, c[mid], &subject,
-					     &author, NULL) < 0)
-				goto cleanup;
-			printf("  %.12s %s%s\n", c[mid], subject,
-			       skipped[mid] ? " (skipped)" : "");
-		}
-		code = EXIT_NOISY;
-	}
-	printf("steps: %u (%ld skipped), time: %.1f s\n", steps, nskipped,
-	       now() - start);
+	code = se.hi - se.lo == 1 ? say_culprit(&se, ctx->repo) :
+	       say_range(&se, ctx->repo);
+	if (code != EXIT_ERROR)
+		printf("steps: %u (%ld skipped), time: %.1f s\n", se.steps,
+		       se.nskipped, now() - se.start);
 cleanup:
-	free(subject);
-	free(author);
-	free(skipped);
-	free(c);
+	free(se.skipped);
+	free(se.c);
 	repo_list_free(list, n);
 	return code;
 }
