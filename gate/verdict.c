@@ -234,10 +234,48 @@ struct metric_pairs {
 };
 
 /*
- * Gather metric m's pairs into p and their ratios into st->ratios (above
- * 1 is worse: a rate is inverted; a count of 0 in either arm compares
- * both plus one, so no ratio is 0 or infinite).
+ * How metric m of cfg forms its ratios: counted, a count (not a time, not
+ * a suite's time or rate), which may be 0; higher, a rate (inverted).
  */
+static void ratio_sense(const struct bench_cfg *cfg, enum metric m,
+			int *counted, int *higher)
+{
+	const struct metric_desc *d = metric_desc(m);
+	const struct value_slot *vs = bench_value_slot(cfg, m);
+
+	*counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
+		   cfg->counted : d->source != SOURCE_CLOCK;
+	*higher = vs ? vs->higher_better : cfg->higher_better;
+}
+
+/* One pair's ratio, above 1 worse: a rate inverted; a count of 0 in
+   either arm compares both plus one, so no ratio is 0 or infinite. */
+static double pair_ratio(double b, double h, int counted, int higher)
+{
+	return higher ? b / h : counted && (b == 0 || h == 0) ?
+	       (h + 1) / (b + 1) : h / b;
+}
+
+double *verdict_pair_ratios(const struct bench_run *br, enum metric m,
+			    size_t *n)
+{
+	double *r = xcalloc(br->npairs + 1, sizeof(double));
+	int counted, higher;
+	size_t i;
+
+	ratio_sense(br->cfg, m, &counted, &higher);
+	*n = 0;
+	for (i = 0; i < br->npairs; i++) {
+		double b = sample_value(&br->pairs[i].s[ARM_BASE], m);
+		double h = sample_value(&br->pairs[i].s[ARM_HEAD], m);
+
+		if (isfinite(b) && isfinite(h))
+			r[(*n)++] = pair_ratio(b, h, counted, higher);
+	}
+	return r;
+}
+
+/* Gather metric m's pairs into p and their ratios into st->ratios. */
 static void pairs_collect(struct metric_pairs *p, struct bench_stats *st,
 			  const struct bench_run *br, enum metric m,
 			  int counted, int higher)
@@ -262,9 +300,7 @@ static void pairs_collect(struct metric_pairs *p, struct bench_stats *st,
 		p->arm[1][n] = h;
 		if (d->source == SOURCE_SUITE && !counted)
 			p->zeros += (b == 0) + (h == 0);
-		st->ratios[n] = higher ? b / h :
-				counted && (b == 0 || h == 0) ?
-				(h + 1) / (b + 1) : h / b;
+		st->ratios[n] = pair_ratio(b, h, counted, higher);
 		p->logr[n] = log(st->ratios[n]);
 		p->index[n] = (double)i;
 		if (h != b) {
@@ -406,17 +442,12 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 {
 	const struct bench_cfg *cfg = br->cfg;
 	enum metric m = mc->id;
-	const struct metric_desc *d = metric_desc(m);
 	struct metric_pairs p;
 	struct stats_interval ci;
 	size_t n;
-	int ret = -1;
-	/* a count (not a time, not a suite's time or rate) may be 0 */
-	const struct value_slot *vs = bench_value_slot(cfg, m);
-	int counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
-		      cfg->counted : d->source != SOURCE_CLOCK;
-	int higher = vs ? vs->higher_better : cfg->higher_better;
+	int ret = -1, counted, higher;
 
+	ratio_sense(cfg, m, &counted, &higher);
 	stats_setup(st, cfg, mc, vo);
 	pairs_collect(&p, st, br, m, counted, higher);
 	n = p.n;

@@ -172,6 +172,13 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 			   const struct verdict_opts *vo);
 void bench_stats_release(struct bench_stats *st);
 /*
+ * Metric m's ratio in each pair of br that measured it in both arms, in
+ * run order, as verdict_analyse_metric forms them (st->ratios): malloc'd,
+ * never NULL, their number in *n.
+ */
+double *verdict_pair_ratios(const struct bench_run *br, enum metric m,
+			    size_t *n);
+/*
  * Every metric of a measured br (each with its own seed derived from
  * seed), and the benchmark's verdict. Release with bench_result_release.
  */

@@ -399,30 +399,36 @@ static void load_result(struct loading *ld, struct run_bench *b,
 
 /*
  * The per-pair ratios of b's metrics, which a report holds as samples
- * only: computed again from the samples, so that every printer of a loaded
- * report draws them (the decision is the one the report holds and stays;
- * the ratios are not written back, so the round trip is unchanged).
+ * only: formed again from the samples as the decision formed them
+ * (verdict_pair_ratios), so that every printer of a loaded report draws
+ * them. Nothing is decided again: the decision is the one the report
+ * holds; a metric gets its ratios when as many pairs measured it as the
+ * report says it decided on (the ratios are not written back, so the
+ * round trip is unchanged).
  */
 void load_ratios(struct run_bench *b, const struct run_report *r)
 {
-	struct bench_result tmp;
-	struct verdict_opts vo = { 1 - r->level, 200, r->seed, r->strict };
-	size_t j, k;
+	const struct bench_cfg *c = b->run.cfg;
+	size_t j, k, n;
 
 	if (b->run.error || !b->run.npairs || b->run.is_new ||
 	    b->run.is_removed || !(r->level > 0 && r->level < 1))
 		return;
-	memset(&tmp, 0, sizeof(tmp));
-	verdict_bench(&tmp, &b->run, &vo);
-	for (j = 0; j < b->result.n; j++)
-		for (k = 0; k < tmp.n; k++)
-			if (!b->result.m[j].ratios &&
-			    tmp.m[k].metric == b->result.m[j].metric &&
-			    tmp.m[k].ratios && tmp.m[k].n == b->result.m[j].n) {
-				b->result.m[j].ratios = tmp.m[k].ratios;
-				tmp.m[k].ratios = NULL;
-			}
-	bench_result_release(&tmp);
+	for (j = 0; j < b->result.n; j++) {
+		struct bench_stats *st = &b->result.m[j];
+		double *ratios;
+
+		for (k = 0; k < c->nmetrics; k++)
+			if (c->metrics[k].id == st->metric)
+				break;
+		if (k == c->nmetrics || st->ratios)
+			continue;
+		ratios = verdict_pair_ratios(&b->run, st->metric, &n);
+		if (n == st->n)
+			st->ratios = ratios;
+		else
+			free(ratios);
+	}
 }
 
 /* "identical in 12 samples", "same cases in 12 samples", "not checked". */

@@ -169,11 +169,73 @@ static void test_load__to_fills_err_and_prints_nothing(void)
 	}
 }
 
+/*
+ * The per-pair ratios a loaded report's printers draw are the ones a full
+ * decision on its samples forms (verdict_bench, as load_ratios ran it
+ * before), metric by metric, exactly: each fixed model's and the real
+ * report's.
+ */
+static void test_load__ratios_are_the_decisions(void)
+{
+	static const char *const paths[] = {
+		"tests/golden/plain.json", "tests/golden/metrics.json",
+		"tests/golden/suite.json", "tests/golden/noisy.json",
+		"tests/golden/advisory.json", "tests/golden/error.json",
+		"tests/golden/artifacts.json", "tests/golden/policy.json",
+		"tests/data/gate-run-report.json",
+	};
+	size_t p, i, j, k, drawn = 0;
+
+	for (p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+		struct run_report r;
+		size_t len;
+		char *text = slurp(paths[p], &len), msg[512];
+
+		CHECK(text && load(&r, text, paths[p], msg, sizeof(msg)) == 0);
+		for (i = 0; text && i < r.n; i++) {
+			const struct run_bench *b = &r.b[i];
+			struct verdict_opts vo = { 1 - r.level, 200, r.seed,
+						   r.strict };
+			struct bench_result full;
+			int decided = !b->run.error && b->run.npairs &&
+				      !b->run.is_new && !b->run.is_removed;
+
+			for (j = 0; !decided && j < b->result.n; j++)
+				CHECK(b->result.m[j].ratios == NULL);
+			if (!decided)
+				continue;
+			memset(&full, 0, sizeof(full));
+			verdict_bench(&full, &b->run, &vo);
+			for (j = 0; j < b->result.n; j++) {
+				const struct bench_stats *st = &b->result.m[j];
+				const struct bench_stats *want = NULL;
+
+				for (k = 0; k < full.n && !want; k++)
+					if (full.m[k].metric == st->metric &&
+					    full.m[k].n == st->n)
+						want = &full.m[k];
+				CHECK((want != NULL) == (st->ratios != NULL));
+				if (!want || !st->ratios)
+					continue;
+				CHECK(!memcmp(st->ratios, want->ratios,
+					      st->n * sizeof(double)));
+				drawn++;
+			}
+			bench_result_release(&full);
+		}
+		if (text)
+			report_load_release(&r);
+		free(text);
+	}
+	CHECK(drawn >= 10);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_load__gate_run_report_round_trips),
 	TEST(test_load__refuses_unknown_schemas),
 	TEST(test_load__refuses_unknown_names),
 	TEST(test_load__to_fills_err_and_prints_nothing),
+	TEST(test_load__ratios_are_the_decisions),
 };
 
 HARNESS_MAIN(tests)
