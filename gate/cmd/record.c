@@ -29,7 +29,7 @@ const char cmd_record_usage[] =
 	"\n"
 	"  REPORT         a JSON report of gate run (--json FILE), or '-' for\n"
 	"                 stdin; appended to the note in refs/notes/gate on its\n"
-	"                 head commit\n"
+	"                 head commit (gate compare's report: with --commit)\n"
 	"  --label NAME   the machine the run measured on (default: \n"
 	"                 $RUNNER_OS-$RUNNER_ARCH in GitHub Actions, else the\n"
 	"                 host name); history compares runs of one label only\n"

@@ -47,7 +47,8 @@ static void compare_values(struct bench_run *br, const cJSON *o)
 }
 
 /* The case's one metric: its verdict, ratio, bounds and medians. */
-static void compare_figures(struct bench_stats *st, const cJSON *o)
+static void compare_figures(struct bench_stats *st, const cJSON *o,
+			    const struct bench_cfg *c)
 {
 	const cJSON *ratio = load_get(o, "ratio");
 	const char *s;
@@ -55,8 +56,8 @@ static void compare_figures(struct bench_stats *st, const cJSON *o)
 
 	st->metric = METRIC_VALUE;
 	st->gating = 1;
-	st->floor = NAN;
-	st->excludes = NAN;
+	st->floor = c->metrics[0].min_effect;
+	st->excludes = c->metrics[0].pass_excludes;
 	st->statistic = STATS_HL;
 	st->interval = st->interval_used = INTERVAL_EXACT;
 	if ((s = load_text(o, "reason")))
@@ -82,9 +83,11 @@ static void compare_figures(struct bench_stats *st, const cJSON *o)
 	st->n = ratio ? (n[0] < n[1] ? n[0] : n[1]) : 0;
 }
 
-/* One case o into b, with its config c. */
+/* One case o into b, with its config c; the run's floor and pass_excludes
+   (the protocol's: gate compare has one for every case). */
 static int compare_bench(struct loading *ld, struct run_bench *b,
-			 struct bench_cfg *c, const cJSON *o)
+			 struct bench_cfg *c, const cJSON *o,
+			 const double policy[2])
 {
 	const char *name = load_text(o, "name"), *unit = load_text(o, "unit");
 	const char *v = load_text(o, "verdict");
@@ -97,13 +100,14 @@ static int compare_bench(struct loading *ld, struct run_bench *b,
 	c->unit = load_keep(ld->L, unit);
 	c->metric = METRIC_VALUE;
 	c->higher_better = load_flag(o, "higher_is_better");
-	c->min_effect = NAN;		/* the report has no floor per case */
+	c->min_effect = policy[0];
 	c->statistic = STATS_HL;
 	c->interval = INTERVAL_EXACT;
 	c->parity = 1;
 	c->metrics[0].id = METRIC_VALUE;
 	c->metrics[0].gating = 1;
-	c->metrics[0].min_effect = c->metrics[0].pass_excludes = NAN;
+	c->metrics[0].min_effect = policy[0];
+	c->metrics[0].pass_excludes = policy[1];
 	c->nmetrics = 1;
 	b->run.cfg = c;
 	b->run.is_new = v && !strcmp(v, "new");
@@ -112,7 +116,7 @@ static int compare_bench(struct loading *ld, struct run_bench *b,
 			    load_verdict(ld, v, VERDICT_ERROR);
 	b->result.n = 1;
 	b->result.m = xcalloc(1, sizeof(*b->result.m));
-	compare_figures(&b->result.m[0], o);
+	compare_figures(&b->result.m[0], o, c);
 	b->result.m[0].verdict = b->result.verdict;
 	compare_values(&b->run, o);
 	run_bench_view(b);
@@ -122,6 +126,8 @@ static int compare_bench(struct loading *ld, struct run_bench *b,
 int load_compare(struct loading *ld, struct run_report *r, const cJSON *root)
 {
 	const cJSON *list = load_get(root, "benchmarks"), *o;
+	const cJSON *p = load_get(root, "protocol");
+	double policy[2];
 	const char *s;
 	size_t i = 0;
 
@@ -134,13 +140,15 @@ int load_compare(struct loading *ld, struct run_report *r, const cJSON *root)
 	r->rev[ARM_BASE].label = r->rev[ARM_BASE].commit =
 		r->rev[ARM_BASE].tree = "";
 	r->rev[ARM_HEAD] = r->rev[ARM_BASE];
-	load_protocol(ld, r, load_get(root, "protocol"));
+	load_protocol(ld, r, p);
+	policy[0] = load_num(p, "min_effect", NAN);
+	policy[1] = load_num(p, "pass_excludes", NAN);
 	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);
 	ld->L->cfg = xcalloc(ld->L->ncfg ? ld->L->ncfg : 1,
 			     sizeof(*ld->L->cfg));
 	run_alloc(r, ld->L->ncfg);
 	cJSON_ArrayForEach(o, list) {
-		if (compare_bench(ld, &r->b[i], &ld->L->cfg[i], o) < 0)
+		if (compare_bench(ld, &r->b[i], &ld->L->cfg[i], o, policy) < 0)
 			return -1;
 		i++;
 	}

@@ -76,18 +76,23 @@ def head_values(b):
         v = (b.get("new") or {}).get("values") or []
     return [x for x in v if isinstance(x, (int, float)) and x > 0 and math.isfinite(x)]
 
+def floor(rep, b):
+    # a run report has a floor per benchmark; gate compare one for all cases
+    f = fig(b, "min_effect")
+    return f if f is not None or rep.get("command") != "compare" else fig(rep, "protocol", "min_effect")
+
 def cell(v):
     return "" if v is None else "%.9g" % v
 
 rows = list(csv.DictReader(open(os.path.join(scratch, label + ".csv"))))
-want = [(c, b) for c, rep in records for b in rep["benchmarks"]]
+want = [(c, rep, b) for c, rep in records for b in rep["benchmarks"]]
 assert len(rows) == len(want), (len(rows), len(want))
-for row, (c, b) in zip(rows, want):
+for row, (c, rep, b) in zip(rows, want):
     assert row["commit"] == c and row["benchmark"] == b["name"], (row, c)
     exp = {"metric": b.get("metric", ""), "unit": b["unit"], "verdict": b["verdict"],
            "ratio": cell(fig(b, "ratio", "estimate")), "low": cell(fig(b, "ratio", "low")),
            "high": cell(fig(b, "ratio", "high")), "level": cell(fig(b, "ratio", "level")),
-           "floor": cell(fig(b, "min_effect")), "head_median": cell(head_median(b))}
+           "floor": cell(floor(rep, b)), "head_median": cell(head_median(b))}
     got = {k: row[k] for k in exp}
     assert got == exp, (b["name"], got, exp)
 
@@ -99,13 +104,15 @@ trend = json.load(open(os.path.join(scratch, label + ".trend")))
 for tb in trend["benchmarks"]:
     steps = [(c, b) for c, rep in records for b in rep["benchmarks"]
              if b["name"] == tb["name"] and (fig(b, "ratio", "estimate") or 0) > 0]
+    floors = [floor(rep, b) for c, rep in records for b in rep["benchmarks"]
+              if b["name"] == tb["name"] and (fig(b, "ratio", "estimate") or 0) > 0]
     assert len(steps) == len(tb["steps"]), (tb["name"], len(steps), len(tb["steps"]))
     for s, (c, b) in zip(tb["steps"], steps):
         assert s["commit"] == c and s["verdict"] == b["verdict"], (s, c)
         for k, path in (("ratio", "estimate"), ("ratio_low", "low"),
                         ("ratio_high", "high"), ("level", "level")):
             assert close(s[k], fig(b, "ratio", path)), (tb["name"], k, s[k])
-    floors = [fig(b, "min_effect") for c, b in steps if fig(b, "min_effect") is not None]
+    floors = [f for f in floors if f is not None]
     assert close(tb["floor"], floors[-1] if floors and floors[-1] > 0 else 0.05), tb["floor"]
     with_samples = sum(1 for c, b in steps if len(head_values(b)) >= 3)
     assert tb["change_point_records"] == with_samples, (tb["name"], tb["change_point_records"], with_samples)

@@ -119,7 +119,10 @@ static void test_load_compare__cases_as_benchmarks(void)
 	CHECK_NEAR(b->primary.base_median, 100, 0);
 	CHECK_NEAR(b->primary.mann_whitney_p, 0.004, 0);
 	CHECK_STR(b->primary.reason, "slower");
-	CHECK(isnan(b->run.cfg->min_effect));
+	/* the protocol's floor is every case's (there is no pass_excludes) */
+	CHECK_NEAR(b->run.cfg->min_effect, 0.02, 0);
+	CHECK_NEAR(b->primary.floor, 0.02, 0);
+	CHECK(isnan(b->run.cfg->metrics[0].pass_excludes));
 	CHECK(b->run.npairs == 4);
 	if (b->run.npairs == 4) {
 		CHECK_NEAR(sample_value(&b->run.pairs[3].s[ARM_HEAD],
