@@ -589,6 +589,33 @@ static void procs_end(struct proc **procs, struct run_result *results,
 	}
 }
 
+/*
+ * poll() failed (errno e): gate can no longer watch its children. Each one
+ * not yet reaped is killed with its group and reaped, its result RUN_LOST
+ * (never a success with no time); every pipe is closed.
+ */
+static void procs_abandon(struct proc **procs, size_t n, int e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct proc *p = procs[i];
+
+		if (!p->reaped) {
+			kill(-p->pid, SIGKILL);
+			while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			p->reaped = 1;
+			p->res->status = RUN_LOST;
+			p->res->code = e;
+			p->res->wall = now() - p->start;
+			p->res->limit = p->limit;
+		}
+		close_fd(&p->out_fd);
+		close_fd(&p->err_fd);
+	}
+}
+
 int run_wait(struct proc **procs, struct run_result *results, size_t n)
 {
 	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof(*pfd));
@@ -609,8 +636,13 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 		pfd[np++].events = POLLIN;
 		ms = wake < 0 ? -1 : (int)((wake - t) * 1000.0) + 1;
 		if (poll(pfd, np, ms) < 0 && errno != EINTR) {
+			int e = errno;
+
+			error("poll failed:");
+			procs_abandon(procs, n, e);
+			procs_end(procs, results, n);
 			free(pfd);
-			return error("poll failed:");
+			return -1;
 		}
 		signals_drain();
 		serve(procs, n, pfd, np);
@@ -678,6 +710,10 @@ const char *run_describe(const struct run_result *res, char *buf,
 		break;
 	case RUN_INTERRUPTED:
 		snprintf(buf, size, "was stopped because gate was interrupted");
+		break;
+	case RUN_LOST:
+		snprintf(buf, size, "was killed: gate could not wait for it "
+			 "(%s)", strerror(res->code));
 		break;
 	}
 	return buf;
