@@ -174,20 +174,105 @@ static void put(struct pair_result *pr, const struct suite_case *sc,
 			sc->v[a][p] : NAN;
 }
 
+/*
+ * The derived config of case i of br's suite, one case one row: its first
+ * unit, then its other units as further value slots (slot[k] is slot k's
+ * case, *nslots how many).
+ */
+static struct suite_derived *derive_case(const struct bench_run *br,
+					 size_t i,
+					 const struct suite_case **slot,
+					 size_t *nslots)
+{
+	const struct suite_data *sd = br->suite;
+	const struct suite_case *sc = &sd->cases[i];
+	struct suite_derived *d = xcalloc(1, sizeof(*d));
+	size_t j;
+
+	d->cfg = *br->cfg;
+	d->cfg.expect = NULL;
+	d->cfg.nexpect = 0;
+	d->cfg.ignore = NULL;
+	d->cfg.nignore = 0;
+	d->cfg.metric = METRIC_VALUE;
+	slot[0] = sc;
+	add_slot(d, br, sc, 0);
+	*nslots = 1;
+	for (j = i + 1; j < sd->n; j++) {
+		if (strcmp(sd->cases[j].name, sc->name))
+			continue;
+		if (*nslots == METRIC_VALUES) {
+			warning("benchmark \"%s\": case \"%s\" printed "
+				"more than %d values: \"%s\" and later "
+				"ones are not compared", br->cfg->name,
+				sc->name, METRIC_VALUES, sd->cases[j].unit);
+			break;
+		}
+		slot[*nslots] = &sd->cases[j];
+		add_slot(d, br, &sd->cases[j], (*nslots)++);
+	}
+	d->cfg.nmetrics = *nslots;
+	d->cfg.counted = d->cfg.values[0].counted;
+	d->cfg.min_effect = d->cfg.metrics[0].min_effect;
+	d->cfg.name = xasprintf("%s/%s", br->cfg->name, sc->name);
+	d->cfg.unit = d->unit[0];
+	d->cfg.higher_better = sc->higher_better;
+	/*
+	 * A case is measured with its suite, at the suite's pairs; when the
+	 * harness can filter, unresolved cases get rounds of more pairs
+	 * (suite_grow), else one look, which spends the case's whole alpha.
+	 */
+	if (!suite_can_filter(br->cfg))
+		d->cfg.max_pairs = d->cfg.pairs;
+	d->case_name = xstrdup(sc->name);
+	d->cfg.inner = sc->inner;
+	d->cfg.suite_metric = br->cfg->metric;
+	return d;
+}
+
+/* A new, zeroed run at the end of out (*m of them, room for *cap). */
+static struct bench_run *append_run(struct run_bench **out, size_t *m,
+				    size_t *cap)
+{
+	if (*m == *cap) {
+		*cap = 2 * *cap + 8;
+		*out = xrealloc(*out, *cap * sizeof(**out));
+	}
+	memset(&(*out)[*m], 0, sizeof((*out)[*m]));
+	return &(*out)[(*m)++].run;
+}
+
+/* A case's pairs: br's, each with the case's values in the value slots. */
+static void case_pairs(struct bench_run *nr, const struct bench_run *br,
+		       const struct suite_case *const *slot, size_t nslots)
+{
+	size_t k, p;
+
+	nr->npairs = br->npairs;
+	nr->pairs = xcalloc(br->npairs ? br->npairs : 1, sizeof(*nr->pairs));
+	for (p = 0; p < br->npairs; p++) {
+		nr->pairs[p].head_first = br->pairs[p].head_first;
+		nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
+		nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
+		for (k = 0; k < METRIC_VALUES; k++)
+			put(&nr->pairs[p], k < nslots ? slot[k] : NULL, k, p);
+	}
+}
+
 /* Append one run per kept case of br to out (*m of them). */
 static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		   struct bench_run *br, struct suite_owned *own,
 		   const regex_t *rx)
 {
 	const struct suite_data *sd = br->suite;
-	size_t i, j, k, p;
+	size_t i;
 
 	for (i = 0; i < sd->n; i++) {
 		const struct suite_case *sc = &sd->cases[i];
 		const struct suite_case *slot[METRIC_VALUES] = { NULL };
 		struct suite_derived *d;
 		struct bench_run *nr;
-		size_t nslots = 1;
+		size_t nslots;
 
 		if (!primary_unit(sd, i) || (rx && !matches(rx, sc->name)))
 			continue;
@@ -197,54 +282,9 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 				br->cfg->name, sc->name);
 			continue;
 		}
-		d = xcalloc(1, sizeof(*d));
-		d->cfg = *br->cfg;
-		d->cfg.expect = NULL;
-		d->cfg.nexpect = 0;
-		d->cfg.ignore = NULL;
-		d->cfg.nignore = 0;
-		d->cfg.metric = METRIC_VALUE;
-		/* one case, one row: its first unit, then its other units */
-		slot[0] = sc;
-		add_slot(d, br, sc, 0);
-		for (j = i + 1; j < sd->n; j++) {
-			if (strcmp(sd->cases[j].name, sc->name))
-				continue;
-			if (nslots == METRIC_VALUES) {
-				warning("benchmark \"%s\": case \"%s\" printed "
-					"more than %d values: \"%s\" and later "
-					"ones are not compared", br->cfg->name,
-					sc->name, METRIC_VALUES,
-					sd->cases[j].unit);
-				break;
-			}
-			slot[nslots] = &sd->cases[j];
-			add_slot(d, br, &sd->cases[j], nslots++);
-		}
-		d->cfg.nmetrics = nslots;
-		d->cfg.counted = d->cfg.values[0].counted;
-		d->cfg.min_effect = d->cfg.metrics[0].min_effect;
-		d->cfg.name = xasprintf("%s/%s", br->cfg->name, sc->name);
-		d->cfg.unit = d->unit[0];
-		d->cfg.higher_better = sc->higher_better;
-		/*
-		 * A case is measured with its suite, at the suite's pairs;
-		 * when the harness can filter, unresolved cases get rounds
-		 * of more pairs (suite_grow), else one look, which spends
-		 * the case's whole alpha.
-		 */
-		if (!suite_can_filter(br->cfg))
-			d->cfg.max_pairs = d->cfg.pairs;
-		d->case_name = xstrdup(sc->name);
-		d->cfg.inner = sc->inner;
-		d->cfg.suite_metric = br->cfg->metric;
+		d = derive_case(br, i, slot, &nslots);
 		push_owned(own, d);
-		if (*m == *cap) {
-			*cap = 2 * *cap + 8;
-			*out = xrealloc(*out, *cap * sizeof(**out));
-		}
-		memset(&(*out)[*m], 0, sizeof((*out)[*m]));
-		nr = &(*out)[(*m)++].run;
+		nr = append_run(out, m, cap);
 		nr->cfg = &d->cfg;
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
@@ -258,17 +298,7 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 			continue;
 		}
 		nr->error = unmeasurable(br, sc);
-		nr->npairs = br->npairs;
-		nr->pairs = xcalloc(br->npairs ? br->npairs : 1,
-				    sizeof(*nr->pairs));
-		for (p = 0; p < br->npairs; p++) {
-			nr->pairs[p].head_first = br->pairs[p].head_first;
-			nr->pairs[p].s[ARM_BASE] = br->pairs[p].s[ARM_BASE];
-			nr->pairs[p].s[ARM_HEAD] = br->pairs[p].s[ARM_HEAD];
-			for (k = 0; k < METRIC_VALUES; k++)
-				put(&nr->pairs[p], k < nslots ? slot[k] : NULL,
-				    k, p);
-		}
+		case_pairs(nr, br, slot, nslots);
 	}
 }
 
@@ -432,20 +462,90 @@ static int wanted(const struct suite_data *sd, const char *name)
 	return 0;
 }
 
-int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
-		       const struct run_result *res, long pair)
+/*
+ * The case of sd that c (a case of arm a's sample) is, or NULL after
+ * suite_fail: arm a's first sample adds its cases, a later one may bring
+ * none its first sample lacked.
+ */
+static struct suite_case *admit_case(struct bench_run *br,
+				     struct suite_data *sd,
+				     struct suite_case *sc,
+				     const struct fmt_case *c, enum arm a,
+				     const char *origin)
+{
+	if (sc && sc->in[a])
+		return sc;
+	if (sd->samples[a] != 0) {
+		suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+			"(%s) appears in %s but not in %s's first "
+			"sample: a suite must report the same cases "
+			"every run", br->cfg->name, c->name, c->unit,
+			origin, arm_name(a)));
+		return NULL;
+	}
+	if (!sc) {
+		if (sd->n == sd->cap) {
+			sd->cap = sd->cap ? 2 * sd->cap : 16;
+			sd->cases = xrealloc(sd->cases,
+					     sd->cap * sizeof(*sd->cases));
+		}
+		sc = &sd->cases[sd->n++];
+		memset(sc, 0, sizeof(*sc));
+		sc->name = xstrdup(c->name);
+		sc->unit = xstrdup(c->unit);
+		sc->higher_better = c->higher_better;
+	}
+	sc->in[a] = 1;
+	return sc;
+}
+
+/* The case's value in pair (its values reduced to one), the array grown
+   to the configured pairs or, past them, twice what it needs. */
+static void keep_value(struct suite_case *sc, enum arm a, size_t pair,
+		       const struct fmt_case *c, size_t pairs)
+{
+	if (pair >= sc->vcap[a]) {
+		size_t cap = pair + 1 > pairs ? 2 * (pair + 1) : pairs;
+
+		sc->v[a] = xrealloc(sc->v[a], cap * sizeof(double));
+		memset(sc->v[a] + sc->vcap[a], 0,
+		       (cap - sc->vcap[a]) * sizeof(double));
+		sc->vcap[a] = cap;
+	}
+	sc->v[a][pair] = suite_reduce(c->values, c->n);
+}
+
+/* Every case arm a's first sample had (and this one was asked for) is in
+   t: 0, or -1 after suite_fail. */
+static int check_complete(struct bench_run *br, const struct suite_data *sd,
+			  const struct fmt_table *t, enum arm a,
+			  const char *origin)
+{
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		if (sd->cases[i].in[a] && wanted(sd, sd->cases[i].name) &&
+		    !fmt_table_find(t, sd->cases[i].name,
+				    sd->cases[i].unit)) {
+			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
+				"(%s) is missing from %s though %s's first "
+				"sample had it: a crashed or filtered case?",
+				br->cfg->name, sd->cases[i].name,
+				sd->cases[i].unit, origin, arm_name(a)));
+			return -1;
+		}
+	return 0;
+}
+
+/* A sample's stdout as the suite's format into t: 0, or -1 after
+   suite_fail (too much output, or the format's own message). */
+static int parse_output(struct bench_run *br, const struct run_result *res,
+			const char *origin, struct fmt_table *t)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct gate_err err = { "" };
 	struct fmt_opts fo = { cfg->metric == METRIC_CPU, 1, &err };
-	struct fmt_table t = FMT_TABLE_INIT;
-	struct suite_data *sd = br->suite;
-	char origin[256];
-	size_t i;
-	int rc, ret = -1;
 
-	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
-		 label);
 	if (res->out_overflow) {
 		suite_fail(br, xasprintf("benchmark \"%s\": %s printed more than "
 			"the %u MiB gate reads from a suite: print less (a "
@@ -454,71 +554,47 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 		return -1;
 	}
 	/* the message goes into the benchmark's error, not on stderr */
-	rc = format_parse(&t, cfg->format, res->out ? res->out : "",
-			  res->out_len, origin, &fo);
-	if (rc < 0) {
+	if (format_parse(t, cfg->format, res->out ? res->out : "",
+			 res->out_len, origin, &fo) < 0) {
 		suite_fail(br, xasprintf("benchmark \"%s\" (format %s): %s",
 			cfg->name, format_name(cfg->format), err.msg));
 		return -1;
 	}
-	if (!sd)
-		sd = br->suite = xcalloc(1, sizeof(*sd));
+	return 0;
+}
+
+int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
+		       const struct run_result *res, long pair)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct suite_data *sd;
+	char origin[256];
+	size_t i;
+	int ret = -1;
+
+	snprintf(origin, sizeof(origin), "%s's stdout in %s", arm_name(a),
+		 label);
+	if (parse_output(br, res, origin, &t) < 0)
+		return -1;
+	if (!br->suite)
+		br->suite = xcalloc(1, sizeof(*br->suite));
+	sd = br->suite;
 	for (i = 0; i < t.n; i++) {
 		struct fmt_case *c = &t.cases[i];
 		struct suite_case *sc = suite_find(sd, c->name, c->unit);
 
 		if (sd->want && !(sc && sc->in[a]))
 			continue;	/* no case of the manifest: not asked */
-		if (sd->samples[a] == 0 && (!sc || !sc->in[a])) {
-			if (!sc) {
-				if (sd->n == sd->cap) {
-					sd->cap = sd->cap ? 2 * sd->cap : 16;
-					sd->cases = xrealloc(sd->cases,
-						sd->cap * sizeof(*sd->cases));
-				}
-				sc = &sd->cases[sd->n++];
-				memset(sc, 0, sizeof(*sc));
-				sc->name = xstrdup(c->name);
-				sc->unit = xstrdup(c->unit);
-				sc->higher_better = c->higher_better;
-			}
-			sc->in[a] = 1;
-		} else if (!sc || !sc->in[a]) {
-			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
-				"(%s) appears in %s but not in %s's first "
-				"sample: a suite must report the same cases "
-				"every run", cfg->name, c->name, c->unit,
-				origin, arm_name(a)));
+		sc = admit_case(br, sd, sc, c, a, origin);
+		if (!sc)
 			goto cleanup;
-		}
 		if (c->n > sc->inner)
 			sc->inner = c->n;
-		if (pair >= 0) {
-			if ((size_t)pair >= sc->vcap[a]) {
-				size_t cap = (size_t)pair + 1 > cfg->pairs ?
-					     2 * ((size_t)pair + 1) :
-					     cfg->pairs;
-
-				sc->v[a] = xrealloc(sc->v[a],
-						    cap * sizeof(double));
-				memset(sc->v[a] + sc->vcap[a], 0,
-				       (cap - sc->vcap[a]) * sizeof(double));
-				sc->vcap[a] = cap;
-			}
-			sc->v[a][pair] = suite_reduce(c->values, c->n);
-		}
+		if (pair >= 0)
+			keep_value(sc, a, (size_t)pair, c, br->cfg->pairs);
 	}
-	for (i = 0; i < sd->n; i++)
-		if (sd->cases[i].in[a] && wanted(sd, sd->cases[i].name) &&
-		    !fmt_table_find(&t, sd->cases[i].name,
-				    sd->cases[i].unit)) {
-			suite_fail(br, xasprintf("benchmark \"%s\": case \"%s\" "
-				"(%s) is missing from %s though %s's first "
-				"sample had it: a crashed or filtered case?",
-				cfg->name, sd->cases[i].name,
-				sd->cases[i].unit, origin, arm_name(a)));
-			goto cleanup;
-		}
+	if (check_complete(br, sd, &t, a, origin) < 0)
+		goto cleanup;
 	sd->samples[a]++;
 	ret = 0;
 cleanup:

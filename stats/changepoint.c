@@ -138,18 +138,13 @@ static double median_of(const double *x, size_t n)
 	return stats_median(x, n);
 }
 
-int stats_changepoints(struct stats_changepoint **out, size_t *nout,
-		       const double *x, size_t n, const size_t *start,
+/* The arguments make sense: 0, or -1 after error() says which does not. */
+static int check_input(const double *x, size_t n, const size_t *start,
 		       size_t g, size_t min_size, size_t permutations,
-		       double sig, gsl_rng *rng)
+		       double sig, const gsl_rng *rng)
 {
-	size_t *st, *cuts, *pst, *order, nc = 1, i, r;
-	double *tmp, *pv;
-	struct stats_changepoint *cp = NULL;
-	size_t ncp = 0;
+	size_t i;
 
-	*out = NULL;
-	*nout = 0;
 	if (min_size < 1 || permutations < 1 || !(sig > 0 && sig < 1) || !rng)
 		return error("change points: min_size and permutations must "
 			     "be at least 1, sig in (0, 1), and a generator "
@@ -167,45 +162,48 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 		if (!isfinite(x[i]))
 			return error("change points: value %zu is not finite",
 				     i);
-	if (g < 2 * min_size)
-		return 0;
-	st = xmalloc((g + 1) * sizeof(*st));
-	for (i = 0; i <= g; i++)
-		st[i] = start ? start[i] : i;
-	cuts = xmalloc((g + 1) * sizeof(*cuts));
-	cuts[0] = 0;
-	cuts[1] = g;
-	pst = xmalloc((g + 1) * sizeof(*pst));
-	order = xmalloc(g * sizeof(*order));
-	tmp = xmalloc(n * sizeof(*tmp));
-	pv = xmalloc(n * sizeof(*pv));
-	for (;;) {
-		size_t at, pat, above = 0;
-		double q = best_over(x, st, cuts, nc, min_size, tmp, &at);
+	return 0;
+}
 
-		if (!at)
-			break;
-		for (r = 0; r < permutations; r++) {
-			shuffle_layout(pv, pst, order, x, st, cuts, nc, rng);
-			if (best_over(pv, pst, cuts, nc, min_size, tmp, &pat) >= q)
-				above++;
-		}
-		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
-		cp[ncp].group = at;
-		cp[ncp].q = q;
-		cp[ncp].p = (double)(above + 1) / (double)(permutations + 1);
-		if (cp[ncp].p > sig)
-			break;
-		ncp++;
-		for (i = nc; cuts[i] > at; i--)
-			cuts[i + 1] = cuts[i];
-		cuts[i + 1] = at;
-		nc++;
+/* The scratch of the permutation test: a shuffled layout (values pv,
+   group starts pst, group order) and tmp for the pairwise sums. */
+struct shuffle_work {
+	double *pv, *tmp;
+	size_t *pst, *order;
+};
+
+/*
+ * The permutation p-value of the best split q over the segments cuts[]:
+ * the share of layouts, shuffled within each segment, whose best split is
+ * at least q, counting the observed one (so never 0).
+ */
+static double permutation_p(double q, const double *x, const size_t *st,
+			    const size_t *cuts, size_t nc, size_t min_size,
+			    size_t permutations, gsl_rng *rng,
+			    struct shuffle_work *w)
+{
+	size_t r, pat, above = 0;
+
+	for (r = 0; r < permutations; r++) {
+		shuffle_layout(w->pv, w->pst, w->order, x, st, cuts, nc, rng);
+		if (best_over(w->pv, w->pst, cuts, nc, min_size, w->tmp,
+			      &pat) >= q)
+			above++;
 	}
-	/* the points in group order, each with its final neighbours */
-	for (i = 1; i < nc; i++) {
-		size_t k;
+	return (double)(above + 1) / (double)(permutations + 1);
+}
 
+/*
+ * The points in group order (cuts[1..nc) sorted, cp[] in the order they
+ * were found), each with the medians of its final neighbouring segments.
+ */
+static void order_points(struct stats_changepoint *cp, size_t ncp,
+			 const size_t *cuts, size_t nc, const double *x,
+			 const size_t *st)
+{
+	size_t i, k;
+
+	for (i = 1; i < nc; i++) {
 		for (k = 0; k < ncp && cp[k].group != cuts[i]; k++)
 			;
 		if (k != i - 1) {
@@ -219,6 +217,53 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 		cp[i - 1].after = median_of(x + st[cuts[i]],
 					    st[cuts[i + 1]] - st[cuts[i]]);
 	}
+}
+
+int stats_changepoints(struct stats_changepoint **out, size_t *nout,
+		       const double *x, size_t n, const size_t *start,
+		       size_t g, size_t min_size, size_t permutations,
+		       double sig, gsl_rng *rng)
+{
+	struct shuffle_work w;
+	struct stats_changepoint *cp = NULL;
+	size_t *st, *cuts, nc = 1, ncp = 0, i;
+
+	*out = NULL;
+	*nout = 0;
+	if (check_input(x, n, start, g, min_size, permutations, sig, rng) < 0)
+		return -1;
+	if (g < 2 * min_size)
+		return 0;
+	st = xmalloc((g + 1) * sizeof(*st));
+	for (i = 0; i <= g; i++)
+		st[i] = start ? start[i] : i;
+	cuts = xmalloc((g + 1) * sizeof(*cuts));
+	cuts[0] = 0;
+	cuts[1] = g;
+	w.pst = xmalloc((g + 1) * sizeof(*w.pst));
+	w.order = xmalloc(g * sizeof(*w.order));
+	w.tmp = xmalloc(n * sizeof(*w.tmp));
+	w.pv = xmalloc(n * sizeof(*w.pv));
+	for (;;) {
+		size_t at;
+		double q = best_over(x, st, cuts, nc, min_size, w.tmp, &at);
+
+		if (!at)
+			break;
+		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
+		cp[ncp].group = at;
+		cp[ncp].q = q;
+		cp[ncp].p = permutation_p(q, x, st, cuts, nc, min_size,
+					  permutations, rng, &w);
+		if (cp[ncp].p > sig)
+			break;
+		ncp++;
+		for (i = nc; cuts[i] > at; i--)
+			cuts[i + 1] = cuts[i];
+		cuts[i + 1] = at;
+		nc++;
+	}
+	order_points(cp, ncp, cuts, nc, x, st);
 	if (!ncp) {
 		free(cp);
 		cp = NULL;
@@ -227,9 +272,9 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 	*nout = ncp;
 	free(st);
 	free(cuts);
-	free(pst);
-	free(order);
-	free(tmp);
-	free(pv);
+	free(w.pst);
+	free(w.order);
+	free(w.tmp);
+	free(w.pv);
 	return 0;
 }

@@ -699,6 +699,42 @@ cleanup:
 	return ret;
 }
 
+/* How calibrate measures: the arms' directories and layout, the pair order
+   drawn from cc->seed, gate.json's levels; 0 or -1. */
+static int measure_setup(struct calib_ctx *cc, struct workspace *w,
+			 const struct config *cfg, size_t narms)
+{
+	cc->mo.layout = &w->layout;
+	cc->mo.dir[0] = w->arm[0].dir;
+	cc->mo.dir[1] = w->arm[narms - 1].dir;
+	cc->mo.grace = 2.0;
+	cc->mo.quiet = cc->o->quiet;
+	cc->mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!cc->mo.order_rng)
+		return error("cannot allocate a random generator");
+	gsl_rng_set(cc->mo.order_rng, cc->seed);
+	cc->level = stats_bonferroni(cfg->confidence, cfg->nbench);
+	cc->resamples = cfg->resamples;
+	return 0;
+}
+
+/* --write: the advice into --config's file or the work tree's gate.json. */
+static int write_config(struct repo *repo, const struct cal_opts *o,
+			const struct config *cfg, const struct advice *adv)
+{
+	char *target = o->config ? xstrdup(o->config) :
+		       repo_workdir(repo) ?
+		       xasprintf("%sgate.json", repo_workdir(repo)) : NULL;
+	int rc;
+
+	if (!target)
+		return error("a bare repository has no gate.json to write: "
+			     "pass --config FILE");
+	rc = write_advice(target, cfg, adv);
+	free(target);
+	return rc;
+}
+
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cal_opts o = { 0 };
@@ -707,7 +743,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	struct calib_ctx cc;
 	struct calib_bench *rec = NULL;
 	struct advice *adv = NULL;
-	char *origin = NULL, *calib = NULL, *target = NULL;
+	char *origin = NULL, *calib = NULL;
 	int code = EXIT_ERROR, rc, signo = 0;
 	enum ws_result ws;
 	size_t i, narms;
@@ -729,19 +765,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 		goto cleanup;
 	}
 	calib = workspace_path(&w, "calibration.json");
-	cc.mo.layout = &w.layout;
-	cc.mo.dir[0] = w.arm[0].dir;
-	cc.mo.dir[1] = w.arm[narms - 1].dir;
-	cc.mo.grace = 2.0;
-	cc.mo.quiet = o.quiet;
-	cc.mo.order_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!cc.mo.order_rng) {
-		error("cannot allocate a random generator");
+	if (measure_setup(&cc, &w, &cfg, narms) < 0)
 		goto cleanup;
-	}
-	gsl_rng_set(cc.mo.order_rng, cc.seed);
-	cc.level = stats_bonferroni(cfg.confidence, cfg.nbench);
-	cc.resamples = cfg.resamples;
 	rec = xcalloc(cfg.nbench, sizeof(*rec));
 	adv = xcalloc(cfg.nbench, sizeof(*adv));
 	printf("calibrating %s against itself%s; levels %.4g%% per "
@@ -760,19 +785,8 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	printf("recorded in %s (gate run warns when a floor is below this "
 	       "noise, and notes a run 3x noisier beside its verdict)\n",
 	       calib);
-	if (o.write) {
-		target = o.config ? xstrdup(o.config) :
-			 repo_workdir(ctx->repo) ?
-			 xasprintf("%sgate.json", repo_workdir(ctx->repo)) :
-			 NULL;
-		if (!target) {
-			error("a bare repository has no gate.json to write: "
-			      "pass --config FILE");
-			goto cleanup;
-		}
-		if (write_advice(target, &cfg, adv) < 0)
-			goto cleanup;
-	}
+	if (o.write && write_config(ctx->repo, &o, &cfg, adv) < 0)
+		goto cleanup;
 	code = EXIT_PASS;
 cleanup:
 	gsl_rng_free(cc.mo.order_rng);
@@ -781,7 +795,6 @@ cleanup:
 	config_release(&cfg);
 	workspace_release(&w);
 	free(origin);
-	free(target);
 	free(calib);
 	return code;
 }

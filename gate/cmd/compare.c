@@ -76,83 +76,74 @@ static int parse_fraction(double *out, const char *opt, const char *s,
 	return 0;
 }
 
-static enum opts_result parse_options(struct cmp_opts *o, int argc,
-				       char **argv)
-{
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "pass-excludes", required_argument, NULL, 'x' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "advisory", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double d;
-	int c;
+static const struct option compare_longopts[] = {
+	{ "format", required_argument, NULL, 'F' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "min-effect", required_argument, NULL, 'e' },
+	{ "pass-excludes", required_argument, NULL, 'x' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "confidence", required_argument, NULL, 'c' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "advisory", no_argument, NULL, 'a' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	o->excludes = -1;
-	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
-	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
-	o->seed = 1;
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			if (format_lookup(&o->format, optarg) < 0 ||
-			    o->format == FORMAT_TIME)
-				return error("--format must be one of gbench, "
-					     "gotest, lines, hyperfine, pytest, "
-					     "gate; got \"%s\"", optarg);
-			o->have_format = 1;
-			break;
-		case 'm':
-			if (strcmp(optarg, "cpu") && strcmp(optarg, "wall"))
-				return error("--metric must be wall or cpu, "
-					     "got \"%s\"", optarg);
-			o->fo.cpu_time = !strcmp(optarg, "cpu");
-			break;
-		case 'f': o->filter = optarg; break;
-		case 'j': o->json = optarg; break;
-		case 'a': o->advisory = 1; break;
-		case 'e':
-			if (parse_fraction(&o->floor, "--min-effect", optarg,
-					   0, 10) < 0)
-				return -1;
-			break;
-		case 'x':
-			if (parse_fraction(&o->excludes, "--pass-excludes",
-					   optarg, 0, 10) < 0)
-				return -1;
-			break;
-		case 'S': o->strict = 1; break;
-		case 'c':
-			if (parse_fraction(&o->confidence, "--confidence",
-					   optarg, 0.5, 1) < 0 ||
-			    o->confidence == 0.5)
-				return error("--confidence must be above 0.5 "
-					     "and below 1");
-			break;
-		case 's':
-			if (parse_fraction(&d, "--seed", optarg, 0,
-					   4294967296.0) < 0 || d != floor(d))
-				return error("--seed must be a whole number "
-					     "from 0 to 4294967295");
-			o->seed = (unsigned long)d;
-			break;
-		case 'h':
-			fputs(cmd_compare_usage, stdout);
-			return OPTS_HELP;
-		default:
-			return bad_usage("unknown or incomplete option",
-					 argv[optind - 1]);
-		}
+/* One option (getopt's c, its optarg) into o: 0, or -1 after saying why,
+   an unknown option included. */
+static int compare_option(struct cmp_opts *o, int c, char **argv)
+{
+	double d;
+
+	switch (c) {
+	case 'F':
+		if (format_lookup(&o->format, optarg) < 0 ||
+		    o->format == FORMAT_TIME)
+			return error("--format must be one of gbench, "
+				     "gotest, lines, hyperfine, pytest, "
+				     "gate; got \"%s\"", optarg);
+		o->have_format = 1;
+		return 0;
+	case 'm':
+		if (strcmp(optarg, "cpu") && strcmp(optarg, "wall"))
+			return error("--metric must be wall or cpu, "
+				     "got \"%s\"", optarg);
+		o->fo.cpu_time = !strcmp(optarg, "cpu");
+		return 0;
+	case 'f': o->filter = optarg; return 0;
+	case 'j': o->json = optarg; return 0;
+	case 'a': o->advisory = 1; return 0;
+	case 'S': o->strict = 1; return 0;
+	case 'e':
+		return parse_fraction(&o->floor, "--min-effect", optarg, 0, 10);
+	case 'x':
+		return parse_fraction(&o->excludes, "--pass-excludes", optarg,
+				      0, 10);
+	case 'c':
+		if (parse_fraction(&o->confidence, "--confidence", optarg,
+				   0.5, 1) < 0 || o->confidence == 0.5)
+			return error("--confidence must be above 0.5 "
+				     "and below 1");
+		return 0;
+	case 's':
+		if (parse_fraction(&d, "--seed", optarg, 0,
+				   4294967296.0) < 0 || d != floor(d))
+			return error("--seed must be a whole number "
+				     "from 0 to 4294967295");
+		o->seed = (unsigned long)d;
+		return 0;
+	default:
+		return bad_usage("unknown or incomplete option",
+				 argv[optind - 1]);
 	}
+}
+
+/* The margin a pass must exclude: the floor under --strict, twice the
+   floor by default, never below the floor; 0 or -1. */
+static int settle_excludes(struct cmp_opts *o)
+{
 	if (o->strict && o->excludes >= 0)
 		return error("--strict sets --pass-excludes to the floor: give "
 			     "one or the other");
@@ -164,6 +155,30 @@ static enum opts_result parse_options(struct cmp_opts *o, int argc,
 		return error("--pass-excludes %g is below the floor %g: a pass "
 			     "must exclude at least the floor", o->excludes,
 			     o->floor);
+	return 0;
+}
+
+static enum opts_result parse_options(struct cmp_opts *o, int argc,
+				       char **argv)
+{
+	int c;
+
+	o->excludes = -1;
+	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
+	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
+	o->seed = 1;
+	options_getopt_reset();
+	while ((c = getopt_long(argc, argv, "h", compare_longopts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			fputs(cmd_compare_usage, stdout);
+			return OPTS_HELP;
+		}
+		if (compare_option(o, c, argv) < 0)
+			return -1;
+	}
+	if (settle_excludes(o) < 0)
+		return -1;
 	if (argc - optind != 2) {
 		error("compare needs two files, OLD and NEW, got %d",
 		      argc - optind);
@@ -413,13 +428,59 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 	w->reason = explain(w, o, run);
 }
 
+/*
+ * The rows: OLD's cases in its order, each with NEW's case of the same
+ * name and unit or none, then NEW's cases OLD lacks. Returns how many
+ * rows; *compared counts those with both sides.
+ */
+static size_t pair_cases(struct row *rows, const struct fmt_table t[2],
+			 size_t *compared)
+{
+	const struct fmt_case **ix[2];
+	size_t n = 0, i;
+
+	ix[0] = index_cases(&t[0]);
+	ix[1] = index_cases(&t[1]);
+	for (i = 0; i < t[0].n; i++) {
+		rows[n].c[0] = &t[0].cases[i];
+		rows[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
+		*compared += rows[n].c[1] != NULL;
+		n++;
+	}
+	for (i = 0; i < t[1].n; i++)
+		if (!find(ix[0], t[0].n, &t[1].cases[i]))
+			rows[n++].c[1] = &t[1].cases[i];
+	free(ix[0]);
+	free(ix[1]);
+	return n;
+}
+
+/* Each row's verdict into v[] (new for a case on one side only); -1 when
+   SIGINT/SIGTERM stopped it (a file may hold 100k cases). */
+static int decide_rows(struct row *rows, size_t n, enum verdict *v,
+		       const struct cmp_opts *o, struct cmp_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (signals_pending())
+			return -1;
+		if (rows[i].c[0] && rows[i].c[1]) {
+			analyse(&rows[i], o, run);
+			v[i] = rows[i].verdict;
+		} else {
+			v[i] = VERDICT_NEW;
+		}
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cmp_opts o;
 	struct cmp_run run;
 	struct fmt_table t[2] = { FMT_TABLE_INIT, FMT_TABLE_INIT };
 	struct row *rows = NULL;
-	const struct fmt_case **ix[2] = { NULL, NULL };
 	enum verdict *v = NULL, suite;
 	size_t n = 0, i;
 	int rc, code = EXIT_ERROR;
@@ -440,17 +501,7 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	if (signals_pending())
 		goto interrupted;
 	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
-	ix[0] = index_cases(&t[0]);
-	ix[1] = index_cases(&t[1]);
-	for (i = 0; i < t[0].n; i++) {
-		rows[n].c[0] = &t[0].cases[i];
-		rows[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
-		run.compared += rows[n].c[1] != NULL;
-		n++;
-	}
-	for (i = 0; i < t[1].n; i++)
-		if (!find(ix[0], t[0].n, &t[1].cases[i]))
-			rows[n++].c[1] = &t[1].cases[i];
+	n = pair_cases(rows, t, &run.compared);
 	if (run.compared == 0) {
 		error("no case is in both %s (%zu cases) and %s (%zu cases)%s: "
 		      "nothing to compare", o.files[0], t[0].n, o.files[1],
@@ -462,17 +513,8 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	run.min_n = stats_shift_min_n(run.alpha);
 	v = xcalloc(n, sizeof(*v));
 	signals_test_stall("compare");
-	for (i = 0; i < n; i++) {
-		/* a file may hold 100k cases: SIGINT/SIGTERM stop the loop */
-		if (signals_pending())
-			goto interrupted;
-		if (rows[i].c[0] && rows[i].c[1]) {
-			analyse(&rows[i], &o, &run);
-			v[i] = rows[i].verdict;
-		} else {
-			v[i] = VERDICT_NEW;
-		}
-	}
+	if (decide_rows(rows, n, v, &o, &run) < 0)
+		goto interrupted;
 	suite = verdict_suite(v, n);
 	code = o.advisory ? EXIT_PASS : verdict_exit_code(suite);
 	compare_print_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, rows, n,
@@ -487,8 +529,6 @@ cleanup:
 	for (i = 0; i < n; i++)
 		free(rows[i].reason);
 	free(rows);
-	free(ix[0]);
-	free(ix[1]);
 	free(v);
 	fmt_table_release(&t[0]);
 	fmt_table_release(&t[1]);

@@ -104,10 +104,116 @@ static void counters_line(const struct machine *m)
 	free(vg);
 }
 
+/* The CPUs themselves: how many, and whether a sibling thread shares one. */
+static void cpu_lines(const struct machine *m)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%ld online", m->cores);
+	if (m->cores < 1)
+		line("cpus", "unknown", UNKNOWN, "gate cannot tell how many "
+		     "CPUs are online", NULL);
+	else
+		item("cpus", buf, m->cores >= 2,
+		     "with one CPU, gate, the benchmark and everything else "
+		     "share it: every sample waits on the scheduler",
+		     "use a machine (or runner) with at least 2 CPUs");
+	if (!strcmp(m->smt, "unknown"))
+		line("smt", m->smt, UNKNOWN, "gate cannot read "
+		     "/sys/devices/system/cpu/smt: a sibling hyperthread, if "
+		     "any, would slow the benchmark at random", NULL);
+	else
+		item("smt", m->smt, strcmp(m->smt, "on") != 0,
+		     "a sibling hyperthread's work slows the benchmark by "
+		     "10-40% at random",
+		     "echo off > /sys/devices/system/cpu/smt/control (as "
+		     "root), or gate run --pin CPUS on one thread per core");
+}
+
+/* What moves the clock under a benchmark: the governor and turbo. */
+static void clock_lines(const struct machine *m)
+{
+	if (!strcmp(m->governor, "unknown"))
+		line("governor", m->governor, UNKNOWN, "gate cannot read the "
+		     "frequency governor (no cpufreq in /sys: a VM or "
+		     "container hides it); the clock may still change under "
+		     "the benchmark, which gate's pairs only partly cancel",
+		     NULL);
+	else
+		item("governor", m->governor,
+		     !strcmp(m->governor, "performance"),
+		     "a dynamic governor changes clock speed under the "
+		     "benchmark: the first samples run slower than the rest",
+		     "cpupower frequency-set -g performance (as root)");
+	if (!strcmp(m->turbo, "unknown"))
+		line("turbo", m->turbo, UNKNOWN, "gate cannot read whether "
+		     "turbo is on (no intel_pstate or cpufreq boost in /sys); "
+		     "if it is, speed drifts with temperature and load", NULL);
+	else
+		item("turbo", m->turbo, strcmp(m->turbo, "on") != 0,
+		     "turbo depends on temperature and on the other cores' "
+		     "load, so speed drifts during a run (pairing cancels slow "
+		     "drift, not fast)",
+		     "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo, "
+		     "or 0 > .../cpufreq/boost (as root)");
+}
+
+/* Who else runs beside the benchmark: a host's neighbours, the load now,
+   and whether any CPU is kept for benchmarks alone. */
+static void neighbour_lines(const struct machine *m)
+{
+	char buf[128];
+
+	if (!strcmp(m->virt, "unknown"))
+		line("virtualisation", m->virt, UNKNOWN, "gate cannot read "
+		     "the CPU's description (/proc/cpuinfo): in a virtual "
+		     "machine, neighbours' load would show up as noise", NULL);
+	else
+		item("virtualisation", m->virt, !strcmp(m->virt, "none"),
+		     "a virtual machine shares its host: neighbours' load "
+		     "shows up as noise gate cannot see; expect CVs of 5-30%",
+		     "use a dedicated machine for tight floors, or raise "
+		     "\"pairs\" and \"min_effect\" (gate calibrate measures "
+		     "how much)");
+	if (m->load_before[0] < 0) {
+		line("load", "unknown", UNKNOWN, "gate cannot read the load "
+		     "average", NULL);
+	} else {
+		snprintf(buf, sizeof(buf), "%.2f (1 min) on %ld CPUs",
+			 m->load_before[0], m->cores);
+		item("load", buf, m->load_before[0] < (double)m->cores / 2,
+		     "other work competes for the CPUs now; results will be "
+		     "noisier and gate may call them noisy", "wait for a "
+		     "quieter moment or stop the other work");
+	}
+	if (!strcmp(m->isolated, "unknown"))
+		line("isolation", m->isolated, UNKNOWN, "gate cannot read "
+		     "/sys/devices/system/cpu/isolated", NULL);
+	else
+		line("isolation", m->isolated, strcmp(m->isolated, "none") ?
+		     OK : NOTE, "no CPU is reserved for benchmarks, so the "
+		     "kernel may run other tasks beside them",
+		     "optional: boot with isolcpus=N and run gate run --pin N");
+}
+
+static void aslr_line(const struct machine *m)
+{
+	if (!strcmp(m->aslr, "unknown"))
+		line("aslr", m->aslr, UNKNOWN, "gate cannot read "
+		     "/proc/sys/kernel/randomize_va_space", NULL);
+	else
+		line("aslr", m->aslr, strcmp(m->aslr, "on") ? OK : NOTE,
+		     "address randomisation changes memory layout per process, "
+		     "a source of a few % variance between samples (gate's "
+		     "pairs average it out, and gate run pads the environment "
+		     "per sample to vary the rest)",
+		     "none needed; for very tight floors, setarch -R gate "
+		     "run ... (optional)");
+}
+
 int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct machine m;
-	char buf[128];
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(cmd_doctor_usage, stdout);
@@ -124,90 +230,11 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 	problems = unknowns = 0;
 	machine_read(&m);
 	printf("gate doctor: %s, %s\n\n", m.cpu, m.kernel);
-	snprintf(buf, sizeof(buf), "%ld online", m.cores);
-	if (m.cores < 1)
-		line("cpus", "unknown", UNKNOWN, "gate cannot tell how many "
-		     "CPUs are online", NULL);
-	else
-		item("cpus", buf, m.cores >= 2,
-		     "with one CPU, gate, the benchmark and everything else "
-		     "share it: every sample waits on the scheduler",
-		     "use a machine (or runner) with at least 2 CPUs");
-	if (!strcmp(m.smt, "unknown"))
-		line("smt", m.smt, UNKNOWN, "gate cannot read "
-		     "/sys/devices/system/cpu/smt: a sibling hyperthread, if "
-		     "any, would slow the benchmark at random", NULL);
-	else
-		item("smt", m.smt, strcmp(m.smt, "on") != 0,
-		     "a sibling hyperthread's work slows the benchmark by "
-		     "10-40% at random",
-		     "echo off > /sys/devices/system/cpu/smt/control (as "
-		     "root), or gate run --pin CPUS on one thread per core");
-	if (!strcmp(m.governor, "unknown"))
-		line("governor", m.governor, UNKNOWN, "gate cannot read the "
-		     "frequency governor (no cpufreq in /sys: a VM or "
-		     "container hides it); the clock may still change under "
-		     "the benchmark, which gate's pairs only partly cancel",
-		     NULL);
-	else
-		item("governor", m.governor,
-		     !strcmp(m.governor, "performance"),
-		     "a dynamic governor changes clock speed under the "
-		     "benchmark: the first samples run slower than the rest",
-		     "cpupower frequency-set -g performance (as root)");
-	if (!strcmp(m.turbo, "unknown"))
-		line("turbo", m.turbo, UNKNOWN, "gate cannot read whether "
-		     "turbo is on (no intel_pstate or cpufreq boost in /sys); "
-		     "if it is, speed drifts with temperature and load", NULL);
-	else
-		item("turbo", m.turbo, strcmp(m.turbo, "on") != 0,
-		     "turbo depends on temperature and on the other cores' "
-		     "load, so speed drifts during a run (pairing cancels slow "
-		     "drift, not fast)",
-		     "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo, "
-		     "or 0 > .../cpufreq/boost (as root)");
-	if (!strcmp(m.virt, "unknown"))
-		line("virtualisation", m.virt, UNKNOWN, "gate cannot read "
-		     "the CPU's description (/proc/cpuinfo): in a virtual "
-		     "machine, neighbours' load would show up as noise", NULL);
-	else
-		item("virtualisation", m.virt, !strcmp(m.virt, "none"),
-		     "a virtual machine shares its host: neighbours' load "
-		     "shows up as noise gate cannot see; expect CVs of 5-30%",
-		     "use a dedicated machine for tight floors, or raise "
-		     "\"pairs\" and \"min_effect\" (gate calibrate measures "
-		     "how much)");
-	if (m.load_before[0] < 0) {
-		line("load", "unknown", UNKNOWN, "gate cannot read the load "
-		     "average", NULL);
-	} else {
-		snprintf(buf, sizeof(buf), "%.2f (1 min) on %ld CPUs",
-			 m.load_before[0], m.cores);
-		item("load", buf, m.load_before[0] < (double)m.cores / 2,
-		     "other work competes for the CPUs now; results will be "
-		     "noisier and gate may call them noisy", "wait for a "
-		     "quieter moment or stop the other work");
-	}
-	if (!strcmp(m.isolated, "unknown"))
-		line("isolation", m.isolated, UNKNOWN, "gate cannot read "
-		     "/sys/devices/system/cpu/isolated", NULL);
-	else
-		line("isolation", m.isolated, strcmp(m.isolated, "none") ?
-		     OK : NOTE, "no CPU is reserved for benchmarks, so the "
-		     "kernel may run other tasks beside them",
-		     "optional: boot with isolcpus=N and run gate run --pin N");
+	cpu_lines(&m);
+	clock_lines(&m);
+	neighbour_lines(&m);
 	counters_line(&m);
-	if (!strcmp(m.aslr, "unknown"))
-		line("aslr", m.aslr, UNKNOWN, "gate cannot read "
-		     "/proc/sys/kernel/randomize_va_space", NULL);
-	else
-		line("aslr", m.aslr, strcmp(m.aslr, "on") ? OK : NOTE,
-		     "address randomisation changes memory layout per process, "
-		     "a source of a few % variance between samples (gate's "
-		     "pairs average it out, and gate run pads the environment "
-		     "per sample to vary the rest)",
-		     "none needed; for very tight floors, setarch -R gate "
-		     "run ... (optional)");
+	aslr_line(&m);
 	printf("\n%d warning%s, %d unknown%s. gate run records these facts "
 	       "in its report; gate calibrate measures their combined "
 	       "effect.\n", problems, problems == 1 ? "" : "s", unknowns,

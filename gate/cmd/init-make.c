@@ -263,37 +263,34 @@ void init_scan_linked(struct found *f, const char *commands,
 	}
 }
 
-/*
- * Make targets named *bench*: each one's commands, from make -n when
- * there is a makefile (else from Makefile.in's text), must not clean,
- * fetch or touch the network; targets with the same commands are one
- * benchmark; a target that links a program of its name becomes that
- * program, run directly and built by the build.
- */
-void init_scan_make(struct found *f, const char *top, const char *text,
-		      int dry, const char *all)
+/* What "make clean" would run (owned), to spot it as a prerequisite; NULL
+   when not dry-running or too short to recognise. */
+static char *clean_commands(const char *top, int dry)
 {
-	static const char *const make_run[] = { "make", "-s", "%s", NULL };
-	static const char *const prog_run[] = { "./%s", NULL };
-	regex_t re;
-	regmatch_t m[2];
-	const char *p = text;
-	char *targets[4 * MAX_BENCH], *seen[4 * MAX_BENCH], *cmds, *why;
-	size_t nt = 0, i, j;
-	const char *bad;
 	char *clean = NULL, *none = NULL;
 
-	/* what "make clean" would run, to spot it as a prerequisite */
 	if (dry && (clean = init_dry_run(top, "clean", &none)) &&
 	    strlen(clean) < 4) {
 		free(clean);
 		clean = NULL;
 	}
 	free(none);
+	return clean;
+}
+
+/* The makefile's targets named *bench*, each once, in their order, into
+   targets[0..max) (owned); returns how many. */
+static size_t bench_targets(const char *text, char **targets, size_t max)
+{
+	regex_t re;
+	regmatch_t m[2];
+	const char *p = text;
+	size_t nt = 0, j;
+
 	if (!text || regcomp(&re, "^([A-Za-z0-9_./+-]*bench[A-Za-z0-9_./+-]*)"
 			     "[[:space:]]*:([^=]|$)", REG_EXTENDED | REG_NEWLINE))
-		return;
-	while (nt < sizeof(targets) / sizeof(targets[0]) &&
+		return 0;
+	while (nt < max &&
 	       regexec(&re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
 		targets[nt] = xstrndup(p + m[1].rm_so,
 				       (size_t)(m[1].rm_eo - m[1].rm_so));
@@ -306,6 +303,47 @@ void init_scan_make(struct found *f, const char *top, const char *text,
 		p += m[0].rm_eo;
 	}
 	regfree(&re);
+	return nt;
+}
+
+/* A target that links its program: gate runs ./PROG, and the build makes
+   it unless "all" already does (then f->extra lists it). */
+static void propose_program(struct found *f, const char *target,
+			    const char *all)
+{
+	static const char *const prog_run[] = { "./%s", NULL };
+	char *had;
+
+	init_add_why(f, target, 1, prog_run, xasprintf(
+		"make target %s links the program %s, which "
+		"gate runs directly (the build makes it)",
+		target, target));
+	if (all && links(all, target))
+		return;
+	if (!f->extra)
+		f->extra = xstrdup("");
+	had = f->extra;
+	f->extra = xasprintf("%s %s", had, target);
+	free(had);
+}
+
+/*
+ * Make targets named *bench*: each one's commands, from make -n when
+ * there is a makefile (else from Makefile.in's text), must not clean,
+ * fetch or touch the network; targets with the same commands are one
+ * benchmark; a target that links a program of its name becomes that
+ * program, run directly and built by the build.
+ */
+void init_scan_make(struct found *f, const char *top, const char *text,
+		      int dry, const char *all)
+{
+	static const char *const make_run[] = { "make", "-s", "%s", NULL };
+	char *targets[4 * MAX_BENCH], *seen[4 * MAX_BENCH], *cmds, *why;
+	size_t nt, i, j;
+	const char *bad;
+	char *clean = clean_commands(top, dry);
+
+	nt = bench_targets(text, targets, sizeof(targets) / sizeof(targets[0]));
 	for (i = 0; i < nt; i++) {
 		why = NULL;
 		cmds = dry ? init_dry_run(top, targets[i], &why) :
@@ -336,17 +374,7 @@ void init_scan_make(struct found *f, const char *top, const char *text,
 		}
 		if (links(cmds, targets[i]) && !strstr(targets[i], "..") &&
 		    targets[i][0] != '/') {
-			init_add_why(f, targets[i], 1, prog_run, xasprintf(
-				"make target %s links the program %s, which "
-				"gate runs directly (the build makes it)",
-				targets[i], targets[i]));
-			if (all && links(all, targets[i]))
-				continue;
-			if (!f->extra)
-				f->extra = xstrdup("");
-			why = f->extra;
-			f->extra = xasprintf("%s %s", why, targets[i]);
-			free(why);
+			propose_program(f, targets[i], all);
 			continue;
 		}
 		init_add_why(f, targets[i], 0, make_run, xasprintf(

@@ -239,6 +239,46 @@ static void scripts_only(char *text)
 	memmove(text, p, strlen(p) + 1);
 }
 
+/*
+ * A makefile, or autoconf's configure: the build is make (after configure
+ * when there is one); its *bench* targets and linked programs are read
+ * from make -n when a makefile exists, else from Makefile.in or
+ * Makefile.am. text is the makefile's (freed here), or NULL.
+ */
+static void detect_make(struct found *f, const char *top, char *text)
+{
+	int autoconf = init_exists(top, "configure") ||
+		       init_exists(top, "configure.ac");
+	int dry = text != NULL;
+	char *why = NULL, *all;
+
+	if (!text)
+		text = slurp(top, "Makefile.in");
+	if (!text)
+		text = slurp(top, "Makefile.am");
+	f->system = autoconf ? "autoconf (configure, then make)" : "make";
+	f->build = !autoconf ? "make -j2" : init_exists(top, "configure") ?
+		   "./configure && make -j2" :
+		   "autoreconf -i && ./configure && make -j2";
+	all = dry ? init_dry_run(top, NULL, &why) : NULL;
+	if (text)
+		init_scan_make(f, top, text, dry, all);
+	if (all)
+		init_scan_linked(f, all, "make -n");
+	if (dry)
+		init_scan_subdirs(f, top, "", 1);
+	free(all);
+	free(why);
+	if (f->extra || f->sub_build) {
+		f->build_owned = xasprintf("%s%s%s%s", f->build,
+			f->extra ? " && make" : "",
+			f->extra ? f->extra : "",
+			f->sub_build ? f->sub_build : "");
+		f->build = f->build_owned;
+	}
+	free(text);
+}
+
 static void detect(struct found *f, const char *top)
 {
 	static const char *const cmake_run[] = { "./build/%s", NULL };
@@ -288,37 +328,7 @@ static void detect(struct found *f, const char *top)
 		free(text);
 	} else if ((text = slurp(top, mk)) ||
 		   init_exists(top, "configure") || init_exists(top, "configure.ac")) {
-		int autoconf = init_exists(top, "configure") ||
-			       init_exists(top, "configure.ac");
-		int dry = text != NULL;
-
-		if (!text)
-			text = slurp(top, "Makefile.in");
-		if (!text)
-			text = slurp(top, "Makefile.am");
-		f->system = autoconf ? "autoconf (configure, then make)" :
-			    "make";
-		f->build = !autoconf ? "make -j2" : init_exists(top, "configure") ?
-			   "./configure && make -j2" :
-			   "autoreconf -i && ./configure && make -j2";
-		char *why = NULL, *all = dry ? init_dry_run(top, NULL, &why) : NULL;
-
-		if (text)
-			init_scan_make(f, top, text, dry, all);
-		if (all)
-			init_scan_linked(f, all, "make -n");
-		if (dry)
-			init_scan_subdirs(f, top, "", 1);
-		free(all);
-		free(why);
-		if (f->extra || f->sub_build) {
-			f->build_owned = xasprintf("%s%s%s%s", f->build,
-				f->extra ? " && make" : "",
-				f->extra ? f->extra : "",
-				f->sub_build ? f->sub_build : "");
-			f->build = f->build_owned;
-		}
-		free(text);
+		detect_make(f, top, text);
 	}
 }
 

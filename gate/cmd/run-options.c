@@ -88,106 +88,118 @@ static void usage_error(const char *what, const char *arg)
 	fputs(cmd_run_usage, stderr);
 }
 
+static const struct option run_longopts[] = {
+	{ "base", required_argument, NULL, 'b' },
+	{ "head", required_argument, NULL, 'H' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "pairs", required_argument, NULL, 'p' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "advisory", no_argument, NULL, 'a' },
+	{ "strict", no_argument, NULL, 'T' },
+	{ "budget", required_argument, NULL, 'B' },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "markdown", required_argument, NULL, 'm' },
+	{ "html", required_argument, NULL, 'M' },
+	{ "color", required_argument, NULL, 'K' },
+	{ "colour", required_argument, NULL, 'K' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "pin", required_argument, NULL, 'P' },
+	{ "fixed-arms", no_argument, NULL, 'F' },
+	{ "no-env-pad", no_argument, NULL, 'E' },
+	{ "no-scratch", no_argument, NULL, 'S' },
+	{ "policy", required_argument, NULL, 'Y' },
+	{ "list", no_argument, NULL, 'L' },
+	{ "shard", required_argument, NULL, 'D' },
+	{ "measure-identical", no_argument, NULL, 'I' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* An option that sets a flag or keeps its argument as given (checked
+   later, if at all); 0 when c is not one of them. */
+static int run_option_taken_as_is(struct run_opts *o, int c)
+{
+	switch (c) {
+	case 'b': o->base = optarg; break;
+	case 'H': o->head = optarg; break;
+	case 'c': o->config = optarg; break;
+	case 'j': o->json = optarg; break;
+	case 'a': o->advisory = 1; break;
+	case 'T': o->ov.strict = 1; break;
+	case 'f': o->ov.filter = optarg; break;
+	case 'q': o->quiet = 1; break;
+	case 'v': o->verbose = 1; break;
+	case 'm': o->markdown = optarg; break;
+	case 'M': o->html = optarg; break;
+	case 'K': o->color = optarg; break;
+	case 'P': o->pin = optarg; break;
+	case 'F': o->fixed_arms = 1; break;
+	case 'E': o->no_env_pad = 1; break;
+	case 'S': o->no_scratch = 1; break;
+	case 'L': o->list = 1; break;
+	case 'I': o->measure_identical = 1; break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/* An option whose argument is parsed and checked here, or an unknown
+   one: 0, or -1 after saying why. */
+static int run_option_parsed(struct run_opts *o, int c, char **argv)
+{
+	long v;
+
+	switch (c) {
+	case 'B':
+		return options_parse_duration(&o->ov.budget, "--budget", optarg);
+	case 'Y':
+		if (!strcmp(optarg, "head")) {
+			o->ov.policy_head = 1;
+		} else if (strcmp(optarg, "base")) {
+			error("--policy takes \"base\" or \"head\", not "
+			      "\"%s\"", optarg);
+			return -1;
+		}
+		return 0;
+	case 'D':
+		return plan_parse_shard(&o->ov.shard, &o->ov.nshards, optarg);
+	case 's':
+		if (options_parse_count(&v, "--seed", optarg, 0,
+				4294967295L) < 0)
+			return -1;
+		o->seed = (unsigned long)v;
+		o->have_seed = 1;
+		return 0;
+	case 'p':
+		return options_parse_count(&o->ov.pairs, "--pairs", optarg, 2,
+					   10000);
+	case 'w':
+		return options_parse_count(&o->ov.warmup, "--warmup", optarg, 0,
+					   1000);
+	default:
+		usage_error("unknown or incomplete option", argv[optind - 1]);
+		return -1;
+	}
+}
+
 enum opts_result run_parse_options(struct run_opts *o, int argc,
 				   char **argv)
 {
-	static const struct option longopts[] = {
-		{ "base", required_argument, NULL, 'b' },
-		{ "head", required_argument, NULL, 'H' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "pairs", required_argument, NULL, 'p' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "advisory", no_argument, NULL, 'a' },
-		{ "strict", no_argument, NULL, 'T' },
-		{ "budget", required_argument, NULL, 'B' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "markdown", required_argument, NULL, 'm' },
-		{ "html", required_argument, NULL, 'M' },
-		{ "color", required_argument, NULL, 'K' },
-		{ "colour", required_argument, NULL, 'K' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "pin", required_argument, NULL, 'P' },
-		{ "fixed-arms", no_argument, NULL, 'F' },
-		{ "no-env-pad", no_argument, NULL, 'E' },
-		{ "no-scratch", no_argument, NULL, 'S' },
-		{ "policy", required_argument, NULL, 'Y' },
-		{ "list", no_argument, NULL, 'L' },
-		{ "shard", required_argument, NULL, 'D' },
-		{ "measure-identical", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long v;
 	int c;
 
 	o->ov.pairs = o->ov.warmup = -1;
 	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': o->base = optarg; break;
-		case 'H': o->head = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 'j': o->json = optarg; break;
-		case 'a': o->advisory = 1; break;
-		case 'T': o->ov.strict = 1; break;
-		case 'B':
-			if (options_parse_duration(&o->ov.budget, "--budget", optarg) < 0)
-				return -1;
-			break;
-		case 'f': o->ov.filter = optarg; break;
-		case 'q': o->quiet = 1; break;
-		case 'v': o->verbose = 1; break;
-		case 'm': o->markdown = optarg; break;
-		case 'M': o->html = optarg; break;
-		case 'K': o->color = optarg; break;
-		case 'P': o->pin = optarg; break;
-		case 'F': o->fixed_arms = 1; break;
-		case 'E': o->no_env_pad = 1; break;
-		case 'S': o->no_scratch = 1; break;
-		case 'Y':
-			if (!strcmp(optarg, "head")) {
-				o->ov.policy_head = 1;
-			} else if (strcmp(optarg, "base")) {
-				error("--policy takes \"base\" or \"head\", not "
-				      "\"%s\"", optarg);
-				return -1;
-			}
-			break;
-		case 'L': o->list = 1; break;
-		case 'I': o->measure_identical = 1; break;
-		case 'D':
-			if (plan_parse_shard(&o->ov.shard, &o->ov.nshards,
-						optarg) < 0)
-				return -1;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, "qvh", run_longopts, NULL)) != -1) {
+		if (c == 'h') {
 			fputs(cmd_run_usage, stdout);
 			return OPTS_HELP;
-		case 's':
-			if (options_parse_count(&v, "--seed", optarg, 0,
-					4294967295L) < 0)
-				return -1;
-			o->seed = (unsigned long)v;
-			o->have_seed = 1;
-			break;
-		case 'p':
-			if (options_parse_count(&o->ov.pairs, "--pairs", optarg, 2,
-					10000) < 0)
-				return -1;
-			break;
-		case 'w':
-			if (options_parse_count(&o->ov.warmup, "--warmup", optarg, 0,
-					1000) < 0)
-				return -1;
-			break;
-		default:
-			usage_error("unknown or incomplete option",
-				    argv[optind - 1]);
-			return -1;
 		}
+		if (!run_option_taken_as_is(o, c) &&
+		    run_option_parsed(o, c, argv) < 0)
+			return -1;
 	}
 	if (optind < argc) {
 		usage_error("unexpected argument", argv[optind]);

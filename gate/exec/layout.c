@@ -171,6 +171,65 @@ struct rm_level {
 	ino_t ino;
 };
 
+/* The directories remove_tree is inside, top first. */
+struct rm_path {
+	struct rm_level *up;
+	size_t depth, cap;
+};
+
+/* Down from fd (then closed) into its subdirectory sub (owned): the
+   child's fd, or -1 after error() with fd still open. */
+static int rm_descend(int fd, char *sub, const char *path, struct rm_path *rp)
+{
+	struct stat st;
+	int child = open_sub(fd, sub);
+
+	if (child < 0 || fstat(fd, &st) < 0) {
+		error("cannot remove \"%s\" under \"%s\":", sub, path);
+		free(sub);
+		if (child >= 0)
+			close(child);
+		return -1;
+	}
+	if (rp->depth == rp->cap) {
+		rp->cap = 2 * rp->cap + 16;
+		rp->up = xrealloc(rp->up, rp->cap * sizeof(*rp->up));
+	}
+	rp->up[rp->depth].name = sub;
+	rp->up[rp->depth].dev = st.st_dev;
+	rp->up[rp->depth++].ino = st.st_ino;
+	close(fd);
+	return child;
+}
+
+/* fd is empty: back up (fd closed) to its parent, checked to be the one
+   it came down from, and remove it there. The parent's fd, or -1 after
+   error(). */
+static int rm_ascend(int fd, const char *path, struct rm_path *rp)
+{
+	struct rm_level *top = &rp->up[rp->depth - 1];
+	struct stat st;
+	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	close(fd);
+	if (parent < 0 || fstat(parent, &st) < 0 || st.st_dev != top->dev ||
+	    st.st_ino != top->ino) {
+		error("cannot remove \"%s\": a directory under it moved while "
+		      "it was removed", path);
+		if (parent >= 0)
+			close(parent);
+		return -1;
+	}
+	if (unlinkat(parent, top->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+		error("cannot remove \"%s\" under \"%s\":", top->name, path);
+		close(parent);
+		return -1;
+	}
+	free(top->name);
+	rp->depth--;
+	return parent;
+}
+
 /*
  * Depth first with one directory open at a time, so that any depth works
  * (deeper than PATH_MAX, more levels than open files): down into the first
@@ -179,8 +238,7 @@ struct rm_level {
  */
 int remove_tree(const char *path)
 {
-	struct rm_level *up = NULL;
-	size_t depth = 0, cap = 0;
+	struct rm_path rp = { NULL, 0, 0 };
 	struct stat st;
 	char *sub;
 	int fd, ret = -1;
@@ -196,55 +254,22 @@ int remove_tree(const char *path)
 	if (fd < 0)
 		return error("cannot remove \"%s\":", path);
 	for (;;) {
+		int down, next;
+
 		if (remove_entries(fd, path, &sub) < 0)
 			goto cleanup;
-		if (sub) {
-			int child = open_sub(fd, sub);
-
-			if (child < 0 || fstat(fd, &st) < 0) {
-				error("cannot remove \"%s\" under \"%s\":",
-				      sub, path);
-				free(sub);
-				if (child >= 0)
-					close(child);
-				goto cleanup;
-			}
-			if (depth == cap) {
-				cap = 2 * cap + 16;
-				up = xrealloc(up, cap * sizeof(*up));
-			}
-			up[depth].name = sub;
-			up[depth].dev = st.st_dev;
-			up[depth++].ino = st.st_ino;
-			close(fd);
-			fd = child;
-			continue;
-		}
-		if (depth == 0)
+		if (!sub && rp.depth == 0)
 			break;
-		/* fd is empty: back up to its parent and remove it there */
-		{
-			int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY |
-					    O_CLOEXEC);
-
-			close(fd);
-			fd = parent;
-			if (fd < 0 || fstat(fd, &st) < 0 ||
-			    st.st_dev != up[depth - 1].dev ||
-			    st.st_ino != up[depth - 1].ino) {
-				error("cannot remove \"%s\": a directory "
-				      "under it moved while it was removed",
-				      path);
-				goto cleanup;
-			}
-			if (unlinkat(fd, up[depth - 1].name, AT_REMOVEDIR) < 0 &&
-			    errno != ENOENT) {
-				error("cannot remove \"%s\" under \"%s\":",
-				      up[depth - 1].name, path);
-				goto cleanup;
-			}
-			free(up[--depth].name);
+		down = sub != NULL;
+		next = down ? rm_descend(fd, sub, path, &rp) :
+			      rm_ascend(fd, path, &rp);
+		if (next < 0) {
+			/* rm_descend leaves fd open, rm_ascend closed it */
+			if (!down)
+				fd = -1;
+			goto cleanup;
 		}
+		fd = next;
 	}
 	close(fd);
 	fd = -1;
@@ -255,9 +280,9 @@ int remove_tree(const char *path)
 cleanup:
 	if (fd >= 0)
 		close(fd);
-	while (depth > 0)
-		free(up[--depth].name);
-	free(up);
+	while (rp.depth > 0)
+		free(rp.up[--rp.depth].name);
+	free(rp.up);
 	return ret;
 }
 

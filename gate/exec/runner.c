@@ -219,63 +219,80 @@ done:
 	return pid;
 }
 
-int run_start(struct proc **out, const struct run_spec *spec)
+/* The argv to start: spec's own (NULL, errno set, when it cannot be
+   run), or /bin/sh -c with its string in sh_argv. */
+static char **spawn_argv(const struct run_spec *spec, char *sh_argv[4])
+{
+	if (spec->cmd->argv)
+		return executable(spec->cmd->argv[0], spec->cwd) < 0 ? NULL :
+		       spec->cmd->argv;
+	sh_argv[0] = (char *)"/bin/sh";
+	sh_argv[1] = (char *)"-c";
+	sh_argv[2] = spec->cmd->shell;
+	sh_argv[3] = NULL;
+	return sh_argv;
+}
+
+/*
+ * What posix_spawn does in the child: cwd, stdin from /dev/null, stdout
+ * and stderr to the log or the pipes' write ends; its own process group
+ * (a timeout or Ctrl-C can stop the whole tree at once), gate's handled
+ * signals back to their defaults and none blocked.
+ */
+static void spawn_setup(posix_spawn_file_actions_t *fa,
+			posix_spawnattr_t *attr, const struct run_spec *spec,
+			int out_w, int err_w)
 {
 	static const int *defaults = default_signals;
+	sigset_t sigs;
+	size_t i;
+
+	posix_spawn_file_actions_init(fa);
+	posix_spawnattr_init(attr);
+	if (spec->cwd)
+		posix_spawn_file_actions_addchdir_np(fa, spec->cwd);
+	posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (spec->log_fd >= 0) {
+		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 1);
+		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 2);
+	} else {
+		posix_spawn_file_actions_adddup2(fa, out_w, 1);
+		posix_spawn_file_actions_adddup2(fa, err_w, 2);
+	}
+	posix_spawnattr_setpgroup(attr, 0);
+	sigemptyset(&sigs);
+	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
+	     i++)
+		sigaddset(&sigs, defaults[i]);
+	posix_spawnattr_setsigdefault(attr, &sigs);
+	sigemptyset(&sigs);
+	posix_spawnattr_setsigmask(attr, &sigs);
+	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETSIGMASK);
+}
+
+int run_start(struct proc **out, const struct run_spec *spec)
+{
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	sigset_t sigs;
 	char *sh_argv[4];
 	char **argv;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	struct proc *p;
-	size_t i;
 	int rc;
 
 	*out = NULL;
-	if (spec->cmd->argv) {
-		argv = spec->cmd->argv;
-		if (executable(argv[0], spec->cwd) < 0)
-			return -1;
-	} else {
-		sh_argv[0] = (char *)"/bin/sh";
-		sh_argv[1] = (char *)"-c";
-		sh_argv[2] = spec->cmd->shell;
-		sh_argv[3] = NULL;
-		argv = sh_argv;
-	}
+	argv = spawn_argv(spec, sh_argv);
+	if (!argv)
+		return -1;
 	if (spec->log_fd < 0 && (cloexec_pipe(outp) < 0 ||
 				 cloexec_pipe(errp) < 0)) {
 		close_fd(&outp[0]);
 		close_fd(&outp[1]);
 		return error("cannot create a pipe:");
 	}
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	if (spec->cwd)
-		posix_spawn_file_actions_addchdir_np(&fa, spec->cwd);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (spec->log_fd >= 0) {
-		posix_spawn_file_actions_adddup2(&fa, spec->log_fd, 1);
-		posix_spawn_file_actions_adddup2(&fa, spec->log_fd, 2);
-	} else {
-		posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-		posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-	}
-	/* own group: a timeout or Ctrl-C can stop the whole tree at once */
-	posix_spawnattr_setpgroup(&attr, 0);
-	sigemptyset(&sigs);
-	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
-	     i++)
-		sigaddset(&sigs, defaults[i]);
-	posix_spawnattr_setsigdefault(&attr, &sigs);
-	sigemptyset(&sigs);
-	posix_spawnattr_setsigmask(&attr, &sigs);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGDEF |
-				 POSIX_SPAWN_SETSIGMASK);
-
+	spawn_setup(&fa, &attr, spec, outp[1], errp[1]);
 	p = xcalloc(1, sizeof(*p));
 	p->out_fd = p->err_fd = p->perf_fd = -1;
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
@@ -452,10 +469,11 @@ static int proc_done(const struct proc *p)
 	return p->reaped && p->out_fd < 0 && p->err_fd < 0;
 }
 
-int run_wait(struct proc **procs, struct run_result *results, size_t n)
+/* Before the first look: each result empty, its stdout hash begun. */
+static void results_begin(struct proc **procs, struct run_result *results,
+			  size_t n)
 {
-	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof(*pfd));
-	size_t i, left = n;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		memset(&results[i], 0, sizeof(results[i]));
@@ -465,82 +483,103 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 		if (procs[i]->capture)
 			results[i].out = xcalloc(1, procs[i]->out_cap = 1);
 	}
-	while (left > 0) {
-		double t = now(), wake = -1;
-		size_t np = 0;
-		int sig = signals_pending();
-		int ms;
+}
 
-		for (i = 0; i < n; i++) {
-			struct proc *p = procs[i];
+static void wake_by(double *wake, double t)
+{
+	if (*wake < 0 || t < *wake)
+		*wake = t;
+}
 
-			if (proc_done(p))
-				continue;
-			if (!p->reaped) {
-				if (sig && !p->interrupted) {
-					p->interrupted = 1;
-					p->grace = p->grace < 0.5 ? p->grace : 0.5;
-					p->kill_at = 0;
-				}
-				if (p->interrupted ||
-				    (p->deadline && t >= p->deadline)) {
-					if (!p->interrupted)
-						p->timed_out = 1;
-					stop_group(p, t);
-					if (wake < 0 || p->kill_at < wake)
-						wake = p->kill_at;
-				} else if (p->deadline &&
-					   (wake < 0 || p->deadline < wake)) {
-					wake = p->deadline;
-				}
-			} else if (t >= p->deadline) {
-				/* leftovers escaped the group: stop reading */
-				close_fd(&p->out_fd);
-				close_fd(&p->err_fd);
-				continue;
-			} else if (wake < 0 || p->deadline < wake) {
-				wake = p->deadline;
-			}
-			if (p->out_fd >= 0) {
-				pfd[np].fd = p->out_fd;
-				pfd[np++].events = POLLIN;
-			}
-			if (p->err_fd >= 0) {
-				pfd[np].fd = p->err_fd;
-				pfd[np++].events = POLLIN;
-			}
+/*
+ * One process's clock at time t: an interrupt (sig) or its deadline stops
+ * its group; once reaped, leftovers that outstay the drain are no longer
+ * read. Brings *wake forward to when p next needs attention. Returns 1
+ * while its pipes are still to be watched.
+ */
+static int proc_tend(struct proc *p, double t, int sig, double *wake)
+{
+	if (p->reaped) {
+		if (t >= p->deadline) {
+			/* leftovers escaped the group: stop reading */
+			close_fd(&p->out_fd);
+			close_fd(&p->err_fd);
+			return 0;
 		}
-		pfd[np].fd = signals_fd();
-		pfd[np++].events = POLLIN;
-		ms = wake < 0 ? -1 : (int)((wake - t) * 1000.0) + 1;
-		if (poll(pfd, np, ms) < 0 && errno != EINTR) {
-			free(pfd);
-			return error("poll failed:");
-		}
-		signals_drain();
-		for (i = 0; i < n; i++) {
-			struct proc *p = procs[i];
-			size_t k;
-
-			for (k = 0; k < np - 1; k++) {
-				if (!(pfd[k].revents & (POLLIN | POLLHUP |
-							POLLERR)))
-					continue;
-				if (pfd[k].fd == p->out_fd)
-					pump(p, &p->out_fd, 1);
-				else if (pfd[k].fd == p->err_fd)
-					pump(p, &p->err_fd, 0);
-			}
-			if (!p->reaped)
-				try_reap(p);
-		}
-		left = 0;
-		for (i = 0; i < n; i++)
-			if (!proc_done(procs[i]))
-				left++;
+		wake_by(wake, p->deadline);
+		return 1;
 	}
+	if (sig && !p->interrupted) {
+		p->interrupted = 1;
+		p->grace = p->grace < 0.5 ? p->grace : 0.5;
+		p->kill_at = 0;
+	}
+	if (p->interrupted || (p->deadline && t >= p->deadline)) {
+		if (!p->interrupted)
+			p->timed_out = 1;
+		stop_group(p, t);
+		wake_by(wake, p->kill_at);
+	} else if (p->deadline) {
+		wake_by(wake, p->deadline);
+	}
+	return 1;
+}
+
+/* p's open pipes appended to pfd[np...]; returns the new count. */
+static size_t watch_pipes(struct pollfd *pfd, size_t np, const struct proc *p)
+{
+	if (p->out_fd >= 0) {
+		pfd[np].fd = p->out_fd;
+		pfd[np++].events = POLLIN;
+	}
+	if (p->err_fd >= 0) {
+		pfd[np].fd = p->err_fd;
+		pfd[np++].events = POLLIN;
+	}
+	return np;
+}
+
+/* After a poll: read the pipes it found ready (all of pfd but the last,
+   the signal pipe), then reap whoever has exited. */
+static void serve(struct proc **procs, size_t n, const struct pollfd *pfd,
+		  size_t np)
+{
+	size_t i, k;
+
 	for (i = 0; i < n; i++) {
-		/* read last: exited children have added their counts now */
+		struct proc *p = procs[i];
+
+		for (k = 0; k < np - 1; k++) {
+			if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (pfd[k].fd == p->out_fd)
+				pump(p, &p->out_fd, 1);
+			else if (pfd[k].fd == p->err_fd)
+				pump(p, &p->err_fd, 0);
+		}
+		if (!p->reaped)
+			try_reap(p);
+	}
+}
+
+static size_t procs_left(struct proc **procs, size_t n)
+{
+	size_t i, left = 0;
+
+	for (i = 0; i < n; i++)
+		if (!proc_done(procs[i]))
+			left++;
+	return left;
+}
+
+/* The instruction counts, read last (exited children have added theirs
+   now), then each proc freed. */
+static void procs_end(struct proc **procs, struct run_result *results,
+		      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		if (procs[i]->perf_fd >= 0 &&
 		    counter_perf_read(procs[i]->perf_fd,
 				      &results[i].instructions) < 0)
@@ -548,6 +587,68 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 		close_fd(&procs[i]->perf_fd);
 		free(procs[i]);
 	}
+}
+
+/*
+ * poll() failed (errno e): gate can no longer watch its children. Each one
+ * not yet reaped is killed with its group and reaped, its result RUN_LOST
+ * (never a success with no time); every pipe is closed.
+ */
+static void procs_abandon(struct proc **procs, size_t n, int e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct proc *p = procs[i];
+
+		if (!p->reaped) {
+			kill(-p->pid, SIGKILL);
+			while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			p->reaped = 1;
+			p->res->status = RUN_LOST;
+			p->res->code = e;
+			p->res->wall = now() - p->start;
+			p->res->limit = p->limit;
+		}
+		close_fd(&p->out_fd);
+		close_fd(&p->err_fd);
+	}
+}
+
+int run_wait(struct proc **procs, struct run_result *results, size_t n)
+{
+	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof(*pfd));
+	size_t i, left = n;
+
+	results_begin(procs, results, n);
+	while (left > 0) {
+		double t = now(), wake = -1;
+		size_t np = 0;
+		int sig = signals_pending();
+		int ms;
+
+		for (i = 0; i < n; i++)
+			if (!proc_done(procs[i]) &&
+			    proc_tend(procs[i], t, sig, &wake))
+				np = watch_pipes(pfd, np, procs[i]);
+		pfd[np].fd = signals_fd();
+		pfd[np++].events = POLLIN;
+		ms = wake < 0 ? -1 : (int)((wake - t) * 1000.0) + 1;
+		if (poll(pfd, np, ms) < 0 && errno != EINTR) {
+			int e = errno;
+
+			error("poll failed:");
+			procs_abandon(procs, n, e);
+			procs_end(procs, results, n);
+			free(pfd);
+			return -1;
+		}
+		signals_drain();
+		serve(procs, n, pfd, np);
+		left = procs_left(procs, n);
+	}
+	procs_end(procs, results, n);
 	free(pfd);
 	return 0;
 }
@@ -609,6 +710,10 @@ const char *run_describe(const struct run_result *res, char *buf,
 		break;
 	case RUN_INTERRUPTED:
 		snprintf(buf, size, "was stopped because gate was interrupted");
+		break;
+	case RUN_LOST:
+		snprintf(buf, size, "was killed: gate could not wait for it "
+			 "(%s)", strerror(res->code));
 		break;
 	}
 	return buf;

@@ -24,6 +24,8 @@ enum run_status {
 	RUN_STOPPED,		/* stopped by signal code (SIGTTIN...), killed */
 	RUN_SPAWN,		/* could not start: code is errno */
 	RUN_INTERRUPTED,	/* gate got SIGINT/SIGTERM: group killed */
+	RUN_LOST,		/* gate could not wait for it (poll failed:
+				   code is errno): group killed */
 };
 
 struct run_spec {
@@ -66,7 +68,9 @@ int run_start(struct proc **out, const struct run_spec *spec);
  * Wait for every process in procs (n of them), streaming their pipes and
  * enforcing each timeout; results[i] gets procs[i]'s outcome. On SIGINT or
  * SIGTERM (signals_pending) every live group is stopped and its status is
- * RUN_INTERRUPTED. Frees the procs. Returns 0 (inspect the statuses).
+ * RUN_INTERRUPTED. Frees the procs. Returns 0 (inspect the statuses), or
+ * -1 after error() when it cannot wait (poll fails): then every group not
+ * yet reaped is killed and reaped, its status RUN_LOST.
  */
 int run_wait(struct proc **procs, struct run_result *results, size_t n);
 /* run_start + run_wait for one command. Returns 0, or -1 if not started. */

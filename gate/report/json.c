@@ -460,39 +460,24 @@ static void add_policy(cJSON *p, const struct run_report *r)
 				     cJSON_CreateString(r->policy_diff[i]));
 }
 
-static cJSON *build_json(const struct run_report *r)
+/* Where the run's time went, in seconds. */
+static void add_time(cJSON *root, const struct run_report *r)
 {
-	cJSON *root = cJSON_CreateObject(), *p, *list;
+	cJSON *t = cJSON_AddObjectToObject(root, "time");
+	cJSON *b = cJSON_AddObjectToObject(t, "build");
+
+	cJSON_AddNumberToObject(b, "base", r->build_seconds[ARM_BASE]);
+	cJSON_AddNumberToObject(b, "head", r->build_seconds[ARM_HEAD]);
+	cJSON_AddNumberToObject(t, "measuring", r->measure_seconds);
+	cJSON_AddNumberToObject(t, "total", r->total_seconds);
+}
+
+/* How the run measured and decided: the seed and order, the statistic,
+   the interval, the rule and promise, the looks and the levels. */
+static void add_method(cJSON *p, const struct run_report *r)
+{
 	char iv[96], *text;
-	size_t i;
 
-	cJSON_AddNumberToObject(root, "schema", REPORT_SCHEMA);
-	cJSON_AddStringToObject(root, "gate_version", r->gate_version ?
-				r->gate_version : GATE_VERSION);
-	cJSON_AddStringToObject(root, "verdict", r->interrupted ?
-				"interrupted" : verdict_name(r->suite));
-	if (r->interrupted)
-		cJSON_AddNumberToObject(root, "signal", r->interrupted);
-	cJSON_AddNumberToObject(root, "exit_code", r->exit_code);
-	cJSON_AddBoolToObject(root, "advisory", r->advisory);
-	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
-	cJSON_AddItemToObject(root, "head", rev_json(&r->rev[ARM_HEAD]));
-	p = cJSON_AddObjectToObject(root, "protocol");
-	cJSON_AddStringToObject(p, "config", r->config_origin ?
-				r->config_origin : "");
-	if (r->config_note)
-		cJSON_AddStringToObject(p, "config_note", r->config_note);
-	{
-		/* where the time went, seconds */
-		cJSON *t = cJSON_AddObjectToObject(root, "time");
-		cJSON *b = cJSON_AddObjectToObject(t, "build");
-
-		cJSON_AddNumberToObject(b, "base", r->build_seconds[ARM_BASE]);
-		cJSON_AddNumberToObject(b, "head", r->build_seconds[ARM_HEAD]);
-		cJSON_AddNumberToObject(t, "measuring", r->measure_seconds);
-		cJSON_AddNumberToObject(t, "total", r->total_seconds);
-	}
-	add_policy(p, r);
 	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
 	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
 	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "
@@ -523,32 +508,60 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
 	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
 	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
+}
+
+/* gate run --shard I/N: what gate merge checks, and for suites split by
+   case, every shard's cases. */
+static void add_shard(cJSON *p, const struct run_report *r)
+{
+	cJSON *sh, *sp;
+	size_t k;
+
+	if (!r->nshards)
+		return;
+	sh = cJSON_AddObjectToObject(p, "shard");
+	cJSON_AddNumberToObject(sh, "index", r->shard);
+	cJSON_AddNumberToObject(sh, "count", r->nshards);
+	cJSON_AddNumberToObject(sh, "compared_elsewhere", (double)r->elsewhere);
+	if (!r->nsplit)
+		return;
+	sp = cJSON_AddArrayToObject(sh, "split");
+	for (k = 0; k < r->nsplit; k++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "suite", r->split[k].suite);
+		cJSON_AddNumberToObject(o, "cases", (double)r->split[k].cases);
+		cJSON_AddItemToArray(sp, o);
+	}
+}
+
+static cJSON *build_json(const struct run_report *r)
+{
+	cJSON *root = cJSON_CreateObject(), *p, *list;
+	size_t i;
+
+	cJSON_AddNumberToObject(root, "schema", REPORT_SCHEMA);
+	cJSON_AddStringToObject(root, "gate_version", r->gate_version ?
+				r->gate_version : GATE_VERSION);
+	cJSON_AddStringToObject(root, "verdict", r->interrupted ?
+				"interrupted" : verdict_name(r->suite));
+	if (r->interrupted)
+		cJSON_AddNumberToObject(root, "signal", r->interrupted);
+	cJSON_AddNumberToObject(root, "exit_code", r->exit_code);
+	cJSON_AddBoolToObject(root, "advisory", r->advisory);
+	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
+	cJSON_AddItemToObject(root, "head", rev_json(&r->rev[ARM_HEAD]));
+	p = cJSON_AddObjectToObject(root, "protocol");
+	cJSON_AddStringToObject(p, "config", r->config_origin ?
+				r->config_origin : "");
+	if (r->config_note)
+		cJSON_AddStringToObject(p, "config_note", r->config_note);
+	add_time(root, r);
+	add_policy(p, r);
+	add_method(p, r);
 	if (r->config_hash)
 		cJSON_AddStringToObject(p, "config_hash", r->config_hash);
-	if (r->nshards) {
-		/* gate run --shard I/N: what gate merge checks */
-		cJSON *sh = cJSON_AddObjectToObject(p, "shard");
-
-		cJSON_AddNumberToObject(sh, "index", r->shard);
-		cJSON_AddNumberToObject(sh, "count", r->nshards);
-		cJSON_AddNumberToObject(sh, "compared_elsewhere",
-					(double)r->elsewhere);
-		if (r->nsplit) {
-			/* the suites split by case: every shard's cases */
-			cJSON *sp = cJSON_AddArrayToObject(sh, "split");
-			size_t k;
-
-			for (k = 0; k < r->nsplit; k++) {
-				cJSON *o = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(o, "suite",
-							r->split[k].suite);
-				cJSON_AddNumberToObject(o, "cases",
-					(double)r->split[k].cases);
-				cJSON_AddItemToArray(sp, o);
-			}
-		}
-	}
+	add_shard(p, r);
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
 	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));

@@ -45,3 +45,34 @@ gsl_rng *rng_seeded(unsigned long seed)
 	gsl_rng_set(r, seed);
 	return r;
 }
+
+void fill_pattern(double *x, size_t n, unsigned shape, gsl_rng *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (shape) {
+		case 0:	/* continuous */
+			x[i] = gsl_rng_uniform(r);
+			break;
+		case 1:	/* many duplicates */
+			x[i] = (double)gsl_rng_uniform_int(r, 4);
+			break;
+		case 2:	/* sorted */
+			x[i] = (double)i;
+			break;
+		case 3:	/* reversed */
+			x[i] = (double)(n - i);
+			break;
+		case 4:	/* all equal */
+			x[i] = 1;
+			break;
+		case 5:	/* organ pipe */
+			x[i] = (double)(i < n / 2 ? i : n - i);
+			break;
+		default:	/* negative and positive, with zeros */
+			x[i] = (double)gsl_rng_uniform_int(r, 7) - 3;
+			break;
+		}
+	}
+}

@@ -19,5 +19,11 @@ double *sorted_copy(const double *x, size_t n);
 int cmp_double(const void *a, const void *b);
 /* An mt19937 generator set to seed (aborts when it cannot be had). */
 gsl_rng *rng_seeded(unsigned long seed);
+/* Fills x[0..n) with pattern shape (0 to FILL_PATTERNS - 1) of those that
+   break naive selection: continuous, many duplicates, sorted, reversed, all
+   equal, organ pipe, then (any larger shape) negative and positive values
+   with zeros, drawing from r where the pattern is random. */
+#define FILL_PATTERNS 7
+void fill_pattern(double *x, size_t n, unsigned shape, gsl_rng *r);
 
 #endif

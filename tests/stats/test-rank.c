@@ -19,38 +19,6 @@
 #include "tests/ref/rank-ref.h"
 #include "common/banned.h"
 
-/* Fills x with one of the patterns that break naive selection. */
-static void fill(double *x, size_t n, unsigned shape, gsl_rng *r)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (shape) {
-		case 0:	/* continuous */
-			x[i] = gsl_rng_uniform(r);
-			break;
-		case 1:	/* many duplicates */
-			x[i] = (double)gsl_rng_uniform_int(r, 4);
-			break;
-		case 2:	/* sorted */
-			x[i] = (double)i;
-			break;
-		case 3:	/* reversed */
-			x[i] = (double)(n - i);
-			break;
-		case 4:	/* all equal */
-			x[i] = 1;
-			break;
-		case 5:	/* organ pipe */
-			x[i] = (double)(i < n / 2 ? i : n - i);
-			break;
-		default:	/* negative and positive, with zeros */
-			x[i] = (double)gsl_rng_uniform_int(r, 7) - 3;
-			break;
-		}
-	}
-}
-
 /*
  * p-values against scipy: the exact laws are sums of the same dyadic
  * probabilities in a different order, and the normal tails go through
@@ -136,8 +104,8 @@ static void fill_walsh(double *x, size_t n, unsigned shape, gsl_rng *r)
 {
 	size_t i;
 
-	if (shape < 7) {
-		fill(x, n, shape, r);
+	if (shape < FILL_PATTERNS) {
+		fill_pattern(x, n, shape, r);
 		return;
 	}
 	for (i = 0; i < n; i++) {

@@ -132,38 +132,6 @@ static void test_stats__quantile_edges(void)
 	CHECK(stats_quantile_sorted(&one, 1, 1) == 5);
 }
 
-/* Fills x with one of the patterns that break naive selection. */
-static void fill(double *x, size_t n, unsigned shape, gsl_rng *r)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (shape) {
-		case 0:	/* continuous */
-			x[i] = gsl_rng_uniform(r);
-			break;
-		case 1:	/* many duplicates */
-			x[i] = (double)gsl_rng_uniform_int(r, 4);
-			break;
-		case 2:	/* sorted */
-			x[i] = (double)i;
-			break;
-		case 3:	/* reversed */
-			x[i] = (double)(n - i);
-			break;
-		case 4:	/* all equal */
-			x[i] = 1;
-			break;
-		case 5:	/* organ pipe */
-			x[i] = (double)(i < n / 2 ? i : n - i);
-			break;
-		default:	/* negative and positive, with zeros */
-			x[i] = (double)gsl_rng_uniform_int(r, 7) - 3;
-			break;
-		}
-	}
-}
-
 static void test_stats__selection_matches_sorting(void)
 {
 	gsl_rng *r = rng_seeded(4242);
@@ -174,7 +142,7 @@ static void test_stats__selection_matches_sorting(void)
 		double x[300], *s, *t, want, p = gsl_rng_uniform(r);
 		int lost = 0, before = harness_failed_checks;
 
-		fill(x, n, (unsigned)(round % 7), r);
+		fill_pattern(x, n, (unsigned)(round % FILL_PATTERNS), r);
 		s = sorted_copy(x, n);
 		t = copy(x, n);
 		want = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;

@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gate/exec/runner.h"
@@ -229,6 +232,47 @@ static void test_runner__env_and_rusage(void)
 	CHECK(isnan(r.instructions));
 }
 
+/*
+ * poll() failing (here: more descriptors than RLIMIT_NOFILE allows, which
+ * Linux refuses with EINVAL) ends the wait with an error, and the child
+ * is neither left running nor reported as a success: its group is killed
+ * and reaped, its result says gate lost it, and the procs are freed.
+ */
+static void test_runner__poll_failure_kills_and_reports(void)
+{
+	struct command cmd = { NULL, (char *)"sleep 30" };
+	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0 };
+	struct pollfd probe[3] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
+	struct rlimit was, low;
+	struct run_result r;
+	struct proc *p;
+	char why[256];
+	int rc, enforced;
+
+	CHECK(getrlimit(RLIMIT_NOFILE, &was) == 0);
+	low = was;
+	low.rlim_cur = 2;
+	CHECK(run_start(&p, &spec) == 0);
+	CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+	/* valgrind keeps its own limit: then poll cannot be made to fail */
+	enforced = poll(probe, 3, 0) < 0 && errno == EINVAL;
+	rc = enforced ? run_wait(&p, &r, 1) : 0;
+	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+	if (!enforced) {
+		fprintf(stderr, "skipped: RLIMIT_NOFILE does not bound poll "
+			"here\n");
+		CHECK(run_wait(&p, &r, 1) == 0);
+		return;
+	}
+	CHECK(rc < 0);
+	CHECK(r.status == RUN_LOST);
+	CHECK(r.code == EINVAL);
+	CHECK_CONTAINS(run_describe(&r, why, sizeof(why)), "could not wait");
+	/* reaped: no child of this process is left */
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	free(r.out);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_runner__env_and_rusage),
 	TEST(test_runner__exit_codes),
@@ -243,6 +287,7 @@ static const struct harness_test tests[] = {
 	TEST(test_runner__group_killed_after_exit),
 	TEST(test_runner__measures_time_and_rss),
 	TEST(test_runner__concurrent_wait),
+	TEST(test_runner__poll_failure_kills_and_reports),
 };
 
 int main(int argc, char **argv)
