@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 #include "common/error.h"
+#include "common/file.h"
 #include "gate/options.h"
 #include "gate/exec/signals.h"
 #include "gate/config.h"
@@ -245,27 +246,12 @@ static int one_process(enum format f, const char *text, size_t len)
 static int load(struct fmt_table *t, const char *path,
 		const struct cmp_opts *o, enum format *used, int *single)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0, got;
 	char *buf;
+	size_t n;
 	int rc;
 
-	if (!f)
-		return error("cannot read \"%s\":", path);
-	buf = xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n > FORMAT_MAX_BYTES)
-			break;
-		if (n == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return error("cannot read \"%s\":", path);
-	}
-	fclose(f);
+	if (file_read(&buf, &n, path, FORMAT_MAX_BYTES) < 0)
+		return -1;
 	*used = o->have_format ? o->format : format_detect(buf, n);
 	rc = format_parse(t, *used, buf, n, path, &o->fo);
 	*single = rc == 0 && one_process(*used, buf, n);

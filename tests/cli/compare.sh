@@ -74,4 +74,10 @@ gate_run 3 compare "$SCRATCH/o.txt" "$D/gotest-old.txt"
 expect_in "$ERR" "no case is in both"
 gate_run 3 compare "$SCRATCH/o.txt"
 expect_in "$ERR" "compare needs two files"
+# a file over the 64 MiB limit is refused by the one file reader
+# (a line file padded with spaces; sparse, so nothing is written)
+cp "$SCRATCH/o.txt" "$SCRATCH/big.txt"
+truncate -s 70M "$SCRATCH/big.txt"
+gate_run 3 compare "$SCRATCH/big.txt" "$SCRATCH/o.txt"
+expect_in "$ERR" "big.txt\" is larger than"
 exit 0
