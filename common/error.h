@@ -40,11 +40,10 @@ struct gate_err {
 int error_to(struct gate_err *err, const char *fmt, ...) PRINTF(2, 3);
 
 /*
- * For tests (it is global state; ARCHITECTURE.md, "Errors", names the one
- * production use left, gate run's report-level error): while a buffer is
- * set, every error() message (without the prefix) is
- * also copied into it, the last one winning. Pass NULL to stop. When quiet
- * is non-zero nothing is printed to stderr.
+ * For tests only (it is global state, and no production code sets it):
+ * while a buffer is set, every error() and warning() message (without
+ * the prefix) is also copied into it, the last one winning. Pass NULL to
+ * stop. When quiet is non-zero nothing is printed to stderr.
  */
 void error_capture(char *buf, size_t size, int quiet);
 

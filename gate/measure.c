@@ -57,6 +57,11 @@ static int has_source(const struct bench_cfg *cfg, enum metric_source src)
 
 int measure_prepare(struct bench_run *br)
 {
+	return measure_prepare_to(br, NULL);
+}
+
+int measure_prepare_to(struct bench_run *br, struct gate_err *err)
+{
 	const struct bench_cfg *cfg = br->cfg;
 	char *who = xasprintf("benchmark \"%s\"", cfg->name);
 	int ret = -1;
@@ -65,9 +70,10 @@ int measure_prepare(struct bench_run *br)
 	br->counter = COUNTER_AUTO;
 	br->plain_runs = 0;
 	if (has_source(cfg, SOURCE_COUNTER) &&
-	    counter_select(&br->counter, &br->valgrind, cfg->counter, who) < 0)
+	    counter_select(&br->counter, &br->valgrind, cfg->counter, who,
+			   err) < 0)
 		goto cleanup;
-	if (has_source(cfg, SOURCE_ALLOC) && alloc_lib_find(&br->alloc_lib) < 0)
+	if (has_source(cfg, SOURCE_ALLOC) && alloc_lib_find(&br->alloc_lib, err) < 0)
 		goto cleanup;
 	/* everything but a valgrind count needs a plain run */
 	for (i = 0; i < cfg->nmetrics; i++)
@@ -322,14 +328,15 @@ static int sample_allocs(struct bench_run *br, struct sample *out,
 			 const char *path, enum arm a, const char *label)
 {
 	struct alloc_counts ac;
-	int r = alloc_collect(path, &ac);
+	enum alloc_collected got = alloc_collect(path, &ac);
 
-	if (r != 0) {
+	if (got != ALLOC_COUNTED) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s; "
 			"allocation metrics need a dynamically linked program "
 			"that exits normally (not by a signal or _exit): a "
 			"statically linked one cannot be counted",
-			br->cfg->name, arm_name(a), label, r > 0 ?
+			br->cfg->name, arm_name(a), label,
+			got == ALLOC_NO_RECORD ?
 			"no process reported its allocations" :
 			"an allocation record was unreadable"));
 		return -1;

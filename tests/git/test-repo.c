@@ -202,25 +202,25 @@ static void test_git__read_file(void)
 	dir = make_repo("f");
 	CHECK(repo_open(&r, dir) == 0);
 	if (r && repo_resolve(&rev, r, "HEAD") == 0) {
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt")
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt", NULL)
 		      == 0);
 		CHECK_STR(data, "d\n");
 		CHECK(len == 2);
 		free(data);
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "a.txt") == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "a.txt", NULL) == 0);
 		CHECK_STR(data, "a2\n");
 		free(data);
 		msg[0] = '\0';
 		/* missing: 0 with no data, nothing said */
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json")
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json", NULL)
 		      == 0);
 		CHECK(data == NULL && len == 0);
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such", NULL) == 0);
 		CHECK(data == NULL);
 		CHECK_STR(msg, "");
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub") == -1);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub", NULL) == -1);
 		CHECK_CONTAINS(msg, "\"sub\"");
-		CHECK(repo_read_file(&data, &len, r, "zz", "a.txt") == -1);
+		CHECK(repo_read_file(&data, &len, r, "zz", "a.txt", NULL) == -1);
 		repo_rev_release(&rev);
 	}
 	repo_free(r);
@@ -323,7 +323,7 @@ static void test_git__default_base_is_head_with_changes(void)
 	CHECK(repo_open(&r, dir) == 0);
 	if (r) {
 		/* uncommitted changes, no upstream: "what am I about to commit" */
-		CHECK(repo_default_base_why(&base, &how, &why, r, 1) == 0);
+		CHECK(repo_default_base_why(&base, &how, &why, r, 1, NULL) == 0);
 		CHECK_STR(base, head);
 		CHECK_STR(how, "HEAD");
 		CHECK_STR(why, "no upstream branch, working tree has changes");
@@ -331,7 +331,7 @@ static void test_git__default_base_is_head_with_changes(void)
 		free(how);
 		free(why);
 		/* clean: the parent, and why */
-		CHECK(repo_default_base_why(&base, &how, &why, r, 0) == 0);
+		CHECK(repo_default_base_why(&base, &how, &why, r, 0, NULL) == 0);
 		CHECK_STR(base, parent);
 		CHECK_STR(how, "HEAD~1");
 		CHECK_STR(why, "no upstream branch, working tree clean");
