@@ -53,8 +53,9 @@ int file_read_fd_to(char **data, size_t *len, int fd, const char *path,
 		if (max && n > max) {
 			fclose(f);
 			free(buf);
-			return error_to(err, "\"%s\" is larger than %zu bytes: refused "
-				     "without reading it all", path, max);
+			return error_to(err, "\"%s\" is larger than %zu bytes: "
+					"refused without reading it all", path,
+					max);
 		}
 		if (got == 0)
 			break;
@@ -70,7 +71,8 @@ int file_read_fd_to(char **data, size_t *len, int fd, const char *path,
 		   sees the signal and stops (a FIFO never blocks it) */
 		if (interrupted) {
 			errno = EINTR;
-			return error_to(err, "reading \"%s\" was interrupted", path);
+			return error_to(err, "reading \"%s\" was interrupted",
+					path);
 		}
 		return error_to(err, "cannot read \"%s\":", path);
 	}

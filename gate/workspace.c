@@ -112,7 +112,8 @@ static int shell_reaches_out(const char *sh)
  * passes (the runner says so when it cannot start it).
  */
 static int preflight_command(const struct command *cmd, const char *what,
-			     const char *dir, const char *workdir, struct gate_err *err)
+			     const char *dir, const char *workdir,
+			     struct gate_err *err)
 {
 	char real_dir[PATH_MAX], real_prog[PATH_MAX], real_wt[PATH_MAX];
 	const char *prog;
@@ -138,12 +139,13 @@ static int preflight_command(const struct command *cmd, const char *what,
 	if (within(real_dir, real_prog))
 		goto cleanup;
 	if (prog[0] != '/' || (real_wt[0] && within(real_wt, real_prog)))
-		ret = error_to(err, "%s runs \"%s\", which resolves to \"%s\", outside "
-			    "the checkout it runs in (%s): base and head would "
-			    "run the same file, so the comparison would "
-			    "measure nothing of the change; point it at a file "
-			    "in the repository, relative to its top",
-			    what, prog, real_prog, dir);
+		ret = error_to(err, "%s runs \"%s\", which resolves to \"%s\", "
+			       "outside the checkout it runs in (%s): base and "
+			       "head would run the same file, so the "
+			       "comparison would measure nothing of the "
+			       "change; point it at a file in the repository, "
+			       "relative to its top", what, prog, real_prog,
+			       dir);
 cleanup:
 	free(path);
 	return ret;
@@ -158,14 +160,14 @@ static int workspace_mkdir(const char *path, struct gate_err *err)
 	if (lstat(path, &st) < 0)
 		return error_to(err, "cannot look at \"%s\":", path);
 	if (S_ISLNK(st.st_mode))
-		return error_to(err, "refusing to use \"%s\": it is a symbolic link, "
-			     "and gate writes and deletes only in a directory "
-			     "of its own; remove the link (not what it points "
-			     "to) and run again", path);
+		return error_to(err, "refusing to use \"%s\": it is a symbolic "
+				"link, and gate writes and deletes only in a "
+				"directory of its own; remove the link (not "
+				"what it points to) and run again", path);
 	if (!S_ISDIR(st.st_mode))
-		return error_to(err, "\"%s\" is not a directory: gate keeps its "
-			     "checkouts there; move it away and run again",
-			     path);
+		return error_to(err, "\"%s\" is not a directory: gate keeps "
+				"its checkouts there; move it away and run "
+				"again", path);
 	return 0;
 }
 
@@ -196,10 +198,10 @@ static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
 
 			if (link)
 				error_to(err, "refusing to use \"%s\": it is a "
-				      "symbolic link, and gate writes and "
-				      "deletes only its own files there; "
-				      "remove the link (not what it points "
-				      "to) and run again", path);
+					 "symbolic link, and gate writes and "
+					 "deletes only its own files there; "
+					 "remove the link (not what it points "
+					 "to) and run again", path);
 			free(path);
 			if (link)
 				return -1;
@@ -211,10 +213,10 @@ static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
 		int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
 
 		if (link)
-			error_to(err, "refusing to use \"%s\": it is a symbolic link, "
-			      "and gate writes and deletes only its own files "
-			      "there; remove the link (not what it points to) "
-			      "and run again", path);
+			error_to(err, "refusing to use \"%s\": it is a "
+				 "symbolic link, and gate writes and deletes "
+				 "only its own files there; remove the link "
+				 "(not what it points to) and run again", path);
 		free(path);
 		if (link)
 			return -1;
@@ -256,7 +258,8 @@ static void reclaim_scratch(const char *gate_dir)
  * into the signal's exit code). Once data or a hang-up is there, the read
  * blocks as usual; a signal then interrupts it (file_read_fd).
  */
-static int config_read_file(char **text, size_t *len, const char *path, struct gate_err *err)
+static int config_read_file(char **text, size_t *len, const char *path,
+			    struct gate_err *err)
 {
 	struct stat st;
 	int fd, flags, n;
@@ -486,7 +489,8 @@ static enum ws_result build_arms(const struct config *cfg,
 		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
 			narms == 2 ? "base and head" : nall == 1 ? "it" :
 			arm_name(arm_of(all, arm[0])), arm[0]->log,
-			narms == 2 ? " and " : "", narms == 2 ? arm[1]->log : "");
+			narms == 2 ? " and " : "",
+			narms == 2 ? arm[1]->log : "");
 	ret = run_builds(res, spec, arm, narms, all, cfg, err);
 	if (ret != WS_DONE)
 		goto cleanup;
@@ -514,10 +518,12 @@ static void arm_release(struct arm_state *a)
  * Snapshots of the working tree go to gate's own object store, emptied
  * at every run (so they never pile up), not to the repository's.
  */
-static int workspace_objects(struct workspace *w, struct repo *repo, struct gate_err *err)
+static int workspace_objects(struct workspace *w, struct repo *repo,
+			     struct gate_err *err)
 {
 	char *dir = workspace_path(w, "objects");
-	int rc = remove_tree(dir) < 0 ? -1 : repo_private_objects(repo, dir, err);
+	int rc = remove_tree(dir) < 0 ? -1 :
+		 repo_private_objects(repo, dir, err);
 
 	free(dir);
 	return rc;
@@ -559,7 +565,8 @@ void workspace_slots(struct workspace *w, size_t narms, int swapped)
 	}
 }
 
-static int check_tree(struct repo *repo, struct arm_state *arm, size_t a, struct gate_err *err)
+static int check_tree(struct repo *repo, struct arm_state *arm, size_t a,
+		      struct gate_err *err)
 {
 	char *what;
 	int rc;
@@ -573,7 +580,8 @@ static int check_tree(struct repo *repo, struct arm_state *arm, size_t a, struct
 }
 
 /* The arm's git dir: the directory of its index (gate/a.git). */
-static int arm_gitdir(struct repo *repo, const struct arm_state *arm, struct gate_err *err)
+static int arm_gitdir(struct repo *repo, const struct arm_state *arm,
+		      struct gate_err *err)
 {
 	char *gitdir = xstrndup(arm->index, strlen(arm->index) -
 				strlen("/index"));
@@ -693,9 +701,9 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	spec.grace = 2.0;
 	spec.log_fd = fd;
 	if (run_start(&proc, &spec) < 0) {
-		error_to(err, "the check of benchmark \"%s\" could not be started in "
-		      "%s: %s: check \"check\" in gate.json", b->name,
-		      arm_name(which), strerror(errno));
+		error_to(err, "the check of benchmark \"%s\" could not be "
+			 "started in %s: %s: check \"check\" in gate.json",
+			 b->name, arm_name(which), strerror(errno));
 	} else if (run_wait(&proc, &res, 1) == 0) {
 		if (signals_pending()) {
 			ret = WS_INTERRUPTED;
@@ -703,13 +711,13 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 			ret = WS_DONE;
 		} else {
 			tail = log_tail(log);
-			error_to(err, "the check of benchmark \"%s\" failed in %s (%s): "
-			      "it %s, so %s is not measured: a faster wrong "
-			      "program is no improvement; the end of its "
-			      "output (%s):\n%s", b->name, arm_name(which),
-			      arm->rev.label,
-			      run_describe(&res, why, sizeof(why)),
-			      arm_name(which), log, tail);
+			error_to(err, "the check of benchmark \"%s\" failed in "
+				 "%s (%s): it %s, so %s is not measured: a "
+				 "faster wrong program is no improvement; the "
+				 "end of its output (%s):\n%s", b->name,
+				 arm_name(which), arm->rev.label,
+				 run_describe(&res, why, sizeof(why)),
+				 arm_name(which), log, tail);
 			free(tail);
 		}
 	}
@@ -789,20 +797,22 @@ int workspace_verify(struct workspace *w, struct repo *repo)
 			return -1;
 		i = repo_files_diff(then, &now);
 		if (i >= 0 && (size_t)i < then->n && (size_t)i < now.n)
-			ret = error_to(w->err, "%s's checkout (%s) changed while "
-				    "measuring: \"%s\" was %s after the build "
-				    "and is %s now; a build or benchmark wrote "
-				    "into an arm's tracked files, so what was "
-				    "measured is not %s as committed and there "
-				    "is no verdict; write only to $GATE_TMPDIR",
-				    arm_name((enum arm)a), w->arm[a].dir,
-				    then->path[i], then->state[i],
-				    now.state[i], arm_name((enum arm)a));
+			ret = error_to(w->err, "%s's checkout (%s) changed "
+				       "while measuring: \"%s\" was %s after "
+				       "the build and is %s now; a build or "
+				       "benchmark wrote into an arm's tracked "
+				       "files, so what was measured is not %s "
+				       "as committed and there is no verdict; "
+				       "write only to $GATE_TMPDIR",
+				       arm_name((enum arm)a), w->arm[a].dir,
+				       then->path[i], then->state[i],
+				       now.state[i], arm_name((enum arm)a));
 		else if (i >= 0)
-			ret = error_to(w->err, "%s's checkout (%s) changed while "
-				    "measuring: its tracked files differ from "
-				    "the build's; there is no verdict",
-				    arm_name((enum arm)a), w->arm[a].dir);
+			ret = error_to(w->err, "%s's checkout (%s) changed "
+				       "while measuring: its tracked files "
+				       "differ from the build's; there is no "
+				       "verdict", arm_name((enum arm)a),
+				       w->arm[a].dir);
 		repo_files_release(&now);
 	}
 	return ret;

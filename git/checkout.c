@@ -34,7 +34,8 @@ static int mkdirs(const char *path, struct gate_err *err)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			ret = error_to(err, "cannot create directory \"%s\":", p);
+			ret = error_to(err, "cannot create directory \"%s\":",
+				       p);
 			break;
 		}
 		*s = c;
@@ -66,8 +67,8 @@ static int remove_below(int fd, const char *path, struct gate_err *err)
 			if (dup_fd >= 0)
 				close(dup_fd);
 			close(fd);
-			return error_to(err, "cannot read a directory below \"%s\":",
-				     path);
+			return error_to(err, "cannot read a directory below "
+					"\"%s\":", path);
 		}
 		rewinddir(d);
 		while ((de = readdir(d))) {
@@ -93,7 +94,7 @@ static int remove_below(int fd, const char *path, struct gate_err *err)
 		}
 		if (de && sub < 0) {
 			error_to(err, "cannot remove \"%s\" below \"%s\":",
-			      de->d_name, path);
+				 de->d_name, path);
 			closedir(d);
 			close(fd);
 			return -1;
@@ -112,7 +113,8 @@ static int remove_below(int fd, const char *path, struct gate_err *err)
 		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
 		if (sub < 0)
-			return error_to(err, "cannot go back up below \"%s\":", path);
+			return error_to(err, "cannot go back up below \"%s\":",
+					path);
 		fd = sub;
 		depth--;
 	}
@@ -190,16 +192,16 @@ static int check_dir(struct repo *r, const char *dir, struct gate_err *err)
 	int ret = 0;
 
 	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode))
-		ret = error_to(err, "refusing to check out into \"%s\": it is not a "
-			    "directory of its own (a symbolic link?); remove "
-			    "it and run again", dir);
+		ret = error_to(err, "refusing to check out into \"%s\": it is "
+			       "not a directory of its own (a symbolic link?); "
+			       "remove it and run again", dir);
 	else if (!d || !wt || !gd)
-		ret = error_to(err, "cannot resolve the checkout directory \"%s\":",
-			    dir);
+		ret = error_to(err, "cannot resolve the checkout directory "
+			       "\"%s\":", dir);
 	else if (is_at_or_above(d, wt) || is_at_or_above(d, gd))
-		ret = error_to(err, "refusing to check out into \"%s\": it holds the "
-			    "repository's own working tree or git dir; pass a "
-			    "directory of its own", dir);
+		ret = error_to(err, "refusing to check out into \"%s\": it "
+			       "holds the repository's own working tree or git "
+			       "dir; pass a directory of its own", dir);
 	free(d);
 	free(wt);
 	free(gd);
@@ -238,15 +240,16 @@ static int open_private_index(git_index **idx, const char *dir,
 		warning("checkout index \"%s\" is unreadable (%s): checking "
 			"out \"%s\" afresh", index_path, repo_errmsg(), dir);
 		if (unlink(index_path) < 0)
-			return error_to(err, "cannot remove \"%s\":", index_path);
+			return error_to(err, "cannot remove \"%s\":",
+					index_path);
 	} else if (errno != ENOENT) {
 		return error_to(err, "cannot read \"%s\":", index_path);
 	}
 	if (empty_dir(dir, err) < 0)
 		return -1;
 	if (git_index_open(idx, index_path) < 0)
-		return error_to(err, "cannot create the checkout index \"%s\": %s",
-			     index_path, repo_errmsg());
+		return error_to(err, "cannot create the checkout index \"%s\": "
+				"%s", index_path, repo_errmsg());
 	return 0;
 }
 
@@ -274,10 +277,11 @@ static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
 	path = xasprintf("%s/%s%s", w->dir, root, git_tree_entry_name(e));
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			w->ret = error_to(w->err, "cannot look at \"%s\":", path);
+			w->ret = error_to(w->err, "cannot look at \"%s\":",
+					  path);
 	} else if (S_ISLNK(st.st_mode) && unlink(path) < 0) {
-		w->ret = error_to(w->err, "cannot remove the symbolic link \"%s\":",
-			       path);
+		w->ret = error_to(w->err, "cannot remove the symbolic link "
+				  "\"%s\":", path);
 	}
 	free(path);
 	if (w->ret < 0)
@@ -286,14 +290,15 @@ static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
 	return 0;
 }
 
-static int unlink_symlinks(git_tree *tree, const char *dir, struct gate_err *err)
+static int unlink_symlinks(git_tree *tree, const char *dir,
+			   struct gate_err *err)
 {
 	struct unlink_walk w = { dir, 0, err };
 
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, unlink_cb, &w) < 0 &&
 	    !w.ret)
-		return error_to(err, "cannot walk the tree to check out into \"%s\": "
-			     "%s", dir, repo_errmsg());
+		return error_to(err, "cannot walk the tree to check out into "
+				"\"%s\": %s", dir, repo_errmsg());
 	return w.ret;
 }
 
@@ -339,10 +344,12 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	int ret = -1;
 
 	if (git_oid_fromstr(&id, tree_hex) < 0) {
-		error_to(err, "invalid tree id \"%s\": %s", tree_hex, repo_errmsg());
+		error_to(err, "invalid tree id \"%s\": %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
-	if (mkdirs(dir, err) < 0 || mkdirs(parent, err) < 0 || check_dir(r, dir, err) < 0)
+	if (mkdirs(dir, err) < 0 || mkdirs(parent, err) < 0 ||
+	    check_dir(r, dir, err) < 0)
 		goto cleanup;
 
 	/*
@@ -356,15 +363,16 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
 	    repo_attach_private(git, r) < 0 ||
 	    git_repository_set_workdir(git, dir, 0) < 0) {
-		error_to(err, "cannot open the repository for checkout into \"%s\": %s",
-		      dir, repo_errmsg());
+		error_to(err, "cannot open the repository for checkout into "
+			 "\"%s\": %s", dir, repo_errmsg());
 		goto cleanup;
 	}
 	if (open_private_index(&idx, dir, index_path, err) < 0)
 		goto cleanup;
 	if (git_repository_set_index(git, idx) < 0 ||
 	    git_tree_lookup(&tree, git, &id) < 0) {
-		error_to(err, "cannot check out tree %s: %s", tree_hex, repo_errmsg());
+		error_to(err, "cannot check out tree %s: %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
 
@@ -393,8 +401,8 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 			*retry = 1;
 			goto cleanup;
 		}
-		error_to(err, "cannot check out tree %s into \"%s\": %s", tree_hex, dir,
-		      repo_errmsg());
+		error_to(err, "cannot check out tree %s into \"%s\": %s",
+			 tree_hex, dir, repo_errmsg());
 		goto cleanup;
 	}
 	ret = 0;
@@ -431,7 +439,8 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 {
 	size_t updated;
 
-	return repo_checkout_count(r, tree_hex, dir, index_path, &updated, NULL);
+	return repo_checkout_count(r, tree_hex, dir, index_path, &updated,
+				   NULL);
 }
 
 struct files_walk {
@@ -501,7 +510,7 @@ int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
 	    git_tree_lookup(&t, git, &id) < 0 ||
 	    git_tree_walk(t, GIT_TREEWALK_PRE, files_cb, &w) < 0)
 		error_to(err, "cannot list the files of tree %s: %s", tree,
-		      repo_errmsg());
+			 repo_errmsg());
 	else
 		ret = 0;
 	git_tree_free(t);
@@ -593,7 +602,8 @@ int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
 	if (mkdirs(gitdir, err) < 0)
 		goto cleanup;
 #define SUB(name) (free(path), path = xasprintf("%s/%s", gitdir, name))
-	if (mkdirs(SUB("refs/heads"), err) < 0 || mkdirs(SUB("refs/tags"), err) < 0 ||
+	if (mkdirs(SUB("refs/heads"), err) < 0 ||
+	    mkdirs(SUB("refs/tags"), err) < 0 ||
 	    mkdirs(SUB("objects/info"), err) < 0)
 		goto cleanup;
 	text = xasprintf("%s\n", *commit ? commit :

@@ -30,11 +30,12 @@ static int held_error(int fd, const char *path, struct gate_err *err)
 	if (sscanf(buf, "pid %ld", &pid) == 1 &&
 	    (s = strstr(buf, "\nstarted ")) &&
 	    sscanf(s, "\nstarted %63s", started) == 1)
-		return error_to(err, "another gate run holds \"%s\" (pid %ld, started "
-			     "%s): wait for it to finish", path, pid, started);
+		return error_to(err, "another gate run holds \"%s\" (pid %ld, "
+				"started %s): wait for it to finish", path, pid,
+				started);
 	/* Between its flock and its write: nothing to quote yet. */
-	return error_to(err, "another gate run holds \"%s\": wait for it to finish",
-		     path);
+	return error_to(err, "another gate run holds \"%s\": wait for it to "
+			"finish", path);
 }
 
 static int write_holder(int fd, const char *path, struct gate_err *err)
@@ -89,7 +90,8 @@ int repo_lock(int *fdp, const char *path, struct gate_err *err)
 		if (fd < 0 && errno == ENOENT && make_parent(path) == 0)
 			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0)
-			return error_to(err, "cannot open lock file \"%s\":", path);
+			return error_to(err, "cannot open lock file \"%s\":",
+					path);
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int ret = errno == EWOULDBLOCK
 				? held_error(fd, path, err)
@@ -105,8 +107,8 @@ int repo_lock(int *fdp, const char *path, struct gate_err *err)
 		fd = -1;
 	}
 	if (fd < 0)
-		return error_to(err, "cannot lock \"%s\": it keeps being replaced",
-			     path);
+		return error_to(err, "cannot lock \"%s\": it keeps being "
+				"replaced", path);
 	if (write_holder(fd, path, err) < 0) {
 		close(fd);
 		return -1;

@@ -25,7 +25,8 @@ struct repo {
 /* Above the repository's own stores (loose 1, packed 2): written first. */
 #define PRIVATE_PRIORITY 100
 
-static int add_private(git_repository *git, const char *dir, struct gate_err *err)
+static int add_private(git_repository *git, const char *dir,
+		       struct gate_err *err)
 {
 	git_odb_backend *b = NULL;
 	git_odb *odb = NULL;
@@ -43,7 +44,7 @@ cleanup:
 	git_odb_free(odb);
 	if (ret < 0)
 		error_to(err, "cannot use the object store \"%s\": %s", dir,
-		      repo_errmsg());
+			 repo_errmsg());
 	return ret;
 }
 
@@ -170,37 +171,39 @@ static int revparse_error(struct repo *r, const char *spec, int code,
 			  struct gate_err *err)
 {
 	if (code == GIT_EAMBIGUOUS)
-		return error_to(err, "ambiguous revision \"%s\": %s; give more hex "
-			     "digits or a full ref name (refs/heads/...)",
-			     spec, repo_errmsg());
+		return error_to(err, "ambiguous revision \"%s\": %s; give more "
+				"hex digits or a full ref name "
+				"(refs/heads/...)", spec, repo_errmsg());
 	if (strstr(spec, "@{") &&
 	    (code == GIT_EINVALIDSPEC || code == GIT_ENOTFOUND))
-		return error_to(err, "cannot resolve revision \"%s\": %s; gate may "
-			     "not read this reflog form (@{-N}, @{upstream}, "
-			     "@{date}) as git does: pass the commit, e.g. "
-			     "--base $(git rev-parse '%s')", spec,
-			     repo_errmsg(), spec);
+		return error_to(err, "cannot resolve revision \"%s\": %s; gate "
+				"may not read this reflog form (@{-N}, "
+				"@{upstream}, @{date}) as git does: pass the "
+				"commit, e.g. --base $(git rev-parse '%s')",
+				spec, repo_errmsg(), spec);
 	if (code == GIT_EINVALIDSPEC && strstr(spec, ".."))
-		return error_to(err, "invalid revision \"%s\": a range; pass one "
-			     "revision such as a branch, tag or commit", spec);
+		return error_to(err, "invalid revision \"%s\": a range; pass "
+				"one revision such as a branch, tag or commit",
+				spec);
 	if (code == GIT_EINVALIDSPEC)
-		return error_to(err, "invalid revision \"%s\": %s; pass one revision "
-			     "such as a branch, tag or commit", spec,
-			     repo_errmsg());
+		return error_to(err, "invalid revision \"%s\": %s; pass one "
+				"revision such as a branch, tag or commit",
+				spec, repo_errmsg());
 	if (code != GIT_ENOTFOUND && code != GIT_EUNBORNBRANCH)
 		return error_to(err, "cannot resolve revision \"%s\": %s", spec,
-			     repo_errmsg());
+				repo_errmsg());
 	if (git_repository_head_unborn(r->git) == 1)
-		return error_to(err, "unknown revision \"%s\": the repository has no "
-			     "commits yet; commit something first", spec);
+		return error_to(err, "unknown revision \"%s\": the repository "
+				"has no commits yet; commit something first",
+				spec);
 	if (git_repository_is_shallow(r->git) == 1)
-		return error_to(err, "unknown revision \"%s\": this is a shallow clone "
-			     "and may not have it; run \"git fetch --unshallow\" "
-			     "(in GitHub Actions, set fetch-depth: 0 on "
-			     "actions/checkout)", spec);
+		return error_to(err, "unknown revision \"%s\": this is a "
+				"shallow clone and may not have it; run \"git "
+				"fetch --unshallow\" (in GitHub Actions, set "
+				"fetch-depth: 0 on actions/checkout)", spec);
 	return error_to(err, "unknown revision \"%s\": not in this repository; "
-		     "check the spelling (git branch -a, git tag, git log) or "
-		     "fetch it", spec);
+			"check the spelling (git branch -a, git tag, git log) "
+			"or fetch it", spec);
 }
 
 int repo_resolve(struct repo_rev *out, struct repo *r, const char *spec)
@@ -216,8 +219,8 @@ int repo_resolve_to(struct repo_rev *out, struct repo *r, const char *spec,
 	int code, ret = -1;
 
 	if (!spec || !*spec)
-		return error_to(err, "empty revision: pass a branch, tag, commit or "
-			     "WORKTREE");
+		return error_to(err, "empty revision: pass a branch, tag, "
+				"commit or WORKTREE");
 	if (!strcmp(spec, "WORKTREE")) {
 		rev.worktree = 1;
 		if (repo_snapshot(&rev, r, err) < 0)
@@ -229,9 +232,9 @@ int repo_resolve_to(struct repo_rev *out, struct repo *r, const char *spec,
 			goto cleanup;
 		}
 		if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
-			error_to(err, "revision \"%s\" names a %s, not a commit: pass a "
-			      "branch, tag or commit", spec,
-			      git_object_type2string(git_object_type(obj)));
+			error_to(err, "revision \"%s\" names a %s, not a "
+				 "commit: pass a branch, tag or commit", spec,
+				 git_object_type2string(git_object_type(obj)));
 			goto cleanup;
 		}
 		git_oid_tostr(rev.commit, sizeof(rev.commit),
@@ -277,7 +280,8 @@ static enum base_found merge_base_with(git_oid *base, struct repo *r,
 	if (code == GIT_ENOTFOUND)
 		return BASE_NONE;
 	if (code < 0)
-		return error_to(err, "cannot read \"%s\": %s", refname, repo_errmsg());
+		return error_to(err, "cannot read \"%s\": %s", refname,
+				repo_errmsg());
 	code = git_merge_base(base, r->git, head, &other);
 	/*
 	 * libgit2 1.5 does not know shallow boundaries: in a shallow clone
@@ -289,7 +293,7 @@ static enum base_found merge_base_with(git_oid *base, struct repo *r,
 		return BASE_NONE;
 	if (code < 0)
 		return error_to(err, "cannot find the merge-base of HEAD and "
-			     "\"%s\": %s", refname, repo_errmsg());
+				"\"%s\": %s", refname, repo_errmsg());
 	return BASE_FOUND;
 }
 
@@ -489,7 +493,8 @@ static enum base_found parent_base(struct base_choice *c, struct repo *r,
 	if (head_dirty) {
 		git_oid_cpy(&c->id, head_oid);
 		c->how = xstrdup("HEAD");
-		c->why = xstrdup("no upstream branch, working tree has changes");
+		c->why = xstrdup("no upstream branch, working tree has "
+				 "changes");
 		return BASE_FOUND;
 	}
 	if (git_commit_lookup(&head, r->git, head_oid) < 0)
@@ -567,38 +572,38 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
 	*len = 0;
 	if (git_oid_fromstr(&id, tree_hex) < 0)
 		return error_to(err, "invalid tree id \"%s\": %s", tree_hex,
-			     repo_errmsg());
+				repo_errmsg());
 	if (git_tree_lookup(&tree, r->git, &id) < 0)
 		return error_to(err, "cannot read tree %s: %s", tree_hex,
-			     repo_errmsg());
+				repo_errmsg());
 	code = git_tree_entry_bypath(&entry, tree, path);
 	if (code == GIT_ENOTFOUND) {
 		ret = 0;	/* *data stays NULL: no such file */
 		goto cleanup;
 	}
 	if (code < 0) {
-		error_to(err, "cannot look up \"%s\" in tree %s: %s", path, tree_hex,
-		      repo_errmsg());
+		error_to(err, "cannot look up \"%s\" in tree %s: %s", path,
+			 tree_hex, repo_errmsg());
 		goto cleanup;
 	}
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
-		error_to(err, "\"%s\" is not a file in tree %s: it is a %s", path,
-		      tree_hex,
-		      git_object_type2string(git_tree_entry_type(entry)));
+		error_to(err, "\"%s\" is not a file in tree %s: it is a %s",
+			 path, tree_hex,
+			 git_object_type2string(git_tree_entry_type(entry)));
 		goto cleanup;
 	}
 	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0) {
-		error_to(err, "cannot read \"%s\" from tree %s: %s", path, tree_hex,
-		      repo_errmsg());
+		error_to(err, "cannot read \"%s\" from tree %s: %s", path,
+			 tree_hex, repo_errmsg());
 		goto cleanup;
 	}
 	size = git_blob_rawsize(blob);
 	if (git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK) {
-		error_to(err, "\"%s\" in tree %s is a symlink (to \"%.*s\"): gate "
-		      "reads it from the commit and does not follow links; "
-		      "commit the file itself, or pass --config FILE", path,
-		      tree_hex, size > 200 ? 200 : (int)size,
-		      (const char *)git_blob_rawcontent(blob));
+		error_to(err, "\"%s\" in tree %s is a symlink (to \"%.*s\"): "
+			 "gate reads it from the commit and does not follow "
+			 "links; commit the file itself, or pass --config FILE",
+			 path, tree_hex, size > 200 ? 200 : (int)size,
+			 (const char *)git_blob_rawcontent(blob));
 		goto cleanup;
 	}
 	if (size >= (git_object_size_t)SIZE_MAX) {

@@ -47,8 +47,8 @@ static int add_from_disk(struct snapshot *s, const char *path)
 		if (errno != ENOENT && errno != ENOTDIR)
 			return error_to(s->err, "cannot read \"%s\":", path);
 		if (old && git_index_remove(s->index, path, 0) < 0)
-			return error_to(s->err, "cannot drop \"%s\" from the snapshot: %s",
-				     path, repo_errmsg());
+			return error_to(s->err, "cannot drop \"%s\" from the "
+					"snapshot: %s", path, repo_errmsg());
 		return 0;
 	}
 	if (S_ISLNK(st.st_mode)) {
@@ -66,12 +66,12 @@ static int add_from_disk(struct snapshot *s, const char *path)
 		return 0;
 	}
 	if (git_blob_create_from_workdir(&entry.id, s->git, path) < 0)
-		return error_to(s->err, "cannot read \"%s\" into the snapshot: %s", path,
-			     repo_errmsg());
+		return error_to(s->err, "cannot read \"%s\" into the snapshot: "
+				"%s", path, repo_errmsg());
 	entry.path = path;
 	if (git_index_add(s->index, &entry) < 0)
-		return error_to(s->err, "cannot add \"%s\" to the snapshot: %s", path,
-			     repo_errmsg());
+		return error_to(s->err, "cannot add \"%s\" to the snapshot: %s",
+				path, repo_errmsg());
 	return 0;
 }
 
@@ -91,7 +91,8 @@ static int resolve_conflicts(struct snapshot *s)
 	if (!git_index_has_conflicts(s->index))
 		return 0;
 	if (git_index_conflict_iterator_new(&it, s->index) < 0) {
-		error_to(s->err, "cannot read the index's conflicts: %s", repo_errmsg());
+		error_to(s->err, "cannot read the index's conflicts: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	while ((err = git_index_conflict_next(&anc, &ours, &theirs, it)) == 0) {
@@ -104,12 +105,13 @@ static int resolve_conflicts(struct snapshot *s)
 		paths[n++] = xstrdup(e->path);
 	}
 	if (err != GIT_ITEROVER) {
-		error_to(s->err, "cannot read the index's conflicts: %s", repo_errmsg());
+		error_to(s->err, "cannot read the index's conflicts: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	if (git_index_conflict_cleanup(s->index) < 0) {
 		error_to(s->err, "cannot resolve the index's conflicts: %s",
-		      repo_errmsg());
+			 repo_errmsg());
 		goto cleanup;
 	}
 	for (i = 0; i < n; i++)
@@ -139,8 +141,9 @@ static int apply_delta(struct snapshot *s, const git_diff_delta *d)
 		if (e && (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE))
 			return 0;
 		if (git_index_remove(s->index, d->old_file.path, 0) < 0)
-			return error_to(s->err, "cannot drop \"%s\" from the snapshot: %s",
-				     d->old_file.path, repo_errmsg());
+			return error_to(s->err, "cannot drop \"%s\" from the "
+					"snapshot: %s", d->old_file.path,
+					repo_errmsg());
 		return 0;
 	case GIT_DELTA_ADDED:
 	case GIT_DELTA_MODIFIED:
@@ -156,8 +159,9 @@ static int apply_delta(struct snapshot *s, const git_diff_delta *d)
 			return 0;
 		return add_from_disk(s, d->new_file.path);
 	case GIT_DELTA_UNREADABLE:
-		return error_to(s->err, "cannot read \"%s\" for the working-tree snapshot: "
-			     "check its permissions", d->new_file.path);
+		return error_to(s->err, "cannot read \"%s\" for the "
+				"working-tree snapshot: check its permissions",
+				d->new_file.path);
 	default:
 		return 0;
 	}
@@ -232,8 +236,8 @@ int repo_snapshot(struct repo_rev *out, struct repo *r, struct gate_err *err)
 		     GIT_DIFF_IGNORE_SUBMODULES | GIT_DIFF_SKIP_BINARY_CHECK;
 	opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
 	if (git_diff_index_to_workdir(&diff, s.git, s.index, &opts) < 0) {
-		error_to(err, "cannot compare the index with the working tree: %s",
-		      repo_errmsg());
+		error_to(err, "cannot compare the index with the working tree: "
+			 "%s", repo_errmsg());
 		goto cleanup;
 	}
 	n = git_diff_num_deltas(diff);
@@ -243,7 +247,7 @@ int repo_snapshot(struct repo_rev *out, struct repo *r, struct gate_err *err)
 
 	if (git_index_write_tree_to(&tree, s.index, s.git) < 0) {
 		error_to(err, "cannot write the working-tree snapshot: %s",
-		      repo_errmsg());
+			 repo_errmsg());
 		goto cleanup;
 	}
 	git_oid_tostr(out->tree, sizeof(out->tree), &tree);

@@ -134,8 +134,8 @@ int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
 	ret = 0;
 	goto done;
 fail:
-	error_to(err, "cannot read the commits between base and head for Gate-Accept "
-	      "trailers: %s", repo_errmsg());
+	error_to(err, "cannot read the commits between base and head for "
+		 "Gate-Accept trailers: %s", repo_errmsg());
 	repo_accepts_release(*out, *n);
 	*out = NULL;
 	*n = 0;

@@ -619,7 +619,7 @@ static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
 	if (ws != WS_DONE)
 		return ws;
 	if (suite_list_plan(stdout, &c->r, &c->plan,
-			    plan_comparisons(&c->plan)) < 0)
+			    plan_comparisons(&c->plan), &c->err) < 0)
 		return WS_ERROR;
 	return WS_DONE;
 }
@@ -647,7 +647,8 @@ static enum ws_result plan_and_build(struct run_cmd *c, struct repo *repo)
 	if (ws != WS_DONE)
 		return ws;
 	c->r.confidence = c->plan.confidence;
-	if (suite_shard(&c->r, &c->plan, &c->split, c->o.quiet) < 0)
+	if (suite_shard(&c->r, &c->plan, &c->split, c->o.quiet,
+			&c->err) < 0)
 		return WS_ERROR;
 	return WS_DONE;
 }

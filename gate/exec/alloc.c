@@ -28,23 +28,23 @@ int alloc_lib_find(char **path, struct gate_err *err)
 
 	*path = NULL;
 	if (!os_has(OS_PRELOAD))
-		return error_to(err, "allocation counting is not available on this "
-			     "system: it preloads %s into the benchmark "
-			     "(LD_PRELOAD, Linux with glibc): measure "
-			     "the allocation metrics on Linux",
-			     ALLOC_LIB);
+		return error_to(err, "allocation counting is not available on "
+				"this system: it preloads %s into the "
+				"benchmark (LD_PRELOAD, Linux with glibc): "
+				"measure the allocation metrics on Linux",
+				ALLOC_LIB);
 	if (env && *env) {
 		if (env[0] == '/' && access(env, R_OK) == 0) {
 			*path = xstrdup(env);
 			return 0;
 		}
-		return error_to(err, "GATE_ALLOC_LIB=%s is not a readable absolute "
-			     "path to %s", env, ALLOC_LIB);
+		return error_to(err, "GATE_ALLOC_LIB=%s is not a readable "
+				"absolute path to %s", env, ALLOC_LIB);
 	}
 	if (os_self_exe(self, sizeof(self)) < 0)
-		return error_to(err, "cannot find %s: gate cannot see its own path "
-			     "(/proc/self/exe): set GATE_ALLOC_LIB to the "
-			     "library's absolute path", ALLOC_LIB);
+		return error_to(err, "cannot find %s: gate cannot see its own "
+				"path (/proc/self/exe): set GATE_ALLOC_LIB to "
+				"the library's absolute path", ALLOC_LIB);
 	slash = strrchr(self, '/');
 	*slash = '\0';
 	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
@@ -53,10 +53,10 @@ int alloc_lib_find(char **path, struct gate_err *err)
 		if (access(cand[i], R_OK) == 0)
 			*path = xstrdup(cand[i]);
 	if (!*path)
-		error_to(err, "cannot find %s for the allocation metrics: looked in "
-		      "%s and %s; run `make` (it builds build/%s) or `make "
-		      "install`, or set GATE_ALLOC_LIB", ALLOC_LIB, cand[0],
-		      cand[1], ALLOC_LIB);
+		error_to(err, "cannot find %s for the allocation metrics: "
+			 "looked in %s and %s; run `make` (it builds build/%s) "
+			 "or `make install`, or set GATE_ALLOC_LIB", ALLOC_LIB,
+			 cand[0], cand[1], ALLOC_LIB);
 	free(cand[0]);
 	free(cand[1]);
 	return *path ? 0 : -1;

@@ -312,15 +312,15 @@ int layout_pin(const char *list, char **warn, struct gate_err *err)
 
 	*warn = NULL;
 	if (!os_has(OS_AFFINITY))
-		return error_to(err, "--pin %s: CPU pinning is not available on this "
-			     "system (it needs Linux's sched_setaffinity): "
-			     "leave --pin out", list);
+		return error_to(err, "--pin %s: CPU pinning is not available "
+				"on this system (it needs Linux's "
+				"sched_setaffinity): leave --pin out", list);
 	if (parse_cpus(want, list) < 0)
-		return error_to(err, "--pin \"%s\" is not a CPU list: give CPU numbers "
-			     "like 1, 0-1 or 0,2-3", list);
+		return error_to(err, "--pin \"%s\" is not a CPU list: give CPU "
+				"numbers like 1, 0-1 or 0,2-3", list);
 	if (os_set_affinity(want, OS_CPU_MAX) < 0)
-		return error_to(err, "cannot pin to CPUs \"%s\" (do they exist? see "
-			     "nproc):", list);
+		return error_to(err, "cannot pin to CPUs \"%s\" (do they "
+				"exist? see nproc):", list);
 	/* pinning helps on an isolated core, and can hurt on a shared one */
 	if (os_fact(OS_FACT_ISOLATED, buf, sizeof(buf)) < 0 || !buf[0] ||
 	    parse_cpus(isolated, buf) < 0)

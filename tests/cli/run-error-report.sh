@@ -75,4 +75,23 @@ commit_all "$R" "a build that fails"
 run_fails "build failure" 'the build of head (HEAD) exited with code 2' \
 	--base HEAD --head HEAD --fixed-arms
 expect_in "$ERR" "the build of base (HEAD) exited with code 2"
+
+# --shard: two suites whose harness cannot list their cases (the listing
+# runs after the build): both said, the report quotes the last
+S=$SCRATCH/shard
+new_repo "$S"
+printf '#!/bin/sh\n[ -n "${GATE_LIST-}" ] && exit 4\necho "c01 10 ms"\n' \
+	>"$S/suite.sh"
+chmod +x "$S/suite.sh"
+cat >"$S/gate.json" <<'JSON'
+{ "defaults": { "pairs": 2, "warmup": 0 },
+  "benchmarks": [
+    { "name": "s1", "format": "lines", "run": ["./suite.sh"] },
+    { "name": "s2", "format": "lines", "run": ["./suite.sh"] } ] }
+JSON
+commit_all "$S" suites
+R=$S
+run_fails "shard listing" 'benchmark "s2": the listing run of its cases' \
+	--base HEAD --head HEAD -q --shard 1/2
+expect_in "$ERR" 'benchmark "s1": the listing run of its cases'
 exit 0

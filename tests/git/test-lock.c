@@ -16,6 +16,8 @@ static void test_git__lock_excludes_second_holder(void)
 {
 	char *path, *s, pid[32], stamp[32];
 	int fd1 = -1, fd2 = -1, fd3 = -1;
+	struct gate_err err = { "" };
+	char *err_printed;
 	long got = 0;
 	size_t len;
 
@@ -36,6 +38,13 @@ static void test_git__lock_excludes_second_holder(void)
 	CHECK_CONTAINS(msg, "another gate run holds");
 	CHECK_CONTAINS(msg, pid);
 	CHECK_CONTAINS(msg, "wait for it to finish");
+	/* with a record: the same words there, nothing printed */
+	err_printed = xstrdup(msg);
+	msg[0] = '\0';
+	CHECK(repo_lock(&fd2, path, &err) == -1);
+	CHECK_STR(err.msg, err_printed);
+	CHECK_STR(msg, "");
+	free(err_printed);
 	repo_unlock(fd1, path);
 	CHECK(!exists(scratch, "gate/lock"));
 	CHECK(repo_lock(&fd3, path, NULL) == 0);

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "common/error.h"
+
 #include "tests/git/fixture.h"
 #include "tests/harness.h"
 #include "common/banned.h"
@@ -371,7 +373,54 @@ static void test_git__default_base_none_for_single_commit(void)
 	end();
 }
 
+/*
+ * With a struct gate_err, a failure's message goes into it, word for word
+ * what error() would have printed, and nothing is printed (msg, the
+ * fixture's capture of error(), stays empty): gate run quotes it in its
+ * report.
+ */
+static void test_git__errors_go_to_the_callers_record(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	struct gate_err err = { "" };
+	char *dir, *base = NULL, *how = NULL, *data = NULL;
+	size_t len = 0;
+
+	begin();
+	dir = at("one");
+	sh("git init -q -b main '%s'", dir);
+	write_file(dir, "f", "1\n");
+	sh("cd '%s' && ln -s f link && git add f link && " GIT " commit -qm one",
+	   dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve_to(&rev, r, "nosuch", &err) == -1);
+		CHECK_CONTAINS(err.msg, "unknown revision \"nosuch\"");
+		CHECK_STR(msg, "");
+		/* the same words error() prints */
+		CHECK(repo_resolve(&rev, r, "nosuch") == -1);
+		CHECK_STR(msg, err.msg);
+		msg[0] = '\0';
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0, &err) ==
+		      -1);
+		CHECK_CONTAINS(err.msg, "no base: HEAD has no parent");
+		CHECK(base == NULL && how == NULL);
+		CHECK(repo_resolve_to(&rev, r, "HEAD", &err) == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "link", &err) ==
+		      -1);
+		CHECK_CONTAINS(err.msg, "is a symlink (to \"f\")");
+		CHECK(data == NULL);
+		CHECK_STR(msg, "");
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_git__errors_go_to_the_callers_record),
 	TEST(test_git__open_from_subdirectory),
 	TEST(test_git__open_refuses_bare_repository),
 	TEST(test_git__open_outside_repository),
