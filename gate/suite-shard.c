@@ -532,6 +532,45 @@ out:
 	return ret;
 }
 
+/* One listed suite of --list: its comparisons, pairs and cases. */
+static void listing_print(FILE *out, const struct run_report *r,
+			  const struct plan *p, const struct bench_cfg *cfg,
+			  const struct listing *ls, double level)
+{
+	static const char *const how_name[] = {
+		"", " (new: head only)", " (removed: base only)",
+		" (not matching --filter)", " (set aside by \"ignore\")"
+	};
+	unsigned need = adaptive_min_pairs(cfg, 1 - level);
+	size_t k;
+
+	fprintf(out, "%s: %zu case%s compared (%zu comparison%s), "
+		"pairs %u..%u", cfg->name, ls->compared,
+		ls->compared == 1 ? "" : "s", ls->comparisons,
+		ls->comparisons == 1 ? "" : "s", cfg->pairs, cfg->max_pairs);
+	if (need > cfg->pairs)
+		fprintf(out, ", at least %u pairs for an interval at "
+			"this level (raised)", need);
+	fputc('\n', out);
+	for (k = 0; k < ls->count; k++) {
+		fprintf(out, "  %s/%s%s", cfg->name, ls->name[k],
+			how_name[ls->how[k]]);
+		if (r->nshards && ls->how[k] != LISTED_FILTERED &&
+		    ls->how[k] != LISTED_IGNORED)
+			fprintf(out, ", shard %u/%u", ls->shard[k],
+				r->nshards);
+		fputc('\n', out);
+	}
+	if (cfg->nmetrics)
+		fprintf(out, "  each case: value %s, floor %+.1f%%, "
+			"pass_excludes %+.1f%%; its further units "
+			"(counters) as its harness prints them\n",
+			cfg->metrics[0].gating ? "gating" : "informational",
+			cfg->metrics[0].min_effect * 100,
+			(p->strict ? cfg->metrics[0].min_effect :
+			 cfg->metrics[0].pass_excludes) * 100);
+}
+
 /*
  * One suite's failure among several: the one before is printed now, in
  * order, and the last is kept for the caller (failed_last).
@@ -557,15 +596,11 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 		    const struct plan *p, size_t compared,
 		    struct gate_err *err)
 {
-	static const char *const how_name[] = {
-		"", " (new: head only)", " (removed: base only)",
-		" (not matching --filter)", " (set aside by \"ignore\")"
-	};
 	struct listing *ls;
 	struct gate_err last = { "" }, one;
 	regex_t rx;
 	int have_rx = 0, ret = 0;
-	size_t i, k;
+	size_t i;
 	double level;
 
 	if (p->filter) {
@@ -595,41 +630,9 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 	fprintf(out, "with the suites' cases (listed in the built arms): %zu "
 		"comparison%s; one-sided level %.4g%% per comparison\n",
 		compared, compared == 1 ? "" : "s", level * 100);
-	for (i = 0; i < p->n; i++) {
-		const struct bench_cfg *cfg = &p->bench[i];
-		unsigned need;
-
-		if (!ls[i].name)
-			continue;
-		need = adaptive_min_pairs(cfg, 1 - level);
-		fprintf(out, "%s: %zu case%s compared (%zu comparison%s), "
-			"pairs %u..%u", cfg->name, ls[i].compared,
-			ls[i].compared == 1 ? "" : "s", ls[i].comparisons,
-			ls[i].comparisons == 1 ? "" : "s", cfg->pairs,
-			cfg->max_pairs);
-		if (need > cfg->pairs)
-			fprintf(out, ", at least %u pairs for an interval at "
-				"this level (raised)", need);
-		fputc('\n', out);
-		for (k = 0; k < ls[i].count; k++) {
-			fprintf(out, "  %s/%s%s", cfg->name, ls[i].name[k],
-				how_name[ls[i].how[k]]);
-			if (r->nshards && ls[i].how[k] != LISTED_FILTERED &&
-			    ls[i].how[k] != LISTED_IGNORED)
-				fprintf(out, ", shard %u/%u",
-					ls[i].shard[k], r->nshards);
-			fputc('\n', out);
-		}
-		if (cfg->nmetrics)
-			fprintf(out, "  each case: value %s, floor %+.1f%%, "
-				"pass_excludes %+.1f%%; its further units "
-				"(counters) as its harness prints them\n",
-				cfg->metrics[0].gating ? "gating" :
-				"informational",
-				cfg->metrics[0].min_effect * 100,
-				(p->strict ? cfg->metrics[0].min_effect :
-				 cfg->metrics[0].pass_excludes) * 100);
-	}
+	for (i = 0; i < p->n; i++)
+		if (ls[i].name)
+			listing_print(out, r, p, &p->bench[i], &ls[i], level);
 out:
 	for (i = 0; i < p->n; i++)
 		listing_release(&ls[i]);

@@ -331,6 +331,24 @@ static int count_cb(git_checkout_notify_t why, const char *path,
 	return 0;
 }
 
+/*
+ * A second handle on the same git dir, pointed at dir (and later at the
+ * private index). update_gitlink 0: libgit2 writes no .git file into dir
+ * and no core.worktree into the config; the handle lives in memory only,
+ * so the user's repository keeps its own working tree and index.
+ */
+static int checkout_handle(git_repository **git, struct repo *r,
+			   const char *dir, struct gate_err *err)
+{
+	if (git_repository_open_ext(git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(*git, r) < 0 ||
+	    git_repository_set_workdir(*git, dir, 0) < 0)
+		return error_to(err, "cannot open the repository for checkout "
+				"into \"%s\": %s", dir, repo_errmsg());
+	return 0;
+}
+
 static int checkout_once(struct repo *r, const char *tree_hex,
 			 const char *dir, const char *index_path, int afresh,
 			 int *retry, size_t *updated, struct gate_err *err)
@@ -352,22 +370,8 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	    check_dir(r, dir, err) < 0)
 		goto cleanup;
 
-	/*
-	 * A second handle on the same git dir, pointed at dir and at the
-	 * private index. update_gitlink 0: libgit2 writes no .git file into
-	 * dir and no core.worktree into the config; the handle lives in
-	 * memory only, so the user's repository keeps its own working tree
-	 * and index.
-	 */
-	if (git_repository_open_ext(&git, repo_gitdir(r),
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
-	    repo_attach_private(git, r) < 0 ||
-	    git_repository_set_workdir(git, dir, 0) < 0) {
-		error_to(err, "cannot open the repository for checkout into "
-			 "\"%s\": %s", dir, repo_errmsg());
-		goto cleanup;
-	}
-	if (open_private_index(&idx, dir, index_path, err) < 0)
+	if (checkout_handle(&git, r, dir, err) < 0 ||
+	    open_private_index(&idx, dir, index_path, err) < 0)
 		goto cleanup;
 	if (git_repository_set_index(git, idx) < 0 ||
 	    git_tree_lookup(&tree, git, &id) < 0) {
