@@ -30,7 +30,9 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 
 /* A message handed back to the caller instead of printed. */
 struct gate_err {
-	char msg[1024];		/* without the "gate: error: " prefix */
+	char msg[4096];		/* without the "gate: error: " prefix; as
+				   long as error() prints (a build error
+				   quotes its log's last lines) */
 };
 
 /*

@@ -63,8 +63,16 @@ run_fails "base config unreadable" 'its gate.json cannot be read' \
 [ "$(grep -c '^gate: error: ' "$ERR")" -eq 2 ] ||
 	fail "base config unreadable: want the link's error and base's"
 
-# both builds fail: both said, the report quotes head's (the last)
-printf '#!/bin/sh\necho "broken in %s" >&2\nexit 2\n' '$0' >"$R/build.sh"
+# both builds fail: both said, the report quotes head's (the last),
+# whole: 12 lines of 100 characters of its log, then the last one
+cat >"$R/build.sh" <<'EOF2'
+#!/bin/sh
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	printf 'warning %02d: %090d\n' "$i" 0 >&2
+done
+echo "broken in $0" >&2
+exit 2
+EOF2
 python3 - "$R/gate.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -75,6 +83,8 @@ commit_all "$R" "a build that fails"
 run_fails "build failure" 'the build of head (HEAD) exited with code 2' \
 	--base HEAD --head HEAD --fixed-arms
 expect_in "$ERR" "the build of base (HEAD) exited with code 2"
+expect_in "$SCRATCH/r.json" "warning 12: 000"
+expect_in "$SCRATCH/r.json" "broken in build.sh"
 
 # --shard: two suites whose harness cannot list their cases (the listing
 # runs after the build): both said, the report quotes the last
