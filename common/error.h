@@ -30,7 +30,9 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 
 /* A message handed back to the caller instead of printed. */
 struct gate_err {
-	char msg[1024];		/* without the "gate: error: " prefix */
+	char msg[4096];		/* without the "gate: error: " prefix; as
+				   long as error() prints (a build error
+				   quotes its log's last lines) */
 };
 
 /*
@@ -40,11 +42,10 @@ struct gate_err {
 int error_to(struct gate_err *err, const char *fmt, ...) PRINTF(2, 3);
 
 /*
- * For tests (it is global state; ARCHITECTURE.md, "Errors", names the one
- * production use left, gate run's report-level error): while a buffer is
- * set, every error() message (without the prefix) is
- * also copied into it, the last one winning. Pass NULL to stop. When quiet
- * is non-zero nothing is printed to stderr.
+ * For tests only (it is global state, and no production code sets it):
+ * while a buffer is set, every error() and warning() message (without
+ * the prefix) is also copied into it, the last one winning. Pass NULL to
+ * stop. When quiet is non-zero nothing is printed to stderr.
  */
 void error_capture(char *buf, size_t size, int quiet);
 

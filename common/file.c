@@ -14,17 +14,29 @@
 
 int file_read(char **data, size_t *len, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 && errno == EINTR)
-		return error("reading \"%s\" was interrupted", path);
-	if (fd < 0)
-		return error("cannot read \"%s\":", path);
-	return file_read_fd(data, len, fd, path, max);
+	return file_read_to(data, len, path, max, NULL);
 }
 
 int file_read_fd(char **data, size_t *len, int fd, const char *path,
 		 size_t max)
+{
+	return file_read_fd_to(data, len, fd, path, max, NULL);
+}
+
+int file_read_to(char **data, size_t *len, const char *path, size_t max,
+		 struct gate_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == EINTR)
+		return error_to(err, "reading \"%s\" was interrupted", path);
+	if (fd < 0)
+		return error_to(err, "cannot read \"%s\":", path);
+	return file_read_fd_to(data, len, fd, path, max, err);
+}
+
+int file_read_fd_to(char **data, size_t *len, int fd, const char *path,
+		    size_t max, struct gate_err *err)
 {
 	FILE *f = fdopen(fd, "rb");
 	size_t cap = 4096, n = 0, got;
@@ -32,7 +44,7 @@ int file_read_fd(char **data, size_t *len, int fd, const char *path,
 
 	if (!f) {
 		close(fd);
-		return error("cannot read \"%s\":", path);
+		return error_to(err, "cannot read \"%s\":", path);
 	}
 	buf = xmalloc(cap);
 	for (;;) {
@@ -41,8 +53,9 @@ int file_read_fd(char **data, size_t *len, int fd, const char *path,
 		if (max && n > max) {
 			fclose(f);
 			free(buf);
-			return error("\"%s\" is larger than %zu bytes: refused "
-				     "without reading it all", path, max);
+			return error_to(err, "\"%s\" is larger than %zu bytes: "
+					"refused without reading it all", path,
+					max);
 		}
 		if (got == 0)
 			break;
@@ -58,9 +71,10 @@ int file_read_fd(char **data, size_t *len, int fd, const char *path,
 		   sees the signal and stops (a FIFO never blocks it) */
 		if (interrupted) {
 			errno = EINTR;
-			return error("reading \"%s\" was interrupted", path);
+			return error_to(err, "reading \"%s\" was interrupted",
+					path);
 		}
-		return error("cannot read \"%s\":", path);
+		return error_to(err, "cannot read \"%s\":", path);
 	}
 	fclose(f);
 	buf[n] = '\0';

@@ -57,6 +57,11 @@ static int has_source(const struct bench_cfg *cfg, enum metric_source src)
 
 int measure_prepare(struct bench_run *br)
 {
+	return measure_prepare_to(br, NULL);
+}
+
+int measure_prepare_to(struct bench_run *br, struct gate_err *err)
+{
 	const struct bench_cfg *cfg = br->cfg;
 	char *who = xasprintf("benchmark \"%s\"", cfg->name);
 	int ret = -1;
@@ -65,9 +70,11 @@ int measure_prepare(struct bench_run *br)
 	br->counter = COUNTER_AUTO;
 	br->plain_runs = 0;
 	if (has_source(cfg, SOURCE_COUNTER) &&
-	    counter_select(&br->counter, &br->valgrind, cfg->counter, who) < 0)
+	    counter_select(&br->counter, &br->valgrind, cfg->counter, who,
+			   err) < 0)
 		goto cleanup;
-	if (has_source(cfg, SOURCE_ALLOC) && alloc_lib_find(&br->alloc_lib) < 0)
+	if (has_source(cfg, SOURCE_ALLOC) &&
+	    alloc_lib_find(&br->alloc_lib, err) < 0)
 		goto cleanup;
 	/* everything but a valgrind count needs a plain run */
 	for (i = 0; i < cfg->nmetrics; i++)
@@ -322,14 +329,15 @@ static int sample_allocs(struct bench_run *br, struct sample *out,
 			 const char *path, enum arm a, const char *label)
 {
 	struct alloc_counts ac;
-	int r = alloc_collect(path, &ac);
+	enum alloc_collected got = alloc_collect(path, &ac);
 
-	if (r != 0) {
+	if (got != ALLOC_COUNTED) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s; "
 			"allocation metrics need a dynamically linked program "
 			"that exits normally (not by a signal or _exit): a "
 			"statically linked one cannot be counted",
-			br->cfg->name, arm_name(a), label, r > 0 ?
+			br->cfg->name, arm_name(a), label,
+			got == ALLOC_NO_RECORD ?
 			"no process reported its allocations" :
 			"an allocation record was unreadable"));
 		return -1;
@@ -571,53 +579,51 @@ static int count_added(const struct bench_run *br)
 	return 0;
 }
 
-int measure_bench(struct bench_run *br, const struct measure_opts *opt,
-		  unsigned total)
+/* The line saying what measure_bench is about to measure. */
+static void measure_announce(const struct bench_run *br, size_t first_new,
+			     unsigned total)
 {
-	double t0 = now();
 	const struct bench_cfg *cfg = br->cfg;
-	const char *tmpdir = getenv("TMPDIR");
-	size_t first_new = br->npairs, more, i;
-	int *order;
-	struct sample scratch;
-	char label[64], *tmp;
-	int rc = 0;
 
-	if (total <= br->npairs)
-		return 0;
-	if ((first_new > 0 || !br->plain_runs) && count_added(br))
-		br->counted_pairs = total;
-	more = total - br->npairs;
-	order = xcalloc(more, sizeof(*order));
-	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
-	memset(br->pairs + first_new, 0, more * sizeof(*br->pairs));
-	/* each batch balanced on its own, so every look is balanced */
-	measure_order(order, more, opt->order_rng);
-	if (!opt->quiet && first_new == 0)
+	if (first_new == 0)
 		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs%s"
 			"\n", cfg->name, cfg->warmup, total,
 			br->counter == COUNTER_VALGRIND ? " (counting under "
 			"valgrind: slow)" : "");
-	else if (!opt->quiet)
+	else
 		fprintf(stderr, "gate: measuring \"%s\": pairs %zu to %u\n",
 			cfg->name, first_new + 1, total);
-	if (first_new == 0 && check_static(br, opt) < 0) {
-		free(order);
-		return -1;
-	}
-	tmp = xasprintf("%s/gate-sample.XXXXXX", tmpdir && *tmpdir ? tmpdir :
-			"/tmp");
-	if (!mkdtemp(tmp)) {
-		fail(br, xasprintf("cannot create a temporary directory "
-				   "\"%s\": %s: set TMPDIR to a writable "
-				   "directory", tmp, strerror(errno)));
-		free(tmp);
-		free(order);
-		return -1;
-	}
+}
 
-	/* warm-ups alternate arms so both see caches in the same state */
-	for (i = 0; first_new == 0 && i < cfg->warmup && rc == 0; i++) {
+/* The samples' temporary directory (malloc'd), or NULL with br->error. */
+static char *sample_dir(struct bench_run *br)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp = xasprintf("%s/gate-sample.XXXXXX",
+			      tmpdir && *tmpdir ? tmpdir : "/tmp");
+
+	if (mkdtemp(tmp))
+		return tmp;
+	fail(br, xasprintf("cannot create a temporary directory \"%s\": %s: "
+			   "set TMPDIR to a writable directory", tmp,
+			   strerror(errno)));
+	free(tmp);
+	return NULL;
+}
+
+/*
+ * The warm-ups, alternating arms so both see caches in the same state:
+ * 0, -1 or the interrupting signal (as one_sample).
+ */
+static int warm_up(struct bench_run *br, const struct measure_opts *opt,
+		   const char *tmp)
+{
+	struct sample scratch;
+	char label[64];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < br->cfg->warmup && rc == 0; i++) {
 		snprintf(label, sizeof(label), "warm-up %zu", i + 1);
 		rc = one_sample(br, opt, ARM_BASE, label, tmp, !br->plain_runs,
 				&scratch, -1);
@@ -625,8 +631,20 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 			rc = one_sample(br, opt, ARM_HEAD, label, tmp,
 					!br->plain_runs, &scratch, -1);
 	}
-	if (first_new == 0)
-		br->warmup_seconds += now() - t0;
+	return rc;
+}
+
+/*
+ * The pairs from br->npairs to total, each in the arm order of order[]
+ * (1: head first): 0, -1 or the interrupting signal (as one_sample).
+ */
+static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
+		      const int *order, unsigned total, const char *tmp)
+{
+	size_t first_new = br->npairs, more = total - first_new, i;
+	char label[64];
+	int rc = 0;
+
 	for (i = 0; i < more && rc == 0; i++) {
 		size_t at = first_new + i;
 		struct pair_result *pr = &br->pairs[at];
@@ -645,6 +663,41 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 		if (rc == 0 && opt->on_pair)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
 	}
+	return rc;
+}
+
+int measure_bench(struct bench_run *br, const struct measure_opts *opt,
+		  unsigned total)
+{
+	double t0 = now();
+	size_t first_new = br->npairs, more;
+	int *order;
+	char *tmp;
+	int rc = 0;
+
+	if (total <= br->npairs)
+		return 0;
+	if ((first_new > 0 || !br->plain_runs) && count_added(br))
+		br->counted_pairs = total;
+	more = total - br->npairs;
+	order = xcalloc(more, sizeof(*order));
+	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
+	memset(br->pairs + first_new, 0, more * sizeof(*br->pairs));
+	/* each batch balanced on its own, so every look is balanced */
+	measure_order(order, more, opt->order_rng);
+	if (!opt->quiet)
+		measure_announce(br, first_new, total);
+	if ((first_new == 0 && check_static(br, opt) < 0) ||
+	    !(tmp = sample_dir(br))) {
+		free(order);
+		return -1;
+	}
+	if (first_new == 0) {
+		rc = warm_up(br, opt, tmp);
+		br->warmup_seconds += now() - t0;
+	}
+	if (rc == 0)
+		rc = take_pairs(br, opt, order, total, tmp);
 	if (rmdir(tmp) < 0)
 		warning("cannot remove the temporary directory \"%s\": %s",
 			tmp, strerror(errno));

@@ -101,6 +101,8 @@ int measure_resolvable(double v, double resolution);
  * after one error() saying what is missing and how to get it.
  */
 int measure_prepare(struct bench_run *br);
+/* The same, its message in *err (error_to) when err is not NULL. */
+int measure_prepare_to(struct bench_run *br, struct gate_err *err);
 /* How samples are taken, for the report ("one run per sample", ...). */
 const char *measure_scheme(const struct bench_run *br, char *buf,
 			   size_t size);

@@ -193,19 +193,34 @@ static void policy(struct plan *p, const struct config *cfg,
 					      base->benches[i].name));
 }
 
+/*
+ * --filter must compile before anything runs. Said as
+ * suite_filter_compile says it (which prints, and takes no struct
+ * gate_err): the same message, for gate run's report.
+ */
+static int filter_check(const char *filter, struct gate_err *err)
+{
+	char msg[256];
+	regex_t rx;
+	int rc = regcomp(&rx, filter, REG_EXTENDED | REG_NOSUB);
+
+	if (!rc) {
+		regfree(&rx);
+		return 0;
+	}
+	regerror(rc, &rx, msg, sizeof(msg));
+	return error_to(err, "--filter \"%s\" is not a valid POSIX extended "
+			"regular expression: %s", filter, msg);
+}
+
 int plan_make(struct plan *p, const struct config *cfg,
 	      const struct config *base, const char *no_base,
-	      const struct plan_overrides *o)
+	      const struct plan_overrides *o, struct gate_err *err)
 {
 	size_t i;
 
-	if (o->filter) {
-		regex_t rx;
-
-		if (suite_filter_compile(&rx, o->filter) < 0)
-			return -1;
-		regfree(&rx);
-	}
+	if (o->filter && filter_check(o->filter, err) < 0)
+		return -1;
 	p->n = cfg->nbench;
 	p->bench = xcalloc(p->n ? p->n : 1, sizeof(*p->bench));
 	for (i = 0; i < p->n; i++)

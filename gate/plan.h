@@ -53,7 +53,7 @@ struct plan {
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad
- * pattern costs no run. Returns 0, or -1 after error().
+ * pattern costs no run. Returns 0, or -1 after error_to(err, ...).
  *
  * The policy: base's config (NULL: none, and no_base is the sentence
  * saying what decides instead) decides the decision keys of every benchmark
@@ -67,7 +67,7 @@ struct plan {
  */
 int plan_make(struct plan *p, const struct config *cfg,
 	      const struct config *base, const char *no_base,
-	      const struct plan_overrides *o);
+	      const struct plan_overrides *o, struct gate_err *err);
 /*
  * --shard I/N, after the policy: p keeps only shard I's benchmarks. The
  * whole plan's names are sorted and dealt round-robin (the k-th name in

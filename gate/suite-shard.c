@@ -221,12 +221,12 @@ static int parse_results(char ***names, unsigned **weights, size_t *n,
 
 int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		     const struct bench_cfg *cfg, const char *dir,
-		     const char *arm)
+		     const char *arm, struct gate_err *err)
 {
 	struct command cmd;
 	struct run_spec spec;
 	struct run_result res;
-	struct gate_err err;
+	struct gate_err bad;
 	char how[128];
 
 	*names = NULL;
@@ -243,51 +243,43 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	memset(&res, 0, sizeof(res));
 	if (run_one(&res, &spec) < 0) {
 		command_release(&cmd);
-		return error("benchmark \"%s\": could not start its listing "
-			     "run in %s", cfg->name, arm);
+		return error_to(err, "benchmark \"%s\": could not start its "
+				"listing run in %s", cfg->name, arm);
 	}
 	command_release(&cmd);
 	if (res.status != RUN_OK || res.out_overflow) {
-		int rc = error("benchmark \"%s\": the listing run of its cases "
-			       "in %s %s%s%s: --shard splits a suite by the "
-			       "cases its harness lists (%s)", cfg->name, arm,
-			       res.out_overflow ? "printed more than 16 MiB" :
-			       run_describe(&res, how, sizeof(how)),
-			       *res.err_tail ? ": " : "", res.err_tail,
-			       cfg->format == FORMAT_GBENCH ?
-			       "gbench: one iteration of each, "
-			       "--benchmark_min_time=0" :
-			       cfg->format == FORMAT_GOTEST ?
-			       "go: one iteration of each, -test.benchtime=1x" :
-			       "the lines protocol: each case's name when "
-			       "GATE_LIST=1 is set");
+		int rc = error_to(err, "benchmark \"%s\": the listing run of "
+				  "its cases in %s %s%s%s: --shard splits a "
+				  "suite by the cases its harness lists (%s)",
+				  cfg->name, arm,
+				  res.out_overflow ? "printed more than 16 MiB" : run_describe(&res, how, sizeof(how)),
+				  *res.err_tail ? ": " : "", res.err_tail,
+				  cfg->format == FORMAT_GBENCH ? "gbench: one iteration of each, " "--benchmark_min_time=0" : cfg->format == FORMAT_GOTEST ? "go: one iteration of each, -test.benchtime=1x" : "the lines protocol: each case's name when " "GATE_LIST=1 is set");
 		free(res.out);
 		return rc;
 	}
 	/* gbench, go: one iteration's results; lines: names, or results */
 	if (parse_results(names, weights, n, cfg->format,
-			  res.out ? res.out : "", res.out_len, &err) < 0) {
+			  res.out ? res.out : "", res.out_len, &bad) < 0) {
 		if (cfg->format != FORMAT_LINES) {
 			free(res.out);
-			return error("benchmark \"%s\": its listing run in %s "
-				     "(one iteration of each benchmark, %s) "
-				     "did not read as %s output: %s",
-				     cfg->name, arm,
-				     cfg->format == FORMAT_GBENCH ?
-				     "--benchmark_min_time=0" :
-				     "-test.benchtime=1x",
-				     format_name(cfg->format), err.msg);
+			return error_to(err, "benchmark \"%s\": its listing "
+					"run in %s (one iteration of each "
+					"benchmark, %s) did not read as %s "
+					"output: %s", cfg->name, arm,
+					cfg->format == FORMAT_GBENCH ? "--benchmark_min_time=0" : "-test.benchtime=1x",
+					format_name(cfg->format), bad.msg);
 		}
 		parse_names(names, weights, n, res.out ? res.out : "",
 			    res.out_len);
 	}
 	free(res.out);
 	if (!*n)
-		return error("benchmark \"%s\": its listing run in %s printed "
-			     "no case: --shard splits a suite by the cases "
-			     "its harness lists (the lines protocol prints "
-			     "each case's name, one a line, when GATE_LIST=1 "
-			     "is set)", cfg->name, arm);
+		return error_to(err, "benchmark \"%s\": its listing run in %s "
+				"printed no case: --shard splits a suite by "
+				"the cases its harness lists (the lines "
+				"protocol prints each case's name, one a line, "
+				"when GATE_LIST=1 is set)", cfg->name, arm);
 	return 0;
 }
 
@@ -320,7 +312,7 @@ static int any_match(char *const *pat, size_t n, const char *name)
 
 /* Each "expect" pattern of cfg matches a name head listed. 0 or -1. */
 static int check_expect(const struct bench_cfg *cfg, char *const *names,
-			size_t n)
+			size_t n, struct gate_err *err)
 {
 	size_t e, i;
 
@@ -330,11 +322,11 @@ static int check_expect(const struct bench_cfg *cfg, char *const *names,
 		for (i = 0; i < n && !found; i++)
 			found = any_match(&cfg->expect[e], 1, names[i]);
 		if (!found)
-			return error("benchmark \"%s\": no case head's harness "
-				     "lists matches \"expect\" pattern \"%s\": "
-				     "a case was dropped or renamed (head "
-				     "listed %zu cases)", cfg->name,
-				     cfg->expect[e], n);
+			return error_to(err, "benchmark \"%s\": no case head's "
+					"harness lists matches \"expect\" "
+					"pattern \"%s\": a case was dropped or "
+					"renamed (head listed %zu cases)",
+					cfg->name, cfg->expect[e], n);
 	}
 	return 0;
 }
@@ -446,7 +438,8 @@ static unsigned weight_in(const struct listing *ls, size_t a, const char *c)
  * them over the shards. 0 or -1.
  */
 static int listing_make(struct listing *ls, const struct run_report *r,
-			const struct bench_cfg *cfg, const regex_t *filter)
+			const struct bench_cfg *cfg, const regex_t *filter,
+			struct gate_err *err)
 {
 	size_t a, i;
 
@@ -454,7 +447,7 @@ static int listing_make(struct listing *ls, const struct run_report *r,
 	for (a = 0; a < 2; a++)
 		if (suite_list_cases(&ls->l[a], &ls->w[a], &ls->n[a], cfg,
 				     r->arm_dir[a],
-				     arm_name((enum arm)a)) < 0)
+				     arm_name((enum arm)a), err) < 0)
 			return -1;
 	ls->name = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->name));
 	ls->how = xcalloc(ls->n[0] + ls->n[1] + 1, sizeof(*ls->how));
@@ -505,15 +498,15 @@ static int listing_make(struct listing *ls, const struct run_report *r,
 static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 		     size_t *all, size_t *mine_compared,
 		     const struct run_report *r, const struct bench_cfg *cfg,
-		     const regex_t *filter)
+		     const regex_t *filter, struct gate_err *err)
 {
 	struct listing ls;
 	const char **mine = NULL;
 	size_t nmine = 0, i;
 	int ret = -1;
 
-	if (listing_make(&ls, r, cfg, filter) < 0 ||
-	    check_expect(cfg, ls.l[ARM_HEAD], ls.n[ARM_HEAD]) < 0)
+	if (listing_make(&ls, r, cfg, filter, err) < 0 ||
+	    check_expect(cfg, ls.l[ARM_HEAD], ls.n[ARM_HEAD], err) < 0)
 		goto out;
 	*compared = ls.compared;
 	*all = ls.comparisons;
@@ -539,17 +532,75 @@ out:
 	return ret;
 }
 
-int suite_list_plan(FILE *out, const struct run_report *r,
-		    const struct plan *p, size_t compared)
+/* One listed suite of --list: its comparisons, pairs and cases. */
+static void listing_print(FILE *out, const struct run_report *r,
+			  const struct plan *p, const struct bench_cfg *cfg,
+			  const struct listing *ls, double level)
 {
 	static const char *const how_name[] = {
 		"", " (new: head only)", " (removed: base only)",
 		" (not matching --filter)", " (set aside by \"ignore\")"
 	};
+	unsigned need = adaptive_min_pairs(cfg, 1 - level);
+	size_t k;
+
+	fprintf(out, "%s: %zu case%s compared (%zu comparison%s), "
+		"pairs %u..%u", cfg->name, ls->compared,
+		ls->compared == 1 ? "" : "s", ls->comparisons,
+		ls->comparisons == 1 ? "" : "s", cfg->pairs, cfg->max_pairs);
+	if (need > cfg->pairs)
+		fprintf(out, ", at least %u pairs for an interval at "
+			"this level (raised)", need);
+	fputc('\n', out);
+	for (k = 0; k < ls->count; k++) {
+		fprintf(out, "  %s/%s%s", cfg->name, ls->name[k],
+			how_name[ls->how[k]]);
+		if (r->nshards && ls->how[k] != LISTED_FILTERED &&
+		    ls->how[k] != LISTED_IGNORED)
+			fprintf(out, ", shard %u/%u", ls->shard[k],
+				r->nshards);
+		fputc('\n', out);
+	}
+	if (cfg->nmetrics)
+		fprintf(out, "  each case: value %s, floor %+.1f%%, "
+			"pass_excludes %+.1f%%; its further units "
+			"(counters) as its harness prints them\n",
+			cfg->metrics[0].gating ? "gating" : "informational",
+			cfg->metrics[0].min_effect * 100,
+			(p->strict ? cfg->metrics[0].min_effect :
+			 cfg->metrics[0].pass_excludes) * 100);
+}
+
+/*
+ * One suite's failure among several: the one before is printed now, in
+ * order, and the last is kept for the caller (failed_last).
+ */
+static void failed_next(struct gate_err *last, const struct gate_err *now)
+{
+	if (last->msg[0])
+		error("%s", last->msg);
+	*last = *now;
+}
+
+/* The last failure: into err, or printed when err is NULL. -1. */
+static int failed_last(const struct gate_err *last, struct gate_err *err)
+{
+	if (err)
+		*err = *last;
+	else
+		error("%s", last->msg);
+	return -1;
+}
+
+int suite_list_plan(FILE *out, const struct run_report *r,
+		    const struct plan *p, size_t compared,
+		    struct gate_err *err)
+{
 	struct listing *ls;
+	struct gate_err last = { "" }, one;
 	regex_t rx;
 	int have_rx = 0, ret = 0;
-	size_t i, k;
+	size_t i;
 	double level;
 
 	if (p->filter) {
@@ -563,53 +614,25 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 
 		if (cfg->format == FORMAT_TIME || !suite_can_list(cfg))
 			continue;
-		if (listing_make(&ls[i], r, cfg, have_rx ? &rx : NULL) < 0) {
+		if (listing_make(&ls[i], r, cfg, have_rx ? &rx : NULL,
+				 &one) < 0) {
+			failed_next(&last, &one);
 			ret = -1;
 			continue;
 		}
 		compared += ls[i].comparisons;
 	}
-	if (ret < 0)
+	if (ret < 0) {
+		failed_last(&last, err);
 		goto out;
+	}
 	level = stats_bonferroni(p->confidence, compared ? compared : 1);
 	fprintf(out, "with the suites' cases (listed in the built arms): %zu "
 		"comparison%s; one-sided level %.4g%% per comparison\n",
 		compared, compared == 1 ? "" : "s", level * 100);
-	for (i = 0; i < p->n; i++) {
-		const struct bench_cfg *cfg = &p->bench[i];
-		unsigned need;
-
-		if (!ls[i].name)
-			continue;
-		need = adaptive_min_pairs(cfg, 1 - level);
-		fprintf(out, "%s: %zu case%s compared (%zu comparison%s), "
-			"pairs %u..%u", cfg->name, ls[i].compared,
-			ls[i].compared == 1 ? "" : "s", ls[i].comparisons,
-			ls[i].comparisons == 1 ? "" : "s", cfg->pairs,
-			cfg->max_pairs);
-		if (need > cfg->pairs)
-			fprintf(out, ", at least %u pairs for an interval at "
-				"this level (raised)", need);
-		fputc('\n', out);
-		for (k = 0; k < ls[i].count; k++) {
-			fprintf(out, "  %s/%s%s", cfg->name, ls[i].name[k],
-				how_name[ls[i].how[k]]);
-			if (r->nshards && ls[i].how[k] != LISTED_FILTERED &&
-			    ls[i].how[k] != LISTED_IGNORED)
-				fprintf(out, ", shard %u/%u",
-					ls[i].shard[k], r->nshards);
-			fputc('\n', out);
-		}
-		if (cfg->nmetrics)
-			fprintf(out, "  each case: value %s, floor %+.1f%%, "
-				"pass_excludes %+.1f%%; its further units "
-				"(counters) as its harness prints them\n",
-				cfg->metrics[0].gating ? "gating" :
-				"informational",
-				cfg->metrics[0].min_effect * 100,
-				(p->strict ? cfg->metrics[0].min_effect :
-				 cfg->metrics[0].pass_excludes) * 100);
-	}
+	for (i = 0; i < p->n; i++)
+		if (ls[i].name)
+			listing_print(out, r, p, &p->bench[i], &ls[i], level);
 out:
 	for (i = 0; i < p->n; i++)
 		listing_release(&ls[i]);
@@ -620,8 +643,9 @@ out:
 }
 
 int suite_shard(struct run_report *r, const struct plan *p,
-		struct suite_shard_owned *own, int quiet)
+		struct suite_shard_owned *own, int quiet, struct gate_err *err)
 {
+	struct gate_err last = { "" }, one;
 	regex_t rx;
 	int have_rx = 0, ret = 0;
 	size_t i, k;
@@ -655,8 +679,9 @@ int suite_shard(struct run_report *r, const struct plan *p,
 				"each arm (shard %u/%u measures its share)\n",
 				cfg->name, r->shard, r->nshards);
 		rc = split_one(&own->cfg[own->n], &compared, &all, &mine, r,
-			       cfg, have_rx ? &rx : NULL);
+			       cfg, have_rx ? &rx : NULL, &one);
 		if (rc < 0) {
+			failed_next(&last, &one);
 			ret = -1;
 			r->b[k++] = *b;
 			continue;
@@ -678,7 +703,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	r->nsplit = own->nsplit;
 	if (have_rx)
 		regfree(&rx);
-	return ret;
+	return ret < 0 ? failed_last(&last, err) : 0;
 }
 
 void suite_shard_release(struct suite_shard_owned *own)

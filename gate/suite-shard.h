@@ -29,11 +29,11 @@ int suite_can_list(const struct bench_cfg *cfg);
  * benchmark, and lines printed as results, count a case's time and its
  * further units as its comparisons will (a throughput restating the time
  * none, counts one in all beside no time); a lines listing of names alone
- * one a case. 0, or -1 after error().
+ * one a case. 0, or -1 after error_to(err, ...).
  */
 int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		     const struct bench_cfg *cfg, const char *dir,
-		     const char *arm);
+		     const char *arm, struct gate_err *err);
 void suite_names_release(char **names, unsigned *weights, size_t n);
 
 /* What splitting allocated: the shards' commands, the split list. */
@@ -55,19 +55,21 @@ struct suite_shard_owned {
  * measuring nothing here is dropped) and counts the others' in
  * r->elsewhere. "expect" is checked against head's listing. r->split
  * records each split suite's compared cases for gate merge. 0, or -1
- * after error().
+ * after error_to(err, ...) (several failing: all but the last printed).
  */
 int suite_shard(struct run_report *r, const struct plan *p,
-		struct suite_shard_owned *own, int quiet);
+		struct suite_shard_owned *own, int quiet,
+		struct gate_err *err);
 void suite_shard_release(struct suite_shard_owned *own);
 /*
  * gate run --list, once both arms are built: every listable suite of p
  * listed in both arms of r, the level with their compared cases added to
  * compared (the plan's other comparisons), and each suite's cases (new,
  * removed, filtered, ignored; the shard of each under --shard), pairs
- * and floors, on out. 0, or -1 after error().
+ * and floors, on out. 0, or -1 after error_to(err, ...) (as suite_shard).
  */
 int suite_list_plan(FILE *out, const struct run_report *r,
-		    const struct plan *p, size_t compared);
+		    const struct plan *p, size_t compared,
+		    struct gate_err *err);
 
 #endif

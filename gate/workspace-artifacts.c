@@ -113,12 +113,12 @@ int workspace_artifacts(struct workspace *w, struct bench_run *br)
 			found += artifacts_glob(br, w->arm[a].dir,
 						c->artifacts[i]);
 		if (!found)
-			return error("benchmark \"%s\": \"artifacts\" "
-				     "pattern \"%s\" matches no file in "
-				     "either arm's checkout after the build: "
-				     "fix the pattern (relative to the "
-				     "repository's top) or remove it",
-				     c->name, c->artifacts[i]);
+			return error_to(w->err, "benchmark \"%s\": "
+					"\"artifacts\" pattern \"%s\" matches "
+					"no file in either arm's checkout "
+					"after the build: fix the pattern "
+					"(relative to the repository's top) or "
+					"remove it", c->name, c->artifacts[i]);
 	}
 	if (br->nartifacts > 1)
 		qsort(br->artifacts, br->nartifacts, sizeof(*br->artifacts),
@@ -131,9 +131,10 @@ int workspace_artifacts(struct workspace *w, struct bench_run *br)
 
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    hash_once(w, path, br->artifacts[i].sha256[a]) < 0) {
-				error("cannot read artifact \"%s\" of %s's "
-				      "build: %s", path, arm_name((enum arm)a),
-				      strerror(errno));
+				error_to(w->err, "cannot read artifact \"%s\" "
+					 "of %s's build: %s", path,
+					 arm_name((enum arm)a),
+					 strerror(errno));
 				free(path);
 				return -1;
 			}

@@ -164,30 +164,16 @@ static void arm_set_slot(struct workspace *w, size_t a, int s)
 	arm->log = slot_file(w->gate_dir, s, ".build.log");
 }
 
-void workspace_slots_cached(struct workspace *w, int swapped,
-			    const char *build_key, unsigned limit)
+/* Hits: for each arm, a slot that built its tree with this build command. */
+static void cache_hits(struct workspace *w, const struct slot_state *st,
+		       int limit, const char *build_key, int *chosen,
+		       int *taken)
 {
-	struct slot_state st[SLOT_MAX];
-	unsigned long top = 0;
-	int chosen[2] = { -1, -1 }, fresh[2], nfresh = 0, taken[SLOT_MAX];
 	size_t a;
-	int s, n;
+	int s;
 
-	if (limit < 2)
-		limit = 2;
-	if (limit > SLOT_MAX)
-		limit = SLOT_MAX;
-	w->narms = 2;
-	w->swapped = swapped;
-	memset(taken, 0, sizeof(taken));
-	for (s = 0; s < SLOT_MAX; s++) {
-		slot_read(w->gate_dir, s, &st[s]);
-		if (st[s].used > top)
-			top = st[s].used;
-	}
-	/* hits: a slot that built this tree with this build command */
 	for (a = 0; a < 2; a++)
-		for (s = 0; s < (int)limit && chosen[a] < 0; s++) {
+		for (s = 0; s < limit && chosen[a] < 0; s++) {
 			char *index = slot_file(w->gate_dir, s, ".git/index");
 			struct stat sb;
 
@@ -201,7 +187,17 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 			}
 			free(index);
 		}
-	/* misses: an unused slot, else the least recently used */
+}
+
+/*
+ * Misses: each arm without a hit gets an unused slot, else the least
+ * recently used; of two fresh slots, swapped decides which arm gets which.
+ */
+static void cache_misses(const struct slot_state *st, int limit, int swapped,
+			 int *chosen, int *taken)
+{
+	int fresh[2], nfresh = 0, n, s;
+
 	for (n = 0; n < 2; n++) {
 		int best = -1;
 
@@ -209,7 +205,7 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 			break;
 		if (n == 1 && (chosen[0] >= 0 || chosen[1] >= 0))
 			break;
-		for (s = 0; s < (int)limit; s++) {
+		for (s = 0; s < limit; s++) {
 			if (taken[s])
 				continue;
 			if (!st[s].exists) {
@@ -228,23 +224,14 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 	} else if (nfresh == 1) {
 		chosen[chosen[0] < 0 ? 0 : 1] = fresh[0];
 	}
-	/*
-	 * One tree in both arms (an A/A run): either slot serves either arm,
-	 * so the draw decides, as without the cache.
-	 */
-	if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
-	    w->arm[0].kept == w->arm[1].kept && swapped &&
-	    chosen[0] < chosen[1]) {
-		s = chosen[0];
-		chosen[0] = chosen[1];
-		chosen[1] = s;
-	} else if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
-		   w->arm[0].kept == w->arm[1].kept && !swapped &&
-		   chosen[0] > chosen[1]) {
-		s = chosen[0];
-		chosen[0] = chosen[1];
-		chosen[1] = s;
-	}
+}
+
+/* Take the chosen slots: each arm's directory, and its slot's state. */
+static void claim_slots(struct workspace *w, const struct slot_state *st,
+			const int *chosen, unsigned long top)
+{
+	size_t a;
+
 	for (a = 0; a < 2; a++) {
 		struct slot_state now = st[chosen[a]];
 
@@ -258,6 +245,42 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 		now.used = ++top;
 		slot_write(w->gate_dir, chosen[a], &now);
 	}
+}
+
+void workspace_slots_cached(struct workspace *w, int swapped,
+			    const char *build_key, unsigned limit)
+{
+	struct slot_state st[SLOT_MAX];
+	unsigned long top = 0;
+	int chosen[2] = { -1, -1 }, taken[SLOT_MAX];
+	int s;
+
+	if (limit < 2)
+		limit = 2;
+	if (limit > SLOT_MAX)
+		limit = SLOT_MAX;
+	w->narms = 2;
+	w->swapped = swapped;
+	memset(taken, 0, sizeof(taken));
+	for (s = 0; s < SLOT_MAX; s++) {
+		slot_read(w->gate_dir, s, &st[s]);
+		if (st[s].used > top)
+			top = st[s].used;
+	}
+	cache_hits(w, st, (int)limit, build_key, chosen, taken);
+	cache_misses(st, (int)limit, swapped, chosen, taken);
+	/*
+	 * One tree in both arms (an A/A run): either slot serves either arm,
+	 * so the draw decides, as without the cache.
+	 */
+	if (!strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree) &&
+	    w->arm[0].kept == w->arm[1].kept &&
+	    (swapped ? chosen[0] < chosen[1] : chosen[0] > chosen[1])) {
+		s = chosen[0];
+		chosen[0] = chosen[1];
+		chosen[1] = s;
+	}
+	claim_slots(w, st, chosen, top);
 	for (s = (int)limit; s < SLOT_MAX; s++)
 		if (st[s].exists)
 			slot_evict(w->gate_dir, s);

@@ -112,7 +112,8 @@ static int shell_reaches_out(const char *sh)
  * passes (the runner says so when it cannot start it).
  */
 static int preflight_command(const struct command *cmd, const char *what,
-			     const char *dir, const char *workdir)
+			     const char *dir, const char *workdir,
+			     struct gate_err *err)
 {
 	char real_dir[PATH_MAX], real_prog[PATH_MAX], real_wt[PATH_MAX];
 	const char *prog;
@@ -138,34 +139,35 @@ static int preflight_command(const struct command *cmd, const char *what,
 	if (within(real_dir, real_prog))
 		goto cleanup;
 	if (prog[0] != '/' || (real_wt[0] && within(real_wt, real_prog)))
-		ret = error("%s runs \"%s\", which resolves to \"%s\", outside "
-			    "the checkout it runs in (%s): base and head would "
-			    "run the same file, so the comparison would "
-			    "measure nothing of the change; point it at a file "
-			    "in the repository, relative to its top",
-			    what, prog, real_prog, dir);
+		ret = error_to(err, "%s runs \"%s\", which resolves to \"%s\", "
+			       "outside the checkout it runs in (%s): base and "
+			       "head would run the same file, so the "
+			       "comparison would measure nothing of the "
+			       "change; point it at a file in the repository, "
+			       "relative to its top", what, prog, real_prog,
+			       dir);
 cleanup:
 	free(path);
 	return ret;
 }
 
-static int workspace_mkdir(const char *path)
+static int workspace_mkdir(const char *path, struct gate_err *err)
 {
 	struct stat st;
 
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return error("cannot create \"%s\":", path);
+		return error_to(err, "cannot create \"%s\":", path);
 	if (lstat(path, &st) < 0)
-		return error("cannot look at \"%s\":", path);
+		return error_to(err, "cannot look at \"%s\":", path);
 	if (S_ISLNK(st.st_mode))
-		return error("refusing to use \"%s\": it is a symbolic link, "
-			     "and gate writes and deletes only in a directory "
-			     "of its own; remove the link (not what it points "
-			     "to) and run again", path);
+		return error_to(err, "refusing to use \"%s\": it is a symbolic "
+				"link, and gate writes and deletes only in a "
+				"directory of its own; remove the link (not "
+				"what it points to) and run again", path);
 	if (!S_ISDIR(st.st_mode))
-		return error("\"%s\" is not a directory: gate keeps its "
-			     "checkouts there; move it away and run again",
-			     path);
+		return error_to(err, "\"%s\" is not a directory: gate keeps "
+				"its checkouts there; move it away and run "
+				"again", path);
 	return 0;
 }
 
@@ -180,7 +182,7 @@ static const char *const own_names[] = {
 	"objects", "a.git", "b.git", "a.git/index", "b.git/index", NULL
 };
 
-static int workspace_check_entries(const char *gate_dir)
+static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
 {
 	static const char *const slot_suffix[] = { "", ".git", ".git/index",
 		".state", ".build.log", NULL };
@@ -195,11 +197,11 @@ static int workspace_check_entries(const char *gate_dir)
 			int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
 
 			if (link)
-				error("refusing to use \"%s\": it is a "
-				      "symbolic link, and gate writes and "
-				      "deletes only its own files there; "
-				      "remove the link (not what it points "
-				      "to) and run again", path);
+				error_to(err, "refusing to use \"%s\": it is a "
+					 "symbolic link, and gate writes and "
+					 "deletes only its own files there; "
+					 "remove the link (not what it points "
+					 "to) and run again", path);
 			free(path);
 			if (link)
 				return -1;
@@ -211,10 +213,10 @@ static int workspace_check_entries(const char *gate_dir)
 		int link = !lstat(path, &st) && S_ISLNK(st.st_mode);
 
 		if (link)
-			error("refusing to use \"%s\": it is a symbolic link, "
-			      "and gate writes and deletes only its own files "
-			      "there; remove the link (not what it points to) "
-			      "and run again", path);
+			error_to(err, "refusing to use \"%s\": it is a "
+				 "symbolic link, and gate writes and deletes "
+				 "only its own files there; remove the link "
+				 "(not what it points to) and run again", path);
 		free(path);
 		if (link)
 			return -1;
@@ -256,7 +258,8 @@ static void reclaim_scratch(const char *gate_dir)
  * into the signal's exit code). Once data or a hang-up is there, the read
  * blocks as usual; a signal then interrupts it (file_read_fd).
  */
-static int config_read_file(char **text, size_t *len, const char *path)
+static int config_read_file(char **text, size_t *len, const char *path,
+			    struct gate_err *err)
 {
 	struct stat st;
 	int fd, flags, n;
@@ -264,10 +267,11 @@ static int config_read_file(char **text, size_t *len, const char *path)
 	if (signals_pending())
 		return -1;
 	if (stat(path, &st) < 0 || !S_ISFIFO(st.st_mode))
-		return file_read(text, len, path, CONFIG_MAX_BYTES);
+		return file_read_to(text, len, path, CONFIG_MAX_BYTES,
+				    err);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return error("cannot read \"%s\":", path);
+		return error_to(err, "cannot read \"%s\":", path);
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
@@ -280,21 +284,28 @@ static int config_read_file(char **text, size_t *len, const char *path)
 			break;
 		if (n < 0 && errno != EINTR) {
 			close(fd);
-			return error("cannot wait for \"%s\":", path);
+			return error_to(err, "cannot wait for \"%s\":", path);
 		}
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		close(fd);
-		return error("cannot read \"%s\":", path);
+		return error_to(err, "cannot read \"%s\":", path);
 	}
-	return file_read_fd(text, len, fd, path, CONFIG_MAX_BYTES);
+	return file_read_fd_to(text, len, fd, path, CONFIG_MAX_BYTES, err);
 }
 
 /* The config gate runs with: --config FILE, or gate.json in head. */
 int workspace_load_config(struct config *cfg, char **origin,
-			 struct repo *repo, const char *path,
-			 const struct repo_rev *head)
+			  struct repo *repo, const char *path,
+			  const struct repo_rev *head)
+{
+	return workspace_load_config_to(cfg, origin, repo, path, head, NULL);
+}
+
+int workspace_load_config_to(struct config *cfg, char **origin,
+			     struct repo *repo, const char *path,
+			     const struct repo_rev *head, struct gate_err *err)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -302,19 +313,20 @@ int workspace_load_config(struct config *cfg, char **origin,
 
 	if (path) {
 		*origin = xstrdup(path);
-		if (config_read_file(&text, &len, path) < 0)
+		if (config_read_file(&text, &len, path, err) < 0)
 			return -1;
 	} else {
 		*origin = xstrdup("gate.json");
 		if (repo_read_file(&text, &len, repo, head->tree,
-				   "gate.json") < 0)
+				   "gate.json", err) < 0)
 			return -1;
 		if (!text)
-			return error("head (%s) has no gate.json at the top of "
-				     "the repository: write one (see README.md) "
-				     "or pass --config FILE", head->label);
+			return error_to(err, "head (%s) has no gate.json at "
+					"the top of the repository: write one "
+					"(see README.md) or pass --config "
+					"FILE", head->label);
 	}
-	rc = config_parse(cfg, text, len, *origin);
+	rc = config_parse_to(cfg, text, len, *origin, err);
 	free(text);
 	return rc;
 }
@@ -345,22 +357,12 @@ static enum arm arm_of(const struct arm_state *all,
 	return (enum arm)(arm - all);
 }
 
-/* Build the arms, concurrently. */
-static enum ws_result build_arms(const struct config *cfg,
-				 struct arm_state *all, size_t nall, int quiet)
+/* The arms one build serves: those without a kept build of their tree. */
+static size_t arms_to_build(struct arm_state **arm, struct arm_state *all,
+			    size_t nall, int quiet)
 {
-	struct arm_state *arm[2];
-	size_t narms = 0, k;
-	struct run_spec spec[2];
-	struct proc *procs[2];
-	struct run_result res[2];
-	int fds[2] = { -1, -1 };
-	size_t a, started = 0;
-	enum ws_result ret = WS_ERROR;
-	char why[256];
+	size_t k, narms = 0;
 
-	if (!cfg->build.argv && !cfg->build.shell)
-		return WS_DONE;
 	for (k = 0; k < nall; k++) {
 		if (!all[k].kept) {
 			arm[narms++] = &all[k];
@@ -372,37 +374,51 @@ static enum ws_result build_arms(const struct config *cfg,
 				arm_name((enum arm)k), all[k].rev.label,
 				all[k].dir);
 	}
-	if (!narms)
-		return WS_DONE;
+	return narms;
+}
+
+/* Each arm's build: its log opened (fds[a]) and its spec. 0 or -1. */
+static int build_specs(struct run_spec *spec, int *fds,
+		       struct arm_state *const *arm, size_t narms,
+		       const struct config *cfg, struct gate_err *err)
+{
+	size_t a;
+
 	for (a = 0; a < narms; a++) {
 		fds[a] = open(arm[a]->log, O_WRONLY | O_CREAT | O_TRUNC |
 			      O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (fds[a] < 0) {
-			error("cannot write the build log \"%s\":",
-			      arm[a]->log);
-			goto cleanup;
-		}
+		if (fds[a] < 0)
+			return error_to(err, "cannot write the build log "
+					"\"%s\":", arm[a]->log);
+		memset(&spec[a], 0, sizeof(spec[a]));
 		spec[a].cmd = &cfg->build;
 		spec[a].cwd = arm[a]->dir;
 		spec[a].timeout = cfg->build_timeout;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
-		spec[a].envp = NULL;
-		spec[a].capture = 0;
-		spec[a].count_instructions = 0;
 	}
-	if (!quiet)
-		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
-			narms == 2 ? "base and head" : nall == 1 ? "it" :
-			arm_name(arm_of(all, arm[0])), arm[0]->log,
-			narms == 2 ? " and " : "", narms == 2 ? arm[1]->log : "");
-	/* both at once unless "serial_build"; never while measuring */
+	return 0;
+}
+
+/*
+ * Run the builds: both at once unless "serial_build"; never while
+ * measuring. WS_ERROR when one could not be started or waited for.
+ */
+static enum ws_result run_builds(struct run_result *res,
+				 const struct run_spec *spec,
+				 struct arm_state *const *arm, size_t narms,
+				 const struct arm_state *all,
+				 const struct config *cfg, struct gate_err *err)
+{
+	struct proc *procs[2];
+	size_t a, started = 0;
+
 	for (a = 0; a < narms; a++) {
 		if (run_start(&procs[a], &spec[a]) < 0) {
-			error("the build could not be started in %s: %s: check "
-			      "\"build\" in gate.json", arm_name(arm_of(all,
-			      arm[a])),
-			      strerror(errno));
+			error_to(err, "the build could not be started in %s: "
+				 "%s: check \"build\" in gate.json",
+				 arm_name(arm_of(all, arm[a])),
+				 strerror(errno));
 			break;
 		}
 		started++;
@@ -413,29 +429,74 @@ static enum ws_result build_arms(const struct config *cfg,
 	}
 	if (!cfg->serial_build && started &&
 	    run_wait(procs, res, started) < 0)
-		goto cleanup;
+		return WS_ERROR;
 	if (started < narms)
-		goto cleanup;
-	if (signals_pending()) {
-		ret = WS_INTERRUPTED;
-		goto cleanup;
-	}
-	ret = WS_DONE;
-	for (a = 0; a < narms; a++)
-		arm[a]->build_seconds = res[a].wall;
-	for (a = 0; a < narms; a++) {
-		char *tail;
+		return WS_ERROR;
+	return signals_pending() ? WS_INTERRUPTED : WS_DONE;
+}
 
+/*
+ * Each failed build, with its log's tail. Both failing: base's is
+ * printed, head's (the last, as before) goes to err.
+ */
+static enum ws_result build_failures(const struct run_result *res,
+				     struct arm_state *const *arm,
+				     size_t narms, const struct arm_state *all,
+				     struct gate_err *err)
+{
+	enum ws_result ret = WS_DONE;
+	char why[256], *tail;
+	size_t a, last = narms;
+
+	for (a = 0; a < narms; a++)
+		if (res[a].status != RUN_OK)
+			last = a;
+	for (a = 0; a < narms; a++) {
 		if (res[a].status == RUN_OK)
 			continue;
 		tail = log_tail(arm[a]->log);
-		error("the build of %s (%s) %s; the end of its log (%s):\n%s",
-		      arm_name(arm_of(all, arm[a])), arm[a]->rev.label,
-		      run_describe(&res[a], why, sizeof(why)), arm[a]->log,
-		      tail);
+		error_to(a == last ? err : NULL, "the build of %s (%s) %s; the "
+			 "end of its log (%s):\n%s",
+			 arm_name(arm_of(all, arm[a])), arm[a]->rev.label,
+			 run_describe(&res[a], why, sizeof(why)), arm[a]->log,
+			 tail);
 		free(tail);
 		ret = WS_ERROR;
 	}
+	return ret;
+}
+
+/* Build the arms, concurrently. */
+static enum ws_result build_arms(const struct config *cfg,
+				 struct arm_state *all, size_t nall, int quiet,
+				 struct gate_err *err)
+{
+	struct arm_state *arm[2];
+	struct run_spec spec[2];
+	struct run_result res[2];
+	int fds[2] = { -1, -1 };
+	size_t a, narms;
+	enum ws_result ret = WS_ERROR;
+
+	if (!cfg->build.argv && !cfg->build.shell)
+		return WS_DONE;
+	narms = arms_to_build(arm, all, nall, quiet);
+	if (!narms)
+		return WS_DONE;
+	if (build_specs(spec, fds, arm, narms, cfg, err) < 0)
+		goto cleanup;
+	if (!quiet)
+		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
+			narms == 2 ? "base and head" : nall == 1 ? "it" :
+			arm_name(arm_of(all, arm[0])), arm[0]->log,
+			narms == 2 ? " and " : "",
+			narms == 2 ? arm[1]->log : "");
+	ret = run_builds(res, spec, arm, narms, all, cfg, err);
+	if (ret != WS_DONE)
+		goto cleanup;
+	for (a = 0; a < narms; a++)
+		arm[a]->build_seconds = res[a].wall;
+	ret = build_failures(res, arm, narms, all, err);
 cleanup:
 	for (a = 0; a < narms; a++)
 		if (fds[a] >= 0)
@@ -457,10 +518,12 @@ static void arm_release(struct arm_state *a)
  * Snapshots of the working tree go to gate's own object store, emptied
  * at every run (so they never pile up), not to the repository's.
  */
-static int workspace_objects(struct workspace *w, struct repo *repo)
+static int workspace_objects(struct workspace *w, struct repo *repo,
+			     struct gate_err *err)
 {
 	char *dir = workspace_path(w, "objects");
-	int rc = remove_tree(dir) < 0 ? -1 : repo_private_objects(repo, dir);
+	int rc = remove_tree(dir) < 0 ? -1 :
+		 repo_private_objects(repo, dir, err);
 
 	free(dir);
 	return rc;
@@ -471,12 +534,12 @@ int workspace_open(struct workspace *w, struct repo *repo)
 	w->gate_dir = xasprintf("%sgate", repo_gitdir(repo));
 	w->lock_path = xasprintf("%s/lock", w->gate_dir);
 	w->workdir = repo_workdir(repo);
-	if (workspace_mkdir(w->gate_dir) < 0 ||
-	    workspace_check_entries(w->gate_dir) < 0 ||
-	    repo_lock(&w->lock_fd, w->lock_path) < 0)
+	if (workspace_mkdir(w->gate_dir, w->err) < 0 ||
+	    workspace_check_entries(w->gate_dir, w->err) < 0 ||
+	    repo_lock(&w->lock_fd, w->lock_path, w->err) < 0)
 		return -1;
 	reclaim_scratch(w->gate_dir);
-	return workspace_objects(w, repo);
+	return workspace_objects(w, repo, w->err);
 }
 
 char *workspace_path(const struct workspace *w, const char *name)
@@ -502,7 +565,8 @@ void workspace_slots(struct workspace *w, size_t narms, int swapped)
 	}
 }
 
-static int check_tree(struct repo *repo, struct arm_state *arm, size_t a)
+static int check_tree(struct repo *repo, struct arm_state *arm, size_t a,
+		      struct gate_err *err)
 {
 	char *what;
 	int rc;
@@ -510,17 +574,19 @@ static int check_tree(struct repo *repo, struct arm_state *arm, size_t a)
 	if (a > 0 && !strcmp(arm[0].rev.tree, arm[a].rev.tree))
 		return 0;
 	what = xasprintf("%s (%s)", arm_name((enum arm)a), arm[a].rev.label);
-	rc = repo_scan_tree(repo, arm[a].rev.tree, what);
+	rc = repo_scan_tree(repo, arm[a].rev.tree, what, err);
 	free(what);
 	return rc;
 }
 
 /* The arm's git dir: the directory of its index (gate/a.git). */
-static int arm_gitdir(struct repo *repo, const struct arm_state *arm)
+static int arm_gitdir(struct repo *repo, const struct arm_state *arm,
+		      struct gate_err *err)
 {
 	char *gitdir = xstrndup(arm->index, strlen(arm->index) -
 				strlen("/index"));
-	int rc = repo_arm_gitdir(repo, gitdir, arm->rev.commit, arm->dir);
+	int rc = repo_arm_gitdir(repo, gitdir, arm->rev.commit, arm->dir,
+				 err);
 
 	free(gitdir);
 	return rc;
@@ -541,9 +607,9 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 		else if (!quiet)
 			fprintf(stderr, "gate: checking out %s into %s\n",
 				arm->rev.label, arm->dir);
-		if (check_tree(repo, w->arm, a) < 0 ||
+		if (check_tree(repo, w->arm, a, w->err) < 0 ||
 		    repo_checkout_count(repo, arm->rev.tree, arm->dir,
-					arm->index, &updated) < 0)
+					arm->index, &updated, w->err) < 0)
 			return WS_ERROR;
 		if (arm->kept && updated) {
 			arm->kept = 0;	/* something changed it: build again */
@@ -553,7 +619,7 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 					"building it again\n", updated,
 					updated == 1 ? "" : "s", arm->dir);
 		}
-		if (arm_gitdir(repo, arm) < 0)
+		if (arm_gitdir(repo, arm, w->err) < 0)
 			return WS_ERROR;
 		signals_test_stall("checkout");
 		if (signals_pending())
@@ -564,7 +630,7 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 
 /* The build (before building) or every run (after) in each arm. */
 static int preflight(const struct workspace *w, const struct config *cfg,
-		     int build)
+		     int build, struct gate_err *err)
 {
 	size_t a, i;
 	int ret = 0;
@@ -576,7 +642,7 @@ static int preflight(const struct workspace *w, const struct config *cfg,
 				ret = preflight_command(&cfg->build,
 							"\"build\"",
 							w->arm[a].dir,
-							w->workdir);
+							w->workdir, err);
 			continue;
 		}
 		for (i = 0; i < cfg->nbench && !ret; i++) {
@@ -587,7 +653,7 @@ static int preflight(const struct workspace *w, const struct config *cfg,
 			what = xasprintf("\"run\" of benchmark \"%s\"",
 					 cfg->benches[i].name);
 			ret = preflight_command(&cfg->benches[i].run, what,
-						w->arm[a].dir, w->workdir);
+						w->arm[a].dir, w->workdir, err);
 			free(what);
 		}
 	}
@@ -599,9 +665,9 @@ enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
 {
 	enum ws_result rc;
 
-	if (preflight(w, cfg, 1) < 0)
+	if (preflight(w, cfg, 1, w->err) < 0)
 		return WS_ERROR;
-	rc = build_arms(cfg, w->arm, w->narms, quiet);
+	rc = build_arms(cfg, w->arm, w->narms, quiet, w->err);
 	if (rc == WS_DONE)
 		workspace_mark_built(w);
 	return rc;
@@ -609,7 +675,7 @@ enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
 
 static enum ws_result check_one(struct arm_state *arm, enum arm which,
 				const struct bench_cfg *b,
-				const struct config *cfg)
+				const struct config *cfg, struct gate_err *err)
 {
 	struct run_spec spec;
 	struct run_result res;
@@ -624,7 +690,7 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		  0600);
 	if (fd < 0) {
-		error("cannot write the check log \"%s\":", log);
+		error_to(err, "cannot write the check log \"%s\":", log);
 		free(log);
 		return WS_ERROR;
 	}
@@ -635,9 +701,9 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	spec.grace = 2.0;
 	spec.log_fd = fd;
 	if (run_start(&proc, &spec) < 0) {
-		error("the check of benchmark \"%s\" could not be started in "
-		      "%s: %s: check \"check\" in gate.json", b->name,
-		      arm_name(which), strerror(errno));
+		error_to(err, "the check of benchmark \"%s\" could not be "
+			 "started in %s: %s: check \"check\" in gate.json",
+			 b->name, arm_name(which), strerror(errno));
 	} else if (run_wait(&proc, &res, 1) == 0) {
 		if (signals_pending()) {
 			ret = WS_INTERRUPTED;
@@ -645,13 +711,13 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 			ret = WS_DONE;
 		} else {
 			tail = log_tail(log);
-			error("the check of benchmark \"%s\" failed in %s (%s): "
-			      "it %s, so %s is not measured: a faster wrong "
-			      "program is no improvement; the end of its "
-			      "output (%s):\n%s", b->name, arm_name(which),
-			      arm->rev.label,
-			      run_describe(&res, why, sizeof(why)),
-			      arm_name(which), log, tail);
+			error_to(err, "the check of benchmark \"%s\" failed in "
+				 "%s (%s): it %s, so %s is not measured: a "
+				 "faster wrong program is no improvement; the "
+				 "end of its output (%s):\n%s", b->name,
+				 arm_name(which), arm->rev.label,
+				 run_describe(&res, why, sizeof(why)),
+				 arm_name(which), log, tail);
 			free(tail);
 		}
 	}
@@ -676,7 +742,7 @@ enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
 				"each arm\n", b->name);
 		for (a = 0; a < w->narms; a++)
 			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
-					    cfg)) != WS_DONE)
+					    cfg, w->err)) != WS_DONE)
 				return rc;
 	}
 	return WS_DONE;
@@ -684,17 +750,18 @@ enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
 
 int workspace_preflight(const struct workspace *w, const struct config *cfg)
 {
-	return preflight(w, cfg, 0);
+	return preflight(w, cfg, 0, w->err);
 }
 
 int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		     unsigned long seed, const char *pin)
 {
-	if (layout_init(&w->layout, env_pad, scratch, seed, w->gate_dir) < 0)
+	if (layout_init(&w->layout, env_pad, scratch, seed, w->gate_dir,
+			w->err) < 0)
 		return -1;
 	if (!pin)
 		return 0;
-	if (layout_pin(pin, &w->pin_warning) < 0)
+	if (layout_pin(pin, &w->pin_warning, w->err) < 0)
 		return -1;
 	if (w->pin_warning)
 		warning("%s", w->pin_warning);
@@ -709,7 +776,7 @@ int workspace_fingerprint(struct workspace *w, struct repo *repo)
 	for (a = 0; a < w->narms; a++) {
 		repo_files_release(&w->files[a]);
 		if (repo_tree_files(&w->files[a], repo, w->arm[a].rev.tree,
-				    w->arm[a].dir) < 0)
+				    w->arm[a].dir, w->err) < 0)
 			return -1;
 	}
 	return 0;
@@ -726,24 +793,26 @@ int workspace_verify(struct workspace *w, struct repo *repo)
 		long i;
 
 		if (repo_tree_files(&now, repo, w->arm[a].rev.tree,
-				    w->arm[a].dir) < 0)
+				    w->arm[a].dir, w->err) < 0)
 			return -1;
 		i = repo_files_diff(then, &now);
 		if (i >= 0 && (size_t)i < then->n && (size_t)i < now.n)
-			ret = error("%s's checkout (%s) changed while "
-				    "measuring: \"%s\" was %s after the build "
-				    "and is %s now; a build or benchmark wrote "
-				    "into an arm's tracked files, so what was "
-				    "measured is not %s as committed and there "
-				    "is no verdict; write only to $GATE_TMPDIR",
-				    arm_name((enum arm)a), w->arm[a].dir,
-				    then->path[i], then->state[i],
-				    now.state[i], arm_name((enum arm)a));
+			ret = error_to(w->err, "%s's checkout (%s) changed "
+				       "while measuring: \"%s\" was %s after "
+				       "the build and is %s now; a build or "
+				       "benchmark wrote into an arm's tracked "
+				       "files, so what was measured is not %s "
+				       "as committed and there is no verdict; "
+				       "write only to $GATE_TMPDIR",
+				       arm_name((enum arm)a), w->arm[a].dir,
+				       then->path[i], then->state[i],
+				       now.state[i], arm_name((enum arm)a));
 		else if (i >= 0)
-			ret = error("%s's checkout (%s) changed while "
-				    "measuring: its tracked files differ from "
-				    "the build's; there is no verdict",
-				    arm_name((enum arm)a), w->arm[a].dir);
+			ret = error_to(w->err, "%s's checkout (%s) changed "
+				       "while measuring: its tracked files "
+				       "differ from the build's; there is no "
+				       "verdict", arm_name((enum arm)a),
+				       w->arm[a].dir);
 		repo_files_release(&now);
 	}
 	return ret;

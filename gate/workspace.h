@@ -13,6 +13,8 @@
 #include "gate/measure.h"
 #include "git/repo.h"
 
+struct gate_err;
+
 /* One checkout: its revision and where it is built and logged (owned). */
 struct arm_state {
 	struct repo_rev rev;
@@ -41,6 +43,9 @@ struct workspace {
 	struct artifact_memo *hashed;	/* every artifact file hashed in
 					   this run, by its path in the arm */
 	size_t nhashed;
+	struct gate_err *err;	/* NULL: a stage that fails prints why;
+				   else it puts why here (error_to) and
+				   prints nothing */
 };
 struct artifact_memo {
 	char *path;
@@ -50,7 +55,7 @@ struct artifact_memo {
 	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 }, \
 	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 } }, 0, 0, 0, \
 	LAYOUT_INIT, \
-	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0 }
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0, NULL }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -135,5 +140,9 @@ void workspace_release(struct workspace *w);
 int workspace_load_config(struct config *cfg, char **origin,
 			  struct repo *repo, const char *path,
 			  const struct repo_rev *head);
+/* The same, its message in *err (error_to) when err is not NULL. */
+int workspace_load_config_to(struct config *cfg, char **origin,
+			     struct repo *repo, const char *path,
+			     const struct repo_rev *head, struct gate_err *err);
 
 #endif

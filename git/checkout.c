@@ -22,7 +22,7 @@
 #include "common/banned.h"
 
 /* mkdir -p path (mode 0777 less umask). */
-static int mkdirs(const char *path)
+static int mkdirs(const char *path, struct gate_err *err)
 {
 	char *p = xstrdup(path), *s;
 	int ret = 0;
@@ -34,7 +34,8 @@ static int mkdirs(const char *path)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			ret = error("cannot create directory \"%s\":", p);
+			ret = error_to(err, "cannot create directory \"%s\":",
+				       p);
 			break;
 		}
 		*s = c;
@@ -53,7 +54,7 @@ static int mkdirs(const char *path)
  * A directory the build made read-only is made writable first. path is
  * the top, for messages. Consumes fd.
  */
-static int remove_below(int fd, const char *path)
+static int remove_below(int fd, const char *path, struct gate_err *err)
 {
 	size_t depth = 0;
 
@@ -66,8 +67,8 @@ static int remove_below(int fd, const char *path)
 			if (dup_fd >= 0)
 				close(dup_fd);
 			close(fd);
-			return error("cannot read a directory below \"%s\":",
-				     path);
+			return error_to(err, "cannot read a directory below "
+					"\"%s\":", path);
 		}
 		rewinddir(d);
 		while ((de = readdir(d))) {
@@ -92,8 +93,8 @@ static int remove_below(int fd, const char *path)
 			break;
 		}
 		if (de && sub < 0) {
-			error("cannot remove \"%s\" below \"%s\":",
-			      de->d_name, path);
+			error_to(err, "cannot remove \"%s\" below \"%s\":",
+				 de->d_name, path);
 			closedir(d);
 			close(fd);
 			return -1;
@@ -112,7 +113,8 @@ static int remove_below(int fd, const char *path)
 		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
 		if (sub < 0)
-			return error("cannot go back up below \"%s\":", path);
+			return error_to(err, "cannot go back up below \"%s\":",
+					path);
 		fd = sub;
 		depth--;
 	}
@@ -121,7 +123,7 @@ static int remove_below(int fd, const char *path)
 }
 
 /* rm -rf path, never following symlinks out of it, at any depth. */
-static int remove_all(const char *path)
+static int remove_all(const char *path, struct gate_err *err)
 {
 	struct stat st;
 	int fd;
@@ -129,30 +131,30 @@ static int remove_all(const char *path)
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return error("cannot remove \"%s\":", path);
+		return error_to(err, "cannot remove \"%s\":", path);
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		if (unlink(path) < 0 && errno != ENOENT)
-			return error("cannot remove \"%s\":", path);
+			return error_to(err, "cannot remove \"%s\":", path);
 		return 0;
 	}
 	chmod(path, 0700);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return error("cannot open directory \"%s\":", path);
-	if (remove_below(fd, path) < 0)
+		return error_to(err, "cannot open directory \"%s\":", path);
+	if (remove_below(fd, path, err) < 0)
 		return -1;
 	if (rmdir(path) < 0 && errno != ENOENT)
-		return error("cannot remove \"%s\":", path);
+		return error_to(err, "cannot remove \"%s\":", path);
 	return 0;
 }
 
 /* Empty dir: remove it with everything in it, and make it again. */
-static int empty_dir(const char *dir)
+static int empty_dir(const char *dir, struct gate_err *err)
 {
-	if (remove_all(dir) < 0)
+	if (remove_all(dir, err) < 0)
 		return -1;
-	return mkdirs(dir);
+	return mkdirs(dir, err);
 }
 
 /* Is dir the same as, or above, path? Both canonical, without trailing '/'. */
@@ -182,7 +184,7 @@ static char *canonical(const char *path)
  * either: the recovery below empties the directory, and a checkout there
  * would overwrite the user's files.
  */
-static int check_dir(struct repo *r, const char *dir)
+static int check_dir(struct repo *r, const char *dir, struct gate_err *err)
 {
 	char *d = canonical(dir), *wt = canonical(repo_workdir(r));
 	char *gd = canonical(repo_gitdir(r));
@@ -190,16 +192,16 @@ static int check_dir(struct repo *r, const char *dir)
 	int ret = 0;
 
 	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode))
-		ret = error("refusing to check out into \"%s\": it is not a "
-			    "directory of its own (a symbolic link?); remove "
-			    "it and run again", dir);
+		ret = error_to(err, "refusing to check out into \"%s\": it is "
+			       "not a directory of its own (a symbolic link?); "
+			       "remove it and run again", dir);
 	else if (!d || !wt || !gd)
-		ret = error("cannot resolve the checkout directory \"%s\":",
-			    dir);
+		ret = error_to(err, "cannot resolve the checkout directory "
+			       "\"%s\":", dir);
 	else if (is_at_or_above(d, wt) || is_at_or_above(d, gd))
-		ret = error("refusing to check out into \"%s\": it holds the "
-			    "repository's own working tree or git dir; pass a "
-			    "directory of its own", dir);
+		ret = error_to(err, "refusing to check out into \"%s\": it "
+			       "holds the repository's own working tree or git "
+			       "dir; pass a directory of its own", dir);
 	free(d);
 	free(wt);
 	free(gd);
@@ -215,7 +217,7 @@ static int check_dir(struct repo *r, const char *dir)
  * scratch: one slow build instead of a wrong one.
  */
 static int open_private_index(git_index **idx, const char *dir,
-			      const char *index_path)
+			      const char *index_path, struct gate_err *err)
 {
 	struct stat st;
 	char *lock = xasprintf("%s.lock", index_path);
@@ -225,7 +227,7 @@ static int open_private_index(git_index **idx, const char *dir,
 	 * repo_lock on gate's directory, so no live run owns it.
 	 */
 	if (unlink(lock) < 0 && errno != ENOENT) {
-		error("cannot remove stale \"%s\":", lock);
+		error_to(err, "cannot remove stale \"%s\":", lock);
 		free(lock);
 		return -1;
 	}
@@ -238,21 +240,23 @@ static int open_private_index(git_index **idx, const char *dir,
 		warning("checkout index \"%s\" is unreadable (%s): checking "
 			"out \"%s\" afresh", index_path, repo_errmsg(), dir);
 		if (unlink(index_path) < 0)
-			return error("cannot remove \"%s\":", index_path);
+			return error_to(err, "cannot remove \"%s\":",
+					index_path);
 	} else if (errno != ENOENT) {
-		return error("cannot read \"%s\":", index_path);
+		return error_to(err, "cannot read \"%s\":", index_path);
 	}
-	if (empty_dir(dir) < 0)
+	if (empty_dir(dir, err) < 0)
 		return -1;
 	if (git_index_open(idx, index_path) < 0)
-		return error("cannot create the checkout index \"%s\": %s",
-			     index_path, repo_errmsg());
+		return error_to(err, "cannot create the checkout index \"%s\": "
+				"%s", index_path, repo_errmsg());
 	return 0;
 }
 
 struct unlink_walk {
 	const char *dir;
 	int ret;
+	struct gate_err *err;
 };
 
 /*
@@ -273,10 +277,11 @@ static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
 	path = xasprintf("%s/%s%s", w->dir, root, git_tree_entry_name(e));
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			w->ret = error("cannot look at \"%s\":", path);
+			w->ret = error_to(w->err, "cannot look at \"%s\":",
+					  path);
 	} else if (S_ISLNK(st.st_mode) && unlink(path) < 0) {
-		w->ret = error("cannot remove the symbolic link \"%s\":",
-			       path);
+		w->ret = error_to(w->err, "cannot remove the symbolic link "
+				  "\"%s\":", path);
 	}
 	free(path);
 	if (w->ret < 0)
@@ -285,14 +290,15 @@ static int unlink_cb(const char *root, const git_tree_entry *e, void *data)
 	return 0;
 }
 
-static int unlink_symlinks(git_tree *tree, const char *dir)
+static int unlink_symlinks(git_tree *tree, const char *dir,
+			   struct gate_err *err)
 {
-	struct unlink_walk w = { dir, 0 };
+	struct unlink_walk w = { dir, 0, err };
 
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, unlink_cb, &w) < 0 &&
 	    !w.ret)
-		return error("cannot walk the tree to check out into \"%s\": "
-			     "%s", dir, repo_errmsg());
+		return error_to(err, "cannot walk the tree to check out into "
+				"\"%s\": %s", dir, repo_errmsg());
 	return w.ret;
 }
 
@@ -325,9 +331,27 @@ static int count_cb(git_checkout_notify_t why, const char *path,
 	return 0;
 }
 
+/*
+ * A second handle on the same git dir, pointed at dir (and later at the
+ * private index). update_gitlink 0: libgit2 writes no .git file into dir
+ * and no core.worktree into the config; the handle lives in memory only,
+ * so the user's repository keeps its own working tree and index.
+ */
+static int checkout_handle(git_repository **git, struct repo *r,
+			   const char *dir, struct gate_err *err)
+{
+	if (git_repository_open_ext(git, repo_gitdir(r),
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    repo_attach_private(*git, r) < 0 ||
+	    git_repository_set_workdir(*git, dir, 0) < 0)
+		return error_to(err, "cannot open the repository for checkout "
+				"into \"%s\": %s", dir, repo_errmsg());
+	return 0;
+}
+
 static int checkout_once(struct repo *r, const char *tree_hex,
 			 const char *dir, const char *index_path, int afresh,
-			 int *retry, size_t *updated)
+			 int *retry, size_t *updated, struct gate_err *err)
 {
 	git_checkout_options opts;
 	git_repository *git = NULL;
@@ -338,32 +362,21 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	int ret = -1;
 
 	if (git_oid_fromstr(&id, tree_hex) < 0) {
-		error("invalid tree id \"%s\": %s", tree_hex, repo_errmsg());
+		error_to(err, "invalid tree id \"%s\": %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
-	if (mkdirs(dir) < 0 || mkdirs(parent) < 0 || check_dir(r, dir) < 0)
+	if (mkdirs(dir, err) < 0 || mkdirs(parent, err) < 0 ||
+	    check_dir(r, dir, err) < 0)
 		goto cleanup;
 
-	/*
-	 * A second handle on the same git dir, pointed at dir and at the
-	 * private index. update_gitlink 0: libgit2 writes no .git file into
-	 * dir and no core.worktree into the config; the handle lives in
-	 * memory only, so the user's repository keeps its own working tree
-	 * and index.
-	 */
-	if (git_repository_open_ext(&git, repo_gitdir(r),
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
-	    repo_attach_private(git, r) < 0 ||
-	    git_repository_set_workdir(git, dir, 0) < 0) {
-		error("cannot open the repository for checkout into \"%s\": %s",
-		      dir, repo_errmsg());
-		goto cleanup;
-	}
-	if (open_private_index(&idx, dir, index_path) < 0)
+	if (checkout_handle(&git, r, dir, err) < 0 ||
+	    open_private_index(&idx, dir, index_path, err) < 0)
 		goto cleanup;
 	if (git_repository_set_index(git, idx) < 0 ||
 	    git_tree_lookup(&tree, git, &id) < 0) {
-		error("cannot check out tree %s: %s", tree_hex, repo_errmsg());
+		error_to(err, "cannot check out tree %s: %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
 
@@ -375,7 +388,7 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 	 * and unchanged files are not rewritten (their mtimes survive).
 	 * Checkout then writes the private index to index_path.
 	 */
-	if (unlink_symlinks(tree, dir) < 0)
+	if (unlink_symlinks(tree, dir, err) < 0)
 		goto cleanup;
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
@@ -392,8 +405,8 @@ static int checkout_once(struct repo *r, const char *tree_hex,
 			*retry = 1;
 			goto cleanup;
 		}
-		error("cannot check out tree %s into \"%s\": %s", tree_hex, dir,
-		      repo_errmsg());
+		error_to(err, "cannot check out tree %s into \"%s\": %s",
+			 tree_hex, dir, repo_errmsg());
 		goto cleanup;
 	}
 	ret = 0;
@@ -407,22 +420,22 @@ cleanup:
 
 int repo_checkout_count(struct repo *r, const char *tree_hex,
 			const char *dir, const char *index_path,
-			size_t *updated)
+			size_t *updated, struct gate_err *err)
 {
 	int retry = 0;
 
 	*updated = 0;
 	if (checkout_once(r, tree_hex, dir, index_path, 0, &retry,
-			  updated) == 0)
+			  updated, err) == 0)
 		return 0;
 	if (!retry)
 		return -1;
 	/* without its index, the directory is emptied and checked out anew */
 	if (unlink(index_path) < 0 && errno != ENOENT)
-		return error("cannot remove \"%s\":", index_path);
+		return error_to(err, "cannot remove \"%s\":", index_path);
 	*updated = 1;
 	return checkout_once(r, tree_hex, dir, index_path, 1, &retry,
-			     updated);
+			     updated, err);
 }
 
 int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
@@ -430,7 +443,8 @@ int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
 {
 	size_t updated;
 
-	return repo_checkout_count(r, tree_hex, dir, index_path, &updated);
+	return repo_checkout_count(r, tree_hex, dir, index_path, &updated,
+				   NULL);
 }
 
 struct files_walk {
@@ -485,7 +499,7 @@ static int files_cb(const char *root, const git_tree_entry *e, void *data)
 }
 
 int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
-		    const char *dir)
+		    const char *dir, struct gate_err *err)
 {
 	struct files_walk w = { out, dir, 0 };
 	git_repository *git = NULL;
@@ -499,8 +513,8 @@ int repo_tree_files(struct repo_files *out, struct repo *r, const char *tree,
 	    repo_attach_private(git, r) < 0 ||
 	    git_tree_lookup(&t, git, &id) < 0 ||
 	    git_tree_walk(t, GIT_TREEWALK_PRE, files_cb, &w) < 0)
-		error("cannot list the files of tree %s: %s", tree,
-		      repo_errmsg());
+		error_to(err, "cannot list the files of tree %s: %s", tree,
+			 repo_errmsg());
 	else
 		ret = 0;
 	git_tree_free(t);
@@ -533,7 +547,7 @@ void repo_files_release(struct repo_files *f)
 	f->n = 0;
 }
 
-static int write_text(const char *path, const char *text)
+static int write_text(const char *path, const char *text, struct gate_err *err)
 {
 	FILE *f;
 	int ok;
@@ -541,10 +555,10 @@ static int write_text(const char *path, const char *text)
 	unlink(path);	/* never write through a link */
 	f = fopen(path, "wx");
 	if (!f)
-		return error("cannot write \"%s\":", path);
+		return error_to(err, "cannot write \"%s\":", path);
 	ok = fputs(text, f) >= 0;
 	if (fclose(f) != 0 || !ok)
-		return error("cannot write \"%s\":", path);
+		return error_to(err, "cannot write \"%s\":", path);
 	return 0;
 }
 
@@ -577,7 +591,7 @@ static int tag_cb(const char *name, void *data)
 }
 
 int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
-		    const char *dir)
+		    const char *dir, struct gate_err *err)
 {
 	struct tags_walk t = { NULL, NULL, 0 };
 	const char *objects = repo_private_dir(r);
@@ -586,37 +600,38 @@ int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
 
 	if (git_repository_open_ext(&t.git, repo_gitdir(r),
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		error("cannot open the repository: %s", repo_errmsg());
+		error_to(err, "cannot open the repository: %s", repo_errmsg());
 		return -1;
 	}
-	if (mkdirs(gitdir) < 0)
+	if (mkdirs(gitdir, err) < 0)
 		goto cleanup;
 #define SUB(name) (free(path), path = xasprintf("%s/%s", gitdir, name))
-	if (mkdirs(SUB("refs/heads")) < 0 || mkdirs(SUB("refs/tags")) < 0 ||
-	    mkdirs(SUB("objects/info")) < 0)
+	if (mkdirs(SUB("refs/heads"), err) < 0 ||
+	    mkdirs(SUB("refs/tags"), err) < 0 ||
+	    mkdirs(SUB("objects/info"), err) < 0)
 		goto cleanup;
 	text = xasprintf("%s\n", *commit ? commit :
 			 "ref: refs/heads/unborn");
-	if (write_text(SUB("HEAD"), text) < 0)
+	if (write_text(SUB("HEAD"), text, err) < 0)
 		goto cleanup;
 	free(text);
 	text = xasprintf("%sobjects\n%s%s", git_repository_commondir(t.git),
 			 objects ? objects : "", objects ? "\n" : "");
-	if (write_text(SUB("objects/info/alternates"), text) < 0 ||
+	if (write_text(SUB("objects/info/alternates"), text, err) < 0 ||
 	    write_text(SUB("config"), "[core]\n\trepositoryformatversion = 0\n"
-		       "\tbare = false\n\tfilemode = true\n") < 0)
+		       "\tbare = false\n\tfilemode = true\n", err) < 0)
 		goto cleanup;
 	if (git_reference_foreach_name(t.git, tag_cb, &t) < 0)
 		git_error_clear();
-	if (write_text(SUB("packed-refs"), t.text ? t.text : "") < 0)
+	if (write_text(SUB("packed-refs"), t.text ? t.text : "", err) < 0)
 		goto cleanup;
 	free(text);
 	text = xasprintf("gitdir: %s\n", gitdir);
 	free(path);
 	path = xasprintf("%s/.git", dir);
-	if (lstat(path, &(struct stat){ 0 }) == 0 && remove_all(path) < 0)
+	if (lstat(path, &(struct stat){ 0 }) == 0 && remove_all(path, err) < 0)
 		goto cleanup;
-	if (write_text(path, text) < 0)
+	if (write_text(path, text, err) < 0)
 		goto cleanup;
 #undef SUB
 	ret = 0;

@@ -19,7 +19,7 @@
 #include "common/banned.h"
 
 /* Say who holds the lock on fd, from what it wrote there. */
-static int held_error(int fd, const char *path)
+static int held_error(int fd, const char *path, struct gate_err *err)
 {
 	char buf[256], started[64];
 	long pid;
@@ -30,14 +30,15 @@ static int held_error(int fd, const char *path)
 	if (sscanf(buf, "pid %ld", &pid) == 1 &&
 	    (s = strstr(buf, "\nstarted ")) &&
 	    sscanf(s, "\nstarted %63s", started) == 1)
-		return error("another gate run holds \"%s\" (pid %ld, started "
-			     "%s): wait for it to finish", path, pid, started);
+		return error_to(err, "another gate run holds \"%s\" (pid %ld, "
+				"started %s): wait for it to finish", path, pid,
+				started);
 	/* Between its flock and its write: nothing to quote yet. */
-	return error("another gate run holds \"%s\": wait for it to finish",
-		     path);
+	return error_to(err, "another gate run holds \"%s\": wait for it to "
+			"finish", path);
 }
 
-static int write_holder(int fd, const char *path)
+static int write_holder(int fd, const char *path, struct gate_err *err)
 {
 	char stamp[32], buf[96];
 	time_t now = time(NULL);
@@ -46,11 +47,11 @@ static int write_holder(int fd, const char *path)
 
 	if (!gmtime_r(&now, &tm) ||
 	    !strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return error("cannot format the time for \"%s\"", path);
+		return error_to(err, "cannot format the time for \"%s\"", path);
 	n = snprintf(buf, sizeof(buf), "pid %ld\nstarted %s\n",
 		     (long)getpid(), stamp);
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)n, 0) != n)
-		return error("cannot write \"%s\":", path);
+		return error_to(err, "cannot write \"%s\":", path);
 	return 0;
 }
 
@@ -71,7 +72,7 @@ static int make_parent(const char *path)
 	return ret;
 }
 
-int repo_lock(int *fdp, const char *path)
+int repo_lock(int *fdp, const char *path, struct gate_err *err)
 {
 	struct stat held, named;
 	int fd = -1, tries;
@@ -89,11 +90,12 @@ int repo_lock(int *fdp, const char *path)
 		if (fd < 0 && errno == ENOENT && make_parent(path) == 0)
 			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0)
-			return error("cannot open lock file \"%s\":", path);
+			return error_to(err, "cannot open lock file \"%s\":",
+					path);
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int ret = errno == EWOULDBLOCK
-				? held_error(fd, path)
-				: error("cannot lock \"%s\":", path);
+				? held_error(fd, path, err)
+				: error_to(err, "cannot lock \"%s\":", path);
 
 			close(fd);
 			return ret;
@@ -105,9 +107,9 @@ int repo_lock(int *fdp, const char *path)
 		fd = -1;
 	}
 	if (fd < 0)
-		return error("cannot lock \"%s\": it keeps being replaced",
-			     path);
-	if (write_holder(fd, path) < 0) {
+		return error_to(err, "cannot lock \"%s\": it keeps being "
+				"replaced", path);
+	if (write_holder(fd, path, err) < 0) {
 		close(fd);
 		return -1;
 	}

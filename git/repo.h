@@ -2,8 +2,10 @@
  * Our wrapper over libgit2: open a repository, resolve revisions and the
  * default base, snapshot the working tree as a tree object, read a file
  * from a tree, and check a tree out into a private directory. Never writes
- * the user's working tree, index, refs or stash. Errors go through error()
- * and return -1 with a message saying what, where and what to do.
+ * the user's working tree, index, refs or stash. Errors return -1 with a
+ * message saying what, where and what to do: printed with error(), or,
+ * where a function takes a struct gate_err, put there when it is not NULL
+ * (error_to; common/error.h).
  */
 #ifndef GIT_REPO_H
 #define GIT_REPO_H
@@ -13,6 +15,7 @@
 #define REPO_HEXSZ 40
 
 struct repo;
+struct gate_err;
 
 /* A resolved revision: what the user asked for and what it names. */
 struct repo_rev {
@@ -45,7 +48,8 @@ const char *repo_workdir(const struct repo *r);
  * object store at dir (created) instead of the repository's own, which
  * is then only read. Objects there are found like the repository's. 0/-1.
  */
-int repo_private_objects(struct repo *r, const char *dir);
+int repo_private_objects(struct repo *r, const char *dir,
+			 struct gate_err *err);
 /* The private object store's directory, or NULL. */
 const char *repo_private_dir(const struct repo *r);
 
@@ -59,6 +63,9 @@ const char *repo_private_dir(const struct repo *r);
  * repo_rev_release.
  */
 int repo_resolve(struct repo_rev *out, struct repo *r, const char *spec);
+/* The same, its message in *err (error_to) when err is not NULL. */
+int repo_resolve_to(struct repo_rev *out, struct repo *r, const char *spec,
+		    struct gate_err *err);
 void repo_rev_release(struct repo_rev *rev);
 
 /*
@@ -69,7 +76,7 @@ void repo_rev_release(struct repo_rev *rev);
  * merge-base of HEAD with origin/$GITHUB_BASE_REF; else the merge-base of
  * HEAD with its branch's upstream; else with the remote's default branch
  * (refs/remotes/origin/HEAD); else HEAD~1. Environment read via getenv.
- * Same as repo_default_base_why(.., NULL, r, 0).
+ * Same as repo_default_base_why(.., NULL, r, 0, NULL).
  */
 int repo_default_base(char **spec_out, char **how_out, struct repo *r);
 
@@ -81,7 +88,7 @@ int repo_default_base(char **spec_out, char **how_out, struct repo *r);
  * chosen, e.g. "no upstream branch, working tree has changes".
  */
 int repo_default_base_why(char **spec_out, char **how_out, char **why_out,
-			  struct repo *r, int head_dirty);
+			  struct repo *r, int head_dirty, struct gate_err *err);
 
 /*
  * Read path (e.g. "gate.json") from the tree with hex id tree into a
@@ -89,7 +96,7 @@ int repo_default_base_why(char **spec_out, char **how_out, char **why_out,
  * does not exist in that tree: nothing printed), or -1 on error.
  */
 int repo_read_file(char **data, size_t *len, struct repo *r,
-		   const char *tree, const char *path);
+		   const char *tree, const char *path, struct gate_err *err);
 
 /*
  * Check the tree out into dir (created if missing), using index_path as
@@ -106,7 +113,8 @@ int repo_checkout(struct repo *r, const char *tree, const char *dir,
 		  const char *index_path);
 /* The same, counting in *updated the files it wrote or removed. */
 int repo_checkout_count(struct repo *r, const char *tree, const char *dir,
-			const char *index_path, size_t *updated);
+			const char *index_path, size_t *updated,
+			struct gate_err *err);
 
 /*
  * Make dir (a checkout of commit) a repository of its own for git
@@ -119,7 +127,7 @@ int repo_checkout_count(struct repo *r, const char *tree, const char *dir,
  * never the user's. 0 or -1.
  */
 int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
-		    const char *dir);
+		    const char *dir, struct gate_err *err);
 
 /*
  * The state of every file the tree tracks as it is now in dir (a checkout
@@ -134,7 +142,7 @@ struct repo_files {
 };
 #define REPO_FILES_INIT { NULL, NULL, 0 }
 int repo_tree_files(struct repo_files *out, struct repo *r,
-		    const char *tree, const char *dir);
+		    const char *tree, const char *dir, struct gate_err *err);
 /* The first index where a and b (of one tree) differ, or -1. */
 long repo_files_diff(const struct repo_files *a, const struct repo_files *b);
 void repo_files_release(struct repo_files *f);
@@ -146,7 +154,8 @@ void repo_files_release(struct repo_files *f);
  * in the tree names filter=lfs). what names the tree in the messages,
  * e.g. "head (WORKTREE)". Returns 0, or -1 when the tree cannot be read.
  */
-int repo_scan_tree(struct repo *r, const char *tree, const char *what);
+int repo_scan_tree(struct repo *r, const char *tree, const char *what,
+		   struct gate_err *err);
 
 /*
  * Take an exclusive lock on path (created if needed) without waiting; the
@@ -155,7 +164,7 @@ int repo_scan_tree(struct repo *r, const char *tree, const char *what);
  * with a message naming that process's pid and start time, read from the
  * file. On success *fd is the open descriptor.
  */
-int repo_lock(int *fd, const char *path);
+int repo_lock(int *fd, const char *path, struct gate_err *err);
 void repo_unlock(int fd, const char *path);
 
 /*
@@ -186,7 +195,7 @@ int repo_accept_parse(struct repo_accept *out, const char *value,
  * repo_accepts_release.
  */
 int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
-		 const char *base, const char *head);
+		 const char *base, const char *head, struct gate_err *err);
 void repo_accepts_release(struct repo_accept *a, size_t n);
 
 /*
@@ -199,7 +208,8 @@ struct git_repository;
 struct git_repository *repo_git(const struct repo *r);
 /* libgit2's last error message, or a placeholder when it set none. */
 const char *repo_errmsg(void);
-int repo_snapshot(struct repo_rev *out, struct repo *r);
+int repo_snapshot(struct repo_rev *out, struct repo *r,
+		  struct gate_err *err);
 /* Give another handle on r's git dir r's private object store too. */
 int repo_attach_private(struct git_repository *git, const struct repo *r);
 

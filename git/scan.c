@@ -93,7 +93,8 @@ static int visit_pointers(const char *root, const git_tree_entry *e,
 	return 0;
 }
 
-int repo_scan_tree(struct repo *r, const char *tree_hex, const char *what)
+int repo_scan_tree(struct repo *r, const char *tree_hex, const char *what,
+		   struct gate_err *err)
 {
 	struct scan s;
 	git_tree *tree = NULL;
@@ -105,13 +106,15 @@ int repo_scan_tree(struct repo *r, const char *tree_hex, const char *what)
 	if (git_oid_fromstr(&id, tree_hex) < 0 ||
 	    git_tree_lookup(&tree, s.git, &id) < 0 ||
 	    git_repository_odb(&s.odb, s.git) < 0) {
-		error("cannot read tree %s: %s", tree_hex, repo_errmsg());
+		error_to(err, "cannot read tree %s: %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, visit, &s) < 0 ||
 	    (s.attrs && git_tree_walk(tree, GIT_TREEWALK_PRE, visit_pointers,
 				      &s) < 0)) {
-		error("cannot walk tree %s: %s", tree_hex, repo_errmsg());
+		error_to(err, "cannot walk tree %s: %s", tree_hex,
+			 repo_errmsg());
 		goto cleanup;
 	}
 	if (s.gitlinks)

@@ -23,6 +23,7 @@ struct snapshot {
 	const char *workdir;	/* trailing '/' */
 	git_index *index;	/* private copy of the user's; never written */
 	int filemode;	/* core.filemode: trust the executable bit */
+	struct gate_err *err;	/* NULL: errors are printed */
 };
 
 /*
@@ -44,10 +45,10 @@ static int add_from_disk(struct snapshot *s, const char *path)
 	free(full);
 	if (err < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			return error("cannot read \"%s\":", path);
+			return error_to(s->err, "cannot read \"%s\":", path);
 		if (old && git_index_remove(s->index, path, 0) < 0)
-			return error("cannot drop \"%s\" from the snapshot: %s",
-				     path, repo_errmsg());
+			return error_to(s->err, "cannot drop \"%s\" from the "
+					"snapshot: %s", path, repo_errmsg());
 		return 0;
 	}
 	if (S_ISLNK(st.st_mode)) {
@@ -65,12 +66,12 @@ static int add_from_disk(struct snapshot *s, const char *path)
 		return 0;
 	}
 	if (git_blob_create_from_workdir(&entry.id, s->git, path) < 0)
-		return error("cannot read \"%s\" into the snapshot: %s", path,
-			     repo_errmsg());
+		return error_to(s->err, "cannot read \"%s\" into the snapshot: "
+				"%s", path, repo_errmsg());
 	entry.path = path;
 	if (git_index_add(s->index, &entry) < 0)
-		return error("cannot add \"%s\" to the snapshot: %s", path,
-			     repo_errmsg());
+		return error_to(s->err, "cannot add \"%s\" to the snapshot: %s",
+				path, repo_errmsg());
 	return 0;
 }
 
@@ -90,7 +91,8 @@ static int resolve_conflicts(struct snapshot *s)
 	if (!git_index_has_conflicts(s->index))
 		return 0;
 	if (git_index_conflict_iterator_new(&it, s->index) < 0) {
-		error("cannot read the index's conflicts: %s", repo_errmsg());
+		error_to(s->err, "cannot read the index's conflicts: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	while ((err = git_index_conflict_next(&anc, &ours, &theirs, it)) == 0) {
@@ -103,12 +105,13 @@ static int resolve_conflicts(struct snapshot *s)
 		paths[n++] = xstrdup(e->path);
 	}
 	if (err != GIT_ITEROVER) {
-		error("cannot read the index's conflicts: %s", repo_errmsg());
+		error_to(s->err, "cannot read the index's conflicts: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	if (git_index_conflict_cleanup(s->index) < 0) {
-		error("cannot resolve the index's conflicts: %s",
-		      repo_errmsg());
+		error_to(s->err, "cannot resolve the index's conflicts: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	for (i = 0; i < n; i++)
@@ -138,8 +141,9 @@ static int apply_delta(struct snapshot *s, const git_diff_delta *d)
 		if (e && (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE))
 			return 0;
 		if (git_index_remove(s->index, d->old_file.path, 0) < 0)
-			return error("cannot drop \"%s\" from the snapshot: %s",
-				     d->old_file.path, repo_errmsg());
+			return error_to(s->err, "cannot drop \"%s\" from the "
+					"snapshot: %s", d->old_file.path,
+					repo_errmsg());
 		return 0;
 	case GIT_DELTA_ADDED:
 	case GIT_DELTA_MODIFIED:
@@ -155,35 +159,37 @@ static int apply_delta(struct snapshot *s, const git_diff_delta *d)
 			return 0;
 		return add_from_disk(s, d->new_file.path);
 	case GIT_DELTA_UNREADABLE:
-		return error("cannot read \"%s\" for the working-tree snapshot: "
-			     "check its permissions", d->new_file.path);
+		return error_to(s->err, "cannot read \"%s\" for the "
+				"working-tree snapshot: check its permissions",
+				d->new_file.path);
 	default:
 		return 0;
 	}
 }
 
 /* HEAD's commit and tree into commit/tree; "" and the empty tree if unborn. */
-static int head_ids(char *commit, git_oid *tree, git_repository *git)
+static int head_ids(char *commit, git_oid *tree, git_repository *git,
+		    struct gate_err *err)
 {
 	git_object *obj = NULL;
-	int err = git_revparse_single(&obj, git, "HEAD^{commit}");
+	int code = git_revparse_single(&obj, git, "HEAD^{commit}");
 
-	if ((err == GIT_ENOTFOUND || err == GIT_EUNBORNBRANCH) &&
+	if ((code == GIT_ENOTFOUND || code == GIT_EUNBORNBRANCH) &&
 	    git_repository_head_unborn(git) == 1) {
 		commit[0] = '\0';
 		return git_oid_fromstr(tree, EMPTY_TREE);
 	}
-	if (err < 0)
-		return error("cannot read HEAD: %s", repo_errmsg());
+	if (code < 0)
+		return error_to(err, "cannot read HEAD: %s", repo_errmsg());
 	git_oid_tostr(commit, REPO_HEXSZ + 1, git_object_id(obj));
 	git_oid_cpy(tree, git_commit_tree_id((git_commit *)obj));
 	git_object_free(obj);
 	return 0;
 }
 
-int repo_snapshot(struct repo_rev *out, struct repo *r)
+int repo_snapshot(struct repo_rev *out, struct repo *r, struct gate_err *err)
 {
-	struct snapshot s = { repo_git(r), repo_workdir(r), NULL, 1 };
+	struct snapshot s = { repo_git(r), repo_workdir(r), NULL, 1, err };
 	git_diff_options opts;
 	git_buf index_path = GIT_BUF_INIT;
 	git_config *cfg = NULL;
@@ -192,7 +198,7 @@ int repo_snapshot(struct repo_rev *out, struct repo *r)
 	size_t i, n;
 	int ret = -1;
 
-	if (head_ids(out->commit, &head_tree, s.git) < 0)
+	if (head_ids(out->commit, &head_tree, s.git, err) < 0)
 		return -1;
 	if (git_repository_config_snapshot(&cfg, s.git) < 0 ||
 	    git_config_get_bool(&s.filemode, cfg, "core.filemode") < 0)
@@ -211,7 +217,7 @@ int repo_snapshot(struct repo_rev *out, struct repo *r)
 	if (git_repository_item_path(&index_path, s.git,
 				     GIT_REPOSITORY_ITEM_INDEX) < 0 ||
 	    git_index_open(&s.index, index_path.ptr) < 0) {
-		error("cannot read the index: %s", repo_errmsg());
+		error_to(err, "cannot read the index: %s", repo_errmsg());
 		goto cleanup;
 	}
 	if (resolve_conflicts(&s) < 0)
@@ -230,8 +236,8 @@ int repo_snapshot(struct repo_rev *out, struct repo *r)
 		     GIT_DIFF_IGNORE_SUBMODULES | GIT_DIFF_SKIP_BINARY_CHECK;
 	opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
 	if (git_diff_index_to_workdir(&diff, s.git, s.index, &opts) < 0) {
-		error("cannot compare the index with the working tree: %s",
-		      repo_errmsg());
+		error_to(err, "cannot compare the index with the working tree: "
+			 "%s", repo_errmsg());
 		goto cleanup;
 	}
 	n = git_diff_num_deltas(diff);
@@ -240,8 +246,8 @@ int repo_snapshot(struct repo_rev *out, struct repo *r)
 			goto cleanup;
 
 	if (git_index_write_tree_to(&tree, s.index, s.git) < 0) {
-		error("cannot write the working-tree snapshot: %s",
-		      repo_errmsg());
+		error_to(err, "cannot write the working-tree snapshot: %s",
+			 repo_errmsg());
 		goto cleanup;
 	}
 	git_oid_tostr(out->tree, sizeof(out->tree), &tree);

@@ -100,12 +100,13 @@ static void commit_accepts(struct repo_accept **out, size_t *n,
 }
 
 int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
-		 const char *base, const char *head)
+		 const char *base, const char *head,
+		 struct gate_err *err)
 {
 	git_repository *git = repo_git(r);
 	git_revwalk *walk = NULL;
 	git_oid id;
-	int ret = -1, err;
+	int ret = -1, rc;
 
 	*out = NULL;
 	*n = 0;
@@ -118,7 +119,7 @@ int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
 				git_revwalk_hide(walk, &id) < 0))
 		goto fail;
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	while ((err = git_revwalk_next(&id, walk)) == 0) {
+	while ((rc = git_revwalk_next(&id, walk)) == 0) {
 		git_commit *c = NULL;
 		char hex[REPO_HEXSZ + 1];
 
@@ -128,13 +129,13 @@ int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
 		commit_accepts(out, n, c, hex);
 		git_commit_free(c);
 	}
-	if (err != GIT_ITEROVER)
+	if (rc != GIT_ITEROVER)
 		goto fail;
 	ret = 0;
 	goto done;
 fail:
-	error("cannot read the commits between base and head for Gate-Accept "
-	      "trailers: %s", repo_errmsg());
+	error_to(err, "cannot read the commits between base and head for "
+		 "Gate-Accept trailers: %s", repo_errmsg());
 	repo_accepts_release(*out, *n);
 	*out = NULL;
 	*n = 0;

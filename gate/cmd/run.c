@@ -68,29 +68,32 @@ static int check_report_paths(const struct run_opts *o, struct repo *repo)
  * error(): never a quiet change of whose policy decides.
  */
 static int load_base(struct config *bcfg, const char **why, struct repo *repo,
-		     const struct run_opts *o, const struct repo_rev *base)
+		     const struct run_opts *o, const struct repo_rev *base,
+		     struct gate_err *err)
 {
 	char *text = NULL;
 	size_t len = 0;
-	struct gate_err err = { "" };
+	struct gate_err invalid = { "" };
 
 	if (o->config) {
 		*why = "the --config file decides: base's gate.json is not "
 		       "read";
 		return 0;
 	}
-	if (repo_read_file(&text, &len, repo, base->tree, "gate.json") < 0)
-		return error("base (%s): its gate.json cannot be read, so its "
-			     "policy cannot decide: fix it in base, or pass "
-			     "--config FILE", base->label);
+	if (repo_read_file(&text, &len, repo, base->tree, "gate.json",
+			   NULL) < 0)
+		return error_to(err, "base (%s): its gate.json cannot be read, "
+				"so its policy cannot decide: fix it in base, "
+				"or pass --config FILE", base->label);
 	if (!text) {
 		*why = "head's gate.json decides: base has no gate.json";
 		return 0;
 	}
-	if (config_parse_to(bcfg, text, len, "base's gate.json", &err) < 0) {
+	if (config_parse_to(bcfg, text, len, "base's gate.json",
+			    &invalid) < 0) {
 		warning("base's gate.json is not valid (%s): comparing every "
 			"benchmark head declares, under head's policy",
-			err.msg);
+			invalid.msg);
 		*why = "head's gate.json decides: base's gate.json is not "
 		       "valid";
 		free(text);
@@ -266,14 +269,14 @@ static int measure_all(struct run_report *r, struct plan *p,
 
 /* Base and head, as the user named them or gate chose. 0 or -1. */
 static int resolve_revs(struct workspace *w, struct repo *repo,
-			const struct run_opts *o)
+			const struct run_opts *o, struct gate_err *err)
 {
 	struct arm_state *arm = w->arm;
 	char *base_spec = NULL, *name = NULL;
 	int ret = -1;
 
-	if (repo_resolve(&arm[ARM_HEAD].rev, repo,
-			 o->head ? o->head : "WORKTREE") < 0)
+	if (repo_resolve_to(&arm[ARM_HEAD].rev, repo,
+			    o->head ? o->head : "WORKTREE", err) < 0)
 		return -1;
 	if (o->base) {
 		base_spec = xstrdup(o->base);
@@ -281,9 +284,9 @@ static int resolve_revs(struct workspace *w, struct repo *repo,
 	} else if (repo_default_base_why(&base_spec, &name,
 					 &arm[ARM_BASE].how, repo,
 					 arm[ARM_HEAD].rev.worktree &&
-					 arm[ARM_HEAD].rev.dirty) < 0)
+					 arm[ARM_HEAD].rev.dirty, err) < 0)
 		return -1;
-	if (repo_resolve(&arm[ARM_BASE].rev, repo, base_spec) < 0)
+	if (repo_resolve_to(&arm[ARM_BASE].rev, repo, base_spec, err) < 0)
 		goto cleanup;
 	if (name) {
 		/* report the base as the user would name it */
@@ -317,7 +320,7 @@ cleanup:
  * their counters and libraries found before any checkout. 0 or -1.
  */
 static int plan_entries(struct run_report *r, struct plan *p,
-			const struct config *bcfg)
+			const struct config *bcfg, struct gate_err *err)
 {
 	size_t i;
 
@@ -334,7 +337,8 @@ static int plan_entries(struct run_report *r, struct plan *p,
 	r->npolicy_diff = p->ndiff;
 	/* a missing counter or library is found before checkouts and builds */
 	for (i = 0; i < r->n; i++)
-		if (!r->b[i].run.is_new && measure_prepare(&r->b[i].run) < 0)
+		if (!r->b[i].run.is_new &&
+		    measure_prepare_to(&r->b[i].run, err) < 0)
 			return -1;
 	return 0;
 }
@@ -452,12 +456,12 @@ struct accepts {
 };
 
 static int read_accepts(struct accepts *a, struct repo *repo,
-			const struct workspace *w)
+			const struct workspace *w, struct gate_err *err)
 {
 	size_t i;
 
 	if (repo_accepts(&a->git, &a->n, repo, w->arm[ARM_BASE].rev.commit,
-			 w->arm[ARM_HEAD].rev.commit) < 0)
+			 w->arm[ARM_HEAD].rev.commit, err) < 0)
 		return -1;
 	a->v = xcalloc(a->n ? a->n : 1, sizeof(*a->v));
 	for (i = 0; i < a->n; i++) {
@@ -508,159 +512,253 @@ static void report_error(struct run_report *r, const struct workspace *w,
 	report_publish(term, r, po);
 }
 
+/* A gate run's resources, from the options to the report. */
+struct run_cmd {
+	struct run_opts o;
+	struct workspace w;
+	struct config cfg, bcfg;	/* head's (or --config), base's */
+	int have_base;			/* bcfg holds base's gate.json */
+	const char *no_base;		/* else: what decides instead */
+	char *origin;			/* names cfg's file */
+	struct accepts acc;
+	struct plan plan;
+	struct suite_owned own;
+	struct suite_shard_owned split;
+	struct run_report r;
+	struct progress prog;
+	struct publish_opts po;
+	FILE *term;
+	struct gate_err err;	/* why a stage failed: said once, and
+				   quoted as the report's "error" */
+};
+
+/* base's gate.json for the plan, or NULL */
+static const struct config *base_config(const struct run_cmd *c)
+{
+	return c->have_base ? &c->bcfg : NULL;
+}
+
+/* base's gate.json when its policy decides (not --policy head), or NULL */
+static const struct config *policy_config(const struct run_cmd *c)
+{
+	return c->have_base && !c->o.ov.policy_head ? &c->bcfg : NULL;
+}
+
+/* The terminal, its colour, the progress line, the publishers, the seed. */
+static void run_setup(struct run_cmd *c)
+{
+	struct run_opts *o = &c->o;
+
+	c->w.err = &c->err;
+	o->github = ci_github_active();
+	c->term = report_term_stream(o->json, o->markdown, o->html);
+	c->r.color = report_use_color(o->color, c->term);
+	progress_init(&c->prog, stderr, o->quiet, o->verbose, o->github);
+	o->prog = &c->prog;
+	c->po = (struct publish_opts){ o->markdown, o->html, o->json,
+				       o->github };
+	c->r.seed = o->have_seed ? o->seed : seed_fresh();
+	c->r.advisory = o->advisory;
+}
+
+/*
+ * The config, gate's directory, base and head, and base's gate.json.
+ * --config is read before the lock is taken: a FIFO that never delivers
+ * holds no lock, and a signal stops it (143/130).
+ */
+static enum ws_result load_configs(struct run_cmd *c, struct repo *repo)
+{
+	const struct run_opts *o = &c->o;
+
+	if ((o->config && workspace_load_config_to(&c->cfg, &c->origin, repo,
+						   o->config, NULL,
+						   &c->err) < 0) ||
+	    workspace_open(&c->w, repo) < 0 ||
+	    resolve_revs(&c->w, repo, o, &c->err) < 0 ||
+	    (!o->config &&
+	     workspace_load_config_to(&c->cfg, &c->origin, repo, NULL,
+				      &c->w.arm[ARM_HEAD].rev, &c->err) < 0))
+		return signals_pending() ? WS_INTERRUPTED : WS_ERROR;
+	c->r.config_origin = c->origin;
+	c->have_base = load_base(&c->bcfg, &c->no_base, repo, o,
+				 &c->w.arm[ARM_BASE].rev, &c->err);
+	if (c->have_base < 0)
+		return WS_ERROR;
+	if (!c->have_base && c->no_base && strstr(c->no_base, "no gate.json"))
+		c->r.config_note = "base has no gate.json: head's is used for "
+				   "both arms, every benchmark compared";
+	return WS_DONE;
+}
+
+/* The plan, --shard and the policy applied. 0 or -1. */
+static int make_plan(struct run_cmd *c)
+{
+	if (plan_make(&c->plan, &c->cfg, base_config(c), c->no_base,
+		      &c->o.ov, &c->err) < 0)
+		return -1;
+	plan_shard(&c->plan, base_config(c), &c->o.ov);
+	return 0;
+}
+
+/* --list: the plan, and a suite's cases from a listing run in the arms. */
+static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
+{
+	enum ws_result ws;
+
+	if (make_plan(c) < 0)
+		return WS_ERROR;
+	printf("config: %s\n", c->origin);
+	plan_print(stdout, &c->plan, c->plan.confidence);
+	fflush(stdout);
+	if (!plan_lists(&c->plan))
+		return WS_DONE;
+	if (plan_entries(&c->r, &c->plan, base_config(c), &c->err) < 0)
+		return WS_ERROR;
+	ws = prepare(&c->w, &c->r, &c->cfg, policy_config(c), repo, &c->o,
+		     c->term);
+	if (ws != WS_DONE)
+		return ws;
+	if (suite_list_plan(stdout, &c->r, &c->plan,
+			    plan_comparisons(&c->plan), &c->err) < 0)
+		return WS_ERROR;
+	return WS_DONE;
+}
+
+/*
+ * Everything before measuring: the plan and the model's entries, the
+ * accepted regressions, both arms built, and --shard's suites split by
+ * case (listed in the built arms).
+ */
+static enum ws_result plan_and_build(struct run_cmd *c, struct repo *repo)
+{
+	enum ws_result ws;
+
+	if (make_plan(c) < 0 ||
+	    plan_entries(&c->r, &c->plan, base_config(c), &c->err) < 0)
+		return WS_ERROR;
+	policy_warn(&c->plan, c->o.github);
+	if (read_accepts(&c->acc, repo, &c->w, &c->err) < 0)
+		return WS_ERROR;
+	c->r.accept = c->acc.v;
+	c->r.naccept = c->acc.n;
+	/* base's config decides whether an identical build may pass */
+	ws = prepare(&c->w, &c->r, &c->cfg, policy_config(c), repo, &c->o,
+		     c->term);
+	if (ws != WS_DONE)
+		return ws;
+	c->r.confidence = c->plan.confidence;
+	if (suite_shard(&c->r, &c->plan, &c->split, c->o.quiet,
+			&c->err) < 0)
+		return WS_ERROR;
+	return WS_DONE;
+}
+
+/* The measured run's reports; code, or EXIT_ERROR when one fails. */
+static int report_run(struct run_cmd *c, run_inspect_fn *inspect, void *arg,
+		      int code)
+{
+	struct run_report *r = &c->r;
+
+	if (!r->interrupted)
+		accepts_warn(&c->acc);
+	if (inspect)	/* gate bisect: the model, no terminal report */
+		inspect(r, arg);
+	else
+		report_term(c->term, r);
+	if (c->o.json && report_json(c->o.json, r) < 0 && !r->interrupted)
+		code = EXIT_ERROR;
+	if (report_publish(c->term, r, &c->po) < 0 && !r->interrupted)
+		code = EXIT_ERROR;
+	return code;
+}
+
+/*
+ * A run that stopped before its verdict (an error, or a signal before
+ * measuring): say why once, on stderr, and the same words as the
+ * report's run-level "error". The exit code.
+ */
+static int run_failed(struct run_cmd *c, enum ws_result ws)
+{
+	int code = EXIT_ERROR;
+
+	if (ws == WS_INTERRUPTED) {
+		if (c->err.msg[0])
+			error("%s", c->err.msg);
+		c->r.interrupted = signals_pending();
+		code = signals_exit_code(c->r.interrupted);
+		error_to(&c->err, "interrupted by signal %d before measuring: "
+			 "stopped", c->r.interrupted);
+	}
+	if (c->err.msg[0])
+		error("%s", c->err.msg);
+	else	/* said by a step that takes no struct gate_err */
+		snprintf(c->err.msg, sizeof(c->err.msg), "%s",
+			 "gate run stopped before a verdict: see the error "
+			 "it printed");
+	run_release(&c->r);
+	c->r.exit_code = code;
+	report_error(&c->r, &c->w, &c->o, c->term, &c->po, c->err.msg);
+	return code;
+}
+
+static void run_cmd_release(struct run_cmd *c)
+{
+	run_release(&c->r);
+	suite_owned_release(&c->own);
+	suite_shard_release(&c->split);
+	plan_release(&c->plan);
+	config_release(&c->cfg);
+	config_release(&c->bcfg);
+	repo_accepts_release(c->acc.git, c->acc.n);
+	free(c->acc.v);
+	workspace_release(&c->w);
+	free(c->origin);
+}
+
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx)
 {
 	return cmd_run_inspect(argc, argv, ctx, NULL, NULL);
 }
 
+/* plan, workspace, measure, decide, report */
 int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		    run_inspect_fn *inspect, void *arg)
 {
-	struct run_opts o = { 0 };
-	struct workspace w = WORKSPACE_INIT;
-	struct config cfg = CONFIG_INIT, bcfg = CONFIG_INIT;
-	const char *no_base = NULL;
-	int have_base = 0;
-	struct accepts acc = { NULL, NULL, 0 };
-	struct plan plan = PLAN_INIT;
-	struct suite_owned own = SUITE_OWNED_INIT;
-	struct suite_shard_owned split = SUITE_SHARD_OWNED_INIT;
-	struct run_report r;
-	struct progress prog;
-	struct publish_opts po;
-	FILE *term;
-	char *origin = NULL;
-	char last_error[4096] = "";
+	struct run_cmd c = { .w = WORKSPACE_INIT, .cfg = CONFIG_INIT,
+			     .bcfg = CONFIG_INIT, .plan = PLAN_INIT,
+			     .own = SUITE_OWNED_INIT,
+			     .split = SUITE_SHARD_OWNED_INIT };
 	int code = EXIT_ERROR, rc;
 	enum ws_result ws;
 	double t0 = now();
 
-	memset(&r, 0, sizeof(r));
-	rc = run_parse_options(&o, argc, argv);
+	rc = run_parse_options(&c.o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(rc);
-	if (check_report_paths(&o, ctx->repo) < 0)
+	if (check_report_paths(&c.o, ctx->repo) < 0)
 		return EXIT_ERROR;
-	error_capture(last_error, sizeof(last_error), 0);
-	o.github = ci_github_active();
-	term = report_term_stream(o.json, o.markdown, o.html);
-	r.color = report_use_color(o.color, term);
-	progress_init(&prog, stderr, o.quiet, o.verbose, o.github);
-	o.prog = &prog;
-	po = (struct publish_opts){ o.markdown, o.html, o.json, o.github };
-	r.seed = o.have_seed ? o.seed : seed_fresh();
-	r.advisory = o.advisory;
-
-	/* plan, workspace, measure, decide, report */
-	/* --config is read before the lock is taken: a FIFO that never
-	   delivers holds no lock, and a signal stops it (143/130) */
-	if ((o.config && workspace_load_config(&cfg, &origin, ctx->repo,
-						o.config, NULL) < 0) ||
-	    workspace_open(&w, ctx->repo) < 0 ||
-	    resolve_revs(&w, ctx->repo, &o) < 0 ||
-	    (!o.config && workspace_load_config(&cfg, &origin, ctx->repo,
-						 NULL,
-						 &w.arm[ARM_HEAD].rev) < 0)) {
-		if (signals_pending())
-			goto interrupted;
-		goto cleanup;
-	}
-	r.config_origin = origin;
-	have_base = load_base(&bcfg, &no_base, ctx->repo, &o,
-			      &w.arm[ARM_BASE].rev);
-	if (have_base < 0)
-		goto cleanup;
-	if (!have_base && no_base && strstr(no_base, "no gate.json"))
-		r.config_note = "base has no gate.json: head's is used for "
-				"both arms, every benchmark compared";
-	if (o.list) {
-		if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
-			      &o.ov) < 0)
-			goto cleanup;
-		plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov);
-		printf("config: %s\n", origin);
-		plan_print(stdout, &plan, plan.confidence);
-		fflush(stdout);
-		if (plan_lists(&plan)) {
-			/* a suite's cases: a listing run in the built arms */
-			if (plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
-				goto cleanup;
-			ws = prepare(&w, &r, &cfg, have_base &&
-				     !o.ov.policy_head ? &bcfg : NULL,
-				     ctx->repo, &o, term);
-			if (ws == WS_INTERRUPTED)
-				goto interrupted;
-			if (ws == WS_ERROR || suite_list_plan(stdout, &r, &plan,
-					plan_comparisons(&plan)) < 0)
-				goto cleanup;
-		}
+	run_setup(&c);
+	ws = load_configs(&c, ctx->repo);
+	if (ws == WS_DONE && c.o.list) {
+		ws = list_plan(&c, ctx->repo);
 		code = EXIT_PASS;
-		goto done;
+	} else if (ws == WS_DONE &&
+		   (ws = plan_and_build(&c, ctx->repo)) == WS_DONE) {
+		if (!c.o.quiet)
+			fprintf(stderr, "gate: seed %lu\n", c.r.seed);
+		c.r.exit_code = code = measure_all(&c.r, &c.plan, &c.w, &c.o,
+						   &c.own);
+		if (!c.r.interrupted && workspace_verify(&c.w, ctx->repo) < 0) {
+			ws = WS_ERROR;
+		} else {
+			c.r.total_seconds = now() - t0;
+			code = report_run(&c, inspect, arg, code);
+		}
 	}
-	if (plan_make(&plan, &cfg, have_base ? &bcfg : NULL, no_base,
-		      &o.ov) < 0 ||
-	    (plan_shard(&plan, have_base ? &bcfg : NULL, &o.ov), 0) ||
-	    plan_entries(&r, &plan, have_base ? &bcfg : NULL) < 0)
-		goto cleanup;
-	policy_warn(&plan, o.github);
-	if (read_accepts(&acc, ctx->repo, &w) < 0)
-		goto cleanup;
-	r.accept = acc.v;
-	r.naccept = acc.n;
-	/* base's config decides whether an identical build may pass */
-	ws = prepare(&w, &r, &cfg, have_base && !o.ov.policy_head ? &bcfg :
-		     NULL, ctx->repo, &o, term);
-	if (ws == WS_INTERRUPTED)
-		goto interrupted;
-	if (ws == WS_ERROR)
-		goto cleanup;
-	r.confidence = plan.confidence;
-	/* --shard: the suites split by case, listed in the built arms */
-	if (suite_shard(&r, &plan, &split, o.quiet) < 0)
-		goto cleanup;
-	if (!o.quiet)
-		fprintf(stderr, "gate: seed %lu\n", r.seed);
-	r.exit_code = code = measure_all(&r, &plan, &w, &o, &own);
-	if (!r.interrupted && workspace_verify(&w, ctx->repo) < 0) {
-		code = EXIT_ERROR;
-		goto cleanup;
-	}
-	r.total_seconds = now() - t0;
-	if (!r.interrupted)
-		accepts_warn(&acc);
-	if (inspect)	/* gate bisect: the model, no terminal report */
-		inspect(&r, arg);
-	else
-		report_term(term, &r);
-	if (o.json && report_json(o.json, &r) < 0 && !r.interrupted)
-		code = EXIT_ERROR;
-	if (report_publish(term, &r, &po) < 0 && !r.interrupted)
-		code = EXIT_ERROR;
-	goto done;
-
-interrupted:
-	r.interrupted = signals_pending();
-	code = signals_exit_code(r.interrupted);
-	error("interrupted by signal %d before measuring: stopped",
-	      r.interrupted);
-cleanup:
-	error_capture(NULL, 0, 0);
-	run_release(&r);
-	r.exit_code = code;
-	report_error(&r, &w, &o, term, &po, last_error);
-done:
-	error_capture(NULL, 0, 0);
-	run_release(&r);
-	suite_owned_release(&own);
-	suite_shard_release(&split);
-	plan_release(&plan);
-	config_release(&cfg);
-	config_release(&bcfg);
-	repo_accepts_release(acc.git, acc.n);
-	free(acc.v);
-	workspace_release(&w);
-	free(origin);
+	if (ws != WS_DONE)
+		code = run_failed(&c, ws);
+	run_cmd_release(&c);
 	return code;
 }

@@ -20,7 +20,7 @@ extern char **environ;
 
 #define ALLOC_LIB "libgate-alloc.so"
 
-int alloc_lib_find(char **path)
+int alloc_lib_find(char **path, struct gate_err *err)
 {
 	const char *env = getenv("GATE_ALLOC_LIB");
 	char self[4096], *slash, *cand[2];
@@ -28,23 +28,23 @@ int alloc_lib_find(char **path)
 
 	*path = NULL;
 	if (!os_has(OS_PRELOAD))
-		return error("allocation counting is not available on this "
-			     "system: it preloads %s into the benchmark "
-			     "(LD_PRELOAD, Linux with glibc): measure "
-			     "the allocation metrics on Linux",
-			     ALLOC_LIB);
+		return error_to(err, "allocation counting is not available on "
+				"this system: it preloads %s into the "
+				"benchmark (LD_PRELOAD, Linux with glibc): "
+				"measure the allocation metrics on Linux",
+				ALLOC_LIB);
 	if (env && *env) {
 		if (env[0] == '/' && access(env, R_OK) == 0) {
 			*path = xstrdup(env);
 			return 0;
 		}
-		return error("GATE_ALLOC_LIB=%s is not a readable absolute "
-			     "path to %s", env, ALLOC_LIB);
+		return error_to(err, "GATE_ALLOC_LIB=%s is not a readable "
+				"absolute path to %s", env, ALLOC_LIB);
 	}
 	if (os_self_exe(self, sizeof(self)) < 0)
-		return error("cannot find %s: gate cannot see its own path "
-			     "(/proc/self/exe): set GATE_ALLOC_LIB to the "
-			     "library's absolute path", ALLOC_LIB);
+		return error_to(err, "cannot find %s: gate cannot see its own "
+				"path (/proc/self/exe): set GATE_ALLOC_LIB to "
+				"the library's absolute path", ALLOC_LIB);
 	slash = strrchr(self, '/');
 	*slash = '\0';
 	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
@@ -53,10 +53,10 @@ int alloc_lib_find(char **path)
 		if (access(cand[i], R_OK) == 0)
 			*path = xstrdup(cand[i]);
 	if (!*path)
-		error("cannot find %s for the allocation metrics: looked in "
-		      "%s and %s; run `make` (it builds build/%s) or `make "
-		      "install`, or set GATE_ALLOC_LIB", ALLOC_LIB, cand[0],
-		      cand[1], ALLOC_LIB);
+		error_to(err, "cannot find %s for the allocation metrics: "
+			 "looked in %s and %s; run `make` (it builds build/%s) "
+			 "or `make install`, or set GATE_ALLOC_LIB", ALLOC_LIB,
+			 cand[0], cand[1], ALLOC_LIB);
 	free(cand[0]);
 	free(cand[1]);
 	return *path ? 0 : -1;
@@ -95,16 +95,17 @@ void alloc_env_free(char **env)
 	free(env);
 }
 
-int alloc_collect(const char *path, struct alloc_counts *out)
+enum alloc_collected alloc_collect(const char *path, struct alloc_counts *out)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long long a, b, fr;
 	long pid;
-	int ret = 0, got;
+	enum alloc_collected ret = ALLOC_COUNTED;
+	int got;
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
-		return 1;
+		return ALLOC_NO_RECORD;
 	while ((got = fscanf(f, "%llu %llu %llu %ld", &a, &b, &fr, &pid)) ==
 	       4) {
 		out->allocs += (double)a;
@@ -113,11 +114,11 @@ int alloc_collect(const char *path, struct alloc_counts *out)
 		out->processes++;
 	}
 	if (got != EOF)
-		ret = -1;
+		ret = ALLOC_BAD_RECORD;
 	fclose(f);
 	unlink(path);
-	if (ret == 0 && out->processes == 0)
-		ret = 1;
+	if (ret == ALLOC_COUNTED && out->processes == 0)
+		ret = ALLOC_NO_RECORD;
 	return ret;
 }
 

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+struct gate_err;
+
 /* Counts from one sample: every process that exited normally. */
 struct alloc_counts {
 	double allocs, bytes, frees;
@@ -19,16 +21,21 @@ struct alloc_counts {
  * the gate binary (the build tree), else ../lib/gate/ from it (installed).
  * Returns 0, or -1 after error() saying where it looked.
  */
-int alloc_lib_find(char **path);
+int alloc_lib_find(char **path, struct gate_err *err);
 /*
  * A copy of base (NULL: environ) with lib prepended to LD_PRELOAD and
  * GATE_ALLOC_OUT set to out. Free with alloc_env_free.
  */
 char **alloc_env(const char *lib, const char *out, char *const *base);
 void alloc_env_free(char **env);
-/* Sum the records in path and remove it. Returns 0, or 1 when no process
-   left a record (the file is missing or empty), or -1 on a bad record. */
-int alloc_collect(const char *path, struct alloc_counts *out);
+/* What alloc_collect found. */
+enum alloc_collected {
+	ALLOC_BAD_RECORD = -1,	/* a record that does not read */
+	ALLOC_COUNTED = 0,
+	ALLOC_NO_RECORD = 1,	/* no process left one (missing or empty) */
+};
+/* Sum the records in path into out and remove it. */
+enum alloc_collected alloc_collect(const char *path, struct alloc_counts *out);
 /*
  * 1 when prog (resolved through PATH like execvp, relative names against
  * cwd) is a statically linked ELF program, which no preload reaches; 0

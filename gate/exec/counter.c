@@ -106,7 +106,7 @@ int counter_valgrind_find(char **path, char *buf, size_t size)
 }
 
 int counter_select(enum counter *out, char **valgrind, enum counter want,
-		   const char *who)
+		   const char *who, struct gate_err *err)
 {
 	char perf_why[512] = "", vg_why[256] = "";
 
@@ -117,30 +117,31 @@ int counter_select(enum counter *out, char **valgrind, enum counter want,
 			return 0;
 		}
 		if (want == COUNTER_PERF)
-			return error("%s asks for \"instructions\" with "
-				     "\"counter\": \"perf\", but %s; or set "
-				     "\"counter\": \"valgrind\" (or \"auto\") "
-				     "to count under valgrind instead", who,
-				     perf_why);
+			return error_to(err, "%s asks for \"instructions\" "
+					"with \"counter\": \"perf\", but %s; "
+					"or set \"counter\": \"valgrind\" (or "
+					"\"auto\") to count under valgrind "
+					"instead", who, perf_why);
 	}
 	if (counter_valgrind_find(valgrind, vg_why, sizeof(vg_why)) == 0) {
 		*out = COUNTER_VALGRIND;
 		return 0;
 	}
 	if (want == COUNTER_VALGRIND)
-		return error("%s asks for \"instructions\" with \"counter\": "
-			     "\"valgrind\", but %s: install valgrind "
-			     "(Debian/Ubuntu: apt-get install valgrind) or "
-			     "set GATE_VALGRIND to its path", who, vg_why);
-	return error("%s asks for \"instructions\", but no instruction "
-		     "counter is available here:\n"
-		     "  perf: %s;\n"
-		     "  valgrind: %s.\n"
-		     "  Install valgrind (Debian/Ubuntu: apt-get install "
-		     "valgrind; it counts exactly, 10-40x slower than a plain run), or run "
-		     "on a machine whose CPU counters are visible (bare metal, "
-		     "kernel.perf_event_paranoid 2 or lower); gate never "
-		     "falls back to time for a count", who, perf_why, vg_why);
+		return error_to(err, "%s asks for \"instructions\" with "
+				"\"counter\": \"valgrind\", but %s: install "
+				"valgrind (Debian/Ubuntu: apt-get install "
+				"valgrind) or set GATE_VALGRIND to its path",
+				who, vg_why);
+	return error_to(err, "%s asks for \"instructions\", but no instruction "
+			"counter is available here:\n  perf: %s;\n  valgrind: "
+			"%s.\n  Install valgrind (Debian/Ubuntu: apt-get "
+			"install valgrind; it counts exactly, 10-40x slower "
+			"than a plain run), or run on a machine whose CPU "
+			"counters are visible (bare metal, "
+			"kernel.perf_event_paranoid 2 or lower); gate never "
+			"falls back to time for a count", who, perf_why,
+			vg_why);
 }
 
 int counter_perf_open(pid_t pid)

@@ -12,6 +12,8 @@
 
 #include "gate/metrics.h"
 
+struct gate_err;
+
 /*
  * Choose a backend for want: perf when its probe passes, else valgrind
  * (auto); or exactly the one asked for. *valgrind gets valgrind's path
@@ -20,7 +22,7 @@
  * each candidate is unusable and what to install or set.
  */
 int counter_select(enum counter *out, char **valgrind, enum counter want,
-		   const char *who);
+		   const char *who, struct gate_err *err);
 /* 0 when perf can count this process's user-space instructions; else -1
    with why (a sentence with the fix) in buf. GATE_PERF=0 disables it. */
 int counter_perf_probe(char *buf, size_t size);

@@ -33,7 +33,7 @@ static int is_ours(const char *var)
  * reference VM, writes to tmpfs made A/A runs vary 20 times more than
  * writes to the disk the checkouts are on (make bench-bias, README).
  */
-static char *make_scratch_root(const char *parent)
+static char *make_scratch_root(const char *parent, struct gate_err *err)
 {
 	const char *where = getenv("GATE_SCRATCH_ROOT");
 	const char *tmp = getenv("TMPDIR");
@@ -44,24 +44,24 @@ static char *make_scratch_root(const char *parent)
 	path = xasprintf("%s/scratch-XXXXXX", where);
 	if (mkdtemp(path))
 		return path;
-	error("cannot create a scratch directory \"%s\":", path);
+	error_to(err, "cannot create a scratch directory \"%s\":", path);
 	free(path);
 	return NULL;
 }
 
 int layout_init(struct layout *l, int env_pad, int scratch,
-		unsigned long seed, const char *parent)
+		unsigned long seed, const char *parent, struct gate_err *err)
 {
 	size_t i, n = 0;
 
 	l->env_pad = env_pad;
 	l->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!l->rng)
-		return error("cannot allocate a random generator");
+		return error_to(err, "cannot allocate a random generator");
 	/* a stream apart from the pair order's, still replayed by --seed */
 	gsl_rng_set(l->rng, seed_derive(seed, "layout", 0));
 	if (scratch) {
-		l->scratch_root = make_scratch_root(parent);
+		l->scratch_root = make_scratch_root(parent, err);
 		if (!l->scratch_root)
 			return -1;
 		l->scratch = xasprintf("%s/t", l->scratch_root);
@@ -329,7 +329,7 @@ static int parse_cpus(unsigned char *set, const char *list)
 	return any ? 0 : -1;
 }
 
-int layout_pin(const char *list, char **warn)
+int layout_pin(const char *list, char **warn, struct gate_err *err)
 {
 	unsigned char want[OS_CPU_MAX], isolated[OS_CPU_MAX];
 	char buf[256] = "";
@@ -337,15 +337,15 @@ int layout_pin(const char *list, char **warn)
 
 	*warn = NULL;
 	if (!os_has(OS_AFFINITY))
-		return error("--pin %s: CPU pinning is not available on this "
-			     "system (it needs Linux's sched_setaffinity): "
-			     "leave --pin out", list);
+		return error_to(err, "--pin %s: CPU pinning is not available "
+				"on this system (it needs Linux's "
+				"sched_setaffinity): leave --pin out", list);
 	if (parse_cpus(want, list) < 0)
-		return error("--pin \"%s\" is not a CPU list: give CPU numbers "
-			     "like 1, 0-1 or 0,2-3", list);
+		return error_to(err, "--pin \"%s\" is not a CPU list: give CPU "
+				"numbers like 1, 0-1 or 0,2-3", list);
 	if (os_set_affinity(want, OS_CPU_MAX) < 0)
-		return error("cannot pin to CPUs \"%s\" (do they exist? see "
-			     "nproc):", list);
+		return error_to(err, "cannot pin to CPUs \"%s\" (do they "
+				"exist? see nproc):", list);
 	/* pinning helps on an isolated core, and can hurt on a shared one */
 	if (os_fact(OS_FACT_ISOLATED, buf, sizeof(buf)) < 0 || !buf[0] ||
 	    parse_cpus(isolated, buf) < 0)

@@ -24,16 +24,18 @@ struct layout {
 	char *tmp_var;		/* "GATE_TMPDIR=..." */
 	unsigned long pad_total, samples;	/* for the report */
 };
+struct gate_err;
+
 #define LAYOUT_INIT { 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
 
 /*
  * Set up for a run: env_pad turns padding on; scratch creates a private
  * directory under $GATE_SCRATCH_ROOT if set, else under parent (gate puts
  * it beside the checkouts), else $TMPDIR or /tmp. seed seeds the padding's
- * own RNG.
+ * own RNG. Messages go to *err when err is not NULL (error_to).
  */
 int layout_init(struct layout *l, int env_pad, int scratch,
-		unsigned long seed, const char *parent);
+		unsigned long seed, const char *parent, struct gate_err *err);
 /*
  * Before a sample: draw the padding, create an empty $GATE_TMPDIR, and set
  * *envp to the environment the sample gets. Returns 0 or -1.
@@ -54,8 +56,9 @@ int remove_tree(const char *path);
  * Pin gate and so every benchmark process it starts to the CPUs in list
  * ("1", "0-1", "0,2-3"). Sets *warn (malloc'd) to a warning when pinning
  * is likely to hurt (a CPU that is not isolated), else NULL. Linux only;
- * elsewhere an error. Returns 0 or -1.
+ * elsewhere an error. Returns 0 or -1 (its message in *err, when not
+ * NULL).
  */
-int layout_pin(const char *list, char **warn);
+int layout_pin(const char *list, char **warn, struct gate_err *err);
 
 #endif

@@ -39,7 +39,7 @@ static void test_plan__target_halfwidth_follows_base(void)
 	CHECK(parse(&head, "{\"benchmarks\": [{\"name\": \"x\", \"run\": "
 		    "[\"./b\"], \"min_effect\": 0.5, \"target_halfwidth\": "
 		    "0.6}]}") == 0);
-	if (plan_make(&p, &head, &base, NULL, &o) < 0 || p.n != 1) {
+	if (plan_make(&p, &head, &base, NULL, &o, NULL) < 0 || p.n != 1) {
 		CHECK(!"a plan of one benchmark");
 		return;
 	}
@@ -50,7 +50,7 @@ static void test_plan__target_halfwidth_follows_base(void)
 
 	/* --policy head: head's, and still listed */
 	o.policy_head = 1;
-	CHECK(plan_make(&p, &head, &base, NULL, &o) == 0);
+	CHECK(plan_make(&p, &head, &base, NULL, &o, NULL) == 0);
 	CHECK_NEAR(p.bench[0].target_halfwidth, 0.6, 1e-12);
 	CHECK(has_diff(&p, "target_halfwidth of `x`"));
 	plan_release(&p);

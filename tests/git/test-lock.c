@@ -16,13 +16,15 @@ static void test_git__lock_excludes_second_holder(void)
 {
 	char *path, *s, pid[32], stamp[32];
 	int fd1 = -1, fd2 = -1, fd3 = -1;
+	struct gate_err err = { "" };
+	char *err_printed;
 	long got = 0;
 	size_t len;
 
 	begin();
 	path = at("gate/lock");	/* gate/ does not exist yet */
 	snprintf(pid, sizeof(pid), "pid %ld,", (long)getpid());
-	CHECK(repo_lock(&fd1, path) == 0);
+	CHECK(repo_lock(&fd1, path, NULL) == 0);
 	CHECK(fd1 >= 0);
 	s = read_whole(scratch, "gate/lock", &len);
 	CHECK(s && sscanf(s, "pid %ld\nstarted %31s\n", &got, stamp) == 2);
@@ -31,14 +33,21 @@ static void test_git__lock_excludes_second_holder(void)
 	      stamp[19] == 'Z');
 	free(s);
 	/* flock belongs to an open file description: a second open conflicts */
-	CHECK(repo_lock(&fd2, path) == -1);
+	CHECK(repo_lock(&fd2, path, NULL) == -1);
 	CHECK(fd2 == -1);
 	CHECK_CONTAINS(msg, "another gate run holds");
 	CHECK_CONTAINS(msg, pid);
 	CHECK_CONTAINS(msg, "wait for it to finish");
+	/* with a record: the same words there, nothing printed */
+	err_printed = xstrdup(msg);
+	msg[0] = '\0';
+	CHECK(repo_lock(&fd2, path, &err) == -1);
+	CHECK_STR(err.msg, err_printed);
+	CHECK_STR(msg, "");
+	free(err_printed);
 	repo_unlock(fd1, path);
 	CHECK(!exists(scratch, "gate/lock"));
-	CHECK(repo_lock(&fd3, path) == 0);
+	CHECK(repo_lock(&fd3, path, NULL) == 0);
 	repo_unlock(fd3, path);
 	free(path);
 	end();
@@ -60,7 +69,7 @@ static void test_git__lock_held_by_other_process(void)
 	if (child == 0) {
 		int cfd;
 
-		c = repo_lock(&cfd, path) == 0 ? 'y' : 'n';
+		c = repo_lock(&cfd, path, NULL) == 0 ? 'y' : 'n';
 		free(path);
 		if (write(ready[1], &c, 1) != 1 || read(quit[0], &c, 1) < 0)
 			_exit(2);
@@ -68,13 +77,13 @@ static void test_git__lock_held_by_other_process(void)
 	}
 	CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
 	snprintf(pid, sizeof(pid), "pid %ld,", (long)child);
-	CHECK(repo_lock(&fd, path) == -1);
+	CHECK(repo_lock(&fd, path, NULL) == -1);
 	CHECK_CONTAINS(msg, pid);
 	CHECK_CONTAINS(msg, "started ");
 	CHECK(write(quit[1], "q", 1) == 1);
 	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 0);
-	CHECK(repo_lock(&fd, path) == 0);
+	CHECK(repo_lock(&fd, path, NULL) == 0);
 	repo_unlock(fd, path);
 	close(ready[0]);
 	close(ready[1]);

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "common/error.h"
+
 #include "tests/git/fixture.h"
 #include "tests/harness.h"
 #include "common/banned.h"
@@ -202,25 +204,25 @@ static void test_git__read_file(void)
 	dir = make_repo("f");
 	CHECK(repo_open(&r, dir) == 0);
 	if (r && repo_resolve(&rev, r, "HEAD") == 0) {
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt")
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub/d.txt", NULL)
 		      == 0);
 		CHECK_STR(data, "d\n");
 		CHECK(len == 2);
 		free(data);
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "a.txt") == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "a.txt", NULL) == 0);
 		CHECK_STR(data, "a2\n");
 		free(data);
 		msg[0] = '\0';
 		/* missing: 0 with no data, nothing said */
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json")
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "gate.json", NULL)
 		      == 0);
 		CHECK(data == NULL && len == 0);
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such") == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "no/such", NULL) == 0);
 		CHECK(data == NULL);
 		CHECK_STR(msg, "");
-		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub") == -1);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "sub", NULL) == -1);
 		CHECK_CONTAINS(msg, "\"sub\"");
-		CHECK(repo_read_file(&data, &len, r, "zz", "a.txt") == -1);
+		CHECK(repo_read_file(&data, &len, r, "zz", "a.txt", NULL) == -1);
 		repo_rev_release(&rev);
 	}
 	repo_free(r);
@@ -323,7 +325,7 @@ static void test_git__default_base_is_head_with_changes(void)
 	CHECK(repo_open(&r, dir) == 0);
 	if (r) {
 		/* uncommitted changes, no upstream: "what am I about to commit" */
-		CHECK(repo_default_base_why(&base, &how, &why, r, 1) == 0);
+		CHECK(repo_default_base_why(&base, &how, &why, r, 1, NULL) == 0);
 		CHECK_STR(base, head);
 		CHECK_STR(how, "HEAD");
 		CHECK_STR(why, "no upstream branch, working tree has changes");
@@ -331,7 +333,7 @@ static void test_git__default_base_is_head_with_changes(void)
 		free(how);
 		free(why);
 		/* clean: the parent, and why */
-		CHECK(repo_default_base_why(&base, &how, &why, r, 0) == 0);
+		CHECK(repo_default_base_why(&base, &how, &why, r, 0, NULL) == 0);
 		CHECK_STR(base, parent);
 		CHECK_STR(how, "HEAD~1");
 		CHECK_STR(why, "no upstream branch, working tree clean");
@@ -371,7 +373,54 @@ static void test_git__default_base_none_for_single_commit(void)
 	end();
 }
 
+/*
+ * With a struct gate_err, a failure's message goes into it, word for word
+ * what error() would have printed, and nothing is printed (msg, the
+ * fixture's capture of error(), stays empty): gate run quotes it in its
+ * report.
+ */
+static void test_git__errors_go_to_the_callers_record(void)
+{
+	struct repo_rev rev = REPO_REV_INIT;
+	struct repo *r = NULL;
+	struct gate_err err = { "" };
+	char *dir, *base = NULL, *how = NULL, *data = NULL;
+	size_t len = 0;
+
+	begin();
+	dir = at("one");
+	sh("git init -q -b main '%s'", dir);
+	write_file(dir, "f", "1\n");
+	sh("cd '%s' && ln -s f link && git add f link && " GIT " commit -qm one",
+	   dir);
+	CHECK(repo_open(&r, dir) == 0);
+	if (r) {
+		CHECK(repo_resolve_to(&rev, r, "nosuch", &err) == -1);
+		CHECK_CONTAINS(err.msg, "unknown revision \"nosuch\"");
+		CHECK_STR(msg, "");
+		/* the same words error() prints */
+		CHECK(repo_resolve(&rev, r, "nosuch") == -1);
+		CHECK_STR(msg, err.msg);
+		msg[0] = '\0';
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0, &err) ==
+		      -1);
+		CHECK_CONTAINS(err.msg, "no base: HEAD has no parent");
+		CHECK(base == NULL && how == NULL);
+		CHECK(repo_resolve_to(&rev, r, "HEAD", &err) == 0);
+		CHECK(repo_read_file(&data, &len, r, rev.tree, "link", &err) ==
+		      -1);
+		CHECK_CONTAINS(err.msg, "is a symlink (to \"f\")");
+		CHECK(data == NULL);
+		CHECK_STR(msg, "");
+		repo_rev_release(&rev);
+	}
+	repo_free(r);
+	free(dir);
+	end();
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_git__errors_go_to_the_callers_record),
 	TEST(test_git__open_from_subdirectory),
 	TEST(test_git__open_refuses_bare_repository),
 	TEST(test_git__open_outside_repository),

@@ -67,7 +67,7 @@ static void test_git__accepts_from_base_to_head_only(void)
 	head = out("git -C '%s' rev-parse HEAD", dir);
 	CHECK(repo_open(&r, dir) == 0);
 	if (r) {
-		CHECK(repo_accepts(&a, &n, r, base, head) == 0);
+		CHECK(repo_accepts(&a, &n, r, base, head, NULL) == 0);
 		CHECK(n == 2);
 		if (n == 2) {
 			/* newest first; the malformed one was a warning */
@@ -81,11 +81,11 @@ static void test_git__accepts_from_base_to_head_only(void)
 		CHECK_CONTAINS(msg, "gives no bound");
 		repo_accepts_release(a, n);
 		/* base == head: nothing between them */
-		CHECK(repo_accepts(&a, &n, r, head, head) == 0);
+		CHECK(repo_accepts(&a, &n, r, head, head, NULL) == 0);
 		CHECK(n == 0);
 		repo_accepts_release(a, n);
 		/* no base: every commit of head */
-		CHECK(repo_accepts(&a, &n, r, "", head) == 0);
+		CHECK(repo_accepts(&a, &n, r, "", head, NULL) == 0);
 		CHECK(n == 3);
 		repo_accepts_release(a, n);
 	}

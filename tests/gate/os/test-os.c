@@ -122,7 +122,7 @@ static void test_os__pinning_says_when_it_cannot(void)
 	char msg[512] = "", *warn = NULL;
 
 	error_capture(msg, sizeof(msg), 1);
-	CHECK(layout_pin("0-x", &warn) == -1);
+	CHECK(layout_pin("0-x", &warn, NULL) == -1);
 	error_capture(NULL, 0, 0);
 	CHECK(warn == NULL);
 	if (linux_layer()) {
@@ -149,7 +149,7 @@ static void test_os__counters_without_perf_fall_to_valgrind(void)
 	CHECK_CONTAINS(why, "not available on this system");
 	CHECK(counter_perf_open(0) == -1);
 	error_capture(msg, sizeof(msg), 1);
-	r = counter_select(&got, &vg, COUNTER_PERF, "benchmark \"b\"");
+	r = counter_select(&got, &vg, COUNTER_PERF, "benchmark \"b\"", NULL);
 	error_capture(NULL, 0, 0);
 	CHECK(r == -1);
 	CHECK_CONTAINS(msg, "\"counter\": \"valgrind\"");
@@ -164,7 +164,7 @@ static void test_os__allocation_counting_needs_the_preload(void)
 
 	setenv("GATE_ALLOC_LIB", "/nonexistent/libgate-alloc.so", 1);
 	error_capture(msg, sizeof(msg), 1);
-	r = alloc_lib_find(&lib);
+	r = alloc_lib_find(&lib, NULL);
 	error_capture(NULL, 0, 0);
 	unsetenv("GATE_ALLOC_LIB");
 	CHECK(r == -1);
