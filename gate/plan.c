@@ -193,24 +193,15 @@ static void policy(struct plan *p, const struct config *cfg,
 					      base->benches[i].name));
 }
 
-/*
- * --filter must compile before anything runs. Said as
- * suite_filter_compile says it (which prints, and takes no struct
- * gate_err): the same message, for gate run's report.
- */
+/* --filter must compile before anything runs. */
 static int filter_check(const char *filter, struct gate_err *err)
 {
-	char msg[256];
 	regex_t rx;
-	int rc = regcomp(&rx, filter, REG_EXTENDED | REG_NOSUB);
 
-	if (!rc) {
-		regfree(&rx);
-		return 0;
-	}
-	regerror(rc, &rx, msg, sizeof(msg));
-	return error_to(err, "--filter \"%s\" is not a valid POSIX extended "
-			"regular expression: %s", filter, msg);
+	if (suite_filter_compile(&rx, filter, err) < 0)
+		return -1;
+	regfree(&rx);
+	return 0;
 }
 
 int plan_make(struct plan *p, const struct config *cfg,

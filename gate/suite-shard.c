@@ -604,7 +604,7 @@ int suite_list_plan(FILE *out, const struct run_report *r,
 	double level;
 
 	if (p->filter) {
-		if (suite_filter_compile(&rx, p->filter) < 0)
+		if (suite_filter_compile(&rx, p->filter, NULL) < 0)
 			return -1;
 		have_rx = 1;
 	}
@@ -657,7 +657,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	if (i == r->n)
 		return 0;
 	if (p->filter) {
-		if (suite_filter_compile(&rx, p->filter) < 0)
+		if (suite_filter_compile(&rx, p->filter, NULL) < 0)
 			return -1;
 		have_rx = 1;
 	}

@@ -302,7 +302,8 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 	}
 }
 
-int suite_filter_compile(regex_t *rx, const char *filter)
+int suite_filter_compile(regex_t *rx, const char *filter,
+			 struct gate_err *err)
 {
 	char msg[256];
 	int rc = regcomp(rx, filter, REG_EXTENDED | REG_NOSUB);
@@ -310,8 +311,8 @@ int suite_filter_compile(regex_t *rx, const char *filter)
 	if (!rc)
 		return 0;
 	regerror(rc, rx, msg, sizeof(msg));
-	return error("--filter \"%s\" is not a valid POSIX extended regular "
-		     "expression: %s", filter, msg);
+	return error_to(err, "--filter \"%s\" is not a valid POSIX extended "
+			"regular expression: %s", filter, msg);
 }
 
 int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
@@ -323,7 +324,7 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 	int have_rx = 0;
 
 	if (filter) {
-		if (suite_filter_compile(&rx, filter) < 0)
+		if (suite_filter_compile(&rx, filter, NULL) < 0)
 			return -1;
 		have_rx = 1;
 	}

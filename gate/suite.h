@@ -86,6 +86,7 @@ void suite_shard_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		     const char *const *names, size_t n);
 void suite_filter_release(struct bench_cfg *out);
 struct measure_opts;
+struct gate_err;
 /*
  * A round of more pairs for suite case i of r, to total: the suite re-runs
  * with its harness's filter on the unresolved cases of the suite at case
@@ -100,8 +101,9 @@ int suite_grow(struct run_report *r, size_t i, unsigned total,
  * its harness cannot filter.
  */
 int suite_raise_pairs(struct bench_run *br, unsigned need);
-/* Compile --filter into rx (regfree it); 0, or -1 after error(). */
-int suite_filter_compile(regex_t *rx, const char *filter);
+/* Compile --filter into rx (regfree it); 0, or -1 after error_to(err). */
+int suite_filter_compile(regex_t *rx, const char *filter,
+			 struct gate_err *err);
 void suite_owned_release(struct suite_owned *own);
 /*
  * 1 when unit, printed by a suite of format f beside a case's time,
