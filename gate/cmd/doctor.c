@@ -17,9 +17,10 @@ const char cmd_doctor_usage[] =
 	"usage: gate doctor\n"
 	"\n"
 	"Checks SMT, the frequency governor, turbo, virtualisation, the load\n"
-	"average, CPU count and isolation, hardware counters and ASLR, and\n"
-	"says what each means for measurements and how to fix it: \"ok\",\n"
-	"\"WARN\", \"??\" (gate cannot tell) or \"note\" (a way around it).\n"
+	"average, CPU count and isolation, a container and its CPU quota,\n"
+	"hardware counters and ASLR, and says what each means for\n"
+	"measurements and how to fix it: \"ok\", \"WARN\", \"??\" (gate\n"
+	"cannot tell) or \"note\" (a way around it).\n"
 	"exit: 0 (advice only)\n";
 
 enum state { OK, WARN, UNKNOWN, NOTE };
@@ -196,6 +197,37 @@ static void neighbour_lines(const struct machine *m)
 		     "optional: boot with isolcpus=N and run gate run --pin N");
 }
 
+/* A container, and the CPU time its cgroup may use (CFS quota). */
+static void container_lines(const struct machine *m)
+{
+	double cpus = strtod(m->cpu_quota, NULL);
+	char meaning[320];
+
+	if (!strcmp(m->container, "unknown"))
+		line("container", m->container, UNKNOWN, "gate cannot read "
+		     "/proc/self/cgroup", NULL);
+	else
+		line("container", m->container, strcmp(m->container, "none") ?
+		     NOTE : OK, "a container shares its host's kernel and "
+		     "CPUs with the other containers there: their load is "
+		     "noise gate cannot see", "none needed; gate calibrate "
+		     "measures how much noise this machine has");
+	if (!strcmp(m->cpu_quota, "unknown")) {
+		line("cpu quota", m->cpu_quota, UNKNOWN, "gate cannot read "
+		     "the cgroup's cpu.max or cpu.cfs_quota_us", NULL);
+		return;
+	}
+	snprintf(meaning, sizeof(meaning), "this cgroup may use %s per "
+		 "period; whatever runs beyond that (a benchmark's threads, "
+		 "gate, a build beside it) is paused until the next period, "
+		 "tens of milliseconds added to a sample's wall time at "
+		 "random", m->cpu_quota);
+	item("cpu quota", m->cpu_quota, cpus <= 0 || cpus >= (double)m->cores,
+	     meaning, "run the job without a CPU limit (docker --cpus, "
+	     "Kubernetes limits.cpu) or with one above the CPUs it uses, or "
+	     "gate \"metric\": \"cpu\", which such pauses do not add to");
+}
+
 static void aslr_line(const struct machine *m)
 {
 	if (!strcmp(m->aslr, "unknown"))
@@ -233,6 +265,7 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 	cpu_lines(&m);
 	clock_lines(&m);
 	neighbour_lines(&m);
+	container_lines(&m);
 	counters_line(&m);
 	aslr_line(&m);
 	printf("\n%d warning%s, %d unknown%s. gate run records these facts "

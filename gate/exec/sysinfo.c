@@ -77,6 +77,22 @@ static void read_aslr(struct machine *m)
 		     v[0] == '1' ? "partial" : "on");
 }
 
+/* The container and the CPU time its cgroup may use. */
+static void read_container(struct machine *m)
+{
+	double cpus;
+
+	if (os_container(m->container, sizeof(m->container)) < 0)
+		copy(m->container, sizeof(m->container), "unknown");
+	if (os_cpu_quota(&cpus) < 0)
+		copy(m->cpu_quota, sizeof(m->cpu_quota), "unknown");
+	else if (cpus <= 0)
+		copy(m->cpu_quota, sizeof(m->cpu_quota), "none");
+	else
+		snprintf(m->cpu_quota, sizeof(m->cpu_quota), "%.3g CPU%s",
+			 cpus, cpus == 1 ? "" : "s");
+}
+
 /*
  * Whether this process may count instructions: a real perf_event_open of
  * the hardware instruction counter on itself, closed at once. Denied,
@@ -194,6 +210,7 @@ void machine_read(struct machine *m)
 		copy(m->isolated, sizeof(m->isolated), "unknown");
 	else if (!m->isolated[0])
 		copy(m->isolated, sizeof(m->isolated), "none");
+	read_container(m);
 	read_counters(m);
 	read_load(m->load_before);
 	m->load_after[0] = m->load_after[1] = m->load_after[2] = -1;

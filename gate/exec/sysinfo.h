@@ -18,6 +18,10 @@ struct machine {
 	char kernel[128];
 	char aslr[16];		/* "on", "partial", "off", "unknown" */
 	char isolated[64];	/* isolated CPU list, "none", "unknown" */
+	char container[32];	/* "docker", "kubernetes", ..., "none",
+				   "unknown" */
+	char cpu_quota[48];	/* the cgroup's CPU limit: "1.5 CPUs",
+				   "none", "unknown" */
 	int perf_paranoid;	/* perf_event_paranoid, or -99 unknown */
 	char counters[96];	/* "available", "unavailable (why)", ... */
 	int pmu;		/* a hardware PMU is exposed (perf's "cpu"

@@ -138,6 +138,113 @@ int os_pmu_registered(void)
 	       exists_sys("/sys/bus/event_source/devices/armv8_pmuv3_0/type");
 }
 
+int os_container(char *buf, size_t size)
+{
+	static const char *const kinds[] = {
+		"kubepods", "kubernetes", "docker", "docker", "containerd",
+		"containerd", "lxc", "lxc"
+	};
+	char line[512];
+	FILE *f;
+	size_t i;
+
+	if (exists_sys("/.dockerenv")) {
+		snprintf(buf, size, "docker");
+		return 0;
+	}
+	if (exists_sys("/run/.containerenv")) {
+		snprintf(buf, size, "podman");
+		return 0;
+	}
+	if (!(f = open_sys("/proc/self/cgroup")))
+		return -1;
+	snprintf(buf, size, "none");
+	while (fgets(line, sizeof(line), f))
+		for (i = 0; i < sizeof(kinds) / sizeof(*kinds); i += 2)
+			if (strstr(line, kinds[i])) {
+				snprintf(buf, size, "%s", kinds[i + 1]);
+				fclose(f);
+				return 0;
+			}
+	fclose(f);
+	return 0;
+}
+
+/* The first number pair of file path ("max 100000" reads as q < 0). */
+static int read_pair(const char *path, double *q, double *period)
+{
+	char line[128];
+	FILE *f = open_sys(path);
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	if (!strncmp(line, "max", 3)) {
+		*q = -1;
+		return 0;
+	}
+	return sscanf(line, "%lf %lf", q, period) >= 1 ? 0 : -1;
+}
+
+/* Tighten *cpus by the limit in dir (v2 cpu.max, else v1's pair). */
+static int quota_at(const char *dir, double *cpus)
+{
+	char path[4096];
+	double q = -1, period = 100000;
+	int found;
+
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpu.max", dir);
+	found = read_pair(path, &q, &period) == 0;
+	if (!found) {
+		snprintf(path, sizeof(path),
+			 "/sys/fs/cgroup/cpu%s/cpu.cfs_quota_us", dir);
+		found = read_pair(path, &q, &period) == 0;
+		snprintf(path, sizeof(path),
+			 "/sys/fs/cgroup/cpu%s/cpu.cfs_period_us", dir);
+		if (found && read_pair(path, &period, &period) < 0)
+			period = 100000;
+	}
+	if (found && q > 0 && period > 0 &&
+	    (*cpus == 0 || q / period < *cpus))
+		*cpus = q / period;
+	return found;
+}
+
+int os_cpu_quota(double *cpus)
+{
+	char line[512], dir[512] = "";
+	FILE *f = open_sys("/proc/self/cgroup");
+	int found = 0;
+	char *slash;
+
+	*cpus = 0;
+	if (f) {
+		/* v2's "0::/path", else v1's cpu controller line */
+		while (fgets(line, sizeof(line), f)) {
+			char *p = strrchr(line, ':');
+
+			line[strcspn(line, "\n")] = '\0';
+			if (p && (!strncmp(line, "0::", 3) ||
+				  strstr(line, ":cpu,") || strstr(line, ":cpu:")))
+				snprintf(dir, sizeof(dir), "%s",
+					 strcmp(p + 1, "/") ? p + 1 : "");
+		}
+		fclose(f);
+	}
+	/* from the process's cgroup up to the root: the tightest limit */
+	for (;;) {
+		found |= quota_at(dir, cpus);
+		if (!dir[0] || !(slash = strrchr(dir, '/')))
+			break;
+		*slash = '\0';
+	}
+	return found ? 0 : -1;
+}
+
 int os_perf_instructions(pid_t pid, unsigned flags)
 {
 	struct perf_event_attr a;

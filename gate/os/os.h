@@ -57,6 +57,21 @@ int os_cpuinfo(struct os_cpuinfo *ci);
 /* 1 when a hardware PMU is registered with perf, else 0. */
 int os_pmu_registered(void);
 /*
+ * The container this process runs in, from its marks: "docker"
+ * (/.dockerenv), "podman" (/run/.containerenv), or a name in
+ * /proc/self/cgroup ("kubernetes", "docker", "containerd", "lxc"); "none"
+ * when there is no mark. Returns 0, or -1 when unknown (the stub).
+ */
+int os_container(char *buf, size_t size);
+/*
+ * The CPU time this process's cgroup may use, in CPUs (1.5: 150 ms per
+ * 100 ms period), the tightest limit on the path from its cgroup up to
+ * the root (v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us); 0 when
+ * there is none. Returns 0, or -1 when unknown (no cgroup files; the
+ * stub).
+ */
+int os_cpu_quota(double *cpus);
+/*
  * 1 when GATE_SYSROOT fakes the machine's files: then nothing may be
  * probed on the real machine (counters, load, CPU count come from the
  * files). Always 0 in the stub.

@@ -39,6 +39,19 @@ int os_cpuinfo(struct os_cpuinfo *ci)
 	return -1;
 }
 
+int os_container(char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	return -1;
+}
+
+int os_cpu_quota(double *cpus)
+{
+	*cpus = 0;
+	return -1;
+}
+
 int os_pmu_registered(void)
 {
 	return 0;

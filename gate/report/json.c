@@ -59,6 +59,8 @@ static cJSON *machine_json(const struct machine *m)
 	cJSON_AddStringToObject(o, "kernel", m->kernel);
 	cJSON_AddStringToObject(o, "aslr", m->aslr);
 	cJSON_AddStringToObject(o, "isolated_cpus", m->isolated);
+	cJSON_AddStringToObject(o, "container", m->container);
+	cJSON_AddStringToObject(o, "cpu_quota", m->cpu_quota);
 	cJSON_AddStringToObject(o, "hardware_counters", m->counters);
 	if (m->perf_paranoid != -99)
 		cJSON_AddNumberToObject(o, "perf_event_paranoid",

@@ -54,6 +54,8 @@ static void load_machine(struct machine *m, const cJSON *o)
 	load_string(m->kernel, sizeof(m->kernel), o, "kernel");
 	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
 	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
+	load_string(m->container, sizeof(m->container), o, "container");
+	load_string(m->cpu_quota, sizeof(m->cpu_quota), o, "cpu_quota");
 	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
 	m->perf_paranoid = (int)load_whole(o, "perf_event_paranoid", -99, -99, 99);
 	for (i = 0; i < 3; i++) {

@@ -580,7 +580,9 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 		"turbo %s, virtualisation %s, %s", m->cpu, m->cores, m->smt,
 		m->governor, m->turbo, m->virt, m->kernel));
 	add_line(v, xasprintf("ASLR %s, isolated CPUs %s, hardware counters "
-			      "%s", m->aslr, m->isolated, m->counters));
+			      "%s, container %s, CPU quota %s", m->aslr,
+			      m->isolated, m->counters, m->container,
+			      m->cpu_quota));
 	add_line(v, xasprintf("load: %.2f before, %.2f after; gate %s",
 			      m->load_before[0], m->load_after[0],
 			      GATE_VERSION));

@@ -16,6 +16,10 @@ fake_machine() {
 	echo 0-3 >"$1/sys/devices/system/cpu/online"
 	echo 0 >"$1/sys/devices/system/cpu/smt/active"
 	echo >"$1/sys/devices/system/cpu/isolated"
+	# cgroup v2, no container, no CPU limit
+	mkdir -p "$1/proc/self" "$1/sys/fs/cgroup"
+	echo "0::/" >"$1/proc/self/cgroup"
+	echo "max 100000" >"$1/sys/fs/cgroup/cpu.max"
 }
 VM=$SCRATCH/vm
 fake_machine "$VM"
@@ -37,6 +41,43 @@ expect_not_in "$OUT" "perf_event_paranoid=1"
 expect_not_in "$OUT" "cannot be measured here"
 expect_not_in "$OUT" "taskset"
 expect_in "$OUT" "--pin"
+grep -q '^ok   container *none' "$OUT" || fail "no container mark: none"
+grep -q '^ok   cpu quota *none' "$OUT" || fail "cpu.max max: no quota"
+
+# docker (/.dockerenv, empty) with 1.5 CPUs of 4 (cgroup v2): a warning
+DK=$SCRATCH/docker
+fake_machine "$DK"
+: >"$DK/.dockerenv"
+echo "150000 100000" >"$DK/sys/fs/cgroup/cpu.max"
+GATE_SYSROOT=$DK gate_run 0 doctor
+grep -q '^note container *docker' "$OUT" || fail "/.dockerenv: docker"
+grep -q '^WARN cpu quota *1.5 CPUs' "$OUT" || fail "1.5 of 4 CPUs: a warning"
+expect_in "$OUT" "paused until the next period"
+# the same limit on 1 CPU cannot bind: ok
+echo 0 >"$DK/sys/devices/system/cpu/online"
+echo "100000 100000" >"$DK/sys/fs/cgroup/cpu.max"
+GATE_SYSROOT=$DK gate_run 0 doctor
+grep -q '^ok   cpu quota *1 CPU$' "$OUT" || fail "1 CPU of 1: ok"
+
+# Kubernetes on cgroup v1: the tightest limit from the pod's cgroup up
+K8=$SCRATCH/k8s
+fake_machine "$K8"
+rm "$K8/sys/fs/cgroup/cpu.max"
+printf '5:memory:/kubepods/burstable/pod1/c1\n4:cpu,cpuacct:/kubepods/burstable/pod1/c1\n' >"$K8/proc/self/cgroup"
+mkdir -p "$K8/sys/fs/cgroup/cpu/kubepods/burstable/pod1/c1"
+echo 200000 >"$K8/sys/fs/cgroup/cpu/kubepods/burstable/pod1/c1/cpu.cfs_quota_us"
+echo 100000 >"$K8/sys/fs/cgroup/cpu/kubepods/burstable/pod1/c1/cpu.cfs_period_us"
+echo 50000 >"$K8/sys/fs/cgroup/cpu/kubepods/burstable/pod1/cpu.cfs_quota_us"
+echo 100000 >"$K8/sys/fs/cgroup/cpu/kubepods/burstable/pod1/cpu.cfs_period_us"
+echo -1 >"$K8/sys/fs/cgroup/cpu/cpu.cfs_quota_us"
+GATE_SYSROOT=$K8 gate_run 0 doctor
+grep -q '^note container *kubernetes' "$OUT" || fail "kubepods: kubernetes"
+grep -q '^WARN cpu quota *0.5 CPUs' "$OUT" || fail "the pod's 0.5 CPUs, not the container's 2"
+# no cgroup files at all: unknown, never ok
+rm -r "$K8/sys/fs/cgroup" "$K8/proc/self"
+GATE_SYSROOT=$K8 gate_run 0 doctor
+grep -q '^??   container *unknown' "$OUT" || fail "no cgroup file: container unknown"
+grep -q '^??   cpu quota *unknown' "$OUT" || fail "no cgroup file: quota unknown"
 
 # the same VM without valgrind: cannot be measured, and what to install
 GATE_SYSROOT=$VM GATE_VALGRIND= PATH=$SCRATCH/empty gate_run 0 doctor

@@ -61,6 +61,10 @@ static void fake_root(char *root, size_t size)
 	put(root, "/sys/devices/system/cpu/isolated", "6-7\n");
 	put(root, "/sys/bus/event_source/devices/cpu/type", "4\n");
 	put(root, "/sys/class/dmi/id/sys_vendor", "QEMU\n");
+	put(root, "/run/.containerenv", "");
+	put(root, "/proc/self/cgroup", "0::/user.slice/job\n");
+	put(root, "/sys/fs/cgroup/user.slice/job/cpu.max", "max 100000\n");
+	put(root, "/sys/fs/cgroup/user.slice/cpu.max", "250000 100000\n");
 }
 
 static void rm_root(const char *root)
@@ -92,6 +96,9 @@ static void test_os__facts_come_from_the_layer(void)
 		CHECK_STR(m.virt, "hypervisor (QEMU)");
 		CHECK_STR(m.aslr, "partial");
 		CHECK_STR(m.isolated, "6-7");
+		CHECK_STR(m.container, "podman");
+		/* the job has none, its parent slice 2.5 CPUs */
+		CHECK_STR(m.cpu_quota, "2.5 CPUs");
 		CHECK_STR(m.governor, "unknown");
 		CHECK(m.cores == 6);
 		CHECK(m.perf_paranoid == 3);
@@ -109,6 +116,8 @@ static void test_os__facts_come_from_the_layer(void)
 		CHECK_STR(m.smt, "unknown");
 		CHECK_STR(m.turbo, "unknown");
 		CHECK_STR(m.isolated, "unknown");
+		CHECK_STR(m.container, "unknown");
+		CHECK_STR(m.cpu_quota, "unknown");
 		CHECK(m.perf_paranoid == -99);
 		CHECK_STR(m.counters,
 			  "unavailable (not supported on this system)");

@@ -134,6 +134,8 @@ static void common(struct model *m, const char *name)
 	snprintf(mc->kernel, sizeof(mc->kernel), "Linux 6.1.0");
 	snprintf(mc->aslr, sizeof(mc->aslr), "on");
 	snprintf(mc->isolated, sizeof(mc->isolated), "none");
+	snprintf(mc->container, sizeof(mc->container), "none");
+	snprintf(mc->cpu_quota, sizeof(mc->cpu_quota), "none");
 	snprintf(mc->counters, sizeof(mc->counters), "available");
 	mc->perf_paranoid = 2;
 	mc->load_before[0] = 0.5;
