@@ -165,7 +165,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			while (adaptive_next(&a, &r, sim_elapsed(&s), &want))
 				adaptive_look(&a, &r, &want,
 					      sim_measure(&s, want.i,
-							  want.total));
+							  want.total) == 0);
 			adaptive_finish(&r);
 			suite = r.suite;
 			for (i = 0; i < r.n; i++) {

@@ -325,11 +325,11 @@ int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
 }
 
 void adaptive_look(struct adaptive *a, struct run_report *r,
-		   const struct adaptive_want *want, int rc)
+		   const struct adaptive_want *want, int measured)
 {
 	struct run_bench *b = &r->b[want->i];
 
-	if (rc == 0) {
+	if (measured) {
 		look(r, b, want->look, a->alpha, a->opt.strict);
 		return;
 	}

@@ -94,12 +94,13 @@ void adaptive_begin(struct adaptive *a, struct run_report *r,
 int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
 		  struct adaptive_want *want);
 /*
- * After the pipeline measured want (rc 0; -1 with the run's error set, or
- * a signal): the look's analysis into r->b[want->i].result and its view,
- * or an error verdict. Decisions are made here and nowhere after.
+ * After the pipeline measured want (measured 1), or could not (0: the
+ * run's error set, or gate interrupted): the look's analysis into
+ * r->b[want->i].result and its view, or an error verdict. Decisions are
+ * made here and nowhere after.
  */
 void adaptive_look(struct adaptive *a, struct run_report *r,
-		   const struct adaptive_want *want, int rc);
+		   const struct adaptive_want *want, int measured);
 /*
  * Once every look is taken: the accepted regressions (r->accept) applied
  * to the failing benchmarks (verdict_accept_bench), then the suite verdict

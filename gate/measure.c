@@ -666,8 +666,14 @@ static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 	return rc;
 }
 
-int measure_bench(struct bench_run *br, const struct measure_opts *opt,
-		  unsigned total)
+/* take_pairs' 0, -1 or signal number as what it came to */
+static enum measured measured_as(int rc)
+{
+	return rc > 0 ? MEASURE_INTERRUPTED : rc < 0 ? MEASURE_ERROR : MEASURED;
+}
+
+enum measured measure_bench(struct bench_run *br,
+			    const struct measure_opts *opt, unsigned total)
 {
 	double t0 = now();
 	size_t first_new = br->npairs, more;
@@ -676,7 +682,7 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 	int rc = 0;
 
 	if (total <= br->npairs)
-		return 0;
+		return MEASURED;
 	if ((first_new > 0 || !br->plain_runs) && count_added(br))
 		br->counted_pairs = total;
 	more = total - br->npairs;
@@ -690,7 +696,7 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 	if ((first_new == 0 && check_static(br, opt) < 0) ||
 	    !(tmp = sample_dir(br))) {
 		free(order);
-		return -1;
+		return MEASURE_ERROR;
 	}
 	if (first_new == 0) {
 		rc = warm_up(br, opt, tmp);
@@ -707,7 +713,7 @@ int measure_bench(struct bench_run *br, const struct measure_opts *opt,
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
 		br->parity_differs = 1;
 	free(order);
-	return rc;
+	return measured_as(rc);
 }
 
 int measure_pending(const struct bench_run *br, unsigned total)
@@ -716,13 +722,13 @@ int measure_pending(const struct bench_run *br, unsigned total)
 	return !br->error && !br->suite_name && br->npairs < total;
 }
 
-int measure_grow(struct bench_run *br, const struct measure_opts *opt,
-		 unsigned total)
+enum measured measure_grow(struct bench_run *br,
+			   const struct measure_opts *opt, unsigned total)
 {
 	if (br->error)
-		return -1;
+		return MEASURE_ERROR;
 	if (!measure_pending(br, total))
-		return br->npairs >= 2 ? 0 : -1;
+		return br->npairs >= 2 ? MEASURED : MEASURE_ERROR;
 	return measure_bench(br, opt, total);
 }
 

@@ -111,6 +111,13 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
  * each, the odd one out drawn at random, shuffled with rng.
  */
 void measure_order(int *order, size_t n, gsl_rng *rng);
+/* What measuring br came to. */
+enum measured {
+	MEASURE_ERROR = -1,	/* not measured: br->error says why */
+	MEASURED = 0,
+	MEASURE_INTERRUPTED = 1	/* gate was: signals_pending() names it */
+};
+
 /*
  * Measure br->cfg (after measure_prepare) up to `total` pairs: warm-ups
  * first when it has none yet, then the missing pairs in a balanced order
@@ -119,22 +126,23 @@ void measure_order(int *order, size_t n, gsl_rng *rng);
  * under valgrind for the instruction count; the pairs a later call adds
  * are all counted when the counts so far vary (or when valgrind is the
  * only run), so a varying count is decided on every pair it needs. Adds
- * the time taken to br->seconds. Returns 0 when measured, -1
- * with br->error set when it could not be, or the signal number when gate
- * was interrupted.
+ * the time taken to br->seconds. Returns MEASURED, MEASURE_ERROR with
+ * br->error set when it could not be, or MEASURE_INTERRUPTED when gate was
+ * (signals_pending() names the signal).
  */
-int measure_bench(struct bench_run *br, const struct measure_opts *opt,
-		  unsigned total);
+enum measured measure_bench(struct bench_run *br,
+			    const struct measure_opts *opt, unsigned total);
 /* 1 when br needs pairs taken to reach total (not a suite case, which
    ran with its suite, and not failed). */
 int measure_pending(const struct bench_run *br, unsigned total);
 /*
- * Bring br to total pairs as measure_bench does, when pending: 0 (a
- * suite case or a benchmark already there, with at least 2 pairs), -1
- * (br->error says why, or too few pairs), or the interrupting signal.
+ * Bring br to total pairs as measure_bench does, when pending: MEASURED
+ * (a suite case or a benchmark already there, with at least 2 pairs),
+ * MEASURE_ERROR (br->error says why, or too few pairs) or
+ * MEASURE_INTERRUPTED.
  */
-int measure_grow(struct bench_run *br, const struct measure_opts *opt,
-		 unsigned total);
+enum measured measure_grow(struct bench_run *br,
+			   const struct measure_opts *opt, unsigned total);
 void bench_run_release(struct bench_run *br);
 
 #endif

@@ -630,26 +630,27 @@ static void append_pairs(struct bench_run *cr, const struct bench_run *s,
 	}
 }
 
-int suite_grow(struct run_report *r, size_t i, unsigned total,
-	       struct suite_owned *own, const struct measure_opts *opt)
+enum measured suite_grow(struct run_report *r, size_t i, unsigned total,
+			 struct suite_owned *own,
+			 const struct measure_opts *opt)
 {
 	struct bench_run *cr = &r->b[i].run, *s = NULL;
 	const char **names;
 	size_t *group, ng = 0, j, from;
 	const struct bench_cfg *keep;
 	struct bench_cfg fcfg;
+	enum measured rc;
 	double t0;
-	int rc;
 
 	if (cr->error)
-		return -1;
+		return MEASURE_ERROR;
 	if (cr->npairs >= total)
-		return 0;
+		return MEASURED;
 	for (j = 0; j < own->nsuites && !s; j++)
 		if (!strcmp(own->suites[j].cfg->name, cr->suite_name))
 			s = &own->suites[j];
 	if (!s || !s->suite || !suite_can_filter(s->cfg))
-		return cr->npairs >= 2 ? 0 : -1;
+		return cr->npairs >= 2 ? MEASURED : MEASURE_ERROR;
 	/* the suite's unresolved cases at this look share the round */
 	names = xcalloc(r->n, sizeof(*names));
 	group = xcalloc(r->n, sizeof(*group));
@@ -683,15 +684,15 @@ int suite_grow(struct run_report *r, size_t i, unsigned total,
 		append_pairs(g, s, from, s->npairs);
 		/* each case of the round is charged the round's time */
 		g->seconds += s->seconds - t0;
-		if (rc < 0 && !g->error)
+		if (rc == MEASURE_ERROR && !g->error)
 			g->error = xstrdup(s->error ? s->error :
 					   "the suite's round failed");
 	}
 	free(names);
 	free(group);
-	if (rc > 0)
+	if (rc == MEASURE_INTERRUPTED)
 		return rc;
-	return cr->npairs >= total ? 0 : -1;
+	return cr->npairs >= total ? MEASURED : MEASURE_ERROR;
 }
 
 int suite_raise_pairs(struct bench_run *br, unsigned need)

@@ -11,6 +11,7 @@
 
 #include "gate/exec/runner.h"
 #include "gate/format/format.h"
+#include "gate/measure.h"
 #include "gate/run.h"
 
 /* One case of a suite: its value in each pair and arm, after reduction. */
@@ -90,11 +91,12 @@ struct gate_err;
 /*
  * A round of more pairs for suite case i of r, to total: the suite re-runs
  * with its harness's filter on the unresolved cases of the suite at case
- * i's look (they share its schedule), and each gets the new pairs. 0, -1
- * (the cases' error set) or the interrupting signal.
+ * i's look (they share its schedule), and each gets the new pairs:
+ * MEASURED, MEASURE_ERROR (the cases' error set) or MEASURE_INTERRUPTED.
  */
-int suite_grow(struct run_report *r, size_t i, unsigned total,
-	       struct suite_owned *own, const struct measure_opts *opt);
+enum measured suite_grow(struct run_report *r, size_t i, unsigned total,
+			 struct suite_owned *own,
+			 const struct measure_opts *opt);
 /*
  * Raise suite case br's pairs to need (its first look then re-runs the
  * suite through its filter for the missing pairs): 1 when raised, 0 when

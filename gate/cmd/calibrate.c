@@ -651,11 +651,11 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 	start = now();
 	for (;;) {
 		rc = measure_bench(&br, &cc->mo, n);
-		if (rc > 0) {
-			*signo = rc;
+		if (rc == MEASURE_INTERRUPTED) {
+			*signo = signals_pending();
 			goto cleanup;
 		}
-		if (rc < 0 || verdict_analyse(&st, &br, &vo) < 0) {
+		if (rc == MEASURE_ERROR || verdict_analyse(&st, &br, &vo) < 0) {
 			error("benchmark \"%s\" could not be calibrated: %s",
 			      c->name, br.error ? br.error : st.reason);
 			goto cleanup;

@@ -140,12 +140,12 @@ struct measuring {
 	struct suite_owned *own;	/* suites kept for their rounds */
 };
 
-/* Benchmark i of r to total pairs: 0, -1 or the interrupting signal. */
-static int measure_to(struct run_report *r, struct measuring *m, size_t i,
-		      unsigned total)
+/* Benchmark i of r to total pairs. */
+static enum measured measure_to(struct run_report *r, struct measuring *m,
+				size_t i, unsigned total)
 {
 	struct bench_run *br = &r->b[i].run;
-	int rc;
+	enum measured rc;
 
 	if (br->suite_name && br->npairs < total && m->own) {
 		/* a round of a suite's unresolved cases, through its filter */
@@ -173,9 +173,9 @@ static int measure_suites(struct run_report *r, struct measuring *m,
 {
 	struct { const char *name; double seconds; } *st = NULL;
 	size_t i, j, nst = 0;
-	int rc = 0;
+	enum measured rc = MEASURED;
 
-	for (i = 0; i < r->n && rc <= 0; i++) {
+	for (i = 0; i < r->n && rc != MEASURE_INTERRUPTED; i++) {
 		struct bench_run *br = &r->b[i].run;
 
 		if (br->is_new || br->cfg->format == FORMAT_TIME)
@@ -192,7 +192,7 @@ static int measure_suites(struct run_report *r, struct measuring *m,
 			if (!strcmp(st[j].name, r->b[i].run.suite_name))
 				r->b[i].run.seconds = st[j].seconds;
 	free(st);
-	return rc > 0 ? rc : 0;
+	return rc == MEASURE_INTERRUPTED ? signals_pending() : 0;
 }
 
 /*
@@ -206,15 +206,16 @@ static int decide(struct run_report *r, struct measuring *m,
 	struct adaptive_opts ao = { p->budget, p->strict, quiet };
 	struct adaptive a;
 	struct adaptive_want want;
-	int rc = 0;
+	enum measured rc = MEASURED;
 
 	adaptive_begin(&a, r, &ao);
-	while (rc <= 0 && adaptive_next(&a, r, now() - m->start, &want)) {
+	while (rc != MEASURE_INTERRUPTED &&
+	       adaptive_next(&a, r, now() - m->start, &want)) {
 		rc = measure_to(r, m, want.i, want.total);
-		adaptive_look(&a, r, &want, rc);
+		adaptive_look(&a, r, &want, rc == MEASURED);
 	}
 	adaptive_finish(r);
-	return rc > 0 ? rc : 0;
+	return rc == MEASURE_INTERRUPTED ? signals_pending() : 0;
 }
 
 /*

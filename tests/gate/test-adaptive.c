@@ -135,7 +135,7 @@ static void decide(struct run_report *r, struct fake *f,
 	adaptive_begin(&a, r, ao);
 	while (adaptive_next(&a, r, fake_elapsed(f), &want))
 		adaptive_look(&a, r, &want, fake_measure(f, want.i,
-							 want.total));
+							 want.total) == 0);
 	adaptive_finish(r);
 }
 
