@@ -23,6 +23,19 @@ void error_capture(char *buf, size_t size, int quiet)
 	capture_quiet = quiet;
 }
 
+static const struct error_guard *guard;
+
+void error_set_guard(const struct error_guard *g)
+{
+	guard = g;
+}
+
+/* Whether msg could be read as a CI command (struct error_guard). */
+static int commandlike(const char *msg)
+{
+	return strstr(msg, "::") || strstr(msg, "##[");
+}
+
 /* fmt's message into msg, with strerror(errno) after a final ':' */
 static void PRINTF(3, 0) format(char *msg, size_t size, const char *fmt,
 				va_list ap)
@@ -46,8 +59,16 @@ static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
 	format(msg, sizeof(msg), fmt, ap);
 	if (capture_buf && capture_size)
 		snprintf(capture_buf, capture_size, "%s", msg);
-	if (!capture_quiet)
+	if (!capture_quiet && guard && commandlike(msg)) {
+		char token[40];
+
+		fflush(stdout);
+		guard->open(stderr, token);
 		fprintf(stderr, "gate: %s%s\n", prefix, msg);
+		guard->close(stderr, token);
+	} else if (!capture_quiet) {
+		fprintf(stderr, "gate: %s%s\n", prefix, msg);
+	}
 	errno = saved;
 }
 

@@ -16,6 +16,7 @@
 #define COMMON_ERROR_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -27,6 +28,20 @@
 int error(const char *fmt, ...) PRINTF(1, 2);
 /* Print "gate: warning: MSG" to stderr. */
 void warning(const char *fmt, ...) PRINTF(1, 2);
+
+/*
+ * A message may quote text from outside (a file name, a benchmark's
+ * stderr) that a CI system would take for one of its commands: GitHub
+ * Actions reads "::name::" at a line's start and "##[name]" anywhere.
+ * gate.c sets a guard once, in GitHub Actions: open() is printed before
+ * such a message and close() after (token: 40 bytes, open's to fill), so
+ * that nothing in it acts. Without a guard messages print as they are.
+ */
+struct error_guard {
+	void (*open)(FILE *out, char *token);
+	void (*close)(FILE *out, const char *token);
+};
+void error_set_guard(const struct error_guard *guard);
 
 /* A message handed back to the caller instead of printed. */
 struct gate_err {

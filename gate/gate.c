@@ -14,6 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "common/error.h"
+#include "ci/github.h"
 #include "gate/exec/signals.h"
 #include "git/repo.h"
 #include "common/banned.h"
@@ -109,6 +110,10 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 }
 
 static cJSON_Hooks json_hooks = { xmalloc, free };
+/* in GitHub Actions, nothing an error quotes acts as a workflow command */
+static const struct error_guard github_guard = {
+	ci_github_stop_commands, ci_github_resume_commands
+};
 
 int gate_main(int argc, char **argv)
 {
@@ -120,6 +125,8 @@ int gate_main(int argc, char **argv)
 	/* cJSON allocates as gate does: out of memory stops gate, so a NULL
 	   from cJSON means bad input, never a lost allocation */
 	cJSON_InitHooks(&json_hooks);
+	if (ci_github_active())
+		error_set_guard(&github_guard);
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			print_help(stdout);

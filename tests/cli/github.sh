@@ -80,4 +80,16 @@ if command -v script >/dev/null 2>&1; then
 	expect_in "$SCRATCH/tty" "about "
 	expect_in "$SCRATCH/tty" "$(printf '\033[1;31mFAIL')"
 fi
+# an error quoting outside text ("::error::" in a file's name) is said
+# between ::stop-commands:: and its token, so the runner acts on none of it
+GITHUB_ACTIONS=true gate_run 3 compare "$SCRATCH/::error::x" "$SCRATCH/##[error]y"
+grep -q '^::stop-commands::gate-[0-9a-f]*$' "$ERR" || fail "no ::stop-commands:: before the error"
+tok=$(sed -n 's/^::stop-commands::\(.*\)$/\1/p' "$ERR" | head -1)
+sed -n "/^::stop-commands::$tok\$/,/^::$tok::\$/p" "$ERR" | grep -q '^gate: error: cannot read ".*::error::x"' ||
+	fail "the error is not between ::stop-commands:: and ::$tok::"
+# a message with nothing command-like, and any message outside Actions: as is
+GITHUB_ACTIONS=true gate_run 3 compare "$SCRATCH/plain"
+expect_not_in "$ERR" "stop-commands"
+GITHUB_ACTIONS= gate_run 3 compare "$SCRATCH/::error::x" "$SCRATCH/y"
+expect_not_in "$ERR" "stop-commands"
 exit 0
