@@ -79,7 +79,8 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/error.o common/seed.o common/file.o common/sha256.o
+COMMON_OBJ = common/error.o common/seed.o common/file.o common/sha256.o \
+	common/tree.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o
@@ -114,7 +115,7 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = common/test-sha256 common/test-file \
+UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	stats/test-summary stats/test-tests stats/test-bootstrap \
 	stats/test-rank stats/test-unpaired \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
@@ -123,7 +124,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file \
 	gate/test-adaptive gate/test-verdict gate/test-calibration \
 	gate/test-plan gate/test-run gate/test-workspace-artifacts \
 	gate/os/test-os stats/test-changepoint \
-	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
+	gate/exec/test-runner gate/exec/test-counter \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \
 	gate/format/test-gatereport \

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/tree.h"
 #include "common/file.h"
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
@@ -97,7 +98,7 @@ static void slot_evict(const char *gate_dir, int s)
 	for (i = 0; suffix[i]; i++) {
 		char *path = slot_file(gate_dir, s, suffix[i]);
 
-		remove_tree(path);
+		tree_remove(path, NULL);
 		free(path);
 	}
 }

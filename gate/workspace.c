@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/tree.h"
 #include "common/file.h"
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
@@ -226,7 +227,7 @@ static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
 
 /*
  * Scratch directories of runs that died without cleaning up (SIGKILL):
- * the caller holds the lock, so no live run owns one. remove_tree never
+ * the caller holds the lock, so no live run owns one. tree_remove never
  * follows a link.
  */
 static void reclaim_scratch(const char *gate_dir)
@@ -242,7 +243,7 @@ static void reclaim_scratch(const char *gate_dir)
 		if (strncmp(de->d_name, "scratch-", 8))
 			continue;
 		path = xasprintf("%s/%s", gate_dir, de->d_name);
-		if (remove_tree(path) < 0)
+		if (tree_remove(path, NULL) < 0)
 			warning("cannot remove \"%s\", left by an earlier "
 				"run: remove it by hand", path);
 		free(path);
@@ -522,7 +523,7 @@ static int workspace_objects(struct workspace *w, struct repo *repo,
 			     struct gate_err *err)
 {
 	char *dir = workspace_path(w, "objects");
-	int rc = remove_tree(dir) < 0 ? -1 :
+	int rc = tree_remove(dir, err) < 0 ? -1 :
 		 repo_private_objects(repo, dir, err);
 
 	free(dir);

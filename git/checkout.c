@@ -19,6 +19,7 @@
 #include <git2/sys/repository.h>
 
 #include "common/error.h"
+#include "common/tree.h"
 #include "common/banned.h"
 
 /* mkdir -p path (mode 0777 less umask). */
@@ -46,113 +47,10 @@ static int mkdirs(const char *path, struct gate_err *err)
 	return ret;
 }
 
-/*
- * Remove every entry in the directory open at fd, then the ones below,
- * going down and back up by file descriptor (openat, unlinkat, ".."), so a
- * tree of any depth goes, however long its paths, with one descriptor
- * open at a time. Never follows a symlink: a link is unlinked, not entered.
- * A directory the build made read-only is made writable first. path is
- * the top, for messages. Consumes fd.
- */
-static int remove_below(int fd, const char *path, struct gate_err *err)
-{
-	size_t depth = 0;
-
-	for (;;) {
-		struct dirent *de;
-		DIR *d;
-		int dup_fd = dup(fd), sub = -1;
-
-		if (dup_fd < 0 || !(d = fdopendir(dup_fd))) {
-			if (dup_fd >= 0)
-				close(dup_fd);
-			close(fd);
-			return error_to(err, "cannot read a directory below "
-					"\"%s\":", path);
-		}
-		rewinddir(d);
-		while ((de = readdir(d))) {
-			const char *n = de->d_name;
-
-			if (!strcmp(n, ".") || !strcmp(n, ".."))
-				continue;
-			if (!unlinkat(fd, n, 0) || errno == ENOENT)
-				continue;
-			if (errno != EISDIR && errno != EPERM)
-				break;
-			if (!unlinkat(fd, n, AT_REMOVEDIR) || errno == ENOENT)
-				continue;
-			if (errno != ENOTEMPTY && errno != EEXIST)
-				break;
-			sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
-				     O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0 && errno == EACCES &&
-			    !fchmodat(fd, n, 0700, 0))
-				sub = openat(fd, n, O_RDONLY | O_DIRECTORY |
-					     O_NOFOLLOW | O_CLOEXEC);
-			break;
-		}
-		if (de && sub < 0) {
-			error_to(err, "cannot remove \"%s\" below \"%s\":",
-				 de->d_name, path);
-			closedir(d);
-			close(fd);
-			return -1;
-		}
-		closedir(d);
-		if (sub >= 0) {
-			fchmod(sub, 0700);
-			close(fd);
-			fd = sub;
-			depth++;
-			continue;
-		}
-		if (!depth)
-			break;
-		/* empty: back up, and the next pass removes it */
-		sub = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		close(fd);
-		if (sub < 0)
-			return error_to(err, "cannot go back up below \"%s\":",
-					path);
-		fd = sub;
-		depth--;
-	}
-	close(fd);
-	return 0;
-}
-
-/* rm -rf path, never following symlinks out of it, at any depth. */
-static int remove_all(const char *path, struct gate_err *err)
-{
-	struct stat st;
-	int fd;
-
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return error_to(err, "cannot remove \"%s\":", path);
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (unlink(path) < 0 && errno != ENOENT)
-			return error_to(err, "cannot remove \"%s\":", path);
-		return 0;
-	}
-	chmod(path, 0700);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return error_to(err, "cannot open directory \"%s\":", path);
-	if (remove_below(fd, path, err) < 0)
-		return -1;
-	if (rmdir(path) < 0 && errno != ENOENT)
-		return error_to(err, "cannot remove \"%s\":", path);
-	return 0;
-}
-
 /* Empty dir: remove it with everything in it, and make it again. */
 static int empty_dir(const char *dir, struct gate_err *err)
 {
-	if (remove_all(dir, err) < 0)
+	if (tree_remove(dir, err) < 0)
 		return -1;
 	return mkdirs(dir, err);
 }
@@ -629,7 +527,7 @@ int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
 	text = xasprintf("gitdir: %s\n", gitdir);
 	free(path);
 	path = xasprintf("%s/.git", dir);
-	if (lstat(path, &(struct stat){ 0 }) == 0 && remove_all(path, err) < 0)
+	if (lstat(path, &(struct stat){ 0 }) == 0 && tree_remove(path, err) < 0)
 		goto cleanup;
 	if (write_text(path, text, err) < 0)
 		goto cleanup;

@@ -45,12 +45,6 @@ int layout_before(struct layout *l, char *const **envp);
 int layout_after(struct layout *l);
 /* Remove the scratch directory and free everything. */
 void layout_release(struct layout *l);
-/*
- * Remove path and everything under it, at any depth, never following a
- * symlink (a link is removed, not what it points to). Returns 0 (also when
- * path does not exist), or -1 after error().
- */
-int remove_tree(const char *path);
 
 /*
  * Pin gate and so every benchmark process it starts to the CPUs in list

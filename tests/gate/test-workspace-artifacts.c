@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/tree.h"
 #include "common/sha256.h"
 #include "gate/config.h"
 #include "gate/exec/layout.h"
@@ -97,8 +98,8 @@ static void test_workspace_artifacts__each_file_hashed_once_per_run(void)
 	bench_run_release(&three);
 	workspace_release(&w);
 	workspace_release(&w2);
-	remove_tree(dirs[0]);
-	remove_tree(dirs[1]);
+	tree_remove(dirs[0], NULL);
+	tree_remove(dirs[1], NULL);
 }
 
 static const struct harness_test tests[] = {

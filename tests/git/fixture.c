@@ -17,6 +17,7 @@
 
 #include "git/repo.h"
 #include "gate/exec/layout.h"
+#include "common/tree.h"
 #include "tests/harness.h"
 #include "common/banned.h"
 
@@ -184,7 +185,7 @@ void end(void)
 	repo_global_shutdown();
 	unsetenv("GITHUB_EVENT_NAME");
 	unsetenv("GITHUB_BASE_REF");
-	CHECK(remove_tree(scratch) == 0);
+	CHECK(tree_remove(scratch, NULL) == 0);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/tree.h"
 #include "gate/exec/alloc.h"
 #include "gate/exec/counter.h"
 #include "gate/exec/layout.h"
@@ -70,7 +71,7 @@ static void fake_root(char *root, size_t size)
 static void rm_root(const char *root)
 {
 	if (root[0])
-		remove_tree(root);
+		tree_remove(root, NULL);
 }
 
 static void test_os__facts_come_from_the_layer(void)
@@ -223,7 +224,7 @@ static void test_os__static_programs_are_told_from_dynamic(void)
 	CHECK(alloc_is_static(path, NULL) == 0);
 	snprintf(path, sizeof(path), "%s/missing", dir);
 	CHECK(os_static_program(path) == 0);
-	remove_tree(dir);
+	tree_remove(dir, NULL);
 }
 
 static const struct harness_test tests[] = {
