@@ -221,6 +221,19 @@ cleanup:
 	return ret;
 }
 
+int history_load_arg(struct history *h, struct repo *r, const char *range,
+		     const char *label_arg, const char *usage)
+{
+	char *label = history_label_arg(label_arg, usage);
+	int rc;
+
+	if (!label)
+		return -1;
+	rc = history_load(h, r, range, label);
+	free(label);
+	return rc;
+}
+
 void history_release(struct history *h)
 {
 	size_t i;

@@ -52,6 +52,10 @@ char *history_label_arg(const char *arg, const char *usage);
  */
 int history_load(struct history *h, struct repo *r, const char *range,
 		 const char *label);
+/* history_load for --label's value label_arg (history_label_arg's rule;
+   usage printed when it is empty). */
+int history_load_arg(struct history *h, struct repo *r, const char *range,
+		     const char *label_arg, const char *usage);
 void history_release(struct history *h);
 
 /* A recorded benchmark's verdict as its report names it ("removed"). */

@@ -241,7 +241,6 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct export_opts o = { 0 };
 	struct history h;
-	char *label;
 	int ready, rc, code = EXIT_ERROR;
 
 	rc = parse_options(&o, argc, argv);
@@ -250,12 +249,9 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 	/* the repository is opened once the options are understood */
 	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(ready);
-	if (!(label = history_label_arg(o.label, cmd_export_usage)))
-		return EXIT_ERROR;
 	/* --commit: that commit's record alone */
-	rc = history_load(&h, ctx->repo, o.commit ? o.commit : o.range, label);
-	free(label);
-	if (rc < 0)
+	if (history_load_arg(&h, ctx->repo, o.commit ? o.commit : o.range,
+			     o.label, cmd_export_usage) < 0)
 		return EXIT_ERROR;
 	if (check_found(&h, ctx->repo, &o) == 0 && write_export(&h, &o) == 0)
 		code = EXIT_PASS;

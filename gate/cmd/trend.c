@@ -445,7 +445,6 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct trend_opts o = { NULL, NULL, NULL, NULL, -1, 0.95 };
 	struct history h;
-	char *label;
 	int ready, rc, code = EXIT_ERROR;
 
 	rc = parse_options(&o, argc, argv);
@@ -454,11 +453,8 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 	/* the repository is opened once the options are understood */
 	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(ready);
-	if (!(label = history_label_arg(o.label, cmd_trend_usage)))
-		return EXIT_ERROR;
-	rc = history_load(&h, ctx->repo, o.range, label);
-	free(label);
-	if (rc < 0)
+	if (history_load_arg(&h, ctx->repo, o.range, o.label,
+			     cmd_trend_usage) < 0)
 		return EXIT_ERROR;
 	if (!h.n)
 		error("no record for label \"%s\" on the first-parent history of "

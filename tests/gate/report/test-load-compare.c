@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "gate/report/load.h"
+#include "common/file.h"
 #include "tests/harness.h"
 
 /* A gate compare report as gate/cmd/compare-report.c writes one. */
@@ -44,24 +45,13 @@ static const char compare_report[] =
 	"\"verdict\": \"removed\", \"old\": {\"median\": 3, \"values\": [3]}, "
 	"\"new\": {\"values\": []}}]}";
 
+/* path's bytes (NUL-ended, freed by the caller), or NULL after error() */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	size_t len;
+	char *text;
 
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc((size_t)n + 1, 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return file_read(&text, &len, path, 0) < 0 ? NULL : text;
 }
 
 static int load_tree(struct run_report *r, const cJSON *root,

@@ -12,25 +12,16 @@
 
 #include "common/error.h"
 #include "gate/report/load.h"
+#include "common/file.h"
 #include "tests/harness.h"
 
+/* path's bytes (NUL-ended, freed by the caller), or NULL after error() */
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *text;
 
 	*len = 0;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc((size_t)n + 1, 1);
-	if (fread(buf, 1, (size_t)n, f) == (size_t)n)
-		*len = (size_t)n;
-	fclose(f);
-	return buf;
+	return file_read(&text, len, path, 0) < 0 ? NULL : text;
 }
 
 static char *json_of(const struct run_report *r)
