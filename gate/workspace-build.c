@@ -248,9 +248,10 @@ static enum ws_result run_builds(struct run_result *res,
 	if (!cfg->serial_build && started &&
 	    run_wait(procs, res, started) < 0)
 		return WS_ERROR;
-	if (started < narms)
-		return WS_ERROR;
-	return signals_pending() ? WS_INTERRUPTED : WS_DONE;
+	/* a signal during a serial build stops before the next one starts */
+	if (signals_pending())
+		return WS_INTERRUPTED;
+	return started < narms ? WS_ERROR : WS_DONE;
 }
 
 /*

@@ -190,16 +190,17 @@ static int read_pair(const char *path, double *q, double *period)
 	return sscanf(line, "%lf %lf", q, period) >= 1 ? 0 : -1;
 }
 
-/* Tighten *cpus by the limit in dir (v2 cpu.max, else v1's pair). */
-static int quota_at(const char *dir, double *cpus)
+/* Tighten *cpus by the limit in dir: v2's cpu.max (v2 1), else v1's pair. */
+static int quota_at(const char *dir, int v2, double *cpus)
 {
 	char path[4096];
 	double q = -1, period = 100000;
 	int found;
 
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpu.max", dir);
-	found = read_pair(path, &q, &period) == 0;
-	if (!found) {
+	if (v2) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpu.max", dir);
+		found = read_pair(path, &q, &period) == 0;
+	} else {
 		snprintf(path, sizeof(path),
 			 "/sys/fs/cgroup/cpu%s/cpu.cfs_quota_us", dir);
 		found = read_pair(path, &q, &period) == 0;
@@ -214,34 +215,63 @@ static int quota_at(const char *dir, double *cpus)
 	return found;
 }
 
-int os_cpu_quota(double *cpus)
+/* From cgroup dir up to the root: the tightest limit (quota_at). */
+static int quota_up(char *dir, int v2, double *cpus)
 {
-	char line[512], dir[512] = "";
-	FILE *f = open_sys("/proc/self/cgroup");
-	int found = 0;
 	char *slash;
+	int found = 0;
 
-	*cpus = 0;
-	if (f) {
-		/* v2's "0::/path", else v1's cpu controller line */
-		while (fgets(line, sizeof(line), f)) {
-			char *p = strrchr(line, ':');
-
-			line[strcspn(line, "\n")] = '\0';
-			if (p && (!strncmp(line, "0::", 3) ||
-				  strstr(line, ":cpu,") || strstr(line, ":cpu:")))
-				snprintf(dir, sizeof(dir), "%s",
-					 strcmp(p + 1, "/") ? p + 1 : "");
-		}
-		fclose(f);
-	}
-	/* from the process's cgroup up to the root: the tightest limit */
 	for (;;) {
-		found |= quota_at(dir, cpus);
+		found |= quota_at(dir, v2, cpus);
 		if (!dir[0] || !(slash = strrchr(dir, '/')))
 			break;
 		*slash = '\0';
 	}
+	return found;
+}
+
+/*
+ * One line of /proc/self/cgroup ("ID:CONTROLLERS:PATH"): its path into
+ * v2 (the unified hierarchy's "0::PATH") or v1 (a controller list that
+ * holds "cpu", in any order: "cpu,cpuacct", RHEL 7's "cpuacct,cpu"); the
+ * root is "". The path may itself hold ':'.
+ */
+static void cgroup_line(char *line, char *v2, char *v1, size_t size)
+{
+	char *ctl = strchr(line, ':'), *path, *c, *save;
+
+	if (!ctl || !(path = strchr(ctl + 1, ':')))
+		return;
+	*ctl++ = '\0';
+	*path++ = '\0';
+	path[strcspn(path, "\n")] = '\0';
+	if (!strcmp(path, "/"))
+		path = (char *)"";
+	if (!strcmp(line, "0") && !*ctl) {
+		snprintf(v2, size, "%s", path);
+		return;
+	}
+	for (c = strtok_r(ctl, ",", &save); c; c = strtok_r(NULL, ",", &save))
+		if (!strcmp(c, "cpu"))
+			snprintf(v1, size, "%s", path);
+}
+
+int os_cpu_quota(double *cpus)
+{
+	char line[4096], v2[2048] = "", v1[2048] = "";
+	FILE *f = open_sys("/proc/self/cgroup");
+	int found;
+
+	*cpus = 0;
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			cgroup_line(line, v2, v1, sizeof(v2));
+		fclose(f);
+	}
+	/* each hierarchy at its own path: on a hybrid machine the cpu
+	   controller is v1's, and the unified line names another cgroup */
+	found = quota_up(v2, 1, cpus);
+	found |= quota_up(v1, 0, cpus);
 	return found ? 0 : -1;
 }
 

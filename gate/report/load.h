@@ -34,8 +34,9 @@ void report_load_release(struct run_report *r);
  *   them unless --samples); the figures stand as written and no per-pair
  *   ratio is computed again, so a printer draws no plot of them.
  * REPORT_LOAD_COMPARE: gate compare's reports too ("command": "compare"):
- *   each case a benchmark of metric "value" with one gating metric, no
- *   floor of its own (min_effect NaN); its old and new values, taken
+ *   each case a benchmark of metric "value" with one gating metric, its
+ *   floor and pass_excludes the report's protocol's (gate compare has one
+ *   for every case; NaN when it has none); its old and new values, taken
  *   unpaired, are base and head of "pairs" index by index, NaN where one
  *   side has fewer. Not written back: report_json writes gate run's shape.
  */

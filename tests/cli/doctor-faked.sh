@@ -73,6 +73,28 @@ echo -1 >"$K8/sys/fs/cgroup/cpu/cpu.cfs_quota_us"
 GATE_SYSROOT=$K8 gate_run 0 doctor
 grep -q '^note container *kubernetes' "$OUT" || fail "kubepods: kubernetes"
 grep -q '^WARN cpu quota *0.5 CPUs' "$OUT" || fail "the pod's 0.5 CPUs, not the container's 2"
+# cgroup v1 as RHEL 7 lists it ("cpuacct,cpu"): the cpu controller's line
+R7=$SCRATCH/rhel7
+fake_machine "$R7"
+rm "$R7/sys/fs/cgroup/cpu.max"
+printf '4:cpuacct,cpu:/system.slice/runner.service\n1:name=systemd:/system.slice/runner.service\n' >"$R7/proc/self/cgroup"
+mkdir -p "$R7/sys/fs/cgroup/cpu/system.slice/runner.service"
+echo 50000 >"$R7/sys/fs/cgroup/cpu/system.slice/runner.service/cpu.cfs_quota_us"
+echo 100000 >"$R7/sys/fs/cgroup/cpu/system.slice/runner.service/cpu.cfs_period_us"
+GATE_SYSROOT=$R7 gate_run 0 doctor
+grep -q '^WARN cpu quota *0.5 CPUs' "$OUT" || fail "cpuacct,cpu names the cpu controller: 0.5 CPUs"
+# hybrid v1/v2: the cpu limit is v1's, at the cpu controller's path, even
+# when the unified hierarchy's line ("0::/...", listed last) names another
+HY=$SCRATCH/hybrid
+fake_machine "$HY"
+rm "$HY/sys/fs/cgroup/cpu.max"
+printf '4:cpu,cpuacct:/docker/c1\n1:name=systemd:/docker/c1\n0::/system.slice/containerd.service\n' >"$HY/proc/self/cgroup"
+mkdir -p "$HY/sys/fs/cgroup/cpu/docker/c1" "$HY/sys/fs/cgroup/cpu/system.slice/containerd.service"
+echo 150000 >"$HY/sys/fs/cgroup/cpu/docker/c1/cpu.cfs_quota_us"
+echo 100000 >"$HY/sys/fs/cgroup/cpu/docker/c1/cpu.cfs_period_us"
+echo -1 >"$HY/sys/fs/cgroup/cpu/system.slice/containerd.service/cpu.cfs_quota_us"
+GATE_SYSROOT=$HY gate_run 0 doctor
+grep -q '^WARN cpu quota *1.5 CPUs' "$OUT" || fail "hybrid: v1's cpu path, not v2's: 1.5 CPUs"
 # no cgroup files at all: unknown, never ok
 rm -r "$K8/sys/fs/cgroup" "$K8/proc/self"
 GATE_SYSROOT=$K8 gate_run 0 doctor

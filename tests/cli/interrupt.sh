@@ -38,6 +38,30 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM, want 143"
 no_process "sleep 7.4242"
+# SIGTERM during the first of two builds one after the other
+# ("serial_build"): interrupted (143), said so, the build stopped
+cat >"$SCRATCH/serial.json" <<'JSON'
+{ "build": "sleep 7.4343", "serial_build": true,
+  "defaults": { "pairs": 2, "warmup": 0, "timeout": 60 },
+  "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
+JSON
+"$GATE" -C "$R" run --base HEAD~1 --head HEAD --config "$SCRATCH/serial.json" \
+	--json "$SCRATCH/serial-report.json" >"$OUT" 2>"$ERR" &
+pid=$!
+i=0
+while ! pgrep -f "sleep 7.4343" >/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "sleep 7.4343" >/dev/null || fail "the build never started"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM in a serial build, want 143"
+no_process "sleep 7.4343"
+expect_in "$ERR" "interrupted by signal 15"
+[ "$(json_get "$SCRATCH/serial-report.json" "d['exit_code']")" = 143 ] ||
+	fail "the report's exit code is not 143"
 # the next run works
 gate_measured -C "$R" run --base HEAD~1 --head HEAD~1
 exit 0
