@@ -108,6 +108,7 @@ static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
  */
 static void reclaim_scratch(const char *gate_dir)
 {
+	struct gate_err err;
 	struct dirent *de;
 	DIR *d = opendir(gate_dir);
 
@@ -119,9 +120,9 @@ static void reclaim_scratch(const char *gate_dir)
 		if (strncmp(de->d_name, "scratch-", 8))
 			continue;
 		path = xasprintf("%s/%s", gate_dir, de->d_name);
-		if (tree_remove(path, NULL) < 0)
-			warning("cannot remove \"%s\", left by an earlier "
-				"run: remove it by hand", path);
+		if (tree_remove(path, &err) < 0)
+			warning("%s, left by an earlier run: remove it by "
+				"hand", err.msg);
 		free(path);
 	}
 	closedir(d);

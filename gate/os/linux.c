@@ -140,9 +140,12 @@ int os_pmu_registered(void)
 
 int os_container(char *buf, size_t size)
 {
+	/* marks of a container's own cgroup, not of a service on a host
+	   (a host's containerd.service or docker.service is not one) */
 	static const char *const kinds[] = {
-		"kubepods", "kubernetes", "docker", "docker", "containerd",
-		"containerd", "lxc", "lxc"
+		"/kubepods", "kubernetes", "/docker/", "docker",
+		"/docker-", "docker", "/cri-containerd-", "containerd",
+		"/lxc/", "lxc", "/lxc.payload", "lxc"
 	};
 	char line[512];
 	FILE *f;

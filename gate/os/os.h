@@ -58,9 +58,9 @@ int os_cpuinfo(struct os_cpuinfo *ci);
 int os_pmu_registered(void);
 /*
  * The container this process runs in, from its marks: "docker"
- * (/.dockerenv), "podman" (/run/.containerenv), or a name in
- * /proc/self/cgroup ("kubernetes", "docker", "containerd", "lxc"); "none"
- * when there is no mark. Returns 0, or -1 when unknown (the stub).
+ * (/.dockerenv), "podman" (/run/.containerenv), or a container's cgroup
+ * in /proc/self/cgroup ("kubernetes", "docker", "containerd", "lxc"; a
+ * host's containerd.service is none); "none" when there is no mark. Returns 0, or -1 when unknown (the stub).
  */
 int os_container(char *buf, size_t size);
 /*

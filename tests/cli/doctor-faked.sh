@@ -122,4 +122,12 @@ expect_in "$OUT" "perf_event_paranoid=2"
 echo 2 >"$BM/proc/sys/kernel/perf_event_paranoid"
 GATE_SYSROOT=$BM gate_run 0 doctor
 grep -q '^ok   counters *available' "$OUT" || fail "PMU and paranoid 2: available"
+# a process of the host's containerd or docker service is in no container
+printf '0::/system.slice/containerd.service\n' >"$DK/proc/self/cgroup"
+rm -f "$DK/.dockerenv"
+GATE_SYSROOT=$DK gate_run 0 doctor
+grep -q '^ok   container *none' "$OUT" || fail "containerd.service on a host: no container"
+printf '0::/system.slice/docker-0123abcd.scope\n' >"$DK/proc/self/cgroup"
+GATE_SYSROOT=$DK gate_run 0 doctor
+grep -q '^note container *docker' "$OUT" || fail "docker-ID.scope: docker"
 exit 0
