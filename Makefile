@@ -79,7 +79,7 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/error.o common/seed.o common/file.o common/sha256.o \
+COMMON_OBJ = common/clock.o common/error.o common/seed.o common/file.o common/sha256.o \
 	common/tree.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \

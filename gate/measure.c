@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "gate/exec/alloc.h"
 #include "gate/exec/counter.h"
@@ -529,14 +530,6 @@ static int check_static(struct bench_run *br, const struct measure_opts *opt)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * 1 when br's instruction counts so far vary within an arm beyond the
  * exactness tolerance: the count is then decided by an interval, which
@@ -675,7 +668,7 @@ static enum measured measured_as(int rc)
 enum measured measure_bench(struct bench_run *br,
 			    const struct measure_opts *opt, unsigned total)
 {
-	double t0 = now();
+	double t0 = clock_seconds();
 	size_t first_new = br->npairs, more;
 	int *order;
 	char *tmp;
@@ -700,7 +693,7 @@ enum measured measure_bench(struct bench_run *br,
 	}
 	if (first_new == 0) {
 		rc = warm_up(br, opt, tmp);
-		br->warmup_seconds += now() - t0;
+		br->warmup_seconds += clock_seconds() - t0;
 	}
 	if (rc == 0)
 		rc = take_pairs(br, opt, order, total, tmp);
@@ -708,7 +701,7 @@ enum measured measure_bench(struct bench_run *br,
 		warning("cannot remove the temporary directory \"%s\": %s",
 			tmp, strerror(errno));
 	free(tmp);
-	br->seconds += now() - t0;
+	br->seconds += clock_seconds() - t0;
 	if (rc == 0 && (br->out_hash[ARM_BASE] != br->out_hash[ARM_HEAD] ||
 			br->out_bytes[ARM_BASE] != br->out_bytes[ARM_HEAD]))
 		br->parity_differs = 1;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "gate/exec/signals.h"
 #include "gate/options.h"
@@ -59,14 +60,6 @@ struct bisect_opts {
 	const char *good, *bad, *benchmark, *budget, *pairs, *config, *seed;
 	int quiet;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void take(struct step *s, const struct bench_stats *p,
 		 const char *name)
@@ -285,12 +278,12 @@ static int interrupted(int rc, unsigned steps, const char *lo,
 	if (!steps)
 		error("interrupted by signal %d during step 1, the run that "
 		      "confirms %.12s is slower than %.12s: nothing proven "
-		      "(%.1f s)", rc - 128, hi, lo, now() - start);
+		      "(%.1f s)", rc - 128, hi, lo, clock_seconds() - start);
 	else
 		error("interrupted by signal %d during step %u: no culprit; "
 		      "so far the regression came in after %.12s, at or "
 		      "before %.12s (%.1f s)", rc - 128, steps + 1, lo, hi,
-		      now() - start);
+		      clock_seconds() - start);
 	return rc;
 }
 
@@ -330,7 +323,7 @@ static int confirm(struct search *se, struct gate_ctx *ctx,
 		       "is %s; nothing to bisect\n", bad, good,
 		       outcome_name(se->s.out));
 		printf("steps: %u, time: %.1f s\n", se->steps,
-		       now() - se->start);
+		       clock_seconds() - se->start);
 		*code = se->s.out == OUT_GOOD ? EXIT_PASS :
 			se->s.out == OUT_NOISY ? EXIT_NOISY : EXIT_ERROR;
 		return -1;
@@ -439,7 +432,7 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	int ready, rc, code = EXIT_ERROR;
 
 	memset(&se, 0, sizeof(se));
-	se.start = now();
+	se.start = clock_seconds();
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
@@ -469,7 +462,7 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 	       say_range(&se, ctx->repo);
 	if (code != EXIT_ERROR)
 		printf("steps: %u (%ld skipped), time: %.1f s\n", se.steps,
-		       se.nskipped, now() - se.start);
+		       se.nskipped, clock_seconds() - se.start);
 cleanup:
 	free(se.skipped);
 	free(se.c);

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 #include <gsl/gsl_rng.h>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/seed.h"
 #include "common/file.h"
@@ -118,14 +119,6 @@ static enum opts_result parse_options(struct cal_opts *o, int argc,
 		return -1;
 	}
 	return OPTS_GO;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* "about 40 s" or "about 7 min": how long the pairs from have to to take
@@ -392,7 +385,7 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 	br.cfg = c;
 	if (measure_prepare(&br) < 0)
 		goto cleanup;
-	start = now();
+	start = clock_seconds();
 	for (;;) {
 		rc = measure_bench(&br, &cc->mo, n);
 		if (rc == MEASURE_INTERRUPTED) {
@@ -417,7 +410,7 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 			fprintf(stderr, "gate: %s: the halves of the pairs "
 				"disagree; measuring up to %u pairs (%s "
 				"more)\n", c->name, n,
-				eta(buf, sizeof(buf), (now() - start) / had,
+				eta(buf, sizeof(buf), (clock_seconds() - start) / had,
 				    had, n));
 	}
 	rec->name = xstrdup(c->name);

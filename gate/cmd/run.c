@@ -20,6 +20,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "ci/github.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/seed.h"
 #include "gate/adaptive.h"
@@ -124,14 +125,6 @@ static void fill_rev(struct report_rev *out, const struct arm_state *a)
 	out->dirty = a->rev.dirty;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* How the run measures: one pair order, the progress line, the clock. */
 struct measuring {
 	struct measure_opts mo;
@@ -210,7 +203,7 @@ static int decide(struct run_report *r, struct measuring *m,
 
 	adaptive_begin(&a, r, &ao);
 	while (rc != MEASURE_INTERRUPTED &&
-	       adaptive_next(&a, r, now() - m->start, &want)) {
+	       adaptive_next(&a, r, clock_seconds() - m->start, &want)) {
 		rc = measure_to(r, m, want.i, want.total);
 		adaptive_look(&a, r, &want, rc == MEASURED);
 	}
@@ -238,7 +231,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 		return error("cannot allocate a random generator"), EXIT_ERROR;
 	}
 	gsl_rng_set(m.mo.order_rng, r->seed);
-	m.start = now();
+	m.start = clock_seconds();
 	r->interrupted = measure_suites(r, &m, own, p->filter);
 	r->strict = p->strict;
 	r->budget = p->budget;
@@ -247,7 +240,7 @@ static int measure_all(struct run_report *r, struct plan *p,
 		r->interrupted = decide(r, &m, p, o->quiet);
 	else
 		adaptive_finish(r);
-	r->measure_seconds = now() - m.start;
+	r->measure_seconds = clock_seconds() - m.start;
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);
 	calibration_check_run(r, calib);
@@ -731,7 +724,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 			     .split = SUITE_SHARD_OWNED_INIT };
 	int code = EXIT_ERROR, rc;
 	enum ws_result ws;
-	double t0 = now();
+	double t0 = clock_seconds();
 
 	rc = run_parse_options(&c.o, argc, argv);
 	if (rc != OPTS_GO)
@@ -754,7 +747,7 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		if (!c.r.interrupted && workspace_verify(&c.w, ctx->repo) < 0) {
 			ws = WS_ERROR;
 		} else {
-			c.r.total_seconds = now() - t0;
+			c.r.total_seconds = clock_seconds() - t0;
 			code = report_run(&c, inspect, arg, code);
 		}
 	}

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "gate/exec/counter.h"
 #include "gate/exec/signals.h"
@@ -45,14 +46,6 @@ struct proc {
 	struct run_result *res;
 	size_t tail_len;	/* bytes held in res->err_tail */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cloexec_pipe(int fds[2])
 {
@@ -297,7 +290,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	p->out_fd = p->err_fd = p->perf_fd = -1;
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
 	p->res = NULL;
-	p->start = now();
+	p->start = clock_seconds();
 	if (spec->count_instructions) {
 		p->pid = fork_counted(spec, argv, outp[1], errp[1],
 				      &p->perf_fd);
@@ -418,7 +411,7 @@ static void try_reap(struct proc *p)
 		kill(-p->pid, SIGKILL);
 		return;
 	}
-	res->wall = now() - p->start;
+	res->wall = clock_seconds() - p->start;
 	res->limit = p->limit;
 	p->reaped = 1;
 	res->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
@@ -448,7 +441,7 @@ static void try_reap(struct proc *p)
 	}
 	/* whatever the child left behind in its group (daemons) goes too */
 	kill(-p->pid, SIGKILL);
-	p->deadline = now() + DRAIN_SECONDS;
+	p->deadline = clock_seconds() + DRAIN_SECONDS;
 	p->kill_at = 0;
 }
 
@@ -608,7 +601,7 @@ static void procs_abandon(struct proc **procs, size_t n, int e)
 			p->reaped = 1;
 			p->res->status = RUN_LOST;
 			p->res->code = e;
-			p->res->wall = now() - p->start;
+			p->res->wall = clock_seconds() - p->start;
 			p->res->limit = p->limit;
 		}
 		close_fd(&p->out_fd);
@@ -623,7 +616,7 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 
 	results_begin(procs, results, n);
 	while (left > 0) {
-		double t = now(), wake = -1;
+		double t = clock_seconds(), wake = -1;
 		size_t np = 0;
 		int sig = signals_pending();
 		int ms;

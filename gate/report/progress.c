@@ -10,15 +10,8 @@
 #include <unistd.h>
 
 #include "gate/report/view.h"
+#include "common/clock.h"
 #include "common/banned.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void progress_init(struct progress *p, FILE *out, int quiet, int verbose,
 		   int github)
@@ -52,14 +45,14 @@ void progress_bench_start(struct progress *p, size_t index, size_t count)
 {
 	p->index = index + 1;
 	p->count = count;
-	p->start = now();
+	p->start = clock_seconds();
 }
 
 void progress_pair(void *arg, const struct bench_run *br, size_t done,
 		   size_t total)
 {
 	struct progress *p = arg;
-	double t = now(), elapsed = t - p->start;
+	double t = clock_seconds(), elapsed = t - p->start;
 	char e[32], left[32];
 
 	if (p->verbose) {
