@@ -94,7 +94,7 @@ GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspac
 	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
 	gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/measure.o \
 	gate/verdict.o gate/suite.o gate/suite-filter.o gate/suite-shard.o gate/metrics.o gate/history.o
-CMD_OBJ = gate/cmd/run.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
+CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o

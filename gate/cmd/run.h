@@ -33,4 +33,16 @@ struct run_opts {
 enum opts_result run_parse_options(struct run_opts *o, int argc,
 				   char **argv);
 
+struct run_report;
+struct workspace;
+struct suite_owned;
+/*
+ * Measure and decide every benchmark of r in the built workspace w
+ * (run-measure.c): suites first, then the looks, then the notes beside
+ * the verdicts. Returns the exit code (128 + a signal when interrupted).
+ */
+int run_measure_all(struct run_report *r, struct plan *p,
+		    const struct workspace *w, const struct run_opts *o,
+		    struct suite_owned *own);
+
 #endif
