@@ -1,0 +1,20 @@
+/*
+ * One sample of one arm, for gate/measure.c's loop (private to gate/measure*.c).
+ */
+#ifndef GATE_MEASURE_SAMPLE_H
+#define GATE_MEASURE_SAMPLE_H
+
+#include "gate/measure.h"
+
+/*
+ * One sample of arm a into out; label is "warm-up 1" or "pair 3", tmp the
+ * samples' directory, pair the pair's index (-1 for a warm-up). counted:
+ * take the valgrind run too (when the benchmark counts with valgrind).
+ * Returns 0, -1 with br->error set, or the interrupting signal's number
+ * (measure_bench names it MEASURE_INTERRUPTED).
+ */
+int measure_sample(struct bench_run *br, const struct measure_opts *opt,
+		   enum arm a, const char *label, const char *tmp, int counted,
+		   struct sample *out, long pair);
+
+#endif
