@@ -99,7 +99,7 @@ CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
 OS_OBJ = gate/os/$(OS).o
-EXEC_OBJ = gate/exec/runner.o gate/exec/signals.o gate/exec/counter.o \
+EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/lines.o gate/format/hyperfine.o \

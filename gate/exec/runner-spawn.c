@@ -1,0 +1,292 @@
+/*
+ * Starting a run (runner.h): posix_spawn into a fresh process group with
+ * the run's directory, environment and pipes, or a fork that opens the
+ * instruction counter on the child before it execs; a command that cannot
+ * be executed is refused first, the same on every C library.
+ */
+#define _GNU_SOURCE	/* posix_spawn_file_actions_addchdir_np */
+#include "gate/exec/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "gate/exec/counter.h"
+#include "gate/exec/runner-internal.h"
+#include "gate/exec/signals.h"
+#include "common/banned.h"
+
+extern char **environ;
+
+static int cloexec_pipe(int fds[2])
+{
+	if (pipe(fds) < 0)
+		return -1;
+	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Can argv0 be executed (from cwd, or on PATH when it has no '/')? 0, or
+ * -1 with errno. posix_spawn reports a failed exec as an error only in
+ * some C libraries (glibc 2.24+ natively, not under valgrind, not older
+ * ones): elsewhere the child exits 127. Checking first gives every system
+ * the same clear "could not be started".
+ */
+static int executable(const char *argv0, const char *cwd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *full;
+	int ok, err = ENOENT;
+
+	if (strchr(argv0, '/')) {
+		full = argv0[0] == '/' || !cwd ? xstrdup(argv0)
+			: xasprintf("%s/%s", cwd, argv0);
+		ok = access(full, X_OK);
+		free(full);
+		return ok;
+	}
+	for (p = path && *path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)	/* an empty entry is the child's cwd */
+			full = xasprintf("%s/%s", cwd ? cwd : ".", argv0);
+		else
+			full = xasprintf("%.*s/%s", (int)(end - p), p, argv0);
+		ok = access(full, X_OK);
+		if (ok < 0 && errno != ENOENT)
+			err = errno;
+		free(full);
+		if (ok == 0)
+			return 0;
+		if (!*end)
+			break;
+	}
+	errno = err;
+	return -1;
+}
+
+static const int default_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
+				       SIGPIPE, SIGQUIT };
+
+/*
+ * The child side of fork_counted: what posix_spawn's attributes and file
+ * actions do, by hand, then wait for the parent to attach the counter.
+ * Only async-signal-safe calls until exec; failures go back as an errno.
+ */
+static void counted_child(const struct run_spec *spec, char **argv,
+			  int out_w, int err_w, int go_r, int report_w)
+{
+	struct sigaction sa;
+	sigset_t none;
+	size_t i;
+	int e, fd;
+	char c;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
+	     i++)
+		sigaction(default_signals[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (spec->cwd && chdir(spec->cwd) < 0)
+		goto fail;
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		goto fail;
+	if (fd > 2)
+		close(fd);
+	if (dup2(spec->log_fd >= 0 ? spec->log_fd : out_w, 1) < 0 ||
+	    dup2(spec->log_fd >= 0 ? spec->log_fd : err_w, 2) < 0)
+		goto fail;
+	/* the counter is opened on this pid while it waits here */
+	if (read(go_r, &c, 1) != 1)
+		_exit(127);
+	execvpe(argv[0], argv,
+		(char *const *)(spec->envp ? spec->envp : environ));
+fail:
+	e = errno;
+	if (write(report_w, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * fork + exec with a handshake, for counted samples: posix_spawn cannot
+ * stop the child between fork and exec, and the counter must be attached
+ * before exec so that enable_on_exec starts it at the program's first
+ * instruction. Returns the pid, or -1 with errno set.
+ */
+static pid_t fork_counted(const struct run_spec *spec, char **argv,
+			  int out_w, int err_w, int *perf_fd)
+{
+	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
+	pid_t pid = -1;
+	int e = 0;
+	ssize_t n;
+
+	*perf_fd = -1;
+	if (cloexec_pipe(go) < 0)
+		return -1;
+	if (cloexec_pipe(report) < 0)
+		goto done;
+	pid = fork();
+	if (pid < 0)
+		goto done;
+	if (pid == 0)
+		counted_child(spec, argv, out_w, err_w, go[0], report[1]);
+	setpgid(pid, pid);	/* either side may win the race */
+	runner_close_fd(&go[0]);
+	runner_close_fd(&report[1]);
+	*perf_fd = counter_perf_open(pid);
+	if (*perf_fd < 0) {
+		e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+		goto done;
+	}
+	if (write(go[1], "g", 1) != 1)
+		e = errno;
+	runner_close_fd(&go[1]);
+	/* EOF: exec succeeded (the pipe is close-on-exec); else its errno */
+	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof(e) || e) {
+		waitpid(pid, NULL, 0);
+		runner_close_fd(perf_fd);
+		pid = -1;
+	}
+done:
+	runner_close_fd(&go[0]);
+	runner_close_fd(&go[1]);
+	runner_close_fd(&report[0]);
+	runner_close_fd(&report[1]);
+	if (pid < 0)
+		errno = e ? e : errno;
+	return pid;
+}
+
+/* The argv to start: spec's own (NULL, errno set, when it cannot be
+   run), or /bin/sh -c with its string in sh_argv. */
+static char **spawn_argv(const struct run_spec *spec, char *sh_argv[4])
+{
+	if (spec->cmd->argv)
+		return executable(spec->cmd->argv[0], spec->cwd) < 0 ? NULL :
+		       spec->cmd->argv;
+	sh_argv[0] = (char *)"/bin/sh";
+	sh_argv[1] = (char *)"-c";
+	sh_argv[2] = spec->cmd->shell;
+	sh_argv[3] = NULL;
+	return sh_argv;
+}
+
+/*
+ * What posix_spawn does in the child: cwd, stdin from /dev/null, stdout
+ * and stderr to the log or the pipes' write ends; its own process group
+ * (a timeout or Ctrl-C can stop the whole tree at once), gate's handled
+ * signals back to their defaults and none blocked.
+ */
+static void spawn_setup(posix_spawn_file_actions_t *fa,
+			posix_spawnattr_t *attr, const struct run_spec *spec,
+			int out_w, int err_w)
+{
+	static const int *defaults = default_signals;
+	sigset_t sigs;
+	size_t i;
+
+	posix_spawn_file_actions_init(fa);
+	posix_spawnattr_init(attr);
+	if (spec->cwd)
+		posix_spawn_file_actions_addchdir_np(fa, spec->cwd);
+	posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (spec->log_fd >= 0) {
+		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 1);
+		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 2);
+	} else {
+		posix_spawn_file_actions_adddup2(fa, out_w, 1);
+		posix_spawn_file_actions_adddup2(fa, err_w, 2);
+	}
+	posix_spawnattr_setpgroup(attr, 0);
+	sigemptyset(&sigs);
+	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
+	     i++)
+		sigaddset(&sigs, defaults[i]);
+	posix_spawnattr_setsigdefault(attr, &sigs);
+	sigemptyset(&sigs);
+	posix_spawnattr_setsigmask(attr, &sigs);
+	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
+				 POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETSIGMASK);
+}
+
+int run_start(struct proc **out, const struct run_spec *spec)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	char *sh_argv[4];
+	char **argv;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	struct proc *p;
+	int rc;
+
+	*out = NULL;
+	argv = spawn_argv(spec, sh_argv);
+	if (!argv)
+		return -1;
+	if (spec->log_fd < 0 && (cloexec_pipe(outp) < 0 ||
+				 cloexec_pipe(errp) < 0)) {
+		runner_close_fd(&outp[0]);
+		runner_close_fd(&outp[1]);
+		return error("cannot create a pipe:");
+	}
+	spawn_setup(&fa, &attr, spec, outp[1], errp[1]);
+	p = xcalloc(1, sizeof(*p));
+	p->out_fd = p->err_fd = p->perf_fd = -1;
+	p->grace = spec->grace > 0 ? spec->grace : 1.0;
+	p->res = NULL;
+	p->start = clock_seconds();
+	if (spec->count_instructions) {
+		p->pid = fork_counted(spec, argv, outp[1], errp[1],
+				      &p->perf_fd);
+		rc = p->pid < 0 ? errno : 0;
+	} else {
+		rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
+				  (char *const *)(spec->envp ? spec->envp : environ));
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	runner_close_fd(&outp[1]);
+	runner_close_fd(&errp[1]);
+	if (rc != 0) {
+		runner_close_fd(&outp[0]);
+		runner_close_fd(&errp[0]);
+		free(p);
+		errno = rc;
+		return -1;
+	}
+	p->out_fd = outp[0];
+	p->err_fd = errp[0];
+	p->capture = spec->capture;
+	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
+	p->limit = spec->timeout;
+	*out = p;
+	return 0;
+}
