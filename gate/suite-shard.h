@@ -35,6 +35,9 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		     const struct bench_cfg *cfg, const char *dir,
 		     const char *arm, struct gate_err *err);
 void suite_names_release(char **names, unsigned *weights, size_t n);
+/* Whether names[0..n) holds s (len bytes, not NUL-ended). */
+int suite_names_have(char *const *names, size_t n, const char *s,
+		     size_t len);
 
 /* What splitting allocated: the shards' commands, the split list. */
 struct suite_shard_owned {
