@@ -106,6 +106,9 @@ int suite_raise_pairs(struct bench_run *br, unsigned need);
 /* Compile --filter into rx (regfree it); 0, or -1 after error_to(err). */
 int suite_filter_compile(regex_t *rx, const char *filter,
 			 struct gate_err *err);
+/* The case of sd named name with unit unit, or NULL. */
+struct suite_case *suite_case_find(struct suite_data *sd, const char *name,
+				   const char *unit);
 void suite_owned_release(struct suite_owned *own);
 /*
  * 1 when unit, printed by a suite of format f beside a case's time,
@@ -119,11 +122,6 @@ const char *suite_time(const struct bench_run *br);
 const char *suite_reduction(const struct bench_run *br, char *buf,
 			    size_t size);
 
-/*
- * The values of n inner repetitions (one process) as one: their median.
- * Reorders v.
- */
-double suite_reduce(double *v, size_t n);
 /*
  * Parse a suite sample's stdout (res) into br->suite and check it against
  * the arm's manifest (the case list of its first sample): every case in
