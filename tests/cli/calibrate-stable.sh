@@ -5,6 +5,7 @@
 # checkouts for the first 3 pairs and 30% more in one of them after, so
 # at 6 pairs each half has no spread and the whole has much.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 U=$SCRATCH/shift
 new_repo "$U"
 cat >"$U/work.c" <<C

@@ -7,6 +7,7 @@
 # own, the same in every run). Merging refuses missing and overlapping
 # cases.
 . "$(dirname "$0")/lib.sh"
+needs_os "allocation counting"
 R=$SCRATCH/repo
 new_repo "$R"
 # suite.sh: 12 cases c01..c12, each at the time in ms its file says and a
