@@ -19,12 +19,7 @@ done
 interrupt() {	# interrupt SIGNAL WANT
 	"$GATE" -C "$R" bisect --good HEAD~3 --bad HEAD >"$OUT" 2>"$ERR" &
 	pid=$!
-	i=0
-	while ! pgrep -f "sleep 6.5151" >/dev/null && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	pgrep -f "sleep 6.5151" >/dev/null || fail "the benchmark never started"
+	wait_for pgrep -f "sleep 6.5151" || fail "the benchmark never started"
 	kill "-$1" $pid
 	wait $pid
 	rc=$?

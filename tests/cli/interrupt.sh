@@ -13,12 +13,7 @@ JSON
 commit_all "$R" "slow bench"
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
 pid=$!
-i=0
-while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pgrep -f "sleep 7.4242" >/dev/null || fail "the benchmark never started"
+wait_for pgrep -f "sleep 7.4242" || fail "the benchmark never started"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -28,11 +23,7 @@ expect_in "$OUT" "interrupted"
 # SIGTERM gives 143
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
 pid=$!
-i=0
-while ! pgrep -f "sleep 7.4242" >/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for pgrep -f "sleep 7.4242" || fail "the benchmark never started"
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -48,12 +39,7 @@ JSON
 "$GATE" -C "$R" run --base HEAD~1 --head HEAD --config "$SCRATCH/serial.json" \
 	--json "$SCRATCH/serial-report.json" >"$OUT" 2>"$ERR" &
 pid=$!
-i=0
-while ! pgrep -f "sleep 7.4343" >/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pgrep -f "sleep 7.4343" >/dev/null || fail "the build never started"
+wait_for pgrep -f "sleep 7.4343" || fail "the build never started"
 kill -TERM $pid
 wait $pid
 rc=$?
