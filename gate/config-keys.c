@@ -14,27 +14,9 @@
 #include <cJSON.h>
 
 #include "gate/config-parse.h"
+#include "gate/config-table.h"
 #include "common/banned.h"
 
-static const char *const top_keys[] = {
-	"version", "build", "build_timeout", "cache_builds", "serial_build",
-	"artifacts",
-	"defaults", "benchmarks", NULL
-};
-static const char *const defaults_keys[] = {
-	"pairs", "max_pairs", "warmup", "metric", "metrics", "min_effect",
-	"pass_excludes", "gate", "counter", "timeout", "parity", "confidence",
-	"resamples", "statistic", "interval", "rule", "target_halfwidth",
-	"budget",
-	NULL
-};
-static const char *const bench_keys[] = {
-	"name", "run", "pairs", "max_pairs", "warmup", "metric", "metrics",
-	"min_effect", "pass_excludes", "gate", "counter", "timeout", "parity",
-	"format", "check", "artifacts",
-	"expect", "statistic", "interval", "rule", "target_halfwidth",
-	"ignore", NULL
-};
 /*
  * The names gate.json may use, NULL-terminated, from their one table each
  * (gate/metrics.c, stats/rank.c): metrics a benchmark may name, and the
@@ -54,29 +36,10 @@ static const char *const *metric_list(void)
 	return list;
 }
 
-static const char *const *statistic_names(void)
-{
-	static const char *list[] = { NULL, NULL, NULL, NULL };
-
-	if (!list[0]) {
-		list[0] = stats_estimator_name(STATS_MEDIAN);
-		list[1] = stats_estimator_name(STATS_HL);
-		list[2] = stats_estimator_name(STATS_MEAN);
-	}
-	return list;
-}
 static const char *const interval_names[] = {
 	"exact", "percentile", "bca", NULL
 };
 static const char *const rule_names[] = { "floor", "significant", NULL };
-
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
 
 static unsigned char lower(unsigned char c)
 {
@@ -129,30 +92,49 @@ static const char *suggest(const char *key, const char *const *known)
 	return best;
 }
 
+static const unsigned scope_bit[] = { KEY_TOP, KEY_DEFAULTS, KEY_BENCH };
+
+/* The names of the keys known in scope, NULL-terminated, in table order. */
+static const char *const *known_in(enum scope scope)
+{
+	static const char *lists[3][64];
+	const struct config_key *t;
+	size_t n, i, o = 0;
+
+	if (lists[scope][0])
+		return lists[scope];
+	t = config_key_table(&n);
+	for (i = 0; i < n && o + 1 < 64; i++)
+		if (t[i].scope & scope_bit[scope])
+			lists[scope][o++] = t[i].name;
+	return lists[scope];
+}
+
 /* Why key k (member m) is not known in scope, at its key; returns -1. */
 static int unknown_key(struct parser *p, const cJSON *m, const char *k,
-		       enum scope scope, const char *const *known)
+		       enum scope scope)
 {
+	const struct config_key *row = config_key_find(m->string);
+	const char *const *known = known_in(scope);
 	const char *alt;
-	char list[256];
+	char list[512];
 	size_t i, o;
 
-	if (scope == SCOPE_BENCH && in_list(m->string, defaults_keys))
+	if (row && scope == SCOPE_BENCH && (row->scope & KEY_DEFAULTS))
 		return config_fail_key(p, "%s is suite-wide: set it in "
 				       "\"defaults\", not %s", k, p->where);
-	if (scope == SCOPE_DEFAULTS && (!strcmp(m->string, "name") ||
-					!strcmp(m->string, "run")))
+	if (row && scope == SCOPE_DEFAULTS && (row->scope & KEY_BENCH))
 		return config_fail_key(p, "unknown key %s in \"defaults\": "
 				       "it belongs in each benchmark", k);
-	if (scope == SCOPE_DEFAULTS && in_list(m->string, top_keys))
+	if (row && scope == SCOPE_DEFAULTS && (row->scope & KEY_TOP))
 		return config_fail_key(p, "unknown key %s in \"defaults\": "
 				       "it belongs at the top level", k);
-	if (scope == SCOPE_TOP && in_list(m->string, defaults_keys))
+	if (row && scope == SCOPE_TOP && (row->scope & KEY_DEFAULTS))
 		return config_fail_key(p, "unknown key %s at the top level: "
 				       "it belongs in \"defaults\"%s", k,
-				       in_list(m->string, bench_keys) ?
+				       row->scope & KEY_BENCH ?
 				       " or in a benchmark" : "");
-	if (scope == SCOPE_TOP && in_list(m->string, bench_keys))
+	if (row && scope == SCOPE_TOP)
 		return config_fail_key(p, "unknown key %s at the top level: "
 				       "it belongs in each benchmark in "
 				       "\"benchmarks\"", k);
@@ -172,11 +154,10 @@ static int unknown_key(struct parser *p, const cJSON *m, const char *k,
  * repeated key; one would be silently ignored).
  */
 int config_keys_check(struct parser *p, const cJSON *obj, const cJSON *m,
-		      size_t j, enum scope scope)
+		      size_t j, enum scope scope,
+		      const struct config_key **rowp)
 {
-	const char *const *known = scope == SCOPE_TOP ? top_keys :
-				   scope == SCOPE_DEFAULTS ? defaults_keys :
-				   bench_keys;
+	const struct config_key *row = config_key_find(m->string);
 	const cJSON *q;
 	char k[128];
 	size_t i, line, col;
@@ -184,11 +165,12 @@ int config_keys_check(struct parser *p, const cJSON *obj, const cJSON *m,
 
 	config_enter(p, NULL, j);
 	config_quote(k, sizeof(k), m->string);
-	if (!in_list(m->string, known)) {
-		r = unknown_key(p, m, k, scope, known);
+	if (!row || !(row->scope & scope_bit[scope])) {
+		r = unknown_key(p, m, k, scope);
 		config_leave(p);
 		return r;
 	}
+	*rowp = row;
 	for (q = obj->child, i = 0; q != m; q = q->next, i++) {
 		if (strcmp(q->string, m->string))
 			continue;
@@ -227,8 +209,8 @@ int config_keys_is_number(const cJSON *it)
 }
 
 /* One of the strings in names, stored as its index. */
-static int get_choice(const struct parser *p, const cJSON *it,
-		      const char *key, const char *const *names, int *out)
+int config_keys_choice(const struct parser *p, const cJSON *it,
+		       const char *key, const char *const *names, int *out)
 {
 	char g[64], list[128] = "";
 	size_t i, o = 0;
@@ -304,8 +286,8 @@ static int parse_names(struct parser *p, const cJSON *it, const char *key,
 	return r;
 }
 
-static int parse_metric_list(struct parser *p, const cJSON *it,
-			     const char *key, struct knobs *k)
+int config_keys_metric_list(struct parser *p, const cJSON *it,
+			    const char *key, struct knobs *k)
 {
 	int list[METRIC_COUNT];
 	size_t n, i;
@@ -338,8 +320,8 @@ static int check_floor(const struct parser *p, const cJSON *it,
  * object of fractions by metric name, into *all or by[]. The whole value
  * replaces the one from "defaults".
  */
-static int parse_by_metric(struct parser *p, const cJSON *it,
-			   const char *key, double *all, double *by)
+int config_keys_by_metric(struct parser *p, const cJSON *it,
+			  const char *key, double *all, double *by)
 {
 	const cJSON *e;
 	char g[64], what[64];
@@ -386,119 +368,34 @@ static int parse_by_metric(struct parser *p, const cJSON *it,
 	return 0;
 }
 
-/* A knob of how a benchmark runs and is decided, not what it measures. */
-static int knob_setting(struct parser *p, const cJSON *m, struct knobs *k)
+int config_keys_metric(struct parser *p, const cJSON *m, struct knobs *k)
 {
-	const char *key = m->string;
-	double d = m->valuedouble;
 	char g[64];
+	int id;
 
-	if (!strcmp(key, "counter")) {
-		int i;
-
-		for (i = 0; i <= COUNTER_VALGRIND && cJSON_IsString(m); i++)
-			if (!strcmp(m->valuestring,
-				    counter_name((enum counter)i))) {
-				k->b.counter = (enum counter)i;
-				return 0;
-			}
-		return config_fail(p, "\"counter\" must be \"auto\", \"perf\" "
-				   "or \"valgrind\", got %s",
-				   config_got(p, g, sizeof(g)));
-	}
-	if (!strcmp(key, "timeout")) {
-		if (config_keys_is_number(m) && d > 0 && d <= 86400) {
-			k->b.timeout = d;
-			return 0;
-		}
-		return config_fail(p, "\"timeout\" must be a number of seconds "
-				   "above 0 and at most 86400, got %s",
-				   config_got(p, g, sizeof(g)));
-	}
-	if (!strcmp(key, "statistic"))
-		return get_choice(p, m, key, statistic_names(),
-				  (int *)&k->b.statistic);
-	if (!strcmp(key, "interval"))
-		return get_choice(p, m, key, interval_names,
-				  (int *)&k->b.interval);
-	if (!strcmp(key, "rule"))
-		return get_choice(p, m, key, rule_names, (int *)&k->b.rule);
-	if (!strcmp(key, "target_halfwidth")) {
-		if (config_keys_is_number(m) && d > 0 && d < 10) {
-			k->b.target_halfwidth = d;
-			return 0;
-		}
-		return config_fail(p, "\"target_halfwidth\" must be a fraction "
-				   "above 0 and below 10 (0.02 means an "
-				   "interval of +-2%%), got %s",
-				   config_got(p, g, sizeof(g)));
-	}
-	if (!strcmp(key, "parity")) {
-		if (cJSON_IsBool(m)) {
-			k->b.parity = cJSON_IsTrue(m);
-			return 0;
-		}
-		return config_fail(p, "\"parity\" must be true or false, "
-				   "got %s", config_got(p, g, sizeof(g)));
-	}
-	return config_fail(p, "internal error: no rule for key \"%s\"", key);
+	if (!cJSON_IsString(m))
+		return config_fail(p, "\"metric\" must be a metric name such "
+				   "as \"wall\" (known: %s), got %s",
+				   metric_names(), config_got(p, g, sizeof(g)));
+	if ((id = metric_id(p, m, "metric")) < 0)
+		return -1;
+	k->b.metrics[0].id = (enum metric)id;
+	k->b.nmetrics = 1;
+	return 0;
 }
 
-int config_keys_knob(struct parser *p, const cJSON *m, struct knobs *k,
-		      enum source src)
+int config_keys_gating(struct parser *p, const cJSON *m, struct knobs *k)
 {
-	const char *key = m->string;
-	char g[64];
+	int list[METRIC_COUNT];
+	size_t n, i;
 
-	if (!strcmp(key, "pairs")) {
-		k->pairs_src = src;
-		return config_keys_whole(p, m, key, 2, 10000, &k->b.pairs);
-	}
-	if (!strcmp(key, "max_pairs")) {
-		/* Checked against "pairs" once the benchmark is complete. */
-		k->max_src = src;
-		return config_keys_whole(p, m, key, 2, 100000, &k->b.max_pairs);
-	}
-	if (!strcmp(key, "warmup")) {
-		k->warmup_src = src;
-		return config_keys_whole(p, m, key, 0, 1000, &k->b.warmup);
-	}
-	if (!strcmp(key, "metric")) {
-		int id;
-
-		if (!cJSON_IsString(m) || (id = metric_id(p, m, key)) < 0)
-			return cJSON_IsString(m) ? -1 :
-			       config_fail(p, "\"metric\" must be a metric "
-					   "name such as \"wall\" (known: "
-					   "%s), got %s", metric_names(),
-					   config_got(p, g, sizeof(g)));
-		k->b.metrics[0].id = (enum metric)id;
-		k->b.nmetrics = 1;
-		return 0;
-	}
-	if (!strcmp(key, "metrics"))
-		return parse_metric_list(p, m, key, k);
-	if (!strcmp(key, "gate")) {
-		int list[METRIC_COUNT];
-		size_t n, i;
-
-		if (parse_names(p, m, key, list, &n) < 0)
-			return -1;
-		memset(k->gating, 0, sizeof(k->gating));
-		for (i = 0; i < n; i++)
-			k->gating[list[i]] = 1;
-		k->gate_set = 1;
-		return 0;
-	}
-	if (!strcmp(key, "min_effect")) {
-		k->floor_src = src;
-		return parse_by_metric(p, m, key, &k->floor_all, k->floor);
-	}
-	if (!strcmp(key, "pass_excludes")) {
-		k->excl_src = src;
-		return parse_by_metric(p, m, key, &k->excl_all, k->excl);
-	}
-	return knob_setting(p, m, k);
+	if (parse_names(p, m, "gate", list, &n) < 0)
+		return -1;
+	memset(k->gating, 0, sizeof(k->gating));
+	for (i = 0; i < n; i++)
+		k->gating[list[i]] = 1;
+	k->gate_set = 1;
+	return 0;
 }
 
 /* A string (run by /bin/sh -c) or a list of strings (argv) into *out. */
@@ -627,8 +524,8 @@ int config_keys_format(const struct parser *p, const cJSON *m,
 }
 
 /* A list of case patterns, each a valid POSIX extended regex. */
-static int pattern_list(struct parser *p, const cJSON *m, const char *key,
-			char ***list, size_t *count)
+int config_keys_patterns(struct parser *p, const cJSON *m, const char *key,
+			 char ***list, size_t *count)
 {
 	const cJSON *e;
 	size_t i = 0, n = 0;
@@ -665,21 +562,20 @@ static int pattern_list(struct parser *p, const cJSON *m, const char *key,
 }
 
 /*
- * "artifacts": paths or globs relative to the checkout, none absolute or
- * climbing out of it ("..").
+ * "artifacts", "sources", "writable": paths or globs relative to the
+ * checkout, none absolute or climbing out of it ("..").
  */
-int config_keys_artifacts(struct parser *p, const cJSON *m, char ***list,
-			  size_t *count)
+int config_keys_paths(struct parser *p, const cJSON *m, const char *key,
+		      char ***list, size_t *count)
 {
 	const cJSON *e;
 	size_t i = 0, n = 0;
 	char g[64];
 
-	config_enter(p, "artifacts", 0);
 	if (!cJSON_IsArray(m))
-		return config_fail(p, "\"artifacts\" must be a list of paths "
-				   "or globs relative to the checkout, such "
-				   "as [\"build/lz4\", \"lib/*.so\"], got %s",
+		return config_fail(p, "\"%s\" must be a list of paths or globs "
+				   "relative to the checkout, such as "
+				   "[\"build/lz4\", \"lib/*.so\"], got %s", key,
 				   config_got(p, g, sizeof(g)));
 	cJSON_ArrayForEach(e, m)
 		n++;
@@ -689,9 +585,9 @@ int config_keys_artifacts(struct parser *p, const cJSON *m, char ***list,
 
 		config_enter(p, NULL, i);
 		if (!s || !*s)
-			return config_fail(p, "each element of \"artifacts\" "
-					   "must be a non-empty path or glob, "
-					   "got %s", config_got(p, g, sizeof(g)));
+			return config_fail(p, "each element of \"%s\" must be "
+					   "a non-empty path or glob, got %s",
+					   key, config_got(p, g, sizeof(g)));
 		if (*s == '/' || !strcmp(s, "..") || !strncmp(s, "../", 3) ||
 		    strstr(s, "/../") ||
 		    (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/..")))
@@ -703,21 +599,32 @@ int config_keys_artifacts(struct parser *p, const cJSON *m, char ***list,
 		*count = i;
 		config_leave(p);
 	}
-	config_leave(p);
 	return 0;
 }
 
-/* "ignore": cases (patterns) the user accepts not comparing. */
-int config_keys_ignore(struct parser *p, const cJSON *m,
-		       struct bench_cfg *out)
+void config_keys_defaults(struct parser *p, struct knobs *k,
+			  struct config *cfg)
 {
-	return pattern_list(p, m, "ignore", &out->ignore, &out->nignore);
-}
+	struct key_ctx c = { cfg, k, NULL, SRC_BUILTIN };
+	const struct config_key *t;
+	size_t n, i;
 
-int config_keys_expect(struct parser *p, const cJSON *m,
-			struct bench_cfg *out)
-{
-	return pattern_list(p, m, "expect", &out->expect, &out->nexpect);
+	t = config_key_table(&n);
+	for (i = 0; i < n; i++) {
+		cJSON *v;
+
+		if (!t[i].def || (t[i].scope & KEY_BENCH &&
+				  !(t[i].scope & KEY_DEFAULTS)))
+			continue;
+		/* the table's own text: it parses, or the table is wrong */
+		v = cJSON_Parse(t[i].def);
+		if (!v || t[i].read(p, v, &c) < 0) {
+			error("internal error: the default of \"%s\" (%s) "
+			      "is not valid", t[i].name, t[i].def);
+			abort();
+		}
+		cJSON_Delete(v);
+	}
 }
 
 const char *interval_name(enum interval_method m)
@@ -728,34 +635,4 @@ const char *interval_name(enum interval_method m)
 const char *rule_name(enum rule r)
 {
 	return rule_names[r];
-}
-
-int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
-			      double *out)
-{
-	char g[64];
-
-	config_enter(p, "build_timeout", 0);
-	if (!config_keys_is_number(it) || it->valuedouble <= 0 ||
-	    it->valuedouble > 86400)
-		return config_fail(p, "\"build_timeout\" must be a number of "
-				   "seconds above 0 and at most 86400, got %s",
-				   config_got(p, g, sizeof(g)));
-	*out = it->valuedouble;
-	config_leave(p);
-	return 0;
-}
-
-int config_keys_bool(struct parser *p, const struct cJSON *it,
-		     const char *key, int *out)
-{
-	char g[64];
-
-	config_enter(p, key, 0);
-	if (!cJSON_IsBool(it))
-		return config_fail(p, "\"%s\" must be true or false, got %s",
-				   key, config_got(p, g, sizeof(g)));
-	*out = cJSON_IsTrue(it);
-	config_leave(p);
-	return 0;
 }

@@ -69,42 +69,69 @@ const char *config_quote(char *buf, size_t size, const char *s);
 /* "1st", "2nd", ... */
 const char *config_ordinal(char *buf, size_t size, size_t n);
 
-/* config-keys.c: one key and its value. Each returns 0, or -1 after error. */
-/* Member m (index j) of obj at the current path: known in scope, no repeat. */
+/* The key being read: where its value goes. */
+struct key_ctx {
+	struct config *cfg;
+	struct knobs *k;	/* "defaults" or the benchmark's settings */
+	struct bench_cfg *b;	/* the benchmark; NULL outside one */
+	enum source src;	/* where the value stands */
+};
+
+/* config.c: the two containers (rows of the key table). */
+int config_parse_defaults(struct parser *p, const struct cJSON *it,
+			  struct knobs *k, struct config *cfg);
+int config_parse_benchmarks(struct parser *p, const struct cJSON *it,
+			    struct knobs *k, struct config *cfg);
+/* The member of obj at the current path (index j) through its table row. */
+int config_read_member(struct parser *p, const struct cJSON *obj,
+		       const struct cJSON *m, size_t j, enum scope scope,
+		       struct key_ctx *c);
+
+/* config-keys.c: one value. Each returns 0, or -1 after an error. */
+/* Member m (index j) of obj at the current path: known in scope (its row
+   into *row), no repeat. */
+struct config_key;
 int config_keys_check(struct parser *p, const struct cJSON *obj,
-		      const struct cJSON *m, size_t j, enum scope scope);
+		      const struct cJSON *m, size_t j, enum scope scope,
+		      const struct config_key **row);
 /* A whole number in [lo, hi] for key. */
 int config_keys_whole(const struct parser *p, const struct cJSON *it,
 		      const char *key, unsigned lo, unsigned hi,
 		      unsigned *out);
 int config_keys_is_number(const struct cJSON *it);
-/* A setting allowed in "defaults" and in each benchmark, into k. */
-int config_keys_knob(struct parser *p, const struct cJSON *m, struct knobs *k,
-		     enum source src);
+/* One of names (NULL-terminated), its index into *out. */
+int config_keys_choice(const struct parser *p, const struct cJSON *it,
+		       const char *key, const char *const *names, int *out);
+/* "metric": one metric name; "metrics": a list; "gate": which gate. */
+int config_keys_metric(struct parser *p, const struct cJSON *it,
+		       struct knobs *k);
+int config_keys_metric_list(struct parser *p, const struct cJSON *it,
+			    const char *key, struct knobs *k);
+int config_keys_gating(struct parser *p, const struct cJSON *it,
+		       struct knobs *k);
+/* "min_effect" or "pass_excludes": one fraction into *all or by metric. */
+int config_keys_by_metric(struct parser *p, const struct cJSON *it,
+			  const char *key, double *all, double *by);
 /* A string (run by /bin/sh -c) or a list of strings (argv) into *out. */
 int config_keys_command(struct parser *p, const struct cJSON *it,
 			const char *key, const char *example,
 			struct command *out);
 int config_keys_name(const struct parser *p, const struct cJSON *it);
-/* "build_timeout": seconds in (0, 86400] into *out. */
-int config_keys_build_timeout(struct parser *p, const struct cJSON *it,
-			      double *out);
-/* "serial_build": true or false into *out. */
-int config_keys_bool(struct parser *p, const struct cJSON *it,
-		     const char *key, int *out);
 int config_keys_format(const struct parser *p, const struct cJSON *m,
 		       struct bench_cfg *out);
-int config_keys_expect(struct parser *p, const struct cJSON *m,
-		       struct bench_cfg *out);
-/* "artifacts": a list of paths or globs (fnmatch) into *list. */
-int config_keys_artifacts(struct parser *p, const struct cJSON *m,
-			  char ***list, size_t *count);
-int config_keys_ignore(struct parser *p, const struct cJSON *m,
-		       struct bench_cfg *out);
+/* A list of POSIX ERE case patterns into *list. */
+int config_keys_patterns(struct parser *p, const struct cJSON *m,
+			 const char *key, char ***list, size_t *count);
+/* A list of paths or globs inside the checkout (no "..", not absolute). */
+int config_keys_paths(struct parser *p, const struct cJSON *m,
+		      const char *key, char ***list, size_t *count);
+/* Every row with a default: the built-in values into k and cfg. */
+void config_keys_defaults(struct parser *p, struct knobs *k,
+			  struct config *cfg);
 
 /* config-rules.c: defaults, and rules across keys. 0, or -1 after error. */
-/* The built-in defaults into k and cfg, before "defaults" is read. */
-void config_rules_defaults(struct knobs *k, struct config *cfg);
+/* k and cfg before any default: nothing given, from nowhere. */
+void config_rules_init(struct knobs *k, struct config *cfg);
 /* "metric" and "metrics" in one object: one would silently win. */
 int config_rules_metric_pair(struct parser *p, const struct cJSON *obj);
 /* The i-th benchmark's settings k, all read, resolved and checked into out. */

@@ -239,31 +239,19 @@ int config_rules_unique_names(struct parser *p, const struct config *cfg)
 			   cfg->benches[dup].name), line, col);
 }
 
-void config_rules_defaults(struct knobs *k, struct config *cfg)
+void config_rules_init(struct knobs *k, struct config *cfg)
 {
 	size_t i;
 
+	(void)cfg;
 	memset(k, 0, sizeof(*k));
-	k->b.pairs = CONFIG_DEFAULT_PAIRS;
-	k->b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
-	k->b.warmup = CONFIG_DEFAULT_WARMUP;
-	k->b.metrics[0].id = METRIC_WALL;
-	k->b.nmetrics = 1;
-	k->b.counter = COUNTER_AUTO;
+	/* the values given nowhere; the table's defaults come next */
 	k->floor_all = k->excl_all = NAN;
 	for (i = 0; i < METRIC_COUNT; i++)
 		k->floor[i] = k->excl[i] = NAN;
 	k->floor_src = k->excl_src = SRC_BUILTIN;
-	k->b.timeout = CONFIG_DEFAULT_TIMEOUT;
-	k->b.parity = 1;
-	k->b.statistic = CONFIG_DEFAULT_STATISTIC;
-	k->b.interval = CONFIG_DEFAULT_INTERVAL;
-	k->b.rule = RULE_FLOOR;
+	k->b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
 	k->b.target_halfwidth = 0;
-	k->pairs_src = k->max_src = k->warmup_src = SRC_BUILTIN;
-	cfg->confidence = CONFIG_DEFAULT_CONFIDENCE;
-	cfg->resamples = CONFIG_DEFAULT_RESAMPLES;
-	cfg->budget = CONFIG_DEFAULT_BUDGET;
 }
 
 /*

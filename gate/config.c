@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "gate/config-parse.h"
+#include "gate/config-table.h"
 #include "gate/jsonpos.h"
 #include "common/banned.h"
 
@@ -172,13 +173,29 @@ const char *config_ordinal(char *buf, size_t size, size_t n)
 	return buf;
 }
 
+int config_read_member(struct parser *p, const cJSON *obj, const cJSON *m,
+		       size_t j, enum scope scope, struct key_ctx *c)
+{
+	const struct config_key *row = NULL;
+	int r;
+
+	if (config_keys_check(p, obj, m, j, scope, &row) < 0)
+		return -1;
+	config_enter(p, NULL, j);
+	r = row->read(p, m, c);
+	if (r == 0)
+		config_leave(p);
+	return r;
+}
+
 static int parse_bench(struct parser *p, const cJSON *it, size_t i,
-		       const struct knobs *defaults, struct bench_cfg *out)
+		       const struct knobs *defaults, struct config *cfg,
+		       struct bench_cfg *out)
 {
 	const cJSON *m, *name;
 	struct knobs k = *defaults;
+	struct key_ctx c = { cfg, &k, out, SRC_BENCH };
 	char g[64], ord[32];
-	int have_name = 0, have_run = 0;
 	size_t j;
 
 	config_enter(p, NULL, i);
@@ -197,49 +214,15 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 			 config_ordinal(ord, sizeof(ord), i + 1));
 	if (config_rules_metric_pair(p, it) < 0)
 		return -1;
-	for (m = it->child, j = 0; m; m = m->next, j++) {
-		int r;
-
-		if (config_keys_check(p, it, m, j, SCOPE_BENCH) < 0)
+	out->format = FORMAT_TIME;
+	for (m = it->child, j = 0; m; m = m->next, j++)
+		if (config_read_member(p, it, m, j, SCOPE_BENCH, &c) < 0)
 			return -1;
-		config_enter(p, NULL, j);
-		if (!strcmp(m->string, "name")) {
-			have_name = 1;
-			r = config_keys_name(p, m);
-			if (!r)
-				out->name = xstrdup(m->valuestring);
-		} else if (!strcmp(m->string, "run")) {
-			have_run = 1;
-			r = config_keys_command(p, m, "run", "./bench",
-						&out->run);
-		} else if (!strcmp(m->string, "check")) {
-			r = config_keys_command(p, m, "check",
-						"./roundtrip-test", &out->check);
-		} else if (!strcmp(m->string, "artifacts")) {
-			config_leave(p);
-			r = config_keys_artifacts(p, m, &out->artifacts,
-						  &out->nartifacts);
-			if (!r)
-				out->artifacts_own = 1;
-			config_enter(p, NULL, j);
-		} else if (!strcmp(m->string, "format")) {
-			r = config_keys_format(p, m, out);
-		} else if (!strcmp(m->string, "expect")) {
-			r = config_keys_expect(p, m, out);
-		} else if (!strcmp(m->string, "ignore")) {
-			r = config_keys_ignore(p, m, out);
-		} else {
-			r = config_keys_knob(p, m, &k, SRC_BENCH);
-		}
-		if (r < 0)
-			return -1;
-		config_leave(p);
-	}
-	if (!have_name)
+	if (!out->name)
 		return config_fail(p, "the %s benchmark has no \"name\": add "
 				   "one, such as \"name\": \"parse\"",
 				   config_ordinal(ord, sizeof(ord), i + 1));
-	if (!have_run)
+	if (!out->run.argv && !out->run.shell)
 		return config_fail(p, "benchmark %s has no \"run\": add the "
 				   "command, such as \"run\": [\"./bench\"]",
 				   config_quote(g, sizeof(g), out->name));
@@ -249,14 +232,14 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 	return 0;
 }
 
-static int parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
+int config_parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
 			  struct config *cfg)
 {
+	struct key_ctx c = { cfg, k, NULL, SRC_DEFAULTS };
 	const cJSON *m;
 	size_t j;
 	char g[64];
 
-	config_enter(p, "defaults", 0);
 	if (!cJSON_IsObject(it))
 		return config_fail(p, "\"defaults\" must be an object like "
 				   "{\"pairs\": 20}, got %s",
@@ -264,127 +247,19 @@ static int parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
 	snprintf(p->where, sizeof(p->where), "in \"defaults\"");
 	if (config_rules_metric_pair(p, it) < 0)
 		return -1;
-	for (m = it->child, j = 0; m; m = m->next, j++) {
-		double d = m->valuedouble;
-		int r;
-
-		if (config_keys_check(p, it, m, j, SCOPE_DEFAULTS) < 0)
+	for (m = it->child, j = 0; m; m = m->next, j++)
+		if (config_read_member(p, it, m, j, SCOPE_DEFAULTS, &c) < 0)
 			return -1;
-		config_enter(p, NULL, j);
-		if (!strcmp(m->string, "confidence")) {
-			r = 0;
-			if (config_keys_is_number(m) && d > 0.5 && d < 1)
-				cfg->confidence = d;
-			else
-				r = config_fail(p, "\"confidence\" must be a "
-						"number above 0.5 and below 1, "
-						"such as 0.95, got %s",
-						config_got(p, g, sizeof(g)));
-		} else if (!strcmp(m->string, "resamples")) {
-			r = config_keys_whole(p, m, "resamples", 1000, 1000000,
-					      &cfg->resamples);
-		} else if (!strcmp(m->string, "budget")) {
-			/* the whole run's measuring time, not per benchmark */
-			r = 0;
-			if (config_keys_is_number(m) && d > 0)
-				cfg->budget = d;
-			else if (!cJSON_IsString(m) ||
-				 config_parse_duration(m->valuestring,
-						       &cfg->budget) < 0)
-				r = config_fail(p, "\"budget\" must be a "
-						"positive duration such as "
-						"\"5m\", \"90s\" or 300 "
-						"(seconds), got %s",
-						config_got(p, g, sizeof(g)));
-		} else {
-			r = config_keys_knob(p, m, k, SRC_DEFAULTS);
-		}
-		if (r < 0)
-			return -1;
-		config_leave(p);
-	}
-	config_leave(p);
 	return 0;
 }
 
-static int parse_version(struct parser *p, const cJSON *it,
-			 struct config *cfg)
+int config_parse_benchmarks(struct parser *p, const cJSON *it,
+			    struct knobs *k, struct config *cfg)
 {
-	double d = it->valuedouble;
+	const cJSON *m;
+	size_t n, i;
 	char g[64];
 
-	config_enter(p, "version", 0);
-	if (!config_keys_is_number(it) || d != floor(d) || d < 1)
-		return config_fail(p, "\"version\" must be a whole number such "
-				   "as %d, got %s", CONFIG_VERSION,
-				   config_got(p, g, sizeof(g)));
-	if (d > CONFIG_VERSION)
-		return config_fail(p, "\"version\" %s is newer than this gate "
-				   "understands (%d): upgrade gate",
-				   config_got(p, g, sizeof(g)), CONFIG_VERSION);
-	cfg->version = (int)d;
-	config_leave(p);
-	return 0;
-}
-
-static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
-{
-	const cJSON *m, *it;
-	struct knobs k;
-	size_t j, n, i;
-	char g[64];
-
-	if (!cJSON_IsObject(root))
-		return config_fail(p, "the top level must be an object like "
-				   "{\"benchmarks\": [" EXAMPLE_BENCH "]}, "
-				   "got %s", config_got(p, g, sizeof(g)));
-	/* First, so a newer file is not misreported as having unknown keys. */
-	it = cJSON_GetObjectItemCaseSensitive(root, "version");
-	if (it && parse_version(p, it, cfg) < 0)
-		return -1;
-	snprintf(p->where, sizeof(p->where), "at the top level");
-	for (m = root->child, j = 0; m; m = m->next, j++)
-		if (config_keys_check(p, root, m, j, SCOPE_TOP) < 0)
-			return -1;
-
-	it = cJSON_GetObjectItemCaseSensitive(root, "build");
-	if (it) {
-		config_enter(p, "build", 0);
-		if (config_keys_command(p, it, "build", "make",
-					&cfg->build) < 0)
-			return -1;
-		config_leave(p);
-	}
-
-	it = cJSON_GetObjectItemCaseSensitive(root, "build_timeout");
-	if (it && config_keys_build_timeout(p, it, &cfg->build_timeout) < 0)
-		return -1;
-	it = cJSON_GetObjectItemCaseSensitive(root, "cache_builds");
-	if (it) {
-		config_enter(p, "cache_builds", 0);
-		if (config_keys_whole(p, it, "cache_builds", 2, 26,
-				      &cfg->cache_builds) < 0)
-			return -1;
-		config_leave(p);
-	}
-	it = cJSON_GetObjectItemCaseSensitive(root, "serial_build");
-	if (it && config_keys_bool(p, it, "serial_build", &cfg->serial_build) < 0)
-		return -1;
-	it = cJSON_GetObjectItemCaseSensitive(root, "artifacts");
-	if (it && config_keys_artifacts(p, it, &cfg->artifacts,
-					&cfg->nartifacts) < 0)
-		return -1;
-
-	config_rules_defaults(&k, cfg);
-	it = cJSON_GetObjectItemCaseSensitive(root, "defaults");
-	if (it && parse_defaults(p, it, &k, cfg) < 0)
-		return -1;
-
-	it = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-	if (!it)
-		return error_to(p->err, "%s: \"benchmarks\" is missing: add "
-				"a list like [" EXAMPLE_BENCH "]", p->origin);
-	config_enter(p, "benchmarks", 0);
 	if (!cJSON_IsArray(it))
 		return config_fail(p, "\"benchmarks\" must be a list like ["
 				   EXAMPLE_BENCH "], got %s",
@@ -398,10 +273,58 @@ static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 	for (i = 0, m = it->child; m; m = m->next, i++) {
 		/* Counted first, so config_release frees a partial entry. */
 		cfg->nbench = i + 1;
-		if (parse_bench(p, m, i, &k, &cfg->benches[i]) < 0)
+		if (parse_bench(p, m, i, k, cfg, &cfg->benches[i]) < 0)
 			return -1;
 	}
-	config_leave(p);
+	return 0;
+}
+
+/*
+ * The top level: every key is checked first (a misspelt one is reported
+ * before anything else), then read in the table's order, so "version"
+ * comes before all and "defaults" before "benchmarks".
+ */
+static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
+{
+	struct knobs k;
+	struct key_ctx c = { cfg, &k, NULL, SRC_DEFAULTS };
+	const struct config_key *t, *row;
+	const cJSON *m, *it;
+	size_t j, n, i;
+	char g[64];
+
+	if (!cJSON_IsObject(root))
+		return config_fail(p, "the top level must be an object like "
+				   "{\"benchmarks\": [" EXAMPLE_BENCH "]}, "
+				   "got %s", config_got(p, g, sizeof(g)));
+	config_rules_init(&k, cfg);
+	config_keys_defaults(p, &k, cfg);
+	/* First, so a newer file is not misreported as having unknown keys. */
+	it = cJSON_GetObjectItemCaseSensitive(root, "version");
+	snprintf(p->where, sizeof(p->where), "at the top level");
+	t = config_key_table(&n);
+	for (m = root->child, j = 0; m; m = m->next, j++)
+		if (m == it && config_read_member(p, root, m, j, SCOPE_TOP,
+						  &c) < 0)
+			return -1;
+	for (m = root->child, j = 0; m; m = m->next, j++)
+		if (config_keys_check(p, root, m, j, SCOPE_TOP, &row) < 0)
+			return -1;
+	for (i = 0; i < n; i++) {
+		if (!(t[i].scope & KEY_TOP) || !strcmp(t[i].name, "version"))
+			continue;
+		for (m = root->child, j = 0; m && strcmp(m->string, t[i].name);
+		     m = m->next, j++)
+			;
+		if (!m)
+			continue;
+		snprintf(p->where, sizeof(p->where), "at the top level");
+		if (config_read_member(p, root, m, j, SCOPE_TOP, &c) < 0)
+			return -1;
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(root, "benchmarks"))
+		return error_to(p->err, "%s: \"benchmarks\" is missing: add "
+				"a list like [" EXAMPLE_BENCH "]", p->origin);
 	config_rules_artifacts(cfg);
 	return config_rules_unique_names(p, cfg);
 }
@@ -513,6 +436,12 @@ void config_release(struct config *cfg)
 	for (i = 0; i < cfg->nartifacts; i++)
 		free(cfg->artifacts[i]);
 	free(cfg->artifacts);
+	for (i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i]);
+	free(cfg->sources);
+	for (i = 0; i < cfg->nwritable; i++)
+		free(cfg->writable[i]);
+	free(cfg->writable);
 	free(cfg->benches);
 	command_release(&cfg->build);
 	*cfg = init;

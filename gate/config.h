@@ -88,7 +88,27 @@ struct bench_cfg {
 	} values[METRIC_VALUES];
 	size_t inner;		/* most values one process gave (repetitions) */
 	enum metric suite_metric;	/* its suite's: gbench cpu or real */
+	/* the plan's copy only: base's own benchmark (its "run" and "check"
+	   run in base's arm), or NULL: this one's in both arms */
+	const struct bench_cfg *base_def;
+	char *redefined;	/* the plan's copy only: how head's definition
+				   differs from base's ("run: base ./a, head
+				   ./b"), or NULL (owned by the plan) */
 };
+
+/* The command benchmark b runs in arm a (0 base, 1 head). */
+static inline const struct command *bench_arm_run(const struct bench_cfg *b,
+						  int a)
+{
+	return a == 0 && b->base_def ? &b->base_def->run : &b->run;
+}
+
+/* The check benchmark b runs in arm a (0 base, 1 head). */
+static inline const struct command *bench_arm_check(const struct bench_cfg *b,
+						    int a)
+{
+	return a == 0 && b->base_def ? &b->base_def->check : &b->check;
+}
 
 /* The slot of a suite case's value metric m, or NULL for other metrics. */
 static inline const struct value_slot *bench_value_slot(
@@ -112,10 +132,17 @@ struct config {
 	char **artifacts;	/* top-level "artifacts": every benchmark's
 				   without its own (owned) */
 	size_t nartifacts;
+	char **sources;		/* "sources": globs of the build's inputs
+				   (owned) */
+	size_t nsources;
+	char **writable;	/* "writable": paths a benchmark may write
+				   outside its arm (owned) */
+	size_t nwritable;
 };
 #define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
 		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT, \
-		      CONFIG_DEFAULT_CACHE_BUILDS, 0, NULL, 0 }
+		      CONFIG_DEFAULT_CACHE_BUILDS, 0, NULL, 0, NULL, 0, \
+		      NULL, 0 }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20

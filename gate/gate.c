@@ -14,6 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "common/error.h"
+#include "gate/config-table.h"
 #include "ci/github.h"
 #include "gate/exec/signals.h"
 #include "git/repo.h"
@@ -53,7 +54,7 @@ static const struct cmd commands[] = {
 
 static const char synopsis[] =
 	"usage: gate [-C DIR] COMMAND [ARGS]\n"
-	"       gate --help | gate help COMMAND | gate --version\n";
+	"       gate --help | gate help COMMAND | gate help gate.json | gate --version\n";
 
 static void print_help(FILE *out)
 {
@@ -155,6 +156,12 @@ int gate_main(int argc, char **argv)
 	if (!strcmp(argv[i], "help")) {
 		if (i + 1 >= argc) {
 			print_help(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i + 1], "gate.json")) {
+			/* the key table: who decides each key, and why */
+			config_keys_print(stdout, i + 2 < argc &&
+					  !strcmp(argv[i + 2], "--mdoc"));
 			return 0;
 		}
 		if (!(c = find(argv[i + 1]))) {

@@ -259,8 +259,9 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		     struct sample *out, long pair)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	struct run_spec spec = { &cfg->run, opt->dir[a], cfg->timeout,
-				 opt->grace, -1, NULL, 0, 0 };
+	/* each arm runs its own revision's command */
+	struct run_spec spec = { bench_arm_run(cfg, a), opt->dir[a],
+				 cfg->timeout, opt->grace, -1, NULL, 0, 0 };
 	struct run_result res;
 	char *alloc_out = NULL, **aenv = NULL;
 	int rc = -1;
@@ -314,12 +315,13 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 		       struct sample *out)
 {
 	const struct bench_cfg *cfg = br->cfg;
+	const struct command *run = bench_arm_run(cfg, a);
 	struct command cmd = { NULL, NULL };
 	struct run_spec spec = { &cmd, opt->dir[a],
 				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
 				 opt->grace, -1, NULL, 0, 0 };
 	struct run_result res;
-	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", cfg->run.shell,
+	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", run->shell,
 			     NULL };
 	char *clabel = xasprintf("%s, counted under valgrind", label);
 	char why[256];
@@ -335,8 +337,8 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	}
 	env = without_padding(lenv);
 	spec.envp = env;
-	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, cfg->run.argv ?
-					 cfg->run.argv : sh_argv);
+	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, run->argv ?
+					 run->argv : sh_argv);
 	run_one(&res, &spec);
 	if (layout_out(br, opt, a, clabel) < 0) {
 		counter_valgrind_collect(tmp, &n, why, sizeof(why));

@@ -158,16 +158,19 @@ static int check_static(struct bench_run *br, const struct measure_opts *opt)
 	const struct bench_cfg *cfg = br->cfg;
 	int a;
 
-	if (!br->alloc_lib || !cfg->run.argv)
+	if (!br->alloc_lib)
 		return 0;
 	for (a = 0; a < 2; a++)
-		if (alloc_is_static(cfg->run.argv[0], opt->dir[a])) {
+		if (bench_arm_run(cfg, a)->argv &&
+		    alloc_is_static(bench_arm_run(cfg, a)->argv[0],
+				    opt->dir[a])) {
 			fail(br, xasprintf("benchmark \"%s\": %s in %s is "
 				"statically linked, so the allocation metrics "
 				"are unsupported for it (they count through "
 				"LD_PRELOAD, which a static program ignores): "
 				"link it dynamically or remove the allocation "
-				"metrics", cfg->name, cfg->run.argv[0],
+				"metrics", cfg->name,
+				bench_arm_run(cfg, a)->argv[0],
 				arm_name((enum arm)a)));
 			return -1;
 		}

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "gate/adaptive.h"
+#include "gate/config-table.h"
 #include "gate/metrics.h"
 #include "gate/suite.h"
 #include "gate/suite-shard.h"
@@ -22,54 +23,6 @@ static void add_diff(struct plan *p, char *line)
 {
 	p->diff = xrealloc(p->diff, (p->ndiff + 1) * sizeof(*p->diff));
 	p->diff[p->ndiff++] = line;
-}
-
-/* "`parse`" or "`parse` (cpu)" when the benchmark has several metrics. */
-static char *what(const struct bench_cfg *b, enum metric m)
-{
-	if (b->nmetrics > 1)
-		return xasprintf("`%s` (%s)", b->name, metric_name(m));
-	return xasprintf("`%s`", b->name);
-}
-
-static const struct metric_cfg *find_metric(const struct bench_cfg *b,
-					    enum metric m)
-{
-	size_t k;
-
-	for (k = 0; k < b->nmetrics; k++)
-		if (b->metrics[k].id == m)
-			return &b->metrics[k];
-	return NULL;
-}
-
-/* A fraction as the reports write a floor: 0.05 -> "5%". */
-static char *pct(double f)
-{
-	return xasprintf("%g%%", f * 100);
-}
-
-/*
- * One number head changes: a sentence, and base's value into *v unless
- * head's policy is asked for.
- */
-static void differ(struct plan *p, const char *key, const char *whose,
-		   const char *of, double bv, double *v, int head)
-{
-	char *a, *b;
-
-	if (bv == *v)
-		return;
-	a = pct(bv);
-	b = pct(*v);
-	add_diff(p, xasprintf("head %s the %s of %s from %s to %s: %s %s is "
-			      "used%s", *v > bv ? "raises" : "lowers", key,
-			      of, a, b, head ? "head's" : "base's", whose,
-			      head ? " (--policy head)" : ""));
-	free(a);
-	free(b);
-	if (!head)
-		*v = bv;
 }
 
 /* The first gating metric, which reports show one per benchmark. */
@@ -85,83 +38,82 @@ static void primary(struct bench_cfg *b)
 		}
 }
 
-/* Base's decision keys (bb) onto head's benchmark b, saying each change. */
-static void policy_bench(struct plan *p, struct bench_cfg *b,
-			 const struct bench_cfg *bb, int head)
+/*
+ * Every policy key of the table at one level: a benchmark's (b, head's
+ * copy, against base's bb) or the config's (bench NULL). A difference is
+ * one sentence in p->diff; base's value is adopted unless --policy head.
+ * Nothing here names a key: the table says which keys are base's.
+ */
+static void policy_keys(struct plan *p, struct bench_cfg *b,
+			const struct bench_cfg *bb, const struct config *cfg,
+			const struct config *base, int head)
 {
-	const char *use = head ? "head's" : "base's";
-	const char *tail = head ? " (--policy head)" : "";
-	size_t k;
+	const struct config_key *t;
+	size_t n, i, nd = 0;
+	char bv[512], hv[512];
+	const struct config_key *differ[64];
 
-	for (k = 0; k < b->nmetrics; k++) {
-		struct metric_cfg *mc = &b->metrics[k];
-		const struct metric_cfg *bm = find_metric(bb, mc->id);
-		char *of = what(b, mc->id);
+	t = config_key_table(&n);
+	/* every difference first: keys that share a field (the metrics)
+	   are each compared before any is adopted */
+	for (i = 0; i < n; i++) {
+		const struct config_key *k = &t[i];
 
-		if (!bm) {
-			if (mc->gating)
-				add_diff(p, xasprintf("head gates %s, which "
-					"base does not measure: %s%s", of,
-					head ? "gating" : "informational",
-					tail));
-			if (!head)
-				mc->gating = 0;
-			free(of);
+		if (k->owner != OWNER_POLICY || !k->adopt ||
+		    !(k->scope & KEY_BENCH) != !b)
 			continue;
-		}
-		if (bm->gating != mc->gating) {
-			add_diff(p, xasprintf("head %s %s: %s gate is used%s",
-					      mc->gating ? "gates" :
-					      "stops gating", of, use, tail));
-			if (!head)
-				mc->gating = bm->gating;
-		}
-		differ(p, "floor", "floor", of, bm->min_effect,
-		       &mc->min_effect, head);
-		differ(p, "pass_excludes", "pass_excludes", of,
-		       bm->pass_excludes, &mc->pass_excludes, head);
-		free(of);
+		if (config_key_differs(k, base, bb, cfg, b, bv, hv,
+				       sizeof(bv)) && nd < 64)
+			differ[nd++] = k;
 	}
-	/* a gating metric head no longer measures is measured anyway */
-	for (k = 0; k < bb->nmetrics; k++) {
-		const struct metric_cfg *bm = &bb->metrics[k];
+	for (i = 0; i < nd; i++) {
+		const struct config_key *k = differ[i];
 
-		if (!bm->gating || find_metric(b, bm->id))
-			continue;
-		add_diff(p, xasprintf("head no longer measures `%s` on %s, "
-				      "which base gates on: %s%s", b->name,
-				      metric_name(bm->id), head ?
-				      "not measured" : "measured and gating",
-				      tail));
-		if (!head && b->nmetrics < METRIC_COUNT)
-			b->metrics[b->nmetrics++] = *bm;
+		config_key_differs(k, base, bb, cfg, b, bv, hv, sizeof(bv));
+		if (b)
+			add_diff(p, xasprintf("head changes \"%s\" of `%s` from "
+					      "%s to %s: %s value is used%s",
+					      k->name, b->name, bv, hv, head ?
+					      "head's" : "base's", head ?
+					      " (--policy head)" : ""));
+		else
+			add_diff(p, xasprintf("head changes \"%s\" from %s to "
+					      "%s: %s value is used%s",
+					      k->name, bv, hv, head ? "head's" :
+					      "base's", head ?
+					      " (--policy head)" : ""));
+		if (!head)
+			k->adopt(k, &p->eff, b, base, bb);
 	}
-	/* the looks' stopping target follows base's floor, or head could
-	   widen it and end base's gate early and noisy */
-	{
-		char *of = xasprintf("`%s`", b->name);
+	if (b && !head) {
+		primary(b);
+		if (b->max_pairs < b->pairs)
+			b->max_pairs = b->pairs;
+	}
+}
 
-		differ(p, "target_halfwidth", "target_halfwidth", of,
-		       bb->target_halfwidth, &b->target_halfwidth, head);
-		free(of);
-	}
-	if (bb->rule != b->rule) {
-		add_diff(p, xasprintf("head changes the rule of `%s` from %s "
-				      "to %s: %s rule is used%s", b->name,
-				      rule_name(bb->rule), rule_name(b->rule),
-				      use, tail));
-		if (!head)
-			b->rule = bb->rule;
-	}
-	if (bb->max_pairs != b->max_pairs) {
-		add_diff(p, xasprintf("head changes max_pairs of `%s` from %u "
-				      "to %u: %s max_pairs is used%s", b->name,
-				      bb->max_pairs, b->max_pairs, use, tail));
-		if (!head)
-			b->max_pairs = bb->max_pairs < b->pairs ? b->pairs :
-				       bb->max_pairs;
-	}
-	primary(b);
+/*
+ * How head's definition of b differs from base's (bb), for the keys the
+ * table says redefine a benchmark ("run", "format"): one sentence, or
+ * NULL when the arms measure the same thing.
+ */
+static char *redefinition(const struct bench_cfg *b,
+			  const struct bench_cfg *bb,
+			  const struct config *cfg, const struct config *base)
+{
+	const struct config_key *t;
+	size_t n, i, o = 0;
+	char bv[512], hv[512], out[2048];
+
+	t = config_key_table(&n);
+	out[0] = '\0';
+	for (i = 0; i < n && o < sizeof(out); i++)
+		if (t[i].redefines && config_key_differs(&t[i], base, bb, cfg,
+							 b, bv, hv, sizeof(bv)))
+			o += (size_t)snprintf(out + o, sizeof(out) - o,
+					      "%s\"%s\": base %s, head %s",
+					      o ? "; " : "", t[i].name, bv, hv);
+	return o ? xstrdup(out) : NULL;
 }
 
 static void policy(struct plan *p, const struct config *cfg,
@@ -169,28 +121,36 @@ static void policy(struct plan *p, const struct config *cfg,
 {
 	size_t i;
 
-	if (base->confidence != cfg->confidence) {
-		add_diff(p, xasprintf("head changes confidence from %g%% to "
-				      "%g%%: %s confidence is used%s",
-				      base->confidence * 100,
-				      cfg->confidence * 100, head ? "head's" :
-				      "base's", head ? " (--policy head)" : ""));
-		if (!head)
-			p->confidence = base->confidence;
-	}
+	policy_keys(p, NULL, NULL, cfg, base, head);
+	p->confidence = p->eff.confidence;
 	for (i = 0; i < p->n; i++) {
-		const struct bench_cfg *bb = config_find(base,
-							 p->bench[i].name);
+		struct bench_cfg *b = &p->bench[i];
+		const struct bench_cfg *bb = config_find(base, b->name);
 
-		if (bb)
-			policy_bench(p, &p->bench[i], bb, head);
+		if (!bb)
+			continue;
+		policy_keys(p, b, bb, cfg, base, head);
+		if (head)
+			continue;
+		/* each arm runs its own revision's definition */
+		b->base_def = bb;
+		b->redefined = redefinition(b, bb, cfg, base);
 	}
-	for (i = 0; i < base->nbench; i++)
-		if (!config_find(cfg, base->benches[i].name))
-			add_diff(p, xasprintf("head removes benchmark `%s`, "
-					      "which base declares: removed, "
-					      "not compared",
-					      base->benches[i].name));
+	for (i = 0; i < base->nbench; i++) {
+		if (config_find(cfg, base->benches[i].name))
+			continue;
+		add_diff(p, xasprintf("head removes benchmark `%s`, which "
+				      "base declares: %s",
+				      base->benches[i].name, head ?
+				      "not compared (--policy head)" :
+				      "a fail unless a Gate-Accept trailer "
+				      "accepts its removal"));
+		if (head)
+			continue;
+		p->removed = xrealloc(p->removed, (p->nremoved + 1) *
+				      sizeof(*p->removed));
+		p->removed[p->nremoved++] = &base->benches[i];
+	}
 }
 
 /* --filter must compile before anything runs. */
@@ -216,17 +176,17 @@ int plan_make(struct plan *p, const struct config *cfg,
 	p->bench = xcalloc(p->n ? p->n : 1, sizeof(*p->bench));
 	for (i = 0; i < p->n; i++)
 		p->bench[i] = cfg->benches[i];
+	p->eff = *cfg;
 	p->confidence = cfg->confidence;
 	if (base) {
 		policy(p, cfg, base, o->policy_head);
 		p->policy = xstrdup(o->policy_head ?
 			"head's gate.json decides (--policy head): base's "
-			"floors, pass_excludes, gate, rule, confidence, "
-			"max_pairs and target_halfwidth are not enforced" :
-			"base's gate.json decides (floors, pass_excludes, "
-			"gate, rule, confidence, max_pairs, target_halfwidth); "
-			"head's says how "
-			"to build and run, and declares new benchmarks");
+			"policy keys are not enforced and head's commands run "
+			"in both arms" :
+			"base's gate.json decides every policy key (gate help "
+			"gate.json lists them); each arm is built and run by "
+			"its own gate.json; head's declares new benchmarks");
 	} else {
 		p->policy = xstrdup(no_base ? no_base : "head's gate.json "
 				    "decides: base has none");
@@ -242,7 +202,7 @@ int plan_make(struct plan *p, const struct config *cfg,
 		if (o->warmup >= 0)
 			b->warmup = (unsigned)o->warmup;
 	}
-	p->budget = o->budget > 0 ? o->budget : cfg->budget;
+	p->budget = o->budget > 0 ? o->budget : p->eff.budget;
 	p->strict = o->strict;
 	p->filter = o->filter;
 	return 0;
@@ -391,6 +351,11 @@ void plan_release(struct plan *p)
 	p->ndiff = 0;
 	free(p->policy);
 	p->policy = NULL;
+	for (i = 0; p->bench && i < p->n; i++)
+		free(p->bench[i].redefined);
+	free(p->removed);
+	p->removed = NULL;
+	p->nremoved = 0;
 	free(p->bench);
 	p->bench = NULL;
 	free(p->split);
@@ -512,6 +477,8 @@ void plan_shard(struct plan *p, const struct config *base,
 			p->bench[kept++] = *b;
 			continue;
 		}
+		free(b->redefined);	/* another shard's: dropped */
+		b->redefined = NULL;
 		/* another shard's: counted here when it will be compared */
 		if (b->format == FORMAT_TIME &&
 		    (!base || config_find(base, b->name)))

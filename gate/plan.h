@@ -48,8 +48,17 @@ struct plan {
 	unsigned char *split;	/* --shard: per benchmark, 1 for a suite
 				   kept in every shard and split by its
 				   cases (suite-shard.h); owned, or NULL */
+	struct config eff;	/* head's config with base's top-level and
+				   suite-wide policy keys: a shallow copy,
+				   never released (its strings are the
+				   configs'); read, never parse into it */
+	const struct bench_cfg **removed;	/* base declares, head
+				   does not: each a fail unless accepted
+				   (base's config's; the array owned) */
+	size_t nremoved;
 };
-#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "", NULL }
+#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "", \
+		    NULL, CONFIG_INIT, NULL, 0 }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad

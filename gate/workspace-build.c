@@ -198,7 +198,9 @@ static size_t arms_to_build(struct arm_state **arm, struct arm_state *all,
 /* Each arm's build: its log opened (fds[a]) and its spec. 0 or -1. */
 static int build_specs(struct run_spec *spec, int *fds,
 		       struct arm_state *const *arm, size_t narms,
-		       const struct config *cfg, struct gate_err *err)
+		       const struct arm_state *all,
+		       const struct config *const *def,
+		       const struct config *policy, struct gate_err *err)
 {
 	size_t a;
 
@@ -209,9 +211,10 @@ static int build_specs(struct run_spec *spec, int *fds,
 			return error_to(err, "cannot write the build log "
 					"\"%s\":", arm[a]->log);
 		memset(&spec[a], 0, sizeof(spec[a]));
-		spec[a].cmd = &cfg->build;
+		/* each arm is built by its own revision's command */
+		spec[a].cmd = &def[arm_of(all, arm[a])]->build;
 		spec[a].cwd = arm[a]->dir;
-		spec[a].timeout = cfg->build_timeout;
+		spec[a].timeout = policy->build_timeout;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
 	}
@@ -286,7 +289,8 @@ static enum ws_result build_failures(const struct run_result *res,
 }
 
 /* Build the arms, concurrently. */
-static enum ws_result build_arms(const struct config *cfg,
+static enum ws_result build_arms(const struct config *const *def,
+				 const struct config *policy,
 				 struct arm_state *all, size_t nall, int quiet,
 				 struct gate_err *err)
 {
@@ -294,15 +298,21 @@ static enum ws_result build_arms(const struct config *cfg,
 	struct run_spec spec[2];
 	struct run_result res[2];
 	int fds[2] = { -1, -1 };
-	size_t a, narms;
+	size_t a, k, narms;
 	enum ws_result ret = WS_ERROR;
 
-	if (!cfg->build.argv && !cfg->build.shell)
-		return WS_DONE;
 	narms = arms_to_build(arm, all, nall, quiet);
+	/* an arm whose gate.json has nothing to build is not built */
+	for (a = k = 0; a < narms; a++) {
+		const struct command *cmd = &def[arm_of(all, arm[a])]->build;
+
+		if (cmd->argv || cmd->shell)
+			arm[k++] = arm[a];
+	}
+	narms = k;
 	if (!narms)
 		return WS_DONE;
-	if (build_specs(spec, fds, arm, narms, cfg, err) < 0)
+	if (build_specs(spec, fds, arm, narms, all, def, policy, err) < 0)
 		goto cleanup;
 	if (!quiet)
 		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
@@ -310,7 +320,7 @@ static enum ws_result build_arms(const struct config *cfg,
 			arm_name(arm_of(all, arm[0])), arm[0]->log,
 			narms == 2 ? " and " : "",
 			narms == 2 ? arm[1]->log : "");
-	ret = run_builds(res, spec, arm, narms, all, cfg, err);
+	ret = run_builds(res, spec, arm, narms, all, policy, err);
 	if (ret != WS_DONE)
 		goto cleanup;
 	for (a = 0; a < narms; a++)
@@ -324,16 +334,21 @@ cleanup:
 }
 
 /* The build (before building) or every run (after) in each arm. */
-static int preflight(const struct workspace *w, const struct config *cfg,
-		     int build, struct gate_err *err)
+static int preflight(const struct workspace *w,
+		     const struct config *const *def, int build,
+		     struct gate_err *err)
 {
 	size_t a, i;
 	int ret = 0;
 
-	/* a > 0 skips shell strings: one warning each, not one per arm */
+	/* each arm's own commands; a shell string of the same text in both
+	   arms is said once, not once per arm */
 	for (a = 0; a < w->narms && !ret; a++) {
+		const struct config *cfg = def[a];
+
 		if (build) {
-			if (!a || !cfg->build.shell)
+			if ((cfg->build.argv || cfg->build.shell) &&
+			    (!a || !cfg->build.shell || def[0] != def[1]))
 				ret = preflight_command(&cfg->build,
 							"\"build\"",
 							w->arm[a].dir,
@@ -355,27 +370,30 @@ static int preflight(const struct workspace *w, const struct config *cfg,
 	return ret;
 }
 
-enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
-			       int quiet)
+enum ws_result workspace_build(struct workspace *w,
+			       const struct config *const def[2],
+			       const struct config *policy, int quiet)
 {
 	enum ws_result rc;
 
-	if (preflight(w, cfg, 1, w->err) < 0)
+	if (preflight(w, def, 1, w->err) < 0)
 		return WS_ERROR;
-	rc = build_arms(cfg, w->arm, w->narms, quiet, w->err);
+	rc = build_arms(def, policy, w->arm, w->narms, quiet, w->err);
 	if (rc == WS_DONE)
 		workspace_mark_built(w);
 	return rc;
 }
 
-int workspace_preflight(const struct workspace *w, const struct config *cfg)
+int workspace_preflight(const struct workspace *w,
+			const struct config *const def[2])
 {
-	return preflight(w, cfg, 0, w->err);
+	return preflight(w, def, 0, w->err);
 }
 
 static enum ws_result check_one(struct arm_state *arm, enum arm which,
 				const struct bench_cfg *b,
-				const struct config *cfg, struct gate_err *err)
+				const struct config *policy,
+				struct gate_err *err)
 {
 	struct run_spec spec;
 	struct run_result res;
@@ -397,7 +415,7 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	memset(&spec, 0, sizeof(spec));
 	spec.cmd = &b->check;
 	spec.cwd = arm->dir;
-	spec.timeout = cfg->build_timeout;
+	spec.timeout = policy->build_timeout;
 	spec.grace = 2.0;
 	spec.log_fd = fd;
 	if (run_start(&proc, &spec) < 0) {
@@ -426,24 +444,31 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	return ret;
 }
 
-enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
-			       int quiet)
+enum ws_result workspace_check(struct workspace *w,
+			       const struct config *const def[2],
+			       const struct config *policy, int quiet)
 {
 	size_t i, a;
 	enum ws_result rc;
 
-	for (i = 0; i < cfg->nbench; i++) {
-		const struct bench_cfg *b = &cfg->benches[i];
+	/* each arm's own checks, of the benchmarks head declares (base's
+	   check of one head no longer has is not needed: it is removed) */
+	for (i = 0; i < def[ARM_HEAD]->nbench; i++) {
+		const char *name = def[ARM_HEAD]->benches[i].name;
+		int said = 0;
 
-		if (!b->check.argv && !b->check.shell)
-			continue;
-		if (!quiet)
-			fprintf(stderr, "gate: checking benchmark \"%s\" in "
-				"each arm\n", b->name);
-		for (a = 0; a < w->narms; a++)
+		for (a = 0; a < w->narms; a++) {
+			const struct bench_cfg *b = config_find(def[a], name);
+
+			if (!b || (!b->check.argv && !b->check.shell))
+				continue;
+			if (!quiet && !said++)
+				fprintf(stderr, "gate: checking benchmark "
+					"\"%s\" in each arm\n", name);
 			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
-					    cfg, w->err)) != WS_DONE)
+					    policy, w->err)) != WS_DONE)
 				return rc;
+		}
 	}
 	return WS_DONE;
 }

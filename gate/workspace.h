@@ -96,19 +96,24 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 				  int quiet);
 /*
  * Preflight "build", then run it in every arm concurrently, logs in
- * w->arm[a].log. WS_ERROR says why, with the log's tail.
+ * w->arm[a].log: each arm with its own revision's command (def, by enum
+ * arm: base's gate.json for base, head's for head), build_timeout and
+ * serial_build from policy. WS_ERROR says why, with the log's tail.
  */
-enum ws_result workspace_build(struct workspace *w, const struct config *cfg,
-			       int quiet);
+enum ws_result workspace_build(struct workspace *w,
+			       const struct config *const def[2],
+			       const struct config *policy, int quiet);
 /*
  * Each benchmark's "check", once in every arm (after the build, before
  * any timing), output in .git/gate/<slot>.check.log. A failure is an
  * error naming the benchmark and the arm with the output's tail.
  */
-enum ws_result workspace_check(struct workspace *w, const struct config *cfg,
-			       int quiet);
-/* Preflight every benchmark's "run" in every arm (after the build). */
-int workspace_preflight(const struct workspace *w, const struct config *cfg);
+enum ws_result workspace_check(struct workspace *w,
+			       const struct config *const def[2],
+			       const struct config *policy, int quiet);
+/* Preflight every benchmark's "run" in every arm, each arm's own. */
+int workspace_preflight(const struct workspace *w,
+			const struct config *const def[2]);
 /* The measuring layout (padding, scratch) and --pin; 0 or -1. */
 int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		     unsigned long seed, const char *pin);

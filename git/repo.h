@@ -172,17 +172,29 @@ void repo_unlock(int fd, const char *path);
  * purpose"): the benchmark name or glob, the regression accepted (a
  * fraction: +15% -> 0.15), the reason, and the commit that carries it.
  */
+/* What a Gate-Accept trailer accepts. */
+enum accept_kind {
+	ACCEPT_BOUND,		/* "NAME +15%": a regression up to a bound */
+	ACCEPT_REDEFINED,	/* "NAME redefined": head measures NAME with
+				   another command */
+	ACCEPT_REMOVED,		/* "NAME removed": head no longer measures
+				   NAME (a benchmark, case or expect) */
+};
+
 struct repo_accept {
 	char *pattern;	/* owned */
-	double bound;	/* > 0 */
+	enum accept_kind kind;
+	double bound;	/* > 0 for ACCEPT_BOUND, else 0 */
 	char *reason;	/* owned; "" when none was given */
 	char commit[REPO_HEXSZ + 1];
 };
 
 /*
- * One trailer's value ("parse +15% reason") into out (commit not set).
- * Returns 0, or -1 with *why saying what is wrong (static text; nothing
- * allocated). The bound is a percentage with an optional '+', above 0.
+ * One trailer's value ("parse +15% reason", "parse redefined reason",
+ * "parse removed reason") into out (commit not set). Returns 0, or -1
+ * with *why saying what is wrong (static text; nothing allocated). The
+ * bound is a decimal percentage with an optional '+', above 0 (no hex,
+ * no exponent).
  */
 int repo_accept_parse(struct repo_accept *out, const char *value,
 		      const char **why);

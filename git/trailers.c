@@ -18,13 +18,63 @@
 
 #define ACCEPT_KEY "Gate-Accept"
 
+/* The word after the name: "redefined", "removed", or NULL. */
+static int accept_word(const char *s, enum accept_kind *kind,
+		       const char **end)
+{
+	static const struct { const char *word; enum accept_kind kind; }
+	words[] = { { "redefined", ACCEPT_REDEFINED },
+		    { "removed", ACCEPT_REMOVED } };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		n = strlen(words[i].word);
+		if (!strncmp(s, words[i].word, n) &&
+		    (!s[n] || isspace((unsigned char)s[n]))) {
+			*kind = words[i].kind;
+			*end = s + n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A bound written "+15%" or "2.5%": decimal digits only (no hex, no
+ * exponent, no inf), so what the reviewer reads is what gate applies.
+ */
+static int accept_bound(const char *s, double *pct, const char **end)
+{
+	const char *p = s;
+	char buf[32];
+	size_t n;
+
+	if (*p == '+')
+		p++;
+	s = p;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	n = (size_t)(p - s);
+	if (!n || n >= sizeof(buf) || (n == 1 && *s == '.') || *p != '%')
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*pct = strtod(buf, NULL);
+	*end = p + 1;
+	return isfinite(*pct) && *pct > 0 ? 0 : -1;
+}
+
 int repo_accept_parse(struct repo_accept *out, const char *value,
 		      const char **why)
 {
-	const char *s = value, *name, *num;
+	const char *s = value, *name, *end;
+	enum accept_kind kind = ACCEPT_BOUND;
 	size_t nlen;
-	char *end;
-	double pct;
+	char *e;
+	double pct = 0;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -38,19 +88,12 @@ int repo_accept_parse(struct repo_accept *out, const char *value,
 	}
 	while (isspace((unsigned char)*s))
 		s++;
-	num = s;
-	if (*num == '+')
-		num++;
-	if (!isdigit((unsigned char)*num) && *num != '.') {
-		*why = "gives no bound (write it as +15%)";
+	if (!accept_word(s, &kind, &end) && accept_bound(s, &pct, &end) < 0) {
+		*why = "gives no bound (write it as +15%, or the word "
+		       "\"redefined\" or \"removed\")";
 		return -1;
 	}
-	pct = strtod(num, &end);
-	if (end == num || *end != '%' || !isfinite(pct) || pct <= 0) {
-		*why = "gives no bound above 0 (write it as +15%)";
-		return -1;
-	}
-	s = end + 1;
+	s = end;
 	if (*s && !isspace((unsigned char)*s)) {
 		*why = "gives no bound (write it as +15%)";
 		return -1;
@@ -60,12 +103,13 @@ int repo_accept_parse(struct repo_accept *out, const char *value,
 	out->pattern = xmalloc(nlen + 1);
 	memcpy(out->pattern, name, nlen);
 	out->pattern[nlen] = '\0';
+	out->kind = kind;
 	out->bound = pct / 100;
 	out->reason = xstrdup(s);
 	/* trailing blanks of the reason are not part of it */
-	end = out->reason + strlen(out->reason);
-	while (end > out->reason && isspace((unsigned char)end[-1]))
-		*--end = '\0';
+	e = out->reason + strlen(out->reason);
+	while (e > out->reason && isspace((unsigned char)e[-1]))
+		*--e = '\0';
 	out->commit[0] = '\0';
 	return 0;
 }

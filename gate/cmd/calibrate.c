@@ -305,6 +305,7 @@ static enum ws_result calibrate_workspace(struct workspace *w,
 					  const struct cal_opts *o,
 					  size_t narms, unsigned long seed)
 {
+	const struct config *def[2] = { cfg, cfg };	/* one revision */
 	enum ws_result ws;
 	size_t a;
 
@@ -321,8 +322,8 @@ static enum ws_result calibrate_workspace(struct workspace *w,
 	workspace_slots(w, narms, 0);
 	ws = workspace_checkout(w, repo, o->quiet);
 	if (ws == WS_DONE)
-		ws = workspace_build(w, cfg, o->quiet);
-	if (ws == WS_DONE && workspace_preflight(w, cfg) < 0)
+		ws = workspace_build(w, def, cfg, o->quiet);
+	if (ws == WS_DONE && workspace_preflight(w, def) < 0)
 		ws = WS_ERROR;
 	if (ws == WS_DONE && workspace_layout(w, 1, 1, seed, NULL) < 0)
 		ws = WS_ERROR;

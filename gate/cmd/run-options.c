@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "ci/github.h"
 #include "gate/options.h"
 #include "gate/report/report.h"
 #include "common/banned.h"
@@ -46,9 +47,10 @@ const char cmd_run_usage[] =
 	"  --filter REGEX compare only the suite cases whose name matches\n"
 	"                 (POSIX extended regex; plain benchmarks unaffected)\n"
 	"  --advisory     report the verdict but exit 0\n"
-	"  --policy WHOSE base (default): floors, gate, rule, confidence\n"
-	"                 and max_pairs come from base's gate.json; head:\n"
-	"                 from head's (a local run; the report says so)\n"
+	"  --policy WHOSE base (default): every policy key comes from\n"
+	"                 base's gate.json and each arm runs its own;\n"
+	"                 head: head's keys and commands in both arms (a\n"
+	"                 local experiment, refused in CI; the report says so)\n"
 	"  --list         print the plan (benchmarks, metrics, pairs, floors,\n"
 	"                 level, a suite's cases after a listing run of its\n"
 	"                 harness) and run no benchmark\n"
@@ -157,6 +159,15 @@ static int run_option_parsed(struct run_opts *o, int c, char **argv)
 		return options_parse_duration(&o->ov.budget, "--budget", optarg);
 	case 'Y':
 		if (!strcmp(optarg, "head")) {
+			/* a required check must not be loosened by its own
+			   workflow file either */
+			if (ci_github_active() || getenv("CI")) {
+				error("--policy head is for local experiments: "
+				      "in CI (CI or GITHUB_ACTIONS is set) "
+				      "base's gate.json always decides; drop "
+				      "the option");
+				return -1;
+			}
 			o->ov.policy_head = 1;
 		} else if (strcmp(optarg, "base")) {
 			error("--policy takes \"base\" or \"head\", not "

@@ -37,6 +37,7 @@
 #include "gate/report/report.h"
 #include "gate/report/view.h"
 #include "gate/exec/runner.h"
+#include "gate/arms.h"
 #include "gate/exec/signals.h"
 #include "gate/suite.h"
 #include "gate/exec/sysinfo.h"
@@ -173,18 +174,29 @@ cleanup:
 	return ret;
 }
 
+/* The Gate-Accept trailers of base..head, for the decision. 0 or -1. */
+struct accepts {
+	struct repo_accept *git;	/* as read */
+	struct verdict_accept *v;	/* the decision's view of the bounds */
+	size_t n, nv;
+};
+
 /*
  * The model's entries, one per planned benchmark, with new ones marked and
  * their counters and libraries found before any checkout. 0 or -1.
  */
 static int plan_entries(struct run_report *r, struct plan *p,
-			const struct config *bcfg, struct gate_err *err)
+			const struct config *bcfg, const struct accepts *acc,
+			struct gate_err *err)
 {
-	size_t i;
+	size_t i, n = 0;
 
+	/* a redefinition not accepted is judged, not measured (arms.c) */
 	run_alloc(r, p->n);
-	for (i = 0; i < r->n; i++)
-		r->b[i].run.cfg = &p->bench[i];
+	for (i = 0; i < p->n; i++)
+		if (arms_measured(&p->bench[i], acc->git, acc->n))
+			r->b[n++].run.cfg = &p->bench[i];
+	r->n = n;
 	r->shard = p->shard;	/* --shard I/N */
 	r->nshards = p->nshards;
 	r->elsewhere = p->elsewhere;
@@ -251,10 +263,12 @@ static int hash_artifacts(struct workspace *w, struct run_report *r,
  * averages out over runs), then the measuring layout.
  */
 static enum ws_result prepare(struct workspace *w, struct run_report *r,
-			      const struct config *cfg,
+			      const struct plan *p,
+			      const struct config *const def[2],
 			      const struct config *base, struct repo *repo,
 			      const struct run_opts *o, FILE *term)
 {
+	const struct config *cfg = def[ARM_HEAD];
 	size_t a;
 	enum ws_result rc;
 
@@ -267,7 +281,7 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 		char *key = workspace_build_key(cfg);
 
 		workspace_slots_cached(w, r->arms_swapped, key,
-				       cfg->cache_builds);
+				       p->eff.cache_builds);
 		free(key);
 	}
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != WS_DONE)
@@ -275,17 +289,19 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 	if ((w->arm[0].kept || w->arm[1].kept) &&
 	    strcmp(w->arm[0].rev.tree, w->arm[1].rev.tree))
 		r->arms_random = 2;	/* slots kept from earlier builds */
-	rc = workspace_build(w, cfg, o->quiet);
-	if (o->github && (cfg->build.argv || cfg->build.shell))
+	rc = workspace_build(w, def, &p->eff, o->quiet);
+	if (o->github && (cfg->build.argv || cfg->build.shell ||
+			  def[ARM_BASE]->build.argv ||
+			  def[ARM_BASE]->build.shell))
 		for (a = 0; a < 2; a++)
 			report_build_log(term, arm_name((enum arm)a),
 					 w->arm[a].log);
 	if (rc != WS_DONE)
 		return rc;
-	if (workspace_preflight(w, cfg) < 0 ||
+	if (workspace_preflight(w, def) < 0 ||
 	    workspace_fingerprint(w, repo) < 0)
 		return WS_ERROR;
-	if ((rc = workspace_check(w, cfg, o->quiet)) != WS_DONE)
+	if ((rc = workspace_check(w, def, &p->eff, o->quiet)) != WS_DONE)
 		return rc;
 	if (hash_artifacts(w, r, base, o->measure_identical) < 0)
 		return WS_ERROR;
@@ -294,8 +310,8 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 		fill_rev(&r->rev[a], &w->arm[a]);
 		r->build_seconds[a] = w->arm[a].build_seconds;
 	}
-	r->confidence = cfg->confidence;
-	r->resamples = cfg->resamples;
+	r->confidence = p->confidence;
+	r->resamples = p->eff.resamples;
 	machine_read(&r->machine);
 	if (workspace_layout(w, !o->no_env_pad, !o->no_scratch, r->seed,
 			     o->pin) < 0)
@@ -306,13 +322,6 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 	return WS_DONE;
 }
 
-/* The Gate-Accept trailers of base..head, for the decision. 0 or -1. */
-struct accepts {
-	struct repo_accept *git;	/* as read */
-	struct verdict_accept *v;	/* the decision's view of them */
-	size_t n;
-};
-
 static int read_accepts(struct accepts *a, struct repo *repo,
 			const struct workspace *w, struct gate_err *err)
 {
@@ -322,11 +331,15 @@ static int read_accepts(struct accepts *a, struct repo *repo,
 			 w->arm[ARM_HEAD].rev.commit, err) < 0)
 		return -1;
 	a->v = xcalloc(a->n ? a->n : 1, sizeof(*a->v));
+	/* the decision takes the bounds; redefined and removed are the
+	   arms' rules (gate/arms.c) */
 	for (i = 0; i < a->n; i++) {
-		a->v[i].pattern = a->git[i].pattern;
-		a->v[i].bound = a->git[i].bound;
-		a->v[i].reason = a->git[i].reason;
-		a->v[i].commit = a->git[i].commit;
+		if (a->git[i].kind != ACCEPT_BOUND)
+			continue;
+		a->v[a->nv].pattern = a->git[i].pattern;
+		a->v[a->nv].bound = a->git[i].bound;
+		a->v[a->nv].reason = a->git[i].reason;
+		a->v[a->nv++].commit = a->git[i].commit;
 	}
 	return 0;
 }
@@ -336,7 +349,7 @@ static void accepts_warn(const struct accepts *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->nv; i++)
 		if (!a->v[i].matched)
 			warning("the Gate-Accept trailer of commit %.10s "
 				"names no benchmark: \"%s\" matches none of "
@@ -402,6 +415,19 @@ static const struct config *policy_config(const struct run_cmd *c)
 	return c->have_base && !c->o.ov.policy_head ? &c->bcfg : NULL;
 }
 
+/*
+ * Each arm's definitions (build, run, check), by enum arm, into def:
+ * base's own gate.json builds and runs base, head's head. Without base's
+ * (none, invalid, --config, --policy head) head's serves both arms.
+ */
+static const struct config *const *arm_defs(const struct run_cmd *c,
+					    const struct config *def[2])
+{
+	def[ARM_HEAD] = &c->cfg;
+	def[ARM_BASE] = policy_config(c) ? &c->bcfg : &c->cfg;
+	return def;
+}
+
 /* The terminal, its colour, the progress line, the publishers, the seed. */
 static void run_setup(struct run_cmd *c)
 {
@@ -461,6 +487,7 @@ static int make_plan(struct run_cmd *c)
 /* --list: the plan, and a suite's cases from a listing run in the arms. */
 static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
 {
+	const struct config *def[2];
 	enum ws_result ws;
 
 	if (make_plan(c) < 0)
@@ -470,10 +497,11 @@ static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
 	fflush(stdout);
 	if (!plan_lists(&c->plan))
 		return WS_DONE;
-	if (plan_entries(&c->r, &c->plan, base_config(c), &c->err) < 0)
+	if (plan_entries(&c->r, &c->plan, base_config(c), &c->acc,
+			 &c->err) < 0)
 		return WS_ERROR;
-	ws = prepare(&c->w, &c->r, &c->cfg, policy_config(c), repo, &c->o,
-		     c->term);
+	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def),
+		     policy_config(c), repo, &c->o, c->term);
 	if (ws != WS_DONE)
 		return ws;
 	if (suite_list_plan(stdout, &c->r, &c->plan,
@@ -489,19 +517,20 @@ static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
  */
 static enum ws_result plan_and_build(struct run_cmd *c, struct repo *repo)
 {
+	const struct config *def[2];
 	enum ws_result ws;
 
 	if (make_plan(c) < 0 ||
-	    plan_entries(&c->r, &c->plan, base_config(c), &c->err) < 0)
+	    read_accepts(&c->acc, repo, &c->w, &c->err) < 0 ||
+	    plan_entries(&c->r, &c->plan, base_config(c), &c->acc,
+			 &c->err) < 0)
 		return WS_ERROR;
 	policy_warn(&c->plan, c->o.github);
-	if (read_accepts(&c->acc, repo, &c->w, &c->err) < 0)
-		return WS_ERROR;
 	c->r.accept = c->acc.v;
-	c->r.naccept = c->acc.n;
+	c->r.naccept = c->acc.nv;
 	/* base's config decides whether an identical build may pass */
-	ws = prepare(&c->w, &c->r, &c->cfg, policy_config(c), repo, &c->o,
-		     c->term);
+	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def),
+		     policy_config(c), repo, &c->o, c->term);
 	if (ws != WS_DONE)
 		return ws;
 	c->r.confidence = c->plan.confidence;
@@ -608,6 +637,12 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 			fprintf(stderr, "gate: seed %lu\n", c.r.seed);
 		c.r.exit_code = code = run_measure_all(&c.r, &c.plan, &c.w, &c.o,
 						   &c.own);
+		/* base's rules for what head redefined or removed */
+		if (!c.r.interrupted && policy_config(&c)) {
+			arms_judge(&c.r, &c.plan, c.acc.git, c.acc.n);
+			c.r.exit_code = code = c.o.advisory ? EXIT_PASS :
+					verdict_exit_code(c.r.suite);
+		}
 		if (!c.r.interrupted && workspace_verify(&c.w, ctx->repo) < 0) {
 			ws = WS_ERROR;
 		} else {

@@ -220,7 +220,7 @@ static void test_config__error_messages(void)
 		  "(did you mean \"benchmarks\"?)" },
 		{ LIT(TOP("\"colour\": 1")),
 		  "gate.json:2:1: unknown key \"colour\" at the top level: "
-		  "known keys are version, build, build_timeout, cache_builds, serial_build, artifacts, defaults, benchmarks" },
+		  "known keys are version, build, build_timeout, cache_builds, serial_build, sources, writable, defaults, benchmarks, artifacts" },
 		{ LIT(TOP("\"pairs\": 3")),
 		  "gate.json:2:1: unknown key \"pairs\" at the top level: it "
 		  "belongs in \"defaults\" or in a benchmark" },
@@ -374,10 +374,10 @@ static void test_config__error_messages(void)
 		  "(did you mean \"pairs\"?)" },
 		{ LIT(BENCH("\"colour\": 5")),
 		  "gate.json:4:1: unknown key \"colour\" in benchmark \"x\": "
-		  "known keys are name, run, pairs, max_pairs, warmup, "
-		  "metric, metrics, min_effect, pass_excludes, gate, counter, "
-		  "timeout, parity, format, check, artifacts, expect, statistic, "
-		  "interval, rule, target_halfwidth" },
+		  "known keys are name, run, check, artifacts, format, pairs, "
+		  "max_pairs, warmup, metric, metrics, gate, min_effect, "
+		  "pass_excludes, counter, timeout, parity, statistic, "
+		  "interval, rule, target_halfwidth, expect, ignore" },
 		/* the verdict's statistic, interval, rule and target */
 		{ LIT(BENCH("\"interval\": \"bootstrap\"")),
 		  "gate.json:4:13: \"interval\" must be \"exact\", "
