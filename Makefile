@@ -85,7 +85,7 @@ STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
-	git/notes.o git/trailers.o
+	git/notes.o git/trailers.o git/diff.o
 
 # the core (config, plan, measure, decide, suite) at gate/'s top; by role
 # below it: cmd/ (one file per subcommand), exec/ (processes and the

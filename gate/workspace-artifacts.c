@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
@@ -155,4 +156,41 @@ int workspace_artifacts_identical(const struct bench_run *br)
 			   br->artifacts[i].sha256[1]))
 			return 0;
 	return 1;
+}
+
+/* Does path fall under pattern: an fnmatch glob ('*' crosses '/'), or a
+   directory named with or without its trailing '/'. */
+static int under(const char *pattern, const char *path)
+{
+	size_t n = strlen(pattern);
+
+	if (!fnmatch(pattern, path, 0))
+		return 1;
+	while (n && pattern[n - 1] == '/')
+		n--;
+	return n && !strncmp(pattern, path, n) && path[n] == '/';
+}
+
+int workspace_sources_only(char **outside, struct workspace *w,
+			   struct repo *repo, char *const *sources,
+			   size_t nsources)
+{
+	char **paths;
+	size_t n, i, k;
+	int ret = 1;
+
+	*outside = NULL;
+	if (repo_tree_changes(&paths, &n, repo, w->arm[ARM_BASE].rev.tree,
+			      w->arm[ARM_HEAD].rev.tree, w->err) < 0)
+		return -1;
+	for (i = 0; i < n && ret; i++) {
+		for (k = 0; k < nsources && !under(sources[k], paths[i]); k++)
+			;
+		if (k == nsources) {
+			*outside = xstrdup(paths[i]);
+			ret = 0;
+		}
+	}
+	repo_list_free(paths, n);
+	return ret;
 }

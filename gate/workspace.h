@@ -135,6 +135,15 @@ int workspace_verify(struct workspace *w, struct repo *repo);
 int workspace_artifacts(struct workspace *w, struct bench_run *br);
 /* 1: br has artifacts and each is byte-identical in both arms. */
 int workspace_artifacts_identical(const struct bench_run *br);
+/*
+ * 1 when every tracked path that differs between the arms' trees falls
+ * under one of sources (globs, '*' crossing '/', or directories); else 0
+ * with the first path that does not in *outside (caller frees). -1 after
+ * error_to(w->err, ...).
+ */
+int workspace_sources_only(char **outside, struct workspace *w,
+			   struct repo *repo, char *const *sources,
+			   size_t nsources);
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 

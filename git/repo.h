@@ -148,6 +148,15 @@ long repo_files_diff(const struct repo_files *a, const struct repo_files *b);
 void repo_files_release(struct repo_files *f);
 
 /*
+ * Every tracked path that differs between trees a and b (hex ids: added,
+ * removed, changed in content, mode or type; a rename gives both paths),
+ * into a malloc'd *paths of *n (free with repo_list_free). 0, or -1 after
+ * error_to(err, ...).
+ */
+int repo_tree_changes(char ***paths, size_t *n, struct repo *r,
+		      const char *a, const char *b, struct gate_err *err);
+
+/*
  * Warn (on stderr, through warning()) about what a checkout of the tree
  * cannot give a benchmark: submodules (gitlinks check out as empty
  * directories) and Git LFS pointer files (looked for when a .gitattributes

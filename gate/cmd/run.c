@@ -213,47 +213,49 @@ static int plan_entries(struct run_report *r, struct plan *p,
 	return 0;
 }
 
-/* Do two lists of "artifacts" patterns agree? */
-static int same_artifacts(const struct bench_cfg *a, const struct bench_cfg *b)
-{
-	size_t i;
-
-	if (a->nartifacts != b->nartifacts)
-		return 0;
-	for (i = 0; i < a->nartifacts; i++)
-		if (strcmp(a->artifacts[i], b->artifacts[i]))
-			return 0;
-	return 1;
-}
-
 /*
- * Each plain benchmark's "artifacts" (head's), hashed in both arms:
- * identical ones pass unmeasured, unless --measure-identical. The
- * shortcut decides a verdict, so with base's policy (base, when given)
- * it is taken only when base's gate.json declares the same artifacts: a
- * pull request cannot skip its benchmarks by pointing "artifacts" at a
- * file it does not change. 0 or -1.
+ * Each plain benchmark's "artifacts" (base's: a policy key), hashed in
+ * both arms: identical ones pass unmeasured, unless --measure-identical,
+ * and only when the arms' trees differ in nothing but base's "sources"
+ * (a data file a benchmark reads is not an artifact, and a pull request
+ * could change it alone). 0 or -1.
  */
 static int hash_artifacts(struct workspace *w, struct run_report *r,
-			  const struct config *base, int measure_identical)
+			  const struct plan *p, struct repo *repo,
+			  int measure_identical)
 {
+	char *outside = NULL;
+	int sources_only = -2;	/* not asked yet */
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->b[i].run;
-		const struct bench_cfg *bc;
 
-		/* a suite fans out into cases later: always measured */
-		if (!br->cfg->nartifacts || br->cfg->format != FORMAT_TIME)
+		/* a suite fans out into cases later: always measured; an
+		   accepted redefinition runs another command in head */
+		if (!br->cfg->nartifacts || br->cfg->format != FORMAT_TIME ||
+		    br->cfg->redefined)
 			continue;
 		if (workspace_artifacts(w, br) < 0)
 			return -1;
-		bc = base ? config_find(base, br->cfg->name) : NULL;
-		if (base && (!bc || !same_artifacts(bc, br->cfg)))
+		if (!workspace_artifacts_identical(br))
 			continue;
-		if (workspace_artifacts_identical(br))
+		if (sources_only == -2 &&
+		    (sources_only = workspace_sources_only(&outside, w, repo,
+				p->eff.sources, p->eff.nsources)) < 0)
+			return -1;
+		if (sources_only) {
 			br->identical = measure_identical ? 2 : 1;
+		} else {
+			char *note = xasprintf("artifacts byte-identical, but "
+				"%s differs and is not among base's "
+				"\"sources\": measured", outside);
+
+			run_bench_note(&r->b[i], note);
+			free(note);
+		}
 	}
+	free(outside);
 	return 0;
 }
 
@@ -265,7 +267,7 @@ static int hash_artifacts(struct workspace *w, struct run_report *r,
 static enum ws_result prepare(struct workspace *w, struct run_report *r,
 			      const struct plan *p,
 			      const struct config *const def[2],
-			      const struct config *base, struct repo *repo,
+			      struct repo *repo,
 			      const struct run_opts *o, FILE *term)
 {
 	const struct config *cfg = def[ARM_HEAD];
@@ -303,7 +305,7 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 		return WS_ERROR;
 	if ((rc = workspace_check(w, def, &p->eff, o->quiet)) != WS_DONE)
 		return rc;
-	if (hash_artifacts(w, r, base, o->measure_identical) < 0)
+	if (hash_artifacts(w, r, p, repo, o->measure_identical) < 0)
 		return WS_ERROR;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
@@ -500,8 +502,8 @@ static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
 	if (plan_entries(&c->r, &c->plan, base_config(c), &c->acc,
 			 &c->err) < 0)
 		return WS_ERROR;
-	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def),
-		     policy_config(c), repo, &c->o, c->term);
+	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def), repo, &c->o,
+		     c->term);
 	if (ws != WS_DONE)
 		return ws;
 	if (suite_list_plan(stdout, &c->r, &c->plan,
@@ -529,8 +531,8 @@ static enum ws_result plan_and_build(struct run_cmd *c, struct repo *repo)
 	c->r.accept = c->acc.v;
 	c->r.naccept = c->acc.nv;
 	/* base's config decides whether an identical build may pass */
-	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def),
-		     policy_config(c), repo, &c->o, c->term);
+	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def), repo, &c->o,
+		     c->term);
 	if (ws != WS_DONE)
 		return ws;
 	c->r.confidence = c->plan.confidence;

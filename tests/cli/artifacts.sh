@@ -1,7 +1,9 @@
 # "artifacts" (issue 13 item 3): a benchmark whose build is byte-identical
 # in both arms passes without being measured; a changed artifact is
 # measured and the report names it; --measure-identical measures anyway;
-# a pattern matching no file in either arm is an error.
+# a pattern matching no file in either arm is an error; a difference
+# outside base's "sources" (here gate.json itself, or a data file) is
+# measured.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 L=$SCRATCH/samples.log
@@ -11,6 +13,7 @@ cat >"$R/gate.json" <<'JSON'
 { "version": 1,
   "build": "mkdir -p out && cp prog.sh out/prog && cp prog.sh out/copy && chmod +x out/prog",
   "artifacts": ["out/*"],
+  "sources": ["prog.sh", "README"],
   "defaults": { "pairs": 4, "max_pairs": 4, "warmup": 0, "min_effect": 0.5 },
   "benchmarks": [ { "name": "p", "run": ["./out/prog"] } ] }
 JSON
@@ -62,8 +65,9 @@ GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded report with differing artifacts does not write the same bytes"
 
 # head cannot skip its own measuring by pointing "artifacts" at a file it
-# does not change: base's gate.json must declare the same artifacts
-sed 's|"out/\*"|".gitignore"|' "$R/gate.json" >"$R/gate.json.new"
+# does not change, nor by declaring its gate.json a source: both are
+# base's ("artifacts" and "sources" are policy keys)
+sed 's|"out/\*"|".gitignore"|; s|"README"\]|"README", "gate.json"]|' "$R/gate.json" >"$R/gate.json.new"
 mv "$R/gate.json.new" "$R/gate.json"
 commit_all "$R" "head points artifacts at an unchanged file"
 : >"$L"

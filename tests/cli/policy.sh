@@ -23,15 +23,19 @@ commit_all "$R" "slower, and a looser gate"
 
 gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
 	--markdown "$SCRATCH/r.md"
-raised='head raises the floor of `sleep` from 50% to 500%: base'"'"'s floor is used'
+raised='head changes "min_effect" of `sleep` from {"wall": 0.5} to {"wall": 5}: base'"'"'s value is used'
 expect_in "$OUT" "$raised"
-expect_in "$OUT" 'head removes benchmark `old`, which base declares: removed'
+expect_in "$OUT" 'head removes benchmark `old`, which base declares: a fail unless'
+# and the removal is a fail of its own, named
+expect_in "$OUT" 'old: removed: base declares `old`, head no longer does'
+[ "$(json_get "$SCRATCH/r.json" '[b["verdict"] for b in d["benchmarks"] if b["name"] == "old"][0]')" = fail ] ||
+	fail "the removed benchmark is not a fail"
 expect_in "$OUT" "policy: base's gate.json decides"
-expect_in "$SCRATCH/r.md" "head raises the floor of"
+expect_in "$SCRATCH/r.md" 'head changes "min\_effect"'
 expect_in "$ERR" "$raised"
 [ "$(json_get "$SCRATCH/r.json" 'd["benchmarks"][0]["min_effect"]')" = 0.5 ] ||
 	fail "base's floor should decide"
-json_get "$SCRATCH/r.json" 'd["protocol"]["policy_differences"]' >"$SCRATCH/diff"
+json_get "$SCRATCH/r.json" '"\n".join(d["protocol"]["policy_differences"])' >"$SCRATCH/diff"
 expect_in "$SCRATCH/diff" "$raised"
 expect_in "$SCRATCH/diff" 'head removes benchmark `old`'
 
@@ -39,17 +43,20 @@ expect_in "$SCRATCH/diff" 'head removes benchmark `old`'
 GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$SCRATCH/summary gate_run 1 -C "$R" \
 	run --base HEAD~1 --head HEAD
 expect_in "$OUT" "::warning"
-expect_in "$OUT" "head raises the floor of"
+expect_in "$OUT" 'head changes "min_effect"'
 
 # --policy head: head's floor, and the report says so
 gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head \
 	--json "$SCRATCH/h.json"
 expect_in "$OUT" "policy: head's gate.json decides (--policy head)"
-expect_in "$OUT" "head's floor is used (--policy head)"
+expect_in "$OUT" "head's value is used (--policy head)"
 [ "$(json_get "$SCRATCH/h.json" 'd["benchmarks"][0]["min_effect"]')" = 5 ] ||
 	fail "head's floor should decide with --policy head"
 gate_run 3 -C "$R" run --policy nobody
 expect_in "$ERR" '--policy takes "base" or "head"'
+# and never in a pull request's check
+GITHUB_ACTIONS=true gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --policy head
+expect_in "$ERR" "--policy head is for local experiments"
 
 # base without gate.json: head's policy, said so
 N=$SCRATCH/nobase

@@ -1,5 +1,6 @@
 # The lines protocol through gate run: each case is compared on its own
-# (b doubles in head and fails, a is unchanged and passes, c is new); a
+# (b doubles in head and fails, a is unchanged and passes, c is new, r
+# only base printed: removed, a fail unless accepted); a
 # case that disappears from one sample is an error, not a smaller table.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
@@ -18,10 +19,10 @@ commit_all "$R" head
 gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
 expect_in "$OUT" "s/b"
 expect_in "$OUT" "s/c: new: only head's suite printed this case"
-expect_in "$OUT" "s/r: removed: only base's suite printed this case"
+expect_in "$OUT" "s/r: removed: base's suite printed case \`s/r\`, head's does not"
 expect_in "$OUT" "1 value per process"
 [ "$(json_get "$SCRATCH/r.json" 'sorted((b["name"], b["verdict"]) for b in d["benchmarks"])')" = \
-  "[('s/a', 'pass'), ('s/b', 'fail'), ('s/c', 'new'), ('s/r', 'removed')]" ] ||
+  "[('s/a', 'pass'), ('s/b', 'fail'), ('s/c', 'new'), ('s/r', 'fail')]" ] ||
 	fail "per-case verdicts: $(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')"
 [ "$(json_get "$SCRATCH/r.json" 'abs([b for b in d["benchmarks"] if b["name"] == "s/b"][0]["ratio"]["low"] - 2) < 1e-9')" = True ] ||
 	fail "s/b should be exactly 2x"
