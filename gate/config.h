@@ -88,8 +88,9 @@ struct bench_cfg {
 	} values[METRIC_VALUES];
 	size_t inner;		/* most values one process gave (repetitions) */
 	enum metric suite_metric;	/* its suite's: gbench cpu or real */
-	/* the plan's copy only: base's own benchmark (its "run" and "check"
-	   run in base's arm), or NULL: this one's in both arms */
+	/* the plan's copy of a redefined timed benchmark only: base's own
+	   (its "run" runs in base's arm), or NULL: one command, the same
+	   text in both arms (each arm's "check" is its own gate.json's) */
 	const struct bench_cfg *base_def;
 	char *redefined;	/* the plan's copy only: how head's definition
 				   differs from base's ("run: base ./a, head
@@ -103,12 +104,6 @@ static inline const struct command *bench_arm_run(const struct bench_cfg *b,
 	return a == 0 && b->base_def ? &b->base_def->run : &b->run;
 }
 
-/* The check benchmark b runs in arm a (0 base, 1 head). */
-static inline const struct command *bench_arm_check(const struct bench_cfg *b,
-						    int a)
-{
-	return a == 0 && b->base_def ? &b->base_def->check : &b->check;
-}
 
 /* The slot of a suite case's value metric m, or NULL for other metrics. */
 static inline const struct value_slot *bench_value_slot(

@@ -132,9 +132,13 @@ static void policy(struct plan *p, const struct config *cfg,
 		policy_keys(p, b, bb, cfg, base, head);
 		if (head)
 			continue;
-		/* each arm runs its own revision's definition */
-		b->base_def = bb;
+		/* each arm runs its own revision's definition: the same text
+		   unless redefined; a suite's is never measured across a
+		   redefinition, so its derived commands (filters, shards)
+		   need no second one */
 		b->redefined = redefinition(b, bb, cfg, base);
+		if (b->redefined && b->format == FORMAT_TIME)
+			b->base_def = bb;
 	}
 	for (i = 0; i < base->nbench; i++) {
 		if (config_find(cfg, base->benches[i].name))
