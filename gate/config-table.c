@@ -5,6 +5,7 @@
  */
 #include "gate/config-table.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -709,23 +710,44 @@ int config_key_differs(const struct config_key *k,
 	return strcmp(bv, hv) != 0;
 }
 
-/* mdoc text: a line starting with '.' or '\'' would be a macro. */
-static void mdoc_text(FILE *out, const char *s)
+/*
+ * mdoc text, its words wrapped at 72 columns (mandoc's style); *col is
+ * the current line's length. A line never starts with a '.' or '\''
+ * (a macro), and backslashes are escaped.
+ */
+static void mdoc_words(FILE *out, const char *s, size_t *col)
 {
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", out);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", out);
-		else
-			fputc(*s, out);
+	while (*s) {
+		size_t n = strcspn(s, " "), i;
+
+		if (*col && *col + 1 + n > 72) {
+			fputc('\n', out);
+			*col = 0;
+		} else if (*col) {
+			fputc(' ', out);
+			(*col)++;
+		}
+		if (!*col && (*s == '.' || *s == '\'')) {
+			fputs("\\&", out);
+			*col += 2;
+		}
+		for (i = 0; i < n; i++) {
+			if (s[i] == '\\')
+				fputs("\\e", out);
+			else
+				fputc(s[i], out);
+		}
+		*col += n;
+		s += n;
+		while (*s == ' ')
+			s++;
 	}
 }
 
 void config_keys_print(FILE *out, int mdoc)
 {
-	size_t i;
-	char where[64];
+	size_t i, col;
+	char where[64], line[1024];
 
 	if (mdoc)
 		fputs(".Bl -tag -width Ds\n", out);
@@ -744,17 +766,17 @@ void config_keys_print(FILE *out, int mdoc)
 			continue;
 		}
 		fprintf(out, ".It Cm %s\n", k->name);
-		fprintf(out, "In %s; %s: ", where,
-			config_key_owner_name(k->owner));
-		mdoc_text(out, k->why);
-		fputs(".\n", out);
-		mdoc_text(out, k->help);
-		fprintf(out, "; %s", k->type);
-		if (def) {
-			fputs(", default ", out);
-			mdoc_text(out, def);
-		}
-		fputs(".\n", out);
+		col = 0;
+		snprintf(line, sizeof(line), "In %s; %s: %s.", where,
+			 config_key_owner_name(k->owner), k->why);
+		mdoc_words(out, line, &col);
+		fputc('\n', out);
+		col = 0;
+		snprintf(line, sizeof(line), "%s; %s%s%s.", k->help, k->type,
+			 def ? ", default " : "", def ? def : "");
+		line[0] = (char)toupper((unsigned char)line[0]);
+		mdoc_words(out, line, &col);
+		fputc('\n', out);
 	}
 	if (mdoc)
 		fputs(".El\n", out);

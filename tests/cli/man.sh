@@ -47,6 +47,24 @@ expect_in "$OUT" "gate-run(1): --help has --no-scratch"
 expect_in "$OUT" "gate-init(1): the page names --everything"
 expect_in "$OUT" "Suite-wide keys: gate knows resamples"
 
+# gate.json(5)'s list of who decides each key is gate's own key table,
+# as gate help gate.json --mdoc prints it (regenerate it with that)
+sed -n '/^\.\\" generated: gate help gate.json --mdoc/,/^\.\\" end of generated list/p' \
+	"$root/man/gate.json.5" | sed '1d;$d' >"$SCRATCH/keys.page"
+[ -s "$SCRATCH/keys.page" ] || fail "gate.json(5) has no generated key list"
+"$GATE" help gate.json --mdoc >"$SCRATCH/keys.gate" || fail "gate help gate.json --mdoc failed"
+diff -u "$SCRATCH/keys.page" "$SCRATCH/keys.gate" >"$OUT" ||
+	fail "gate.json(5)'s key list differs from gate help gate.json --mdoc"
+# every policy key's line says so, and the text form lists every key
+"$GATE" help gate.json >"$SCRATCH/keys.txt" || fail "gate help gate.json failed"
+for k in min_effect pass_excludes gate rule confidence max_pairs target_halfwidth \
+	ignore expect parity statistic interval resamples budget artifacts sources writable; do
+	grep -q "^$k  *[a-z, ]*  *policy\$" "$SCRATCH/keys.txt" || fail "$k is not a policy key"
+done
+for k in build run check format; do
+	grep -q "^$k  *[a-z, ]*  *definition\$" "$SCRATCH/keys.txt" || fail "$k is not a definition key"
+done
+
 # gate.json(5)'s example is a configuration gate accepts: it gets as far
 # as building (which fails: the repository has no Makefile)
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh/p' "$root/man/gate.json.5" |
