@@ -92,6 +92,11 @@ struct bench_cfg {
 	   (its "run" runs in base's arm), or NULL: one command, the same
 	   text in both arms (each arm's "check" is its own gate.json's) */
 	const struct bench_cfg *base_def;
+	int judged;		/* the plan's copy only: base declares it and
+				   its rules judge what head removed
+				   (gate/arms.c), so a case "expect" names
+				   that head no longer prints is a removal,
+				   not an error */
 	char *redefined;	/* the plan's copy only: how head's definition
 				   differs from base's ("run: base ./a, head
 				   ./b"), or NULL (owned by the plan) */

@@ -136,6 +136,7 @@ static void policy(struct plan *p, const struct config *cfg,
 		   unless redefined; a suite's is never measured across a
 		   redefinition, so its derived commands (filters, shards)
 		   need no second one */
+		b->judged = 1;
 		b->redefined = redefinition(b, bb, cfg, base);
 		if (b->redefined && b->format == FORMAT_TIME)
 			b->base_def = bb;
