@@ -169,6 +169,27 @@ static int filter_check(const char *filter, struct gate_err *err)
 	return 0;
 }
 
+/*
+ * A floor above 50% is legal (only a huge regression fails) but is more
+ * often a percentage written as a number: "min_effect": 5 is +500%.
+ * Said once per floor in force, whoever's gate.json set it.
+ */
+static void floor_warn(const struct plan *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->n; i++)
+		for (k = 0; k < p->bench[i].nmetrics; k++)
+			if (p->bench[i].metrics[k].min_effect > 0.5)
+				warning("benchmark \"%s\": the floor of %s is "
+					"+%g%% (\"min_effect\": %g): a "
+					"fraction is meant, 0.05 for 5%%",
+					p->bench[i].name,
+					metric_name(p->bench[i].metrics[k].id),
+					p->bench[i].metrics[k].min_effect * 100,
+					p->bench[i].metrics[k].min_effect);
+}
+
 int plan_make(struct plan *p, const struct config *cfg,
 	      const struct config *base, const char *no_base,
 	      const struct plan_overrides *o, struct gate_err *err)
@@ -208,6 +229,7 @@ int plan_make(struct plan *p, const struct config *cfg,
 			b->warmup = (unsigned)o->warmup;
 	}
 	p->budget = o->budget > 0 ? o->budget : p->eff.budget;
+	floor_warn(p);
 	p->strict = o->strict;
 	p->filter = o->filter;
 	return 0;

@@ -50,6 +50,9 @@ gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head \
 	--json "$SCRATCH/h.json"
 expect_in "$OUT" "policy: head's gate.json decides (--policy head)"
 expect_in "$OUT" "head's value is used (--policy head)"
+# a floor of 5 is +500%: legal, but said (a percentage written as a number)
+expect_in "$ERR" 'benchmark "sleep": the floor of wall is +500% ("min_effect": 5): a fraction is meant'
+
 [ "$(json_get "$SCRATCH/h.json" 'd["benchmarks"][0]["min_effect"]')" = 5 ] ||
 	fail "head's floor should decide with --policy head"
 gate_run 3 -C "$R" run --policy nobody
