@@ -364,7 +364,15 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 		if (p->filter && b->format != FORMAT_TIME)
 			fprintf(out, "  cases matching --filter \"%s\"\n",
 				p->filter);
+		if (b->redefined)
+			fprintf(out, "  redefined (%s): a fail unless a "
+				"Gate-Accept trailer accepts it\n",
+				b->redefined);
 	}
+	for (i = 0; i < p->nremoved; i++)
+		fprintf(out, "%s: removed (base declares it, head does not): a "
+			"fail unless a Gate-Accept trailer accepts it\n",
+			p->removed[i]->name);
 }
 
 void plan_release(struct plan *p)

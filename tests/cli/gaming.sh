@@ -108,6 +108,8 @@ run_attempt "rename"
 want_fail sleep
 [ "$(verdict sleep-v2)" = new ] || fail "sleep-v2 should be new"
 expect_in "$OUT" 'removed: base declares `sleep`, head no longer does'
+gate_run 0 -C "$R" run --base base --head HEAD --list
+expect_in "$OUT" "sleep: removed (base declares it, head does not)"
 
 # 7. head renames the suite case that regressed (and base's expect goes)
 attempt case-rename
@@ -141,6 +143,8 @@ sed -i 's|"run": \["./out/bench"\]|"run": ["./fast.sh"]|' "$R/gate.json"
 run_attempt "measure something else"
 want_fail sleep
 expect_in "$OUT" 'head measures `sleep` with another command ("run": base ["./out/bench"], head ["./fast.sh"])'
+gate_run 0 -C "$R" run --base base --head HEAD --list
+expect_in "$OUT" 'redefined ("run": base ["./out/bench"], head ["./fast.sh"])'
 
 # 10. the same with a trailer: accepted, each arm runs its own, labelled
 attempt redefine-accepted
