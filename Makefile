@@ -1,6 +1,8 @@
 # gate — a performance-regression gate for pull requests.
 #   make            build build/gate
-#   make check      install missing dependencies, build, run every test
+#   make deps       install what is missing (ci/install-deps: the network)
+#   make check      build, run every test (needs ci/install-deps once; never
+#                   reaches the network: check-deps says what is missing)
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed)
 #   make bench-stats  the simulation table of gate's error rates and power
@@ -78,7 +80,7 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 # Targets that install dependencies first do not need pkg-config yet.
-NODEPS_GOALS = check demo deps clean asan memcheck fuzz uninstall deb
+NODEPS_GOALS = check check-deps demo deps clean asan memcheck fuzz uninstall deb
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo ok),ok)
 $(error pkg-config cannot find $(PKGS): run ci/install-deps (or install libgit2-dev libcjson-dev libgsl-dev pkg-config))
@@ -232,10 +234,16 @@ $(BUILD)/fuzz-%: $(OBJ)/tests/fuzz/fuzz-%.o $(BUILD)/libgate.a
 $(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# make deps installs what is missing (apt-get, npm: the network); the test
+# runs (check, asan, memcheck) only check that it is there (check-deps),
+# so that no test run reaches the network
 deps:
 	@ci/install-deps
 
-check: deps
+check-deps:
+	@ci/install-deps --offline
+
+check: check-deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
@@ -255,13 +263,13 @@ check-os-stub:
 	@$(MAKE) --no-print-directory BUILD=build/os-stub OS=stub \
 		GATE_OS_STUB=1 test
 
-asan: deps
+asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
 
 # make check under valgrind memcheck (unit tests and every gate the CLI
 # tests run; not the benchmarks gate spawns): no errors, no definite leaks
-memcheck: deps
+memcheck: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
 		MEMCHECK=1 test
 
@@ -367,7 +375,7 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
+.PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
 	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
