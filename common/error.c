@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,29 @@ void *xcalloc(size_t nmemb, size_t size)
 void *xrealloc(void *p, size_t n)
 {
 	return check(realloc(p, n ? n : 1));
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n, bytes;
+
+	if (need <= *cap)
+		return p;
+	if (size && need > SIZE_MAX / size) {
+		fputs("gate: fatal: out of memory (an array of more than "
+		      "SIZE_MAX bytes)\n", stderr);
+		abort();
+	}
+	/* double, from 16; where doubling would overflow, exactly need */
+	n = *cap ? *cap : 8;
+	if (n <= SIZE_MAX / 2 / (size ? size : 1))
+		n *= 2;
+	if (n < need || (size && n > SIZE_MAX / size))
+		n = need;
+	bytes = n * size;
+	p = check(realloc(p, bytes ? bytes : 1));
+	*cap = n;
+	return p;
 }
 
 char *xstrdup(const char *s)
