@@ -323,16 +323,30 @@ INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) $(BASHCOMPDIR)/gate \
 	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so
 # The directories install creates (not those that were there), for
-# uninstall to remove and no others: like CMake's install_manifest.txt,
-# kept in the build directory.
-INSTALL_MANIFEST = $(BUILD)/install-dirs
+# uninstall to remove and no others. The record is installed with gate
+# (as pip's RECORD is), not kept in the build directory, so that make
+# uninstall still finds it after make clean or from another checkout; its
+# paths are without DESTDIR ("/" is DESTDIR itself, when install made it).
+# INSTALL_RECORD= (empty) keeps none: a package's staging tree, whose
+# directories the package manager owns.
+INSTALL_RECORD = $(DATADIR)/gate/install-dirs
+RECORD_DIRS = $(INSTALL_DIRS) $(if $(INSTALL_RECORD),$(patsubst %/,%,$(dir $(INSTALL_RECORD))))
 
 install: $(BUILD)/gate $(ALLOC_LIB)
-	@mkdir -p $(BUILD)
-	@for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)); do \
-		while [ ! -d "$$d" ]; do echo "$$d"; d=$$(dirname "$$d"); done; \
-	done >>$(INSTALL_MANIFEST)
-	$(INSTALL) -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	@made=$$(for d in $(RECORD_DIRS); do \
+		while [ ! -d "$(DESTDIR)$$d" ]; do \
+			echo "$$d"; [ "$$d" != / ] || break; \
+			d=$$(dirname "$$d"); \
+		done; \
+	done); \
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(RECORD_DIRS)) && \
+	if [ -n "$(INSTALL_RECORD)" ]; then \
+		r="$(DESTDIR)$(INSTALL_RECORD)"; \
+		{ [ ! -f "$$r" ] || cat "$$r"; \
+		  [ -z "$$made" ] || printf '%s\n' "$$made"; } | \
+			LC_ALL=C sort -u >"$$r.new" && \
+		mv "$$r.new" "$$r" && chmod 644 "$$r"; \
+	fi
 	$(INSTALL) -m 755 $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	$(if $(ALLOC_LIB),$(INSTALL) -m 644 $(ALLOC_LIB) \
 		$(DESTDIR)$(ALLOCDIR)/libgate-alloc.so)
@@ -341,18 +355,25 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 	$(INSTALL) -m 644 completion/gate.bash $(DESTDIR)$(BASHCOMPDIR)/gate
 	$(INSTALL) -m 644 completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate
 
-# The files, then gate's own directory, then the directories install
-# recorded as created under this DESTDIR, deepest first, where empty.
+# The files, then gate's own directories, then the directories install
+# recorded as created, deepest first, where empty. Without a record (an
+# install by an older gate, or with INSTALL_RECORD=) it says what it
+# cannot know instead of removing directories that were there before.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	@rmdir $(DESTDIR)$(ALLOCDIR) 2>/dev/null || :
-	@if [ -f $(INSTALL_MANIFEST) ]; then \
-		m=$(INSTALL_MANIFEST); \
-		awk -v p="$(DESTDIR)" 'index($$0, p) == 1' "$$m" | LC_ALL=C sort -ru | \
-		while read -r d; do rmdir "$$d" 2>/dev/null || :; done; \
-		awk -v p="$(DESTDIR)" 'index($$0, p) != 1' "$$m" >"$$m.new"; \
-		mv "$$m.new" "$$m"; [ -s "$$m" ] || rm -f "$$m"; \
-	fi
+	@r="$(DESTDIR)$(INSTALL_RECORD)"; made=; \
+	if [ -n "$(INSTALL_RECORD)" ] && [ -f "$$r" ]; then \
+		made=$$(LC_ALL=C sort -ru "$$r"); \
+	elif [ -n "$(INSTALL_RECORD)" ]; then \
+		echo "make uninstall: no record of the directories make" \
+		     "install created ($$r): those left empty stay"; \
+	fi; \
+	echo rm -f $(addprefix $(DESTDIR),$(INSTALLED) $(INSTALL_RECORD)); \
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED) $(INSTALL_RECORD)) || exit 1; \
+	$(if $(INSTALL_RECORD),rmdir "$(DESTDIR)$(dir $(INSTALL_RECORD))" 2>/dev/null;) \
+	rmdir $(DESTDIR)$(ALLOCDIR) 2>/dev/null; \
+	printf '%s\n' "$$made" | while IFS= read -r d; do \
+		[ -z "$$d" ] || rmdir "$(DESTDIR)$$d" 2>/dev/null || :; \
+	done
 
 # A Debian package, built from a copy of this tree in build/deb/ (so that
 # dpkg-buildpackage's clean and its output stay out of the source tree),
