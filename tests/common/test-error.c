@@ -1,5 +1,7 @@
-/* common/: the checked allocators — xgrow's geometric growth and its
+/* common/: messages cut in the middle, on UTF-8 boundaries, when too
+   long; the checked allocators — xgrow's geometric growth and its
    overflow check. */
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,7 +98,69 @@ static void test_error__xgrow_overflow_aborts(void)
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 }
 
+/* Whether s is well-formed UTF-8 (no cut character). */
+static int utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int more;
+
+	while (*p) {
+		more = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 :
+		       (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+		if (more < 0)
+			return 0;
+		for (p++; more > 0; more--, p++)
+			if ((*p & 0xc0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+/* A path far longer than PATH_MAX, of 2- and 3-byte characters: the
+   message keeps its start and its end (the reason strerror gives and
+   what to do), says how much it cut, and cuts no character in two. */
+static void test_error__long_message_cut_in_the_middle(void)
+{
+	static const char *const fills[] = { "\xc3\xa9", "\xe2\x82\xac", "a" };
+	char got[8192], *path;
+	struct gate_err err;
+	size_t i, k, n;
+
+	for (k = 0; k < sizeof(fills) / sizeof(fills[0]); k++) {
+		n = strlen(fills[k]);
+		path = malloc(4500 * n + 3);
+		for (i = 0; i < 4500; i++)
+			memcpy(path + i * n, fills[k], n);
+		memcpy(path + 4500 * n, "/x", 3);
+		got[0] = '\0';
+		error_capture(got, sizeof(got), 1);
+		errno = ENAMETOOLONG;
+		CHECK(error("cannot open \"%s\":", path) == -1);
+		error_capture(NULL, 0, 0);
+		CHECK(strlen(got) < 4096);
+		CHECK(strncmp(got, "cannot open \"", 13) == 0);
+		CHECK_CONTAINS(got, " bytes ...]");
+		CHECK_CONTAINS(got, strerror(ENAMETOOLONG));
+		CHECK(utf8_ok(got));
+		/* into a caller's gate_err, the same */
+		errno = ENAMETOOLONG;
+		CHECK(error_to(&err, "cannot open \"%s\": give a shorter path",
+			       path) == -1);
+		CHECK(strlen(err.msg) < sizeof(err.msg));
+		CHECK(utf8_ok(err.msg));
+		n = strlen(err.msg);
+		CHECK(n > 19 && !strcmp(err.msg + n - 19, "give a shorter path"));
+		free(path);
+	}
+	/* short messages are untouched */
+	error_capture(got, sizeof(got), 1);
+	error("short \"%s\"", "\xc3\xa9");
+	error_capture(NULL, 0, 0);
+	CHECK_STR(got, "short \"\xc3\xa9\"");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_error__long_message_cut_in_the_middle),
 	TEST(test_error__xgrow_is_geometric),
 	TEST(test_error__xgrow_overflow_aborts),
 };
