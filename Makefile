@@ -4,7 +4,10 @@
 #   make check      build, run every test (needs ci/install-deps once; never
 #                   reaches the network: check-deps says what is missing)
 #   make demo       install missing dependencies, build, run gate on an example
-#   make bench      measure gate itself (runner overhead, statistics speed)
+#   make bench      measure gate itself (runner overhead, statistics speed,
+#                   and bench-scale's figures)
+#   make bench-scale  gate run outside measuring with 20,000 tags, gate
+#                   compare on 100,000 cases (TAGS=, CASES=)
 #   make bench-stats  the simulation table of gate's error rates and power
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
@@ -291,6 +294,13 @@ demo: deps
 
 bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
 	@bench/run $(BUILD)
+	@bench/scale $(BUILD)
+
+# what grows with the repository or the input: gate run outside measuring
+# with 10 and 20,000 tags (TAGS=), gate compare on 1,000 and 100,000 cases
+# (CASES=)
+bench-scale: $(BUILD)/gate
+	@bench/scale $(BUILD)
 
 # the full simulation table: false-fail, noisy and fail rates per cell
 bench-stats: $(BUILD)/bench-sim
@@ -398,7 +408,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
+	bench bench-scale bench-stats bench-bias bench-verdicts install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:
