@@ -1,8 +1,13 @@
 # gate — a performance-regression gate for pull requests.
 #   make            build build/gate
-#   make check      install missing dependencies, build, run every test
+#   make deps       install what is missing (ci/install-deps: the network)
+#   make check      build, run every test (needs ci/install-deps once; never
+#                   reaches the network: check-deps says what is missing)
 #   make demo       install missing dependencies, build, run gate on an example
-#   make bench      measure gate itself (runner overhead, statistics speed)
+#   make bench      measure gate itself (runner overhead, statistics speed,
+#                   and bench-scale's figures)
+#   make bench-scale  gate run outside measuring with 20,000 tags, gate
+#                   compare on 100,000 cases (TAGS=, CASES=)
 #   make bench-stats  the simulation table of gate's error rates and power
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
@@ -18,7 +23,8 @@
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
 #   make memcheck   make check under valgrind memcheck (build/memcheck/)
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each (build/fuzz/)
-# DEVELOPER=1 adds stricter warnings; SANITIZE=address,undefined instruments.
+# DEVELOPER=1 adds stricter warnings and -Werror (WERROR=1: -Werror alone);
+# SANITIZE=address,undefined instruments.
 # OS=linux|stub picks the OS layer (gate/os/): linux on Linux, else stub.
 
 .SUFFIXES:
@@ -49,10 +55,17 @@ BUILD ?= build
 # objects go under obj/ so that build/gate can be the binary
 OBJ = $(BUILD)/obj
 
-WARN = -Wall -Wextra -Wpedantic -Werror
+# -Werror only when asked (DEVELOPER=1, or WERROR=1 alone; CI sets both):
+# a plain make must build with the next compiler, whose new warnings are
+# not errors in the user's build
+WARN = -Wall -Wextra -Wpedantic
 ifeq ($(DEVELOPER),1)
+WERROR = 1
 WARN += -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wwrite-strings \
 	-Wvla -Wformat=2
+endif
+ifeq ($(WERROR),1)
+WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
@@ -70,7 +83,7 @@ ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 # Targets that install dependencies first do not need pkg-config yet.
-NODEPS_GOALS = check demo deps clean asan memcheck fuzz uninstall deb
+NODEPS_GOALS = check check-deps demo deps clean asan memcheck fuzz uninstall deb
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo ok),ok)
 $(error pkg-config cannot find $(PKGS): run ci/install-deps (or install libgit2-dev libcjson-dev libgsl-dev pkg-config))
@@ -80,7 +93,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
 COMMON_OBJ = common/clock.o common/error.o common/seed.o common/file.o common/sha256.o \
-	common/tree.o
+	common/tree.o common/number.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o
@@ -116,6 +129,7 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
 UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
+	common/test-number common/test-error \
 	stats/test-summary stats/test-tests stats/test-bootstrap \
 	stats/test-rank stats/test-unpaired \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
@@ -224,10 +238,16 @@ $(BUILD)/fuzz-%: $(OBJ)/tests/fuzz/fuzz-%.o $(BUILD)/libgate.a
 $(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
+# make deps installs what is missing (apt-get, npm: the network); the test
+# runs (check, asan, memcheck) only check that it is there (check-deps),
+# so that no test run reaches the network
 deps:
 	@ci/install-deps
 
-check: deps
+check-deps:
+	@ci/install-deps --offline
+
+check: check-deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
@@ -247,13 +267,13 @@ check-os-stub:
 	@$(MAKE) --no-print-directory BUILD=build/os-stub OS=stub \
 		GATE_OS_STUB=1 test
 
-asan: deps
+asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
 
 # make check under valgrind memcheck (unit tests and every gate the CLI
 # tests run; not the benchmarks gate spawns): no errors, no definite leaks
-memcheck: deps
+memcheck: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
 		MEMCHECK=1 test
 
@@ -274,6 +294,13 @@ demo: deps
 
 bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
 	@bench/run $(BUILD)
+	@bench/scale $(BUILD)
+
+# what grows with the repository or the input: gate run outside measuring
+# with 10 and 20,000 tags (TAGS=), gate compare on 1,000 and 100,000 cases
+# (CASES=)
+bench-scale: $(BUILD)/gate
+	@bench/scale $(BUILD)
 
 # the full simulation table: false-fail, noisy and fail rates per cell
 bench-stats: $(BUILD)/bench-sim
@@ -306,16 +333,30 @@ INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) $(BASHCOMPDIR)/gate \
 	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so
 # The directories install creates (not those that were there), for
-# uninstall to remove and no others: like CMake's install_manifest.txt,
-# kept in the build directory.
-INSTALL_MANIFEST = $(BUILD)/install-dirs
+# uninstall to remove and no others. The record is installed with gate
+# (as pip's RECORD is), not kept in the build directory, so that make
+# uninstall still finds it after make clean or from another checkout; its
+# paths are without DESTDIR ("/" is DESTDIR itself, when install made it).
+# INSTALL_RECORD= (empty) keeps none: a package's staging tree, whose
+# directories the package manager owns.
+INSTALL_RECORD = $(DATADIR)/gate/install-dirs
+RECORD_DIRS = $(INSTALL_DIRS) $(if $(INSTALL_RECORD),$(patsubst %/,%,$(dir $(INSTALL_RECORD))))
 
 install: $(BUILD)/gate $(ALLOC_LIB)
-	@mkdir -p $(BUILD)
-	@for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)); do \
-		while [ ! -d "$$d" ]; do echo "$$d"; d=$$(dirname "$$d"); done; \
-	done >>$(INSTALL_MANIFEST)
-	$(INSTALL) -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
+	@made=$$(for d in $(RECORD_DIRS); do \
+		while [ ! -d "$(DESTDIR)$$d" ]; do \
+			echo "$$d"; [ "$$d" != / ] || break; \
+			d=$$(dirname "$$d"); \
+		done; \
+	done); \
+	$(INSTALL) -d $(addprefix $(DESTDIR),$(RECORD_DIRS)) && \
+	if [ -n "$(INSTALL_RECORD)" ]; then \
+		r="$(DESTDIR)$(INSTALL_RECORD)"; \
+		{ [ ! -f "$$r" ] || cat "$$r"; \
+		  [ -z "$$made" ] || printf '%s\n' "$$made"; } | \
+			LC_ALL=C sort -u >"$$r.new" && \
+		mv "$$r.new" "$$r" && chmod 644 "$$r"; \
+	fi
 	$(INSTALL) -m 755 $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	$(if $(ALLOC_LIB),$(INSTALL) -m 644 $(ALLOC_LIB) \
 		$(DESTDIR)$(ALLOCDIR)/libgate-alloc.so)
@@ -324,18 +365,25 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 	$(INSTALL) -m 644 completion/gate.bash $(DESTDIR)$(BASHCOMPDIR)/gate
 	$(INSTALL) -m 644 completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate
 
-# The files, then gate's own directory, then the directories install
-# recorded as created under this DESTDIR, deepest first, where empty.
+# The files, then gate's own directories, then the directories install
+# recorded as created, deepest first, where empty. Without a record (an
+# install by an older gate, or with INSTALL_RECORD=) it says what it
+# cannot know instead of removing directories that were there before.
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	@rmdir $(DESTDIR)$(ALLOCDIR) 2>/dev/null || :
-	@if [ -f $(INSTALL_MANIFEST) ]; then \
-		m=$(INSTALL_MANIFEST); \
-		awk -v p="$(DESTDIR)" 'index($$0, p) == 1' "$$m" | LC_ALL=C sort -ru | \
-		while read -r d; do rmdir "$$d" 2>/dev/null || :; done; \
-		awk -v p="$(DESTDIR)" 'index($$0, p) != 1' "$$m" >"$$m.new"; \
-		mv "$$m.new" "$$m"; [ -s "$$m" ] || rm -f "$$m"; \
-	fi
+	@r="$(DESTDIR)$(INSTALL_RECORD)"; made=; \
+	if [ -n "$(INSTALL_RECORD)" ] && [ -f "$$r" ]; then \
+		made=$$(LC_ALL=C sort -ru "$$r"); \
+	elif [ -n "$(INSTALL_RECORD)" ]; then \
+		echo "make uninstall: no record of the directories make" \
+		     "install created ($$r): those left empty stay"; \
+	fi; \
+	echo rm -f $(addprefix $(DESTDIR),$(INSTALLED) $(INSTALL_RECORD)); \
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED) $(INSTALL_RECORD)) || exit 1; \
+	$(if $(INSTALL_RECORD),rmdir "$(DESTDIR)$(dir $(INSTALL_RECORD))" 2>/dev/null;) \
+	rmdir $(DESTDIR)$(ALLOCDIR) 2>/dev/null; \
+	printf '%s\n' "$$made" | while IFS= read -r d; do \
+		[ -z "$$d" ] || rmdir "$(DESTDIR)$$d" 2>/dev/null || :; \
+	done
 
 # A Debian package, built from a copy of this tree in build/deb/ (so that
 # dpkg-buildpackage's clean and its output stay out of the source tree),
@@ -359,8 +407,8 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-stats bench-bias bench-verdicts install uninstall deb clean
+.PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
+	bench bench-scale bench-stats bench-bias bench-verdicts install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:

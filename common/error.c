@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,17 +37,61 @@ static int commandlike(const char *msg)
 	return strstr(msg, "::") || strstr(msg, "##[");
 }
 
-/* fmt's message into msg, with strerror(errno) after a final ':' */
+/* room for "[... N bytes ...]" with any size_t N */
+#define CUT_MARK_MAX 48
+
+/*
+ * full (len bytes) into msg (size bytes): whole when it fits, else its
+ * head and its tail around "[... N bytes ...]", each cut on a UTF-8
+ * character's boundary. The tail is kept because a message ends with what
+ * to do and strerror's reason; what is cut is the middle of a long path
+ * or a quoted log.
+ */
+static void shorten(char *msg, size_t size, const char *full, size_t len)
+{
+	size_t h, t;
+
+	if (len < size || size < 2 * CUT_MARK_MAX) {
+		snprintf(msg, size, "%s", full);
+		return;
+	}
+	h = (size - 1 - CUT_MARK_MAX) / 2;
+	t = len - (size - 1 - CUT_MARK_MAX - h);
+	while (h > 0 && ((unsigned char)full[h] & 0xc0) == 0x80)
+		h--;
+	while (t < len && ((unsigned char)full[t] & 0xc0) == 0x80)
+		t++;
+	snprintf(msg, size, "%.*s[... %zu bytes ...]%s", (int)h, full, t - h,
+		 full + t);
+}
+
+/* fmt's message into msg, with strerror(errno) after a final ':', cut in
+   the middle when longer than msg (shorten) */
 static void PRINTF(3, 0) format(char *msg, size_t size, const char *fmt,
 				va_list ap)
 {
-	int saved = errno;
+	int saved = errno, n;
 	size_t len;
+	char *full;
+	va_list aq;
 
-	vsnprintf(msg, size, fmt, ap);
-	len = strlen(msg);
-	if (len > 0 && msg[len - 1] == ':')
-		snprintf(msg + len, size - len, " %s", strerror(saved));
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	/* no memory for the whole message: the start of it, as it comes */
+	full = n >= 0 ? malloc((size_t)n + 256) : NULL;
+	if (!full) {
+		vsnprintf(msg, size, fmt, ap);
+		errno = saved;
+		return;
+	}
+	vsnprintf(full, (size_t)n + 1, fmt, ap);
+	len = (size_t)n;
+	if (len > 0 && full[len - 1] == ':')
+		len += (size_t)snprintf(full + len, 256, " %.200s",
+					strerror(saved));
+	shorten(msg, size, full, len);
+	free(full);
 	errno = saved;
 }
 
@@ -126,6 +171,29 @@ void *xcalloc(size_t nmemb, size_t size)
 void *xrealloc(void *p, size_t n)
 {
 	return check(realloc(p, n ? n : 1));
+}
+
+void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n, bytes;
+
+	if (need <= *cap)
+		return p;
+	if (size && need > SIZE_MAX / size) {
+		fputs("gate: fatal: out of memory (an array of more than "
+		      "SIZE_MAX bytes)\n", stderr);
+		abort();
+	}
+	/* double, from 16; where doubling would overflow, exactly need */
+	n = *cap ? *cap : 8;
+	if (n <= SIZE_MAX / 2 / (size ? size : 1))
+		n *= 2;
+	if (n < need || (size && n > SIZE_MAX / size))
+		n = need;
+	bytes = n * size;
+	p = check(realloc(p, bytes ? bytes : 1));
+	*cap = n;
+	return p;
 }
 
 char *xstrdup(const char *s)

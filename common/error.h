@@ -67,6 +67,18 @@ void error_capture(char *buf, size_t size, int quiet);
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * Room for need elements of size bytes in p, whose capacity (in elements)
+ * is *cap: returns p, or p reallocated with *cap raised geometrically (at
+ * least doubled, so n appends one by one cost O(n) copying). Aborts as
+ * xmalloc does when need * size would overflow size_t, rather than
+ * allocating a wrapped, too small, block. Use it through XGROW.
+ */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+/* XGROW(arr, cap, need): arr (a T *) holds at least need elements after;
+   cap is arr's size_t capacity in elements. */
+#define XGROW(arr, cap, need) \
+	((arr) = xgrow((arr), &(cap), (need), sizeof(*(arr))))
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Allocating printf; never returns NULL. */

@@ -59,8 +59,8 @@ int file_read_fd_to(char **data, size_t *len, int fd, const char *path,
 		}
 		if (got == 0)
 			break;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
+		/* room for one more byte and the NUL */
+		XGROW(buf, cap, n + 2);
 	}
 	if (ferror(f)) {
 		int interrupted = errno == EINTR;

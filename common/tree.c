@@ -104,10 +104,7 @@ static int rm_descend(int fd, char *sub, const char *path, struct rm_path *rp,
 			close(child);
 		return -1;
 	}
-	if (rp->depth == rp->cap) {
-		rp->cap = 2 * rp->cap + 16;
-		rp->up = xrealloc(rp->up, rp->cap * sizeof(*rp->up));
-	}
+	XGROW(rp->up, rp->cap, rp->depth + 1);
 	rp->up[rp->depth].name = sub;
 	rp->up[rp->depth].dev = st.st_dev;
 	rp->up[rp->depth++].ino = st.st_ino;

@@ -1,15 +1,21 @@
 /*
- * Option values gate's subcommands share: whole numbers, durations and a
- * fresh seed.
+ * Option values gate's subcommands share: whole numbers, decimal numbers
+ * and durations, read strictly.
  */
 #ifndef GATE_OPTIONS_H
 #define GATE_OPTIONS_H
 
-/* A whole number in [lo, hi] from option opt's argument s; 0 or -1. */
+/* A whole number in [lo, hi] from option opt's argument s, in decimal
+   digits only (common/number.h); 0, or -1 after error() naming opt. */
 int options_parse_count(long *out, const char *opt, const char *s, long lo,
 			long hi);
+/* A decimal number in [lo, hi) from option opt's argument s: no hex, inf,
+   nan, space or trailing text; 0, or -1 after error() naming opt. */
+int options_parse_number(double *out, const char *opt, const char *s,
+			 double lo, double hi);
 /* "90", "90s", "10m", "1.5h", "250ms": a positive, finite duration (as
-   config_parse_duration), or -1 after error() naming opt. */
+   config_parse_duration, its number read strictly), or -1 after error()
+   naming opt. */
 int options_parse_duration(double *out, const char *opt, const char *s);
 /*
  * What parsing a command's options ended with. A command stops at

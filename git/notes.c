@@ -164,7 +164,7 @@ int repo_first_parents(char ***out, size_t *n, struct repo *r,
 	git_commit *c = NULL, *next;
 	git_oid id, stop;
 	char **list = NULL;
-	size_t k = 0;
+	size_t k = 0, cap = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -176,7 +176,7 @@ int repo_first_parents(char ***out, size_t *n, struct repo *r,
 	for (;;) {
 		if (until && git_oid_equal(git_commit_id(c), &stop))
 			break;
-		list = xrealloc(list, (k + 1) * sizeof(*list));
+		XGROW(list, cap, k + 1);
 		list[k] = xmalloc(REPO_HEXSZ + 1);
 		git_oid_tostr(list[k++], REPO_HEXSZ + 1, git_commit_id(c));
 		if (git_commit_parentcount(c) == 0) {

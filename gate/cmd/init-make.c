@@ -174,7 +174,7 @@ char *init_dry_run(const char *top, const char *target, char **why)
  * run make on before configure): the tab-led lines after "target:". */
 static char *recipe(const char *text, const char *target)
 {
-	size_t tl = strlen(target), n;
+	size_t tl = strlen(target), n, len = 0, cap = 1;
 	const char *p = text, *q, *eol;
 	char *out = xstrdup("");
 
@@ -183,9 +183,11 @@ static char *recipe(const char *text, const char *target)
 						p[tl] == '\t')) {
 			for (q = strchr(p, '\n'); q && q[1] == '\t'; q = eol) {
 				eol = strchr(q + 1, '\n');
-				n = eol ? (size_t)(eol - q) : strlen(q);
-				out = xrealloc(out, strlen(out) + n + 1);
-				strncat(out, q + 1, n);
+				n = eol ? (size_t)(eol - q) : strlen(q + 1);
+				XGROW(out, cap, len + n + 1);
+				memcpy(out + len, q + 1, n);
+				len += n;
+				out[len] = '\0';
 				if (!eol)
 					break;
 			}

@@ -92,46 +92,122 @@ int init_exists(const char *dir, const char *name)
 	return ok;
 }
 
-/* Add a benchmark for target, running argv (a NULL-terminated list of
- * literals; a "%s" in one is replaced by target), unless a benchmark of
- * that name is there already. why is NULL or owned. */
-void init_add_as(struct found *f, const char *called, const char *target,
-		   int parity, const char *const *argv, char *why)
+/* argv (NULL-terminated literals, "%s" replaced by target) as gate.json's
+   run: a NULL-terminated, owned array. */
+static char **expand_run(const char *const *argv, const char *target)
 {
 	size_t i, k;
-	char *name = valid_name(called);
+	char **run;
 
-	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->names[i], name)) {
-			if (strcmp(name, called) || strcmp(called, target))
-				init_skip(f, xasprintf("%s: its name would be "
-					"\"%s\", taken already", target,
-					name));
-			free(name);
-			free(why);
-			return;
-		}
-	if (f->n == MAX_BENCH) {
-		init_skip(f, xasprintf("%s: more than %d benchmarks found",
-				  target, MAX_BENCH));
-		free(name);
-		free(why);
-		return;
-	}
 	for (k = 0; argv[k]; k++)
 		;
-	f->names[f->n] = name;
-	f->runs[f->n] = xcalloc(k + 1, sizeof(char *));
+	run = xcalloc(k + 1, sizeof(char *));
 	for (i = 0; i < k; i++) {
 		const char *slot = strstr(argv[i], "%s");
 
-		f->runs[f->n][i] = slot ? xasprintf("%.*s%s%s",
-			(int)(slot - argv[i]), argv[i], target, slot + 2) :
+		run[i] = slot ? xasprintf("%.*s%s%s", (int)(slot - argv[i]),
+					  argv[i], target, slot + 2) :
 			xstrdup(argv[i]);
 	}
+	return run;
+}
+
+static void free_run(char **run)
+{
+	size_t i;
+
+	for (i = 0; run[i]; i++)
+		free(run[i]);
+	free(run);
+}
+
+static int same_run(char *const *a, char *const *b)
+{
+	size_t i;
+
+	for (i = 0; a[i] && b[i]; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return !a[i] && !b[i];
+}
+
+/* The benchmark called name, or -1. */
+static long find_name(const struct found *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->names[i], name))
+			return (long)i;
+	return -1;
+}
+
+/* name with the first free "-2", "-3", ... suffix, still a valid name
+   (at most NAME_MAX_LEN characters: name is cut to make room). */
+static char *free_name(const struct found *f, const char *name)
+{
+	char *try = NULL, num[24];
+	size_t n, len = strlen(name);
+	int k;
+
+	for (k = 2; k <= MAX_BENCH + 1; k++) {
+		n = (size_t)snprintf(num, sizeof(num), "-%d", k);
+		free(try);
+		try = xasprintf("%.*s%s", (int)(len + n > NAME_MAX_LEN ?
+						NAME_MAX_LEN - n : len),
+				name, num);
+		if (find_name(f, try) < 0)
+			return try;
+	}
+	free(try);
+	return NULL;	/* cannot happen: at most MAX_BENCH names */
+}
+
+/* Add a benchmark for target, running argv (a NULL-terminated list of
+ * literals; a "%s" in one is replaced by target). The same benchmark
+ * found twice (same name, same run) is added once; a different one whose
+ * name is taken (bench/x and bench-x both become "bench-x") is kept under
+ * the next free name, and its why says so. why is NULL or owned. */
+void init_add_as(struct found *f, const char *called, const char *target,
+		   int parity, const char *const *argv, char *why)
+{
+	char *name = valid_name(called), *renamed, *note, **run;
+	long taken;
+
+	run = expand_run(argv, target);
+	taken = find_name(f, name);
+	if (taken >= 0 && same_run(f->runs[taken], run))
+		goto drop;	/* found twice: the same benchmark */
+	if (f->n == MAX_BENCH) {
+		init_skip(f, xasprintf("%s: more than %d benchmarks found",
+				  target, MAX_BENCH));
+		goto drop;
+	}
+	if (taken >= 0) {
+		renamed = free_name(f, name);
+		if (!renamed) {
+			init_skip(f, xasprintf("%s: its name would be \"%s\", "
+					       "taken already", target, name));
+			goto drop;
+		}
+		note = xasprintf("%s%snamed \"%s\": \"%s\" is another "
+				 "benchmark's", why ? why : "", why ? "; " : "",
+				 renamed, name);
+		free(why);
+		why = note;
+		free(name);
+		name = renamed;
+	}
+	f->names[f->n] = name;
+	f->runs[f->n] = run;
 	f->parity[f->n] = parity;
 	f->why[f->n] = why;
 	f->n++;
+	return;
+drop:
+	free_run(run);
+	free(name);
+	free(why);
 }
 
 void init_add_why(struct found *f, const char *target, int parity,

@@ -3,7 +3,9 @@
 # install(1)'s modes; the installed gate counts allocations through the
 # library it finds from its own path (LD_PRELOAD), and fails naming that
 # path when it is gone; make uninstall removes every file and every
-# directory install created, and keeps one that was there before.
+# directory install created, and keeps one that was there before — from
+# its record installed with gate, so after make clean too (a build
+# directory without the record); without a record it says so.
 . "$(dirname "$0")/lib.sh"
 needs_os "allocation counting (libgate-alloc.so)"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,12 +15,18 @@ B=$(cd "$(dirname "${GATE_BIN:-$GATE}")" && pwd)
 	fail "no gate and libgate-alloc.so in $B: run make"
 
 # mk TARGET VARS...: make in the source tree, outside the calling make's
-# jobserver, with the manifest of created directories in the scratch dir
+# jobserver
 mk() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" \
-		--no-print-directory BUILD="$B" \
-		INSTALL_MANIFEST="$SCRATCH/install-dirs" "$@" >"$OUT" 2>"$ERR" ||
+		--no-print-directory BUILD="$B" "$@" >"$OUT" 2>"$ERR" ||
 		fail "make $* failed"
+}
+# unmk VARS...: make uninstall from a build directory that never saw the
+# install (as after make clean, or from another checkout)
+unmk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" \
+		--no-print-directory BUILD="$SCRATCH/clean-build" uninstall \
+		"$@" >"$OUT" 2>"$ERR" || fail "make uninstall $* failed"
 }
 
 # listing DIR: every path under DIR, relative, sorted, with its mode
@@ -63,6 +71,8 @@ cat >"$SCRATCH/want" <<LIST
 755 usr/local/share/man/man5
 644 usr/local/share/man/man5/gate.json.5
 755 usr/local/share
+755 usr/local/share/gate
+644 usr/local/share/gate/install-dirs
 755 usr/local/share/zsh
 755 usr/local/share/zsh/site-functions
 644 usr/local/share/zsh/site-functions/_gate
@@ -134,7 +144,8 @@ mv "$SCRATCH/lib.so" "$D/usr/local/lib/gate/libgate-alloc.so"
 [ "$rc" -eq 3 ] || fail "without its library the installed gate exited $rc, want 3"
 expect_in "$ERR" "$D/usr/local/bin/../lib/gate/libgate-alloc.so"
 
-mk uninstall DESTDIR="$D"
+unmk DESTDIR="$D"
+expect_not_in "$OUT" "no record"
 listing "$D" >"$SCRATCH/left"
 printf '755 usr\n755 usr/local\n755 usr/local/bin\n755 usr/local/bin/other-tool\n' |
 	diff - "$SCRATCH/left" >"$OUT" ||
@@ -150,12 +161,28 @@ for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 16 ] || fail "not 16 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 17 ] || fail "not 17 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
-mk uninstall DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man
+unmk DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man
 [ ! -e "$D2" ] || fail "make uninstall left $(find "$D2" | head -5)"
-[ ! -e "$SCRATCH/install-dirs" ] || fail "the manifest outlived uninstall"
+
+# installed twice, the record keeps what the first install created
+mk install DESTDIR="$D2"
+mk install DESTDIR="$D2"
+unmk DESTDIR="$D2"
+[ ! -e "$D2" ] || fail "make uninstall after two installs left $(find "$D2" | head -5)"
+# with no record (INSTALL_RECORD=, as a package's staging tree): the files
+# go, the directories stay, and uninstall says why
+mk install DESTDIR="$D2" INSTALL_RECORD=
+[ ! -e "$D2/usr/local/share/gate" ] || fail "INSTALL_RECORD= still recorded"
+unmk DESTDIR="$D2" INSTALL_RECORD=
+[ -z "$(find "$D2" -type f)" ] || fail "uninstall left files: $(find "$D2" -type f)"
+[ -d "$D2/usr/local/bin" ] || fail "uninstall without a record removed directories"
+mk install DESTDIR="$SCRATCH/d4"
+rm "$SCRATCH/d4/usr/local/share/gate/install-dirs"
+unmk DESTDIR="$SCRATCH/d4"
+expect_in "$OUT" "no record of the directories make install created"
 
 # LIBDIR cannot move the library away from where gate looks
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" --no-print-directory \
