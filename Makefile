@@ -90,7 +90,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 # the core (config, plan, measure, decide, suite) at gate/'s top; by role
 # below it: cmd/ (one file per subcommand), exec/ (processes and the
 # machine), format/ (foreign result formats), report/ (the printers)
-GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspace-build.o gate/workspace-cache.o gate/workspace-artifacts.o \
+GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspace-build.o gate/workspace-cache.o gate/workspace-manifest.o gate/workspace-artifacts.o \
 	gate/run.o gate/adaptive.o gate/calibration.o gate/config.o \
 	gate/config-keys.o gate/config-rules.o gate/jsonpos.o gate/jsonpos-find.o gate/measure.o gate/measure-sample.o \
 	gate/verdict.o gate/verdict-explain.o gate/suite.o gate/suite-parse.o gate/suite-filter.o gate/suite-list.o gate/suite-shard.o gate/metrics.o gate/history.o

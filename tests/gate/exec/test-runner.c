@@ -38,7 +38,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -80,7 +80,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -94,7 +94,7 @@ static void test_runner__captures_stdout_with_a_cap(void)
 {
 	struct command cmd = { NULL,
 		(char *)"head -c 100000 /dev/zero | tr '\\0' x; echo" };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -116,7 +116,7 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result r;
 	char buf[256];
 
@@ -199,8 +199,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0 };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct proc *p[2];
 	struct run_result r[2];
 
@@ -220,7 +220,7 @@ static void test_runner__env_and_rusage(void)
 			 (char *)"printf %s \"$GATE_TEST_VAR\"; sleep 0.05",
 			 NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0, NULL };
 	struct run_result r;
 
 	run_one(&r, &spec);
@@ -241,7 +241,7 @@ static void test_runner__env_and_rusage(void)
 static void test_runner__poll_failure_kills_and_reports(void)
 {
 	struct command cmd = { NULL, (char *)"sleep 30" };
-	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0, NULL };
 	struct pollfd probe[3] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
 	struct rlimit was, low;
 	struct run_result r;
