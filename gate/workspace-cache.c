@@ -189,6 +189,7 @@ static struct ws_manifest *slot_trusted(const char *gate_dir, int s)
 			path ? path : "?", what ? what : "cannot be read");
 		ws_manifest_free(then);
 		then = NULL;
+		slot_evict(gate_dir, s);	/* no later run takes it */
 	}
 	ws_manifest_free(now);
 	free(path);

@@ -26,6 +26,7 @@
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "git/interrupt.h"
 #include "common/banned.h"
 
 static int workspace_mkdir(const char *path, struct gate_err *err)
@@ -251,6 +252,7 @@ int workspace_open(struct workspace *w, struct repo *repo)
 	    repo_lock(&w->lock_fd, w->lock_path, w->err) < 0)
 		return -1;
 	reclaim_scratch(w->gate_dir);
+	repo_set_interrupt(signals_pending);	/* git/'s long loops */
 	return workspace_objects(w, repo, w->err);
 }
 
@@ -386,7 +388,7 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 					updated == 1 ? "" : "s", arm->dir);
 		}
 		if (arm_gitdir(w, repo, arm, w->err) < 0)
-			return WS_ERROR;
+			return signals_pending() ? WS_INTERRUPTED : WS_ERROR;
 		signals_test_stall("checkout");
 		if (signals_pending())
 			return WS_INTERRUPTED;
