@@ -3,8 +3,9 @@
  * or not (path, type and mode, size, SHA-256 of the content; a link's
  * target), taken after its build and checked again after the other arm's
  * build, between rounds, after measuring, and before a kept build is
- * reused. The content is hashed, not the times: a benchmark can restore a
- * file's mtime, not its hash. The arm's ".git" file is left out (gate
+ * reused. The content is hashed (git's blob hash, libgit2's SHA-1 with
+ * collision detection), not the times: a benchmark can restore a file's
+ * mtime, not its hash. The arm's ".git" file is left out (gate
  * rewrites it before every run). Part of the workspace.
  */
 #include "gate/workspace.h"
@@ -22,6 +23,7 @@
 #include "common/file.h"
 #include "common/sha256.h"
 #include "gate/exec/signals.h"
+#include "git/hash.h"
 #include "common/banned.h"
 
 struct ws_entry {
@@ -47,31 +49,6 @@ static void add(struct ws_manifest *m, char *path, const char *state)
 	m->n++;
 }
 
-/* The content's hash, read without following a link; -1 when unreadable. */
-static int hash_file(const char *full, char hex[65])
-{
-	static unsigned char buf[65536];
-	struct sha256 s;
-	ssize_t n;
-	int fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -1;
-	sha256_init(&s);
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		sha256_update(&s, buf, (size_t)n);
-	}
-	close(fd);
-	sha256_final_hex(&s, hex);
-	return 0;
-}
-
 /* The state of one entry (lstat'ed as st) for the manifest. */
 static void entry_state(const char *full, const struct stat *st,
 			char *state, size_t size)
@@ -81,7 +58,7 @@ static void entry_state(const char *full, const struct stat *st,
 	ssize_t n;
 
 	if (S_ISREG(st->st_mode)) {
-		if (hash_file(full, hex) < 0)
+		if (repo_hash_file(full, hex) < 0)
 			snprintf(hex, sizeof(hex), "unreadable");
 		snprintf(state, size, "f %o %lld %s",
 			 (unsigned)(st->st_mode & 07777),
