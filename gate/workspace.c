@@ -353,8 +353,12 @@ int workspace_arm_restore(const struct arm_state *arm, struct gate_err *err)
 	else if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
 			    O_NOFOLLOW, 0644)) < 0)
 		ret = error_to(err, "cannot restore \"%s\":", path);
-	else if ((write(fd, text, len) != (ssize_t)len) | (close(fd) < 0))
-		ret = error_to(err, "cannot restore \"%s\":", path);
+	else {
+		int ok = write(fd, text, len) == (ssize_t)len;
+
+		if (close(fd) < 0 || !ok)
+			ret = error_to(err, "cannot restore \"%s\":", path);
+	}
 	free(path);
 	free(text);
 	return ret;
@@ -465,8 +469,10 @@ static int sandbox_list(const struct workspace *w, size_t a, char ***out)
 	list = xcalloc(n + 12, sizeof(*list));
 	list[k++] = NULL;	/* the sample's own files, per run */
 	list[k++] = xstrdup(w->arm[a].dir);
-	if (w->layout.scratch_root)
-		list[k++] = xstrdup(w->layout.scratch_root);
+	/* $GATE_TMPDIR, made before each sample (so there when the sandbox
+	   is applied), not the root both arms' samples share */
+	if (w->layout.scratch)
+		list[k++] = xstrdup(w->layout.scratch);
 	for (i = 0; system_writable[i]; i++)
 		if (!reaches_other(w, a, system_writable[i]) &&
 		    !path_covers(system_writable[i], w->arm[a].dir))
