@@ -388,10 +388,10 @@ int os_sandbox_abi(char *why, size_t size)
 	}
 	if (!sandbox_abi && why && size)
 		snprintf(why, size, "%s", sandbox_errno == EOPNOTSUPP ?
-			 "Landlock is disabled in this kernel (boot option "
-			 "lsm=...)" : sandbox_errno == ENOSYS ?
-			 "this kernel has no Landlock (Linux 5.13 or later "
-			 "with CONFIG_SECURITY_LANDLOCK)" :
+			 "Landlock is disabled in this kernel: add landlock "
+			 "to its lsm= boot option" : sandbox_errno == ENOSYS ?
+			 "this kernel has no Landlock: it needs Linux 5.13 or "
+			 "later built with CONFIG_SECURITY_LANDLOCK" :
 			 strerror(sandbox_errno));
 	return sandbox_abi;
 }

@@ -98,8 +98,8 @@ int os_static_program(const char *path)
 int os_sandbox_abi(char *why, size_t size)
 {
 	if (why && size)
-		snprintf(why, size, "this system has no Landlock (gate was "
-			 "built with the OS layer's stub)");
+		snprintf(why, size, "gate was built with the OS layer's stub, "
+			 "which has no Landlock");
 	return 0;
 }
 
