@@ -261,12 +261,16 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 	const struct bench_cfg *cfg = br->cfg;
 	/* each arm runs its own revision's command */
 	struct run_spec spec = { bench_arm_run(cfg, a), opt->dir[a],
-				 cfg->timeout, opt->grace, -1, NULL, 0, 0 };
+				 cfg->timeout, opt->grace, -1, NULL, 0, 0, NULL };
 	struct run_result res;
 	char *alloc_out = NULL, **aenv = NULL;
 	int rc = -1;
 
 	if (layout_in(br, opt, a, label, &spec.envp) < 0)
+		return -1;
+	/* the arm's git variables, .git file and write sandbox */
+	if (opt->layout && layout_arm_before(opt->layout, a, tmp, &spec.envp,
+					     &spec.sandbox_write) < 0)
 		return -1;
 	if (br->alloc_lib) {
 		alloc_out = xasprintf("%s/allocs", tmp);
@@ -319,7 +323,7 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	struct command cmd = { NULL, NULL };
 	struct run_spec spec = { &cmd, opt->dir[a],
 				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
-				 opt->grace, -1, NULL, 0, 0 };
+				 opt->grace, -1, NULL, 0, 0, NULL };
 	struct run_result res;
 	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", run->shell,
 			     NULL };
@@ -331,7 +335,9 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	char *const *lenv;
 	char **env = NULL;
 
-	if (layout_in(br, opt, a, clabel, &lenv) < 0) {
+	if (layout_in(br, opt, a, clabel, &lenv) < 0 ||
+	    (opt->layout && layout_arm_before(opt->layout, a, tmp, &lenv,
+					      &spec.sandbox_write) < 0)) {
 		free(clabel);
 		return -1;
 	}

@@ -217,6 +217,10 @@ static int build_specs(struct run_spec *spec, int *fds,
 		spec[a].timeout = policy->build_timeout;
 		spec[a].grace = 2.0;
 		spec[a].log_fd = fds[a];
+		/* the arm's own git dir, even with its .git file deleted */
+		spec[a].envp = arm[a]->env;
+		if (workspace_arm_restore(arm[a], err) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -418,6 +422,12 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	spec.timeout = policy->build_timeout;
 	spec.grace = 2.0;
 	spec.log_fd = fd;
+	spec.envp = arm->env;
+	if (workspace_arm_restore(arm, err) < 0) {
+		close(fd);
+		free(log);
+		return WS_ERROR;
+	}
 	if (run_start(&proc, &spec) < 0) {
 		error_to(err, "the check of benchmark \"%s\" could not be "
 			 "started in %s: %s: check \"check\" in gate.json",

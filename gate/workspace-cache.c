@@ -92,7 +92,8 @@ done:
 static void slot_evict(const char *gate_dir, int s)
 {
 	static const char *const suffix[] = { "", ".git", ".state",
-					      ".build.log", ".index", NULL };
+					      ".build.log", ".index",
+					      ".manifest", NULL };
 	size_t i;
 
 	for (i = 0; suffix[i]; i++) {
@@ -165,6 +166,39 @@ static void arm_set_slot(struct workspace *w, size_t a, int s)
 	arm->log = slot_file(w->gate_dir, s, ".build.log");
 }
 
+/*
+ * A kept build is trusted only when every file of its slot, tracked or
+ * not, is what the manifest stored with it says: a build output a
+ * benchmark rewrote in an earlier run is not reused. The manifest (or
+ * NULL: build again, saying why unless quiet).
+ */
+static struct ws_manifest *slot_trusted(const char *gate_dir, int s)
+{
+	char *file = slot_file(gate_dir, s, ".manifest");
+	char *dir = slot_file(gate_dir, s, "");
+	struct ws_manifest *then = ws_manifest_load(file), *now = NULL;
+	char *path = NULL, *what = NULL;
+
+	if (!then) {
+		fprintf(stderr, "gate: the build kept in %s has no manifest of "
+			"its files: building it again\n", dir);
+	} else if (!(now = ws_manifest_take(dir, NULL)) ||
+		   ws_manifest_diff(then, now, 1, &path, &what)) {
+		fprintf(stderr, "gate: the build kept in %s changed since it "
+			"was built (\"%s\" %s): building it again\n", dir,
+			path ? path : "?", what ? what : "cannot be read");
+		ws_manifest_free(then);
+		then = NULL;
+		slot_evict(gate_dir, s);	/* no later run takes it */
+	}
+	ws_manifest_free(now);
+	free(path);
+	free(what);
+	free(file);
+	free(dir);
+	return then;
+}
+
 /* Hits: for each arm, a slot that built its tree with this build command. */
 static void cache_hits(struct workspace *w, const struct slot_state *st,
 		       int limit, const char *build_key, int *chosen,
@@ -176,15 +210,19 @@ static void cache_hits(struct workspace *w, const struct slot_state *st,
 	for (a = 0; a < 2; a++)
 		for (s = 0; s < limit && chosen[a] < 0; s++) {
 			char *index = slot_file(w->gate_dir, s, ".git/index");
+			struct ws_manifest *m;
 			struct stat sb;
 
 			if (!taken[s] && st[s].exists && st[s].build[0] &&
 			    !strcmp(st[s].build, build_key) &&
 			    !strcmp(st[s].tree, w->arm[a].rev.tree) &&
-			    !lstat(index, &sb)) {
+			    !lstat(index, &sb) &&
+			    (m = slot_trusted(w->gate_dir, s))) {
 				chosen[a] = s;
 				taken[s] = 1;
 				w->arm[a].kept = 1;
+				ws_manifest_free(w->manifest[a]);
+				w->manifest[a] = m;
 			}
 			free(index);
 		}
@@ -306,4 +344,46 @@ void workspace_mark_built(struct workspace *w)
 	}
 }
 
-/* Submodules and LFS pointers, once per distinct tree. */
+
+
+void workspace_slot_store(struct workspace *w)
+{
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		char *file;
+
+		if (w->arm[a].slot < 0 || !w->manifest[a])
+			continue;
+		file = slot_file(w->gate_dir, w->arm[a].slot, ".manifest");
+		if (ws_manifest_save(w->manifest[a], file) < 0)
+			warning("cannot record the files of the build in "
+				"\"%s\" (it will be built again):", file);
+		free(file);
+	}
+}
+
+void workspace_slot_discard(struct workspace *w, size_t a)
+{
+	struct arm_state *arm = &w->arm[a];
+	struct gate_err err;
+
+	if (!arm->dir)
+		return;
+	/* the build output goes: a full disk has room for the next run */
+	if (tree_remove(arm->dir, &err) < 0)
+		warning("%s: remove it by hand", err.msg);
+	if (arm->slot >= 0) {
+		struct slot_state st;
+		char *file = slot_file(w->gate_dir, arm->slot, ".manifest");
+
+		unlink(file);
+		free(file);
+		slot_read(w->gate_dir, arm->slot, &st);
+		st.build[0] = '\0';	/* not built: never a hit */
+		slot_write(w->gate_dir, arm->slot, &st);
+	}
+	arm->kept = 0;
+	ws_manifest_free(w->manifest[a]);
+	w->manifest[a] = NULL;
+}

@@ -26,6 +26,7 @@
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "git/interrupt.h"
 #include "common/banned.h"
 
 static int workspace_mkdir(const char *path, struct gate_err *err)
@@ -62,7 +63,7 @@ static const char *const own_names[] = {
 static int workspace_check_entries(const char *gate_dir, struct gate_err *err)
 {
 	static const char *const slot_suffix[] = { "", ".git", ".git/index",
-		".state", ".build.log", NULL };
+		".state", ".build.log", ".manifest", ".manifest.tmp", NULL };
 	const char *s;
 	size_t i;
 
@@ -211,6 +212,13 @@ int workspace_load_config_to(struct config *cfg, char **origin,
 
 static void arm_release(struct arm_state *a)
 {
+	size_t i;
+
+	for (i = 0; a->env && a->env[i]; i++)
+		if (layout_git_var(a->env[i]))
+			free(a->env[i]);	/* ours; the rest is environ's */
+	free(a->env);
+	free(a->gitdir);
 	repo_rev_release(&a->rev);
 	free(a->how);
 	free(a->dir);
@@ -244,6 +252,7 @@ int workspace_open(struct workspace *w, struct repo *repo)
 	    repo_lock(&w->lock_fd, w->lock_path, w->err) < 0)
 		return -1;
 	reclaim_scratch(w->gate_dir);
+	repo_set_interrupt(signals_pending);	/* git/'s long loops */
 	return workspace_objects(w, repo, w->err);
 }
 
@@ -284,17 +293,75 @@ static int check_tree(struct repo *repo, struct arm_state *arm, size_t a,
 	return rc;
 }
 
-/* The arm's git dir: the directory of its index (gate/a.git). */
-static int arm_gitdir(struct repo *repo, const struct arm_state *arm,
-		      struct gate_err *err)
-{
-	char *gitdir = xstrndup(arm->index, strlen(arm->index) -
-				strlen("/index"));
-	int rc = repo_arm_gitdir(repo, gitdir, arm->rev.commit, arm->dir,
-				 err);
+extern char **environ;
 
-	free(gitdir);
-	return rc;
+/*
+ * git's variables for a run in arm: its own git dir and work tree, and a
+ * ceiling at gate's directory, so that even with GIT_DIR unset and the
+ * ".git" file deleted, git's search stops before the user's repository.
+ */
+static void arm_git_vars(const struct workspace *w,
+			 const struct arm_state *arm, char **vars)
+{
+	vars[0] = xasprintf("GIT_DIR=%s", arm->gitdir);
+	vars[1] = xasprintf("GIT_WORK_TREE=%s", arm->dir);
+	vars[2] = xasprintf("GIT_CEILING_DIRECTORIES=%s", w->gate_dir);
+	vars[3] = NULL;
+}
+
+/* The environment of the arm's builds and checks (arm->env). */
+static void arm_env(const struct workspace *w, struct arm_state *arm)
+{
+	size_t n = 0, k = 0, i;
+
+	while (environ[n])
+		n++;
+	arm->env = xcalloc(n + 4, sizeof(*arm->env));
+	for (i = 0; i < n; i++)
+		if (!layout_git_var(environ[i]))
+			arm->env[k++] = environ[i];
+	arm_git_vars(w, arm, arm->env + k);
+}
+
+/* The arm's git dir: the directory of its index (gate/a.git). */
+static int arm_gitdir(struct workspace *w, struct repo *repo,
+		      struct arm_state *arm, struct gate_err *err)
+{
+	free(arm->gitdir);
+	arm->gitdir = xstrndup(arm->index, strlen(arm->index) -
+			       strlen("/index"));
+	if (!arm->env)
+		arm_env(w, arm);
+	return repo_arm_gitdir(repo, arm->gitdir, arm->rev.commit, arm->dir,
+			       err);
+}
+
+int workspace_arm_restore(const struct arm_state *arm, struct gate_err *err)
+{
+	char *path, *text;
+	size_t len;
+	int fd, ret = 0;
+
+	if (!arm->gitdir)
+		return 0;
+	path = xasprintf("%s/.git", arm->dir);
+	text = xasprintf("gitdir: %s\n", arm->gitdir);
+	len = strlen(text);
+	/* whatever stands there now: a link, a directory, another file */
+	if (unlink(path) < 0 && errno != ENOENT && tree_remove(path, err) < 0)
+		ret = -1;
+	else if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+			    O_NOFOLLOW, 0644)) < 0)
+		ret = error_to(err, "cannot restore \"%s\":", path);
+	else {
+		int ok = write(fd, text, len) == (ssize_t)len;
+
+		if (close(fd) < 0 || !ok)
+			ret = error_to(err, "cannot restore \"%s\":", path);
+	}
+	free(path);
+	free(text);
+	return ret;
 }
 
 enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
@@ -324,8 +391,8 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 					"building it again\n", updated,
 					updated == 1 ? "" : "s", arm->dir);
 		}
-		if (arm_gitdir(repo, arm, w->err) < 0)
-			return WS_ERROR;
+		if (arm_gitdir(w, repo, arm, w->err) < 0)
+			return signals_pending() ? WS_INTERRUPTED : WS_ERROR;
 		signals_test_stall("checkout");
 		if (signals_pending())
 			return WS_INTERRUPTED;
@@ -333,11 +400,165 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 	return WS_DONE;
 }
 
+/*
+ * What a sandboxed benchmark needs to write beyond its checkout and
+ * scratch: the devices a program writes to as a sink or a source, and
+ * /dev/shm (POSIX shared memory and semaphores: Python's multiprocessing
+ * locks, for one). Not /dev/tty: gate gives benchmarks no terminal, and
+ * a write there would bypass the output gate keeps. Not /tmp: a checkout
+ * may lie under it ($TMPDIR points at the scratch directory instead).
+ */
+static const char *const system_writable[] = { "/dev/null", "/dev/zero",
+	"/dev/full", "/dev/random", "/dev/urandom", "/dev/shm", NULL };
+
+/* 1 when a is b or above it (by path; b need not exist). */
+static int path_covers(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	size_t n;
+
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return 0;
+	n = strlen(ra);
+	while (n > 1 && ra[n - 1] == '/')
+		n--;
+	return !strncmp(ra, rb, n) && (rb[n] == '\0' || rb[n] == '/' ||
+				       n == 1);
+}
+
+/* One extra path of "writable" for arm a: absolute, "~/..." under $HOME,
+   else relative to the checkout; malloc'd. */
+static char *writable_path(const struct workspace *w, size_t a,
+			   const char *p)
+{
+	const char *home = getenv("HOME");
+
+	if (p[0] == '/')
+		return xstrdup(p);
+	if (p[0] == '~' && (p[1] == '/' || !p[1]) && home && *home)
+		return xasprintf("%s%s", home, p + 1);
+	return xasprintf("%s/%s", w->arm[a].dir, p);
+}
+
+/* Does path reach gate's directory or another arm's checkout? */
+static int reaches_other(const struct workspace *w, size_t a,
+			 const char *path)
+{
+	size_t o;
+
+	if (path_covers(path, w->gate_dir) ||
+	    (path_covers(w->gate_dir, path) &&
+	     !path_covers(w->arm[a].dir, path)))
+		return 1;
+	for (o = 0; o < w->narms; o++)
+		if (o != a && strcmp(w->arm[o].dir, w->arm[a].dir) &&
+		    (path_covers(path, w->arm[o].dir) ||
+		     path_covers(w->arm[o].dir, path)))
+			return 1;
+	return 0;
+}
+
+/* The paths arm a's benchmark may write; slot 0 is the layout's. */
+static int sandbox_list(const struct workspace *w, size_t a, char ***out)
+{
+	size_t n = 0, k = 0, i;
+	char **list;
+
+	for (i = 0; w->writable && w->writable[i]; i++)
+		n++;
+	list = xcalloc(n + 12, sizeof(*list));
+	list[k++] = NULL;	/* the sample's own files, per run */
+	list[k++] = xstrdup(w->arm[a].dir);
+	/* $GATE_TMPDIR, made before each sample (so there when the sandbox
+	   is applied), not the root both arms' samples share */
+	if (w->layout.scratch)
+		list[k++] = xstrdup(w->layout.scratch);
+	for (i = 0; system_writable[i]; i++)
+		if (!reaches_other(w, a, system_writable[i]) &&
+		    !path_covers(system_writable[i], w->arm[a].dir))
+			list[k++] = xstrdup(system_writable[i]);
+	for (i = 0; w->writable && w->writable[i]; i++) {
+		char *p = writable_path(w, a, w->writable[i]);
+
+		if (reaches_other(w, a, p)) {
+			error_to(w->err, "\"writable\" lists \"%s\" (%s for "
+				 "%s), which holds gate's directory or the "
+				 "other arm's checkout: a benchmark could then "
+				 "change what the other arm measures; list "
+				 "only directories outside the repository's "
+				 ".git", w->writable[i], p,
+				 arm_name((enum arm)a));
+			free(p);
+			for (i = 1; i < k; i++)
+				free(list[i]);
+			free(list);
+			return -1;
+		}
+		list[k++] = p;
+	}
+	list[k] = NULL;
+	*out = list;
+	return 0;
+}
+
+/* Whether benchmarks run sandboxed: GATE_SANDBOX=off turns it off (to
+   measure its cost, or where a benchmark must write elsewhere). */
+static int sandbox_wanted(struct workspace *w)
+{
+	const char *v = getenv("GATE_SANDBOX");
+
+	if (v && !strcmp(v, "off")) {
+		snprintf(w->sandbox_why, sizeof(w->sandbox_why),
+			 "turned off by GATE_SANDBOX=off");
+		return 0;
+	}
+	w->sandbox_abi = runner_sandbox(w->sandbox_why,
+					sizeof(w->sandbox_why));
+	return w->sandbox_abi > 0;
+}
+
+/* Each arm's own conditions in the layout: git's variables, its .git
+   file, and (when the sandbox is in force) what it may write. */
+static int layout_arms(struct workspace *w)
+{
+	int sandbox = sandbox_wanted(w);
+	size_t a;
+
+	for (a = 0; a < w->narms; a++) {
+		struct layout_arm la = { NULL, NULL, NULL, NULL };
+
+		if (sandbox && sandbox_list(w, a, &la.sandbox) < 0)
+			return -1;
+		if (w->arm[a].gitdir) {
+			la.vars = xcalloc(4, sizeof(*la.vars));
+			arm_git_vars(w, &w->arm[a], la.vars);
+			la.restore_path = xasprintf("%s/.git", w->arm[a].dir);
+			la.restore_text = xasprintf("gitdir: %s\n",
+						    w->arm[a].gitdir);
+		}
+		layout_arm_set(&w->layout, a, &la);
+	}
+	return 0;
+}
+
+const char *workspace_isolation(const struct workspace *w, char *buf,
+				size_t size)
+{
+	if (w->sandbox_abi > 0)
+		snprintf(buf, size, "Landlock ABI %d and manifests",
+			 w->sandbox_abi);
+	else
+		snprintf(buf, size, "manifests only: Landlock not available "
+			 "(%s)", w->sandbox_why[0] ? w->sandbox_why :
+			 "not asked");
+	return buf;
+}
+
 int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		     unsigned long seed, const char *pin)
 {
 	if (layout_init(&w->layout, env_pad, scratch, seed, w->gate_dir,
-			w->err) < 0)
+			w->err) < 0 || layout_arms(w) < 0)
 		return -1;
 	if (!pin)
 		return 0;
@@ -347,6 +568,44 @@ int workspace_layout(struct workspace *w, int env_pad, int scratch,
 		warning("%s", w->pin_warning);
 	w->pin = pin;
 	return 0;
+}
+
+/* The error for a manifest that no longer matches: arm, file, when. */
+static int manifest_error(struct workspace *w, size_t a, const char *path,
+			  const char *what, const char *when)
+{
+	return error_to(w->err, "%s's checkout (%s) changed %s: \"%s\" %s "
+			"since %s was built; a build or benchmark wrote into "
+			"an arm's files, so what would be measured is not "
+			"%s as built and there is no verdict; benchmarks may "
+			"write only to their own checkout and $GATE_TMPDIR",
+			arm_name((enum arm)a), w->arm[a].dir, when, path, what,
+			arm_name((enum arm)a), arm_name((enum arm)a));
+}
+
+/* Arm a's files now against its manifest (strict: none added either). */
+static int manifest_check(struct workspace *w, size_t a, int strict,
+			  const char *when, struct ws_manifest **now_out)
+{
+	struct ws_manifest *now;
+	char *path, *what;
+	int ret = 0;
+
+	if (!w->manifest[a])
+		return 0;
+	now = ws_manifest_take(w->arm[a].dir, w->err);
+	if (!now)
+		return -1;
+	if (ws_manifest_diff(w->manifest[a], now, strict, &path, &what)) {
+		ret = manifest_error(w, a, path, what, when);
+		free(path);
+		free(what);
+	}
+	if (now_out && !ret)
+		*now_out = now;
+	else
+		ws_manifest_free(now);
+	return ret;
 }
 
 int workspace_fingerprint(struct workspace *w, struct repo *repo)
@@ -359,6 +618,36 @@ int workspace_fingerprint(struct workspace *w, struct repo *repo)
 				    w->arm[a].dir, w->err) < 0)
 			return -1;
 	}
+	for (a = 0; a < w->narms; a++) {
+		/*
+		 * A kept arm was not built now: its files must still be
+		 * what its slot recorded (the other arm's build may have
+		 * written into them); a built one is recorded as it is.
+		 */
+		if (w->arm[a].kept && w->manifest[a]) {
+			if (manifest_check(w, a, 1, "during the other arm's "
+					   "build", NULL) < 0)
+				return -1;
+			continue;
+		}
+		ws_manifest_free(w->manifest[a]);
+		w->manifest[a] = ws_manifest_take(w->arm[a].dir, w->err);
+		if (!w->manifest[a])
+			return -1;
+	}
+	workspace_slot_store(w);
+	return 0;
+}
+
+int workspace_manifest_verify(struct workspace *w)
+{
+	size_t a;
+
+	/* files added in a checkout pass: a benchmark may write its own
+	   (Landlock, where in force, keeps it from the other's) */
+	for (a = 0; a < w->narms; a++)
+		if (manifest_check(w, a, 0, "while measuring", NULL) < 0)
+			return -1;
 	return 0;
 }
 
@@ -395,6 +684,22 @@ int workspace_verify(struct workspace *w, struct repo *repo)
 				       w->arm[a].dir);
 		repo_files_release(&now);
 	}
+	for (a = 0; a < w->narms && !ret; a++) {
+		struct ws_manifest *now = NULL;
+
+		ret = manifest_check(w, a, 0, "while measuring", &now);
+		if (now) {
+			/* the slot keeps the arm as this run left it */
+			ws_manifest_free(w->manifest[a]);
+			w->manifest[a] = now;
+		}
+	}
+	if (ret < 0) {
+		for (a = 0; a < w->narms; a++)
+			workspace_slot_discard(w, a);
+	} else {
+		workspace_slot_store(w);
+	}
 	return ret;
 }
 
@@ -402,8 +707,10 @@ void workspace_release(struct workspace *w)
 {
 	size_t a;
 
-	for (a = 0; a < 2; a++)
+	for (a = 0; a < 2; a++) {
 		repo_files_release(&w->files[a]);
+		ws_manifest_free(w->manifest[a]);
+	}
 	free(w->build_key);
 	for (a = 0; a < w->nhashed; a++)
 		free(w->hashed[a].path);

@@ -24,6 +24,11 @@ struct arm_state {
 	int slot;		/* the cache slot (0: a), or -1 */
 	int kept;		/* its build of this tree is kept: no build
 				   unless the checkout changed a file */
+	char *gitdir;		/* its own git dir (gate/<slot>.git) */
+	char **env;		/* the environment of its builds and checks:
+				   gate's, git's repository variables out,
+				   GIT_DIR, GIT_WORK_TREE and
+				   GIT_CEILING_DIRECTORIES its own (owned) */
 };
 
 struct workspace {
@@ -46,16 +51,27 @@ struct workspace {
 	struct gate_err *err;	/* NULL: a stage that fails prints why;
 				   else it puts why here (error_to) and
 				   prints nothing */
+	char **writable;	/* extra paths a sandboxed benchmark may
+				   write (base's "writable"): relative to its
+				   checkout, or absolute; NULL-terminated,
+				   owned by the caller; NULL: none */
+	struct ws_manifest *manifest[2];	/* every file of each arm, as
+						   its build left it */
+	int sandbox_abi;	/* Landlock ABI in force while measuring, or
+				   0 (then sandbox_why says why) */
+	char sandbox_why[160];
 };
 struct artifact_memo {
 	char *path;
 	char sha256[65];
 };
 #define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
-	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 }, \
-	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0 } }, 0, 0, 0, \
+	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0, NULL, NULL }, \
+	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0, NULL, NULL } }, \
+	0, 0, 0, \
 	LAYOUT_INIT, \
-	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0, NULL }
+	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0, NULL, \
+	NULL, { NULL, NULL }, 0, "" }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -144,6 +160,54 @@ int workspace_artifacts_identical(const struct bench_run *br);
 int workspace_sources_only(char **outside, struct workspace *w,
 			   struct repo *repo, char *const *sources,
 			   size_t nsources);
+ * The arms sealed from each other (issue 22):
+ *
+ * workspace_arm_restore: before each build and check of arm (and, through
+ * the layout, each sample), its ".git" file is written again, so git run
+ * there finds the arm's own git dir even after a run deleted or replaced
+ * it (GIT_DIR in arm->env says the same). 0 or -1.
+ */
+int workspace_arm_restore(const struct arm_state *arm, struct gate_err *err);
+/*
+ * The manifests (workspace-manifest.c): workspace_fingerprint takes one
+ * of every file of each built arm and checks a kept arm's against the one
+ * stored with its slot; workspace_manifest_verify checks both arms'
+ * against theirs (between rounds; workspace_verify does it too): a file
+ * that changed or went is an error naming the arm and the file. 0 or -1.
+ */
+int workspace_manifest_verify(struct workspace *w);
+/*
+ * A slot whose build cannot be trusted (a failed build, a disk that
+ * filled up, a manifest that no longer matches): its build output is
+ * removed and its state forgotten, so the next run checks it out and
+ * builds it afresh. Call it for each arm whose build failed.
+ */
+void workspace_slot_discard(struct workspace *w, size_t arm);
+/* Store each arm's manifest with its slot (after a verified run). */
+void workspace_slot_store(struct workspace *w);
+/*
+ * The isolation in force for the report's protocol, one line: "Landlock
+ * ABI 7 and manifests", or "manifests only: Landlock not available (why)".
+ */
+const char *workspace_isolation(const struct workspace *w, char *buf,
+				size_t size);
+
+/* A manifest of every file under a checkout (workspace-manifest.c). */
+struct ws_manifest;
+struct ws_manifest *ws_manifest_take(const char *dir, struct gate_err *err);
+size_t ws_manifest_size(const struct ws_manifest *m);
+/*
+ * The first entry of then that now lacks or holds otherwise (strict: or a
+ * file now has and then lacks): 1 with *path and *what ("was removed",
+ * "changed ...", "was added"; malloc'd), else 0.
+ */
+int ws_manifest_diff(const struct ws_manifest *then,
+		     const struct ws_manifest *now, int strict,
+		     char **path, char **what);
+int ws_manifest_save(const struct ws_manifest *m, const char *file);
+struct ws_manifest *ws_manifest_load(const char *file);
+void ws_manifest_free(struct ws_manifest *m);
+
 /* Unlock and free what w owns. */
 void workspace_release(struct workspace *w);
 

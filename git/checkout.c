@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "common/tree.h"
+#include "git/interrupt.h"
 #include "common/banned.h"
 
 /* mkdir -p path (mode 0777 less umask). */
@@ -460,43 +461,66 @@ static int write_text(const char *path, const char *text, struct gate_err *err)
 	return 0;
 }
 
+static int (*interrupt_hook)(void);
+
+void repo_set_interrupt(int (*pending)(void))
+{
+	interrupt_hook = pending;
+}
+
+int repo_interrupted(void)
+{
+	return interrupt_hook && interrupt_hook();
+}
+
+/* The arm's packed-refs, grown by doubling: linear in the tags. */
 struct tags_walk {
-	git_repository *git;
 	char *text;
-	size_t len;
+	size_t len, alloc;
 };
 
-static int tag_cb(const char *name, void *data)
+static int tag_cb(git_reference *ref, void *data)
 {
 	struct tags_walk *t = data;
+	const char *name = git_reference_name(ref);
+	const git_oid *id = git_reference_target(ref);
 	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-	char *line, *grown;
+	size_t need;
 
-	if (strncmp(name, "refs/tags/", 10))
-		return 0;
-	if (git_reference_name_to_id(&id, t->git, name) < 0) {
-		git_error_clear();
+	if (repo_interrupted()) {
+		git_reference_free(ref);
+		return GIT_EUSER;	/* SIGTERM does not wait for 20,000 */
+	}
+	if (strncmp(name, "refs/tags/", 10) || !id) {
+		git_reference_free(ref);	/* symbolic: not packed */
 		return 0;
 	}
-	git_oid_tostr(hex, sizeof(hex), &id);
-	line = xasprintf("%s %s\n", hex, name);
-	grown = xasprintf("%s%s", t->text ? t->text : "", line);
-	free(t->text);
-	free(line);
-	t->text = grown;
+	git_oid_tostr(hex, sizeof(hex), id);
+	need = strlen(hex) + 1 + strlen(name) + 2;
+	if (t->len + need > t->alloc) {
+		while (t->len + need > t->alloc) {
+			if (t->alloc > ((size_t)-1) / 4)
+				abort();
+			t->alloc = t->alloc ? 2 * t->alloc : 4096;
+		}
+		t->text = xrealloc(t->text, t->alloc);
+	}
+	t->len += (size_t)snprintf(t->text + t->len, t->alloc - t->len,
+				   "%s %s\n", hex, name);
+	git_reference_free(ref);
 	return 0;
 }
 
 int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
 		    const char *dir, struct gate_err *err)
 {
-	struct tags_walk t = { NULL, NULL, 0 };
+	struct tags_walk t = { NULL, 0, 0 };
+	git_repository *git = NULL;
 	const char *objects = repo_private_dir(r);
 	char *path = NULL, *text = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
-	if (git_repository_open_ext(&t.git, repo_gitdir(r),
+	if (git_repository_open_ext(&git, repo_gitdir(r),
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
 		error_to(err, "cannot open the repository: %s", repo_errmsg());
 		return -1;
@@ -513,13 +537,16 @@ int repo_arm_gitdir(struct repo *r, const char *gitdir, const char *commit,
 	if (write_text(SUB("HEAD"), text, err) < 0)
 		goto cleanup;
 	free(text);
-	text = xasprintf("%sobjects\n%s%s", git_repository_commondir(t.git),
+	text = xasprintf("%sobjects\n%s%s", git_repository_commondir(git),
 			 objects ? objects : "", objects ? "\n" : "");
 	if (write_text(SUB("objects/info/alternates"), text, err) < 0 ||
 	    write_text(SUB("config"), "[core]\n\trepositoryformatversion = 0\n"
 		       "\tbare = false\n\tfilemode = true\n", err) < 0)
 		goto cleanup;
-	if (git_reference_foreach_name(t.git, tag_cb, &t) < 0)
+	rc = git_reference_foreach(git, tag_cb, &t);
+	if (rc == GIT_EUSER)
+		goto cleanup;	/* interrupted: the caller names the signal */
+	if (rc < 0)
 		git_error_clear();
 	if (write_text(SUB("packed-refs"), t.text ? t.text : "", err) < 0)
 		goto cleanup;
@@ -537,6 +564,6 @@ cleanup:
 	free(path);
 	free(text);
 	free(t.text);
-	git_repository_free(t.git);
+	git_repository_free(git);
 	return ret;
 }

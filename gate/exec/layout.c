@@ -22,10 +22,30 @@
 
 extern char **environ;
 
+int layout_git_var(const char *var)
+{
+	/* git rev-parse --local-env-vars, and the search's ceiling */
+	static const char *const names[] = { "GIT_DIR=", "GIT_WORK_TREE=",
+		"GIT_INDEX_FILE=", "GIT_OBJECT_DIRECTORY=",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_COMMON_DIR=",
+		"GIT_CEILING_DIRECTORIES=", "GIT_IMPLICIT_WORK_TREE=",
+		"GIT_CONFIG=", "GIT_CONFIG_PARAMETERS=", "GIT_CONFIG_COUNT=",
+		"GIT_GRAFT_FILE=", "GIT_NO_REPLACE_OBJECTS=",
+		"GIT_REPLACE_REF_BASE=", "GIT_PREFIX=", "GIT_SHALLOW_FILE=",
+		"GIT_NAMESPACE=", "GIT_DISCOVERY_ACROSS_FILESYSTEM=", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strncmp(var, names[i], strlen(names[i])))
+			return 1;
+	return 0;
+}
+
 static int is_ours(const char *var)
 {
 	return !strncmp(var, "GATE_PAD=", 9) ||
-	       !strncmp(var, "GATE_TMPDIR=", 12);
+	       !strncmp(var, "GATE_TMPDIR=", 12) ||
+	       !strncmp(var, "TMPDIR=", 7) || layout_git_var(var);
 }
 
 /*
@@ -67,13 +87,17 @@ int layout_init(struct layout *l, int env_pad, int scratch,
 			return -1;
 		l->scratch = xasprintf("%s/t", l->scratch_root);
 		l->tmp_var = xasprintf("GATE_TMPDIR=%s", l->scratch);
+		l->sandbox_tmp_var = xasprintf("TMPDIR=%s", l->scratch);
 	}
 	for (i = 0; environ[i]; i++)
 		n++;
-	l->env = xcalloc(n + 3, sizeof(*l->env));
+	/* ours: GATE_PAD, GATE_TMPDIR, TMPDIR, an arm's up to 8 */
+	l->env = xcalloc(n + 12, sizeof(*l->env));
 	for (i = 0; environ[i]; i++)
 		if (!is_ours(environ[i]))
 			l->env[l->nenv++] = environ[i];
+		else if (!strncmp(environ[i], "TMPDIR=", 7))
+			l->tmpdir_var = environ[i];
 	l->pad_var = xmalloc(sizeof("GATE_PAD=") + LAYOUT_PAD_MAX);
 	return 0;
 }
@@ -96,10 +120,88 @@ int layout_before(struct layout *l, char *const **envp)
 				     "\"%s\":", l->scratch);
 		l->env[k++] = l->tmp_var;
 	}
+	l->nsent = k;	/* layout_arm_before adds from here */
+	if (l->tmpdir_var)
+		l->env[k++] = l->tmpdir_var;
 	l->env[k] = NULL;
 	l->samples++;
 	*envp = l->env;
 	return 0;
+}
+
+void layout_arm_set(struct layout *l, size_t arm, struct layout_arm *set)
+{
+	struct layout_arm *a = &l->arm[arm];
+	size_t n = 0;
+
+	while (set->vars && set->vars[n])
+		n++;
+	if (n > 8)
+		abort();	/* the env array has room for 8 */
+	*a = *set;
+	memset(set, 0, sizeof(*set));
+}
+
+/* Write path with text, whatever stands there now (a run may have removed
+   it, or put a directory or a link in its place). */
+static int restore_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd;
+
+	if (unlink(path) < 0 && errno != ENOENT &&
+	    tree_remove(path, NULL) < 0)
+		return error("cannot restore \"%s\":", path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		return error("cannot restore \"%s\":", path);
+	}
+	return close(fd) < 0 ? error("cannot restore \"%s\":", path) : 0;
+}
+
+int layout_arm_before(struct layout *l, size_t arm, const char *extra,
+		      char *const **envp, const char *const **sandbox)
+{
+	struct layout_arm *a = &l->arm[arm < 2 ? arm : 0];
+	size_t k = l->nsent, i;
+
+	*sandbox = NULL;
+	if (a->restore_path && restore_file(a->restore_path,
+					    a->restore_text) < 0)
+		return -1;
+	for (i = 0; a->vars && a->vars[i]; i++)
+		l->env[k++] = a->vars[i];
+	if (a->sandbox && l->sandbox_tmp_var)
+		l->env[k++] = l->sandbox_tmp_var;	/* /tmp is closed */
+	else if (l->tmpdir_var)
+		l->env[k++] = l->tmpdir_var;
+	l->env[k] = NULL;
+	*envp = l->env;
+	if (a->sandbox) {
+		free(a->sandbox[0]);
+		a->sandbox[0] = extra ? xstrdup(extra) : NULL;
+		*sandbox = (const char *const *)a->sandbox + !extra;
+	}
+	return 0;
+}
+
+static void arm_free(struct layout_arm *a)
+{
+	size_t i;
+
+	for (i = 0; a->vars && a->vars[i]; i++)
+		free(a->vars[i]);
+	if (a->sandbox)
+		free(a->sandbox[0]);
+	for (i = 1; a->sandbox && a->sandbox[i]; i++)
+		free(a->sandbox[i]);
+	free(a->vars);
+	free(a->sandbox);
+	free(a->restore_path);
+	free(a->restore_text);
 }
 
 int layout_after(struct layout *l)
@@ -117,6 +219,9 @@ void layout_release(struct layout *l)
 	free(l->env);
 	free(l->pad_var);
 	free(l->tmp_var);
+	free(l->sandbox_tmp_var);
+	arm_free(&l->arm[0]);
+	arm_free(&l->arm[1]);
 	memset(l, 0, sizeof(*l));
 }
 

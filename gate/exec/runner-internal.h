@@ -23,6 +23,10 @@ struct proc {
 	size_t tail_len;	/* bytes held in res->err_tail */
 };
 
+/* A run started (its pid is not an orphan to kill) or reaped. */
+void runner_track(pid_t pid);
+void runner_untrack(pid_t pid);
+
 /* Close *fd when open, and mark it closed (-1). */
 void runner_close_fd(int *fd);
 

@@ -1,10 +1,10 @@
 /*
  * Starting a run (runner.h): posix_spawn into a fresh process group with
  * the run's directory, environment and pipes, or a fork that opens the
- * instruction counter on the child before it execs; a command that cannot
- * be executed is refused first, the same on every C library.
+ * instruction counter on the child or applies the write sandbox before it
+ * execs; a command that cannot be executed is refused first, the same on
+ * every C library.
  */
-#define _GNU_SOURCE	/* posix_spawn_file_actions_addchdir_np */
 #include "gate/exec/runner.h"
 
 #include <errno.h>
@@ -23,6 +23,7 @@
 #include "gate/exec/counter.h"
 #include "gate/exec/runner-internal.h"
 #include "gate/exec/signals.h"
+#include "gate/os/os.h"
 #include "common/banned.h"
 
 extern char **environ;
@@ -85,12 +86,16 @@ static const int default_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD,
 				       SIGPIPE, SIGQUIT };
 
 /*
- * The child side of fork_counted: what posix_spawn's attributes and file
- * actions do, by hand, then wait for the parent to attach the counter.
- * Only async-signal-safe calls until exec; failures go back as an errno.
+ * The child side of fork_run: what posix_spawn's attributes and file
+ * actions do, by hand, then the write sandbox, then (counted samples)
+ * wait for the parent to attach the counter. Only async-signal-safe
+ * calls until exec; failures go back as an errno.
  */
-static void counted_child(const struct run_spec *spec, char **argv,
-			  int out_w, int err_w, int go_r, int report_w)
+static void forked_child(const struct run_spec *spec, char **argv,
+			 int out_w, int err_w, int go_r, int report_w)
+	__attribute__((noreturn));
+static void forked_child(const struct run_spec *spec, char **argv,
+			 int out_w, int err_w, int go_r, int report_w)
 {
 	struct sigaction sa;
 	sigset_t none;
@@ -116,11 +121,14 @@ static void counted_child(const struct run_spec *spec, char **argv,
 	if (dup2(spec->log_fd >= 0 ? spec->log_fd : out_w, 1) < 0 ||
 	    dup2(spec->log_fd >= 0 ? spec->log_fd : err_w, 2) < 0)
 		goto fail;
+	/* a sandbox that cannot be applied is no reason to run unsealed */
+	if (spec->sandbox_write && os_sandbox_apply(spec->sandbox_write) < 0)
+		goto fail;
 	/* the counter is opened on this pid while it waits here */
-	if (read(go_r, &c, 1) != 1)
+	if (go_r >= 0 && read(go_r, &c, 1) != 1)
 		_exit(127);
-	execvpe(argv[0], argv,
-		(char *const *)(spec->envp ? spec->envp : environ));
+	os_execvpe(argv[0], argv,
+		   (char *const *)(spec->envp ? spec->envp : environ));
 fail:
 	e = errno;
 	if (write(report_w, &e, sizeof(e)) < 0)
@@ -129,13 +137,43 @@ fail:
 }
 
 /*
- * fork + exec with a handshake, for counted samples: posix_spawn cannot
- * stop the child between fork and exec, and the counter must be attached
- * before exec so that enable_on_exec starts it at the program's first
- * instruction. Returns the pid, or -1 with errno set.
+ * vfork, where the child need not wait for the parent (no counter): a
+ * fork copies gate's page tables and lets both run, which on a loaded
+ * 2-core machine cost ~9 ms per sample more than posix_spawn (make
+ * bench-seal); vfork suspends gate until the child has exec'd, as
+ * posix_spawn does. Every signal is blocked across it, so no handler of
+ * gate's runs in the child while they share memory (the child sets its
+ * own dispositions and mask before exec). The child only makes system
+ * calls before exec or _exit.
  */
-static pid_t fork_counted(const struct run_spec *spec, char **argv,
-			  int out_w, int err_w, int *perf_fd)
+static pid_t start_vfork(const struct run_spec *spec, char **argv,
+			 int out_w, int err_w, int report_w)
+{
+	sigset_t all, old;
+	pid_t pid;
+	int e;
+
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = vfork();
+	if (pid == 0)
+		forked_child(spec, argv, out_w, err_w, -1, report_w);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return pid;
+}
+
+/*
+ * fork + exec with a handshake, where posix_spawn cannot do the work:
+ * counted samples (the counter must be attached before exec, so that
+ * enable_on_exec starts it at the program's first instruction), sandboxed
+ * ones (Landlock is applied in the child, between fork and exec), and
+ * systems without posix_spawn's chdir action. *perf_fd is the counter
+ * when count, else -1. Returns the pid, or -1 with errno set.
+ */
+static pid_t fork_run(const struct run_spec *spec, char **argv,
+		      int out_w, int err_w, int count, int *perf_fd)
 {
 	int go[2] = { -1, -1 }, report[2] = { -1, -1 };
 	pid_t pid = -1;
@@ -143,33 +181,39 @@ static pid_t fork_counted(const struct run_spec *spec, char **argv,
 	ssize_t n;
 
 	*perf_fd = -1;
-	if (cloexec_pipe(go) < 0)
+	if (count && cloexec_pipe(go) < 0)
 		return -1;
 	if (cloexec_pipe(report) < 0)
 		goto done;
-	pid = fork();
+	if (spec->sandbox_write)
+		os_sandbox_abi(NULL, 0);	/* asked before the fork */
+	pid = count ? fork() : start_vfork(spec, argv, out_w, err_w,
+					   report[1]);
 	if (pid < 0)
 		goto done;
 	if (pid == 0)
-		counted_child(spec, argv, out_w, err_w, go[0], report[1]);
+		forked_child(spec, argv, out_w, err_w, go[0], report[1]);
 	setpgid(pid, pid);	/* either side may win the race */
 	runner_close_fd(&go[0]);
 	runner_close_fd(&report[1]);
-	*perf_fd = counter_perf_open(pid);
-	if (*perf_fd < 0) {
-		e = errno;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		pid = -1;
-		goto done;
+	if (count) {
+		*perf_fd = counter_perf_open(pid);
+		if (*perf_fd < 0) {
+			e = errno;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			pid = -1;
+			goto done;
+		}
+		if (write(go[1], "g", 1) != 1)
+			e = errno;
+		runner_close_fd(&go[1]);
 	}
-	if (write(go[1], "g", 1) != 1)
-		e = errno;
-	runner_close_fd(&go[1]);
 	/* EOF: exec succeeded (the pipe is close-on-exec); else its errno */
 	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
 		;
 	if (n == (ssize_t)sizeof(e) || e) {
+		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		runner_close_fd(perf_fd);
 		pid = -1;
@@ -202,39 +246,47 @@ static char **spawn_argv(const struct run_spec *spec, char *sh_argv[4])
  * What posix_spawn does in the child: cwd, stdin from /dev/null, stdout
  * and stderr to the log or the pipes' write ends; its own process group
  * (a timeout or Ctrl-C can stop the whole tree at once), gate's handled
- * signals back to their defaults and none blocked.
+ * signals back to their defaults and none blocked. 0, or an errno value:
+ * a set-up call that failed would start the child in the wrong directory
+ * or with the wrong files, so nothing is started (ENOSYS from the chdir
+ * action: the caller forks instead). Initialised in every case: the
+ * caller destroys both.
  */
-static void spawn_setup(posix_spawn_file_actions_t *fa,
-			posix_spawnattr_t *attr, const struct run_spec *spec,
-			int out_w, int err_w)
+static int spawn_setup(posix_spawn_file_actions_t *fa,
+		       posix_spawnattr_t *attr, const struct run_spec *spec,
+		       int out_w, int err_w)
 {
 	static const int *defaults = default_signals;
 	sigset_t sigs;
 	size_t i;
+	int rc = 0;
 
-	posix_spawn_file_actions_init(fa);
-	posix_spawnattr_init(attr);
+#define TRY(call) do { if (!rc) rc = (call); } while (0)
+	if (posix_spawn_file_actions_init(fa))
+		abort();	/* ENOMEM only, as xmalloc */
+	if (posix_spawnattr_init(attr))
+		abort();
 	if (spec->cwd)
-		posix_spawn_file_actions_addchdir_np(fa, spec->cwd);
-	posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
-	if (spec->log_fd >= 0) {
-		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 1);
-		posix_spawn_file_actions_adddup2(fa, spec->log_fd, 2);
-	} else {
-		posix_spawn_file_actions_adddup2(fa, out_w, 1);
-		posix_spawn_file_actions_adddup2(fa, err_w, 2);
-	}
-	posix_spawnattr_setpgroup(attr, 0);
+		TRY(os_spawn_addchdir(fa, spec->cwd));
+	TRY(posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY,
+					     0));
+	TRY(posix_spawn_file_actions_adddup2(fa, spec->log_fd >= 0 ?
+					     spec->log_fd : out_w, 1));
+	TRY(posix_spawn_file_actions_adddup2(fa, spec->log_fd >= 0 ?
+					     spec->log_fd : err_w, 2));
+	TRY(posix_spawnattr_setpgroup(attr, 0));
 	sigemptyset(&sigs);
 	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
 	     i++)
 		sigaddset(&sigs, defaults[i]);
-	posix_spawnattr_setsigdefault(attr, &sigs);
+	TRY(posix_spawnattr_setsigdefault(attr, &sigs));
 	sigemptyset(&sigs);
-	posix_spawnattr_setsigmask(attr, &sigs);
-	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
-				 POSIX_SPAWN_SETSIGDEF |
-				 POSIX_SPAWN_SETSIGMASK);
+	TRY(posix_spawnattr_setsigmask(attr, &sigs));
+	TRY(posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
+				     POSIX_SPAWN_SETSIGDEF |
+				     POSIX_SPAWN_SETSIGMASK));
+#undef TRY
+	return rc;
 }
 
 int run_start(struct proc **out, const struct run_spec *spec)
@@ -245,9 +297,10 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	char **argv;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	struct proc *p;
-	int rc;
+	int rc, setup;
 
 	*out = NULL;
+	runner_subreaper();	/* before the first child: none escapes */
 	argv = spawn_argv(spec, sh_argv);
 	if (!argv)
 		return -1;
@@ -257,16 +310,19 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		runner_close_fd(&outp[1]);
 		return error("cannot create a pipe:");
 	}
-	spawn_setup(&fa, &attr, spec, outp[1], errp[1]);
+	setup = spawn_setup(&fa, &attr, spec, outp[1], errp[1]);
 	p = xcalloc(1, sizeof(*p));
 	p->out_fd = p->err_fd = p->perf_fd = -1;
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
 	p->res = NULL;
 	p->start = clock_seconds();
-	if (spec->count_instructions) {
-		p->pid = fork_counted(spec, argv, outp[1], errp[1],
-				      &p->perf_fd);
+	if (spec->count_instructions || spec->sandbox_write ||
+	    setup == ENOSYS) {
+		p->pid = fork_run(spec, argv, outp[1], errp[1],
+				  spec->count_instructions, &p->perf_fd);
 		rc = p->pid < 0 ? errno : 0;
+	} else if (setup) {
+		rc = setup;
 	} else {
 		rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
 				  (char *const *)(spec->envp ? spec->envp : environ));
@@ -287,6 +343,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	p->capture = spec->capture;
 	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
 	p->limit = spec->timeout;
+	runner_track(p->pid);
 	*out = p;
 	return 0;
 }

@@ -3,7 +3,7 @@
  * then one poll() loop over the children's pipes and the signal self-pipe
  * that enforces timeouts with SIGTERM-then-SIGKILL to the whole group.
  */
-#define _GNU_SOURCE	/* posix_spawn_file_actions_addchdir_np */
+#define _GNU_SOURCE	/* wait4, strsignal */
 #include "gate/exec/runner.h"
 
 #include <errno.h>
@@ -26,6 +26,7 @@
 #include "gate/exec/counter.h"
 #include "gate/exec/signals.h"
 #include "gate/exec/runner-internal.h"
+#include "gate/os/os.h"
 #include "common/banned.h"
 
 extern char **environ;
@@ -34,6 +35,100 @@ extern char **environ;
 #define FNV_PRIME 0x100000001b3ULL
 /* after the main child is reaped, how long its leftovers may hold a pipe */
 #define DRAIN_SECONDS 1.0
+
+/*
+ * The runs started and not yet reaped: every other child of gate is
+ * something a run left behind (gate starts nothing else).
+ */
+static pid_t *live;
+static size_t nlive, live_alloc;
+static int reaper = -1;		/* -1: not asked yet */
+
+void runner_track(pid_t pid)
+{
+	if (nlive == live_alloc) {
+		live_alloc = live_alloc ? 2 * live_alloc : 8;
+		live = xrealloc(live, live_alloc * sizeof(*live));
+	}
+	live[nlive++] = pid;
+}
+
+void runner_untrack(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i] == pid) {
+			live[i] = live[--nlive];
+			break;
+		}
+	if (!nlive) {
+		free(live);
+		live = NULL;
+		live_alloc = 0;
+	}
+}
+
+int runner_subreaper(void)
+{
+	if (reaper < 0)
+		reaper = os_subreaper() == 0;
+	return reaper;
+}
+
+int runner_sandbox(char *why, size_t size)
+{
+	return os_sandbox_abi(why, size);
+}
+
+static int is_live(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i] == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * Orphans come to gate (the subreaper) when their parent exits: kill each
+ * child that is not a live run, reap it, and look again, as its own
+ * children now come to gate in turn. Bounded: a tree that forks faster
+ * than it is killed is still cut 64 generations deep, then its process
+ * group goes with the run's.
+ */
+void runner_reap_orphans(void)
+{
+	pid_t pids[256];
+	int round;
+
+	if (reaper != 1)
+		return;
+	for (round = 0; round < 64; round++) {
+		siginfo_t si;
+		long n, i, killed = 0;
+
+		/* the common case, no child at all, costs one system call */
+		memset(&si, 0, sizeof(si));
+		if (!nlive && waitid(P_ALL, 0, &si, WEXITED | WNOHANG |
+				     WNOWAIT) < 0 && errno == ECHILD)
+			return;
+		n = os_children(pids, sizeof(pids) / sizeof(*pids));
+		if (n > (long)(sizeof(pids) / sizeof(*pids)))
+			n = (long)(sizeof(pids) / sizeof(*pids));
+		for (i = 0; i < n; i++) {
+			if (is_live(pids[i]))
+				continue;
+			kill(pids[i], SIGKILL);
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+			killed++;
+		}
+		if (!killed)
+			return;
+	}
+}
 
 void runner_close_fd(int *fd)
 {
@@ -164,8 +259,11 @@ static void try_reap(struct proc *p)
 		res->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		res->status = RUN_SIGNAL;
 	}
-	/* whatever the child left behind in its group (daemons) goes too */
+	/* whatever the child left behind in its group (daemons) goes too,
+	   and what left the group (setsid) came to gate, the subreaper */
 	kill(-p->pid, SIGKILL);
+	runner_untrack(p->pid);
+	runner_reap_orphans();
 	p->deadline = clock_seconds() + DRAIN_SECONDS;
 	p->kill_at = 0;
 }
@@ -323,6 +421,7 @@ static void procs_abandon(struct proc **procs, size_t n, int e)
 			kill(-p->pid, SIGKILL);
 			while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
 				;
+			runner_untrack(p->pid);
 			p->reaped = 1;
 			p->res->status = RUN_LOST;
 			p->res->code = e;
@@ -368,6 +467,7 @@ int run_wait(struct proc **procs, struct run_result *results, size_t n)
 	}
 	procs_end(procs, results, n);
 	free(pfd);
+	runner_reap_orphans();
 	return 0;
 }
 

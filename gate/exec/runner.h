@@ -39,6 +39,11 @@ struct run_spec {
 	size_t capture;		/* > 0: also keep stdout, up to this many
 				   bytes (suite formats); 0: hash only */
 	int count_instructions;	/* 1: count with the perf backend */
+	const char *const *sandbox_write;	/* NULL: not sandboxed; else
+				   the NULL-terminated directories and files
+				   the process tree may write (Landlock; see
+				   runner_sandbox); it fails to start where
+				   the sandbox cannot be applied */
 };
 
 struct run_result {
@@ -75,6 +80,26 @@ int run_start(struct proc **out, const struct run_spec *spec);
 int run_wait(struct proc **procs, struct run_result *results, size_t n);
 /* run_start + run_wait for one command. Returns 0, or -1 if not started. */
 int run_one(struct run_result *res, const struct run_spec *spec);
+/*
+ * Become the reaper of orphaned descendants (once; os_subreaper): from
+ * then on, whatever a run leaves behind when its process exits (a double
+ * fork, setsid, nohup) is killed and reaped as soon as the run is. 1 when
+ * in force, 0 when this system cannot (the process group is still
+ * killed, as before).
+ */
+int runner_subreaper(void);
+/*
+ * Kill and reap every child of gate that is not a run being waited for
+ * (done after each run is reaped; callers need not call it).
+ */
+void runner_reap_orphans(void);
+/*
+ * The write sandbox's Landlock ABI (>= 1), or 0 with why in why
+ * (os_sandbox_abi): the caller then leaves sandbox_write NULL and relies
+ * on its other checks.
+ */
+int runner_sandbox(char *why, size_t size);
+
 /* A one-line description of a non-OK result, e.g. "exited with code 2". */
 const char *run_describe(const struct run_result *res, char *buf,
 			 size_t size);

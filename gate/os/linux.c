@@ -1,13 +1,16 @@
 /*
  * The OS layer on Linux (see os.h): perf_event_open, sched_setaffinity,
- * /proc and /sys, /proc/self/exe, ELF headers. Only the asking is here;
+ * /proc and /sys, /proc/self/exe, ELF headers, Landlock, the subreaper,
+ * posix_spawn's chdir action and execvpe. Only the asking is here;
  * what an answer means is decided by the callers in gate/exec/.
  */
 #define _GNU_SOURCE	/* cpu_set_t, sched_setaffinity */
 #include "gate/os/os.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/landlock.h>
 #include <linux/perf_event.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "common/banned.h"
@@ -349,4 +355,217 @@ int os_static_program(const char *path)
 done:
 	fclose(f);
 	return ret;
+}
+
+/* Landlock's rights by the ABI that brought them (older headers lack the
+   later ones: their values are the kernel's, fixed forever) */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#define SANDBOX_FILE_RIGHTS (LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			     LANDLOCK_ACCESS_FS_TRUNCATE)
+#define SANDBOX_ABI1_RIGHTS (LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
+	LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
+	LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | \
+	LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
+	LANDLOCK_ACCESS_FS_MAKE_SYM)
+
+static int sandbox_abi = -1;	/* asked once, before any fork */
+static int sandbox_errno;
+
+int os_sandbox_abi(char *why, size_t size)
+{
+	if (sandbox_abi < 0) {
+		long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+				 LANDLOCK_CREATE_RULESET_VERSION);
+
+		sandbox_errno = v < 0 ? errno : 0;
+		sandbox_abi = v < 0 ? 0 : (int)v;
+	}
+	if (!sandbox_abi && why && size)
+		snprintf(why, size, "%s", sandbox_errno == EOPNOTSUPP ?
+			 "Landlock is disabled in this kernel: add landlock "
+			 "to its lsm= boot option" : sandbox_errno == ENOSYS ?
+			 "this kernel has no Landlock: it needs Linux 5.13 or "
+			 "later built with CONFIG_SECURITY_LANDLOCK" :
+			 strerror(sandbox_errno));
+	return sandbox_abi;
+}
+
+/*
+ * Only writes are handled (so denied outside the rules): reading and
+ * executing stay free, so the toolchain and the benchmark's inputs work
+ * as before. REFER (ABI 2) keeps a rename or link from moving a file
+ * across the fence; TRUNCATE (ABI 3) an O_TRUNC on a file opened for
+ * reading elsewhere. IOCTL_DEV (ABI 5) is not handled: ioctls on the
+ * terminal or /dev/null write no file.
+ */
+int os_sandbox_apply(const char *const *paths)
+{
+	struct landlock_ruleset_attr attr;
+	unsigned long long handled = SANDBOX_ABI1_RIGHTS;
+	int abi = os_sandbox_abi(NULL, 0), rs, e;
+	size_t i;
+
+	if (!abi) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (abi >= 2)
+		handled |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = handled;
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (rs < 0)
+		return -1;
+	for (i = 0; paths[i]; i++) {
+		struct landlock_path_beneath_attr pb;
+		struct stat st;
+		int fd = open(paths[i], O_PATH | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;	/* absent: nothing to allow */
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			continue;
+		}
+		memset(&pb, 0, sizeof(pb));
+		pb.parent_fd = fd;
+		/* a file takes only the rights that apply to a file */
+		pb.allowed_access = S_ISDIR(st.st_mode) ? handled :
+				    handled & SANDBOX_FILE_RIGHTS;
+		if (syscall(SYS_landlock_add_rule, rs,
+			    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0) {
+			e = errno;
+			close(fd);
+			close(rs);
+			errno = e;
+			return -1;
+		}
+		close(fd);
+	}
+	/* unprivileged: the process gives up gaining privileges first */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_landlock_restrict_self, rs, 0) < 0) {
+		e = errno;
+		close(rs);
+		errno = e;
+		return -1;
+	}
+	close(rs);
+	return 0;
+}
+
+int os_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* The children of one thread ("pid pid ..."), from
+   /proc/self/task/TID/children; -1 when the file is not there. */
+static long task_children(const char *tid, pid_t *pids, size_t max,
+			  long n)
+{
+	char path[300], buf[4096];
+	FILE *f;
+	size_t len;
+	char *p, *end;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/children", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (p = buf; ; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if ((size_t)n < max)
+			pids[n] = (pid_t)v;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Every thread's children file (CONFIG_PROC_CHILDREN, in every common
+ * kernel): an orphan may be given to any thread of the reaper. Without
+ * the files, the ppid of every process in /proc.
+ */
+long os_children(pid_t *pids, size_t max)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/task");
+	long n = 0, r;
+	pid_t self = getpid();
+
+	if (d) {
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			r = task_children(de->d_name, pids, max, n);
+			if (r < 0) {
+				closedir(d);
+				goto scan;
+			}
+			n = r;
+		}
+		closedir(d);
+		return n;
+	}
+scan:
+	n = 0;
+	if (!(d = opendir("/proc")))
+		return -1;
+	while ((de = readdir(d))) {
+		char path[300], buf[512], *close_paren;
+		FILE *f;
+		long ppid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		buf[0] = '\0';
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+		/* "pid (comm) state ppid": comm may hold anything */
+		close_paren = strrchr(buf, ')');
+		if (!close_paren ||
+		    sscanf(close_paren + 1, " %*c %ld", &ppid) != 1 ||
+		    ppid != self)
+			continue;
+		if ((size_t)n < max)
+			pids[n] = (pid_t)strtol(de->d_name, NULL, 10);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int os_spawn_addchdir(posix_spawn_file_actions_t *fa, const char *dir)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 29)
+	return posix_spawn_file_actions_addchdir_np(fa, dir);
+#else
+	(void)fa;
+	(void)dir;
+	return ENOSYS;
+#endif
+}
+
+int os_execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return execvpe(file, argv, envp);
 }

@@ -13,6 +13,7 @@
 #ifndef GATE_OS_H
 #define GATE_OS_H
 
+#include <spawn.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -104,5 +105,44 @@ int os_self_exe(char *buf, size_t size);
  * 64-bit ELF file, and always in the stub.
  */
 int os_static_program(const char *path);
+
+/*
+ * The write sandbox (Linux's Landlock LSM, unprivileged since 5.13): its
+ * ABI version (1, 2, ...), or 0 when there is none, with why in why (the
+ * kernel has no Landlock, it is disabled at boot, the stub). Asked once.
+ */
+int os_sandbox_abi(char *why, size_t size);
+/*
+ * In a child between fork and exec: from now on this process and all it
+ * starts may write (create, change, remove, rename, link) only beneath
+ * the directories and files in paths (NULL-terminated; one that does not
+ * exist is left out). Reading and executing stay unrestricted. Uses only
+ * async-signal-safe calls. 0, or -1 with errno (ENOSYS: no sandbox).
+ */
+int os_sandbox_apply(const char *const *paths);
+/*
+ * Make this process the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER): a process a child leaves behind, even in a
+ * session of its own, becomes gate's child and can be found and killed.
+ * 0, or -1 with errno (ENOSYS in the stub).
+ */
+int os_subreaper(void);
+/*
+ * This process's children, up to max of them, into pids: how many there
+ * are (which may be more than max), or -1 with errno (ENOSYS in the stub).
+ */
+long os_children(pid_t *pids, size_t max);
+/*
+ * posix_spawn_file_actions_addchdir_np: the spawned child starts in dir.
+ * 0, or an errno value (ENOSYS where the C library has no such action:
+ * the caller starts the child by fork and chdir instead).
+ */
+int os_spawn_addchdir(posix_spawn_file_actions_t *fa, const char *dir);
+/*
+ * execvpe: exec file (searched on PATH when it has no '/') with envp.
+ * Returns only on failure, -1 with errno. Async-signal-safe in the stub's
+ * own version; glibc's on Linux.
+ */
+int os_execvpe(const char *file, char *const argv[], char *const envp[]);
 
 #endif

@@ -10,7 +10,11 @@
 #include "gate/os/os.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/banned.h"
 
@@ -89,4 +93,72 @@ int os_static_program(const char *path)
 {
 	(void)path;
 	return 0;
+}
+
+int os_sandbox_abi(char *why, size_t size)
+{
+	if (why && size)
+		snprintf(why, size, "gate was built with the OS layer's stub, "
+			 "which has no Landlock");
+	return 0;
+}
+
+int os_sandbox_apply(const char *const *paths)
+{
+	(void)paths;
+	errno = ENOSYS;
+	return -1;
+}
+
+int os_subreaper(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+long os_children(pid_t *pids, size_t max)
+{
+	(void)pids;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+int os_spawn_addchdir(posix_spawn_file_actions_t *fa, const char *dir)
+{
+	(void)fa;
+	(void)dir;
+	return ENOSYS;
+}
+
+/* execvpe by hand (macOS and the BSDs lack it): the PATH search with a
+   fixed buffer, no allocation, so it is safe between fork and exec. */
+int os_execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char full[PATH_MAX];
+	size_t dlen, flen = strlen(file);
+	int err = ENOENT;
+
+	if (strchr(file, '/'))
+		return execve(file, argv, envp);
+	for (p = path && *path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		dlen = (size_t)(end - p);
+		if (dlen + flen + 2 <= sizeof(full)) {
+			memcpy(full, dlen ? p : ".", dlen ? dlen : 1);
+			dlen = dlen ? dlen : 1;
+			full[dlen] = '/';
+			memcpy(full + dlen + 1, file, flen + 1);
+			execve(full, argv, envp);
+			if (errno != ENOENT)
+				err = errno;
+		}
+		if (!*end)
+			break;
+	}
+	errno = err;
+	return -1;
 }

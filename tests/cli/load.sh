@@ -24,7 +24,7 @@ printf '#!/bin/sh\necho "a 10 ms"\necho "b 20 ms"\necho "c 1 ms"\n' >"$R/suite.s
 commit_all "$R" head
 gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 3 --json "$SCRATCH/r.json"
 [ "$(json_get "$SCRATCH/r.json" 'sorted(b["verdict"] for b in d["benchmarks"] if b["name"] in ("s/c", "s/r"))')" = \
-  "['new', 'removed']" ] || fail "the report should hold a new and a removed case"
+  "['fail', 'new']" ] || fail "the report should hold a new and a removed case (a fail: base's rules)"
 
 # the unit-test binary beside gate round-trips this very file
 TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load

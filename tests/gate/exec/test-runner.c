@@ -38,7 +38,7 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -80,7 +80,7 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -94,7 +94,7 @@ static void test_runner__captures_stdout_with_a_cap(void)
 {
 	struct command cmd = { NULL,
 		(char *)"head -c 100000 /dev/zero | tr '\\0' x; echo" };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0, NULL };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -116,7 +116,7 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct run_result r;
 	char buf[256];
 
@@ -183,6 +183,56 @@ static void test_runner__group_killed_after_exit(void)
 	CHECK(system("pgrep -f '^sleep 29.123$' >/dev/null") != 0);
 }
 
+static void test_runner__session_leaver_killed(void)
+{
+	/* setsid leaves the run's process group: only the subreaper finds it */
+	struct run_result r;
+
+	if (!runner_subreaper())
+		return;	/* the stub: the group is all there is */
+	r = run_sh("setsid sleep 29.456 >/dev/null 2>&1 & "
+		   "(setsid sleep 29.457 >/dev/null 2>&1 &) ; echo started",
+		   60, NULL);
+	CHECK(r.status == RUN_OK);
+	CHECK(r.wall < 20);
+	CHECK(system("pgrep -f '^sleep 29.45[67]$' >/dev/null") != 0);
+}
+
+static void test_runner__sandbox_write(void)
+{
+	char a[] = "/tmp/gate-sandbox-a.XXXXXX", b[] = "/tmp/gate-sandbox-b.XXXXXX";
+	const char *allowed[] = { a, NULL };
+	struct command cmd = { NULL, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0,
+				 allowed };
+	struct run_result r;
+	char *script, *path;
+	char why[160];
+
+	if (!runner_sandbox(why, sizeof(why)))
+		return;	/* no Landlock here: the manifests stand in */
+	CHECK(mkdtemp(a) != NULL);
+	CHECK(mkdtemp(b) != NULL);
+	script = malloc(strlen(a) + strlen(b) + 200);
+	snprintf(script, strlen(a) + strlen(b) + 200,
+		 "echo x >%s/in && mkdir %s/d && ! echo x >%s/out 2>/dev/null "
+		 "&& ! mkdir %s/d 2>/dev/null && cat %s/in", a, a, b, b, a);
+	cmd.shell = script;
+	run_one(&r, &spec);
+	CHECK(r.status == RUN_OK);
+	CHECK(r.out_hash == fnv("x\n", 2));
+	path = malloc(strlen(b) + 8);
+	snprintf(path, strlen(b) + 8, "%s/out", b);
+	CHECK(access(path, F_OK) < 0);
+	/* gate itself is not sandboxed: only the run */
+	CHECK(mkdir(path, 0700) == 0);
+	CHECK(rmdir(path) == 0);
+	free(path);
+	free(script);
+	snprintf(why, sizeof(why), "rm -rf %s %s", a, b);
+	CHECK(system(why) == 0);
+}
+
 static void test_runner__measures_time_and_rss(void)
 {
 	struct run_result r = run_sh(
@@ -199,8 +249,8 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0 };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0 };
+	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
 	struct proc *p[2];
 	struct run_result r[2];
 
@@ -220,7 +270,7 @@ static void test_runner__env_and_rusage(void)
 			 (char *)"printf %s \"$GATE_TEST_VAR\"; sleep 0.05",
 			 NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0, NULL };
 	struct run_result r;
 
 	run_one(&r, &spec);
@@ -241,7 +291,7 @@ static void test_runner__env_and_rusage(void)
 static void test_runner__poll_failure_kills_and_reports(void)
 {
 	struct command cmd = { NULL, (char *)"sleep 30" };
-	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0 };
+	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0, NULL };
 	struct pollfd probe[3] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
 	struct rlimit was, low;
 	struct run_result r;
@@ -285,6 +335,8 @@ static const struct harness_test tests[] = {
 	TEST(test_runner__stderr_tail),
 	TEST(test_runner__timeout_escalates),
 	TEST(test_runner__group_killed_after_exit),
+	TEST(test_runner__session_leaver_killed),
+	TEST(test_runner__sandbox_write),
 	TEST(test_runner__measures_time_and_rss),
 	TEST(test_runner__concurrent_wait),
 	TEST(test_runner__poll_failure_kills_and_reports),
