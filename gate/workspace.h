@@ -160,6 +160,7 @@ int workspace_artifacts_identical(const struct bench_run *br);
 int workspace_sources_only(char **outside, struct workspace *w,
 			   struct repo *repo, char *const *sources,
 			   size_t nsources);
+/*
  * The arms sealed from each other (issue 22):
  *
  * workspace_arm_restore: before each build and check of arm (and, through
