@@ -566,7 +566,7 @@ int config_keys_patterns(struct parser *p, const cJSON *m, const char *key,
  * checkout, none absolute or climbing out of it ("..").
  */
 int config_keys_paths(struct parser *p, const cJSON *m, const char *key,
-		      char ***list, size_t *count)
+		      int inside, char ***list, size_t *count)
 {
 	const cJSON *e;
 	size_t i = 0, n = 0;
@@ -588,9 +588,10 @@ int config_keys_paths(struct parser *p, const cJSON *m, const char *key,
 			return config_fail(p, "each element of \"%s\" must be "
 					   "a non-empty path or glob, got %s",
 					   key, config_got(p, g, sizeof(g)));
-		if (*s == '/' || !strcmp(s, "..") || !strncmp(s, "../", 3) ||
+		if (inside && (*s == '/' || !strcmp(s, "..") ||
+			       !strncmp(s, "../", 3) ||
 		    strstr(s, "/../") ||
-		    (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/..")))
+		    (strlen(s) >= 3 && !strcmp(s + strlen(s) - 3, "/.."))))
 			return config_fail(p, "%s must name files inside the "
 					   "checkout: write it relative to "
 					   "the repository's top, without "

@@ -122,9 +122,11 @@ int config_keys_format(const struct parser *p, const struct cJSON *m,
 /* A list of POSIX ERE case patterns into *list. */
 int config_keys_patterns(struct parser *p, const struct cJSON *m,
 			 const char *key, char ***list, size_t *count);
-/* A list of paths or globs inside the checkout (no "..", not absolute). */
+/* A list of paths or globs; inside: in the checkout (no "..", not
+   absolute). */
 int config_keys_paths(struct parser *p, const struct cJSON *m,
-		      const char *key, char ***list, size_t *count);
+		      const char *key, int inside, char ***list,
+		      size_t *count);
 /* Every row with a default: the built-in values into k and cfg. */
 void config_keys_defaults(struct parser *p, struct knobs *k,
 			  struct config *cfg);

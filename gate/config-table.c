@@ -91,9 +91,9 @@ static int rd_serial_build(struct parser *p, const cJSON *m,
 static int rd_artifacts(struct parser *p, const cJSON *m, struct key_ctx *c)
 {
 	if (!c->b)
-		return config_keys_paths(p, m, "artifacts", &c->cfg->artifacts,
+		return config_keys_paths(p, m, "artifacts", 1, &c->cfg->artifacts,
 					 &c->cfg->nartifacts);
-	if (config_keys_paths(p, m, "artifacts", &c->b->artifacts,
+	if (config_keys_paths(p, m, "artifacts", 1, &c->b->artifacts,
 			      &c->b->nartifacts) < 0)
 		return -1;
 	c->b->artifacts_own = 1;
@@ -102,13 +102,14 @@ static int rd_artifacts(struct parser *p, const cJSON *m, struct key_ctx *c)
 
 static int rd_sources(struct parser *p, const cJSON *m, struct key_ctx *c)
 {
-	return config_keys_paths(p, m, "sources", &c->cfg->sources,
+	return config_keys_paths(p, m, "sources", 1, &c->cfg->sources,
 				 &c->cfg->nsources);
 }
 
 static int rd_writable(struct parser *p, const cJSON *m, struct key_ctx *c)
 {
-	return config_keys_paths(p, m, "writable", &c->cfg->writable,
+	/* outside the checkout is the point: "~/.cache/go-build" */
+	return config_keys_paths(p, m, "writable", 0, &c->cfg->writable,
 				 &c->cfg->nwritable);
 }
 
@@ -554,9 +555,10 @@ static const struct config_key keys[] = {
 	  "when the arms' trees differ in nothing else",
 	  "it decides which changes may skip measuring", 0, rd_sources,
 	  show_list, adopt_list, C(sources), C(nsources) },
-	{ "writable", KEY_TOP, OWNER_POLICY, "a list of paths", NULL, "none",
-	  "paths outside its own checkout and scratch directory a benchmark "
-	  "may write while measuring",
+	{ "writable", KEY_TOP, OWNER_POLICY,
+	  "a list of paths (absolute, ~/..., or in the checkout)", NULL,
+	  "none", "paths outside its own checkout and scratch directory a "
+	  "benchmark may write while measuring (Landlock)",
 	  "it is the seal between the arms: head could open base's files to "
 	  "its own benchmark", 0, rd_writable, show_list, adopt_list,
 	  C(writable), C(nwritable) },

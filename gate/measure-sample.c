@@ -71,7 +71,7 @@ static void fail(struct bench_run *br, char *msg)
 /* Why run_one's result cannot be used, as br's error; returns -1 or the
    signal when gate was interrupted. */
 static int run_failed(struct bench_run *br, const struct run_result *res,
-		      enum arm a, const char *label)
+		      enum arm a, const char *label, int sealed)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	char why[256];
@@ -95,8 +95,11 @@ static int run_failed(struct bench_run *br, const struct run_result *res,
 			tail));
 	else
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
-			"%s\n%s", cfg->name, arm_name(a), label,
-			run_describe(res, why, sizeof(why)), tail));
+			"%s%s\n%s", cfg->name, arm_name(a), label,
+			run_describe(res, why, sizeof(why)), sealed ?
+			" (it ran sealed: a write outside its checkout and "
+			"$GATE_TMPDIR fails; base's gate.json may list more "
+			"in \"writable\")" : "", tail));
 	free(tail);
 	return -1;
 }
@@ -296,7 +299,7 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		free(res.out);
 	}
 	if (res.status != RUN_OK) {
-		rc = run_failed(br, &res, a, label);
+		rc = run_failed(br, &res, a, label, spec.sandbox_write != NULL);
 		goto cleanup;
 	}
 	if (sample_from_result(br, out, &res, a, label) < 0 ||
@@ -352,7 +355,8 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	}
 	if (res.status != RUN_OK) {
 		counter_valgrind_collect(tmp, &n, why, sizeof(why));
-		rc = run_failed(br, &res, a, clabel);
+		rc = run_failed(br, &res, a, clabel,
+				spec.sandbox_write != NULL);
 		goto cleanup;
 	}
 	if (check_parity(br, &res, a, clabel) < 0) {

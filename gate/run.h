@@ -55,6 +55,9 @@ struct run_report {
 	double measure_seconds;	/* warm-ups, pairs and looks */
 	double total_seconds;	/* the whole run, to the report */
 	const char *policy;	/* which config decides, one sentence */
+	const char *isolation;	/* how the arms were sealed, one line
+				   (workspace_isolation), or NULL */
+	char isolation_buf[256];
 	const char *const *policy_diff;	/* every difference of head's
 					   config from base's (borrowed) */
 	size_t npolicy_diff;

@@ -268,7 +268,7 @@ static enum ws_result run_builds(struct run_result *res,
 static enum ws_result build_failures(const struct run_result *res,
 				     struct arm_state *const *arm,
 				     size_t narms, const struct arm_state *all,
-				     struct gate_err *err)
+				     int *failed, struct gate_err *err)
 {
 	enum ws_result ret = WS_DONE;
 	char why[256], *tail;
@@ -287,6 +287,7 @@ static enum ws_result build_failures(const struct run_result *res,
 			 run_describe(&res[a], why, sizeof(why)), arm[a]->log,
 			 tail);
 		free(tail);
+		failed[arm_of(all, arm[a])] = 1;
 		ret = WS_ERROR;
 	}
 	return ret;
@@ -296,6 +297,7 @@ static enum ws_result build_failures(const struct run_result *res,
 static enum ws_result build_arms(const struct config *const *def,
 				 const struct config *policy,
 				 struct arm_state *all, size_t nall, int quiet,
+				 int *failed,
 				 struct gate_err *err)
 {
 	struct arm_state *arm[2];
@@ -329,7 +331,7 @@ static enum ws_result build_arms(const struct config *const *def,
 		goto cleanup;
 	for (a = 0; a < narms; a++)
 		arm[a]->build_seconds = res[a].wall;
-	ret = build_failures(res, arm, narms, all, err);
+	ret = build_failures(res, arm, narms, all, failed, err);
 cleanup:
 	for (a = 0; a < narms; a++)
 		if (fds[a] >= 0)
@@ -378,13 +380,20 @@ enum ws_result workspace_build(struct workspace *w,
 			       const struct config *const def[2],
 			       const struct config *policy, int quiet)
 {
+	int failed[2] = { 0, 0 };
 	enum ws_result rc;
+	size_t a;
 
 	if (preflight(w, def, 1, w->err) < 0)
 		return WS_ERROR;
-	rc = build_arms(def, policy, w->arm, w->narms, quiet, w->err);
+	rc = build_arms(def, policy, w->arm, w->narms, quiet, failed, w->err);
 	if (rc == WS_DONE)
 		workspace_mark_built(w);
+	/* a failed build's output (a full disk's too) leaves the slot: the
+	   next run builds it afresh and finds room for its lock */
+	for (a = 0; a < w->narms; a++)
+		if (failed[a])
+			workspace_slot_discard(w, a);
 	return rc;
 }
 

@@ -98,16 +98,28 @@ static int measure_suites(struct run_report *r, struct measuring *m,
  * suite verdict, once. Returns 0 or the interrupting signal.
  */
 static int decide(struct run_report *r, struct measuring *m,
-		  const struct plan *p, int quiet)
+		  const struct plan *p, struct workspace *w, int quiet)
 {
 	struct adaptive_opts ao = { p->budget, p->strict, quiet };
 	struct adaptive a;
 	struct adaptive_want want;
 	enum measured rc = MEASURED;
+	size_t round = 0;
 
 	adaptive_begin(&a, r, &ao);
 	while (rc != MEASURE_INTERRUPTED &&
 	       adaptive_next(&a, r, clock_seconds() - m->start, &want)) {
+		/*
+		 * Between rounds, each arm's files as its build left them:
+		 * a change made and undone within a run is caught while it
+		 * stands. On a mismatch measuring stops; gate run's
+		 * workspace_verify then names the arm and the file (exit 3).
+		 */
+		if (a.round != round) {
+			round = a.round;
+			if (workspace_manifest_verify(w) < 0)
+				break;
+		}
 		rc = measure_to(r, m, want.i, want.total);
 		adaptive_look(&a, r, &want, rc == MEASURED);
 	}
@@ -120,7 +132,7 @@ static int decide(struct run_report *r, struct measuring *m,
  * (calibration, load). Returns the exit code.
  */
 int run_measure_all(struct run_report *r, struct plan *p,
-		    const struct workspace *w, const struct run_opts *o,
+		    struct workspace *w, const struct run_opts *o,
 		    struct suite_owned *own)
 {
 	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
@@ -141,7 +153,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	r->budget = p->budget;
 	plan_pairs(p, r);
 	if (!r->interrupted)
-		r->interrupted = decide(r, &m, p, o->quiet);
+		r->interrupted = decide(r, &m, p, w, o->quiet);
 	else
 		adaptive_finish(r);
 	r->measure_seconds = clock_seconds() - m.start;

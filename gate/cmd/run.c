@@ -315,6 +315,11 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 	r->confidence = p->confidence;
 	r->resamples = p->eff.resamples;
 	machine_read(&r->machine);
+	/* base's "writable" (a policy key): what a sealed sample may write
+	   beyond its arm */
+	w->writable = p->eff.writable;
+	r->isolation = workspace_isolation(w, r->isolation_buf,
+					   sizeof(r->isolation_buf));
 	if (workspace_layout(w, !o->no_env_pad, !o->no_scratch, r->seed,
 			     o->pin) < 0)
 		return WS_ERROR;

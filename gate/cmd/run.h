@@ -42,7 +42,7 @@ struct suite_owned;
  * the verdicts. Returns the exit code (128 + a signal when interrupted).
  */
 int run_measure_all(struct run_report *r, struct plan *p,
-		    const struct workspace *w, const struct run_opts *o,
+		    struct workspace *w, const struct run_opts *o,
 		    struct suite_owned *own);
 
 #endif
