@@ -1,8 +1,10 @@
 # gate — a performance-regression gate for pull requests.
 #   make            build build/gate
-#   make deps       install what is missing (ci/install-deps: the network)
-#   make check      build, run every test (needs ci/install-deps once; never
-#                   reaches the network: check-deps says what is missing)
+#   make deps       install what is missing (ci/install-deps: the network,
+#                   only for what is missing)
+#   make check      install what is missing, build, run every test (once
+#                   ci/install-deps has run, no network: nothing is missing)
+#   make check-deps say what is missing, install nothing
 #   make demo       install missing dependencies, build, run gate on an example
 #   make bench      measure gate itself (runner overhead, statistics speed,
 #                   and bench-scale's figures)
@@ -241,16 +243,16 @@ $(BUILD)/fuzz-%: $(OBJ)/tests/fuzz/fuzz-%.o $(BUILD)/libgate.a
 $(BUILD)/bench-%: $(OBJ)/bench/bench-%.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
-# make deps installs what is missing (apt-get, npm: the network); the test
-# runs (check, asan, memcheck) only check that it is there (check-deps),
-# so that no test run reaches the network
+# make deps installs only what is missing (apt-get, npm: the network), so
+# the README's make check sets a fresh machine up and, once it has, reaches
+# no network; make check-deps only says what is missing
 deps:
 	@ci/install-deps
 
 check-deps:
 	@ci/install-deps --offline
 
-check: check-deps
+check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
@@ -270,13 +272,13 @@ check-os-stub:
 	@$(MAKE) --no-print-directory BUILD=build/os-stub OS=stub \
 		GATE_OS_STUB=1 test
 
-asan: check-deps
+asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
 
 # make check under valgrind memcheck (unit tests and every gate the CLI
 # tests run; not the benchmarks gate spawns): no errors, no definite leaks
-memcheck: check-deps
+memcheck: deps
 	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
 		MEMCHECK=1 test
 
