@@ -79,8 +79,8 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/clock.o common/error.o common/seed.o common/file.o common/sha256.o \
-	common/tree.o
+COMMON_OBJ = common/clock.o common/error.o common/escape.o common/seed.o common/file.o common/sha256.o \
+	common/tree.o common/replace.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o

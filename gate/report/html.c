@@ -11,24 +11,18 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "common/replace.h"
 #include "common/banned.h"
 
 #define PLOT_W 640
 #define PLOT_H 220
 #define AXIS_H 82
 
+/* The one HTML escape (escape.h). */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
+	escape_put(out, ESCAPE_HTML, s);
 }
 
 static const char *vclass(enum verdict v)
@@ -451,20 +445,19 @@ void report_html(FILE *out, const struct run_report *r)
 
 int report_html_file(const char *path, const struct run_report *r)
 {
-	FILE *f;
-	int ret = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
 
-	if (!strcmp(path, "-")) {
-		report_html(stdout, r);
-		return fflush(stdout) ? error("cannot write the HTML report "
-					      "to stdout:") : 0;
-	}
-	if (!(f = fopen(path, "w")))
-		return error("cannot write the HTML report \"%s\":", path);
+	if (!f)
+		return error("cannot format the HTML report:");
 	report_html(f, r);
-	if (ferror(f))
-		ret = -1;
-	if (fclose(f) != 0 || ret < 0)
-		ret = error("cannot write the HTML report \"%s\":", path);
+	if (fclose(f) != 0) {
+		free(text);
+		return error("cannot format the HTML report:");
+	}
+	ret = file_replace(path, text, len, "the HTML report");
+	free(text);
 	return ret;
 }

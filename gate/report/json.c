@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/replace.h"
 #include "gate/format/format.h"
 #include "gate/suite.h"
 #include "common/banned.h"
@@ -581,28 +582,15 @@ int report_json(const char *path, const struct run_report *r)
 {
 	cJSON *root = build_json(r);
 	char *text = cJSON_Print(root);
-	FILE *f;
-	int ret = -1;
+	char *whole;
+	int ret;
 
 	cJSON_Delete(root);
 	if (!text)
 		return error("cannot format the JSON report: out of memory");
-	if (!strcmp(path, "-")) {
-		fputs(text, stdout);
-		fputc('\n', stdout);
-		ret = fflush(stdout) ? error("cannot write the JSON report "
-					     "to stdout:") : 0;
-	} else if (!(f = fopen(path, "w"))) {
-		ret = error("cannot write the JSON report \"%s\":", path);
-	} else {
-		fputs(text, f);
-		fputc('\n', f);
-		if (fclose(f) != 0)
-			ret = error("cannot write the JSON report \"%s\":",
-				    path);
-		else
-			ret = 0;
-	}
+	whole = xasprintf("%s\n", text);
 	free(text);
+	ret = file_replace(path, whole, strlen(whole), "the JSON report");
+	free(whole);
 	return ret;
 }

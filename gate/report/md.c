@@ -12,36 +12,14 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "common/replace.h"
 #include "common/banned.h"
 
-/* Text in a table cell or a line: '|' escaped, newlines flattened, HTML
- * special characters neutralised so a name cannot inject markup, and
- * "@user" and "#123" broken with a zero-width space so text from a
- * benchmark cannot mention people or link issues in a PR comment. */
+/* Text in a table cell or a line: the one Markdown escape (escape.h). */
 static void md_text(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '|': fputs("\\|", out); break;
-		case '\n': case '\r': fputc(' ', out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '@':
-			fputs(isalnum((unsigned char)s[1]) ? "@&#8203;" : "@",
-			      out);
-			break;
-		case '#':
-			fputs(s[1] >= '0' && s[1] <= '9' ? "#&#8203;" : "#",
-			      out);
-			break;
-		case '`': case '*': case '_': case '[': case ']': case '\\':
-			fputc('\\', out);
-			fputc(*s, out);
-			break;
-		default: fputc(*s, out);
-		}
-	}
+	escape_put(out, ESCAPE_MD, s);
 }
 
 static const char *icon(enum verdict v)
@@ -264,20 +242,12 @@ char *report_md_text(const struct run_report *r)
 
 int report_md_file(const char *path, const struct run_report *r)
 {
-	FILE *f;
-	int ret = 0;
+	char *text = report_md_text(r);
+	int ret;
 
-	if (!strcmp(path, "-")) {
-		report_md(stdout, r);
-		return fflush(stdout) ? error("cannot write the Markdown "
-					      "report to stdout:") : 0;
-	}
-	if (!(f = fopen(path, "w")))
-		return error("cannot write the Markdown report \"%s\":", path);
-	report_md(f, r);
-	if (ferror(f))
-		ret = -1;
-	if (fclose(f) != 0 || ret < 0)
-		ret = error("cannot write the Markdown report \"%s\":", path);
+	if (!text)
+		return -1;
+	ret = file_replace(path, text, strlen(text), "the Markdown report");
+	free(text);
 	return ret;
 }

@@ -143,12 +143,20 @@ const char *view_tick_label(double pct, char *buf, size_t size);
  * report_term, report_md and report_html (report.h) build the view and
  * call these.
  */
-void report_term_view(FILE *out, const struct report_view *v, int color);
+struct term_opts {
+	int color;	/* ANSI colours on the verdicts */
+	int width;	/* the terminal's columns (report_term_width) */
+	int verbose;	/* -v: every column, the evidence, the protocol */
+	int actions;	/* a GitHub Actions log: no line is a command */
+};
+void report_term_view(FILE *out, const struct report_view *v,
+		      const struct term_opts *o);
 /*
- * printf to a terminal with every control character of the result shown,
- * never obeyed: C0 bytes (newline included), DEL and U+0080..U+009F come
- * out as \xNN, so a case name or a stderr tail cannot clear the screen,
- * set the title or start a line of its own. The caller writes line ends.
+ * printf to a terminal through the one terminal escape (common/escape.h:
+ * ESCAPE_ACTIONS in GitHub Actions): no control character of the result
+ * is obeyed, so a case name or a stderr tail cannot clear the screen or
+ * set the title; a newline in it continues on an indented line (never a
+ * literal \x0a). The caller writes line ends.
  */
 void term_printf(FILE *out, const char *fmt, ...) PRINTF(2, 3);
 void report_md_view(FILE *out, const struct report_view *v);

@@ -368,7 +368,7 @@ static void (*const models[])(struct model *) = {
 
 /* Every printer's output of one model. */
 struct outputs {
-	char *term, *md, *html, *json, *annot, *progress;
+	char *term, *term_short, *term_wrapped, *md, *html, *json, *annot, *progress;
 };
 
 static char *slurp(const char *path)
@@ -389,6 +389,24 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The terminal's prose with its wrapped lines joined again ("\n    "
+ * continues a line), for checks on sentences. */
+static char *unwrap(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *d = out;
+
+	while (*s) {
+		if (!strncmp(s, "\n    ", 5) && s[5] != ' ') {
+			*d++ = ' ';
+			s += 5;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+	return out;
+}
+
 static void print_all(struct outputs *o, const struct run_report *r)
 {
 	struct publish_opts po = { NULL, NULL, NULL, 1 };
@@ -398,9 +416,17 @@ static void print_all(struct outputs *o, const struct run_report *r)
 	FILE *f;
 	int fd;
 
-	f = open_memstream(&o->term, &len);
+	/* at 80 columns, as the terminal report is read when its width is
+	 * unknown; the checks read the verbose one (every column, evidence
+	 * and protocol), the golden files hold both */
+	unsetenv("COLUMNS");
+	f = open_memstream(&o->term_short, &len);
 	report_term(f, r);
 	fclose(f);
+	f = open_memstream(&o->term_wrapped, &len);
+	report_term_verbose(f, r, 1);
+	fclose(f);
+	o->term = unwrap(o->term_wrapped);
 	f = open_memstream(&o->md, &len);
 	report_md(f, r);
 	fclose(f);
@@ -431,6 +457,8 @@ static void print_all(struct outputs *o, const struct run_report *r)
 static void free_all(struct outputs *o)
 {
 	free(o->term);
+	free(o->term_short);
+	free(o->term_wrapped);
 	free(o->md);
 	free(o->html);
 	free(o->json);
@@ -476,7 +504,8 @@ static void test_view__golden_files(void)
 		memset(&m, 0, sizeof(m));
 		models[i](&m);
 		print_all(&o, &m.r);
-		golden(m.name, "term", o.term);
+		golden(m.name, "term", o.term_short);
+		golden(m.name, "term-v", o.term_wrapped);
 		golden(m.name, "md", o.md);
 		golden(m.name, "html", o.html);
 		golden(m.name, "json", o.json);
