@@ -366,13 +366,21 @@ static cJSON *bench_json(const struct run_bench *b)
 	const struct bench_run *br = &b->run;
 	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
-	const struct bench_stats *primary = NULL;
+	const struct bench_stats *primary = NULL, *decider = NULL;
 	cJSON *o = cJSON_CreateObject(), *samples, *list;
 	size_t i;
 
 	for (i = 0; i < res->n && !primary; i++)
 		if (res->m[i].gating)
 			primary = &res->m[i];
+	/* the reason is the deciding metric's (the first gating one with
+	 * the benchmark's verdict), as every headline's: a fail in
+	 * instructions is not explained by wall time's pass */
+	for (i = 0; i < res->n && !decider; i++)
+		if (res->m[i].gating && res->m[i].verdict == res->verdict)
+			decider = &res->m[i];
+	if (!decider)
+		decider = primary;
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
 	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
@@ -381,8 +389,8 @@ static cJSON *bench_json(const struct run_bench *b)
 				verdict_name(res->verdict));
 	if (br->suite_name)
 		bench_suite_json(o, br, res);
-	if (primary && primary->reason)
-		cJSON_AddStringToObject(o, "reason", primary->reason);
+	if (decider && decider->reason)
+		cJSON_AddStringToObject(o, "reason", decider->reason);
 	for (i = 0; i < res->n; i++)
 		if (res->m[i].gating && res->m[i].accept) {
 			accept_json(o, &res->m[i]);

@@ -804,6 +804,11 @@ static void test_view__every_gating_metric_is_shown(void)
 	CHECK_CONTAINS(o.html, "exact: head counts +19.72% more than base");
 	CHECK_CONTAINS(o.term, "exact: head counts +19.72% more than base");
 	CHECK_CONTAINS(o.annot, "is slower by +19.72%25 in instructions");
+	/* the JSON's reason of the benchmark is the deciding metric's
+	 * (issue 26 item 8): instructions', not wall's pass */
+	line = line_with(o.json, "\"reason\":", NULL);
+	CHECK(line && strstr(line, "head counts +19.72% more"));
+	free(line);
 	/* wall's row keeps wall's own verdict */
 	line = line_with(o.md, "| encode | wall |", NULL);
 	CHECK(line && !strstr(line, "fail") && strstr(line, "pass"));
