@@ -334,6 +334,11 @@ static void bench_parity_json(cJSON *o, const struct bench_run *br)
 	cJSON_AddStringToObject(x, "head", p);
 	free(p);
 	cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
+	/* the figures of the sentences above, as data: a reader never
+	   parses gate's prose back */
+	cJSON_AddBoolToObject(x, "checked", br->suite_name || br->cfg->parity);
+	cJSON_AddNumberToObject(x, "base_samples", (double)br->nsamples[ARM_BASE]);
+	cJSON_AddNumberToObject(x, "head_samples", (double)br->nsamples[ARM_HEAD]);
 }
 
 /* Pair i (from 0): its order, the metric's values, time, RSS, values. */
