@@ -115,7 +115,7 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
-UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
+UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree common/test-escape common/test-replace \
 	stats/test-summary stats/test-tests stats/test-bootstrap \
 	stats/test-rank stats/test-unpaired \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \

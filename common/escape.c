@@ -34,7 +34,7 @@ static int actions_command(const char *p)
 }
 
 static void put_term(FILE *out, const char *s, const char *indent,
-		     int actions)
+		     int actions, int one_line)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int line_start = 1;
@@ -48,7 +48,10 @@ static void put_term(FILE *out, const char *s, const char *indent,
 			p++;
 		}
 		line_start = 0;
-		if (*p == '\n') {
+		if (*p == '\n' && one_line) {
+			len = 1;
+			fputs("\\x0a", out);
+		} else if (*p == '\n') {
 			len = 1;
 			fputc('\n', out);
 			fputs(indent ? indent : "", out);
@@ -163,8 +166,9 @@ void escape_put_indent(FILE *out, enum escape_medium m, const char *s,
 	if (!s)
 		s = "";
 	switch (m) {
-	case ESCAPE_TERM: put_term(out, s, indent, 0); break;
-	case ESCAPE_ACTIONS: put_term(out, s, indent, 1); break;
+	case ESCAPE_TERM: put_term(out, s, indent, 0, 0); break;
+	case ESCAPE_TERM_LINE: put_term(out, s, indent, 0, 1); break;
+	case ESCAPE_ACTIONS: put_term(out, s, indent, 1, 0); break;
 	case ESCAPE_MD: put_md(out, s); break;
 	case ESCAPE_HTML: put_html(out, s); break;
 	case ESCAPE_CSV: put_csv(out, s); break;

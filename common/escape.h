@@ -19,6 +19,12 @@ enum escape_medium {
 	 */
 	ESCAPE_TERM,
 	/*
+	 * A terminal, for text that must stay on one line (a name in a
+	 * table cell, a progress line): the terminal's rules, and a newline
+	 * shown as \x0a too.
+	 */
+	ESCAPE_TERM_LINE,
+	/*
 	 * A GitHub Actions log (a terminal too): the terminal's rules, and no
 	 * line of the text is a workflow command: "::" at a line's start
 	 * (after blanks) is written ": :", and "##[" anywhere "# #[".

@@ -204,7 +204,7 @@ struct table {
 
 static void set_cell(struct table *t, size_t i, enum col c, const char *raw)
 {
-	CELL(t, i, c) = escape_str(ESCAPE_TERM, raw);
+	CELL(t, i, c) = escape_str(ESCAPE_TERM_LINE, raw);
 }
 
 static void fill_row(struct table *t, size_t i, const struct view_row *row)
@@ -425,10 +425,12 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 static char *subject(const char *name, const struct term_opts *o,
 		     const char *after)
 {
-	char *cut = escape_term_cut(name, (size_t)o->width / 2), *s;
+	char *cut = escape_term_cut(name, (size_t)o->width / 2), *s, *one;
 
-	s = xasprintf("%s%s", cut, after);
+	one = escape_str(ESCAPE_TERM_LINE, cut);	/* a name: one line */
+	s = xasprintf("%s%s", one, after);
 	free(cut);
+	free(one);
 	return s;
 }
 

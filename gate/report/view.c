@@ -120,6 +120,23 @@ static void row_points(struct view_row *row, const struct bench_run *br,
 	row->npoints = k;
 }
 
+/* name, or a copy cut to VIEW_NAME_MAX bytes between UTF-8 characters
+ * and ending in "..." into *owned (the caller frees it). */
+static const char *bounded_name(const char *name, char **owned)
+{
+	size_t n = VIEW_NAME_MAX - 3;
+
+	*owned = NULL;
+	if (!name || strlen(name) <= VIEW_NAME_MAX)
+		return name;
+	while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	*owned = xmalloc(n + 4);
+	memcpy(*owned, name, n);
+	memcpy(*owned + n, "...", 4);
+	return *owned;
+}
+
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs)
 {
@@ -128,7 +145,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	int d = st->exact ? 2 : 1;
 
 	memset(row, 0, sizeof(*row));
-	row->bench = c->name;
+	row->bench = bounded_name(c->name, &row->bench_owned);
 	row->metric = view_metric_label(c, st->metric);
 	row->gating = st->gating;
 	row->verdict = st->verdict;
@@ -185,6 +202,8 @@ void view_row_release(struct view_row *row)
 	free(row->points);
 	row->points = NULL;
 	row->npoints = 0;
+	free(row->bench_owned);
+	row->bench_owned = NULL;
 }
 
 /* A placeholder row for a benchmark with nothing measured. */
@@ -192,7 +211,7 @@ static void empty_row(struct view_row *row, const struct bench_run *br,
 		      const char *word, enum verdict v)
 {
 	memset(row, 0, sizeof(*row));
-	row->bench = br->cfg->name;
+	row->bench = bounded_name(br->cfg->name, &row->bench_owned);
 	row->metric = "-";
 	row->gating = 1;
 	row->verdict = v;
@@ -291,7 +310,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	const struct bench_stats *st = &r->b[i].primary;
 	size_t k;
 
-	vb->name = br->cfg->name;
+	vb->name = bounded_name(br->cfg->name, &vb->name_owned);
 	vb->verdict = res->verdict;
 	vb->row = v->nrows;
 	vb->note = st->note;
@@ -391,7 +410,7 @@ static char *suite_line(const struct bench_run *br)
 static char *bench_line(const struct run_report *r, const struct bench_run *br)
 {
 	const struct bench_cfg *c = br->cfg;
-	char *s = xasprintf("%s: ", c->name), *t, buf[512], par[192];
+	char *s = xasprintf("%.*s: ", VIEW_NAME_MAX, c->name), *t, buf[512], par[192];
 	size_t k;
 
 	for (k = 0; k < c->nmetrics; k++) {
@@ -434,8 +453,8 @@ static char *artifacts_line(const struct bench_run *br)
 	if (!br->nartifacts)
 		return NULL;
 	if (br->identical)
-		return xasprintf("%s: artifacts: %zu file%s byte-identical in "
-				 "both arms: %s", br->cfg->name,
+		return xasprintf("%.*s: artifacts: %zu file%s byte-identical in "
+				 "both arms: %s", VIEW_NAME_MAX, br->cfg->name,
 				 br->nartifacts, br->nartifacts == 1 ? "" : "s",
 				 br->identical == 1 ? "passed, not measured" :
 				 "measured anyway (--measure-identical)");
@@ -454,10 +473,10 @@ static char *artifacts_line(const struct bench_run *br)
 				used += (size_t)n;
 		}
 	}
-	return xasprintf("%s: artifacts differ: %s%s (%zu of %zu file%s; "
+	return xasprintf("%.*s: artifacts differ: %s%s (%zu of %zu file%s; "
 			 "a build that embeds paths or timestamps differs "
 			 "every time, a reproducible one lets identical "
-			 "builds pass unmeasured)", br->cfg->name, list,
+			 "builds pass unmeasured)", VIEW_NAME_MAX, br->cfg->name, list,
 			 ndiff > 8 ? ", ..." : "", ndiff, br->nartifacts,
 			 br->nartifacts == 1 ? "" : "s");
 }
@@ -561,9 +580,9 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 				continue;
 			add_line(v, suite_line(br));
 		} else if (br->cfg->format != FORMAT_TIME) {
-			add_line(v, xasprintf("%s: suite (format %s), not "
+			add_line(v, xasprintf("%.*s: suite (format %s), not "
 					      "measured to the end",
-					      br->cfg->name,
+					      VIEW_NAME_MAX, br->cfg->name,
 					      format_name(br->cfg->format)));
 		} else {
 			char *art = artifacts_line(br);
@@ -638,9 +657,11 @@ void report_view_release(struct report_view *v)
 
 	for (i = 0; i < v->nrows; i++)
 		view_row_release(&v->rows[i]);
-	for (i = 0; i < v->nbenches; i++)
+	for (i = 0; i < v->nbenches; i++) {
 		for (k = 0; k < v->benches[i].nevidence; k++)
 			free(v->benches[i].evidence[k]);
+		free(v->benches[i].name_owned);
+	}
 	for (i = 0; i < v->nprotocol; i++)
 		free(v->protocol[i]);
 	for (i = 0; i < v->nwarnings; i++)

@@ -23,8 +23,14 @@ struct view_point {
 
 /* One benchmark x metric (or one placeholder row for a benchmark that was
  * not measured: an error, new or removed). */
+/* A name longer than this is cut in every printer (with "..."): a 10 MB
+ * case name made a 30 MB table. The JSON keeps it whole. */
+#define VIEW_NAME_MAX 256
+
 struct view_row {
-	const char *bench;	/* benchmark (or suite case) name */
+	const char *bench;	/* benchmark (or suite case) name, cut to
+				   VIEW_NAME_MAX bytes */
+	char *bench_owned;	/* the cut copy, when cut */
 	const char *metric;	/* metric name, "-" on a placeholder */
 	int first;		/* the first row of its benchmark */
 	int gating;		/* 0: informational, never decides */
@@ -65,7 +71,8 @@ struct view_row {
 
 /* One benchmark: its rows and the lines beside them. */
 struct view_bench {
-	const char *name;
+	const char *name;	/* cut as view_row.bench */
+	char *name_owned;
 	enum verdict verdict;	/* the worst of its gating metrics */
 	char word[16];		/* "pass", "fail", ..., "removed" */
 	size_t row, nrows;	/* its rows in view.rows */

@@ -18,6 +18,7 @@
 #include "gate/report/report.h"
 #include "gate/report/view.h"
 #include "gate/adaptive.h"
+#include "common/escape.h"
 #include "tests/harness.h"
 
 #define MAXB 4
@@ -1134,8 +1135,108 @@ static void test_view__ticks_cover_the_range(void)
 	}
 }
 
+/* Whether a line of text (after blanks) starts with prefix. */
+static int line_starts(const char *text, const char *prefix)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *q = p;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, prefix, strlen(prefix)))
+			return 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * Issue 27 item 1: one hostile name (ESC sequences that set the title and
+ * clear the screen, a newline and a forged "::error::" at a line's start,
+ * <script>, a spreadsheet formula, a mention) through every output of the
+ * report: the terminal (plain and in Actions), Markdown, HTML,
+ * annotations, progress lines, JSON, CSV. None obeys it; the JSON keeps it
+ * whole.
+ */
+static void test_view__hostile_name_in_every_output(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const char evil[] = "\x1b]0;pwned\x07\x1b[2J\n::error::owned\n"
+		"<script>alert(1)</script>=HYPERLINK(\"http://x\") @user #12";
+	struct model m;
+	struct outputs o = { 0 }, oa = { 0 };
+	char *csv;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "hostile");
+	add_bench(&m, evil, wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	unsetenv("GITHUB_ACTIONS");
+	print_all(&o, &m.r);
+	setenv("GITHUB_ACTIONS", "true", 1);
+	print_all(&oa, &m.r);
+	unsetenv("GITHUB_ACTIONS");
+	/* no output obeys an escape sequence */
+	CHECK(!strchr(o.term, 0x1b) && !strchr(o.term_short, 0x1b));
+	CHECK(!strchr(oa.term_short, 0x1b));
+	CHECK(!strchr(o.md, 0x1b) && !strchr(o.html, 0x1b));
+	CHECK(!strchr(o.annot, 0x1b) && !strchr(o.progress, 0x1b));
+	/* nothing the name holds starts a line of its own as a command */
+	CHECK(!line_starts(o.term_short, "::error::owned"));
+	CHECK(!line_starts(oa.term_short, "::error::owned"));
+	CHECK(!line_starts(oa.term, "::error::owned"));
+	CHECK(!line_starts(o.md, "::error::owned"));
+	CHECK(!line_starts(o.annot, "::error::owned"));
+	CHECK(!line_starts(o.progress, "::error::owned"));
+	/* no markup, no mention */
+	CHECK(!strstr(o.md, "<script") && !strstr(o.html, "<script"));
+	CHECK(!strstr(o.md, "@user"));
+	/* the JSON keeps the name whole (escaped by JSON's own rules) */
+	CHECK_CONTAINS(o.json, "\\u001b]0;pwned\\u0007\\u001b[2J\\n::error::owned");
+	/* a spreadsheet gets text, not a formula */
+	csv = escape_str(ESCAPE_CSV, "=HYPERLINK(\"http://x\")");
+	CHECK(csv && csv[0] == '"' && csv[1] == '\'');
+	free(csv);
+	free_all(&o);
+	free_all(&oa);
+	release(&m);
+}
+
+/* Issue 27: a 1 MB name is cut in every printer, whole in the JSON. */
+static void test_view__huge_name_is_bounded(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	size_t n = 1 << 20;
+	char *name = malloc(n + 1);
+	struct model m;
+	struct outputs o = { 0 };
+
+	memset(name, 'x', n);
+	name[n] = '\0';
+	memset(&m, 0, sizeof(m));
+	common(&m, "huge");
+	add_bench(&m, name, wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+	CHECK(strlen(o.term) < 64 * 1024 && strlen(o.term_short) < 16 * 1024);
+	CHECK(strlen(o.md) < 64 * 1024 && strlen(o.html) < 256 * 1024);
+	CHECK(strlen(o.annot) < 64 * 1024 && strlen(o.progress) < 64 * 1024);
+	CHECK(strlen(o.json) > n);
+	free_all(&o);
+	release(&m);
+	free(name);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__hostile_name_in_every_output),
+	TEST(test_view__huge_name_is_bounded),
 	TEST(test_view__json_loads_back_identically),
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),
