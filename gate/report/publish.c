@@ -41,10 +41,10 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 			msg = "";
 		switch (vb->verdict) {
 		case VERDICT_FAIL:
-			title = xasprintf("gate: %s is slower by %s%s%s",
-					  vb->name, row->change,
-					  vb->nrows > 1 ? " in " : "",
-					  vb->nrows > 1 ? row->metric : "");
+			/* in the metric's own words: "+1.5% more
+			   allocations", not "slower" */
+			title = xasprintf("gate: %s: %s %s", vb->name,
+					  row->change, row->worse);
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		case VERDICT_NOISY:
@@ -61,8 +61,8 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		case VERDICT_ACCEPTED:
-			title = xasprintf("gate: %s is slower by %s, as "
-					  "accepted", vb->name, row->change);
+			title = xasprintf("gate: %s: %s %s, as accepted",
+					  vb->name, row->change, row->worse);
 			ci_github_annotate(out, "notice", title, file, msg);
 			break;
 		default:

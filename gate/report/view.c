@@ -137,6 +137,41 @@ static const char *bounded_name(const char *name, char **owned)
 	return *owned;
 }
 
+/* What "worse" means for metric m of c, in the words a headline uses. */
+static void worse_words(char *buf, size_t size, const struct bench_cfg *c,
+			enum metric m)
+{
+	static const struct { enum metric m; const char *words; } kinds[] = {
+		{ METRIC_WALL, "slower" },
+		{ METRIC_CPU, "slower (CPU time)" },
+		{ METRIC_INSTRUCTIONS, "more instructions" },
+		{ METRIC_ALLOCS, "more allocations" },
+		{ METRIC_ALLOC_BYTES, "more bytes allocated" },
+		{ METRIC_FREES, "more frees" },
+		{ METRIC_MAX_RSS, "more memory (max RSS)" },
+		{ METRIC_MINOR_FAULTS, "more minor page faults" },
+		{ METRIC_MAJOR_FAULTS, "more major page faults" },
+		{ METRIC_CTX_SWITCHES, "more context switches" },
+	};
+	const char *unit = c->unit ? c->unit : metric_unit(m);
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].m == m) {
+			snprintf(buf, size, "%s", kinds[i].words);
+			return;
+		}
+	/* a suite's value: its time, a rate, or a counter by its label */
+	if (c->higher_better)
+		snprintf(buf, size, "lower throughput");
+	else if (m == METRIC_VALUE && unit && (!strcmp(unit, "s") ||
+		 !strcmp(unit, "ms") || !strcmp(unit, "us") ||
+		 !strcmp(unit, "ns")))
+		snprintf(buf, size, "slower");
+	else
+		snprintf(buf, size, "higher %s", view_metric_label(c, m));
+}
+
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs)
 {
@@ -155,6 +190,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	snprintf(row->floor_pct, sizeof(row->floor_pct), "%+.3g%%",
 		 st->floor * 100);
 	row->floor = st->floor;
+	worse_words(row->worse, sizeof(row->worse), c, st->metric);
 	if (br->error || !st->ratios || !st->n ||
 	    !isfinite(st->estimate) || st->verdict == VERDICT_NEW)
 		return;
@@ -216,6 +252,7 @@ static void empty_row(struct view_row *row, const struct bench_run *br,
 	row->gating = 1;
 	row->verdict = v;
 	snprintf(row->word, sizeof(row->word), "%s", word);
+	snprintf(row->worse, sizeof(row->worse), "slower");
 }
 
 /* 1 when the interval rows of r are not all at one level. */
@@ -607,6 +644,44 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 			      GATE_VERSION));
 }
 
+/*
+ * The geometric mean of the ratios each benchmark was decided on (its
+ * decisive row, oriented so > 1 is worse), over the measured ones: one
+ * figure across the suite, beside how many it covers.
+ */
+static void summary_build(struct report_view *v)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_row *row = &v->rows[v->benches[i].decisive];
+
+		if (!v->benches[i].has_change || !(row->estimate > 0) ||
+		    !isfinite(row->estimate))
+			continue;
+		sum += log(row->estimate);
+		n++;
+	}
+	v->ngeomean = n;
+	v->geomean = n ? exp(sum / (double)n) : NAN;
+	if (n)
+		pct(v->geomean_pct, sizeof(v->geomean_pct), v->geomean, 1);
+}
+
+/* GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID, when
+ * all three are set (in Actions), else NULL. */
+static char *run_url(void)
+{
+	const char *server = getenv("GITHUB_SERVER_URL");
+	const char *repo = getenv("GITHUB_REPOSITORY");
+	const char *id = getenv("GITHUB_RUN_ID");
+
+	if (!server || !*server || !repo || !*repo || !id || !*id)
+		return NULL;
+	return xasprintf("%s/%s/actions/runs/%s", server, repo, id);
+}
+
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
 	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
@@ -649,6 +724,8 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		snprintf(v->bounds, sizeof(v->bounds), "one-sided %.4g%% "
 			 "bounds", level * 100);
 	protocol_build(v, r);
+	summary_build(v);
+	v->run_url = run_url();
 }
 
 void report_view_release(struct report_view *v)
@@ -667,6 +744,7 @@ void report_view_release(struct report_view *v)
 	for (i = 0; i < v->nwarnings; i++)
 		free(v->warnings[i]);
 	free(v->warnings);
+	free(v->run_url);
 	free(v->rows);
 	free(v->benches);
 	memset(v, 0, sizeof(*v));

@@ -62,6 +62,9 @@ struct view_row {
 				   "exact signed-rank (one-sided bounds)",
 				   "exact" (counts), ... with why when it is
 				   not the configured one */
+	char worse[48];		/* what worse means for this metric, for
+				   headlines: "slower", "more allocations",
+				   "lower throughput", "higher B/op" */
 	const char *reason;	/* why this verdict, or NULL */
 	struct view_point *points;	/* owned */
 	size_t npoints;
@@ -112,6 +115,14 @@ struct report_view {
 	char **warnings;	/* policy differences and trailers naming
 				   nothing: warning annotations (owned) */
 	size_t nwarnings;
+	double geomean;		/* geometric mean of the decisive rows'
+				   ratios over ngeomean benchmarks (NAN
+				   when none was measured) */
+	size_t ngeomean;
+	char geomean_pct[24];	/* "+1.2%", "" when none */
+	char *run_url;		/* in GitHub Actions: the run's page, where
+				   the HTML report is an artifact (owned),
+				   else NULL */
 };
 
 /* Fill v from r (v's previous contents are not freed). Free with

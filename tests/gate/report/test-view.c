@@ -752,7 +752,7 @@ static void check_headlines(const struct model *m, const struct outputs *o)
 			line = line_with(o->annot, "::error", NULL);
 			CHECK(line != NULL);
 			free(line);
-			snprintf(key, sizeof(key), "is slower by %.*s%%25",
+			snprintf(key, sizeof(key), "%%3A %.*s%%25 ",
 				 (int)strlen(want) - 1, want);
 			CHECK_CONTAINS(o->annot, key);
 		}
@@ -804,7 +804,10 @@ static void test_view__every_gating_metric_is_shown(void)
 		       "+19.72% more than base");
 	CHECK_CONTAINS(o.html, "exact: head counts +19.72% more than base");
 	CHECK_CONTAINS(o.term, "exact: head counts +19.72% more than base");
-	CHECK_CONTAINS(o.annot, "is slower by +19.72%25 in instructions");
+	/* in the metric's own words, not "slower" (issue 26 item 3) */
+	CHECK_CONTAINS(o.annot, "encode%3A +19.72%25 more instructions");
+	CHECK_CONTAINS(o.md, "**encode** +19.72% more instructions");
+	CHECK(!strstr(o.annot, "slower") && !strstr(o.md, "slower"));
 	/* the JSON's reason of the benchmark is the deciding metric's
 	 * (issue 26 item 8): instructions', not wall's pass */
 	line = line_with(o.json, "\"reason\":", NULL);
@@ -1233,8 +1236,50 @@ static void test_view__huge_name_is_bounded(void)
 	free(name);
 }
 
+/*
+ * Issue 26 item 3: the Markdown puts what needs attention first (a fail
+ * declared between two passes), folds the passes in <details>, has a
+ * summary row (geometric mean over the measured benchmarks) and, in
+ * Actions, a link to the run whose artifacts hold the HTML report.
+ */
+static void test_view__markdown_order_and_folding(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+	const char *fail_row, *pass_row, *details;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "order");
+	add_bench(&m, "alpha", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, same, 0.1, 12);
+	add_bench(&m, "beta", wall, 1);
+	set_pairs(&m.run[1], METRIC_WALL, slower, 0.1, 12);
+	add_bench(&m, "gamma", wall, 1);
+	set_pairs(&m.run[2], METRIC_WALL, same, 0.1, 12);
+	decide(&m);
+	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
+	setenv("GITHUB_REPOSITORY", "o/r", 1);
+	setenv("GITHUB_RUN_ID", "42", 1);
+	print_all(&o, &m.r);
+	unsetenv("GITHUB_SERVER_URL");
+	unsetenv("GITHUB_REPOSITORY");
+	unsetenv("GITHUB_RUN_ID");
+	fail_row = strstr(o.md, "| beta |");
+	pass_row = strstr(o.md, "| alpha |");
+	details = strstr(o.md, "<details><summary>2 passing benchmarks");
+	CHECK(fail_row && pass_row && details);
+	CHECK(fail_row < details && details < pass_row);
+	CHECK(strstr(o.md, "| gamma |") > details);
+	CHECK_CONTAINS(o.md, "(over 3 measured)");
+	CHECK_CONTAINS(o.md, "(https://github.com/o/r/actions/runs/42)");
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__markdown_order_and_folding),
 	TEST(test_view__hostile_name_in_every_output),
 	TEST(test_view__huge_name_is_bounded),
 	TEST(test_view__json_loads_back_identically),
