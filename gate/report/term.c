@@ -384,6 +384,15 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 	const char *lead = pre;
 	size_t room, used, wl;
 
+	if (!o->wrap) {
+		put(out, o, pre);
+		escape_put_indent(out, o->actions ? ESCAPE_ACTIONS :
+				  ESCAPE_TERM, text, indent);
+		fputc('\n', out);
+		free(esc);
+		free(pre);
+		return;
+	}
 	for (line = strtok_r(esc, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *word, *wsave = NULL;
@@ -421,14 +430,16 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 	free(pre);
 }
 
-/* A benchmark's name as a reason's subject: cut to half the width. */
+/* A benchmark's name as a reason's subject, on one line: whole in a log
+ * (bounded by the view), cut to half the width when wrapping. */
 static char *subject(const char *name, const struct term_opts *o,
 		     const char *after)
 {
-	char *cut = escape_term_cut(name, (size_t)o->width / 2), *s, *one;
+	char *one = escape_str(ESCAPE_TERM_LINE, name), *cut, *s;
 
-	one = escape_str(ESCAPE_TERM_LINE, cut);	/* a name: one line */
-	s = xasprintf("%s%s", one, after);
+	cut = o->wrap ? escape_term_cut(one, (size_t)o->width / 2) :
+		xstrdup(one);
+	s = xasprintf("%s%s", cut, after);
 	free(cut);
 	free(one);
 	return s;
@@ -565,10 +576,12 @@ void report_term_view(FILE *out, const struct report_view *v,
 void report_term_verbose(FILE *out, const struct run_report *r, int verbose)
 {
 	struct report_view v;
+	const char *columns = getenv("COLUMNS");
 	struct term_opts o = { r->color, report_term_width(out), verbose,
-			       ci_github_active() };
+			       ci_github_active(), 0 };
 	char token[40];
 
+	o.wrap = isatty(fileno(out)) || (columns && *columns);
 	report_view_build(&v, r);
 	/* in Actions the report quotes untrusted text: no command in it */
 	if (o.actions)

@@ -166,6 +166,10 @@ struct term_opts {
 	int width;	/* the terminal's columns (report_term_width) */
 	int verbose;	/* -v: every column, the evidence, the protocol */
 	int actions;	/* a GitHub Actions log: no line is a command */
+	int wrap;	/* prose wrapped to width: on a terminal or with
+			   $COLUMNS set; a log (a pipe, a file) keeps each
+			   reason on one line, for its reader to wrap and
+			   for grep */
 };
 void report_term_view(FILE *out, const struct report_view *v,
 		      const struct term_opts *o);

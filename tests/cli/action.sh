@@ -78,7 +78,7 @@ run_step "$P" 0
 check_outputs pass 0
 
 F=$SCRATCH/fail
-fixture "$F" 0.01 0.08
+fixture "$F" 0.01 0.2
 run_step "$F" 1
 check_outputs fail 1
 expect_in "$OUT" "::error"

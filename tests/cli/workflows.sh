@@ -32,7 +32,7 @@ for f in "$root"/examples/workflows/*.yml; do
 	expect_not_in "$f" "gate@main"
 done
 for f in pr-check required-status advisory sharded; do
-	expect_not_in "$root/examples/workflows/$f.yml" "write"
+	expect_not_in "$root/examples/workflows/$f.yml" ": write"
 	expect_not_in "$root/examples/workflows/$f.yml" "gh pr comment"
 done
 expect_in "$root/examples/workflows/comment.yml" "workflow_run:"
