@@ -44,7 +44,8 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:8px 0 16px}"
 	"th,td{padding:4px 10px;border-bottom:1px solid #d1d9e0;"
 	"text-align:left}td.n{text-align:right;font-variant-numeric:"
-	"tabular-nums}th{background:#f6f8fa}"
+	"tabular-nums;white-space:nowrap}th{background:#f6f8fa}"
+	".wide{overflow-x:auto}"
 	"section{border-top:1px solid #d1d9e0;margin-top:20px}"
 	".why{margin:4px 0 8px}svg{display:block;margin:6px 0}"
 	"svg text{font:12px system-ui,sans-serif;fill:#59636e}"
@@ -299,6 +300,8 @@ static void summary_table(FILE *out, const struct report_view *v)
 {
 	size_t i;
 
+	/* a table wider than the page scrolls; a number never wraps */
+	fputs("<div class=\"wide\">", out);
 	fputs("<table class=\"summary\"><tr><th>benchmark</th><th>metric</th>"
 	      "<th>base</th><th>head</th>", out);
 	if (v->throughput)
@@ -340,7 +343,7 @@ static void summary_table(FILE *out, const struct report_view *v)
 		badge(out, row->verdict, row->word);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 static void bench_section(FILE *out, const struct report_view *v,
@@ -377,6 +380,11 @@ static void bench_section(FILE *out, const struct report_view *v,
 		if (row->reason) {
 			fputs("<p class=\"why\">", out);
 			esc(out, row->reason);
+			fputs("</p>\n", out);
+		}
+		if (*row->direction) {
+			fputs("<p class=\"note\">note: ", out);
+			esc(out, row->direction);
 			fputs("</p>\n", out);
 		}
 		if (!row->measured || !row->npoints)

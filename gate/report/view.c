@@ -172,6 +172,31 @@ static void worse_words(char *buf, size_t size, const struct bench_cfg *c,
 		snprintf(buf, size, "higher %s", view_metric_label(c, m));
 }
 
+/*
+ * The change is the paired estimate (of the per-pair ratios), the medians
+ * each arm's own: they can point different ways, and a reader seeing
+ * "-3%" beside a head median above base's deserves the one line why.
+ */
+static void direction_note(struct view_row *row, const struct bench_cfg *c,
+			   const struct bench_stats *st)
+{
+	double med;
+
+	if (!(st->base_median > 0) || !(st->head_median > 0) ||
+	    !isfinite(st->base_median) || !isfinite(st->head_median))
+		return;
+	/* oriented as the estimate: > 1 is worse */
+	med = c->higher_better ? st->base_median / st->head_median :
+	      st->head_median / st->base_median;
+	if ((med - 1) * (st->estimate - 1) >= 0 || fabs(med - 1) < 1e-3 ||
+	    fabs(st->estimate - 1) < 1e-3)
+		return;
+	snprintf(row->direction, sizeof(row->direction), "the change is the "
+		 "estimate of the pairs' ratios; the arms' own medians (%s, "
+		 "%s) point the other way, as they can when the pairs' "
+		 "conditions vary", row->base, row->head);
+}
+
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs)
 {
@@ -230,6 +255,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
 		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 	view_method(st, c, row->method, sizeof(row->method));
+	direction_note(row, c, st);
 	row_points(row, br, st);
 }
 

@@ -65,6 +65,9 @@ struct view_row {
 	char worse[48];		/* what worse means for this metric, for
 				   headlines: "slower", "more allocations",
 				   "lower throughput", "higher B/op" */
+	char direction[256];	/* when the arms' medians move the other
+				   way from the change: why both stand;
+				   "" otherwise */
 	const char *reason;	/* why this verdict, or NULL */
 	struct view_point *points;	/* owned */
 	size_t npoints;

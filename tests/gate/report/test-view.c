@@ -1276,8 +1276,47 @@ static void test_view__markdown_order_and_folding(void)
 	release(&m);
 }
 
+/*
+ * Issue 26 item 4: where the change (the pairs' estimate) and the arms'
+ * medians point different ways, the row says why in one line (the HTML
+ * shows it); where they agree it says nothing.
+ */
+static void test_view__direction_note_when_medians_disagree(void)
+{
+	struct bench_cfg c;
+	struct bench_run br;
+	struct bench_stats st;
+	struct view_row row;
+	double ratio = 1.05;
+
+	memset(&c, 0, sizeof(c));
+	memset(&br, 0, sizeof(br));
+	memset(&st, 0, sizeof(st));
+	c.name = "dir";
+	c.metric = METRIC_WALL;
+	br.cfg = &c;
+	st.metric = METRIC_WALL;
+	st.gating = 1;
+	st.ratios = &ratio;
+	st.n = 1;
+	st.estimate = 1.05;
+	st.low = 1.01;
+	st.high = 1.09;
+	st.level = 0.975;
+	st.base_median = 0.100;
+	st.head_median = 0.095;	/* head's median lower, the change +5% */
+	view_row_build(&row, &br, &st, 0);
+	CHECK(strstr(row.direction, "point the other way") != NULL);
+	view_row_release(&row);
+	st.head_median = 0.104;	/* both up: nothing to say */
+	view_row_build(&row, &br, &st, 0);
+	CHECK(row.direction[0] == '\0');
+	view_row_release(&row);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__direction_note_when_medians_disagree),
 	TEST(test_view__markdown_order_and_folding),
 	TEST(test_view__hostile_name_in_every_output),
 	TEST(test_view__huge_name_is_bounded),
