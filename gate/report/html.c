@@ -101,6 +101,9 @@ static void range(double *lo, double *hi, const struct view_row *row)
 		a /= 1.01;
 		b *= 1.01;
 	}
+	/* room below "no change" for a tick there too */
+	a = fmin(a, 1 / (1 + 0.4 * (b - 1)));
+	b = fmax(b, 1 + 0.5 * (1 / a - 1));
 	*lo = a / pow(b / a, 0.06);
 	*hi = b * pow(b / a, 0.06);
 }

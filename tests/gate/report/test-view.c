@@ -1087,6 +1087,13 @@ static void test_view__html_ticks_are_round(void)
 			}
 			plots++;
 			CHECK(n >= 3);
+			/* ticks on both sides of "no change" (issue 26) */
+			if (n >= 2 && !(t[0] < 0 && t[n - 1] > 0)) {
+				fprintf(stderr, "%s: ticks %g .. %g do not "
+					"straddle no change\n", m.name, t[0],
+					t[n - 1]);
+				harness_failed_checks++;
+			}
 			if (n < 2)
 				continue;
 			step = t[1] - t[0];
