@@ -152,13 +152,43 @@ static void labels(FILE *out, double x, const struct axis *y,
 			"%s</text>\n", x, pos[i], fill[i], text[i]);
 }
 
-/* Ticks at round percentages: pos(ratio) gives a tick's pixel. */
+/* The largest round percentage (1, 2 or 5 x 10^k) of m's sign within
+ * |m|, or 0. */
+static double round_within(double m)
+{
+	static const double mult[] = { 1, 2, 5 };
+	double a = fabs(m), p, best = 0;
+	int k;
+
+	if (!(a >= 1) || !isfinite(a))
+		return 0;
+	p = pow(10, floor(log10(a)));
+	for (k = 0; k < 3; k++)
+		if (mult[k] * p <= a)
+			best = mult[k] * p;
+	return m < 0 ? -best : best;
+}
+
+/*
+ * Ticks at round percentages: pos(ratio) gives a tick's pixel. A log axis
+ * of a large change has round steps (+100%) too wide for the side of "no
+ * change" it barely reaches (down to -67%): that side gets one round tick
+ * of its own (-50%), so each plot has a tick on each side.
+ */
 static void ticks(FILE *out, const struct axis *a, int vertical, double at)
 {
-	double pct[8];
+	double pct[8], extra;
 	char label[32];
-	size_t k, n = view_ticks(a->lo, a->hi, pct, 6);
+	size_t k, n = view_ticks(a->lo, a->hi, pct, 6), neg = 0, pos = 0;
 
+	for (k = 0; k < n; k++) {
+		neg += pct[k] < 0;
+		pos += pct[k] > 0;
+	}
+	if (!neg && n < 8 && (extra = round_within((a->lo - 1) * 90)) < 0)
+		pct[n++] = extra;
+	if (!pos && n < 8 && (extra = round_within((a->hi - 1) * 90)) > 0)
+		pct[n++] = extra;
 	for (k = 0; k < n; k++) {
 		double p = ax(a, 1 + pct[k] / 100);
 

@@ -1087,26 +1087,43 @@ static void test_view__html_ticks_are_round(void)
 			}
 			plots++;
 			CHECK(n >= 3);
-			/* ticks on both sides of "no change" (issue 26) */
-			if (n >= 2 && !(t[0] < 0 && t[n - 1] > 0)) {
-				fprintf(stderr, "%s: ticks %g .. %g do not "
-					"straddle no change\n", m.name, t[0],
-					t[n - 1]);
-				harness_failed_checks++;
-			}
 			if (n < 2)
 				continue;
+			/* ticks on both sides of "no change" (issue 26) */
+			{
+				double lo = t[0], hi = t[0];
+
+				for (k = 1; k < n; k++) {
+					lo = fmin(lo, t[k]);
+					hi = fmax(hi, t[k]);
+				}
+				if (!(lo < 0 && hi > 0)) {
+					fprintf(stderr, "%s: ticks %g .. %g do "
+						"not straddle no change\n",
+						m.name, lo, hi);
+					harness_failed_checks++;
+				}
+			}
+			/* the regular ticks (the first ones, 0 among them)
+			   are a round step apart; a side the step skipped
+			   has one round tick of its own, after them */
 			step = t[1] - t[0];
 			if (!round_step(step)) {
 				fprintf(stderr, "%s: tick step %g is not "
 					"round\n", m.name, step);
 				harness_failed_checks++;
 			}
-			for (k = 0; k < n; k++) {
+			for (k = 1; k < n; k++) {
+				/* the extra tick: last, alone on its side */
+				if (k == n - 1 && n > 2 &&
+				    fabs(t[k] - t[k - 1] - step) > 1e-6 &&
+				    (t[k] > 0) != (t[k - 1] > 0 || t[0] > 0)) {
+					CHECK(round_step(fabs(t[k])));
+					break;
+				}
+				CHECK_NEAR(t[k] - t[k - 1], step, 1e-6);
 				CHECK_NEAR(t[k] / step, round(t[k] / step),
 					   1e-6);
-				if (k)
-					CHECK_NEAR(t[k] - t[k - 1], step, 1e-6);
 			}
 		}
 		CHECK(!strstr(o.html, "class=\"pair\"") || plots >= 2);
@@ -1321,8 +1338,47 @@ static void test_view__direction_note_when_medians_disagree(void)
 	view_row_release(&row);
 }
 
+/* A 10x regression: round steps of +100% skip the side below no change;
+ * it gets a round tick of its own (the browser test found it). */
+static void test_view__big_change_has_ticks_on_both_sides(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	double ten[12];
+	struct model m;
+	struct outputs o = { 0 };
+	const char *svg;
+	size_t i, axes = 0;
+
+	for (i = 0; i < 12; i++)
+		ten[i] = 10 * slower[i];
+	memset(&m, 0, sizeof(m));
+	common(&m, "tenfold");
+	add_bench(&m, "big", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, ten, 0.02, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+	for (svg = strstr(o.html, "<svg"); svg; svg = strstr(svg + 1, "<svg")) {
+		const char *end = strstr(svg, "</svg>"), *s;
+		int neg = 0, pos = 0;
+
+		for (s = strstr(svg, "class=\"tick\""); s && s < end;
+		     s = strstr(s + 1, "class=\"tick\"")) {
+			const char *gt = strchr(s, '>');
+
+			neg |= gt[1] == '-';
+			pos |= gt[1] == '+';
+		}
+		axes++;
+		CHECK(neg && pos);
+	}
+	CHECK(axes >= 2);
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__big_change_has_ticks_on_both_sides),
 	TEST(test_view__direction_note_when_medians_disagree),
 	TEST(test_view__markdown_order_and_folding),
 	TEST(test_view__hostile_name_in_every_output),
