@@ -173,13 +173,15 @@ static double round_within(double m)
  * Ticks at round percentages: pos(ratio) gives a tick's pixel. A log axis
  * of a large change has round steps (+100%) too wide for the side of "no
  * change" it barely reaches (down to -67%): that side gets one round tick
- * of its own (-50%), so each plot has a tick on each side.
+ * of its own (-50%), so each plot has a tick on each side. Labels never
+ * overlap: one too close to the previous is left out.
  */
 static void ticks(FILE *out, const struct axis *a, int vertical, double at)
 {
-	double pct[8], extra;
+	double pct[8], extra, last = 0;
 	char label[32];
 	size_t k, n = view_ticks(a->lo, a->hi, pct, 6), neg = 0, pos = 0;
+	size_t last_len = 0;
 
 	for (k = 0; k < n; k++) {
 		neg += pct[k] < 0;
@@ -189,10 +191,28 @@ static void ticks(FILE *out, const struct axis *a, int vertical, double at)
 		pct[n++] = extra;
 	if (!pos && n < 8 && (extra = round_within((a->hi - 1) * 90)) > 0)
 		pct[n++] = extra;
+	for (k = 1; k < n; k++) {	/* along the axis */
+		size_t j;
+
+		for (j = k; j > 0 && pct[j - 1] > pct[j]; j--) {
+			extra = pct[j];
+			pct[j] = pct[j - 1];
+			pct[j - 1] = extra;
+		}
+	}
 	for (k = 0; k < n; k++) {
 		double p = ax(a, 1 + pct[k] / 100);
+		size_t len;
 
 		view_tick_label(pct[k], label, sizeof(label));
+		/* a label that would touch the one before it is left out
+		   (a log axis crowds its high end: "+300%+400%") */
+		len = strlen(label);
+		if (k && fabs(p - last) < (vertical ? 14.0 :
+		    4.2 * (double)(len + last_len) + 10))
+			continue;
+		last = p;
+		last_len = len;
 		if (vertical)
 			fprintf(out, "<text class=\"tick\" x=\"%.1f\" "
 				"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",

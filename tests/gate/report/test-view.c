@@ -1104,26 +1104,30 @@ static void test_view__html_ticks_are_round(void)
 					harness_failed_checks++;
 				}
 			}
-			/* the regular ticks (the first ones, 0 among them)
-			   are a round step apart; a side the step skipped
-			   has one round tick of its own, after them */
-			step = t[1] - t[0];
-			if (!round_step(step)) {
-				fprintf(stderr, "%s: tick step %g is not "
-					"round\n", m.name, step);
-				harness_failed_checks++;
-			}
-			for (k = 1; k < n; k++) {
-				/* the extra tick: last, alone on its side */
-				if (k == n - 1 && n > 2 &&
-				    fabs(t[k] - t[k - 1] - step) > 1e-6 &&
-				    (t[k] > 0) != (t[k - 1] > 0 || t[0] > 0)) {
-					CHECK(round_step(fabs(t[k])));
-					break;
+			/* in order along the axis; each side's ticks are
+			   multiples of a round step (labels too close to
+			   the one before are left out, and a side the step
+			   skipped has one round tick of its own) */
+			for (k = 1; k < n; k++)
+				CHECK(t[k] > t[k - 1]);
+			for (k = 0; k < n; k++) {
+				double unit = 0;
+				size_t j;
+
+				for (j = 0; j < n; j++)	/* its side's smallest */
+					if (t[j] * t[k] > 0 &&
+					    (!unit || fabs(t[j]) < unit))
+						unit = fabs(t[j]);
+				if (t[k] == 0)
+					continue;
+				step = unit;
+				if (!round_step(step)) {
+					fprintf(stderr, "%s: tick %g is not "
+						"round\n", m.name, step);
+					harness_failed_checks++;
 				}
-				CHECK_NEAR(t[k] - t[k - 1], step, 1e-6);
-				CHECK_NEAR(t[k] / step, round(t[k] / step),
-					   1e-6);
+				CHECK_NEAR(fabs(t[k]) / step,
+					   round(fabs(t[k]) / step), 1e-6);
 			}
 		}
 		CHECK(!strstr(o.html, "class=\"pair\"") || plots >= 2);
@@ -1370,6 +1374,23 @@ static void test_view__big_change_has_ticks_on_both_sides(void)
 		}
 		axes++;
 		CHECK(neg && pos);
+		/* on the horizontal axis, no label touches the next one */
+		if (!strncmp(svg, "<svg class=\"axis\"", 17)) {
+			double x, px = -1e9;
+			size_t len, plen = 0;
+
+			for (s = strstr(svg, "<text class=\"tick\" x=\"");
+			     s && s < end;
+			     s = strstr(s + 1, "<text class=\"tick\" x=\"")) {
+				const char *gt = strchr(s, '>');
+
+				CHECK(sscanf(s + 22, "%lf", &x) == 1);
+				len = (size_t)(strchr(gt, '<') - gt - 1);
+				CHECK(x - px >= 4.2 * (double)(len + plen) + 10);
+				px = x;
+				plen = len;
+			}
+		}
 	}
 	CHECK(axes >= 2);
 	free_all(&o);
