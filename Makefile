@@ -94,8 +94,8 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
-COMMON_OBJ = common/clock.o common/error.o common/seed.o common/file.o common/sha256.o \
-	common/tree.o common/number.o
+COMMON_OBJ = common/clock.o common/error.o common/escape.o common/seed.o common/file.o common/sha256.o \
+	common/tree.o common/number.o common/replace.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o
@@ -131,7 +131,7 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
 UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
-	common/test-number common/test-error \
+	common/test-number common/test-error common/test-escape common/test-replace \
 	stats/test-summary stats/test-tests stats/test-bootstrap \
 	stats/test-rank stats/test-unpaired \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \

@@ -66,6 +66,11 @@ const struct bench_stats *history_figures(const struct run_bench *b)
 	return b->primary.n ? &b->primary : NULL;
 }
 
+int history_identical(const struct run_bench *b)
+{
+	return b->run.identical == 1 && !b->primary.n;
+}
+
 size_t history_head_values(const struct run_bench *b, double *out)
 {
 	size_t i, n = 0;
@@ -114,13 +119,18 @@ static int record_load(struct history_step *fresh, const cJSON *rec,
 	return ret;
 }
 
-/* The newest record for label among note's lines into st. 1 if found. */
-static int pick(struct history_step *st, const char *note, const char *label,
-		const char *commit)
+/*
+ * The newest record for label among note's lines into st, the ones it
+ * supersedes appended to h->older; what is not a record counted in h. 1 if
+ * found.
+ */
+static int pick(struct history *h, struct history_step *st, const char *note,
+		const char *label, const char *commit)
 {
 	const char *p = note, *nl;
 	int found = 0;
 
+	st->older = h->nolder;
 	while (*p) {
 		cJSON *rec, *lab;
 		size_t len;
@@ -129,21 +139,37 @@ static int pick(struct history_step *st, const char *note, const char *label,
 		len = nl ? (size_t)(nl - p) : strlen(p);
 		rec = cJSON_ParseWithLength(p, len);
 		p += len + (nl != NULL);
-		if (!rec)
-			continue;	/* not ours: a note someone else wrote */
+		if (!rec || !cJSON_GetObjectItemCaseSensitive(rec,
+							      "gate_record")) {
+			/* not ours: a note someone else wrote, or garbage */
+			h->not_records += len > 0;
+			cJSON_Delete(rec);
+			continue;
+		}
 		lab = cJSON_GetObjectItemCaseSensitive(rec, "label");
-		if (cJSON_IsString(lab) && !strcmp(lab->valuestring, label) &&
-		    cJSON_GetObjectItemCaseSensitive(rec, "gate_record")) {
+		if (cJSON_IsString(lab) && !strcmp(lab->valuestring, label)) {
 			struct history_step fresh;
 
 			memset(&fresh, 0, sizeof(fresh));
 			if (record_load(&fresh, rec, label, commit) == 0) {
 				size_t runs = st->runs;
 
-				step_release(st);
+				if (found) {	/* superseded: kept for export */
+					memcpy(st->commit, commit,
+					       REPO_HEXSZ + 1);
+					h->older = xrealloc(h->older,
+						(h->nolder + 1) *
+						sizeof(*h->older));
+					h->older[h->nolder++] = *st;
+					st->nolder++;
+				}
+				fresh.older = st->older;
+				fresh.nolder = st->nolder;
 				*st = fresh;
 				st->runs = runs + 1;
 				found = 1;
+			} else {
+				h->unreadable++;
 			}
 		}
 		cJSON_Delete(rec);
@@ -199,7 +225,7 @@ int history_load(struct history *h, struct repo *r, const char *range,
 		if (!note)
 			continue;
 		memset(&st, 0, sizeof(st));
-		if (pick(&st, note, label, list[i])) {
+		if (pick(h, &st, note, label, list[i])) {
 			memcpy(st.commit, list[i], REPO_HEXSZ + 1);
 			if (repo_commit_info(r, list[i], &st.subject, &author,
 					     NULL) < 0) {
@@ -240,7 +266,10 @@ void history_release(struct history *h)
 
 	for (i = 0; i < h->n; i++)
 		step_release(&h->s[i]);
+	for (i = 0; i < h->nolder; i++)
+		step_release(&h->older[i]);
 	free(h->s);
+	free(h->older);
 	free(h->label);
 	memset(h, 0, sizeof(*h));
 }

@@ -26,6 +26,9 @@ struct history_step {
 	char *recorded_at;
 	struct run_report report;	/* the record's report, loaded */
 	size_t runs;		/* records for the label on this commit */
+	size_t older, nolder;	/* the other records of the commit (the
+				   ones this one superseded), oldest first:
+				   history.older[older .. older + nolder) */
 };
 
 struct history {
@@ -33,6 +36,14 @@ struct history {
 	size_t n;
 	char *label;
 	size_t walked;		/* commits walked, recorded or not */
+	/* every record, not only each commit's newest: gate export keeps
+	   them all (owned; see history_step.older) */
+	struct history_step *older;
+	size_t nolder;
+	/* what the notes held that is not a readable record: lines that
+	   are not a gate record (not JSON, or no "gate_record"), and records
+	   of the label the loader refused (each warned about) */
+	size_t not_records, unreadable;
 };
 
 /* The label when --label is not given: "$RUNNER_OS-$RUNNER_ARCH" in
@@ -65,8 +76,12 @@ const char *history_unit(const struct run_bench *b);
 const char *history_metric(const struct history_step *st,
 			   const struct run_bench *b);
 /* Its ratio, interval and head's median: the primary metric's figures
-   when the run compared it, else NULL. */
+   when the run compared it, else NULL (an identical build: see
+   history_identical). */
 const struct bench_stats *history_figures(const struct run_bench *b);
+/* 1 when the benchmark passed unmeasured as an identical build (every
+   artifact byte-identical in both arms): no change, by construction. */
+int history_identical(const struct run_bench *b);
 /* Head's finite positive values the record kept (gate record --samples;
    gate compare's "new" values) into out when not NULL: their number. */
 size_t history_head_values(const struct run_bench *b, double *out);

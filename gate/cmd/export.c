@@ -5,7 +5,10 @@
  * "lower_value", "upper_value"}; gate writes the newest record (or
  * --commit's) with a "ratio" measure (head against base, with its
  * interval) and "latency" (head's median, in ns) for timed benchmarks.
- * CSV is every record along first-parent history, one row per benchmark.
+ * CSV is every record along first-parent history (a commit recorded twice
+ * gives both), one row per benchmark, or one run's report (--report);
+ * every text cell goes through the one CSV escape (common/escape.h), so no
+ * cell is a formula a spreadsheet would run.
  */
 #include "gate/cmd.h"
 
@@ -19,6 +22,10 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/replace.h"
+#include "common/escape.h"
+#include "common/file.h"
+#include "gate/report/load.h"
 #include "gate/options.h"
 #include "gate/history.h"
 #include "git/repo.h"
@@ -27,10 +34,13 @@
 const char cmd_export_usage[] =
 	"usage: gate [-C DIR] export --format bencher|csv [--label NAME]\n"
 	"                           [--commit REV] [--output FILE] [RANGE]\n"
+	"       gate export --format csv --report FILE [--output FILE]\n"
 	"\n"
 	"  --format F     bencher: Bencher's metric format (BMF JSON) of the\n"
 	"                 newest record in RANGE (or --commit's); csv: every\n"
 	"                 record in RANGE, one row per benchmark\n"
+	"  --report FILE  csv: the rows of one run's JSON report (as gate\n"
+	"                 run writes it), no history read\n"
 	"  --label NAME   the machine whose records to read (default as gate\n"
 	"                 record's)\n"
 	"  --commit REV   bencher: this commit's record instead of the newest\n"
@@ -57,6 +67,17 @@ static char *bmf(const struct history_step *st)
 		const struct bench_stats *f = history_figures(b);
 		cJSON *bench, *m;
 
+		/* an identical build is no change by construction: ratio 1,
+		   not dropped (it left a "{ }" where a benchmark was) */
+		if (history_identical(b)) {
+			bench = cJSON_CreateObject();
+			m = cJSON_AddObjectToObject(bench, "ratio");
+			cJSON_AddNumberToObject(m, "value", 1);
+			cJSON_AddNumberToObject(m, "lower_value", 1);
+			cJSON_AddNumberToObject(m, "upper_value", 1);
+			cJSON_AddItemToObject(root, b->run.cfg->name, bench);
+			continue;
+		}
 		if (!f || !(f->estimate > 0))
 			continue;
 		bench = cJSON_CreateObject();
@@ -75,20 +96,11 @@ static char *bmf(const struct history_step *st)
 	return text;
 }
 
-/* A CSV field: quoted when it holds a comma, quote or line break. */
+/* A CSV field through the one CSV escape: quoted when it must be, and
+ * never a formula. */
 static void field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	escape_put(f, ESCAPE_CSV, s);
 }
 
 static void num(FILE *f, double v)
@@ -99,48 +111,65 @@ static void num(FILE *f, double v)
 		fputs(",", f);
 }
 
-/* One CSV row: benchmark b of record st. */
-static void csv_row(FILE *f, const struct history *h,
-		   const struct history_step *st, const struct run_bench *b)
+/* One CSV row: benchmark b of run r, recorded as st (NULL: a report). */
+static void csv_row(FILE *f, const char *label, const struct history_step *st,
+		    const char *subject, const struct run_report *r,
+		    const struct run_bench *b)
 {
 	const struct bench_stats *fig = history_figures(b);
+	int same = history_identical(b);
 
-	fprintf(f, "%s,", st->commit);
-	field(f, st->recorded_at ? st->recorded_at : "");
+	field(f, st ? st->commit : r->rev[ARM_HEAD].commit ?
+	      r->rev[ARM_HEAD].commit : "");
 	fputc(',', f);
-	field(f, st->subject);
+	field(f, st && st->recorded_at ? st->recorded_at : "");
 	fputc(',', f);
-	field(f, h->label);
+	field(f, subject ? subject : "");
+	fputc(',', f);
+	field(f, label ? label : "");
 	fputc(',', f);
 	field(f, b->run.cfg->name);
 	fputc(',', f);
-	field(f, history_metric(st, b));
+	field(f, st ? history_metric(st, b) : metric_name(b->run.cfg->metric));
 	fputc(',', f);
 	field(f, history_unit(b));
 	fputc(',', f);
 	field(f, history_verdict(b));
-	num(f, fig ? fig->estimate : NAN);
-	num(f, fig ? fig->low : NAN);
-	num(f, fig ? fig->high : NAN);
+	num(f, same ? 1 : fig ? fig->estimate : NAN);
+	num(f, same ? 1 : fig ? fig->low : NAN);
+	num(f, same ? 1 : fig ? fig->high : NAN);
 	num(f, fig ? fig->level : NAN);
 	num(f, b->run.cfg->min_effect);
 	num(f, fig ? fig->head_median : NAN);
-	fputc('\n', f);
+	fprintf(f, ",%d\n", same);
 }
 
+static const char csv_head[] = "commit,recorded_at,subject,label,benchmark,"
+	"metric,unit,verdict,ratio,low,high,level,floor,head_median,"
+	"identical\n";
+
+/* Every record, each commit's older ones first: the rows of each. */
 static void csv(FILE *f, const struct history *h)
 {
-	size_t i, j;
+	size_t i, j, k;
 
-	fputs("commit,recorded_at,subject,label,benchmark,metric,unit,verdict,"
-	      "ratio,low,high,level,floor,head_median\n", f);
-	for (i = 0; i < h->n; i++)
-		for (j = 0; j < h->s[i].report.n; j++)
-			csv_row(f, h, &h->s[i], &h->s[i].report.b[j]);
+	fputs(csv_head, f);
+	for (i = 0; i < h->n; i++) {
+		const struct history_step *st = &h->s[i];
+
+		for (k = st->older; k < st->older + st->nolder; k++)
+			for (j = 0; j < h->older[k].report.n; j++)
+				csv_row(f, h->label, &h->older[k], st->subject,
+					&h->older[k].report,
+					&h->older[k].report.b[j]);
+		for (j = 0; j < st->report.n; j++)
+			csv_row(f, h->label, st, st->subject, &st->report,
+				&st->report.b[j]);
+	}
 }
 
 struct export_opts {
-	const char *format, *label, *commit, *output, *range;
+	const char *format, *label, *commit, *output, *range, *report;
 };
 
 /* The options into o. */
@@ -152,6 +181,7 @@ static enum opts_result parse_options(struct export_opts *o, int argc,
 		{ "label", required_argument, NULL, 'l' },
 		{ "commit", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -164,6 +194,7 @@ static enum opts_result parse_options(struct export_opts *o, int argc,
 		case 'l': o->label = optarg; break;
 		case 'c': o->commit = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'r': o->report = optarg; break;
 		case 'h':
 			fputs(cmd_export_usage, stdout);
 			return OPTS_HELP;
@@ -183,6 +214,13 @@ static enum opts_result parse_options(struct export_opts *o, int argc,
 		else
 			error("--format wants bencher or csv, not \"%s\"",
 			      o->format ? o->format : "");
+		fputs(cmd_export_usage, stderr);
+		return OPTS_ERROR;
+	}
+	if (o->report && (strcmp(o->format, "csv") || o->range || o->commit ||
+			  o->label)) {
+		error("--report FILE exports one report as csv: it takes no "
+		      "RANGE, --commit or --label, and --format csv");
 		fputs(cmd_export_usage, stderr);
 		return OPTS_ERROR;
 	}
@@ -214,26 +252,87 @@ static int check_found(const struct history *h, struct repo *repo,
 	return 0;
 }
 
+/* Everything the notes held that export did not: said, never silent. */
+static void say_skipped(const struct history *h)
+{
+	if (h->not_records)
+		warning("%zu line%s of gate's notes %s not a gate record (not "
+			"JSON, or no \"gate_record\"): skipped", h->not_records,
+			h->not_records == 1 ? "" : "s",
+			h->not_records == 1 ? "is" : "are");
+	if (h->unreadable)
+		warning("%zu record%s of label \"%s\" could not be read (said "
+			"above): skipped", h->unreadable,
+			h->unreadable == 1 ? "" : "s", h->label);
+}
+
+/* text (from an open_memstream) to --output, else stdout: whole or not
+   at all. */
+static int emit(const char *text, size_t len, const struct export_opts *o)
+{
+	return file_replace(o->output ? o->output : "-", text, len,
+			    "the export");
+}
+
 /* h in o's format to --output, else stdout. */
 static int write_export(const struct history *h, const struct export_opts *o)
 {
-	FILE *f = stdout;
-	char *text;
-	int ret = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
 
-	if (o->output && !(f = fopen(o->output, "w")))
-		return error("cannot write \"%s\": %s", o->output,
-			     strerror(errno));
 	if (!strcmp(o->format, "bencher")) {
-		text = bmf(&h->s[h->n - 1]);
-		fprintf(f, "%s\n", text);
-		free(text);
+		char *bm = bmf(&h->s[h->n - 1]);
+
+		text = xasprintf("%s\n", bm);
+		free(bm);
+		len = strlen(text);
 	} else {
+		if (!(f = open_memstream(&text, &len)))
+			return error("cannot format the export:");
 		csv(f, h);
+		if (fclose(f) != 0) {
+			free(text);
+			return error("cannot format the export:");
+		}
 	}
-	if (ferror(f) || (f != stdout && fclose(f) != 0))
-		ret = error("cannot write \"%s\": %s",
-			    o->output ? o->output : "stdout", strerror(errno));
+	ret = emit(text, len, o);
+	free(text);
+	return ret;
+}
+
+/* gate export --format csv --report FILE: one run's rows. */
+static int export_report(const struct export_opts *o)
+{
+	struct run_report r;
+	char *data = NULL, *text = NULL;
+	size_t len, i;
+	FILE *f;
+	int ret = -1;
+
+	if (file_read(&data, &len, o->report, 1u << 30) < 0)
+		return -1;
+	if (report_load(&r, data, len, o->report) < 0) {
+		free(data);
+		return -1;
+	}
+	free(data);
+	if (!(f = open_memstream(&text, &len))) {
+		error("cannot format the export:");
+		goto cleanup;
+	}
+	fputs(csv_head, f);
+	for (i = 0; i < r.n; i++)
+		csv_row(f, NULL, NULL, NULL, &r, &r.b[i]);
+	if (fclose(f) != 0) {
+		error("cannot format the export:");
+		goto cleanup;
+	}
+	ret = emit(text, len, o);
+cleanup:
+	free(text);
+	report_load_release(&r);
 	return ret;
 }
 
@@ -246,6 +345,8 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
+	if (o.report)
+		return export_report(&o) < 0 ? EXIT_ERROR : EXIT_PASS;
 	/* the repository is opened once the options are understood */
 	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(ready);
@@ -253,6 +354,7 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 	if (history_load_arg(&h, ctx->repo, o.commit ? o.commit : o.range,
 			     o.label, cmd_export_usage) < 0)
 		return EXIT_ERROR;
+	say_skipped(&h);
 	if (check_found(&h, ctx->repo, &o) == 0 && write_export(&h, &o) == 0)
 		code = EXIT_PASS;
 	history_release(&h);

@@ -14,7 +14,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "ci/github.h"
 #include "common/error.h"
+#include "common/escape.h"
 #include "gate/options.h"
 #include "common/file.h"
 #include "gate/history.h"
@@ -207,8 +209,13 @@ static int record(struct repo *repo, const struct record_opts *o,
 	free(line);
 	if (ret < 0)
 		return EXIT_ERROR;
-	printf("recorded on %.12s as \"%s\" in %s\n", commit, label,
-	       HISTORY_REF);
+	/* the label is the user's text: shown, never obeyed */
+	printf("recorded on %.12s as \"", commit);
+	escape_put(stdout, ci_github_active() ? ESCAPE_ACTIONS :
+		   ESCAPE_TERM_LINE, label);
+	printf("\" in %s\n", HISTORY_REF);
+	if (fflush(stdout) != 0)
+		error("cannot write to stdout: the record is stored");
 	return EXIT_PASS;
 }
 

@@ -11,24 +11,18 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "common/replace.h"
 #include "common/banned.h"
 
 #define PLOT_W 640
 #define PLOT_H 220
 #define AXIS_H 82
 
+/* The one HTML escape (escape.h). */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
+	escape_put(out, ESCAPE_HTML, s);
 }
 
 static const char *vclass(enum verdict v)
@@ -50,7 +44,8 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:8px 0 16px}"
 	"th,td{padding:4px 10px;border-bottom:1px solid #d1d9e0;"
 	"text-align:left}td.n{text-align:right;font-variant-numeric:"
-	"tabular-nums}th{background:#f6f8fa}"
+	"tabular-nums;white-space:nowrap}th{background:#f6f8fa}"
+	".wide{overflow-x:auto}"
 	"section{border-top:1px solid #d1d9e0;margin-top:20px}"
 	".why{margin:4px 0 8px}svg{display:block;margin:6px 0}"
 	"svg text{font:12px system-ui,sans-serif;fill:#59636e}"
@@ -106,6 +101,9 @@ static void range(double *lo, double *hi, const struct view_row *row)
 		a /= 1.01;
 		b *= 1.01;
 	}
+	/* room below "no change" for a tick there too */
+	a = fmin(a, 1 / (1 + 0.4 * (b - 1)));
+	b = fmax(b, 1 + 0.5 * (1 / a - 1));
 	*lo = a / pow(b / a, 0.06);
 	*hi = b * pow(b / a, 0.06);
 }
@@ -154,17 +152,67 @@ static void labels(FILE *out, double x, const struct axis *y,
 			"%s</text>\n", x, pos[i], fill[i], text[i]);
 }
 
-/* Ticks at round percentages: pos(ratio) gives a tick's pixel. */
+/* The largest round percentage (1, 2 or 5 x 10^k) of m's sign within
+ * |m|, or 0. */
+static double round_within(double m)
+{
+	static const double mult[] = { 1, 2, 5 };
+	double a = fabs(m), p, best = 0;
+	int k;
+
+	if (!(a >= 1) || !isfinite(a))
+		return 0;
+	p = pow(10, floor(log10(a)));
+	for (k = 0; k < 3; k++)
+		if (mult[k] * p <= a)
+			best = mult[k] * p;
+	return m < 0 ? -best : best;
+}
+
+/*
+ * Ticks at round percentages: pos(ratio) gives a tick's pixel. A log axis
+ * of a large change has round steps (+100%) too wide for the side of "no
+ * change" it barely reaches (down to -67%): that side gets one round tick
+ * of its own (-50%), so each plot has a tick on each side. Labels never
+ * overlap: one too close to the previous is left out.
+ */
 static void ticks(FILE *out, const struct axis *a, int vertical, double at)
 {
-	double pct[8];
+	double pct[8], extra, last = 0;
 	char label[32];
-	size_t k, n = view_ticks(a->lo, a->hi, pct, 6);
+	size_t k, n = view_ticks(a->lo, a->hi, pct, 6), neg = 0, pos = 0;
+	size_t last_len = 0;
 
 	for (k = 0; k < n; k++) {
+		neg += pct[k] < 0;
+		pos += pct[k] > 0;
+	}
+	if (!neg && n < 8 && (extra = round_within((a->lo - 1) * 90)) < 0)
+		pct[n++] = extra;
+	if (!pos && n < 8 && (extra = round_within((a->hi - 1) * 90)) > 0)
+		pct[n++] = extra;
+	for (k = 1; k < n; k++) {	/* along the axis */
+		size_t j;
+
+		for (j = k; j > 0 && pct[j - 1] > pct[j]; j--) {
+			extra = pct[j];
+			pct[j] = pct[j - 1];
+			pct[j - 1] = extra;
+		}
+	}
+	for (k = 0; k < n; k++) {
 		double p = ax(a, 1 + pct[k] / 100);
+		size_t len;
 
 		view_tick_label(pct[k], label, sizeof(label));
+		/* a label that would touch the one before it is left out
+		   (a log axis crowds its high end: "+300%+400%") */
+		len = strlen(label);
+		if (k && fabs(p - last) < (vertical ? 14.0 :
+		    4.2 * (double)(len + last_len) + 10))
+			continue;
+		last = p;
+		last_len = len;
 		if (vertical)
 			fprintf(out, "<text class=\"tick\" x=\"%.1f\" "
 				"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
@@ -305,6 +353,8 @@ static void summary_table(FILE *out, const struct report_view *v)
 {
 	size_t i;
 
+	/* a table wider than the page scrolls; a number never wraps */
+	fputs("<div class=\"wide\">", out);
 	fputs("<table class=\"summary\"><tr><th>benchmark</th><th>metric</th>"
 	      "<th>base</th><th>head</th>", out);
 	if (v->throughput)
@@ -346,7 +396,7 @@ static void summary_table(FILE *out, const struct report_view *v)
 		badge(out, row->verdict, row->word);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 static void bench_section(FILE *out, const struct report_view *v,
@@ -383,6 +433,11 @@ static void bench_section(FILE *out, const struct report_view *v,
 		if (row->reason) {
 			fputs("<p class=\"why\">", out);
 			esc(out, row->reason);
+			fputs("</p>\n", out);
+		}
+		if (*row->direction) {
+			fputs("<p class=\"note\">note: ", out);
+			esc(out, row->direction);
 			fputs("</p>\n", out);
 		}
 		if (!row->measured || !row->npoints)
@@ -451,20 +506,19 @@ void report_html(FILE *out, const struct run_report *r)
 
 int report_html_file(const char *path, const struct run_report *r)
 {
-	FILE *f;
-	int ret = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
 
-	if (!strcmp(path, "-")) {
-		report_html(stdout, r);
-		return fflush(stdout) ? error("cannot write the HTML report "
-					      "to stdout:") : 0;
-	}
-	if (!(f = fopen(path, "w")))
-		return error("cannot write the HTML report \"%s\":", path);
+	if (!f)
+		return error("cannot format the HTML report:");
 	report_html(f, r);
-	if (ferror(f))
-		ret = -1;
-	if (fclose(f) != 0 || ret < 0)
-		ret = error("cannot write the HTML report \"%s\":", path);
+	if (fclose(f) != 0) {
+		free(text);
+		return error("cannot format the HTML report:");
+	}
+	ret = file_replace(path, text, len, "the HTML report");
+	free(text);
 	return ret;
 }

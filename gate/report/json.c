@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/replace.h"
 #include "gate/format/format.h"
 #include "gate/suite.h"
 #include "common/banned.h"
@@ -333,6 +334,11 @@ static void bench_parity_json(cJSON *o, const struct bench_run *br)
 	cJSON_AddStringToObject(x, "head", p);
 	free(p);
 	cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
+	/* the figures of the sentences above, as data: a reader never
+	   parses gate's prose back */
+	cJSON_AddBoolToObject(x, "checked", br->suite_name || br->cfg->parity);
+	cJSON_AddNumberToObject(x, "base_samples", (double)br->nsamples[ARM_BASE]);
+	cJSON_AddNumberToObject(x, "head_samples", (double)br->nsamples[ARM_HEAD]);
 }
 
 /* Pair i (from 0): its order, the metric's values, time, RSS, values. */
@@ -365,13 +371,21 @@ static cJSON *bench_json(const struct run_bench *b)
 	const struct bench_run *br = &b->run;
 	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
-	const struct bench_stats *primary = NULL;
+	const struct bench_stats *primary = NULL, *decider = NULL;
 	cJSON *o = cJSON_CreateObject(), *samples, *list;
 	size_t i;
 
 	for (i = 0; i < res->n && !primary; i++)
 		if (res->m[i].gating)
 			primary = &res->m[i];
+	/* the reason is the deciding metric's (the first gating one with
+	 * the benchmark's verdict), as every headline's: a fail in
+	 * instructions is not explained by wall time's pass */
+	for (i = 0; i < res->n && !decider; i++)
+		if (res->m[i].gating && res->m[i].verdict == res->verdict)
+			decider = &res->m[i];
+	if (!decider)
+		decider = primary;
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "metric", metric_name(c->metric));
 	cJSON_AddStringToObject(o, "unit", c->unit ? c->unit :
@@ -380,8 +394,8 @@ static cJSON *bench_json(const struct run_bench *b)
 				verdict_name(res->verdict));
 	if (br->suite_name)
 		bench_suite_json(o, br, res);
-	if (primary && primary->reason)
-		cJSON_AddStringToObject(o, "reason", primary->reason);
+	if (decider && decider->reason)
+		cJSON_AddStringToObject(o, "reason", decider->reason);
 	for (i = 0; i < res->n; i++)
 		if (res->m[i].gating && res->m[i].accept) {
 			accept_json(o, &res->m[i]);
@@ -581,28 +595,15 @@ int report_json(const char *path, const struct run_report *r)
 {
 	cJSON *root = build_json(r);
 	char *text = cJSON_Print(root);
-	FILE *f;
-	int ret = -1;
+	char *whole;
+	int ret;
 
 	cJSON_Delete(root);
 	if (!text)
 		return error("cannot format the JSON report: out of memory");
-	if (!strcmp(path, "-")) {
-		fputs(text, stdout);
-		fputc('\n', stdout);
-		ret = fflush(stdout) ? error("cannot write the JSON report "
-					     "to stdout:") : 0;
-	} else if (!(f = fopen(path, "w"))) {
-		ret = error("cannot write the JSON report \"%s\":", path);
-	} else {
-		fputs(text, f);
-		fputc('\n', f);
-		if (fclose(f) != 0)
-			ret = error("cannot write the JSON report \"%s\":",
-				    path);
-		else
-			ret = 0;
-	}
+	whole = xasprintf("%s\n", text);
 	free(text);
+	ret = file_replace(path, whole, strlen(whole), "the JSON report");
+	free(whole);
 	return ret;
 }

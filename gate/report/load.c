@@ -431,25 +431,18 @@ void load_ratios(struct run_bench *b, const struct run_report *r)
 	}
 }
 
-/* "identical in 12 samples", "same cases in 12 samples", "not checked". */
+/* Parity as data: whether it was checked and each arm's samples (the
+ * sentences beside them are for people; nothing here parses them). */
 static void load_parity(struct bench_run *br, struct bench_cfg *c,
 			const cJSON *p)
 {
-	static const char *const arms[2] = { "base", "head" };
+	static const char *const key[2] = { "base_samples", "head_samples" };
 	int a;
 
-	for (a = 0; a < 2; a++) {
-		const char *s = load_text(p, arms[a]);
-		size_t n;
-
-		if (!s)
-			continue;
-		if (!strcmp(s, "not checked (parity: false)"))
-			c->parity = 0;
-		else if (sscanf(s, "identical in %zu samples", &n) == 1 ||
-			 sscanf(s, "same cases in %zu samples", &n) == 1)
-			br->nsamples[a] = n;
-	}
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "checked")))
+		c->parity = 0;
+	for (a = 0; a < 2; a++)
+		br->nsamples[a] = load_count(p, key[a]);
 	br->parity_differs = load_flag(p, "arms_differ");
 }
 

@@ -12,36 +12,14 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "common/replace.h"
 #include "common/banned.h"
 
-/* Text in a table cell or a line: '|' escaped, newlines flattened, HTML
- * special characters neutralised so a name cannot inject markup, and
- * "@user" and "#123" broken with a zero-width space so text from a
- * benchmark cannot mention people or link issues in a PR comment. */
+/* Text in a table cell or a line: the one Markdown escape (escape.h). */
 static void md_text(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '|': fputs("\\|", out); break;
-		case '\n': case '\r': fputc(' ', out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '@':
-			fputs(isalnum((unsigned char)s[1]) ? "@&#8203;" : "@",
-			      out);
-			break;
-		case '#':
-			fputs(s[1] >= '0' && s[1] <= '9' ? "#&#8203;" : "#",
-			      out);
-			break;
-		case '`': case '*': case '_': case '[': case ']': case '\\':
-			fputc('\\', out);
-			fputc(*s, out);
-			break;
-		default: fputc(*s, out);
-		}
-	}
+	escape_put(out, ESCAPE_MD, s);
 }
 
 static const char *icon(enum verdict v)
@@ -84,8 +62,13 @@ static void list_of(FILE *out, const struct report_view *v, enum verdict w)
 		fputs("**", out);
 		md_text(out, vb->name);
 		fputs("**", out);
-		if (vb->has_change)
-			fprintf(out, " %s", v->rows[vb->decisive].change);
+		if (vb->has_change) {
+			const struct view_row *r = &v->rows[vb->decisive];
+
+			fprintf(out, " %s", r->change);
+			if (w == VERDICT_FAIL || w == VERDICT_ACCEPTED)
+				fprintf(out, " %s", r->worse);
+		}
 	}
 }
 
@@ -103,7 +86,7 @@ static void headline(FILE *out, const struct report_view *v)
 	}
 	switch (v->suite) {
 	case VERDICT_FAIL:
-		fputs(" \xe2\x80\x94 slower: ", out);
+		fputs(" \xe2\x80\x94 regressed: ", out);
 		list_of(out, v, VERDICT_FAIL);
 		break;
 	case VERDICT_NOISY:
@@ -115,7 +98,7 @@ static void headline(FILE *out, const struct report_view *v)
 		list_of(out, v, VERDICT_ERROR);
 		break;
 	case VERDICT_ACCEPTED:
-		fputs(" \xe2\x80\x94 slower, as a Gate-Accept trailer "
+		fputs(" \xe2\x80\x94 regressed, as a Gate-Accept trailer "
 		      "accepts: ", out);
 		list_of(out, v, VERDICT_ACCEPTED);
 		break;
@@ -172,36 +155,97 @@ static void item(FILE *out, const char *name, const char *metric,
 	fputc('\n', out);
 }
 
-static void reasons(FILE *out, const struct report_view *v)
+/* The order benchmarks are shown in: what needs attention first. */
+static int severity(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL: return 0;
+	case VERDICT_ERROR: return 1;
+	case VERDICT_NOISY: return 2;
+	case VERDICT_ACCEPTED: return 3;
+	case VERDICT_NEW: return 4;
+	case VERDICT_PASS: return 5;
+	}
+	return 5;
+}
+
+static void reasons_of(FILE *out, const struct report_view *v,
+		       const struct view_bench *vb)
 {
 	char metric[64];
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < v->nbenches; i++) {
-		const struct view_bench *vb = &v->benches[i];
-
-		if (vb->why) {
-			item(out, vb->name, NULL, vb->why);
-			continue;
-		}
-		for (k = vb->row; k < vb->row + vb->nrows; k++) {
-			const struct view_row *r = &v->rows[k];
-
-			if (!r->reason)
-				continue;
-			snprintf(metric, sizeof(metric), "%s%s", r->metric,
-				 r->gating ? "" : " (informational)");
-			item(out, vb->name, vb->nrows > 1 ? metric : NULL,
-			     r->reason);
-		}
-		if (vb->note)
-			item(out, vb->name, "note", vb->note);
+	if (vb->why) {
+		item(out, vb->name, NULL, vb->why);
+		return;
 	}
+	for (k = vb->row; k < vb->row + vb->nrows; k++) {
+		const struct view_row *r = &v->rows[k];
+
+		if (!r->reason)
+			continue;
+		snprintf(metric, sizeof(metric), "%s%s", r->metric,
+			 r->gating ? "" : " (informational)");
+		item(out, vb->name, vb->nrows > 1 ? metric : NULL, r->reason);
+	}
+	if (vb->note)
+		item(out, vb->name, "note", vb->note);
+}
+
+static void table_head(FILE *out, const struct report_view *v)
+{
+	fprintf(out, "| | benchmark | metric | base | head | %schange | ",
+		v->throughput ? "throughput b/h | " : "");
+	md_text(out, v->bounds);
+	fprintf(out, " | floor | head worse | verdict |\n"
+		"|---|---|---|--:|--:|%s--:|---|--:|---|---|\n",
+		v->throughput ? "--:|" : "");
+}
+
+/* The benchmarks whose verdict is (pass) or is not (!pass) a pass, in
+ * order of severity: their rows, then (reasons) their reasons. */
+static size_t section(FILE *out, const struct report_view *v, int pass,
+		      int reasons)
+{
+	size_t i, k, n = 0;
+	int rank;
+
+	for (rank = 0; rank <= 5; rank++)
+		for (i = 0; i < v->nbenches; i++) {
+			const struct view_bench *vb = &v->benches[i];
+
+			if (severity(vb->verdict) != rank ||
+			    (vb->verdict == VERDICT_PASS) != pass)
+				continue;
+			if (!n++ && !reasons)
+				table_head(out, v);
+			if (reasons)
+				reasons_of(out, v, vb);
+			else
+				for (k = vb->row; k < vb->row + vb->nrows; k++)
+					row(out, v, &v->rows[k]);
+		}
+	return n;
+}
+
+/* One row across the suite: the counts and the geometric mean. */
+static void summary(FILE *out, const struct report_view *v)
+{
+	fprintf(out, "| benchmarks | geometric mean of head/base | verdicts "
+		"|\n|--:|--:|---|\n| %zu | ", v->nbenches);
+	if (v->ngeomean)
+		fprintf(out, "%s (over %zu measured)", v->geomean_pct,
+			v->ngeomean);
+	else
+		fputs("- (none measured)", out);
+	fputs(" | ", out);
+	md_text(out, v->counts);
+	fputs(" |\n\n", out);
 }
 
 void report_md_view(FILE *out, const struct report_view *v)
 {
-	size_t i;
+	size_t i, npass = 0;
 
 	headline(out, v);
 	if (v->error && !v->nbenches) {
@@ -210,22 +254,40 @@ void report_md_view(FILE *out, const struct report_view *v)
 		for (i = 0; v->error[i]; i++)
 			fputc(v->error[i] == '`' ? '\'' : v->error[i], out);
 		fputs("\n```\n", out);
+	} else {
+		if (v->nbenches)
+			summary(out, v);
+		/* what needs attention, then the passes folded away */
+		if (section(out, v, 0, 0))
+			fputc('\n', out);
+		section(out, v, 0, 1);
+		for (i = 0; i < v->nbenches; i++)
+			npass += v->benches[i].verdict == VERDICT_PASS;
+		if (npass) {
+			fprintf(out, "\n<details><summary>%zu passing "
+				"benchmark%s</summary>\n\n", npass,
+				npass == 1 ? "" : "s");
+			section(out, v, 1, 0);
+			fputc('\n', out);
+			section(out, v, 1, 1);
+			fputs("\n</details>\n", out);
+		}
+		fprintf(out, "\n%s \xc2\xb7 exit %d\n", v->counts,
+			v->exit_code);
+	}
+	if (v->run_url) {
+		fputs("\nThe HTML and JSON reports are this run's artifacts: [", out);
+		md_text(out, v->run_url);
+		fputs("](", out);
+		/* a URL of the runner's own variables, not of the user's */
+		for (i = 0; v->run_url[i]; i++)
+			if (v->run_url[i] != ')' && v->run_url[i] != ' ')
+				fputc(v->run_url[i], out);
+		fputs(").\n", out);
+	}
+	if (v->error && !v->nbenches)
 		return;
-	}
-	if (v->nrows) {
-		fprintf(out, "| | benchmark | metric | base | head | %schange "
-			"| ", v->throughput ? "throughput b/h | " : "");
-		md_text(out, v->bounds);
-		fprintf(out, " | floor | head slower | verdict |\n"
-			"|---|---|---|--:|--:|%s--:|---|--:|---|---|\n",
-			v->throughput ? "--:|" : "");
-		for (i = 0; i < v->nrows; i++)
-			row(out, v, &v->rows[i]);
-		fputc('\n', out);
-	}
-	reasons(out, v);
-	fprintf(out, "\n%s \xc2\xb7 exit %d\n\n", v->counts, v->exit_code);
-	fputs("<details><summary>Protocol</summary>\n\n", out);
+	fputs("\n<details><summary>Protocol</summary>\n\n", out);
 	for (i = 0; i < v->nprotocol; i++) {
 		fputs("- ", out);
 		md_text(out, v->protocol[i]);
@@ -264,20 +326,12 @@ char *report_md_text(const struct run_report *r)
 
 int report_md_file(const char *path, const struct run_report *r)
 {
-	FILE *f;
-	int ret = 0;
+	char *text = report_md_text(r);
+	int ret;
 
-	if (!strcmp(path, "-")) {
-		report_md(stdout, r);
-		return fflush(stdout) ? error("cannot write the Markdown "
-					      "report to stdout:") : 0;
-	}
-	if (!(f = fopen(path, "w")))
-		return error("cannot write the Markdown report \"%s\":", path);
-	report_md(f, r);
-	if (ferror(f))
-		ret = -1;
-	if (fclose(f) != 0 || ret < 0)
-		ret = error("cannot write the Markdown report \"%s\":", path);
+	if (!text)
+		return -1;
+	ret = file_replace(path, text, strlen(text), "the Markdown report");
+	free(text);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /*
  * Progress of a run on stderr: a redrawn line (benchmark, pair i of n,
- * elapsed, estimate left) on a terminal; one line per benchmark in GitHub
- * Actions; nothing otherwise. -v adds one line per pair.
+ * elapsed, estimate left, the whole run's time) never wider than the
+ * terminal; one line per benchmark in a pipe or GitHub Actions. -v adds
+ * one line per pair.
  */
 #ifndef GATE_PROGRESS_H
 #define GATE_PROGRESS_H
@@ -20,14 +21,18 @@ struct progress {
 	int color;
 	size_t index, count;	/* benchmark index + 1 of count */
 	double start;		/* of the current benchmark, monotonic */
+	double run_start;	/* of the run (progress_init) */
 	double last_draw;	/* when the line was last redrawn */
 	int drawn;		/* a redrawable line is on the terminal */
+	size_t done0;		/* pairs the benchmark had before this
+				   round: the rate is of this round's */
+	int have_done0;
 };
 
 /*
  * Choose the mode: off when quiet; a redrawn line when out is a terminal;
- * lines when github (Actions logs do not redraw); else off. verbose adds
- * per-pair lines in any mode but quiet.
+ * else lines (a pipe, a file, Actions' log: nothing redraws there).
+ * verbose adds per-pair lines in any mode but quiet.
  */
 void progress_init(struct progress *p, FILE *out, int quiet, int verbose,
 		   int github);

@@ -5,6 +5,7 @@
  */
 #include "gate/report/view.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,10 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 			msg = "";
 		switch (vb->verdict) {
 		case VERDICT_FAIL:
-			title = xasprintf("gate: %s is slower by %s%s%s",
-					  vb->name, row->change,
-					  vb->nrows > 1 ? " in " : "",
-					  vb->nrows > 1 ? row->metric : "");
+			/* in the metric's own words: "+1.5% more
+			   allocations", not "slower" */
+			title = xasprintf("gate: %s: %s %s", vb->name,
+					  row->change, row->worse);
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		case VERDICT_NOISY:
@@ -60,8 +61,8 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 			ci_github_annotate(out, "error", title, file, msg);
 			break;
 		case VERDICT_ACCEPTED:
-			title = xasprintf("gate: %s is slower by %s, as "
-					  "accepted", vb->name, row->change);
+			title = xasprintf("gate: %s: %s %s, as accepted",
+					  vb->name, row->change, row->worse);
 			ci_github_annotate(out, "notice", title, file, msg);
 			break;
 		default:
@@ -101,6 +102,20 @@ static int outputs(const struct report_view *v, const char *md,
 	return ret;
 }
 
+/*
+ * The terminal report went to out before this (report_term): a write that
+ * failed there (a full disk, a closed pipe, /dev/full) is an error too,
+ * noticed here because stdio only reports it at the flush.
+ */
+static int check_stream(FILE *out)
+{
+	if (fflush(out) == 0 && !ferror(out))
+		return 0;
+	return error("cannot write the report to %s: %s (gate exits 3)",
+		     out == stdout ? "stdout" : out == stderr ? "stderr" :
+		     "its stream", strerror(errno ? errno : EIO));
+}
+
 int report_publish(FILE *out, const struct run_report *r,
 		   const struct publish_opts *p)
 {
@@ -108,12 +123,13 @@ int report_publish(FILE *out, const struct run_report *r,
 	char *md = NULL;
 	int ret = 0;
 
+	errno = 0;
 	if (p->markdown && report_md_file(p->markdown, r) < 0)
 		ret = -1;
 	if (p->html && report_html_file(p->html, r) < 0)
 		ret = -1;
 	if (!p->github)
-		return ret;
+		return check_stream(out) < 0 ? -1 : ret;
 	md = report_md_text(r);
 	/* the job summary and outputs are extras: a failure to write them
 	 * is reported but does not change the verdict's exit code */
@@ -124,7 +140,7 @@ int report_publish(FILE *out, const struct run_report *r,
 	outputs(&v, md, p);
 	report_view_release(&v);
 	free(md);
-	return ret;
+	return check_stream(out) < 0 ? -1 : ret;
 }
 
 static int is_stdout(const char *path)

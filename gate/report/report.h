@@ -51,8 +51,17 @@ const char *report_interval_name(const struct bench_cfg *c, char *buf,
 const char *report_run_interval(const struct run_report *r, char *buf,
 				size_t size);
 
-/* The terminal table, suite verdict line and protocol disclosure. */
+/*
+ * The terminal report at the terminal's width (report_term_width): the
+ * table, the reasons and the suite's verdict as the last line; verbose
+ * (-v) adds every column, the evidence and the protocol. report_term is
+ * report_term_verbose with verbose 0.
+ */
 void report_term(FILE *out, const struct run_report *r);
+void report_term_verbose(FILE *out, const struct run_report *r, int verbose);
+/* $COLUMNS when it is a number from 20, else out's terminal's width,
+ * else 80. */
+int report_term_width(FILE *out);
 /* Write the JSON report to path ("-" for stdout). Returns 0 or -1. */
 int report_json(const char *path, const struct run_report *r);
 /* The Markdown report (a job summary or PR comment body). */

@@ -1,7 +1,8 @@
 /*
- * The terminal report: one row per benchmark that can be read at a glance
- * (name, medians, change, interval, wins, CV, a compact plot, verdict), the
- * reason for each verdict, the suite verdict, and the protocol underneath.
+ * The terminal report, fitted to the terminal's width: one row per
+ * benchmark (name, change, interval, verdict; medians, wins, CV and a
+ * compact plot while they fit, all with -v), the reason for each verdict,
+ * the protocol with -v, and the suite's verdict as the last line.
  */
 #include "gate/report/view.h"
 
@@ -10,15 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "ci/github.h"
 #include "common/error.h"
+#include "common/escape.h"
 #include "common/banned.h"
 
 void term_printf(FILE *out, const char *fmt, ...)
 {
 	char small[512], *buf = small;
-	const unsigned char *p;
 	va_list ap;
 	int n;
 
@@ -33,16 +36,28 @@ void term_printf(FILE *out, const char *fmt, ...)
 		vsnprintf(buf, (size_t)n + 1, fmt, ap);
 		va_end(ap);
 	}
-	for (p = (const unsigned char *)buf; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\x%02x", *p);
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			fprintf(out, "\\u%04x", *++p);
-		else
-			fputc(*p, out);
-	}
+	escape_put_indent(out, ci_github_active() ? ESCAPE_ACTIONS :
+			  ESCAPE_TERM, buf, "    ");
 	if (buf != small)
 		free(buf);
+}
+
+int report_term_width(FILE *out)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long n;
+
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n >= 20 && n <= 10000)
+			return (int)n;
+	}
+	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
 }
 
 const char *format_seconds(double s, char *buf, size_t size)
@@ -133,44 +148,370 @@ static const char *loud(const char *word, char *buf, size_t size)
 	return buf;
 }
 
-/* One row per metric; the benchmark's name on its first row only. */
-static void print_row(FILE *out, int w, int vw, int tw,
-		      const struct view_row *row, int color)
+/* Text from outside, escaped for where the terminal report goes. */
+static void put(FILE *out, const struct term_opts *o, const char *s)
 {
-	char word[32], verdict[48], wins[40], strip[STRIP_W + 1];
-	int paint_it = row->gating;
-
-	snprintf(verdict, sizeof(verdict), "%s%s", row->gating ? "" :
-		 "(info) ", loud(row->word, word, sizeof(word)));
-	if (!row->measured) {
-		term_printf(out, "%-*s  %-12s  %*s  %*s  ", w,
-			    row->first ? row->bench : "", row->metric, vw, "-",
-			    vw, "-");
-		if (tw)
-			term_printf(out, "%*s  ", tw, "-");
-		term_printf(out, "%8s  %-19s  %-16s  %-11s  %-*s  ", "-",
-			    row->verdict == VERDICT_NEW ? "not compared" : "-",
-			    "-", "-", STRIP_W, "");
-	} else {
-		snprintf(wins, sizeof(wins), "%zu/%zu p=%s", row->head_slower,
-			 row->of, row->sign_p);
-		term_printf(out, "%-*s  %-12s  %*s  %*s  ", w,
-			    row->first ? row->bench : "", row->metric, vw,
-			    row->base, vw, row->head);
-		if (tw)
-			term_printf(out, "%*s  ", tw, *row->throughput ?
-				    row->throughput : "-");
-		term_printf(out, "%8s  %-19s  %-16s  %-11s  %s  ",
-			    row->change, row->interval, wins, row->cv,
-			    report_strip(strip, STRIP_W, row));
-	}
-	fprintf(out, "%s%s%s\n", paint_it ? paint(color, row->verdict) : "",
-		verdict, paint_it ? reset(color) : "");
+	escape_put(out, o->actions ? ESCAPE_ACTIONS : ESCAPE_TERM, s);
 }
 
-static void print_suite(FILE *out, const struct report_view *v, int color)
+/*
+ * The table's columns, in the order they print. The first five are always
+ * shown (the metric's when a benchmark has several or one is not wall
+ * time); the others by rank (1 first) while they fit the width, all of
+ * them with -v.
+ */
+enum col {
+	COL_NAME, COL_METRIC, COL_CHANGE, COL_INTERVAL, COL_VERDICT,
+	COL_BASE, COL_HEAD, COL_THROUGHPUT, COL_WINS, COL_CV, COL_PLOT, NCOL
+};
+
+static const struct {
+	const char *head;
+	int right;		/* right-aligned (figures) */
+	int rank;		/* 0: always; else the order columns are added */
+} cols[NCOL] = {
+	[COL_NAME] = { "benchmark", 0, 0 },
+	[COL_METRIC] = { "metric", 0, 0 },
+	[COL_CHANGE] = { "change", 1, 0 },
+	[COL_INTERVAL] = { "interval", 0, 0 },
+	[COL_VERDICT] = { "verdict", 0, 0 },
+	[COL_BASE] = { "base", 1, 1 },
+	[COL_HEAD] = { "head", 1, 1 },	/* with base, or neither */
+	[COL_THROUGHPUT] = { "throughput b/h", 1, 2 },
+	[COL_WINS] = { "head worse", 0, 3 },
+	[COL_CV] = { "CV b/h", 0, 4 },
+	[COL_PLOT] = { "plot (log scale)", 0, 5 },
+};
+
+#define GAP 2		/* spaces between columns */
+#define NAME_MIN 12	/* a name column is cut to no less */
+
+/* Columns of already escaped text (no controls left): one per UTF-8
+ * character. */
+static size_t cols_of(const char *s)
 {
-	char word[16];
+	return escape_term_width(s);
+}
+
+struct table {
+	char **cell;		/* nrows x NCOL, escaped, owned */
+	size_t w[NCOL];
+	int shown[NCOL];
+	size_t nrows;
+};
+
+#define CELL(t, i, c) ((t)->cell[(i) * NCOL + (c)])
+
+static void set_cell(struct table *t, size_t i, enum col c, const char *raw)
+{
+	CELL(t, i, c) = escape_str(ESCAPE_TERM_LINE, raw);
+}
+
+static void fill_row(struct table *t, size_t i, const struct view_row *row)
+{
+	char word[32], buf[96], strip[STRIP_W + 1];
+	int m = row->measured;
+
+	set_cell(t, i, COL_NAME, row->first ? row->bench : "");
+	set_cell(t, i, COL_METRIC, row->metric);
+	set_cell(t, i, COL_CHANGE, m ? row->change : "-");
+	set_cell(t, i, COL_INTERVAL, m ? row->interval :
+		 row->verdict == VERDICT_NEW ? "not compared" : "-");
+	snprintf(buf, sizeof(buf), "%s%s", row->gating ? "" : "(info) ",
+		 loud(row->word, word, sizeof(word)));
+	set_cell(t, i, COL_VERDICT, buf);
+	set_cell(t, i, COL_BASE, m ? row->base : "-");
+	set_cell(t, i, COL_HEAD, m ? row->head : "-");
+	set_cell(t, i, COL_THROUGHPUT, m && *row->throughput ?
+		 row->throughput : "-");
+	snprintf(buf, sizeof(buf), "%zu/%zu p=%s", row->head_slower, row->of,
+		 row->sign_p);
+	set_cell(t, i, COL_WINS, m ? buf : "-");
+	set_cell(t, i, COL_CV, m ? row->cv : "-");
+	set_cell(t, i, COL_PLOT, m ? report_strip(strip, STRIP_W, row) : "");
+}
+
+/* Whether the metric column says anything: several metrics, or one that
+ * is not wall time. */
+static int metric_needed(const struct report_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nbenches; i++)
+		if (v->benches[i].nrows > 1)
+			return 1;
+	for (i = 0; i < v->nrows; i++)
+		if (strcmp(v->rows[i].metric, "wall") &&
+		    strcmp(v->rows[i].metric, "-"))
+			return 1;
+	return 0;
+}
+
+/* Which columns show, and the name column's width, for o->width. */
+static void fit(struct table *t, const struct report_view *v,
+		const struct term_opts *o)
+{
+	size_t total = 0, i;
+	int c, rank;
+
+	t->shown[COL_NAME] = t->shown[COL_CHANGE] = 1;
+	t->shown[COL_INTERVAL] = t->shown[COL_VERDICT] = 1;
+	t->shown[COL_METRIC] = o->verbose || metric_needed(v);
+	for (c = COL_METRIC; c < NCOL; c++)
+		if (t->shown[c])
+			total += GAP + t->w[c];
+	/* the name takes what the essentials leave, never less than
+	 * NAME_MIN: a long name is cut, the full one is in the reasons
+	 * and the JSON */
+	if (!o->verbose && t->w[COL_NAME] + total > (size_t)o->width) {
+		size_t room = (size_t)o->width > total + NAME_MIN ?
+			      (size_t)o->width - total : NAME_MIN;
+
+		if (room < t->w[COL_NAME])
+			t->w[COL_NAME] = room;
+	}
+	total += t->w[COL_NAME];
+	for (rank = 1; rank <= 5; rank++) {
+		size_t need = 0;
+
+		for (c = COL_BASE; c < NCOL; c++)
+			if (cols[c].rank == rank)
+				need += GAP + t->w[c];
+		if (rank == 2 && !v->throughput)
+			continue;
+		if (!o->verbose && total + need > (size_t)o->width)
+			continue;
+		for (c = COL_BASE; c < NCOL; c++)
+			if (cols[c].rank == rank)
+				t->shown[c] = 1;
+		total += need;
+	}
+	/* cut the names to the column */
+	for (i = 0; i < t->nrows; i++) {
+		char *cell = CELL(t, i, COL_NAME);
+
+		if (cols_of(cell) > t->w[COL_NAME]) {
+			char *cut = escape_term_cut(cell, t->w[COL_NAME]);
+
+			free(cell);
+			CELL(t, i, COL_NAME) = cut;
+		}
+	}
+}
+
+static void table_build(struct table *t, const struct report_view *v,
+			const struct term_opts *o)
+{
+	size_t i, w;
+	int c;
+
+	memset(t, 0, sizeof(*t));
+	t->nrows = v->nrows;
+	t->cell = xcalloc(v->nrows ? v->nrows * NCOL : 1, sizeof(*t->cell));
+	for (c = 0; c < NCOL; c++)
+		t->w[c] = strlen(cols[c].head);
+	for (i = 0; i < v->nrows; i++) {
+		fill_row(t, i, &v->rows[i]);
+		for (c = 0; c < NCOL; c++) {
+			w = cols_of(CELL(t, i, c));
+			if (w > t->w[c])
+				t->w[c] = w;
+		}
+	}
+	fit(t, v, o);
+}
+
+static void table_release(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows * NCOL; i++)
+		free(t->cell[i]);
+	free(t->cell);
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n-- > 0)
+		fputc(' ', out);
+}
+
+/* One line of the table: cells (escaped) or the heads; row for colour. */
+static void table_line(FILE *out, const struct table *t, char *const *cell,
+		       const struct view_row *row, const struct term_opts *o)
+{
+	int c, last = NCOL - 1, first = 1;
+	size_t w;
+
+	while (last > 0 && !t->shown[last])
+		last--;
+	for (c = 0; c < NCOL; c++) {
+		const char *s = cell ? cell[c] : cols[c].head;
+		int colour = row && c == COL_VERDICT && row->gating;
+
+		if (!t->shown[c])
+			continue;
+		if (!first)
+			pad(out, GAP);
+		w = cols_of(s);
+		if (cols[c].right)
+			pad(out, t->w[c] - w);
+		if (colour)
+			fputs(paint(o->color, row->verdict), out);
+		if (first)
+			put(out, o, s);	/* a line's start: Actions' rule */
+		else
+			fputs(s, out);	/* escaped already */
+		if (colour)
+			fputs(reset(o->color), out);
+		if (!cols[c].right && c != last)
+			pad(out, t->w[c] - w);
+		first = 0;
+	}
+	fputc('\n', out);
+}
+
+/*
+ * Text wrapped to the width: first line after prefix, the others (and
+ * every line of a multi-line text, such as a program's stderr) after
+ * indent. A word longer than a line is not broken.
+ */
+static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
+		 const char *text, const char *indent)
+{
+	char *esc = escape_str(ESCAPE_TERM, text), *line, *save = NULL;
+	char *pre = escape_str(ESCAPE_TERM, prefix);
+	const char *lead = pre;
+	size_t room, used, wl;
+
+	if (!o->wrap) {
+		put(out, o, pre);
+		escape_put_indent(out, o->actions ? ESCAPE_ACTIONS :
+				  ESCAPE_TERM, text, indent);
+		fputc('\n', out);
+		free(esc);
+		free(pre);
+		return;
+	}
+	for (line = strtok_r(esc, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *word, *wsave = NULL;
+
+		put(out, o, lead);
+		used = cols_of(lead);
+		room = (size_t)o->width > used ? (size_t)o->width - used : 1;
+		used = 0;
+		for (word = strtok_r(line, " ", &wsave); word;
+		     word = strtok_r(NULL, " ", &wsave)) {
+			wl = cols_of(word);
+			if (used && used + 1 + wl > room) {
+				fputc('\n', out);
+				put(out, o, indent);
+				room = (size_t)o->width > cols_of(indent) ?
+				       (size_t)o->width - cols_of(indent) : 1;
+				used = 0;
+			} else if (used) {
+				fputc(' ', out);
+				used++;
+			}
+			/* the start of a line in Actions: its rule again */
+			if (!used)
+				put(out, o, word);
+			else
+				fputs(word, out);
+			used += wl;
+		}
+		fputc('\n', out);
+		lead = indent;
+	}
+	if (lead == pre)	/* empty text */
+		fprintf(out, "%s\n", pre);
+	free(esc);
+	free(pre);
+}
+
+/* A benchmark's name as a reason's subject, on one line: whole in a log
+ * (bounded by the view), cut to half the width when wrapping. */
+static char *subject(const char *name, const struct term_opts *o,
+		     const char *after)
+{
+	char *one = escape_str(ESCAPE_TERM_LINE, name), *cut, *s;
+
+	cut = o->wrap ? escape_term_cut(one, (size_t)o->width / 2) :
+		xstrdup(one);
+	s = xasprintf("%s%s", cut, after);
+	free(cut);
+	free(one);
+	return s;
+}
+
+static void print_reasons(FILE *out, const struct report_view *v,
+			  const struct term_opts *o)
+{
+	size_t i, k;
+	char *pre;
+
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[i];
+
+		if (vb->why) {
+			pre = subject(vb->name, o, vb->why_is_error ?
+				      ": error: " : ": ");
+			wrap(out, o, pre, vb->why, "    ");
+			free(pre);
+			continue;
+		}
+		for (k = vb->row; k < vb->row + vb->nrows; k++) {
+			const struct view_row *row = &v->rows[k];
+			char *after;
+
+			if (!row->reason)
+				continue;
+			after = vb->nrows == 1 ? xstrdup(": ") :
+				xasprintf(" %s%s: ", row->metric,
+					  row->gating ? "" :
+					  " (informational)");
+			pre = subject(vb->name, o, after);
+			wrap(out, o, pre, row->reason, "    ");
+			free(pre);
+			free(after);
+		}
+		/* a heuristic's note (load, calibration): never the verdict */
+		if (vb->note)
+			wrap(out, o, "  note: ", vb->note, "    ");
+		for (k = 0; o->verbose && k < vb->nevidence; k++)
+			wrap(out, o, "  ", vb->evidence[k], "    ");
+	}
+}
+
+/* "1 pass, 1 fail": the counts that are not zero, short enough for the
+ * verdict's line at any width (the Markdown has every count). */
+static void short_counts(const struct report_view *v, char *buf, size_t size)
+{
+	static const enum verdict order[] = {
+		VERDICT_PASS, VERDICT_FAIL, VERDICT_NOISY, VERDICT_ERROR,
+		VERDICT_NEW, VERDICT_ACCEPTED
+	};
+	size_t i, k, n, len = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		for (i = n = 0; i < v->nbenches; i++)
+			n += v->benches[i].verdict == order[k];
+		if (n && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%zu %s",
+						len ? ", " : "", n,
+						verdict_name(order[k]));
+	}
+	if (!buf[0])
+		snprintf(buf, size, "no benchmarks");
+}
+
+/* The last line: the suite's verdict and the exit code. */
+static void print_suite(FILE *out, const struct report_view *v,
+			const struct term_opts *o)
+{
+	char word[16], counts[128], *first = NULL, *nl;
 	size_t i;
 
 	if (v->interrupted) {
@@ -181,111 +522,77 @@ static void print_suite(FILE *out, const struct report_view *v, int color)
 	snprintf(word, sizeof(word), "%s", v->verdict_word);
 	for (i = 0; word[i]; i++)
 		word[i] = (char)(word[i] - 'a' + 'A');
-	fprintf(out, "verdict: %s%s%s", paint(color, v->suite), word,
-		reset(color));
-	if (v->error)
-		term_printf(out, ": %s", v->error);
-	else
-		term_printf(out, ": %s", v->counts);
+	if (v->error) {
+		/* the whole message above, its first line in the verdict's */
+		first = xstrdup(v->error);
+		if ((nl = strchr(first, '\n'))) {
+			*nl = '\0';
+			wrap(out, o, "error: ", v->error, "    ");
+		}
+	}
+	fprintf(out, "verdict: %s%s%s: ", paint(o->color, v->suite), word,
+		reset(o->color));
+	short_counts(v, counts, sizeof(counts));
+	put(out, o, first ? first : counts);
 	if (v->advisory)
 		fprintf(out, " (advisory: exit 0 instead of %d)\n",
 			v->advisory_code);
 	else
 		fprintf(out, " (exit %d)\n", v->exit_code);
+	free(first);
 }
 
-static void print_reasons(FILE *out, const struct report_view *v)
+void report_term_view(FILE *out, const struct report_view *v,
+		      const struct term_opts *o)
 {
-	size_t i, k;
-
-	for (i = 0; i < v->nbenches; i++) {
-		const struct view_bench *vb = &v->benches[i];
-
-		if (vb->why) {
-			term_printf(out, "%s: %s%s", vb->name,
-				    vb->why_is_error ? "error: " : "", vb->why);
-			fputc('\n', out);
-			continue;
-		}
-		for (k = vb->row; k < vb->row + vb->nrows; k++) {
-			const struct view_row *row = &v->rows[k];
-
-			if (!row->reason)
-				continue;
-			if (vb->nrows == 1)
-				term_printf(out, "%s: %s", vb->name,
-					    row->reason);
-			else
-				term_printf(out, "%s %s%s: %s", vb->name,
-					    row->metric, row->gating ? "" :
-					    " (informational)", row->reason);
-			fputc('\n', out);
-		}
-		/* a heuristic's note (load, calibration): never the verdict */
-		if (vb->note) {
-			term_printf(out, "  note: %s", vb->note);
-			fputc('\n', out);
-		}
-		for (k = 0; k < vb->nevidence; k++) {
-			term_printf(out, "  %s", vb->evidence[k]);
-			fputc('\n', out);
-		}
-	}
-}
-
-void report_term_view(FILE *out, const struct report_view *v, int color)
-{
+	struct table t;
 	size_t i;
-	int w = 9, vw = 10, tw = 0, len;
 
-	for (i = 0; i < v->nrows; i++) {
-		len = (int)strlen(v->rows[i].bench);
-		w = len > w ? len : w;
-		len = (int)strlen(v->rows[i].base);
-		vw = len > vw ? len : vw;
-		len = (int)strlen(v->rows[i].head);
-		vw = len > vw ? len : vw;
-		len = (int)strlen(v->rows[i].throughput);
-		tw = len > tw ? len : tw;
-	}
-	if (v->throughput && tw < 14)
-		tw = 14;	/* "throughput b/h" */
-	fprintf(out, "\n%-*s  %-12s  %*s  %*s  ", w, "benchmark", "metric",
-		vw, "base", vw, "head");
-	if (v->throughput)
-		fprintf(out, "%*s  ", tw, "throughput b/h");
-	else
-		tw = 0;
-	fprintf(out, "%8s  %-19s  %-16s  %-11s  %-*s  %s\n", "change",
-		"interval", "head worse", "CV b/h", STRIP_W,
-		"plot (log scale)", "verdict");
-	for (i = 0; i < v->nrows; i++)
-		print_row(out, w, vw, tw, &v->rows[i], color);
-	if (v->nrows)
-		fprintf(out, "plot: . pair ratios  [=*=] interval and "
-			"estimate  | no change  ! floor\n");
-	fputc('\n', out);
-	print_reasons(out, v);
-	print_suite(out, v, color);
-	fprintf(out, "\nprotocol:\n");
-	for (i = 0; i < v->nprotocol; i++) {
-		term_printf(out, "  %s", v->protocol[i]);
+	table_build(&t, v, o);
+	if (v->nrows) {
 		fputc('\n', out);
+		table_line(out, &t, NULL, NULL, o);
+		for (i = 0; i < v->nrows; i++)
+			table_line(out, &t, &CELL(&t, i, 0), &v->rows[i], o);
+		if (t.shown[COL_PLOT])
+			fprintf(out, "plot: . pair ratios  [=*=] interval and "
+				"estimate  | no change  ! floor\n");
 	}
+	table_release(&t);
+	fputc('\n', out);
+	print_reasons(out, v, o);
+	if (o->verbose) {
+		fprintf(out, "\nprotocol:\n");
+		for (i = 0; i < v->nprotocol; i++)
+			wrap(out, o, "  ", v->protocol[i], "    ");
+		fputc('\n', out);
+	} else if (v->nprotocol) {
+		fprintf(out, "(-v: every column, the evidence and the "
+			"protocol)\n");
+	}
+	print_suite(out, v, o);
+}
+
+void report_term_verbose(FILE *out, const struct run_report *r, int verbose)
+{
+	struct report_view v;
+	const char *columns = getenv("COLUMNS");
+	struct term_opts o = { r->color, report_term_width(out), verbose,
+			       ci_github_active(), 0 };
+	char token[40];
+
+	o.wrap = isatty(fileno(out)) || (columns && *columns);
+	report_view_build(&v, r);
+	/* in Actions the report quotes untrusted text: no command in it */
+	if (o.actions)
+		ci_github_stop_commands(out, token);
+	report_term_view(out, &v, &o);
+	if (o.actions)
+		ci_github_resume_commands(out, token);
+	report_view_release(&v);
 }
 
 void report_term(FILE *out, const struct run_report *r)
 {
-	struct report_view v;
-	char token[40];
-	int github = ci_github_active();
-
-	report_view_build(&v, r);
-	/* in Actions the report quotes untrusted text: no command in it */
-	if (github)
-		ci_github_stop_commands(out, token);
-	report_term_view(out, &v, r->color);
-	if (github)
-		ci_github_resume_commands(out, token);
-	report_view_release(&v);
+	report_term_verbose(out, r, 0);
 }

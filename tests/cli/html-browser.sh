@@ -51,4 +51,28 @@ echo "screenshot $png: ${1}x$2, $3 colours, most common $4"
 [ "$3" -ge 100 ] || fail "screenshot has only $3 colours: blank or broken page"
 python3 -c "import sys; sys.exit(0 if float('$4') < 0.97 else 1)" ||
 	fail "screenshot is ${4} one colour: blank page"
+# issue 26 item 4: at 800 and 1400 pixels too (kept beside it, compared
+# by eye once); by structure: a number never wraps in a cell (nowrap),
+# the summary table scrolls instead of squeezing, each axis has a tick on
+# each side of "no change"
+for w in 800 1400; do
+	png=$art/report-$w.png
+	rm -f "$png"
+	chrome --window-size=$w,1200 --screenshot="$png" >/dev/null ||
+		fail "$browser --screenshot at $w px failed"
+	set -- $(python3 "$(dirname "$0")/png-stats.py" "$png") ||
+		fail "cannot read $png"
+	echo "screenshot $png: ${1}x$2, $3 colours, most common $4"
+	[ "$1" = "$w" ] && [ "$3" -ge 100 ] || fail "screenshot at $w px is ${1}x$2 with $3 colours"
+done
+expect_in "$SCRATCH/dom.html" "white-space:nowrap"
+expect_in "$SCRATCH/dom.html" '<div class="wide"><table class="summary">'
+python3 - "$SCRATCH/dom.html" <<'PY' || fail "an axis lacks a tick on one side of no change"
+import re, sys
+html = open(sys.argv[1]).read()
+for svg in re.findall(r'<svg.*?</svg>', html, re.S):
+    ticks = re.findall(r'class="tick"[^>]*>([^<]*)<', svg)
+    if ticks:
+        assert any(t.startswith("-") for t in ticks) and any(t.startswith("+") for t in ticks), ticks
+PY
 exit 0

@@ -23,6 +23,32 @@ expect_in "$root/examples/workflows/sharded.yml" "merge: shards/*/report.json"
 expect_in "$root/examples/workflows/sharded.yml" "pattern: gate-shard-*"
 # the artifact names the shard jobs upload are the ones the merge downloads
 expect_in "$root/action.yml" 'artifact="gate-shard-'
+# issue 26 item 6: every example bounds its time and its concurrent runs,
+# pins a release tag, and the gating jobs need no write token (the
+# comment is comment.yml's, on workflow_run, one per pull request)
+for f in "$root"/examples/workflows/*.yml; do
+	expect_in "$f" "concurrency:"
+	expect_in "$f" "timeout-minutes:"
+	expect_not_in "$f" "gate@main"
+done
+for f in pr-check required-status advisory sharded; do
+	expect_not_in "$root/examples/workflows/$f.yml" ": write"
+	expect_not_in "$root/examples/workflows/$f.yml" "gh pr comment"
+done
+expect_in "$root/examples/workflows/comment.yml" "workflow_run:"
+expect_in "$root/examples/workflows/comment.yml" "<!-- gate-report -->"
+expect_in "$root/examples/workflows/comment.yml" "--method PATCH"
+expect_in "$root/examples/workflows/required-status.yml" "name: gate-pr"
+# the sharded merge job checks out before gate runs in it
+python3 - "$root/examples/workflows/sharded.yml" <<'PY' || fail "sharded.yml's merge job does not check out first"
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["merge"]["steps"]
+assert steps[0]["uses"].startswith("actions/checkout@"), steps[0]
+PY
+# the README pins the release tag the CHANGELOG lists
+tag=$(sed -n 's/^## \[\(v[0-9.]*\)\].*/\1/p' "$root/CHANGELOG.md" | head -n 1)
+[ -n "$tag" ] || fail "CHANGELOG.md names no release"
+expect_in "$root/README.md" "gate@$tag"
 # a broken workflow must fail, or the checks above prove nothing
 if "$v" "$root/tests/cli/data/bad-workflow.yml" >"$OUT" 2>"$ERR"; then
 	fail "the validator accepted a workflow with \"runs-onn\""

@@ -221,8 +221,34 @@ static void test_load__ratios_are_the_decisions(void)
 	CHECK(drawn >= 10);
 }
 
+/*
+ * Issue 27: the parity's sample counts are read as data, never parsed
+ * back from the sentence beside them: a sentence that says 99 while the
+ * data says 7 loads 7.
+ */
+static void test_load__parity_counts_are_data_not_prose(void)
+{
+	const char *path = "tests/data/gate-run-report.json";
+	struct run_report r;
+	size_t len;
+	char *text = slurp(path, &len), *p, msg[512];
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	p = strstr(text, "\"identical in 7 samples\"");
+	CHECK(p != NULL);
+	if (p)
+		memcpy(p, "\"identical in 99 sample", 23);
+	CHECK(load(&r, text, path, msg, sizeof(msg)) == 0);
+	CHECK(r.n > 0 && r.b[0].run.nsamples[0] == 7);
+	report_load_release(&r);
+	free(text);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_load__gate_run_report_round_trips),
+	TEST(test_load__parity_counts_are_data_not_prose),
 	TEST(test_load__refuses_unknown_schemas),
 	TEST(test_load__refuses_unknown_names),
 	TEST(test_load__to_fills_err_and_prints_nothing),

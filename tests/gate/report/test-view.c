@@ -18,6 +18,7 @@
 #include "gate/report/report.h"
 #include "gate/report/view.h"
 #include "gate/adaptive.h"
+#include "common/escape.h"
 #include "tests/harness.h"
 
 #define MAXB 4
@@ -368,7 +369,7 @@ static void (*const models[])(struct model *) = {
 
 /* Every printer's output of one model. */
 struct outputs {
-	char *term, *md, *html, *json, *annot, *progress;
+	char *term, *term_short, *term_wrapped, *md, *html, *json, *annot, *progress;
 };
 
 static char *slurp(const char *path)
@@ -389,6 +390,24 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The terminal's prose with its wrapped lines joined again ("\n    "
+ * continues a line), for checks on sentences. */
+static char *unwrap(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *d = out;
+
+	while (*s) {
+		if (!strncmp(s, "\n    ", 5) && s[5] != ' ') {
+			*d++ = ' ';
+			s += 5;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+	return out;
+}
+
 static void print_all(struct outputs *o, const struct run_report *r)
 {
 	struct publish_opts po = { NULL, NULL, NULL, 1 };
@@ -398,9 +417,16 @@ static void print_all(struct outputs *o, const struct run_report *r)
 	FILE *f;
 	int fd;
 
-	f = open_memstream(&o->term, &len);
+	/* at 80 columns ($COLUMNS: wrapped, as on a terminal); the checks read the verbose one (every column, evidence
+	 * and protocol), the golden files hold both */
+	setenv("COLUMNS", "80", 1);
+	f = open_memstream(&o->term_short, &len);
 	report_term(f, r);
 	fclose(f);
+	f = open_memstream(&o->term_wrapped, &len);
+	report_term_verbose(f, r, 1);
+	fclose(f);
+	o->term = unwrap(o->term_wrapped);
 	f = open_memstream(&o->md, &len);
 	report_md(f, r);
 	fclose(f);
@@ -431,6 +457,8 @@ static void print_all(struct outputs *o, const struct run_report *r)
 static void free_all(struct outputs *o)
 {
 	free(o->term);
+	free(o->term_short);
+	free(o->term_wrapped);
 	free(o->md);
 	free(o->html);
 	free(o->json);
@@ -476,7 +504,8 @@ static void test_view__golden_files(void)
 		memset(&m, 0, sizeof(m));
 		models[i](&m);
 		print_all(&o, &m.r);
-		golden(m.name, "term", o.term);
+		golden(m.name, "term", o.term_short);
+		golden(m.name, "term-v", o.term_wrapped);
 		golden(m.name, "md", o.md);
 		golden(m.name, "html", o.html);
 		golden(m.name, "json", o.json);
@@ -722,7 +751,7 @@ static void check_headlines(const struct model *m, const struct outputs *o)
 			line = line_with(o->annot, "::error", NULL);
 			CHECK(line != NULL);
 			free(line);
-			snprintf(key, sizeof(key), "is slower by %.*s%%25",
+			snprintf(key, sizeof(key), "%%3A %.*s%%25 ",
 				 (int)strlen(want) - 1, want);
 			CHECK_CONTAINS(o->annot, key);
 		}
@@ -774,7 +803,15 @@ static void test_view__every_gating_metric_is_shown(void)
 		       "+19.72% more than base");
 	CHECK_CONTAINS(o.html, "exact: head counts +19.72% more than base");
 	CHECK_CONTAINS(o.term, "exact: head counts +19.72% more than base");
-	CHECK_CONTAINS(o.annot, "is slower by +19.72%25 in instructions");
+	/* in the metric's own words, not "slower" (issue 26 item 3) */
+	CHECK_CONTAINS(o.annot, "encode%3A +19.72%25 more instructions");
+	CHECK_CONTAINS(o.md, "**encode** +19.72% more instructions");
+	CHECK(!strstr(o.annot, "slower") && !strstr(o.md, "slower"));
+	/* the JSON's reason of the benchmark is the deciding metric's
+	 * (issue 26 item 8): instructions', not wall's pass */
+	line = line_with(o.json, "\"reason\":", NULL);
+	CHECK(line && strstr(line, "head counts +19.72% more"));
+	free(line);
 	/* wall's row keeps wall's own verdict */
 	line = line_with(o.md, "| encode | wall |", NULL);
 	CHECK(line && !strstr(line, "fail") && strstr(line, "pass"));
@@ -1052,17 +1089,45 @@ static void test_view__html_ticks_are_round(void)
 			CHECK(n >= 3);
 			if (n < 2)
 				continue;
-			step = t[1] - t[0];
-			if (!round_step(step)) {
-				fprintf(stderr, "%s: tick step %g is not "
-					"round\n", m.name, step);
-				harness_failed_checks++;
+			/* ticks on both sides of "no change" (issue 26) */
+			{
+				double lo = t[0], hi = t[0];
+
+				for (k = 1; k < n; k++) {
+					lo = fmin(lo, t[k]);
+					hi = fmax(hi, t[k]);
+				}
+				if (!(lo < 0 && hi > 0)) {
+					fprintf(stderr, "%s: ticks %g .. %g do "
+						"not straddle no change\n",
+						m.name, lo, hi);
+					harness_failed_checks++;
+				}
 			}
+			/* in order along the axis; each side's ticks are
+			   multiples of a round step (labels too close to
+			   the one before are left out, and a side the step
+			   skipped has one round tick of its own) */
+			for (k = 1; k < n; k++)
+				CHECK(t[k] > t[k - 1]);
 			for (k = 0; k < n; k++) {
-				CHECK_NEAR(t[k] / step, round(t[k] / step),
-					   1e-6);
-				if (k)
-					CHECK_NEAR(t[k] - t[k - 1], step, 1e-6);
+				double unit = 0;
+				size_t j;
+
+				for (j = 0; j < n; j++)	/* its side's smallest */
+					if (t[j] * t[k] > 0 &&
+					    (!unit || fabs(t[j]) < unit))
+						unit = fabs(t[j]);
+				if (t[k] == 0)
+					continue;
+				step = unit;
+				if (!round_step(step)) {
+					fprintf(stderr, "%s: tick %g is not "
+						"round\n", m.name, step);
+					harness_failed_checks++;
+				}
+				CHECK_NEAR(fabs(t[k]) / step,
+					   round(fabs(t[k]) / step), 1e-6);
 			}
 		}
 		CHECK(!strstr(o.html, "class=\"pair\"") || plots >= 2);
@@ -1100,8 +1165,245 @@ static void test_view__ticks_cover_the_range(void)
 	}
 }
 
+/* Whether a line of text (after blanks) starts with prefix. */
+static int line_starts(const char *text, const char *prefix)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *q = p;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, prefix, strlen(prefix)))
+			return 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * Issue 27 item 1: one hostile name (ESC sequences that set the title and
+ * clear the screen, a newline and a forged "::error::" at a line's start,
+ * <script>, a spreadsheet formula, a mention) through every output of the
+ * report: the terminal (plain and in Actions), Markdown, HTML,
+ * annotations, progress lines, JSON, CSV. None obeys it; the JSON keeps it
+ * whole.
+ */
+static void test_view__hostile_name_in_every_output(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const char evil[] = "\x1b]0;pwned\x07\x1b[2J\n::error::owned\n"
+		"<script>alert(1)</script>=HYPERLINK(\"http://x\") @user #12";
+	struct model m;
+	struct outputs o = { 0 }, oa = { 0 };
+	char *csv;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "hostile");
+	add_bench(&m, evil, wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	unsetenv("GITHUB_ACTIONS");
+	print_all(&o, &m.r);
+	setenv("GITHUB_ACTIONS", "true", 1);
+	print_all(&oa, &m.r);
+	unsetenv("GITHUB_ACTIONS");
+	/* no output obeys an escape sequence */
+	CHECK(!strchr(o.term, 0x1b) && !strchr(o.term_short, 0x1b));
+	CHECK(!strchr(oa.term_short, 0x1b));
+	CHECK(!strchr(o.md, 0x1b) && !strchr(o.html, 0x1b));
+	CHECK(!strchr(o.annot, 0x1b) && !strchr(o.progress, 0x1b));
+	/* nothing the name holds starts a line of its own as a command */
+	CHECK(!line_starts(o.term_short, "::error::owned"));
+	CHECK(!line_starts(oa.term_short, "::error::owned"));
+	CHECK(!line_starts(oa.term, "::error::owned"));
+	CHECK(!line_starts(o.md, "::error::owned"));
+	CHECK(!line_starts(o.annot, "::error::owned"));
+	CHECK(!line_starts(o.progress, "::error::owned"));
+	/* no markup, no mention */
+	CHECK(!strstr(o.md, "<script") && !strstr(o.html, "<script"));
+	CHECK(!strstr(o.md, "@user"));
+	/* the JSON keeps the name whole (escaped by JSON's own rules) */
+	CHECK_CONTAINS(o.json, "\\u001b]0;pwned\\u0007\\u001b[2J\\n::error::owned");
+	/* a spreadsheet gets text, not a formula */
+	csv = escape_str(ESCAPE_CSV, "=HYPERLINK(\"http://x\")");
+	CHECK(csv && csv[0] == '"' && csv[1] == '\'');
+	free(csv);
+	free_all(&o);
+	free_all(&oa);
+	release(&m);
+}
+
+/* Issue 27: a 1 MB name is cut in every printer, whole in the JSON. */
+static void test_view__huge_name_is_bounded(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	size_t n = 1 << 20;
+	char *name = malloc(n + 1);
+	struct model m;
+	struct outputs o = { 0 };
+
+	memset(name, 'x', n);
+	name[n] = '\0';
+	memset(&m, 0, sizeof(m));
+	common(&m, "huge");
+	add_bench(&m, name, wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+	CHECK(strlen(o.term) < 64 * 1024 && strlen(o.term_short) < 16 * 1024);
+	CHECK(strlen(o.md) < 64 * 1024 && strlen(o.html) < 256 * 1024);
+	CHECK(strlen(o.annot) < 64 * 1024 && strlen(o.progress) < 64 * 1024);
+	CHECK(strlen(o.json) > n);
+	free_all(&o);
+	release(&m);
+	free(name);
+}
+
+/*
+ * Issue 26 item 3: the Markdown puts what needs attention first (a fail
+ * declared between two passes), folds the passes in <details>, has a
+ * summary row (geometric mean over the measured benchmarks) and, in
+ * Actions, a link to the run whose artifacts hold the HTML report.
+ */
+static void test_view__markdown_order_and_folding(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+	const char *fail_row, *pass_row, *details;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "order");
+	add_bench(&m, "alpha", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, same, 0.1, 12);
+	add_bench(&m, "beta", wall, 1);
+	set_pairs(&m.run[1], METRIC_WALL, slower, 0.1, 12);
+	add_bench(&m, "gamma", wall, 1);
+	set_pairs(&m.run[2], METRIC_WALL, same, 0.1, 12);
+	decide(&m);
+	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
+	setenv("GITHUB_REPOSITORY", "o/r", 1);
+	setenv("GITHUB_RUN_ID", "42", 1);
+	print_all(&o, &m.r);
+	unsetenv("GITHUB_SERVER_URL");
+	unsetenv("GITHUB_REPOSITORY");
+	unsetenv("GITHUB_RUN_ID");
+	fail_row = strstr(o.md, "| beta |");
+	pass_row = strstr(o.md, "| alpha |");
+	details = strstr(o.md, "<details><summary>2 passing benchmarks");
+	CHECK(fail_row && pass_row && details);
+	CHECK(fail_row < details && details < pass_row);
+	CHECK(strstr(o.md, "| gamma |") > details);
+	CHECK_CONTAINS(o.md, "(over 3 measured)");
+	CHECK_CONTAINS(o.md, "(https://github.com/o/r/actions/runs/42)");
+	free_all(&o);
+	release(&m);
+}
+
+/*
+ * Issue 26 item 4: where the change (the pairs' estimate) and the arms'
+ * medians point different ways, the row says why in one line (the HTML
+ * shows it); where they agree it says nothing.
+ */
+static void test_view__direction_note_when_medians_disagree(void)
+{
+	struct bench_cfg c;
+	struct bench_run br;
+	struct bench_stats st;
+	struct view_row row;
+	double ratio = 1.05;
+
+	memset(&c, 0, sizeof(c));
+	memset(&br, 0, sizeof(br));
+	memset(&st, 0, sizeof(st));
+	c.name = "dir";
+	c.metric = METRIC_WALL;
+	br.cfg = &c;
+	st.metric = METRIC_WALL;
+	st.gating = 1;
+	st.ratios = &ratio;
+	st.n = 1;
+	st.estimate = 1.05;
+	st.low = 1.01;
+	st.high = 1.09;
+	st.level = 0.975;
+	st.base_median = 0.100;
+	st.head_median = 0.095;	/* head's median lower, the change +5% */
+	view_row_build(&row, &br, &st, 0);
+	CHECK(strstr(row.direction, "point the other way") != NULL);
+	view_row_release(&row);
+	st.head_median = 0.104;	/* both up: nothing to say */
+	view_row_build(&row, &br, &st, 0);
+	CHECK(row.direction[0] == '\0');
+	view_row_release(&row);
+}
+
+/* A 10x regression: round steps of +100% skip the side below no change;
+ * it gets a round tick of its own (the browser test found it). */
+static void test_view__big_change_has_ticks_on_both_sides(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	double ten[12];
+	struct model m;
+	struct outputs o = { 0 };
+	const char *svg;
+	size_t i, axes = 0;
+
+	for (i = 0; i < 12; i++)
+		ten[i] = 10 * slower[i];
+	memset(&m, 0, sizeof(m));
+	common(&m, "tenfold");
+	add_bench(&m, "big", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, ten, 0.02, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+	for (svg = strstr(o.html, "<svg"); svg; svg = strstr(svg + 1, "<svg")) {
+		const char *end = strstr(svg, "</svg>"), *s;
+		int neg = 0, pos = 0;
+
+		for (s = strstr(svg, "class=\"tick\""); s && s < end;
+		     s = strstr(s + 1, "class=\"tick\"")) {
+			const char *gt = strchr(s, '>');
+
+			neg |= gt[1] == '-';
+			pos |= gt[1] == '+';
+		}
+		axes++;
+		CHECK(neg && pos);
+		/* on the horizontal axis, no label touches the next one */
+		if (!strncmp(svg, "<svg class=\"axis\"", 17)) {
+			double x, px = -1e9;
+			size_t len, plen = 0;
+
+			for (s = strstr(svg, "<text class=\"tick\" x=\"");
+			     s && s < end;
+			     s = strstr(s + 1, "<text class=\"tick\" x=\"")) {
+				const char *gt = strchr(s, '>');
+
+				CHECK(sscanf(s + 22, "%lf", &x) == 1);
+				len = (size_t)(strchr(gt, '<') - gt - 1);
+				CHECK(x - px >= 4.2 * (double)(len + plen) + 10);
+				px = x;
+				plen = len;
+			}
+		}
+	}
+	CHECK(axes >= 2);
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_view__golden_files),
+	TEST(test_view__big_change_has_ticks_on_both_sides),
+	TEST(test_view__direction_note_when_medians_disagree),
+	TEST(test_view__markdown_order_and_folding),
+	TEST(test_view__hostile_name_in_every_output),
+	TEST(test_view__huge_name_is_bounded),
 	TEST(test_view__json_loads_back_identically),
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),

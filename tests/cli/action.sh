@@ -1,0 +1,130 @@
+# Issue 26 item 6: action.yml's own shell steps, run as the runner runs
+# them (bash -eo pipefail, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_ENV
+# faked files), for a pass, a fail, an error, an error under advisory, a
+# fail under advisory and a merge refusal: every path leaves the outputs
+# and a job summary, advisory never fails the step, and the cache keys
+# are gate's source, per shard, with no restore-key for gate's build.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed"
+# the shell of a step by its name, as the runner would write it to a file
+step() {
+	python3 - "$root/action.yml" "$1" <<'PY'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+for s in doc["runs"]["steps"]:
+    if s.get("name") == sys.argv[2]:
+        sys.stdout.write(s["run"])
+        break
+else:
+    sys.exit("no step " + sys.argv[2])
+PY
+}
+step "Run gate" >"$SCRATCH/run.sh" || fail "action.yml has no step \"Run gate\""
+step "Find gate's workspace" >"$SCRATCH/ws.sh" || fail "no step \"Find gate's workspace\""
+grep -q '\${{' "$SCRATCH/run.sh" && fail "the run step expands an expression in its shell (inputs must come through env)"
+# the action's directory with the gate under test in build/
+A=$SCRATCH/action
+mkdir -p "$A/build"
+ln -s "$GATE" "$A/build/gate"
+
+# run_step REPO WANT_STEP_EXIT [VAR=VALUE...]: the run step in REPO
+run_step() {
+	repo=$1 want=$2
+	shift 2
+	rm -rf "$SCRATCH/runner"
+	mkdir -p "$SCRATCH/runner/temp"
+	: >"$SCRATCH/runner/output"
+	: >"$SCRATCH/runner/summary"
+	: >"$SCRATCH/runner/env"
+	(cd "$repo" && env GITHUB_ACTIONS=true GITHUB_ACTION_PATH="$A" \
+		RUNNER_TEMP="$SCRATCH/runner/temp" \
+		GITHUB_OUTPUT="$SCRATCH/runner/output" \
+		GITHUB_STEP_SUMMARY="$SCRATCH/runner/summary" \
+		GITHUB_ENV="$SCRATCH/runner/env" \
+		GATE_CONFIG= GATE_BASE=HEAD~1 GATE_HEAD= GATE_ADVISORY=false \
+		GATE_NOISY=failure GATE_ARGS=-q GATE_SHARD= GATE_MERGE= "$@" \
+		bash --noprofile --norc -eo pipefail "$SCRATCH/run.sh" >"$OUT" 2>"$ERR")
+	got=$?
+	[ "$got" -eq "$want" ] || fail "the run step ($*) exited $got, want $want"
+}
+# output NAME: the value of a step output (name=value or heredoc)
+output() {
+	python3 - "$SCRATCH/runner/output" "$1" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = 0
+while i < len(lines):
+    l = lines[i]
+    if l.startswith(sys.argv[2] + "="):
+        print(l.split("=", 1)[1]); break
+    if l.startswith(sys.argv[2] + "<<"):
+        d = l.split("<<", 1)[1]; j = lines.index(d, i + 1)
+        print("\n".join(lines[i + 1:j])); break
+    i += 1
+PY
+}
+check_outputs() {
+	[ "$(output verdict)" = "$1" ] || fail "verdict output is \"$(output verdict)\", want $1"
+	[ "$(output exit-code)" = "$2" ] || fail "exit-code output is \"$(output exit-code)\", want $2"
+	[ -n "$(output report)" ] || fail "no report output"
+	[ -s "$SCRATCH/runner/summary" ] || fail "no job summary"
+	[ -n "$(output report-dir)" ] || fail "no report-dir output"
+}
+
+P=$SCRATCH/pass
+fixture "$P" 0.01 0.01
+run_step "$P" 0
+check_outputs pass 0
+
+F=$SCRATCH/fail
+fixture "$F" 0.01 0.2
+run_step "$F" 1
+check_outputs fail 1
+expect_in "$OUT" "::error"
+# advisory: the same fail passes the step (gate --advisory exits 0 and
+# says so), with the verdict output still "fail"
+run_step "$F" 0 GATE_ADVISORY=true
+[ "$(output verdict)" = fail ] || fail "advisory changed the verdict output"
+expect_in "$OUT" "advisory: exit 0 instead of 1"
+
+# an error before a report (a base that does not exist): outputs, summary,
+# an annotation; under advisory the step still passes
+run_step "$P" 3 GATE_BASE=no-such-revision
+check_outputs error 3
+expect_in "$OUT" "::error title=gate%3A could not measure::"
+expect_in "$SCRATCH/runner/summary" "no-such-revision"
+run_step "$P" 0 GATE_BASE=no-such-revision GATE_ADVISORY=true
+check_outputs error 3
+expect_in "$OUT" "::warning title=gate: advisory::gate exited 3"
+
+# a merge with no shard reports: a refusal, reported like any error
+run_step "$P" 3 GATE_MERGE="shards/*/report.json"
+check_outputs error 3
+expect_in "$OUT" "::error title=gate: error (exit 3)::"
+
+# outside a repository: said, with outputs, not a "fatal:" and a success
+mkdir -p "$SCRATCH/norepo"
+run_step "$SCRATCH/norepo" 3
+check_outputs error 3
+expect_in "$SCRATCH/runner/summary" "not a git repository"
+
+# the workspace step outside a repository and in a merge job: no
+# directory (its cache steps skip), no failure; per-shard cache tag
+(cd "$SCRATCH/norepo" && GITHUB_OUTPUT="$SCRATCH/ws.out" GATE_SHARD=2/4 GATE_MERGE= \
+	bash --noprofile --norc -eo pipefail "$SCRATCH/ws.sh") >"$OUT" 2>"$ERR" ||
+	fail "the workspace step failed outside a repository"
+expect_not_in "$SCRATCH/ws.out" "dir="
+expect_in "$SCRATCH/ws.out" "tag=shard-2-4"
+# the caches: gate's build keyed by its source, no restore-keys; kept
+# builds per shard
+python3 - "$root/action.yml" <<'PY' || fail "the cache keys are not as promised"
+import sys, yaml
+steps = {s.get("name"): s for s in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]}
+b = steps["Cache the gate build"]["with"]
+assert "steps.src.outputs.hash" in b["key"], b
+assert "restore-keys" not in b, b
+for n in ("Restore gate's kept builds", "Save gate's kept builds"):
+    assert "steps.ws.outputs.tag" in steps[n]["with"]["key"], n
+PY
+exit 0
