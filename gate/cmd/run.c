@@ -558,7 +558,7 @@ static int report_run(struct run_cmd *c, run_inspect_fn *inspect, void *arg,
 	if (inspect)	/* gate bisect: the model, no terminal report */
 		inspect(r, arg);
 	else
-		report_term(c->term, r);
+		report_term_verbose(c->term, r, c->o.verbose);
 	if (c->o.json && report_json(c->o.json, r) < 0 && !r->interrupted)
 		code = EXIT_ERROR;
 	if (report_publish(c->term, r, &c->po) < 0 && !r->interrupted)
