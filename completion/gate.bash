@@ -29,7 +29,7 @@ _gate_options()
 		echo --good --bad --benchmark --budget --pairs --config \
 			--seed -q --quiet ;;
 	export)
-		echo --format --label --commit --output ;;
+		echo --format --label --commit --output --report ;;
 	merge)
 		echo --json --markdown --html --color --advisory ;;
 	esac

@@ -14,14 +14,14 @@ write_bench "$R" 0.2
 commit_all "$R" "four times the work"
 git -C "$R" tag slower
 
-gate_run 1 -C "$R" run --base base --head slower
+gate_run 1 -C "$R" run -v --base base --head slower
 expect_not_in "$OUT" "accepted"
 
 # within the bound (a glob names the benchmark): accepted, exit 0
 git -C "$R" commit -q --allow-empty -m "accept it" \
 	-m "Gate-Accept: sl*p +1000% the new format is worth it"
 git -C "$R" tag within
-gate_run 0 -C "$R" run --base base --head within --json "$SCRATCH/r.json" \
+gate_run 0 -C "$R" run -v --base base --head within --json "$SCRATCH/r.json" \
 	--markdown "$SCRATCH/r.md"
 expect_in "$OUT" "accepted"
 expect_in "$OUT" "verdict: ACCEPTED"
@@ -42,7 +42,7 @@ git -C "$R" checkout -q slower
 git -C "$R" commit -q --allow-empty -m "accept a little" \
 	-m "Gate-Accept: sleep +100% a little slower"
 git -C "$R" tag beyond
-gate_run 1 -C "$R" run --base base --head beyond --json "$SCRATCH/b.json"
+gate_run 1 -C "$R" run -v --base base --head beyond --json "$SCRATCH/b.json"
 expect_in "$OUT" "exceeds the accepted +100%"
 [ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["accepted"]["within"]')" = False ] ||
 	fail "the trailer's bound should be exceeded"
@@ -51,7 +51,7 @@ expect_in "$OUT" "exceeds the accepted +100%"
 git -C "$R" checkout -q slower
 git -C "$R" commit -q --allow-empty -m "accept a typo" \
 	-m "Gate-Accept: slep +1000% typo"
-gate_run 1 -C "$R" run --base base --head HEAD
+gate_run 1 -C "$R" run -v --base base --head HEAD
 expect_in "$ERR" 'names no benchmark: "slep"'
 expect_in "$OUT" "names no benchmark: ignored"
 GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$SCRATCH/summary gate_run 1 -C "$R" \
@@ -61,6 +61,6 @@ expect_in "$OUT" "names no benchmark"
 
 # a malformed trailer is a warning naming its commit
 git -C "$R" commit -q --allow-empty -m "no bound" -m "Gate-Accept: sleep lots"
-gate_run 1 -C "$R" run --base base --head HEAD
+gate_run 1 -C "$R" run -v --base base --head HEAD
 expect_in "$ERR" "gives no bound"
 exit 0

@@ -6,13 +6,17 @@
 # measured.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
-L=$SCRATCH/samples.log
+# the samples log outside the checkout, where base's "writable" lets a
+# sealed benchmark write (Landlock refuses any other path)
+mkdir -p "$SCRATCH/log"
+L=$SCRATCH/log/samples.log
 new_repo "$R"
 printf '#!/bin/sh\necho sample >>"%s"\nsleep 0.01\necho done\n' "$L" >"$R/prog.sh"
-cat >"$R/gate.json" <<'JSON'
+cat >"$R/gate.json" <<JSON
 { "version": 1,
   "build": "mkdir -p out && cp prog.sh out/prog && cp prog.sh out/copy && chmod +x out/prog",
   "artifacts": ["out/*"],
+  "writable": ["$SCRATCH/log"],
   "sources": ["prog.sh", "README"],
   "defaults": { "pairs": 4, "max_pairs": 4, "warmup": 0, "min_effect": 0.5 },
   "benchmarks": [ { "name": "p", "run": ["./out/prog"] } ] }
@@ -23,7 +27,7 @@ echo "how to use it" >"$R/README"
 commit_all "$R" "docs only"
 
 # a docs-only change: identical build, a pass with no samples
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/same.json"
+gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/same.json"
 J=$SCRATCH/same.json
 [ "$(json_get "$J" "d['benchmarks'][0]['verdict']")" = pass ] || fail "identical build: verdict not pass"
 [ "$(json_get "$J" "d['benchmarks'][0]['pairs']")" = 0 ] || fail "identical build: measured"
@@ -44,7 +48,7 @@ GATE_TEST_REPORT=$J "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded identical-build report does not write the same bytes"
 
 # --measure-identical measures anyway
-gate_measured -C "$R" run --base HEAD~1 --head HEAD --measure-identical --json "$SCRATCH/anyway.json"
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --measure-identical --json "$SCRATCH/anyway.json"
 J=$SCRATCH/anyway.json
 [ "$(json_get "$J" "d['benchmarks'][0]['pairs'] >= 4")" = True ] || fail "--measure-identical did not measure"
 [ "$(json_get "$J" "d['benchmarks'][0]['artifacts']['measured']")" = True ] || fail "not recorded as measured"
@@ -54,7 +58,7 @@ expect_in "$OUT" "measured anyway (--measure-identical)"
 printf '#!/bin/sh\necho sample >>"%s"\nsleep 0.01\necho done # changed\n' "$L" >"$R/prog.sh"
 commit_all "$R" "the program changes"
 : >"$L"
-gate_measured -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/diff.json"
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/diff.json"
 J=$SCRATCH/diff.json
 [ "$(json_get "$J" "d['benchmarks'][0]['pairs'] >= 4")" = True ] || fail "a changed build was not measured"
 [ "$(json_get "$J" "[f['path'] for f in d['benchmarks'][0]['artifacts']['files'] if f['differ']]")" = "['out/copy', 'out/prog']" ] ||
@@ -71,15 +75,15 @@ sed 's|"out/\*"|".gitignore"|; s|"README"\]|"README", "gate.json"]|' "$R/gate.js
 mv "$R/gate.json.new" "$R/gate.json"
 commit_all "$R" "head points artifacts at an unchanged file"
 : >"$L"
-gate_measured -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/loose.json"
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/loose.json"
 [ "$(json_get "$SCRATCH/loose.json" "d['benchmarks'][0]['pairs'] >= 4")" = True ] ||
 	fail "head's own artifacts skipped the measuring"
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head --json "$SCRATCH/head.json"
+gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --policy head --json "$SCRATCH/head.json"
 [ "$(json_get "$SCRATCH/head.json" "d['benchmarks'][0]['pairs']")" = 0 ] ||
 	fail "--policy head: head's artifacts should decide"
 
 # a pattern that matches nothing in either arm is an error
 sed 's|"\.gitignore"|"bin/*"|' "$R/gate.json" >"$SCRATCH/nothing.json"
-gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --config "$SCRATCH/nothing.json"
+gate_run 3 -C "$R" run -v --base HEAD~1 --head HEAD --config "$SCRATCH/nothing.json"
 expect_in "$ERR" 'benchmark "p": "artifacts" pattern "bin/*" matches no file in either arm'
 exit 0

@@ -37,7 +37,7 @@ commit_all "$R" base
 echo changed >"$R/NOTES"
 commit_all "$R" head
 # looks at 4, 6, 8: 3 counted pairs of the first 4, then every pair added
-gate_measured -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/a.json"
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/a.json"
 /usr/bin/python3 - "$SCRATCH/a.json" <<'PY' || fail "counted pairs"
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
@@ -62,7 +62,7 @@ cat >"$SCRATCH/exact.json" <<'JSON'
 JSON
 sed -i 's/n += 1000 \* (unsigned long)fgetc(f);/n += 0 * (unsigned long)fgetc(f);/' "$R/vary.c"
 commit_all "$R" fixed
-gate_run 0 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/exact.json" --json "$SCRATCH/b.json"
+gate_run 0 -C "$R" run -v --base HEAD --head HEAD --config "$SCRATCH/exact.json" --json "$SCRATCH/b.json"
 [ "$(json_get "$SCRATCH/b.json" '(d["benchmarks"][0]["pairs"], d["benchmarks"][0]["warmup"])')" = "(3, 0)" ] ||
 	fail "exact-only should keep 3 pairs and no warm-up"
 exit 0

@@ -73,7 +73,7 @@ PY
 
 # 2% more iterations: instructions about +1.7% (startup is shared), exactly,
 # above the 1% floor
-gate_run 1 -C "$R" run --base HEAD~3 --head HEAD~2 --json "$SCRATCH/a.json"
+gate_run 1 -C "$R" run -v --base HEAD~3 --head HEAD~2 --json "$SCRATCH/a.json"
 expect_in "$OUT" "exact: head counts +1."
 expect_in "$ERR" "counting under valgrind"
 expect_in "$OUT" "counter valgrind"
@@ -89,14 +89,14 @@ check "$SCRATCH/a.json" \
 # one more allocation per item: allocs doubles (no valgrind: allocs only)
 sed 's/"instructions", "allocs", "alloc_bytes", "wall"/"allocs"/; s/"gate": \[[^]]*\],//' \
 	"$R/gate.json" >"$SCRATCH/allocs.json"
-gate_run 1 -C "$R" run --base HEAD~3 --head HEAD~1 --config "$SCRATCH/allocs.json" \
+gate_run 1 -C "$R" run -v --base HEAD~3 --head HEAD~1 --config "$SCRATCH/allocs.json" \
 	--json "$SCRATCH/b.json"
 expect_not_in "$ERR" "valgrind"
 check "$SCRATCH/b.json" 'len(m) == 1 and m[0]["verdict"] == "fail"' \
 	'm[0]["method"] == "exact" and 1.9 < m[0]["ratio"]["median"] < 2.1'
 
 # identical work: every count passes with a ratio of exactly 1
-gate_run 0 -C "$R" run --base HEAD~3 --head HEAD --json "$SCRATCH/c.json"
+gate_run 0 -C "$R" run -v --base HEAD~3 --head HEAD --json "$SCRATCH/c.json"
 expect_in "$OUT" "head counts exactly what base counts"
 check "$SCRATCH/c.json" \
 	'all(x["ratio"]["median"] == 1 and x["method"] == "exact" for x in m[:3])' \

@@ -9,7 +9,7 @@ PARENT_ID=$(git -C "$R" rev-parse HEAD~1)
 
 # uncommitted changes, no upstream: base is HEAD
 echo "work in progress" >"$R/NOTES"
-gate_measured -C "$R" run --pairs 2 --json "$SCRATCH/dirty.json"
+gate_measured -C "$R" run -v --pairs 2 --json "$SCRATCH/dirty.json"
 [ "$(json_get "$SCRATCH/dirty.json" 'd["base"]["commit"]')" = "$HEAD_ID" ] ||
 	fail "with uncommitted changes the default base should be HEAD"
 first=$(sed -n 1p "$ERR")
@@ -23,14 +23,14 @@ expect_in "$OUT" "no upstream branch, working tree has changes"
 
 # clean working tree: base is HEAD~1, and the line says why
 git -C "$R" checkout -q NOTES
-gate_measured -C "$R" run --pairs 2 --json "$SCRATCH/clean.json"
+gate_measured -C "$R" run -v --pairs 2 --json "$SCRATCH/clean.json"
 [ "$(json_get "$SCRATCH/clean.json" 'd["base"]["commit"]')" = "$PARENT_ID" ] ||
 	fail "with a clean tree the default base should be HEAD~1"
 expect_in "$ERR" "gate: base: HEAD~1 ("
 expect_in "$ERR" "no upstream branch, working tree clean"
 
 # a base given with --base says so
-gate_measured -C "$R" run --base HEAD~1 --pairs 2
+gate_measured -C "$R" run -v --base HEAD~1 --pairs 2
 expect_in "$ERR" "; given with --base)"
 
 # a single commit with changes: HEAD is a base now, not an error
@@ -40,6 +40,6 @@ write_bench "$S" 0.01
 write_config "$S"
 commit_all "$S" one
 echo "more" >"$S/NOTES"
-gate_measured -C "$S" run --pairs 2
+gate_measured -C "$S" run -v --pairs 2
 expect_in "$ERR" "gate: base: HEAD ("
 exit 0

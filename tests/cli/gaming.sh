@@ -43,7 +43,7 @@ run_attempt() {
 	git -C "$R" add -A
 	git -C "$R" commit -q -m "$1" ${2:+-m "$2"}
 	n=$((n + 1))
-	"$GATE" -C "$R" run --base base --head HEAD --json "$SCRATCH/$n.json" \
+	"$GATE" -C "$R" run -v --base base --head HEAD --json "$SCRATCH/$n.json" \
 		>"$OUT" 2>"$ERR"
 	got=$?
 	echo "attempt $n ($(git -C "$R" rev-parse --abbrev-ref HEAD)): exit $got"
@@ -108,7 +108,7 @@ run_attempt "rename"
 want_fail sleep
 [ "$(verdict sleep-v2)" = new ] || fail "sleep-v2 should be new"
 expect_in "$OUT" 'removed: base declares `sleep`, head no longer does'
-gate_run 0 -C "$R" run --base base --head HEAD --list
+gate_run 0 -C "$R" run -v --base base --head HEAD --list
 expect_in "$OUT" "sleep: removed (base declares it, head does not)"
 
 # 7. head renames the suite case that regressed (and base's expect goes)
@@ -132,7 +132,7 @@ awk "BEGIN { print 0.05 * $scale }" >"$R/data/t"
 git -C "$R" add -A
 git -C "$R" commit -q -m "drop b" -m "Gate-Accept: s/b removed it measured nothing"
 # (identical code may honestly be noisy on a loaded machine: not a fail)
-gate_measured -C "$R" run --base base --head HEAD --json "$SCRATCH/acc.json"
+gate_measured -C "$R" run -v --base base --head HEAD --json "$SCRATCH/acc.json"
 [ "$got" -ne 1 ] || fail "an accepted removal failed"
 [ "$(json_get "$SCRATCH/acc.json" "[b['verdict'] for b in d['benchmarks'] if b['name'] == 's/b'][0]")" = accepted ] ||
 	fail "an accepted removal is not accepted"
@@ -143,7 +143,7 @@ sed -i 's|"run": \["./out/bench"\]|"run": ["./fast.sh"]|' "$R/gate.json"
 run_attempt "measure something else"
 want_fail sleep
 expect_in "$OUT" 'head measures `sleep` with another command ("run": base ["./out/bench"], head ["./fast.sh"])'
-gate_run 0 -C "$R" run --base base --head HEAD --list
+gate_run 0 -C "$R" run -v --base base --head HEAD --list
 expect_in "$OUT" 'redefined ("run": base ["./out/bench"], head ["./fast.sh"])'
 
 # 10. the same with a trailer: accepted, each arm runs its own, labelled

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 fixture "$R" 0.03 0.03
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --seed 7 --json "$SCRATCH/r.json"
+gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --seed 7 --json "$SCRATCH/r.json"
 expect_in "$OUT" "verdict: PASS"
 expect_in "$OUT" "seed 7"
 [ "$(json_get "$SCRATCH/r.json" 'd["verdict"]')" = pass ] || fail "JSON verdict"

@@ -11,7 +11,7 @@ JSON
 printf '#!/bin/sh\nsleep 0.01\n' >"$R/fresh.sh"
 chmod +x "$R/fresh.sh"
 commit_all "$R" "add fresh benchmark"
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
 expect_in "$OUT" "fresh: new in head"
 [ "$(json_get "$SCRATCH/r.json" '[b["verdict"] for b in d["benchmarks"]]')" = "['pass', 'new']" ] ||
 	fail "verdicts should be pass and new"
@@ -26,7 +26,7 @@ printf '{ "benchmarks": [ { "name": "sleep", "run": ["./bench.sh"], "pairs": 1 }
 git -C "$B" commit -q -am "base with an invalid gate.json"
 git -C "$B" tag broken-base
 git -C "$B" checkout -q main
-gate_measured -C "$B" run --base broken-base --head HEAD --json "$SCRATCH/b.json"
+gate_measured -C "$B" run -v --base broken-base --head HEAD --json "$SCRATCH/b.json"
 expect_in "$ERR" "base's gate.json is not valid"
 expect_in "$ERR" '"pairs"'
 [ "$(json_get "$SCRATCH/b.json" 'd["protocol"]["compared"]')" = 1 ] ||
@@ -39,7 +39,7 @@ write_bench "$N" 0.01
 commit_all "$N" "before gate"
 write_config "$N"
 commit_all "$N" "add gate.json"
-gate_measured -C "$N" run --base HEAD~1 --head HEAD --json "$SCRATCH/n.json"
+gate_measured -C "$N" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/n.json"
 expect_in "$OUT" "config: gate.json (base has no gate.json: head's is used for both arms"
 [ "$(json_get "$SCRATCH/n.json" 'd["protocol"]["config_note"]')" != "" ] ||
 	fail "the JSON report should say head's config served both arms"

@@ -21,7 +21,7 @@ cat >"$R/gate.json" <<'JSON'
 JSON
 commit_all "$R" "slower, and a looser gate"
 
-gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
+gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
 	--markdown "$SCRATCH/r.md"
 raised='head changes "min_effect" of `sleep` from {"wall": 0.5} to {"wall": 5}: base'"'"'s value is used'
 expect_in "$OUT" "$raised"
@@ -46,7 +46,7 @@ expect_in "$OUT" "::warning"
 expect_in "$OUT" 'head changes "min_effect"'
 
 # --policy head: head's floor, and the report says so
-gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --policy head \
+gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --policy head \
 	--json "$SCRATCH/h.json"
 expect_in "$OUT" "policy: head's gate.json decides (--policy head)"
 expect_in "$OUT" "head's value is used (--policy head)"
@@ -55,10 +55,10 @@ expect_in "$ERR" 'benchmark "sleep": the floor of wall is +500% ("min_effect": 5
 
 [ "$(json_get "$SCRATCH/h.json" 'd["benchmarks"][0]["min_effect"]')" = 5 ] ||
 	fail "head's floor should decide with --policy head"
-gate_run 3 -C "$R" run --policy nobody
+gate_run 3 -C "$R" run -v --policy nobody
 expect_in "$ERR" '--policy takes "base" or "head"'
 # and never in a pull request's check
-GITHUB_ACTIONS=true gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --policy head
+GITHUB_ACTIONS=true gate_run 3 -C "$R" run -v --base HEAD~1 --head HEAD --policy head
 expect_in "$ERR" "--policy head is for local experiments"
 
 # base without gate.json: head's policy, said so
@@ -68,6 +68,6 @@ write_bench "$N" 0.01
 commit_all "$N" "no gate yet"
 write_config "$N"
 commit_all "$N" "add gate.json"
-gate_measured -C "$N" run --base HEAD~1 --head HEAD
+gate_measured -C "$N" run -v --base HEAD~1 --head HEAD
 expect_in "$OUT" "policy: head's gate.json decides: base has no gate.json"
 exit 0

@@ -16,25 +16,25 @@ set_bench() {
 }
 
 set_bench 'echo "segfault coming" >&2; kill -SEGV $$'
-gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 3 -C "$R" run -v --base HEAD --config "$R/gate.json"
 expect_in "$OUT" 'benchmark "b": head sample (pair 1) was killed by signal 11'
 expect_in "$OUT" "segfault coming"
 
 set_bench 'echo "cannot open data file" >&2; exit 4'
-gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 3 -C "$R" run -v --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "exited with code 4"
 expect_in "$OUT" "cannot open data file"
 
 set_bench 'sleep 300'
 start=$(date +%s)
-gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 3 -C "$R" run -v --base HEAD --config "$R/gate.json"
 [ $(( $(date +%s) - start )) -lt 120 ] || fail "timeout should stop the sample after 1 s"
 expect_in "$OUT" "timed out after 1 s"
 expect_in "$OUT" 'raise "timeout"'
 
 # parity: stdout must be the same in every sample of an arm
 set_bench 'cat /proc/sys/kernel/random/uuid'
-gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 3 -C "$R" run -v --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "differs from its first sample"
 expect_in "$OUT" '"parity": false'
 # the protocol tells the truth after a parity failure
@@ -42,10 +42,10 @@ expect_not_in "$OUT" "stdout identical within each arm"
 expect_in "$OUT" "stdout NOT identical within"
 sed -i 's/"run": \[".\/bench.sh"\]/"run": [".\/bench.sh"], "parity": false/' "$R/gate.json"
 set_bench 'cat /proc/sys/kernel/random/uuid; sleep 0.01'
-gate_run 0 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 0 -C "$R" run -v --base HEAD --config "$R/gate.json"
 
 # a command that does not exist
 sed -i 's/"run": \[".\/bench.sh"\]/"run": [".\/no-such-program"]/' "$R/gate.json"
-gate_run 3 -C "$R" run --base HEAD --config "$R/gate.json"
+gate_run 3 -C "$R" run -v --base HEAD --config "$R/gate.json"
 expect_in "$OUT" "could not be started"
 exit 0

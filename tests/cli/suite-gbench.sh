@@ -26,7 +26,7 @@ JSON
 commit_all "$R" base
 printf 'WORK_CHANGED=6000\n' >"$R/work.mk"
 commit_all "$R" head
-gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
 expect_in "$OUT" "gb/BM_changed"
 expect_in "$OUT" "median of 3 repetitions per process"
 [ "$(json_get "$SCRATCH/r.json" '[b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"]')" = "['gb/BM_changed']" ] ||
@@ -50,7 +50,7 @@ expect_in "$OUT" "items/s"
 # --filter keeps the steady cases only; 2 pairs give no interval at the
 # level, so the case's pairs are raised to the minimum before its first
 # look, the suite re-running through --benchmark_filter for the rest
-gate_measured -C "$R" run --base HEAD~1 --head HEAD --filter 'steady' --pairs 2 \
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --filter 'steady' --pairs 2 \
 	--json "$SCRATCH/f.json"
 expect_not_in "$OUT" "BM_changed"
 expect_in "$OUT" "pairs raised from 2 to"
@@ -61,7 +61,7 @@ expect_in "$ERR" 'gate: measuring "gb": pairs 3 to'
 # their counter (one iteration of each, --benchmark_min_time=0), each shard
 # decides at the unsharded level (3 comparisons), and the merge is whole
 for i in 1 2; do
-	gate_measured -C "$R" run --base HEAD~1 --head HEAD --shard "$i/2" -q \
+	gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --shard "$i/2" -q \
 		--json "$SCRATCH/s$i.json"
 done
 gate_run 1 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
@@ -72,8 +72,8 @@ gate_run 1 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
 	fail "shard 1 should measure one case at the level of 3 comparisons"
 # an expected case that head no longer prints is an error
 sed -i 's/\^BM_steady\$/^BM_gone$/' "$R/gate.json"
-gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --config "$R/gate.json" --pairs 2
+gate_run 3 -C "$R" run -v --base HEAD~1 --head HEAD --config "$R/gate.json" --pairs 2
 expect_in "$OUT" 'matches "expect" pattern "^BM_gone$"'
-gate_run 3 -C "$R" run --base HEAD~1 --head HEAD --filter '(' --pairs 2
+gate_run 3 -C "$R" run -v --base HEAD~1 --head HEAD --filter '(' --pairs 2
 expect_in "$ERR" "--filter"
 exit 0

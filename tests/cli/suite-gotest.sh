@@ -27,7 +27,7 @@ JSON
 commit_all "$R" base
 suite 256 4
 commit_all "$R" head
-gate_run 1 -C "$R" run --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
+gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
 	--markdown "$SCRATCH/r.md" --html "$SCRATCH/r.html"
 [ "$(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')" = \
   "[('go/BenchmarkCopy-2', 'pass'), ('go/BenchmarkAlloc-2', 'fail')]" ] ||

@@ -14,7 +14,7 @@ cat >"$R/gate.json" <<'JSON'
 }
 JSON
 commit_all "$R" base
-gate_run 0 -C "$R" run --base HEAD --head HEAD --json "$SCRATCH/r.json"
+gate_run 0 -C "$R" run -v --base HEAD --head HEAD --json "$SCRATCH/r.json"
 expect_in "$OUT" "pairs raised from 3 to"
 [ "$(json_get "$SCRATCH/r.json" 'sorted(set((b["verdict"], b["pairs"] > 3) for b in d["benchmarks"]))')" = "[('pass', True)]" ] ||
 	fail "every case should pass on raised pairs: $(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"], b["pairs"]) for b in d["benchmarks"]]')"
@@ -31,7 +31,7 @@ cat >"$R/gate.json" <<'JSON'
 }
 JSON
 rm -rf "$R/.git/gate"
-gate_run 0 -C "$R" run --base HEAD --head WORKTREE --list
+gate_run 0 -C "$R" run -v --base HEAD --head WORKTREE --list
 [ ! -e "$R/ran" ] && [ ! -e "$R/.git/gate/a/ran" ] && [ ! -e "$R/.git/gate/b/ran" ] ||
 	fail "--list ran a benchmark"
 expect_in "$OUT" "one-sided level 95% per comparison"

@@ -4,6 +4,10 @@
 # the same value every time and resolves at the first look; "n" varies
 # (10, 11, 12 ms in turn) and needs more pairs.
 . "$(dirname "$0")/lib.sh"
+# its benchmark writes outside the checkout (a log in $SCRATCH, which holds
+# the repository): the write sandbox would refuse it, so it runs unsealed
+GATE_SANDBOX=off
+export GATE_SANDBOX
 R=$SCRATCH/repo
 new_repo "$R"
 cat >"$R/suite.sh" <<EOF2

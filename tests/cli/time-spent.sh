@@ -9,7 +9,7 @@ cat >"$SCRATCH/c.json" <<'JSON'
   "defaults": { "pairs": 4, "warmup": 0, "min_effect": 5 },
   "benchmarks": [ { "name": "b", "run": ["./bench.sh"] } ] }
 JSON
-gate_measured -C "$R" run --base HEAD~1 --config "$SCRATCH/c.json" \
+gate_measured -C "$R" run -v --base HEAD~1 --config "$SCRATCH/c.json" \
 	--json "$SCRATCH/r.json" --markdown "$SCRATCH/r.md"
 t='d["time"]'
 [ "$(json_get "$SCRATCH/r.json" "$t[\"build\"][\"base\"] >= 0.3 and $t[\"build\"][\"head\"] >= 0.3")" = True ] ||

@@ -29,7 +29,7 @@ commit_all "$R" bytes-from-zero
 
 # 100 -> 101 allocs/op: +1% is at least the 1% count floor (not the 10%
 # time floor): an exact fail; the unchanged cases pass
-gate_run 1 -C "$R" run --base HEAD~2 --head HEAD~1 --json "$SCRATCH/a.json" \
+gate_run 1 -C "$R" run -v --base HEAD~2 --head HEAD~1 --json "$SCRATCH/a.json" \
 	--markdown "$SCRATCH/a.md" --html "$SCRATCH/a.html"
 expect_in "$OUT" "exact: head counts +1.00% more than base"
 v=$(json_get "$SCRATCH/a.json" '[(b["name"], b["verdict"], b["min_effect"], b["metrics"][0]["method"]) for b in d["benchmarks"]]')
@@ -49,7 +49,7 @@ json_get "$SCRATCH/a.json" 'd["protocol"]["promise"]' | grep -qF "identical code
 	fail "JSON protocol.promise"
 
 # 0 -> 3 B/op: compared as 4/1, a fail, not an error (exit 3)
-gate_run 1 -C "$R" run --base HEAD~2 --head HEAD --json "$SCRATCH/b.json"
+gate_run 1 -C "$R" run -v --base HEAD~2 --head HEAD --json "$SCRATCH/b.json"
 [ "$(json_get "$SCRATCH/b.json" '[b["ratio"]["median"] for b in d["benchmarks"] if b["name"] == "s/z"][0] == 4')" = True ] ||
 	fail "0 -> 3 B/op should compare as (3+1)/(0+1)"
 
@@ -60,13 +60,13 @@ sed 's/"pairs": 6/"pairs": 4, "max_pairs": 4/; s/"lines"/"hyperfine"/' "$R/gate.
 printf '#!/bin/sh\necho %s\n' "'{\"results\": [{\"command\": \"t\", \"times\": [0.01]}]}'" >"$SCRATCH/t.sh"
 chmod +x "$SCRATCH/t.sh"
 sed -i "s|\"./suite.sh\"|\"$SCRATCH/t.sh\"|" "$SCRATCH/few.json"
-gate_run 2 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/few.json"
+gate_run 2 -C "$R" run -v --base HEAD --head HEAD --config "$SCRATCH/few.json"
 expect_in "$OUT" "too few pairs: at least 5 needed"
 expect_not_in "$OUT" "reaches down"
 
 # pass_excludes below the floor: refused where it is written
 sed 's/"min_effect": 0.1 }/"min_effect": 0.1, "pass_excludes": 0.05 }/' "$R/gate.json" >"$SCRATCH/bad.json"
-gate_run 3 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/bad.json"
+gate_run 3 -C "$R" run -v --base HEAD --head HEAD --config "$SCRATCH/bad.json"
 expect_in "$ERR" "bad.json:2:78: \"pass_excludes\" of \"wall\" (0.05) is below its \"min_effect\" (0.1)"
 
 # calibration: records of the same benchmark with a tiny spread; one for
@@ -80,10 +80,10 @@ cat >"$C/.git/gate/calibration.json" <<'JSON'
   { "name": "sleep", "metric": "wall", "command": "./other.sh",
     "spread": 1e-9, "base_cv": 0, "head_cv": 0, "pairs": 20 } ] }
 JSON
-gate_measured -C "$C" run --base HEAD --head HEAD --json "$SCRATCH/c.json"
+gate_measured -C "$C" run -v --base HEAD --head HEAD --json "$SCRATCH/c.json"
 expect_not_in "$OUT" "gate calibrate measured"
 sed -i 's|"./other.sh"|"./bench.sh"|' "$C/.git/gate/calibration.json"
-gate_measured -C "$C" run --base HEAD --head HEAD --json "$SCRATCH/d.json"
+gate_measured -C "$C" run -v --base HEAD --head HEAD --json "$SCRATCH/d.json"
 expect_in "$OUT" "note: its wall noise was"
 expect_in "$OUT" "the verdict stands"
 [ "$(json_get "$SCRATCH/c.json" 'd["verdict"]')" = "$(json_get "$SCRATCH/d.json" 'd["verdict"]')" ] ||
