@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "ci/github.h"
 #include "common/file.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
@@ -164,7 +166,11 @@ static char *log_tail(const char *path)
 			lines++;
 	if (*start == '\n')
 		start++;
-	out = xstrdup(start);
+	/* a log is the build's own bytes: an ESC sequence or a forged
+	   workflow command in it must reach no terminal or Actions log
+	   raw (common/escape.h; its lines kept) */
+	out = escape_str(ci_github_active() ? ESCAPE_ACTIONS : ESCAPE_TERM,
+			 start);
 	free(text);
 	return out;
 }

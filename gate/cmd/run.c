@@ -318,11 +318,12 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 	/* base's "writable" (a policy key): what a sealed sample may write
 	   beyond its arm */
 	w->writable = p->eff.writable;
-	r->isolation = workspace_isolation(w, r->isolation_buf,
-					   sizeof(r->isolation_buf));
 	if (workspace_layout(w, !o->no_env_pad, !o->no_scratch, r->seed,
 			     o->pin) < 0)
 		return WS_ERROR;
+	/* asked of the kernel by the layout */
+	r->isolation = workspace_isolation(w, r->isolation_buf,
+					   sizeof(r->isolation_buf));
 	r->layout = &w->layout;
 	r->pin = w->pin;
 	r->pin_warning = w->pin_warning;

@@ -474,6 +474,9 @@ static void add_policy(cJSON *p, const struct run_report *r)
 	for (i = 0; i < r->npolicy_diff; i++)
 		cJSON_AddItemToArray(list,
 				     cJSON_CreateString(r->policy_diff[i]));
+	/* how the arms were sealed (absent from reports before it was) */
+	if (r->isolation)
+		cJSON_AddStringToObject(p, "isolation", r->isolation);
 }
 
 /* Where the run's time went, in seconds. */

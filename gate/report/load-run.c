@@ -101,6 +101,8 @@ static void load_policy(struct loading *ld, struct run_report *r,
 
 	if ((s = load_text(p, "policy")))
 		r->policy = load_keep(ld->L, s);
+	if ((s = load_text(p, "isolation")))
+		r->isolation = load_keep(ld->L, s);
 	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
 		return;
 	diff = load_keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) *

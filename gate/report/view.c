@@ -566,6 +566,8 @@ static void policy_build(struct report_view *v, const struct run_report *r)
 
 	if (r->policy)
 		add_line(v, xasprintf("policy: %s", r->policy));
+	if (r->isolation)
+		add_line(v, xasprintf("isolation: %s", r->isolation));
 	for (i = 0; i < r->npolicy_diff; i++) {
 		add_line(v, xasprintf("policy: %s", r->policy_diff[i]));
 		add_warning(v, r->policy_diff[i]);
