@@ -96,7 +96,9 @@ static int run_failed(struct bench_run *br, const struct run_result *res,
 	else
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
 			"%s%s\n%s", cfg->name, arm_name(a), label,
-			run_describe(res, why, sizeof(why)), sealed ?
+			run_describe(res, why, sizeof(why)),
+			sealed && (res->status == RUN_EXIT ||
+				   res->status == RUN_SIGNAL) ?
 			" (it ran sealed: a write outside its checkout and "
 			"$GATE_TMPDIR fails; base's gate.json may list more "
 			"in \"writable\")" : "", tail));

@@ -23,7 +23,7 @@ expect_not_in "$OUT" "timed out"
 # the real case: reading /dev/tty on a terminal (script(1) gives a pty)
 if command -v script >/dev/null 2>&1; then
 	printf '#!/bin/sh\nread x </dev/tty\n' >"$R/bench.sh"
-	script -qec "\"$GATE\" -C \"$R\" run --base HEAD --config \"$R/gate.json\"" \
+	script -qec "COLUMNS=1000 \"$GATE\" -C \"$R\" run --base HEAD --config \"$R/gate.json\"" \
 		"$SCRATCH/tty" >/dev/null 2>&1 </dev/null
 	expect_in "$SCRATCH/tty" "was stopped by SIGTTIN: it read the terminal"
 	expect_not_in "$SCRATCH/tty" "timed out"
