@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
+#include "gate/format/format.h"
 #include "gate/verdict-explain.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -127,16 +128,22 @@ struct metric_pairs {
 
 /*
  * How metric m of cfg forms its ratios: counted, a count (not a time, not
- * a suite's time or rate), which may be 0; higher, a rate (inverted).
+ * a suite's time or rate), which may be 0: a suite's unit that is neither
+ * a time nor a rate ("faults") counts too (unit_may_be_zero); higher, a
+ * rate (inverted).
  */
 static void ratio_sense(const struct bench_cfg *cfg, enum metric m,
 			int *counted, int *higher)
 {
 	const struct metric_desc *d = metric_desc(m);
 	const struct value_slot *vs = bench_value_slot(cfg, m);
+	const char *unit = vs && vs->unit ? vs->unit :
+			   d->source == SOURCE_SUITE ? cfg->unit : NULL;
 
 	*counted = vs ? vs->counted : d->source == SOURCE_SUITE ?
 		   cfg->counted : d->source != SOURCE_CLOCK;
+	if (unit && unit_may_be_zero(unit))
+		*counted = 1;
 	*higher = vs ? vs->higher_better : cfg->higher_better;
 }
 
@@ -639,4 +646,20 @@ void verdict_identical(struct bench_result *res, const struct bench_run *br)
 			       br->nartifacts > 1 ? br->artifacts[1].sha256[0] :
 			       "", br->nartifacts > 1 ? "..." : "",
 			       br->nartifacts > 2 ? ", ..." : "");
+}
+
+enum bisect_call verdict_bisect_call(enum verdict v, double low, double high,
+				     int identical, double proven)
+{
+	if (identical && v == VERDICT_PASS)
+		return BISECT_GOOD;
+	if (v == VERDICT_ERROR || isnan(low) || isnan(high))
+		return BISECT_SKIP;
+	if (v == VERDICT_FAIL || v == VERDICT_ACCEPTED)
+		return BISECT_BAD;
+	/* a pass with an upper bound below 1 + 2 floor is not enough: the
+	   regression proven may be smaller than that */
+	if (isfinite(high) && isfinite(proven) && high < proven)
+		return BISECT_GOOD;
+	return BISECT_UNSURE;
 }

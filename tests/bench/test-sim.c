@@ -294,6 +294,33 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
 					       300 + 10 * i + 3 * j + k);
 }
 
+/*
+ * gate bisect with a regression between the floor and twice it (+7%
+ * against 5%, CV 5%, 8 commits): a step's pass read as "good" named the
+ * wrong commit in 20% of searches (bench-sim b); deciding good only below
+ * the confirming run's lower bound, with more pairs when unsure, keeps it
+ * within 5%. The old rule through the same harness shows the harness can
+ * see the difference.
+ */
+static void test_sim__bisect_names_the_right_commit(void)
+{
+	struct sim_cell c = { SIM_LOGNORMAL, 0.05, 0.07, 1 };
+	struct bench_cfg b;
+	struct sim_bisect now, before;
+
+	sim_default_cfg(&b);
+	b.max_pairs = 400;
+	CHECK(sim_bisect(&now, &c, &b, 8, 0, 200, 5) == 0);
+	CHECK(sim_bisect(&before, &c, &b, 8, 1, 200, 5) == 0);
+	if (!(now.wrong <= 0.05) || !(before.wrong > 0.10))
+		fprintf(stderr, "  bisect wrong commit: now %.3f, before "
+			"%.3f\n", now.wrong, before.wrong);
+	CHECK(now.wrong <= 0.05);
+	CHECK(before.wrong > 0.10);
+	/* and it still finds it most of the time it reproduces */
+	CHECK(now.right >= 0.6);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_sim__identical_code_rarely_fails),
 	TEST(test_sim__boundary_rate_within_alpha),
@@ -304,6 +331,7 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__promise_single_benchmark),
 	TEST(test_sim__promise_suite_of_20),
 	TEST(test_sim__too_few_pairs_never_pass),
+	TEST(test_sim__bisect_names_the_right_commit),
 };
 
 int main(int argc, char **argv)
