@@ -272,13 +272,15 @@ static double max_dev(const double *v, size_t n, double med)
 	return med > 0 ? d / med : NAN;
 }
 
-static double *logs(const double *v, size_t n)
+/* The log of each value; of each value + 1 when plus1 (a count with a 0,
+   compared as (new + 1) / (old + 1) like gate run's counts). */
+static double *logs(const double *v, size_t n, int plus1)
 {
-	double *l = xmalloc(n * sizeof(*l));
+	double *l = xmalloc((n ? n : 1) * sizeof(*l));
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		l[i] = log(v[i]);
+		l[i] = plus1 ? log1p(v[i]) : log(v[i]);
 	return l;
 }
 
@@ -385,16 +387,19 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 				      a->unit);
 		return;
 	}
-	if (zeros) {
-		w->reason = xasprintf("0 in %zu of %zu values but not in all: "
-				      "no ratio can be formed", zeros,
-				      a->n + b->n);
+	if (zeros && !unit_may_be_zero(a->unit)) {
+		w->reason = xasprintf("0 %s in %zu of %zu values but not in "
+				      "all: below the resolution of the "
+				      "benchmark's own timer, no ratio can be "
+				      "formed", a->unit, zeros, a->n + b->n);
 		return;
 	}
 	stats_mann_whitney(&w->mwu, a->values, a->n, b->values, b->n);
-	/* the shift of log NEW against log OLD (the reverse for rates) */
-	lo = logs(a->values, a->n);
-	ln = logs(b->values, b->n);
+	/* the shift of log NEW against log OLD (the reverse for rates); a
+	   count with a 0 compares (new + 1) / (old + 1) */
+	w->plus1 = zeros != 0;
+	lo = logs(a->values, a->n, w->plus1);
+	ln = logs(b->values, b->n, w->plus1);
 	rc = hb ? stats_hl_shift_to(&w->sh, ln, b->n, lo, a->n, run->alpha,
 				    &err) :
 		  stats_hl_shift_to(&w->sh, lo, a->n, ln, b->n, run->alpha,
@@ -412,6 +417,14 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->low,
 					 w->high, o->floor, o->excludes);
 	w->reason = explain(w, o, run);
+	if (w->plus1) {
+		char *r = xasprintf("%s (0 %s in %zu of %zu values: compared "
+				    "as (new + 1) / (old + 1))", w->reason,
+				    a->unit, zeros, a->n + b->n);
+
+		free(w->reason);
+		w->reason = r;
+	}
 }
 
 /*

@@ -39,6 +39,8 @@ struct row {
 	struct stats_mwu mwu;
 	double ratio, low, high;	/* exp of the shift and its bounds */
 	enum verdict verdict;
+	int plus1;			/* a count with a 0: the ratios are
+					   of (value + 1) */
 	char *reason;
 };
 

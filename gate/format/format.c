@@ -265,6 +265,17 @@ int unit_is_count(const char *unit)
 	return !strcmp(unit, "B/op") || !strcmp(unit, "allocs/op");
 }
 
+int unit_is_time(const char *unit)
+{
+	return !strcmp(unit, "s") || !strncmp(unit, "s/", 2);
+}
+
+int unit_may_be_zero(const char *unit)
+{
+	return unit_is_count(unit) ||
+	       (!unit_is_time(unit) && !unit_higher_better(unit));
+}
+
 const char *format_value(double v, const char *unit, char *buf, size_t size)
 {
 	static const char *const si = " kMGTP";
@@ -298,7 +309,8 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 	return buf;
 }
 
-/* Every value finite and above zero (counts may be zero). */
+/* Every value finite and above zero (counts, any unit that is not a time
+   or a rate, may be zero). */
 static int check_values(const struct fmt_table *t, const char *origin,
 			int allow_zero, struct gate_err *err)
 {
@@ -311,7 +323,7 @@ static int check_values(const struct fmt_table *t, const char *origin,
 			double v = c->values[j];
 
 			if (isfinite(v) && (v > 0 || (v == 0 && (allow_zero ||
-					    unit_is_count(c->unit)))))
+					    unit_may_be_zero(c->unit)))))
 				continue;
 			return error_to(err, "%s: case \"%s\" has the value "
 					"%g %s: a value must be finite and "

@@ -83,6 +83,15 @@ struct fmt_case *fmt_table_find(const struct fmt_table *t, const char *name,
 int unit_higher_better(const char *unit);
 /* 1 for counts that may be zero (B/op, allocs/op), else 0. */
 int unit_is_count(const char *unit);
+/* 1 for a time ("s", "s/op", as the readers normalise them): 0 there is
+   below the resolution of the benchmark's own timer. */
+int unit_is_time(const char *unit);
+/*
+ * 1 when 0 is a value of unit and ratios compare (new + 1) / (old + 1):
+ * any unit that is neither a time nor a rate ("faults", "B/op",
+ * "cache_misses"), as gate run compares its rusage counts.
+ */
+int unit_may_be_zero(const char *unit);
 /* A value with its unit for people: "1.23 ms", "45 B/op", "1.2M items/s". */
 const char *format_value(double v, const char *unit, char *buf, size_t size);
 
