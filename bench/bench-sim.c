@@ -28,6 +28,7 @@
 #define OPT_RESAMPLES 1000
 #define BISECT_TRIALS 400
 #define BISECT_MAX_PAIRS 400
+#define EXACT_TRIALS 4000
 
 /*
  * Every statistic and interval option gate accepts, lognormal noise at CV
@@ -263,6 +264,33 @@ static void bisect(void)
 			}
 }
 
+/*
+ * Part 6: exact counts near the floor (issue 25 item 4): a count of 1e6
+ * with a uniform jitter of +-0.05% a sample (within the 0.1% exact
+ * tolerance), floor 0.2%, one look at one-sided 2.5%.
+ */
+static void exact(void)
+{
+	static const double effect[] = { 0, 0.0015, 0.0019, 0.002, 0.0021,
+					 0.0025, 0.003, 0.004 };
+	static const size_t pairs[] = { 3, 20 };
+	size_t e, p;
+
+	printf("\nexact counts, floor 0.2%%, jitter +-0.05%% a sample, "
+	       "%d trials a cell:\nfail and pass rates\n\n", EXACT_TRIALS);
+	printf("%6s %5s | %6s %6s\n", "effect", "pairs", "fail", "pass");
+	for (p = 0; p < 2; p++)
+		for (e = 0; e < sizeof(effect) / sizeof(effect[0]); e++) {
+			double f, ps;
+
+			sim_exact(&f, &ps, effect[e], 0.0005, 0.002, pairs[p],
+				  0.025, EXACT_TRIALS, 31 + e);
+			printf("%+5.2f%% %5zu | %6.3f %6.3f\n",
+			       effect[e] * 100, pairs[p], f, ps);
+			fflush(stdout);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	clock_t t0 = clock();
@@ -276,6 +304,8 @@ int main(int argc, char **argv)
 		compare();
 	if (argc < 2 || argv[1][0] == 'b')
 		bisect();
+	if (argc < 2 || argv[1][0] == 'e')
+		exact();
 	printf("\n(%.0f s of CPU)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return 0;
 }

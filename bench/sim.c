@@ -400,3 +400,66 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 	gsl_rng_free(s.rng);
 	return 0;
 }
+
+int sim_exact(double *fail, double *pass, double effect, double jitter,
+	      double floor, size_t n, double alpha, size_t trials,
+	      unsigned long seed)
+{
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct verdict_opts vo = { alpha, 1000, 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t t, i, k, m, fails = 0, passes = 0;
+	int ret = 0;
+
+	if (!rng)
+		return error("cannot allocate a random generator");
+	gsl_rng_set(rng, seed);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = (char *)"counts";
+	cfg.metric = METRIC_ALLOCS;
+	cfg.min_effect = floor;
+	cfg.statistic = CONFIG_DEFAULT_STATISTIC;
+	cfg.interval = CONFIG_DEFAULT_INTERVAL;
+	cfg.rule = RULE_FLOOR;
+	cfg.nmetrics = 1;
+	cfg.metrics[0].id = METRIC_ALLOCS;
+	cfg.metrics[0].min_effect = floor;
+	cfg.metrics[0].pass_excludes = 2 * floor;
+	cfg.metrics[0].gating = 1;
+	cfg.pairs = cfg.max_pairs = (unsigned)n;
+	memset(&br, 0, sizeof(br));
+	br.cfg = &cfg;
+	br.pairs = xcalloc(n, sizeof(*br.pairs));
+	br.npairs = n;
+	for (t = 0; t < trials && ret == 0; t++) {
+		struct bench_stats st;
+
+		memset(&st, 0, sizeof(st));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 2; k++) {
+				struct sample *sm = &br.pairs[i].s[k];
+				double u = 2 * gsl_rng_uniform(rng) - 1;
+
+				memset(sm, 0, sizeof(*sm));
+				for (m = 0; m < METRIC_COUNT; m++)
+					sm->value[m] = NAN;
+				sm->value[METRIC_ALLOCS] =
+					round(1e6 * (k == ARM_HEAD ?
+						     1 + effect : 1) *
+					      (1 + jitter * u));
+			}
+		vo.seed = t;
+		if (verdict_analyse_metric(&st, &br, &cfg.metrics[0], &vo) < 0)
+			ret = error("simulated analysis failed: %s",
+				    st.reason ? st.reason : "?");
+		fails += st.verdict == VERDICT_FAIL;
+		passes += st.verdict == VERDICT_PASS;
+		bench_stats_release(&st);
+	}
+	*fail = (double)fails / (double)trials;
+	*pass = (double)passes / (double)trials;
+	free(br.pairs);
+	gsl_rng_free(rng);
+	return ret;
+}

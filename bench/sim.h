@@ -98,4 +98,16 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 	       const struct bench_cfg *proto, size_t commits, int old_rule,
 	       size_t trials, unsigned long seed);
 
+
+/*
+ * Exact counts near the floor: `trials` runs of n pairs of a count of 1e6
+ * (head 1 + effect times it), each sample off by a uniform jitter of up
+ * to +-jitter (within the exact tolerance when jitter <= 0.0005), decided
+ * by verdict_analyse_metric as allocs at floor and one-sided alpha. The
+ * share of fails into *fail, of passes into *pass. 0 or -1.
+ */
+int sim_exact(double *fail, double *pass, double effect, double jitter,
+	      double floor, size_t n, double alpha, size_t trials,
+	      unsigned long seed);
+
 #endif

@@ -62,6 +62,9 @@ struct bench_stats {
 				   agreed within METRIC_EXACT_TOLERANCE */
 	int varies;		/* an exact metric whose counts varied: the
 				   interval decided instead */
+	int straddles;		/* with varies: the counts agreed within the
+				   tolerance but their pair ratios lay on
+				   both sides of the floor */
 	double base_spread, head_spread;	/* (max - min) / max per arm */
 	double *ratios;		/* per pair that measured it, in order (owned) */
 	size_t n;
@@ -160,10 +163,13 @@ int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m);
 #define VERDICT_COUNT_SHARE 0.1
 /*
  * The same for metric mc of br. An exact metric whose samples agree within
- * METRIC_EXACT_TOLERANCE in each arm is decided on its ratio alone: fail
- * when the median ratio is at least 1 + floor (VERDICT_EXACT_SLACK), else
- * pass (no interval, never
- * noisy). One that varies is said to, and decided like a time. Counts are
+ * METRIC_EXACT_TOLERANCE in each arm is decided on its pair ratios alone:
+ * fail when the smallest is at least 1 + floor (VERDICT_EXACT_SLACK), pass
+ * when the largest is below it (no interval, never noisy); ratios on both
+ * sides of the floor (a true change near it, within the tolerance's
+ * jitter) are decided by the interval, at the metric's alpha, so a change
+ * within the floor fails no more often than the promise allows. One that
+ * varies is said to, and decided like a time. Counts are
  * compared as (head + 1) / (base + 1) when either arm counted 0. Without
  * an interval at vo->alpha (too few pairs) the verdict is noisy.
  */

@@ -321,6 +321,46 @@ static void test_sim__bisect_names_the_right_commit(void)
 	CHECK(now.right >= 0.6);
 }
 
+/*
+ * Exact counts near the floor (issue 25 item 4): a count jittering within
+ * the 0.1% exact tolerance (+-0.05% a sample), floor 0.2%, 20 pairs, one
+ * look at one-sided 2.5%. The median rule failed a true +0.19% 18.7% of
+ * the time (35.9% from 3 pairs) and a change at the floor half the time;
+ * deciding on the smallest and largest pair ratios, the interval where
+ * they straddle the floor, keeps both within alpha, and +0.25% still
+ * fails every time.
+ */
+static void test_sim__exact_counts_near_the_floor(void)
+{
+	double fail, pass;
+
+	CHECK(sim_exact(&fail, &pass, 0.0019, 0.0005, 0.002, 20, 0.025, 2000,
+			33) == 0);
+	if (!(fail <= 0.025))
+		fprintf(stderr, "  +0.19%%: fail rate %.3f\n", fail);
+	CHECK(fail <= 0.025);
+	CHECK(pass >= 0.5);
+	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 20, 0.025, 2000,
+			34) == 0);
+	if (!(fail <= 0.025 + 3 * 0.0035))
+		fprintf(stderr, "  at the floor: fail rate %.3f\n", fail);
+	CHECK(fail <= 0.025 + 3 * 0.0035);
+	CHECK(sim_exact(&fail, &pass, 0.0025, 0.0005, 0.002, 20, 0.025, 500,
+			35) == 0);
+	CHECK(fail >= 0.95);
+	/* from 3 pairs (the median failed 51.8% at the floor): only what
+	   lies beyond the jitter is decided without the interval */
+	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 3, 0.025, 1000,
+			36) == 0);
+	CHECK(fail <= 0.025);
+	CHECK(sim_exact(&fail, &pass, 0.004, 0.0005, 0.002, 3, 0.025, 500,
+			37) == 0);
+	CHECK(fail >= 0.8);
+	CHECK(sim_exact(&fail, &pass, 0, 0.0005, 0.002, 3, 0.025, 500,
+			38) == 0);
+	CHECK(pass >= 0.8);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_sim__identical_code_rarely_fails),
 	TEST(test_sim__boundary_rate_within_alpha),
@@ -332,6 +372,7 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__promise_suite_of_20),
 	TEST(test_sim__too_few_pairs_never_pass),
 	TEST(test_sim__bisect_names_the_right_commit),
+	TEST(test_sim__exact_counts_near_the_floor),
 };
 
 int main(int argc, char **argv)
