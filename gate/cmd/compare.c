@@ -314,6 +314,43 @@ static const struct fmt_case *find(const struct fmt_case **ix, size_t n,
 	return hit ? *hit : NULL;
 }
 
+/*
+ * Case c's values as the unit of comparison into *out (owned), their
+ * number returned: the median of each process's repetitions when c's
+ * values came from several processes with repetitions (the process is
+ * the unit: a per-process effect shows between processes, not within
+ * one), else the values themselves.
+ */
+static size_t unit_values(double **out, const struct fmt_case *c)
+{
+	size_t np = fmt_case_processes(c), i, from, k = 0;
+
+	*out = xmalloc((c->n ? c->n : 1) * sizeof(**out));
+	if (np < 2 || np == c->n) {
+		memcpy(*out, c->values, c->n * sizeof(**out));
+		return c->n;
+	}
+	for (from = 0, i = 1; i <= c->n; i++)
+		if (i == c->n || c->proc[i] != c->proc[from]) {
+			(*out)[k++] = stats_median(c->values + from,
+						   i - from);
+			from = i;
+		}
+	return k;
+}
+
+/* The side of row w whose values are repetitions inside one process (a
+   timing then cannot keep the promise): 0, 1, or -1 for neither. */
+static int one_process_side(const struct row *w)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (fmt_case_processes(w->c[s]) == 1 && w->c[s]->n > 1)
+			return s;
+	return -1;
+}
+
 /* Why this verdict, in one sentence (owned). */
 static char *explain(const struct row *w, const struct cmp_opts *o,
 		     const struct cmp_run *run)
@@ -333,7 +370,7 @@ static char *explain(const struct row *w, const struct cmp_opts *o,
 				"bound at %.4g%% over %zu cases); estimate "
 				"%+.1f%%: run the suite with more repetitions "
 				"(-count, --benchmark_repetitions)", run->min_n,
-				w->c[0]->n, w->c[1]->n, (1 - run->alpha) * 100,
+				w->units[0], w->units[1], (1 - run->alpha) * 100,
 				run->compared, ratio_pct(w->ratio));
 		if (w->ratio > 1 + o->floor)
 			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
@@ -363,9 +400,9 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 		    struct cmp_run *run)
 {
 	const struct fmt_case *a = w->c[0], *b = w->c[1];
-	int hb = a->higher_better;
-	size_t i, zeros = 0;
-	double *lo, *ln;
+	int hb = a->higher_better, side;
+	size_t i, zeros = 0, na, nb;
+	double *lo, *ln, *va, *vb;
 	struct gate_err err = { "" };
 	int rc;
 
@@ -394,18 +431,45 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 				      "formed", a->unit, zeros, a->n + b->n);
 		return;
 	}
-	stats_mann_whitney(&w->mwu, a->values, a->n, b->values, b->n);
+	if (!unit_may_be_zero(a->unit) && (side = one_process_side(w)) >= 0) {
+		/* counts do not vary by process; a time does, unseen here */
+		run->single++;
+		w->single = 1;
+		w->ratio = w->med[1] / w->med[0];
+		if (hb)
+			w->ratio = 1 / w->ratio;
+		w->low = 0;
+		w->high = INFINITY;
+		w->mwu.p = NAN;
+		w->verdict = VERDICT_NOISY;
+		w->reason = xasprintf("not decided: the %zu values in %s are "
+			"repetitions inside one process, whose spread misses "
+			"the effect each process has of its own (a %+.0f%% "
+			"promise cannot be kept on them); estimate %+.1f%% "
+			"from the medians; run the benchmark in several "
+			"processes (go test -count=1 repeated, one "
+			"--benchmark_repetitions run per process) and "
+			"concatenate their output", w->c[side]->n,
+			o->files[side], o->excludes * 100,
+			ratio_pct(w->ratio));
+		return;
+	}
+	na = w->units[0] = unit_values(&va, a);
+	nb = w->units[1] = unit_values(&vb, b);
+	stats_mann_whitney(&w->mwu, va, na, vb, nb);
 	/* the shift of log NEW against log OLD (the reverse for rates); a
 	   count with a 0 compares (new + 1) / (old + 1) */
 	w->plus1 = zeros != 0;
-	lo = logs(a->values, a->n, w->plus1);
-	ln = logs(b->values, b->n, w->plus1);
-	rc = hb ? stats_hl_shift_to(&w->sh, ln, b->n, lo, a->n, run->alpha,
+	lo = logs(va, na, w->plus1);
+	ln = logs(vb, nb, w->plus1);
+	rc = hb ? stats_hl_shift_to(&w->sh, ln, nb, lo, na, run->alpha,
 				    &err) :
-		  stats_hl_shift_to(&w->sh, lo, a->n, ln, b->n, run->alpha,
+		  stats_hl_shift_to(&w->sh, lo, na, ln, nb, run->alpha,
 				    &err);
 	free(lo);
 	free(ln);
+	free(va);
+	free(vb);
 	if (rc < 0) {
 		w->reason = xasprintf("no interval: %s", err.msg);
 		return;
@@ -421,6 +485,14 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 		char *r = xasprintf("%s (0 %s in %zu of %zu values: compared "
 				    "as (new + 1) / (old + 1))", w->reason,
 				    a->unit, zeros, a->n + b->n);
+
+		free(w->reason);
+		w->reason = r;
+	}
+	if (na != a->n || nb != b->n) {
+		char *r = xasprintf("%s (the process is the unit: medians of "
+				    "%zu and %zu processes' repetitions)",
+				    w->reason, na, nb);
 
 		free(w->reason);
 		w->reason = r;

@@ -30,6 +30,8 @@ struct cmp_run {
 	double alpha;		/* one-sided error of each bound per case */
 	size_t min_n;		/* values per side for a bound at alpha */
 	size_t normal;		/* cases whose depth came from the normal law */
+	size_t single;		/* timing cases left noisy: a side's values
+				   are repetitions inside one process */
 };
 
 struct row {
@@ -41,6 +43,11 @@ struct row {
 	enum verdict verdict;
 	int plus1;			/* a count with a 0: the ratios are
 					   of (value + 1) */
+	int single;			/* a timing left noisy: a side's
+					   values are one process's */
+	size_t units[2];		/* values compared per side: the
+					   medians per process when a side
+					   has several processes' repetitions */
 	char *reason;
 };
 

@@ -232,7 +232,11 @@ void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 4;
 		c->values = xrealloc(c->values, c->cap * sizeof(*c->values));
+		if (t->track)
+			c->proc = xrealloc(c->proc, c->cap * sizeof(*c->proc));
 	}
+	if (c->proc)
+		c->proc[c->n] = t->proc;
 	c->values[c->n++] = value;
 }
 
@@ -244,12 +248,25 @@ void fmt_table_release(struct fmt_table *t)
 		free(t->cases[i].name);
 		free(t->cases[i].unit);
 		free(t->cases[i].values);
+		free(t->cases[i].proc);
 	}
 	free(t->cases);
 	free(t->slot);
 	t->cases = NULL;
 	t->slot = NULL;
 	t->n = t->cap = t->nslot = 0;
+}
+
+size_t fmt_case_processes(const struct fmt_case *c)
+{
+	size_t i, k = c->n ? 1 : 0;
+
+	if (!c->proc)
+		return 0;
+	/* values arrive in file order, so a process's are contiguous */
+	for (i = 1; i < c->n; i++)
+		k += c->proc[i] != c->proc[i - 1];
+	return k;
 }
 
 int unit_higher_better(const char *unit)
@@ -383,6 +400,7 @@ int fmt_table_filter(struct fmt_table *t, const char *re)
 		free(t->cases[i].name);
 		free(t->cases[i].unit);
 		free(t->cases[i].values);
+		free(t->cases[i].proc);
 	}
 	t->n = kept;
 	table_reindex(t);

@@ -31,6 +31,9 @@ struct fmt_case {
 	int higher_better;	/* a rate: the ratio is inverted */
 	double *values;
 	size_t n, cap;
+	size_t *proc;		/* the process each value came from, when the
+				   reader knows (go test's "pkg:" sections),
+				   else NULL */
 };
 
 struct fmt_table {
@@ -38,8 +41,16 @@ struct fmt_table {
 	size_t n, cap;
 	size_t *slot;		/* hash of (name, unit): index + 1, 0 free */
 	size_t nslot;		/* a power of two above 2n, or 0 */
+	int track;		/* the reader knows processes: fmt_table_add
+				   records proc with each value */
+	size_t proc;		/* the process values come from now */
 };
-#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0 }
+#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0, 0, 0 }
+/*
+ * How many processes case c's values came from: 0 when not known (each
+ * value may be its own), else at least 1.
+ */
+size_t fmt_case_processes(const struct fmt_case *c);
 
 struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */
