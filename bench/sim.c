@@ -83,9 +83,13 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 {
 	struct sim_ctx *s = ctx;
 	struct bench_run *br = &s->r->b[i].run;
-	size_t more = total - br->npairs, j;
+	size_t more = total > br->npairs ? total - br->npairs : 0, j;
 	double span = 2.0 * br->cfg->max_pairs;
-	int *order = xcalloc(more ? more : 1, sizeof(*order));
+	int *order;
+
+	if (!more)
+		return 0;	/* as measure_bench: nothing to add */
+	order = xcalloc(more, sizeof(*order));
 
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
 	measure_order(order, more, s->rng);
