@@ -351,45 +351,46 @@ static int one_process_side(const struct row *w)
 	return -1;
 }
 
-/* Why this verdict, in one sentence (owned). */
+/* Why this verdict, in one sentence (owned). The changes go through
+   compare_pct: a ratio of 1e300 prints as +1e+302%, not 300 digits. */
 static char *explain(const struct row *w, const struct cmp_opts *o,
 		     const struct cmp_run *run)
 {
 	double f = o->floor * 100, m = o->excludes * 100;
+	char e[32], l[32], h[32];
 
+	compare_pct(e, sizeof(e), w->ratio);
+	compare_pct(l, sizeof(l), w->low);
+	compare_pct(h, sizeof(h), w->high);
 	switch (w->verdict) {
 	case VERDICT_FAIL:
-		return xasprintf("slower by %+.1f%% (bounds %+.1f%% to %+.1f%%, "
-			"Mann-Whitney p=%.2g): the lower bound is above the "
-			"%+.1f%% floor", ratio_pct(w->ratio),
-			ratio_pct(w->low), ratio_pct(w->high), w->mwu.p, f);
+		return xasprintf("slower by %s (bounds %s to %s, Mann-Whitney "
+			"p=%.2g): the lower bound is above the %+.1f%% floor",
+			e, l, h, w->mwu.p, f);
 	case VERDICT_NOISY:
 		if (w->sh.depth == 0)
 			return xasprintf("too few values: %zu per side needed "
 				"at this level (%zu in OLD, %zu in NEW; each "
 				"bound at %.4g%% over %zu cases); estimate "
-				"%+.1f%%: run the suite with more repetitions "
+				"%s: run the suite with more repetitions "
 				"(-count, --benchmark_repetitions)", run->min_n,
 				w->units[0], w->units[1], (1 - run->alpha) * 100,
-				run->compared, ratio_pct(w->ratio));
+				run->compared, e);
 		if (w->ratio > 1 + o->floor)
-			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
+			return xasprintf("estimate %s is above the %+.1f%% "
 				"floor but the lower bound reaches down to "
-				"%+.1f%% (Mann-Whitney p=%.2g): more values per "
-				"file would resolve it", ratio_pct(w->ratio), f,
-				ratio_pct(w->low), w->mwu.p);
-		return xasprintf("estimate %+.1f%% is within the %+.1f%% floor "
+				"%s (Mann-Whitney p=%.2g): more values per "
+				"file would resolve it", e, f, l, w->mwu.p);
+		return xasprintf("estimate %s is within the %+.1f%% floor "
 			"but a regression of %+.1f%% is not excluded (the upper "
-			"bound is %+.1f%%): more values per file would resolve "
-			"it", ratio_pct(w->ratio), f, m, ratio_pct(w->high));
+			"bound is %s): more values per file would resolve "
+			"it", e, f, m, h);
 	case VERDICT_PASS:
 		if (w->high < 1)
-			return xasprintf("faster by %.1f%% (bounds %+.1f%% to "
-				"%+.1f%%)", -ratio_pct(w->ratio),
-				ratio_pct(w->low), ratio_pct(w->high));
-		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
-			"floor; a regression above %+.1f%% is excluded",
-			ratio_pct(w->ratio), f, ratio_pct(w->high));
+			return xasprintf("faster by %.1f%% (bounds %s to %s)",
+				-ratio_pct(w->ratio), l, h);
+		return xasprintf("estimate %s is within the %+.1f%% "
+			"floor; a regression above %s is excluded", e, f, h);
 	default:
 		return xstrdup("could not be compared");
 	}

@@ -54,6 +54,10 @@ struct row {
 #define ONE_PROCESS_NOTE "values are repetitions within one process: the " \
 	"interval covers that process's noise, not run-to-run variation"
 
+/* A ratio as a change for people, bounded in width: "+12.3%", "+1.2e+09%",
+   "+inf%". Returns buf. */
+const char *compare_pct(char *buf, size_t size, double ratio);
+
 /* The terminal table, suite line and protocol of the decided rows. */
 void compare_print_term(FILE *out, const struct row *rows, size_t n,
 			const struct cmp_opts *o, const struct cmp_run *run,

@@ -56,6 +56,46 @@ const char *format_names(void)
 	return "time, gbench, gotest, lines, hyperfine, pytest";
 }
 
+/*
+ * JSON that does not parse (truncated, broken) cannot show its keys to the
+ * readers, yet its text still names whose it is: the first of these keys
+ * seen says which format's error to give, so a broken gate report is not
+ * called "not valid Google Benchmark JSON". FORMAT_GBENCH when none is.
+ */
+/* 1 when key occurs in text[0..len) (memmem is a GNU extension). */
+static int has_key(const char *text, size_t len, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = text, *end = text + len;
+
+	while ((size_t)(end - p) >= k &&
+	       (p = memchr(p, key[0], (size_t)(end - p) - k + 1))) {
+		if (!memcmp(p, key, k))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static enum format detect_broken_json(const char *text, size_t len)
+{
+	static const struct {
+		const char *key;
+		enum format f;
+	} keys[] = {
+		{ "\"gate_version\"", FORMAT_GATE },
+		{ "\"machine_info\"", FORMAT_PYTEST },
+		{ "\"benchmark_version\"", FORMAT_PYTEST },
+		{ "\"results\"", FORMAT_HYPERFINE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (has_key(text, len, keys[i].key))
+			return keys[i].f;
+	return FORMAT_GBENCH;
+}
+
 enum format format_detect(const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
@@ -65,8 +105,11 @@ enum format format_detect(const char *text, size_t len)
 
 	while (s < end && strchr(" \t\r\n", *s))
 		s++;
-	if (s < end && *s == '{')
+	if (s < end && *s == '{') {
 		root = cJSON_ParseWithLength(text, len);
+		if (!root)
+			return detect_broken_json(text, len);
+	}
 	for (i = 0; i < sizeof(detect_order) / sizeof(detect_order[0]); i++) {
 		const struct format_reader *r = readers[detect_order[i]];
 
@@ -305,7 +348,9 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 	}
 	if (!strcmp(unit, "s") || !strncmp(unit, "s/", 2)) {
 		rest = unit + 1;
-		if (v >= 1.0)
+		if (v >= 1e6)	/* %.3f of 1e299 s is 300 digits */
+			snprintf(buf, size, "%.4g s%s", v, rest);
+		else if (v >= 1.0)
 			snprintf(buf, size, "%.3f s%s", v, rest);
 		else if (v >= 1e-3)
 			snprintf(buf, size, "%.3g ms%s", v * 1e3, rest);
