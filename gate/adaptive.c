@@ -393,7 +393,11 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 			continue;
 		}
 		want_look(want, r, a->next);
-		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS)
+		/* one counted under valgrind counts in its first batch's
+		   first pairs only (measure.c): a probe would split that
+		   batch and count every pair of the rest */
+		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS ||
+		    b->run.counter == COUNTER_VALGRIND)
 			return want_look(want, r, a->next++);
 		/* under a budget: time a probe, then what fits */
 		if (!a->probed) {
