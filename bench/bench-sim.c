@@ -26,6 +26,9 @@
 #define OPT_COVER_ONE 4000
 #define OPT_COVER_SUITE 20000
 #define OPT_RESAMPLES 1000
+#define BISECT_TRIALS 400
+#define BISECT_MAX_PAIRS 400
+#define EXACT_TRIALS 4000
 
 /*
  * Every statistic and interval option gate accepts, lognormal noise at CV
@@ -222,6 +225,72 @@ static void compare(void)
 		}
 }
 
+/*
+ * Part 5: gate bisect between the floor and twice it (issue 25 item 1):
+ * how often it names the wrong commit, with the rule before (a step's
+ * pass is good) and now (good only below the proven lower bound).
+ */
+static void bisect(void)
+{
+	static const double effect[] = { 0.06, 0.07, 0.08, 0.09 };
+	static const double cv[] = { 0.05, 0.10 };
+	size_t e, v, old;
+
+	printf("\ngate bisect, 8 commits, one culprit drawn uniformly, floor "
+	       "5%%,\npairs 20..%d a run (%d trials a cell): share of "
+	       "searches naming\nthe right commit, a wrong one, only a "
+	       "range; paired runs per search.\n\n", BISECT_MAX_PAIRS,
+	       BISECT_TRIALS);
+	printf("%-4s %6s %-6s | %6s %6s %6s %6s %6s\n", "CV", "effect",
+	       "rule", "right", "wrong", "range", "none", "runs");
+	for (v = 0; v < 2; v++)
+		for (e = 0; e < 4; e++)
+			for (old = 0; old < 2; old++) {
+				struct sim_cell c = { SIM_LOGNORMAL, cv[v],
+						      effect[e], 1 };
+				struct bench_cfg b;
+				struct sim_bisect r;
+
+				sim_default_cfg(&b);
+				b.max_pairs = BISECT_MAX_PAIRS;
+				sim_bisect(&r, &c, &b, 8, old == 0,
+					   BISECT_TRIALS, 7 + e + 10 * v);
+				printf("%3.0f%% %+5.1f%% %-6s | %6.3f %6.3f "
+				       "%6.3f %6.3f %6.1f\n", cv[v] * 100,
+				       effect[e] * 100, old == 0 ? "before" :
+				       "now", r.right, r.wrong, r.range,
+				       r.none, r.runs);
+				fflush(stdout);
+			}
+}
+
+/*
+ * Part 6: exact counts near the floor (issue 25 item 4): a count of 1e6
+ * with a uniform jitter of +-0.05% a sample (within the 0.1% exact
+ * tolerance), floor 0.2%, one look at one-sided 2.5%.
+ */
+static void exact(void)
+{
+	static const double effect[] = { 0, 0.0015, 0.0019, 0.002, 0.0021,
+					 0.0025, 0.003, 0.004 };
+	static const size_t pairs[] = { 3, 20 };
+	size_t e, p;
+
+	printf("\nexact counts, floor 0.2%%, jitter +-0.05%% a sample, "
+	       "%d trials a cell:\nfail and pass rates\n\n", EXACT_TRIALS);
+	printf("%6s %5s | %6s %6s\n", "effect", "pairs", "fail", "pass");
+	for (p = 0; p < 2; p++)
+		for (e = 0; e < sizeof(effect) / sizeof(effect[0]); e++) {
+			double f, ps;
+
+			sim_exact(&f, &ps, effect[e], 0.0005, 0.002, pairs[p],
+				  0.025, EXACT_TRIALS, 31 + e);
+			printf("%+5.2f%% %5zu | %6.3f %6.3f\n",
+			       effect[e] * 100, pairs[p], f, ps);
+			fflush(stdout);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	clock_t t0 = clock();
@@ -233,6 +302,10 @@ int main(int argc, char **argv)
 		table();
 	if (argc < 2 || argv[1][0] == 'c')
 		compare();
+	if (argc < 2 || argv[1][0] == 'b')
+		bisect();
+	if (argc < 2 || argv[1][0] == 'e')
+		exact();
 	printf("\n(%.0f s of CPU)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return 0;
 }

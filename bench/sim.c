@@ -16,6 +16,7 @@
 #include "gate/adaptive.h"
 #include "gate/measure.h"
 #include "gate/run.h"
+#include "gate/verdict.h"
 #include "common/banned.h"
 
 /* Drift: the machine slows by this factor over one benchmark's run. */
@@ -82,9 +83,13 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 {
 	struct sim_ctx *s = ctx;
 	struct bench_run *br = &s->r->b[i].run;
-	size_t more = total - br->npairs, j;
+	size_t more = total > br->npairs ? total - br->npairs : 0, j;
 	double span = 2.0 * br->cfg->max_pairs;
-	int *order = xcalloc(more ? more : 1, sizeof(*order));
+	int *order;
+
+	if (!more)
+		return 0;	/* as measure_bench: nothing to add */
+	order = xcalloc(more, sizeof(*order));
 
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
 	measure_order(order, more, s->rng);
@@ -262,4 +267,203 @@ double sim_coverage(const struct sim_cell *c, const struct bench_cfg *proto,
 				  resamples, trials, seed) < 0)
 		return NAN;
 	return 1 - cv.below - cv.above;
+}
+
+/* One simulated gate run of one benchmark whose head is slower by effect,
+   with cfg's pairs: its decided stats into *v, *low, *high, *pairs. */
+static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
+		     double effect, unsigned long seed, enum verdict *v,
+		     double *low, double *high, unsigned *pairs)
+{
+	struct sim_cell cell = *s->c;
+	const struct sim_cell *keep = s->c;
+	struct run_report r;
+	struct adaptive a;
+	struct adaptive_want want;
+	struct adaptive_opts ao = { CONFIG_DEFAULT_BUDGET, 0, 1 };
+
+	cell.effect = effect;
+	s->c = &cell;
+	memset(&r, 0, sizeof(r));
+	s->r = &r;
+	r.n = 1;
+	r.confidence = 0.95;
+	r.resamples = 1000;
+	r.seed = seed;
+	run_alloc(&r, 1);
+	r.b[0].run.cfg = cfg;
+	s->clock = 0;
+	adaptive_begin(&a, &r, &ao);
+	while (adaptive_next(&a, &r, sim_elapsed(s), &want))
+		adaptive_look(&a, &r, &want,
+			      sim_measure(s, want.i, want.total) == 0);
+	adaptive_finish(&r);
+	*v = r.b[0].primary.verdict;
+	*low = r.b[0].primary.low;
+	*high = r.b[0].primary.high;
+	*pairs = (unsigned)r.b[0].run.npairs;
+	bench_result_release(&r.b[0].result);
+	bench_run_release(&r.b[0].run);
+	run_release(&r);
+	s->c = keep;
+}
+
+/* One step of the search (commits lo..mid, effect e when the culprit is
+   among them), with the rule's retries; *runs counts the runs. */
+static enum bisect_call sim_bisect_step(struct sim_ctx *s,
+					const struct bench_cfg *proto,
+					double effect, double proven,
+					int old_rule, unsigned long *seed,
+					size_t *runs)
+{
+	struct bench_cfg cfg = *proto;
+	enum bisect_call call = BISECT_UNSURE;
+	enum verdict v;
+	double low, high;
+	unsigned pairs;
+	int k;
+
+	for (k = 0; k < (old_rule ? 1 : VERDICT_BISECT_TRIES); k++) {
+		sim_step(s, &cfg, effect, (*seed)++, &v, &low, &high, &pairs);
+		(*runs)++;
+		if (old_rule)
+			return v == VERDICT_PASS ? BISECT_GOOD :
+			       v == VERDICT_FAIL ? BISECT_BAD :
+			       v == VERDICT_ERROR ? BISECT_SKIP :
+			       BISECT_UNSURE;
+		call = verdict_bisect_call(v, low, high, 0, proven);
+		if (call != BISECT_UNSURE)
+			break;
+		/* gate bisect's --pairs for the next run */
+		cfg.pairs = 2 * pairs;
+		if (cfg.max_pairs < cfg.pairs)
+			cfg.max_pairs = cfg.pairs;
+	}
+	return call;
+}
+
+int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
+	       const struct bench_cfg *proto, size_t commits, int old_rule,
+	       size_t trials, unsigned long seed)
+{
+	struct sim_ctx s;
+	size_t t, right = 0, wrong = 0, range = 0, none = 0, runs = 0;
+	unsigned long step_seed = seed * 100003;
+
+	memset(out, 0, sizeof(*out));
+	s.c = c;
+	s.sigma = sqrt(log(1 + c->cv * c->cv));
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!s.rng)
+		return error("cannot allocate a random generator");
+	gsl_rng_set(s.rng, seed);
+	for (t = 0; t < trials; t++) {
+		long culprit = 1 + (long)gsl_rng_uniform_int(s.rng, commits);
+		long lo = 0, hi = (long)commits;
+		enum bisect_call call;
+		enum verdict v;
+		double low, high;
+		unsigned pairs;
+
+		/* the confirming run: bad against good */
+		sim_step(&s, proto, c->effect, step_seed++, &v, &low, &high,
+			 &pairs);
+		runs++;
+		if (v != VERDICT_FAIL) {
+			none++;
+			continue;
+		}
+		call = BISECT_BAD;
+		while (hi - lo > 1) {
+			long mid = lo + (hi - lo) / 2;
+			double e = culprit > lo && culprit <= mid ?
+				   c->effect : 0;
+
+			call = sim_bisect_step(&s, proto, e, low, old_rule,
+					       &step_seed, &runs);
+			if (call == BISECT_BAD)
+				hi = mid;
+			else if (call == BISECT_GOOD)
+				lo = mid;
+			else
+				break;
+		}
+		if (hi - lo > 1)
+			range++;
+		else if (hi == culprit)
+			right++;
+		else
+			wrong++;
+	}
+	out->trials = trials;
+	out->right = (double)right / (double)trials;
+	out->wrong = (double)wrong / (double)trials;
+	out->range = (double)range / (double)trials;
+	out->none = (double)none / (double)trials;
+	out->runs = (double)runs / (double)trials;
+	gsl_rng_free(s.rng);
+	return 0;
+}
+
+int sim_exact(double *fail, double *pass, double effect, double jitter,
+	      double floor, size_t n, double alpha, size_t trials,
+	      unsigned long seed)
+{
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct verdict_opts vo = { alpha, 1000, 0, 0 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t t, i, k, m, fails = 0, passes = 0;
+	int ret = 0;
+
+	if (!rng)
+		return error("cannot allocate a random generator");
+	gsl_rng_set(rng, seed);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = (char *)"counts";
+	cfg.metric = METRIC_ALLOCS;
+	cfg.min_effect = floor;
+	cfg.statistic = CONFIG_DEFAULT_STATISTIC;
+	cfg.interval = CONFIG_DEFAULT_INTERVAL;
+	cfg.rule = RULE_FLOOR;
+	cfg.nmetrics = 1;
+	cfg.metrics[0].id = METRIC_ALLOCS;
+	cfg.metrics[0].min_effect = floor;
+	cfg.metrics[0].pass_excludes = 2 * floor;
+	cfg.metrics[0].gating = 1;
+	cfg.pairs = cfg.max_pairs = (unsigned)n;
+	memset(&br, 0, sizeof(br));
+	br.cfg = &cfg;
+	br.pairs = xcalloc(n, sizeof(*br.pairs));
+	br.npairs = n;
+	for (t = 0; t < trials && ret == 0; t++) {
+		struct bench_stats st;
+
+		memset(&st, 0, sizeof(st));
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 2; k++) {
+				struct sample *sm = &br.pairs[i].s[k];
+				double u = 2 * gsl_rng_uniform(rng) - 1;
+
+				memset(sm, 0, sizeof(*sm));
+				for (m = 0; m < METRIC_COUNT; m++)
+					sm->value[m] = NAN;
+				sm->value[METRIC_ALLOCS] =
+					round(1e6 * (k == ARM_HEAD ?
+						     1 + effect : 1) *
+					      (1 + jitter * u));
+			}
+		vo.seed = t;
+		if (verdict_analyse_metric(&st, &br, &cfg.metrics[0], &vo) < 0)
+			ret = error("simulated analysis failed: %s",
+				    st.reason ? st.reason : "?");
+		fails += st.verdict == VERDICT_FAIL;
+		passes += st.verdict == VERDICT_PASS;
+		bench_stats_release(&st);
+	}
+	*fail = (double)fails / (double)trials;
+	*pass = (double)passes / (double)trials;
+	free(br.pairs);
+	gsl_rng_free(rng);
+	return ret;
 }

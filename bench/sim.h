@@ -76,4 +76,38 @@ int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
 /* A benchmark config with gate's defaults (floor 5%, pairs 20..60). */
 void sim_default_cfg(struct bench_cfg *b);
 
+
+/* gate bisect's outcomes over many searches. */
+struct sim_bisect {
+	double right;		/* the culprit named is the true one */
+	double wrong;		/* another commit named as the culprit */
+	double range;		/* only a range (a step could not separate) */
+	double none;		/* the confirming run did not reproduce it */
+	double runs;		/* paired runs per search, mean */
+	size_t trials;
+};
+/*
+ * `trials` bisections of `commits` first-parent commits of which one,
+ * drawn uniformly, slows the benchmark by c->effect (c->suite unused):
+ * each step a simulated gate run (adaptive pairs up to proto's max_pairs)
+ * decided by verdict_bisect_call with VERDICT_BISECT_TRIES runs of
+ * doubling pairs, as gate bisect decides; old_rule: the rule before
+ * (a pass is good, a fail bad, one run per step). 0 or -1.
+ */
+int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
+	       const struct bench_cfg *proto, size_t commits, int old_rule,
+	       size_t trials, unsigned long seed);
+
+
+/*
+ * Exact counts near the floor: `trials` runs of n pairs of a count of 1e6
+ * (head 1 + effect times it), each sample off by a uniform jitter of up
+ * to +-jitter (within the exact tolerance when jitter <= 0.0005), decided
+ * by verdict_analyse_metric as allocs at floor and one-sided alpha. The
+ * share of fails into *fail, of passes into *pass. 0 or -1.
+ */
+int sim_exact(double *fail, double *pass, double effect, double jitter,
+	      double floor, size_t n, double alpha, size_t trials,
+	      unsigned long seed);
+
 #endif

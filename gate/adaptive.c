@@ -197,6 +197,7 @@ static int want_look(struct adaptive_want *want, const struct run_report *r,
 	want->i = i;
 	want->look = r->b[i].primary.looks;
 	want->total = adaptive_look_pairs(r->b[i].run.cfg, want->look);
+	want->probe = 0;
 	return 1;
 }
 
@@ -227,6 +228,57 @@ static int round_start(struct adaptive *a, const struct run_report *r,
 	return 1;
 }
 
+/* Seconds a pair of br took so far (0: none measured). */
+static double run_pair_seconds(const struct bench_run *br)
+{
+	double s;
+
+	if (!br->npairs)
+		return 0;
+	s = (br->seconds - br->warmup_seconds) / (double)br->npairs;
+	return s > 0 ? s : 0;
+}
+
+static double pair_seconds(const struct run_report *r, size_t i)
+{
+	return run_pair_seconds(&r->b[i].run);
+}
+
+/* The total br's look may bring it to, from want, within seconds: want
+   when it fits, else its pairs plus an even number that fits (its pairs
+   when not even 2 do). */
+static unsigned fit_run_pairs(const struct bench_run *br, unsigned want,
+			      double seconds)
+{
+	unsigned n = (unsigned)br->npairs;
+	double per = run_pair_seconds(br), more;
+
+	if (per <= 0 || want <= n)
+		return want;
+	more = floor((seconds > 0 ? seconds : 0) / per);
+	if (more >= (double)(want - n))
+		return want;
+	more = 2 * floor(more / 2);
+	return more < 2 ? n : n + (unsigned)more;
+}
+
+static unsigned fit_pairs(const struct run_report *r, size_t i,
+			  unsigned want, double seconds)
+{
+	return fit_run_pairs(&r->b[i].run, want, seconds);
+}
+
+unsigned adaptive_first_look_pairs(const struct bench_run *br, unsigned full,
+				   double left, size_t benchmarks)
+{
+	/* an even split of what is left, its probe's time included */
+	double share = (left + br->seconds) /
+		       (double)(benchmarks ? benchmarks : 1) - br->seconds;
+	unsigned total = fit_run_pairs(br, full, share);
+
+	return total < br->npairs ? (unsigned)br->npairs : total;
+}
+
 /*
  * No look fits its share: of the looks that fit what is left, the
  * benchmark that used the least time goes; when none fits, time is up
@@ -242,6 +294,31 @@ static int least_served(struct adaptive *a, struct run_report *r,
 		    (best == r->n ||
 		     r->b[i].run.seconds < r->b[best].run.seconds))
 			best = i;
+	if (best == r->n && !a->last) {
+		/* no look fits whole: the least served takes what is left
+		   as a shorter last look, at its look's alpha */
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i) &&
+			    fit_pairs(r, i, (unsigned)r->b[i].run.npairs + 2,
+				      a->left) > r->b[i].run.npairs &&
+			    (best == r->n || r->b[i].run.seconds <
+			     r->b[best].run.seconds))
+				best = i;
+		if (best < r->n) {
+			a->last = 1;
+			a->round++;
+			a->fresh = 1;
+			want_look(want, r, best);
+			want->total = fit_pairs(r, best, want->total, a->left);
+			if (!a->opt.quiet)
+				fprintf(stderr, "gate: round %zu: the time "
+					"left for %u more pairs of \"%s\"\n",
+					a->round - 1, want->total -
+					(unsigned)r->b[best].run.npairs,
+					r->b[best].run.cfg->name);
+			return 1;
+		}
+	}
 	if (best == r->n) {
 		for (i = 0; i < r->n; i++)
 			if (unresolved(r, i))
@@ -257,9 +334,48 @@ static int least_served(struct adaptive *a, struct run_report *r,
 	return want_look(want, r, best);
 }
 
+/* The compared benchmarks from i on still to have their first look. */
+static size_t first_looks_left(const struct run_report *r, size_t i)
+{
+	size_t k = 0;
+
+	for (; i < r->n; i++)
+		k += !skipped(&r->b[i].run) && r->b[i].run.identical != 1;
+	return k ? k : 1;
+}
+
+/*
+ * Under a budget, benchmark i's first look once its probe is measured:
+ * the pairs that fit its even share of the time left (the budget less
+ * elapsed, split between it and the benchmarks after it still to have
+ * theirs), never fewer than the probe. Said when fewer than planned.
+ */
+static void first_look_budget(struct adaptive *a, struct run_report *r,
+			      size_t i, double elapsed,
+			      struct adaptive_want *want)
+{
+	struct run_bench *b = &r->b[i];
+	unsigned full = want->total, total;
+	char *why;
+
+	total = adaptive_first_look_pairs(&b->run, full, a->opt.budget -
+					  elapsed, first_looks_left(r, i));
+	if (total < full) {
+		why = xasprintf("first look cut to %u of %u pairs to fit "
+				"--budget %g s (%.2f s a pair)", total, full,
+				a->opt.budget, pair_seconds(r, i));
+		if (!a->opt.quiet)
+			fprintf(stderr, "gate: \"%s\": %s\n",
+				b->run.cfg->name, why);
+		run_bench_note(b, why);
+		free(why);
+	}
+	want->total = total;
+}
+
 /* The first look of every compared benchmark, in order. */
 static int first_looks(struct adaptive *a, struct run_report *r,
-		       struct adaptive_want *want)
+		       double elapsed, struct adaptive_want *want)
 {
 	for (; a->next < r->n; a->next++) {
 		struct run_bench *b = &r->b[a->next];
@@ -276,7 +392,23 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 			set_stop(b, 0, STOP_RESOLVED);
 			continue;
 		}
-		return want_look(want, r, a->next++);
+		want_look(want, r, a->next);
+		/* one counted under valgrind counts in its first batch's
+		   first pairs only (measure.c): a probe would split that
+		   batch and count every pair of the rest */
+		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS ||
+		    b->run.counter == COUNTER_VALGRIND)
+			return want_look(want, r, a->next++);
+		/* under a budget: time a probe, then what fits */
+		if (!a->probed) {
+			a->probed = 1;
+			want->total = ADAPTIVE_PROBE_PAIRS;
+			want->probe = 1;
+			return 1;
+		}
+		a->probed = 0;
+		first_look_budget(a, r, a->next++, elapsed, want);
+		return 1;
 	}
 	a->round = 1;
 	a->fresh = 1;
@@ -288,7 +420,7 @@ int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
 {
 	int limited = a->opt.budget > 0;
 
-	if (a->round == 0 && first_looks(a, r, want))
+	if (a->round == 0 && first_looks(a, r, elapsed, want))
 		return 1;
 	/*
 	 * Rounds: each unresolved benchmark gets its next look (interleaved
@@ -329,6 +461,8 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
 {
 	struct run_bench *b = &r->b[want->i];
 
+	if (measured && want->probe)
+		return;		/* timed only: the look comes next */
 	if (measured) {
 		look(r, b, want->look, a->alpha, a->opt.strict);
 		return;

@@ -61,6 +61,8 @@ struct adaptive {
 	size_t ran;		/* looks given this round */
 	int fresh;		/* a round starts at the next call */
 	double left, share;	/* this round's time left and fair share */
+	int probed;		/* the first look's probe is measured */
+	int last;		/* the shorter last look is taken */
 };
 
 /* What the decision asks the pipeline to measure next. */
@@ -68,7 +70,23 @@ struct adaptive_want {
 	size_t i;		/* the benchmark, in r->b */
 	unsigned total;		/* bring it to this many pairs */
 	size_t look;		/* the look those pairs are for (0-based) */
+	int probe;		/* the first pairs of a first look under a
+				   budget: timed, not analysed (adaptive_look
+				   only records them) */
 };
+
+/* Pairs a first look under a budget measures before it knows the time a
+   pair takes (balanced: one each way round). */
+#define ADAPTIVE_PROBE_PAIRS 2
+/*
+ * The pairs br's first look should have under a budget once its probe is
+ * measured (br->npairs, br->seconds): full when they fit its even share
+ * of left seconds between benchmarks (it included) still to have their
+ * first look, else fewer (even, never fewer than measured). For the
+ * suites' first run too, which the pipeline measures before the decision.
+ */
+unsigned adaptive_first_look_pairs(const struct bench_run *br, unsigned full,
+				   double left, size_t benchmarks);
 
 /*
  * Start deciding r (r->b with its plan set, suites fanned out, new
@@ -85,8 +103,13 @@ void adaptive_begin(struct adaptive *a, struct run_report *r,
  * (at its own time per pair, r->b[i].run.seconds) fit its fair share: the
  * budget less the time of the others, split evenly between the unresolved
  * ones. When no look fits its share, the one that used the least time of
- * those whose look fits what is left goes; when none fits, every
- * unresolved one stops with "budget". A benchmark stops once no later
+ * those whose look fits what is left goes; when none fits whole, the
+ * least served takes what is left as a shorter last look (2 pairs at
+ * least), then every unresolved one stops with "budget". Under a budget a
+ * first look measures ADAPTIVE_PROBE_PAIRS first (want->probe), then only
+ * the pairs that fit the time left split evenly between the benchmarks
+ * still to have theirs (fewer than `pairs`: said on stderr and in the
+ * benchmark's note). A benchmark stops once no later
  * look can change its verdict: a gating metric has failed (a fail is
  * final) or every gating metric is resolved. elapsed: seconds of
  * measuring so far (read only with a budget).

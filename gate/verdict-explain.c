@@ -114,7 +114,15 @@ char *verdict_explain(const struct bench_stats *st)
 	why = explain_interval(st);
 	if (!st->varies)
 		return why;
-	out = xasprintf("counts vary between samples (base spread %.2f%%, "
+	if (st->straddles)
+		out = xasprintf("counts agree within the %.1f%% exact "
+				"tolerance but jitter, and their pair ratios "
+				"(%zu) do not settle the %+.2f%% floor alone, "
+				"so the interval decides: %s",
+				METRIC_EXACT_TOLERANCE * 100, st->n,
+				st->floor * 100, why);
+	else
+		out = xasprintf("counts vary between samples (base spread %.2f%%, "
 			"head %.2f%%, more than the %.1f%% exact tolerance), so "
 			"the interval decides: %s", st->base_spread * 100,
 			st->head_spread * 100, METRIC_EXACT_TOLERANCE * 100,

@@ -62,6 +62,9 @@ struct bench_stats {
 				   agreed within METRIC_EXACT_TOLERANCE */
 	int varies;		/* an exact metric whose counts varied: the
 				   interval decided instead */
+	int straddles;		/* with varies: the counts agreed within the
+				   tolerance but their pair ratios lay on
+				   both sides of the floor */
 	double base_spread, head_spread;	/* (max - min) / max per arm */
 	double *ratios;		/* per pair that measured it, in order (owned) */
 	size_t n;
@@ -160,10 +163,13 @@ int verdict_exact_metric(const struct bench_cfg *cfg, enum metric m);
 #define VERDICT_COUNT_SHARE 0.1
 /*
  * The same for metric mc of br. An exact metric whose samples agree within
- * METRIC_EXACT_TOLERANCE in each arm is decided on its ratio alone: fail
- * when the median ratio is at least 1 + floor (VERDICT_EXACT_SLACK), else
- * pass (no interval, never
- * noisy). One that varies is said to, and decided like a time. Counts are
+ * METRIC_EXACT_TOLERANCE in each arm is decided on its pair ratios alone:
+ * fail when the smallest is at least 1 + floor (VERDICT_EXACT_SLACK), pass
+ * when the largest is below it (no interval, never noisy); ratios on both
+ * sides of the floor (a true change near it, within the tolerance's
+ * jitter) are decided by the interval, at the metric's alpha, so a change
+ * within the floor fails no more often than the promise allows. One that
+ * varies is said to, and decided like a time. Counts are
  * compared as (head + 1) / (base + 1) when either arm counted 0. Without
  * an interval at vo->alpha (too few pairs) the verdict is noisy.
  */
@@ -239,5 +245,26 @@ enum verdict verdict_suite(const enum verdict *v, size_t n);
  * 3 error.
  */
 int verdict_exit_code(enum verdict v);
+
+/*
+ * What one step of gate bisect shows about the regression its confirming
+ * run proved, when that run's interval put the regression at proven or
+ * more (its lower bound, a ratio above 1 + floor). A step's pass only
+ * excludes pass_excludes (twice the floor), so it cannot call a commit
+ * good when the regression lies between the floor and twice it:
+ * good only when the step's upper bound lies below proven (it excludes
+ * the regression proven), bad only when the step fails by gate's own rule
+ * (its lower bound above the floor, the evidence the confirming run
+ * gave; an accepted fail counts: a Gate-Accept trailer gates, it does not
+ * hide the commit bisect looks for), an identical build good (nothing
+ * changed), an error a skip, anything else unsure (more pairs, then "could
+ * not separate").
+ */
+enum bisect_call { BISECT_GOOD, BISECT_BAD, BISECT_UNSURE, BISECT_SKIP };
+enum bisect_call verdict_bisect_call(enum verdict v, double low, double high,
+				     int identical, double proven);
+/* Runs of one bisect step, each with twice the pairs of the one before,
+   before bisect gives up separating it. */
+#define VERDICT_BISECT_TRIES 3
 
 #endif

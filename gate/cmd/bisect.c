@@ -45,26 +45,36 @@ const char cmd_bisect_usage[] =
 	"commits), 0 the regression does not reproduce, 3 error, 128 + the\n"
 	"signal when interrupted (130 for Ctrl-C)\n";
 
-enum outcome { OUT_GOOD, OUT_BAD, OUT_NOISY, OUT_SKIP };
+enum outcome { OUT_GOOD, OUT_BAD, OUT_NOISY, OUT_SKIP, OUT_UNSURE };
 
 /* What one step's run said about the benchmark(s) bisect decides on. */
 struct step {
-	const char *benchmark;	/* --benchmark, or NULL */
+	const char *benchmark;	/* --benchmark, or the one the confirming
+				   run failed on; NULL in that run */
 	int found;		/* the benchmark was in the run */
 	enum outcome out;
 	char name[128];		/* the deciding benchmark */
+	enum verdict verdict;	/* its verdict (gate run's rule) */
+	int identical;		/* its build was byte-identical in both arms */
+	unsigned pairs;		/* pairs measured */
 	double estimate, low, high;
 };
 
 struct bisect_opts {
 	const char *good, *bad, *benchmark, *budget, *pairs, *config, *seed;
 	int quiet;
+	char decide[128];	/* the benchmark the search decides on */
 };
 
-static void take(struct step *s, const struct bench_stats *p,
+static void take(struct step *s, const struct run_bench *b,
 		 const char *name)
 {
+	const struct bench_stats *p = &b->primary;
+
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->verdict = p->verdict;
+	s->identical = b->run.identical == 1;
+	s->pairs = (unsigned)b->run.npairs;
 	s->estimate = p->estimate;
 	s->low = p->low;
 	s->high = p->high;
@@ -86,15 +96,21 @@ static void inspect(const struct run_report *r, void *arg)
 		if (b->primary.verdict == VERDICT_NEW)
 			continue;
 		s->found = 1;
-		if (b->primary.verdict == VERDICT_FAIL) {
+		/* a fail a Gate-Accept trailer accepts is still the
+		   regression bisect looks for: the trailer gates, it does
+		   not hide the commit */
+		if (b->primary.verdict == VERDICT_FAIL ||
+		    b->primary.verdict == VERDICT_ACCEPTED) {
 			if (!any_fail)
-				take(s, &b->primary, name);
+				take(s, b, name);
 			any_fail = 1;
 		} else if (b->primary.verdict != VERDICT_PASS) {
 			any_other = b->primary.verdict == VERDICT_ERROR ? 2 :
 				    any_other ? any_other : 1;
+			if (s->benchmark && !s->name[0])
+				take(s, b, name);
 		} else if (!any_fail && !s->name[0]) {
-			take(s, &b->primary, name);
+			take(s, b, name);
 		}
 	}
 	s->out = any_fail ? OUT_BAD : any_other == 2 ? OUT_SKIP :
@@ -107,9 +123,9 @@ static void inspect(const struct run_report *r, void *arg)
    children and released the workspace by then. */
 static int step_run(struct step *s, struct gate_ctx *ctx,
 		    const struct bisect_opts *o, const char *base,
-		    const char *head)
+		    const char *head, unsigned more_pairs)
 {
-	char *argv[20];
+	char *argv[20], npairs[16];
 	int argc = 0, code;
 
 	argv[argc++] = (char *)"run";
@@ -122,7 +138,11 @@ static int step_run(struct step *s, struct gate_ctx *ctx,
 		argv[argc++] = (char *)"--budget";
 		argv[argc++] = (char *)o->budget;
 	}
-	if (o->pairs) {
+	if (more_pairs) {
+		snprintf(npairs, sizeof(npairs), "%u", more_pairs);
+		argv[argc++] = (char *)"--pairs";
+		argv[argc++] = npairs;
+	} else if (o->pairs) {
 		argv[argc++] = (char *)"--pairs";
 		argv[argc++] = (char *)o->pairs;
 	}
@@ -136,7 +156,7 @@ static int step_run(struct step *s, struct gate_ctx *ctx,
 	}
 	argv[argc] = NULL;
 	memset(s, 0, sizeof(*s));
-	s->benchmark = o->benchmark;
+	s->benchmark = o->decide[0] ? o->decide : o->benchmark;
 	s->estimate = s->low = s->high = NAN;
 	s->out = OUT_SKIP;
 	if (signals_pending())
@@ -149,10 +169,10 @@ static int step_run(struct step *s, struct gate_ctx *ctx,
 		s->out = OUT_SKIP;
 		return 0;
 	}
-	if (o->benchmark && !s->found)
+	if (s->benchmark && !s->found)
 		return error("no benchmark \"%s\" in the run of %.12s against "
 			     "%.12s: name one gate.json declares (or a suite "
-			     "case)", o->benchmark, head, base), -1;
+			     "case)", s->benchmark, head, base), -1;
 	return 0;
 }
 
@@ -167,7 +187,8 @@ static void pct(char *buf, size_t size, double ratio)
 static const char *outcome_name(enum outcome o)
 {
 	static const char *const names[] = { "good", "bad", "noisy",
-		"skipped (cannot build or measure)" };
+		"skipped (cannot build or measure)",
+		"unsure (neither excludes nor shows the regression proven)" };
 
 	return names[o];
 }
@@ -187,8 +208,12 @@ static void say_step(const struct bisect_opts *o, struct repo *repo,
 	pct(hi, sizeof(hi), s->high);
 	fprintf(stderr, "gate: step %u: %.12s (%s) against %.12s: %s", n, head,
 		subject, base, outcome_name(s->out));
-	if (s->out == OUT_GOOD || s->out == OUT_BAD)
-		fprintf(stderr, ", %s %s (%s .. %s)", s->name, e, lo, hi);
+	if (s->identical)
+		fprintf(stderr, ", %s identical build (nothing measured)",
+			s->name);
+	else if (s->name[0] && s->out != OUT_SKIP)
+		fprintf(stderr, ", %s %s (%s .. %s, %u pairs)", s->name, e, lo,
+			hi, s->pairs);
 	fputc('\n', stderr);
 	free(subject);
 	free(author);
@@ -295,6 +320,8 @@ struct search {
 	char *skipped;		/* skipped[i]: c[i] cannot be built or
 				   measured */
 	long lo, hi, nskipped;	/* the regression came in in (lo, hi] */
+	double proven;		/* the confirming run's lower bound: the
+				   regression is at least this ratio */
 	unsigned steps;
 	double start;
 	struct step s, culprit_step;	/* the last step; the last bad one */
@@ -307,12 +334,12 @@ struct search {
  * regression is not there (said on stdout), an error, or a signal.
  */
 static int confirm(struct search *se, struct gate_ctx *ctx,
-		   const struct bisect_opts *o, int *code)
+		   struct bisect_opts *o, int *code)
 {
 	const char *good = se->c[0], *bad = se->c[se->n];
 	int rc;
 
-	if ((rc = step_run(&se->s, ctx, o, good, bad)) != 0) {
+	if ((rc = step_run(&se->s, ctx, o, good, bad, 0)) != 0) {
 		*code = rc > 0 ? interrupted(rc, se->steps, good, bad,
 					     se->start) : EXIT_ERROR;
 		return -1;
@@ -330,6 +357,53 @@ static int confirm(struct search *se, struct gate_ctx *ctx,
 	}
 	se->culprit_step = se->s;
 	memcpy(se->culprit_base, good, sizeof(se->culprit_base));
+	/* every later step decides on the benchmark that failed here,
+	   against the regression this run proved */
+	snprintf(o->decide, sizeof(o->decide), "%s", se->s.name);
+	se->proven = se->s.low;
+	return 0;
+}
+
+/*
+ * One step of the search: base against head, decided against the
+ * regression proven (verdict_bisect_call); a step that neither excludes
+ * nor shows it runs again with twice the pairs, VERDICT_BISECT_TRIES runs
+ * at most. 0 with se->s.out set, or the exit code of a signal (> 0) or
+ * -1 on an error.
+ */
+static int step_decide(struct search *se, struct gate_ctx *ctx,
+		       const struct bisect_opts *o, const char *base,
+		       const char *head)
+{
+	static const enum outcome of[] = {
+		[BISECT_GOOD] = OUT_GOOD, [BISECT_BAD] = OUT_BAD,
+		[BISECT_UNSURE] = OUT_UNSURE, [BISECT_SKIP] = OUT_SKIP,
+	};
+	unsigned more = 0;
+	int k, rc;
+
+	for (k = 0; k < VERDICT_BISECT_TRIES; k++) {
+		if ((rc = step_run(&se->s, ctx, o, base, head, more)) != 0)
+			return rc;
+		if (se->s.out != OUT_SKIP)
+			se->s.out = of[verdict_bisect_call(se->s.verdict,
+							   se->s.low,
+							   se->s.high,
+							   se->s.identical,
+							   se->proven)];
+		if (se->s.out != OUT_UNSURE)
+			return 0;
+		if (!o->quiet && k + 1 < VERDICT_BISECT_TRIES)
+			fprintf(stderr, "gate: step %u: %.12s against %.12s "
+				"is unsure (upper bound %+.1f%%, the "
+				"regression proven is at least %+.1f%%): "
+				"again with %u pairs\n", se->steps + 1,
+				head, base, ratio_pct(se->s.high),
+				ratio_pct(se->proven), 2 * se->s.pairs);
+		more = 2 * se->s.pairs;
+		if (more > 10000)
+			break;
+	}
 	return 0;
 }
 
@@ -348,7 +422,7 @@ static int narrow(struct search *se, struct gate_ctx *ctx,
 	       (mid = pick_mid(se->lo, se->hi, se->skipped)) >= 0) {
 		const char *base = se->c[se->lo];
 
-		if ((rc = step_run(&se->s, ctx, o, base, se->c[mid])) != 0) {
+		if ((rc = step_decide(se, ctx, o, base, se->c[mid])) != 0) {
 			*code = rc > 0 ? interrupted(rc, se->steps, base,
 						     se->c[se->hi],
 						     se->start) : EXIT_ERROR;
@@ -366,7 +440,7 @@ static int narrow(struct search *se, struct gate_ctx *ctx,
 			se->skipped[mid] = 1;
 			se->nskipped++;
 		} else {
-			break;	/* noisy within the budget: a range */
+			break;	/* unsure after its tries: a range */
 		}
 	}
 	return 0;
@@ -405,9 +479,11 @@ static int say_range(const struct search *se, struct repo *repo)
 	       se->hi - se->lo);
 	if (se->nskipped)
 		printf("; %ld could not be built or measured", se->nskipped);
-	if (se->s.out == OUT_NOISY)
-		printf("; a step stayed noisy within the budget (more "
-		       "--budget or --pairs may narrow it)");
+	if (se->s.out == OUT_UNSURE)
+		printf("; could not separate: a step neither excluded nor "
+		       "showed the regression proven (at least %+.1f%%) "
+		       "after %d runs (more --budget or --pairs may narrow "
+		       "it)", ratio_pct(se->proven), VERDICT_BISECT_TRIES);
 	printf("\n");
 	for (i = se->lo + 1; i <= se->hi; i++) {
 		char *subject, *author;

@@ -15,6 +15,17 @@
 #include "gate/metrics.h"
 #include "common/banned.h"
 
+const char *compare_pct(char *buf, size_t size, double ratio)
+{
+	double p = ratio_pct(ratio);
+
+	if (isfinite(p) && fabs(p) >= 1e6)
+		snprintf(buf, size, "%+.2g%%", p);
+	else
+		snprintf(buf, size, "%+.1f%%", p);
+	return buf;
+}
+
 static const char *vname(const struct row *w)
 {
 	if (!w->c[0])
@@ -76,7 +87,7 @@ static void print_table(FILE *out, const struct row *rows, size_t n,
 	size_t i;
 	int w = 4, cw[2] = { (int)strlen(o->files[0]),
 			     (int)strlen(o->files[1]) };
-	char b[96], iv[48], p[24];
+	char b[96], iv[64], p[24];
 
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -100,14 +111,23 @@ static void print_table(FILE *out, const struct row *rows, size_t n,
 
 		snprintf(name, sizeof(name), "%s [%s]", c->name, c->unit);
 		if (r->c[0] && r->c[1] && r->verdict != VERDICT_ERROR) {
-			snprintf(ch, sizeof(ch), "%+.1f%%", ratio_pct(r->ratio));
-			if (r->sh.depth)
-				snprintf(iv, sizeof(iv), "%+.1f%% .. %+.1f%%",
-					 ratio_pct(r->low), ratio_pct(r->high));
+			compare_pct(ch, sizeof(ch), r->ratio);
+			if (r->sh.depth) {
+				char l[24], h[24];
+
+				snprintf(iv, sizeof(iv), "%s .. %s",
+					 compare_pct(l, sizeof(l), r->low),
+					 compare_pct(h, sizeof(h), r->high));
+			}
 			else
-				snprintf(iv, sizeof(iv), "none: too few");
-			snprintf(p, sizeof(p), "%.3f (%zu+%zu)", r->mwu.p,
-				 r->c[0]->n, r->c[1]->n);
+				snprintf(iv, sizeof(iv), r->single ?
+					 "none: 1 process" : "none: too few");
+			if (isnan(r->mwu.p))
+				snprintf(p, sizeof(p), "- (%zu+%zu)",
+					 r->c[0]->n, r->c[1]->n);
+			else
+				snprintf(p, sizeof(p), "%.3f (%zu+%zu)",
+					 r->mwu.p, r->c[0]->n, r->c[1]->n);
 		} else {
 			snprintf(ch, sizeof(ch), "-");
 			snprintf(iv, sizeof(iv), "-");
@@ -143,11 +163,20 @@ static void print_protocol(FILE *out, const struct cmp_opts *o,
 		"upper bound below %+.1f%%%s; noisy otherwise\n",
 		o->floor * 100, o->excludes * 100, o->strict ? " (--strict)" :
 		" (pass_excludes)");
-	fprintf(out, "  promise: over all %zu cases, identical code fails with "
-		"probability at most %.4g%%, and a regression of %+.1f%% or "
-		"more passes with probability at most %.4g%%\n", run->compared,
-		(1 - o->confidence) * 100, o->excludes * 100,
-		(1 - o->confidence) * 100);
+	/* only where it holds: not for times measured in one process */
+	if (run->single == run->compared)
+		fprintf(out, "  promise: none: every case compared is a time "
+			"whose values are repetitions inside one process\n");
+	else
+		fprintf(out, "  promise: over %s%zu cases, identical code "
+			"fails with probability at most %.4g%%, and a "
+			"regression of %+.1f%% or more passes with "
+			"probability at most %.4g%%%s\n", run->single ?
+			"the " : "all ", run->compared - run->single,
+			(1 - o->confidence) * 100, o->excludes * 100,
+			(1 - o->confidence) * 100, run->single ?
+			" (none for the times whose values come from one "
+			"process: not decided)" : "");
 	fprintf(out, "  p: two-sided Mann-Whitney U (exact when a side has at "
 		"most 8 values and no ties), for reading only\n");
 	fprintf(out, "  gate %s\n", GATE_VERSION);

@@ -272,13 +272,15 @@ static double max_dev(const double *v, size_t n, double med)
 	return med > 0 ? d / med : NAN;
 }
 
-static double *logs(const double *v, size_t n)
+/* The log of each value; of each value + 1 when plus1 (a count with a 0,
+   compared as (new + 1) / (old + 1) like gate run's counts). */
+static double *logs(const double *v, size_t n, int plus1)
 {
-	double *l = xmalloc(n * sizeof(*l));
+	double *l = xmalloc((n ? n : 1) * sizeof(*l));
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		l[i] = log(v[i]);
+		l[i] = plus1 ? log1p(v[i]) : log(v[i]);
 	return l;
 }
 
@@ -312,45 +314,83 @@ static const struct fmt_case *find(const struct fmt_case **ix, size_t n,
 	return hit ? *hit : NULL;
 }
 
-/* Why this verdict, in one sentence (owned). */
+/*
+ * Case c's values as the unit of comparison into *out (owned), their
+ * number returned: the median of each process's repetitions when c's
+ * values came from several processes with repetitions (the process is
+ * the unit: a per-process effect shows between processes, not within
+ * one), else the values themselves.
+ */
+static size_t unit_values(double **out, const struct fmt_case *c)
+{
+	size_t np = fmt_case_processes(c), i, from, k = 0;
+
+	*out = xmalloc((c->n ? c->n : 1) * sizeof(**out));
+	if (np < 2 || np == c->n) {
+		memcpy(*out, c->values, c->n * sizeof(**out));
+		return c->n;
+	}
+	for (from = 0, i = 1; i <= c->n; i++)
+		if (i == c->n || c->proc[i] != c->proc[from]) {
+			(*out)[k++] = stats_median(c->values + from,
+						   i - from);
+			from = i;
+		}
+	return k;
+}
+
+/* The side of row w whose values are repetitions inside one process (a
+   timing then cannot keep the promise): 0, 1, or -1 for neither. */
+static int one_process_side(const struct row *w)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (fmt_case_processes(w->c[s]) == 1 && w->c[s]->n > 1)
+			return s;
+	return -1;
+}
+
+/* Why this verdict, in one sentence (owned). The changes go through
+   compare_pct: a ratio of 1e300 prints as +1e+302%, not 300 digits. */
 static char *explain(const struct row *w, const struct cmp_opts *o,
 		     const struct cmp_run *run)
 {
 	double f = o->floor * 100, m = o->excludes * 100;
+	char e[32], l[32], h[32];
 
+	compare_pct(e, sizeof(e), w->ratio);
+	compare_pct(l, sizeof(l), w->low);
+	compare_pct(h, sizeof(h), w->high);
 	switch (w->verdict) {
 	case VERDICT_FAIL:
-		return xasprintf("slower by %+.1f%% (bounds %+.1f%% to %+.1f%%, "
-			"Mann-Whitney p=%.2g): the lower bound is above the "
-			"%+.1f%% floor", ratio_pct(w->ratio),
-			ratio_pct(w->low), ratio_pct(w->high), w->mwu.p, f);
+		return xasprintf("slower by %s (bounds %s to %s, Mann-Whitney "
+			"p=%.2g): the lower bound is above the %+.1f%% floor",
+			e, l, h, w->mwu.p, f);
 	case VERDICT_NOISY:
 		if (w->sh.depth == 0)
 			return xasprintf("too few values: %zu per side needed "
 				"at this level (%zu in OLD, %zu in NEW; each "
 				"bound at %.4g%% over %zu cases); estimate "
-				"%+.1f%%: run the suite with more repetitions "
+				"%s: run the suite with more repetitions "
 				"(-count, --benchmark_repetitions)", run->min_n,
-				w->c[0]->n, w->c[1]->n, (1 - run->alpha) * 100,
-				run->compared, ratio_pct(w->ratio));
+				w->units[0], w->units[1], (1 - run->alpha) * 100,
+				run->compared, e);
 		if (w->ratio > 1 + o->floor)
-			return xasprintf("estimate %+.1f%% is above the %+.1f%% "
+			return xasprintf("estimate %s is above the %+.1f%% "
 				"floor but the lower bound reaches down to "
-				"%+.1f%% (Mann-Whitney p=%.2g): more values per "
-				"file would resolve it", ratio_pct(w->ratio), f,
-				ratio_pct(w->low), w->mwu.p);
-		return xasprintf("estimate %+.1f%% is within the %+.1f%% floor "
+				"%s (Mann-Whitney p=%.2g): more values per "
+				"file would resolve it", e, f, l, w->mwu.p);
+		return xasprintf("estimate %s is within the %+.1f%% floor "
 			"but a regression of %+.1f%% is not excluded (the upper "
-			"bound is %+.1f%%): more values per file would resolve "
-			"it", ratio_pct(w->ratio), f, m, ratio_pct(w->high));
+			"bound is %s): more values per file would resolve "
+			"it", e, f, m, h);
 	case VERDICT_PASS:
 		if (w->high < 1)
-			return xasprintf("faster by %.1f%% (bounds %+.1f%% to "
-				"%+.1f%%)", -ratio_pct(w->ratio),
-				ratio_pct(w->low), ratio_pct(w->high));
-		return xasprintf("estimate %+.1f%% is within the %+.1f%% "
-			"floor; a regression above %+.1f%% is excluded",
-			ratio_pct(w->ratio), f, ratio_pct(w->high));
+			return xasprintf("faster by %.1f%% (bounds %s to %s)",
+				-ratio_pct(w->ratio), l, h);
+		return xasprintf("estimate %s is within the %+.1f%% "
+			"floor; a regression above %s is excluded", e, f, h);
 	default:
 		return xstrdup("could not be compared");
 	}
@@ -361,9 +401,9 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 		    struct cmp_run *run)
 {
 	const struct fmt_case *a = w->c[0], *b = w->c[1];
-	int hb = a->higher_better;
-	size_t i, zeros = 0;
-	double *lo, *ln;
+	int hb = a->higher_better, side;
+	size_t i, zeros = 0, na, nb;
+	double *lo, *ln, *va, *vb;
 	struct gate_err err = { "" };
 	int rc;
 
@@ -385,22 +425,52 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 				      a->unit);
 		return;
 	}
-	if (zeros) {
-		w->reason = xasprintf("0 in %zu of %zu values but not in all: "
-				      "no ratio can be formed", zeros,
-				      a->n + b->n);
+	if (zeros && !unit_may_be_zero(a->unit)) {
+		w->reason = xasprintf("0 %s in %zu of %zu values but not in "
+				      "all: below the resolution of the "
+				      "benchmark's own timer, no ratio can be "
+				      "formed", a->unit, zeros, a->n + b->n);
 		return;
 	}
-	stats_mann_whitney(&w->mwu, a->values, a->n, b->values, b->n);
-	/* the shift of log NEW against log OLD (the reverse for rates) */
-	lo = logs(a->values, a->n);
-	ln = logs(b->values, b->n);
-	rc = hb ? stats_hl_shift_to(&w->sh, ln, b->n, lo, a->n, run->alpha,
+	if (!unit_may_be_zero(a->unit) && (side = one_process_side(w)) >= 0) {
+		/* counts do not vary by process; a time does, unseen here */
+		run->single++;
+		w->single = 1;
+		w->ratio = w->med[1] / w->med[0];
+		if (hb)
+			w->ratio = 1 / w->ratio;
+		w->low = 0;
+		w->high = INFINITY;
+		w->mwu.p = NAN;
+		w->verdict = VERDICT_NOISY;
+		w->reason = xasprintf("not decided: the %zu values in %s are "
+			"repetitions inside one process, whose spread misses "
+			"the effect each process has of its own (a %+.0f%% "
+			"promise cannot be kept on them); estimate %+.1f%% "
+			"from the medians; run the benchmark in several "
+			"processes (go test -count=1 repeated, one "
+			"--benchmark_repetitions run per process) and "
+			"concatenate their output", w->c[side]->n,
+			o->files[side], o->excludes * 100,
+			ratio_pct(w->ratio));
+		return;
+	}
+	na = w->units[0] = unit_values(&va, a);
+	nb = w->units[1] = unit_values(&vb, b);
+	stats_mann_whitney(&w->mwu, va, na, vb, nb);
+	/* the shift of log NEW against log OLD (the reverse for rates); a
+	   count with a 0 compares (new + 1) / (old + 1) */
+	w->plus1 = zeros != 0;
+	lo = logs(va, na, w->plus1);
+	ln = logs(vb, nb, w->plus1);
+	rc = hb ? stats_hl_shift_to(&w->sh, ln, nb, lo, na, run->alpha,
 				    &err) :
-		  stats_hl_shift_to(&w->sh, lo, a->n, ln, b->n, run->alpha,
+		  stats_hl_shift_to(&w->sh, lo, na, ln, nb, run->alpha,
 				    &err);
 	free(lo);
 	free(ln);
+	free(va);
+	free(vb);
 	if (rc < 0) {
 		w->reason = xasprintf("no interval: %s", err.msg);
 		return;
@@ -412,6 +482,22 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->low,
 					 w->high, o->floor, o->excludes);
 	w->reason = explain(w, o, run);
+	if (w->plus1) {
+		char *r = xasprintf("%s (0 %s in %zu of %zu values: compared "
+				    "as (new + 1) / (old + 1))", w->reason,
+				    a->unit, zeros, a->n + b->n);
+
+		free(w->reason);
+		w->reason = r;
+	}
+	if (na != a->n || nb != b->n) {
+		char *r = xasprintf("%s (the process is the unit: medians of "
+				    "%zu and %zu processes' repetitions)",
+				    w->reason, na, nb);
+
+		free(w->reason);
+		w->reason = r;
+	}
 }
 
 /*

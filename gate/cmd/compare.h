@@ -30,6 +30,8 @@ struct cmp_run {
 	double alpha;		/* one-sided error of each bound per case */
 	size_t min_n;		/* values per side for a bound at alpha */
 	size_t normal;		/* cases whose depth came from the normal law */
+	size_t single;		/* timing cases left noisy: a side's values
+				   are repetitions inside one process */
 };
 
 struct row {
@@ -39,11 +41,22 @@ struct row {
 	struct stats_mwu mwu;
 	double ratio, low, high;	/* exp of the shift and its bounds */
 	enum verdict verdict;
+	int plus1;			/* a count with a 0: the ratios are
+					   of (value + 1) */
+	int single;			/* a timing left noisy: a side's
+					   values are one process's */
+	size_t units[2];		/* values compared per side: the
+					   medians per process when a side
+					   has several processes' repetitions */
 	char *reason;
 };
 
 #define ONE_PROCESS_NOTE "values are repetitions within one process: the " \
 	"interval covers that process's noise, not run-to-run variation"
+
+/* A ratio as a change for people, bounded in width: "+12.3%", "+1.2e+09%",
+   "+inf%". Returns buf. */
+const char *compare_pct(char *buf, size_t size, double ratio);
 
 /* The terminal table, suite line and protocol of the decided rows. */
 void compare_print_term(FILE *out, const struct row *rows, size_t n,

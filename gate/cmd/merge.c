@@ -6,7 +6,11 @@
  * benchmarks at the whole run's Bonferroni level, so merging decides no
  * benchmark anew: it checks that the shards belong together (same base and
  * head commits, same plan, same kind of machine, each shard once, none
- * missing, the same number of comparisons) and refuses otherwise.
+ * missing, the same number of comparisons) and refuses otherwise. Nor
+ * does it trust a shard's word: every benchmark is decided again from its
+ * samples (at the look it stopped at, the run's level), or without
+ * samples from its interval and floors, and a shard whose stored verdict
+ * disagrees is refused (a report edited to say "pass").
  */
 #include "gate/cmd.h"
 
@@ -19,6 +23,8 @@
 #include "ci/github.h"
 #include "common/error.h"
 #include "common/file.h"
+#include "common/seed.h"
+#include "gate/adaptive.h"
 #include "gate/options.h"
 #include "gate/run.h"
 #include "gate/verdict.h"
@@ -328,6 +334,109 @@ static int split_complete(const struct shard *s, size_t n)
 	return 0;
 }
 
+/*
+ * Benchmark b of shard report r decided again into out: from its samples
+ * with the analysis of the look it stopped at (gate/adaptive.c's look:
+ * the look's share of the run's per-comparison alpha, its seed), its
+ * accepted regression applied; without samples, each gating metric from
+ * its stored interval and floors (verdict_decide_rule; an exact count
+ * from its ratio). Returns the verdict.
+ */
+static enum verdict redecide(struct bench_result *out,
+			     const struct run_report *r,
+			     const struct run_bench *b)
+{
+	const struct bench_cfg *cfg = b->run.cfg;
+	const struct bench_result *was = &b->result;
+	enum verdict *vs, worst;
+	size_t j, k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (b->run.error)
+		return VERDICT_ERROR;
+	if (b->run.identical == 1 && !b->run.npairs)
+		return VERDICT_PASS;
+	if (b->run.npairs && r->level > 0 && r->level < 1) {
+		struct verdict_opts vo;
+		size_t look = b->primary.looks ? b->primary.looks - 1 : 0;
+
+		vo.alpha = 1 - adaptive_look_level(cfg, 1 - r->level, look);
+		vo.resamples = r->resamples;
+		vo.seed = seed_derive(r->seed, cfg->name, look);
+		vo.strict = r->strict;
+		verdict_bench(out, &b->run, &vo);
+		for (j = 0; j < was->n; j++)
+			if (was->m[j].accept) {
+				struct verdict_accept a = *was->m[j].accept;
+
+				verdict_accept_bench(out, cfg->name, &a, 1);
+				break;
+			}
+		return out->verdict;
+	}
+	if (!was->n)
+		return was->verdict;
+	vs = xcalloc(was->n, sizeof(*vs));
+	for (j = 0; j < was->n; j++) {
+		const struct bench_stats *st = &was->m[j];
+		enum verdict v;
+
+		if (!st->gating)
+			continue;
+		v = st->exact ? (!isfinite(st->estimate) ? VERDICT_ERROR :
+				 st->estimate >= (1 + st->floor) *
+				 (1 - VERDICT_EXACT_SLACK) ? VERDICT_FAIL :
+				 VERDICT_PASS) :
+		    verdict_decide_rule(cfg->rule, st->estimate, st->low,
+					st->high, st->floor, isfinite(st->excludes) ?
+					st->excludes : 2 * st->floor);
+		if (v == VERDICT_FAIL && st->verdict == VERDICT_ACCEPTED &&
+		    st->accept)
+			v = VERDICT_ACCEPTED;
+		vs[k++] = v;
+	}
+	worst = verdict_suite(vs, k);
+	free(vs);
+	return worst;
+}
+
+/*
+ * Every benchmark of shard s decided again (redecide) agrees with the
+ * verdict it stored; the samples' decision replaces the stored one. 0, or
+ * -1 after error() naming the first that does not.
+ */
+static int check_verdicts(struct shard *s)
+{
+	size_t i;
+	char a[512];
+
+	for (i = 0; i < s->r.n; i++) {
+		struct run_bench *b = &s->r.b[i];
+		struct bench_result again;
+		enum verdict v, stored = b->result.verdict;
+
+		if (b->run.is_new || b->run.is_removed ||
+		    stored == VERDICT_NEW)
+			continue;
+		v = redecide(&again, &s->r, b);
+		if (v != stored) {
+			bench_result_release(&again);
+			return error("%s says \"%s\" is %s, but its own %s "
+				     "give %s: the report was altered, or "
+				     "written by another gate; run the shard "
+				     "again", who(a, sizeof(a), s),
+				     b->run.cfg->name, verdict_name(stored),
+				     b->run.npairs ? "samples" :
+				     "interval and floors", verdict_name(v));
+		}
+		if (again.n) {
+			bench_result_release(&b->result);
+			b->result = again;
+		}
+	}
+	return 0;
+}
+
 /* The shards' benchmarks into m, moved out of each (s[i].r.n is 0 after). */
 static void combine(struct run_report *m, struct shard *s, size_t n,
 		    size_t total)
@@ -409,6 +518,9 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	if (complete(s, n) < 0 || no_overlap(s, n) < 0 ||
 	    split_complete(s, n) < 0 || same_level(s, n, &total) < 0)
 		goto cleanup;
+	for (i = 0; i < n; i++)
+		if (check_verdicts(&s[i]) < 0)
+			goto cleanup;
 	combine(&m, s, n, total);
 	code = m.exit_code = o.advisory ? EXIT_PASS :
 			     verdict_exit_code(m.suite);

@@ -326,15 +326,18 @@ static void print_term(FILE *out, const struct history *h,
 			const struct link *l = &c[k].l[j];
 			char e[32];
 
+			/* the record's own verdict: "accepted" only when
+			   it says so (a Gate-Accept trailer) */
 			if (strcmp(l->verdict, "fail") &&
-			    strcmp(l->verdict, "noisy"))
+			    strcmp(l->verdict, "noisy") &&
+			    strcmp(l->verdict, "accepted"))
 				continue;
 			trend_pct(e, sizeof(e), l->f->estimate);
 			fprintf(out, "%s: %s at %.12s (%s): %s%s\n", c[k].name,
-				!strcmp(l->verdict, "fail") ? "failed" : "noisy",
-				l->st->commit, l->st->subject, e,
-				!strcmp(l->verdict, "fail") ?
-				", merged anyway (accepted)" : "");
+				!strcmp(l->verdict, "fail") ? "failed" :
+				l->verdict, l->st->commit, l->st->subject, e,
+				!strcmp(l->verdict, "accepted") ?
+				", merged with a Gate-Accept trailer" : "");
 		}
 	}
 }

@@ -56,6 +56,46 @@ const char *format_names(void)
 	return "time, gbench, gotest, lines, hyperfine, pytest";
 }
 
+/*
+ * JSON that does not parse (truncated, broken) cannot show its keys to the
+ * readers, yet its text still names whose it is: the first of these keys
+ * seen says which format's error to give, so a broken gate report is not
+ * called "not valid Google Benchmark JSON". FORMAT_GBENCH when none is.
+ */
+/* 1 when key occurs in text[0..len) (memmem is a GNU extension). */
+static int has_key(const char *text, size_t len, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = text, *end = text + len;
+
+	while ((size_t)(end - p) >= k &&
+	       (p = memchr(p, key[0], (size_t)(end - p) - k + 1))) {
+		if (!memcmp(p, key, k))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static enum format detect_broken_json(const char *text, size_t len)
+{
+	static const struct {
+		const char *key;
+		enum format f;
+	} keys[] = {
+		{ "\"gate_version\"", FORMAT_GATE },
+		{ "\"machine_info\"", FORMAT_PYTEST },
+		{ "\"benchmark_version\"", FORMAT_PYTEST },
+		{ "\"results\"", FORMAT_HYPERFINE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (has_key(text, len, keys[i].key))
+			return keys[i].f;
+	return FORMAT_GBENCH;
+}
+
 enum format format_detect(const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
@@ -65,8 +105,11 @@ enum format format_detect(const char *text, size_t len)
 
 	while (s < end && strchr(" \t\r\n", *s))
 		s++;
-	if (s < end && *s == '{')
+	if (s < end && *s == '{') {
 		root = cJSON_ParseWithLength(text, len);
+		if (!root)
+			return detect_broken_json(text, len);
+	}
 	for (i = 0; i < sizeof(detect_order) / sizeof(detect_order[0]); i++) {
 		const struct format_reader *r = readers[detect_order[i]];
 
@@ -232,7 +275,11 @@ void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 4;
 		c->values = xrealloc(c->values, c->cap * sizeof(*c->values));
+		if (t->track)
+			c->proc = xrealloc(c->proc, c->cap * sizeof(*c->proc));
 	}
+	if (c->proc)
+		c->proc[c->n] = t->proc;
 	c->values[c->n++] = value;
 }
 
@@ -244,12 +291,25 @@ void fmt_table_release(struct fmt_table *t)
 		free(t->cases[i].name);
 		free(t->cases[i].unit);
 		free(t->cases[i].values);
+		free(t->cases[i].proc);
 	}
 	free(t->cases);
 	free(t->slot);
 	t->cases = NULL;
 	t->slot = NULL;
 	t->n = t->cap = t->nslot = 0;
+}
+
+size_t fmt_case_processes(const struct fmt_case *c)
+{
+	size_t i, k = c->n ? 1 : 0;
+
+	if (!c->proc)
+		return 0;
+	/* values arrive in file order, so a process's are contiguous */
+	for (i = 1; i < c->n; i++)
+		k += c->proc[i] != c->proc[i - 1];
+	return k;
 }
 
 int unit_higher_better(const char *unit)
@@ -265,6 +325,17 @@ int unit_is_count(const char *unit)
 	return !strcmp(unit, "B/op") || !strcmp(unit, "allocs/op");
 }
 
+int unit_is_time(const char *unit)
+{
+	return !strcmp(unit, "s") || !strncmp(unit, "s/", 2);
+}
+
+int unit_may_be_zero(const char *unit)
+{
+	return unit_is_count(unit) ||
+	       (!unit_is_time(unit) && !unit_higher_better(unit));
+}
+
 const char *format_value(double v, const char *unit, char *buf, size_t size)
 {
 	static const char *const si = " kMGTP";
@@ -277,7 +348,9 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 	}
 	if (!strcmp(unit, "s") || !strncmp(unit, "s/", 2)) {
 		rest = unit + 1;
-		if (v >= 1.0)
+		if (v >= 1e6)	/* %.3f of 1e299 s is 300 digits */
+			snprintf(buf, size, "%.4g s%s", v, rest);
+		else if (v >= 1.0)
 			snprintf(buf, size, "%.3f s%s", v, rest);
 		else if (v >= 1e-3)
 			snprintf(buf, size, "%.3g ms%s", v * 1e3, rest);
@@ -298,7 +371,8 @@ const char *format_value(double v, const char *unit, char *buf, size_t size)
 	return buf;
 }
 
-/* Every value finite and above zero (counts may be zero). */
+/* Every value finite and above zero (counts, any unit that is not a time
+   or a rate, may be zero). */
 static int check_values(const struct fmt_table *t, const char *origin,
 			int allow_zero, struct gate_err *err)
 {
@@ -311,7 +385,7 @@ static int check_values(const struct fmt_table *t, const char *origin,
 			double v = c->values[j];
 
 			if (isfinite(v) && (v > 0 || (v == 0 && (allow_zero ||
-					    unit_is_count(c->unit)))))
+					    unit_may_be_zero(c->unit)))))
 				continue;
 			return error_to(err, "%s: case \"%s\" has the value "
 					"%g %s: a value must be finite and "
@@ -371,6 +445,7 @@ int fmt_table_filter(struct fmt_table *t, const char *re)
 		free(t->cases[i].name);
 		free(t->cases[i].unit);
 		free(t->cases[i].values);
+		free(t->cases[i].proc);
 	}
 	t->n = kept;
 	table_reindex(t);

@@ -31,6 +31,9 @@ struct fmt_case {
 	int higher_better;	/* a rate: the ratio is inverted */
 	double *values;
 	size_t n, cap;
+	size_t *proc;		/* the process each value came from, when the
+				   reader knows (go test's "pkg:" sections),
+				   else NULL */
 };
 
 struct fmt_table {
@@ -38,8 +41,16 @@ struct fmt_table {
 	size_t n, cap;
 	size_t *slot;		/* hash of (name, unit): index + 1, 0 free */
 	size_t nslot;		/* a power of two above 2n, or 0 */
+	int track;		/* the reader knows processes: fmt_table_add
+				   records proc with each value */
+	size_t proc;		/* the process values come from now */
 };
-#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0 }
+#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0, 0, 0 }
+/*
+ * How many processes case c's values came from: 0 when not known (each
+ * value may be its own), else at least 1.
+ */
+size_t fmt_case_processes(const struct fmt_case *c);
 
 struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */
@@ -83,6 +94,15 @@ struct fmt_case *fmt_table_find(const struct fmt_table *t, const char *name,
 int unit_higher_better(const char *unit);
 /* 1 for counts that may be zero (B/op, allocs/op), else 0. */
 int unit_is_count(const char *unit);
+/* 1 for a time ("s", "s/op", as the readers normalise them): 0 there is
+   below the resolution of the benchmark's own timer. */
+int unit_is_time(const char *unit);
+/*
+ * 1 when 0 is a value of unit and ratios compare (new + 1) / (old + 1):
+ * any unit that is neither a time nor a rate ("faults", "B/op",
+ * "cache_misses"), as gate run compares its rusage counts.
+ */
+int unit_may_be_zero(const char *unit);
 /* A value with its unit for people: "1.23 ms", "45 B/op", "1.2M items/s". */
 const char *format_value(double v, const char *unit, char *buf, size_t size);
 

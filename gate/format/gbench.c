@@ -144,6 +144,9 @@ static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 
 	if (!root)
 		return -1;
+	/* one run of the benchmark binary: every repetition one process */
+	t->track = 1;
+	t->proc = 0;
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!cJSON_IsArray(list)) {
 		error_to(o->err, "%s: no \"benchmarks\" list: not Google Benchmark JSON "

@@ -108,7 +108,9 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 	const char *s = text, *end = text + len, *nl, *last = NULL;
 	size_t lineno = 0, last_len = 0;
 
-	(void)o;
+	/* each "pkg:" header starts a test binary's output: a process */
+	t->track = 1;
+	t->proc = 0;
 	for (; s < end; s = nl + 1) {
 		size_t n;
 
@@ -117,6 +119,8 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 			nl = end;
 		n = (size_t)(nl - s);
 		lineno++;
+		if (n >= 5 && !memcmp(s, "pkg: ", 5))
+			t->proc++;
 		if (n > 9 && !memcmp(s, "Benchmark", 9) &&
 		    ((s[9] >= 'A' && s[9] <= 'Z') || s[9] == '_' ||
 		     (s[9] >= '0' && s[9] <= '9') || s[9] == '/' ||

@@ -24,6 +24,9 @@ static int pytest_parse(struct fmt_table *t, const char *text, size_t len,
 				   "--benchmark-json", o->err);
 	if (!list)
 		return -1;
+	/* one pytest session: every round one process */
+	t->track = 1;
+	t->proc = 0;
 	cJSON_ArrayForEach(e, list) {
 		name = cJSON_GetObjectItemCaseSensitive(e, "fullname");
 		if (!cJSON_IsString(name))

@@ -294,6 +294,73 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
 					       300 + 10 * i + 3 * j + k);
 }
 
+/*
+ * gate bisect with a regression between the floor and twice it (+7%
+ * against 5%, CV 5%, 8 commits): a step's pass read as "good" named the
+ * wrong commit in 20% of searches (bench-sim b); deciding good only below
+ * the confirming run's lower bound, with more pairs when unsure, keeps it
+ * within 5%. The old rule through the same harness shows the harness can
+ * see the difference.
+ */
+static void test_sim__bisect_names_the_right_commit(void)
+{
+	struct sim_cell c = { SIM_LOGNORMAL, 0.05, 0.07, 1 };
+	struct bench_cfg b;
+	struct sim_bisect now, before;
+
+	sim_default_cfg(&b);
+	b.max_pairs = 400;
+	CHECK(sim_bisect(&now, &c, &b, 8, 0, 200, 5) == 0);
+	CHECK(sim_bisect(&before, &c, &b, 8, 1, 200, 5) == 0);
+	if (!(now.wrong <= 0.05) || !(before.wrong > 0.10))
+		fprintf(stderr, "  bisect wrong commit: now %.3f, before "
+			"%.3f\n", now.wrong, before.wrong);
+	CHECK(now.wrong <= 0.05);
+	CHECK(before.wrong > 0.10);
+	/* and it still finds it most of the time it reproduces */
+	CHECK(now.right >= 0.6);
+}
+
+/*
+ * Exact counts near the floor (issue 25 item 4): a count jittering within
+ * the 0.1% exact tolerance (+-0.05% a sample), floor 0.2%, 20 pairs, one
+ * look at one-sided 2.5%. The median rule failed a true +0.19% 18.7% of
+ * the time (35.9% from 3 pairs) and a change at the floor half the time;
+ * deciding on the smallest and largest pair ratios, the interval where
+ * they straddle the floor, keeps both within alpha, and +0.25% still
+ * fails every time.
+ */
+static void test_sim__exact_counts_near_the_floor(void)
+{
+	double fail, pass;
+
+	CHECK(sim_exact(&fail, &pass, 0.0019, 0.0005, 0.002, 20, 0.025, 2000,
+			33) == 0);
+	if (!(fail <= 0.025))
+		fprintf(stderr, "  +0.19%%: fail rate %.3f\n", fail);
+	CHECK(fail <= 0.025);
+	CHECK(pass >= 0.5);
+	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 20, 0.025, 2000,
+			34) == 0);
+	if (!(fail <= 0.025 + 3 * 0.0035))
+		fprintf(stderr, "  at the floor: fail rate %.3f\n", fail);
+	CHECK(fail <= 0.025 + 3 * 0.0035);
+	CHECK(sim_exact(&fail, &pass, 0.0025, 0.0005, 0.002, 20, 0.025, 500,
+			35) == 0);
+	CHECK(fail >= 0.95);
+	/* from 3 pairs (the median failed 51.8% at the floor): only what
+	   lies beyond the jitter is decided without the interval */
+	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 3, 0.025, 1000,
+			36) == 0);
+	CHECK(fail <= 0.025);
+	CHECK(sim_exact(&fail, &pass, 0.004, 0.0005, 0.002, 3, 0.025, 500,
+			37) == 0);
+	CHECK(fail >= 0.8);
+	CHECK(sim_exact(&fail, &pass, 0, 0.0005, 0.002, 3, 0.025, 500,
+			38) == 0);
+	CHECK(pass >= 0.8);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_sim__identical_code_rarely_fails),
 	TEST(test_sim__boundary_rate_within_alpha),
@@ -304,6 +371,8 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__promise_single_benchmark),
 	TEST(test_sim__promise_suite_of_20),
 	TEST(test_sim__too_few_pairs_never_pass),
+	TEST(test_sim__bisect_names_the_right_commit),
+	TEST(test_sim__exact_counts_near_the_floor),
 };
 
 int main(int argc, char **argv)

@@ -1,38 +1,74 @@
-# gate compare on real go test -bench output (tests/data/README): the case
-# with twice the work fails, the verdict and exit code match gate run's;
-# a file against itself passes; too few values for a bound at the level is
-# noisy and says how many are needed; values from one process are said to
-# be; broken input is an error (exit 3).
+# gate compare on real go test -bench output (tests/data/README): values
+# from one process (go test -count in one binary) leave every time noisy,
+# saying why, and still decide the counts (issue 25 item 2); the same runs
+# split over processes decide: the case with twice the work fails, the
+# verdict and exit code match gate run's; several processes with
+# repetitions each compare the median per process; a file against itself
+# passes; too few values for a bound at the level is noisy and says how
+# many are needed; broken input is an error (exit 3).
 . "$(dirname "$0")/lib.sh"
 D=$(cd "$(dirname "$0")/../data" && pwd)
-gate_run 1 compare "$D/gotest-old.txt" "$D/gotest-new.txt" --json "$SCRATCH/c.json"
+gate_run 2 compare "$D/gotest-old.txt" "$D/gotest-new.txt" --json "$SCRATCH/c1.json"
+expect_in "$OUT" "BenchmarkChanged-2 [s/op]: not decided: the 8 values in $D/gotest-old.txt are repetitions inside one process"
+expect_in "$OUT" "BenchmarkSizes/n=10-2 [MB/s]: not decided"
+expect_in "$OUT" "none: 1 process"
+expect_in "$OUT" "promise: over the 10 cases,"
+expect_in "$OUT" "(none for the times whose values come from one process: not decided)"
+[ "$(json_get "$SCRATCH/c1.json" '[b["verdict"] for b in d["benchmarks"] if b["unit"] == "s/op"]')" = "['noisy', 'noisy', 'noisy', 'noisy', 'noisy']" ] ||
+	fail "one process: every s/op case should be noisy"
+[ "$(json_get "$SCRATCH/c1.json" '[b["verdict"] for b in d["benchmarks"] if b["name"] == "BenchmarkAlloc-2" and b["unit"] != "s/op"]')" = "['pass', 'pass']" ] ||
+	fail "one process: the counts should still be decided"
+# the same values, each from its own process: decided
+split_runs() { # FILE: one "pkg:" section per run of each benchmark
+	awk '/^Benchmark/ { k[$1]++; line[k[$1]] = line[k[$1]] $0 "\n"; if (k[$1] > m) m = k[$1] }
+	     END { for (i = 1; i <= m; i++) printf "goos: linux\npkg: example.com/gatefixture\n%sPASS\n", line[i] }' "$1"
+}
+split_runs "$D/gotest-old.txt" >"$SCRATCH/old-split.txt"
+split_runs "$D/gotest-new.txt" >"$SCRATCH/new-split.txt"
+gate_run 1 compare "$SCRATCH/old-split.txt" "$SCRATCH/new-split.txt" --json "$SCRATCH/c.json"
 expect_in "$OUT" "BenchmarkChanged-2 [s/op]"
 expect_in "$OUT" "verdict: FAIL"
+expect_in "$OUT" "promise: over all 17 cases"
 [ "$(json_get "$SCRATCH/c.json" '[b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"]')" = "['BenchmarkChanged-2']" ] ||
 	fail "only BenchmarkChanged-2 should fail"
 [ "$(json_get "$SCRATCH/c.json" 'd["old"]["format"]')" = gotest ] || fail "format not detected"
-# the method named is the one used; go test -count runs in one process
+# the method named is the one used
 json_get "$SCRATCH/c.json" 'd["protocol"]["interval"]' | grep -q "^exact Mann-Whitney" ||
 	fail "JSON protocol does not name the exact Mann-Whitney interval"
 expect_in "$OUT" "Hodges-Lehmann shift of the log values"
 expect_not_in "$OUT" "bootstrap"
-expect_in "$OUT" "values are repetitions within one process: the interval covers that process's noise, not run-to-run variation"
-[ "$(json_get "$SCRATCH/c.json" '[d["old"]["one_process"], d["new"]["one_process"], len(d["notes"])]')" = "[True, True, 1]" ] ||
+[ "$(json_get "$SCRATCH/c1.json" '[d["old"]["one_process"], d["new"]["one_process"], len(d["notes"])]')" = "[True, True, 1]" ] ||
 	fail "JSON does not say the values come from one process"
-json_get "$SCRATCH/c.json" 'd["notes"][0]' | grep -qF "repetitions within one process" ||
+json_get "$SCRATCH/c1.json" 'd["notes"][0]' | grep -qF "repetitions within one process" ||
 	fail "JSON note lacks the one-process sentence"
+# 8 processes of 3 repetitions each: the process is the unit
+reps() { # NS: 8 processes, 3 repetitions each, around NS ns/op
+	for p in 1 2 3 4 5 6 7 8; do
+		printf 'pkg: example.com/x\n'
+		for r in 1 2 3; do
+			printf 'BenchmarkR-2\t1000\t%d ns/op\n' $(($1 + 10 * p + r))
+		done
+		echo PASS
+	done
+}
+reps 1000 >"$SCRATCH/r-old.txt"
+reps 2000 >"$SCRATCH/r-new.txt"
+gate_run 1 compare "$SCRATCH/r-old.txt" "$SCRATCH/r-new.txt"
+expect_in "$OUT" "the process is the unit: medians of 8 and 8 processes' repetitions"
 # two go test runs concatenated: values from two processes, no such note
 cat "$D/gotest-old.txt" "$D/gotest-old.txt" >"$SCRATCH/two-runs.txt"
 gate_measured compare "$SCRATCH/two-runs.txt" "$D/gotest-new.txt" --json "$SCRATCH/c2.json"
 [ "$(json_get "$SCRATCH/c2.json" '[d["old"]["one_process"], d["new"]["one_process"]]')" = "[False, True]" ] ||
 	fail "a file of two go test runs is not one process"
 expect_in "$OUT" "note: in $D/gotest-new.txt, values are repetitions"
-gate_run 0 compare --advisory "$D/gotest-old.txt" "$D/gotest-new.txt"
+gate_run 0 compare --advisory "$SCRATCH/old-split.txt" "$SCRATCH/new-split.txt"
 expect_in "$OUT" "advisory: exit 0 instead of 1"
-# 3 repetitions per case, 3 cases: one-sided 1.67% per bound needs 4 per
-# side (1/C(8,4) <= 0.0167 < 1/C(6,3)): noisy, never a pass, and it says so
+# gbench: 3 repetitions per case in one process: noisy, never a pass, and
+# it says why (3 cases: one-sided 1.67% per bound would need 4 per side,
+# 1/C(8,4) <= 0.0167 < 1/C(6,3))
 gate_run 2 compare "$D/gbench-sample.json" "$D/gbench-sample.json" --json "$SCRATCH/g.json"
-expect_in "$OUT" "too few values: 4 per side needed at this level"
+expect_in "$OUT" "are repetitions inside one process"
+expect_in "$OUT" "promise: none: every case compared is a time whose values are repetitions inside one process"
 expect_in "$OUT" "verdict: NOISY"
 expect_in "$OUT" "values are repetitions within one process"
 [ "$(json_get "$SCRATCH/g.json" 'len(d["benchmarks"]) == 3 and all(b["verdict"] == "noisy" and b["ratio"]["low"] is None and b["ratio"]["high"] is None for b in d["benchmarks"]) and d["protocol"]["min_values_per_side"] == 4')" = True ] ||
@@ -56,7 +92,7 @@ expect_in "$ERR" "give one or the other"
 printf 'a 1.00 ms\na 1.02 ms\na 0.99 ms\n' >"$SCRATCH/o3.txt"
 printf 'a 2.00 ms\na 2.05 ms\na 1.97 ms\n' >"$SCRATCH/n3.txt"
 gate_run 1 compare "$SCRATCH/o3.txt" "$SCRATCH/n3.txt"
-gate_run 0 compare --filter 'Steady' --min-effect 9 "$D/gotest-old.txt" "$D/gotest-new.txt"
+gate_run 0 compare --filter 'Steady' --min-effect 9 "$SCRATCH/old-split.txt" "$SCRATCH/new-split.txt"
 expect_not_in "$OUT" "BenchmarkChanged"
 # new and removed cases are listed, not compared
 printf 'a 1 ms\na 1.1 ms\nold 1 ms\n' >"$SCRATCH/o.txt"

@@ -157,4 +157,27 @@ gate_run 3 merge "$S/s1.json" "$S/other-cpu.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "one kind of machine"
 gate_run 3 merge "$S/s1.json" "$S/other-level.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "decided at the level of 9 comparisons, but the shards compare 8 together"
+# a doctored shard: b3's fail rewritten to "pass" (the suite verdict too)
+# is refused, from its samples and, with the samples gone, from its
+# interval and floors (issue 22 section 4: merge trusted the stored verdict)
+python3 - "$S/s3.json" "$S/s3-forged.json" "$S/s3-nosamples.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    if b["name"] == "b3":
+        b["verdict"] = "pass"
+        for m in b.get("metrics", []):
+            m["verdict"] = "pass"
+d["verdict"] = "pass"
+d["exit_code"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+for b in d["benchmarks"]:
+    if b["name"] == "b3":
+        b["samples"] = []
+json.dump(d, open(sys.argv[3], "w"))
+PY
+gate_run 3 merge "$S/s1.json" "$S/s2.json" "$S/s3-forged.json" "$S/s4.json"
+expect_in "$ERR" "says \"b3\" is pass, but its own samples give fail"
+gate_run 3 merge "$S/s1.json" "$S/s2.json" "$S/s3-nosamples.json" "$S/s4.json"
+expect_in "$ERR" "says \"b3\" is pass, but its own interval and floors give fail"
 echo "shard: ok"

@@ -278,7 +278,8 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	CHECK(r.b[2].run.npairs < r.b[0].run.npairs);
 	report_free(&r);
 
-	/* a budget the first looks spend: one look each, "budget" */
+	/* a budget the probes spend: one look each of the probe's pairs,
+	   "budget", and said */
 	ao.budget = 1;
 	f.clock = 0;
 	report_init(&r, 3, cfg);
@@ -287,8 +288,45 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	for (i = 0; i < 3; i++) {
 		CHECK(r.b[i].primary.stop == STOP_BUDGET);
 		CHECK(r.b[i].primary.looks == 1);
-		CHECK(r.b[i].run.npairs == 20);
+		CHECK(r.b[i].run.npairs == ADAPTIVE_PROBE_PAIRS);
+		CHECK_CONTAINS(r.b[i].note, "first look cut to 2 of 20 pairs");
 	}
+	report_free(&r);
+}
+
+/*
+ * The budget binds the first looks too (issue 25 item 7): 5 benchmarks of
+ * 4 s a pair, 20 pairs each, spent 400 s against a 300 s budget; now each
+ * first look takes the pairs that fit its share (14 or 16), the time left
+ * goes to a shorter last look, so the run ends within the budget and
+ * uses nearly all of it.
+ */
+static void test_adaptive__first_look_fits_the_budget(void)
+{
+	static const enum shape wall[] = { SHAPE_NOISY, SHAPE_NOISY,
+		SHAPE_NOISY, SHAPE_NOISY, SHAPE_NOISY };
+	static const double cost[] = { 4, 4, 4, 4, 4 };
+	struct bench_cfg cfg[5];
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0 };
+	struct adaptive_opts ao = { 300, 0, 1 };
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		bench(&cfg[i], "b", 0);
+	report_init(&r, 5, cfg);
+	f.r = &r;
+	decide(&r, &f, &ao);
+	CHECK(f.clock <= ao.budget);
+	CHECK(f.clock >= ao.budget - 2 * 4);
+	for (i = 0; i < 5; i++) {
+		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].run.npairs >= 14);
+		CHECK_CONTAINS(r.b[i].note, "of 20 pairs to fit --budget 300 s");
+	}
+	if (!(f.clock <= ao.budget))
+		fprintf(stderr, "  spent %.0f s of %.0f\n", f.clock,
+			ao.budget);
 	report_free(&r);
 }
 
@@ -409,6 +447,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__default_schedule_is_geometric),
 	TEST(test_adaptive__fail_is_final),
 	TEST(test_adaptive__budget_is_shared_fairly),
+	TEST(test_adaptive__first_look_fits_the_budget),
 	TEST(test_adaptive__min_pairs_is_the_first_looks_edge),
 	TEST(test_adaptive__config_budget_and_exact_pairs),
 };

@@ -66,9 +66,41 @@ static void test_format__gotest_errors(void)
 	fmt_table_release(&t);
 }
 
+/*
+ * Each "pkg:" header starts a test binary's output, a process: compare
+ * takes the process as the unit (issue 25 item 2). One section is one
+ * process; two runs concatenated are two; no header, one run: one.
+ */
+static void test_format__gotest_processes(void)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	const char *one = "pkg: x\nBenchmarkA-2 10 5 ns/op\n"
+			  "BenchmarkA-2 10 6 ns/op\nPASS\n";
+	const char *two = "pkg: x\nBenchmarkA-2 10 5 ns/op\n"
+			  "BenchmarkA-2 10 6 ns/op\nok x 1s\npkg: x\n"
+			  "BenchmarkA-2 10 7 ns/op\nPASS\n";
+	const char *none = "BenchmarkA-2 10 5 ns/op\nPASS\n";
+	char msg[512];
+
+	CHECK(parse(&t, FORMAT_GOTEST, one, strlen(one), msg, sizeof(msg),
+		    0) == 0);
+	CHECK(t.n == 1 && fmt_case_processes(&t.cases[0]) == 1);
+	fmt_table_release(&t);
+	CHECK(parse(&t, FORMAT_GOTEST, two, strlen(two), msg, sizeof(msg),
+		    0) == 0);
+	CHECK(t.n == 1 && t.cases[0].n == 3);
+	CHECK(fmt_case_processes(&t.cases[0]) == 2);
+	fmt_table_release(&t);
+	CHECK(parse(&t, FORMAT_GOTEST, none, strlen(none), msg, sizeof(msg),
+		    0) == 0);
+	CHECK(fmt_case_processes(&t.cases[0]) == 1);
+	fmt_table_release(&t);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_format__gotest_real_output),
 	TEST(test_format__gotest_errors),
+	TEST(test_format__gotest_processes),
 };
 
 HARNESS_MAIN(tests)
