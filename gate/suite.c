@@ -119,14 +119,15 @@ static int ignored(const struct bench_cfg *cfg, const char *name)
  * A case below the resolution of the benchmark's own timer (a 1 ms timer
  * gives 0 s) has no ratio: it is unmeasurable, with the reason, and the
  * suite's other cases are still decided. NULL when every value is above 0
- * (or the unit counts, where 0 is a value).
+ * (or the unit counts, faults or allocs/op: 0 is a value, compared as
+ * (head + 1) / (base + 1)).
  */
 static char *unmeasurable(const struct bench_run *br,
 			  const struct suite_case *sc)
 {
 	size_t p, a, zeros = 0;
 
-	if (unit_is_count(sc->unit))
+	if (unit_may_be_zero(sc->unit))
 		return NULL;
 	for (p = 0; p < br->npairs; p++)
 		for (a = 0; a < 2; a++)

@@ -46,4 +46,19 @@ expect_in "$OUT" 'case "a" (s) is missing from'
 printf '#!/bin/sh\necho "a 10"\n' >"$R/suite.sh"
 gate_run 3 -C "$R" run -v --base HEAD --head WORKTREE
 expect_in "$OUT" 'stdout in pair 1:1: expected "name value unit"'
+
+# a count going to 0 is a value, not "below the resolution" (issue 25
+# item 3): 1 fault -> 0 faults is compared as (0 + 1) / (1 + 1), a pass
+Z=$SCRATCH/zero
+new_repo "$Z"
+printf '#!/bin/sh\necho "x 1 faults"\n' >"$Z/suite.sh"
+chmod +x "$Z/suite.sh"
+cp "$R/gate.json" "$Z/gate.json"
+commit_all "$Z" base
+printf '#!/bin/sh\necho "x 0 faults"\n' >"$Z/suite.sh"
+commit_all "$Z" head
+gate_run 0 -C "$Z" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/z.json"
+expect_not_in "$OUT" "below the resolution"
+[ "$(json_get "$SCRATCH/z.json" '[b["verdict"] for b in d["benchmarks"] if b["name"] == "s/x"][0]')" = pass ] ||
+	fail "1 -> 0 faults should pass"
 exit 0
