@@ -81,6 +81,7 @@ static struct run_bench *add_entry(struct run_report *r,
 	b = &r->b[r->n++];
 	memset(b, 0, sizeof(*b));
 	b->run.cfg = cfg;
+	b->run.judged = 1;
 	judged(&b->result, cfg, v, reason);
 	run_bench_view(b);
 	return b;
@@ -190,6 +191,7 @@ static void judge_cases(struct run_report *r, const struct repo_accept *acc,
 		why = a ? accepted_by(a) : NULL;
 		/* judged: no longer "not compared" */
 		b->run.is_removed = 0;
+		b->run.judged = 1;
 		if (a)
 			judged(&b->result, b->run.cfg, VERDICT_ACCEPTED,
 			       xasprintf("removed: only base's suite printed "

@@ -62,6 +62,9 @@ struct bench_run {
 					   raised them to pairs_needed */
 	struct suite_data *suite;	/* suite formats: the cases (owned) */
 	int is_removed;		/* a suite case only base printed */
+	int judged;		/* decided by the arms' rules, not measured:
+				   removed or redefined (gate/arms.c), a
+				   fail or accepted */
 	const char *suite_name;	/* a suite case: its suite's name */
 	struct artifact_hash *artifacts;	/* sorted by path (owned) */
 	size_t nartifacts;

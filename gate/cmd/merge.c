@@ -354,6 +354,13 @@ static enum verdict redecide(struct bench_result *out,
 	memset(out, 0, sizeof(*out));
 	if (b->run.error)
 		return VERDICT_ERROR;
+	/* removed or redefined (gate/arms.c): nothing measured, a fail, or
+	   accepted by a trailer (which merge cannot see, as for a bound);
+	   never a pass */
+	if (b->run.judged)
+		return was->verdict == VERDICT_FAIL ||
+		       was->verdict == VERDICT_ACCEPTED ? was->verdict :
+		       VERDICT_ERROR;
 	if (b->run.identical == 1 && !b->run.npairs)
 		return VERDICT_PASS;
 	if (b->run.npairs && r->level > 0 && r->level < 1) {

@@ -394,6 +394,10 @@ static cJSON *bench_json(const struct run_bench *b)
 				verdict_name(res->verdict));
 	if (br->suite_name)
 		bench_suite_json(o, br, res);
+	/* removed or redefined: decided by the arms' rules, not measured
+	   (absent otherwise, as in reports from before it existed) */
+	if (br->judged)
+		cJSON_AddTrueToObject(o, "judged");
 	if (decider && decider->reason)
 		cJSON_AddStringToObject(o, "reason", decider->reason);
 	for (i = 0; i < res->n; i++)

@@ -546,6 +546,8 @@ int load_bench(struct loading *ld, struct run_bench *b,
 					   VERDICT_PASS, "verdict");
 		b->run.is_new = b->result.verdict == VERDICT_NEW;
 	}
+	b->run.judged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
+								   "judged"));
 	load_result(ld, b, c, o);
 	load_parity(&b->run, c, load_get(o, "parity"));
 	load_artifacts(&b->run, load_get(o, "artifacts"));

@@ -210,4 +210,36 @@ want_fail sleep
 expect_in "$OUT" 'head changes "parity"'
 
 [ "$n" -ge 18 ] || fail "only $n attempts"
+
+# 19. sharded: the removal stays a fail through gate merge, and a shard
+# doctored to say "pass" for it (or for anything) is refused
+M=$SCRATCH/merge
+new_repo "$M"
+printf '#!/bin/sh\nsleep 0.01\n' >"$M/b.sh"
+chmod +x "$M/b.sh"
+printf '{"defaults": {"pairs": 6, "warmup": 0, "min_effect": 0.5}, "benchmarks": [%s, %s, %s]}\n' \
+	'{"name": "a", "run": ["./b.sh"]}' '{"name": "b", "run": ["./b.sh"]}' \
+	'{"name": "c", "run": ["./b.sh"]}' >"$M/gate.json"
+commit_all "$M" base
+sed -i 's/{"name": "b", "run": \["\.\/b\.sh"\]}, //' "$M/gate.json"
+commit_all "$M" "drop b"
+for i in 1 2; do
+	gate_measured -C "$M" run --base HEAD~1 --head HEAD --shard "$i/2" --json "$SCRATCH/s$i.json"
+done
+gate_run 1 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
+[ "$(json_get "$SCRATCH/m.json" '[b["verdict"] for b in d["benchmarks"] if b["name"] == "b"][0]')" = fail ] ||
+	fail "the merged removal is not a fail"
+for i in 1 2; do
+	python3 - "$SCRATCH/s$i.json" "$SCRATCH/x$i.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    if b.get("judged"):
+        b["verdict"] = "pass"
+d["verdict"] = "pass"
+json.dump(d, open(sys.argv[2], "w"), indent="\t")
+PY
+done
+gate_run 3 merge "$SCRATCH/x1.json" "$SCRATCH/x2.json"
+expect_in "$ERR" 'says "b" is pass'
 exit 0
