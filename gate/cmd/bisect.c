@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/escape.h"
 #include "gate/exec/signals.h"
 #include "gate/options.h"
 #include "gate/run.h"
@@ -193,6 +194,27 @@ static const char *outcome_name(enum outcome o)
 	return names[o];
 }
 
+/*
+ * A commit's subject and author are whatever its author wrote: an ESC
+ * sequence (a title, a cleared screen) or a newline forging a line of
+ * gate's own must reach the terminal escaped, on one line.
+ */
+static int commit_info(struct repo *repo, const char *commit, char **subject,
+		       char **author, char **parent)
+{
+	char *t;
+
+	if (repo_commit_info(repo, commit, subject, author, parent) < 0)
+		return -1;
+	t = escape_str(ESCAPE_TERM_LINE, *subject);
+	free(*subject);
+	*subject = t;
+	t = escape_str(ESCAPE_TERM_LINE, *author);
+	free(*author);
+	*author = t;
+	return 0;
+}
+
 static void say_step(const struct bisect_opts *o, struct repo *repo,
 		     unsigned n, const char *base, const char *head,
 		     const struct step *s)
@@ -201,7 +223,7 @@ static void say_step(const struct bisect_opts *o, struct repo *repo,
 
 	if (o->quiet)
 		return;
-	if (repo_commit_info(repo, head, &subject, &author, NULL) < 0)
+	if (commit_info(repo, head, &subject, &author, NULL) < 0)
 		return;
 	pct(e, sizeof(e), s->estimate);
 	pct(lo, sizeof(lo), s->low);
@@ -453,7 +475,7 @@ static int say_culprit(const struct search *se, struct repo *repo)
 	char e[32], l[32], h[32], *subject, *author, *parent = NULL;
 	const char *culprit = se->c[se->hi];
 
-	if (repo_commit_info(repo, culprit, &subject, &author, &parent) < 0)
+	if (commit_info(repo, culprit, &subject, &author, &parent) < 0)
 		return EXIT_ERROR;
 	pct(e, sizeof(e), cs->estimate);
 	pct(l, sizeof(l), cs->low);
@@ -488,8 +510,7 @@ static int say_range(const struct search *se, struct repo *repo)
 	for (i = se->lo + 1; i <= se->hi; i++) {
 		char *subject, *author;
 
-		if (repo_commit_info(repo, se->c[i], &subject, &author,
-				     NULL) < 0)
+		if (commit_info(repo, se->c[i], &subject, &author, NULL) < 0)
 			return EXIT_ERROR;
 		printf("  %.12s %s%s\n", se->c[i], subject,
 		       se->skipped[i] ? " (skipped)" : "");

@@ -37,6 +37,8 @@
 #include <gsl/gsl_cdf.h>
 
 #include "common/error.h"
+#include "common/escape.h"
+#include "ci/github.h"
 #include "gate/options.h"
 #include "gate/cmd/trend.h"
 #include "gate/history.h"
@@ -342,6 +344,30 @@ static void print_term(FILE *out, const struct history *h,
 	}
 }
 
+/*
+ * The terminal report, escaped whole for where it lands: names, labels
+ * and commit subjects come from recorded reports and commits, which any
+ * author wrote (an ESC sequence, a "::error::" line in an Actions log).
+ */
+static void print_escaped(FILE *out, const struct history *h,
+			  const struct chain *c, size_t nc, double confidence,
+			  const char *range)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem) {
+		error("cannot hold the trend report in memory:");
+		return;
+	}
+	print_term(mem, h, c, nc, confidence, range);
+	if (fclose(mem) == 0 && text)
+		escape_put(out, ci_github_active() ? ESCAPE_ACTIONS :
+			   ESCAPE_TERM, text);
+	free(text);
+}
+
 static int parse_fraction(double *out, const char *opt, const char *s,
 			  double lo, double hi)
 {
@@ -423,8 +449,8 @@ static int trend(const struct history *h, const struct trend_opts *o)
 		if (changepoints(&c[k], k) < 0)
 			code = EXIT_ERROR;
 	if (code != EXIT_ERROR) {
-		print_term(o->json && !strcmp(o->json, "-") ? stderr : stdout,
-			   h, c, nc, o->confidence, o->range);
+		print_escaped(o->json && !strcmp(o->json, "-") ? stderr :
+			      stdout, h, c, nc, o->confidence, o->range);
 		for (k = 0; k < nc; k++)
 			if (c[k].creep)
 				code = EXIT_FAIL;

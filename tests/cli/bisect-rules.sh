@@ -12,7 +12,7 @@ needs_os "allocation counting"
 chain() {
 	new_repo "$1"
 	cat >"$1/gate.json" <<'JSON'
-{ "build": "cc -O0 -o work work.c", "artifacts": ["work"],
+{ "build": "cc -O0 -o work work.c", "artifacts": ["work"], "sources": ["work.c"],
   "benchmarks": [ { "name": "work", "run": ["./work"],
     "metrics": ["allocs", "wall"], "gate": ["allocs"],
     "pairs": 2, "warmup": 0 } ] }
