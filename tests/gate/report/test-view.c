@@ -1320,7 +1320,7 @@ static void test_view__direction_note_when_medians_disagree(void)
 	memset(&c, 0, sizeof(c));
 	memset(&br, 0, sizeof(br));
 	memset(&st, 0, sizeof(st));
-	c.name = "dir";
+	c.name = (char *)"dir";
 	c.metric = METRIC_WALL;
 	br.cfg = &c;
 	st.metric = METRIC_WALL;
