@@ -178,6 +178,9 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 				pairs += r.b[i].run.npairs;
 				bench_result_release(&r.b[i].result);
 				bench_run_release(&r.b[i].run);
+				/* a note (the first look cut to the budget) */
+				free(r.b[i].note);
+				r.b[i].note = NULL;
 			}
 		} else {
 			for (i = 0; i < r.n; i++) {
