@@ -119,7 +119,7 @@ EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/
 FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/lines.o gate/format/hyperfine.o \
 	gate/format/pytest.o gate/format/gatereport.o
-REPORT_OBJ = gate/report/view.o gate/report/term.o gate/report/json.o gate/report/md.o \
+REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
 	gate/report/load-compare.o
