@@ -293,8 +293,9 @@ fuzz:
 fuzz-run: $(addprefix $(BUILD)/fuzz-,$(FUZZ_TARGETS))
 	@tests/fuzz/run $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# all: gate and what it loads at run time (libgate-alloc.so for allocs)
 demo: deps
-	@$(MAKE) --no-print-directory $(BUILD)/gate
+	@$(MAKE) --no-print-directory all
 	@examples/demo $(BUILD)/gate
 
 bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)

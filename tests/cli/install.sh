@@ -190,4 +190,14 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" --no-print-directory \
 	fail "make install accepted LIBDIR"
 expect_in "$ERR" "LIBDIR is not used"
 [ ! -e "$SCRATCH/d3" ] || fail "make install with LIBDIR wrote files"
+# make demo builds everything gate loads at run time: a new user's first
+# allocation-count run must find libgate-alloc.so (a fresh build directory,
+# so nothing is up to date; -n: the commands, not the build or the demo)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" --no-print-directory \
+	-n BUILD="$SCRATCH/fresh-build" demo >"$OUT" 2>"$ERR" ||
+	fail "make -n demo failed"
+expect_in "$OUT" "fresh-build/libgate-alloc.so"
+expect_in "$OUT" "fresh-build/gate"
+
 exit 0
+
