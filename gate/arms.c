@@ -70,14 +70,16 @@ static void judged(struct bench_result *res, const struct bench_cfg *cfg,
 	st->reason = reason;
 }
 
-/* A new entry of r for cfg, judged v for reason. */
+/*
+ * A new entry of r for cfg, judged v for reason: room for it was made by
+ * arms_judge (one entry at most per benchmark the plan declares or lost).
+ */
 static struct run_bench *add_entry(struct run_report *r,
 				   const struct bench_cfg *cfg, enum verdict v,
 				   char *reason)
 {
 	struct run_bench *b;
 
-	r->b = xrealloc(r->b, (r->n + 1) * sizeof(*r->b));
 	b = &r->b[r->n++];
 	memset(b, 0, sizeof(*b));
 	b->run.cfg = cfg;
@@ -214,8 +216,10 @@ void arms_judge(struct run_report *r, const struct plan *p,
 {
 	int *used = xcalloc(n ? n : 1, sizeof(*used));
 	enum verdict *v;
-	size_t i;
+	size_t i, cap = r->n;
 
+	/* add_entry's room: at most one per redefined or removed benchmark */
+	XGROW(r->b, cap, r->n + p->n + p->nremoved);
 	judge_cases(r, acc, n, used);
 	judge_redefined(r, p, acc, n, used);
 	judge_removed(r, p, acc, n, used);

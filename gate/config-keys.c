@@ -3,8 +3,6 @@
  * suggestion for a misspelt one), and each value's type and range, read
  * into a benchmark's knobs or the config.
  */
-#include <errno.h>
-#include <ctype.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -13,6 +11,7 @@
 
 #include <cJSON.h>
 
+#include "common/number.h"
 #include "gate/config-parse.h"
 #include "gate/config-table.h"
 #include "common/banned.h"
@@ -486,14 +485,11 @@ int config_keys_name(const struct parser *p, const cJSON *it)
 
 int config_parse_duration(const char *s, double *out)
 {
-	char *end;
+	const char *end;
 	double v, unit = 1;
 
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno)
+	/* decimal only, as every number gate reads: "0x10s" is no 16 s */
+	if (!s || number_scan(s, &v, &end) < 0)
 		return -1;
 	if (!strcmp(end, "ms"))
 		unit = 0.001;

@@ -157,9 +157,8 @@ static int pick(struct history *h, struct history_step *st, const char *note,
 				if (found) {	/* superseded: kept for export */
 					memcpy(st->commit, commit,
 					       REPO_HEXSZ + 1);
-					h->older = xrealloc(h->older,
-						(h->nolder + 1) *
-						sizeof(*h->older));
+					XGROW(h->older, h->oldercap,
+					      h->nolder + 1);
 					h->older[h->nolder++] = *st;
 					st->nolder++;
 				}
@@ -234,7 +233,7 @@ int history_load(struct history *h, struct repo *r, const char *range,
 				goto cleanup;
 			}
 			free(author);
-			h->s = xrealloc(h->s, (h->n + 1) * sizeof(*h->s));
+			XGROW(h->s, h->cap, h->n + 1);
 			h->s[h->n++] = st;
 		} else {
 			step_release(&st);

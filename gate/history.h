@@ -33,13 +33,13 @@ struct history_step {
 
 struct history {
 	struct history_step *s;	/* oldest first */
-	size_t n;
+	size_t n, cap;
 	char *label;
 	size_t walked;		/* commits walked, recorded or not */
 	/* every record, not only each commit's newest: gate export keeps
 	   them all (owned; see history_step.older) */
 	struct history_step *older;
-	size_t nolder;
+	size_t nolder, oldercap;
 	/* what the notes held that is not a readable record: lines that
 	   are not a gate record (not JSON, or no "gate_record"), and records
 	   of the label the loader refused (each warned about) */

@@ -38,12 +38,7 @@ struct ws_manifest {
 
 static void add(struct ws_manifest *m, char *path, const char *state)
 {
-	if (m->n == m->alloc) {
-		if (m->alloc > ((size_t)-1 / 2) / sizeof(*m->e))
-			abort();
-		m->alloc = m->alloc ? 2 * m->alloc : 256;
-		m->e = xrealloc(m->e, m->alloc * sizeof(*m->e));
-	}
+	XGROW(m->e, m->alloc, m->n + 1);
 	m->e[m->n].path = path;
 	snprintf(m->e[m->n].state, sizeof(m->e[m->n].state), "%s", state);
 	m->n++;

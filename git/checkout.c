@@ -386,9 +386,10 @@ static int files_cb(const char *root, const git_tree_entry *e, void *data)
 	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
 		return 0;
 	if (f->n == w->alloc) {
-		w->alloc = w->alloc ? 2 * w->alloc : 256;
-		f->path = xrealloc(f->path, w->alloc * sizeof(*f->path));
-		f->state = xrealloc(f->state, w->alloc * sizeof(*f->state));
+		size_t cap = w->alloc;	/* both arrays grow alike */
+
+		XGROW(f->path, cap, f->n + 1);
+		XGROW(f->state, w->alloc, f->n + 1);
 	}
 	f->path[f->n] = xasprintf("%s%s", root, git_tree_entry_name(e));
 	path = xasprintf("%s/%s", w->dir, f->path[f->n]);

@@ -23,10 +23,7 @@ static void add_path(struct changes *c, const char *path)
 {
 	if (c->n && !strcmp(c->paths[c->n - 1], path))
 		return;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 16;
-		c->paths = xrealloc(c->paths, c->cap * sizeof(*c->paths));
-	}
+	XGROW(c->paths, c->cap, c->n + 1);
 	c->paths[c->n++] = xstrdup(path);
 }
 

@@ -102,10 +102,7 @@ static int resolve_conflicts(struct snapshot *s)
 	while ((err = git_index_conflict_next(&anc, &ours, &theirs, it)) == 0) {
 		const git_index_entry *e = ours ? ours : theirs ? theirs : anc;
 
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			paths = xrealloc(paths, alloc * sizeof(*paths));
-		}
+		XGROW(paths, alloc, n + 1);
 		paths[n++] = xstrdup(e->path);
 	}
 	if (err != GIT_ITEROVER) {

@@ -116,7 +116,7 @@ int repo_accept_parse(struct repo_accept *out, const char *value,
 
 /* The Gate-Accept trailers of one commit, appended to *out. */
 static void commit_accepts(struct repo_accept **out, size_t *n,
-			   const git_commit *c, const char *hex)
+			   size_t *cap, const git_commit *c, const char *hex)
 {
 	git_message_trailer_array arr = { 0 };
 	const char *msg = git_commit_message(c);
@@ -137,7 +137,7 @@ static void commit_accepts(struct repo_accept **out, size_t *n,
 			continue;
 		}
 		memcpy(a.commit, hex, sizeof(a.commit));
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		XGROW(*out, *cap, *n + 1);
 		(*out)[(*n)++] = a;
 	}
 	git_message_trailer_array_free(&arr);
@@ -151,6 +151,7 @@ int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int ret = -1, rc;
+	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -170,7 +171,7 @@ int repo_accepts(struct repo_accept **out, size_t *n, struct repo *r,
 		git_oid_tostr(hex, sizeof(hex), &id);
 		if (git_commit_lookup(&c, git, &id) < 0)
 			goto fail;
-		commit_accepts(out, n, c, hex);
+		commit_accepts(out, n, &cap, c, hex);
 		git_commit_free(c);
 	}
 	if (rc != GIT_ITEROVER)

@@ -1138,6 +1138,24 @@ static void test_config__artifacts(void)
 	CHECK_CONTAINS(msg, "\"artifacts\" must be a list of paths or globs");
 }
 
+/*
+ * A duration reads decimal only, as every number gate reads: C's strtod
+ * would take "0x10s" as 16 s and "1e1s" stays 10 s.
+ */
+static void test_config__duration_is_decimal(void)
+{
+	double d = -1;
+
+	CHECK(config_parse_duration("0x10s", &d) < 0);
+	CHECK(config_parse_duration("0x10", &d) < 0);
+	CHECK(config_parse_duration("+5s", &d) < 0);
+	CHECK(config_parse_duration("nan", &d) < 0);
+	CHECK(config_parse_duration("5 s", &d) < 0);
+	CHECK(d == -1);
+	CHECK(config_parse_duration("1e1s", &d) == 0 && d == 10);
+	CHECK(config_parse_duration("0.5m", &d) == 0 && d == 30);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_config__artifacts),
 	TEST(test_config__verdict_keys),
@@ -1158,6 +1176,7 @@ static const struct harness_test tests[] = {
 	TEST(test_config__deep_nesting),
 	TEST(test_config__truncated_at_every_offset),
 	TEST(test_config__mutations_never_crash),
+	TEST(test_config__duration_is_decimal),
 };
 
 HARNESS_MAIN(tests)
