@@ -11,9 +11,22 @@ truncate -s 1G "$SCRATCH/big.json"
 gate_run 3 -C "$R" run --base HEAD --config "$SCRATCH/big.json"
 expect_in "$ERR" "is larger than 16777216 bytes"
 mkfifo "$SCRATCH/fifo"
-# long enough for gate to be blocked on the FIFO (valgrind starts slowly:
-# make memcheck sets GATE_TEST_TIME_SCALE)
-settle=${GATE_TEST_TIME_SCALE:-1}
+# blocked PID: wait (at most a minute) until PID sleeps in the kernel on
+# the FIFO: open() waiting for a writer, or poll()/read() for data. A
+# fixed sleep was too short for valgrind on a loaded machine: the signal
+# came before gate's handlers were installed, and killed it.
+blocked() {
+	tries=0
+	while [ $tries -lt 600 ]; do
+		case $(cat "/proc/$1/wchan" 2>/dev/null) in
+		*wait_for_partner* | *pipe_read* | *pipe_wait* | *poll*) return 0 ;;
+		esac
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	kill -9 "$1"
+	fail "gate (pid $1) never blocked on the FIFO config"
+}
 for sig in TERM INT; do
 	want=143
 	[ $sig = INT ] && want=130
@@ -22,7 +35,7 @@ for sig in TERM INT; do
 	writer=$!
 	"$GATE" -C "$R" run --base HEAD --config "$SCRATCH/fifo" >"$OUT" 2>"$ERR" &
 	pid=$!
-	sleep "$settle"
+	blocked $pid
 	# no lock is held while gate waits for its config
 	if [ -e "$R/.git/gate/lock" ] && ! flock -n "$R/.git/gate/lock" true; then
 		kill -9 $pid $writer
@@ -40,7 +53,7 @@ done
 # without a writer gate blocks in open(): a signal stops it too
 "$GATE" -C "$R" run --base HEAD --config "$SCRATCH/fifo" >"$OUT" 2>"$ERR" &
 pid=$!
-sleep "$settle"
+blocked $pid
 kill -TERM $pid
 wait $pid
 rc=$?
