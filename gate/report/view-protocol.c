@@ -139,8 +139,7 @@ static void add_line(struct report_view *v, char *line)
 
 static void add_warning(struct report_view *v, const char *line)
 {
-	v->warnings = xrealloc(v->warnings, (v->nwarnings + 1) *
-			       sizeof(*v->warnings));
+	XGROW(v->warnings, v->capwarnings, v->nwarnings + 1);
 	v->warnings[v->nwarnings++] = xstrdup(line);
 }
 
