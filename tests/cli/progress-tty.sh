@@ -33,6 +33,8 @@ commit_all "$R" head
 for w in 60 80 120; do
 	COLUMNS=$w script -qec "\"$GATE\" -C \"$R\" run --base HEAD~1 --head HEAD" \
 		"$SCRATCH/tty" >/dev/null 2>&1 </dev/null
+	got=$?	# script -e: gate's own exit code
+	[ "$got" -le 2 ] || fail "COLUMNS=$w: gate exited $got on a terminal: $(tail -n 5 "$SCRATCH/tty")"
 	python3 - "$SCRATCH/tty" "$w" >"$SCRATCH/why" 2>&1 <<'PY' ||
 import re, sys
 text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
