@@ -5,7 +5,8 @@
 # $COLUMNS at 60, 80 or 120, are wrapped to it with a hanging indent (a word
 # longer than a line is cut in its middle); in a log (no $COLUMNS, not a
 # terminal) each stays one line, and the checkout and build lines fit 80
-# there too. They named whole absolute paths: 170 columns and more.
+# there too. They named whole absolute paths: 160 columns and more. With
+# both builds kept, -v's protocol says no build ran (not "0 us").
 . "$(dirname "$0")/lib.sh"
 deep=$SCRATCH/a-directory-whose-name-is-long-enough-to-matter/and-another-one-below-it-just-as-long/repo
 long=check-me-a-benchmark-with-a-name-long-enough-to-wrap-at-sixty-columns-x
@@ -52,11 +53,15 @@ for w in 60 80 120; do
 	else
 		expect_in "$SCRATCH/joined" "checking benchmark \"$long\" in each arm"
 	fi
-	# the builds kept: said to fit too
-	COLUMNS=$w gate_measured -C "$deep" run --base HEAD~1 --head HEAD
+	# the builds kept: said to fit too; the protocol says no build ran
+	# this run (it timed the builds that did not run as "0 us")
+	COLUMNS=$w gate_measured -C "$deep" run -v --base HEAD~1 --head HEAD
 	fits "$w" "COLUMNS=$w, kept builds"
 	notices | tr '\n' ' ' | tr -s ' ' >"$SCRATCH/joined"
 	expect_in "$SCRATCH/joined" "was built by an earlier run: not building it again"
+	tr '\n' ' ' <"$OUT" | tr -s ' ' >"$SCRATCH/joined"
+	expect_in "$SCRATCH/joined" "time: build none this run (kept from an earlier run"
+	expect_not_in "$SCRATCH/joined" "time: build 0 us"
 done
 # in a log: one line each, and the checkout and build lines within 80
 rm -rf "$deep/.git/gate"
