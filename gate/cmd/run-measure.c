@@ -143,18 +143,19 @@ static void estimate_left(const struct run_report *r,
 		double most = c->max_pairs > c->pairs ? c->max_pairs :
 			      c->pairs, next;
 
-		if (i != cur && (!compared(br) || br->identical == 1 ||
-				 br->error || b->primary.stop != STOP_NONE))
-			continue;
-		if (br->suite_name && suite && !strcmp(suite, br->suite_name))
-			continue;	/* measured with the one before */
-		suite = br->suite_name;
 		if (i == cur) {
 			/* cur's own pairs at the rate the line measures */
 			l.lo_pairs += full > total ? full - total : 0;
 			l.hi_pairs += most > total ? most - total : 0;
+			suite = br->suite_name;
 			continue;
 		}
+		if (!compared(br) || br->identical == 1 || br->error ||
+		    b->primary.stop != STOP_NONE)
+			continue;
+		if (br->suite_name && suite && !strcmp(suite, br->suite_name))
+			continue;	/* measured with the one before */
+		suite = br->suite_name;
 		next = adaptive_look_pairs(c, b->primary.looks);
 		add_pairs(&l.lo_seconds, &l.lo_pairs, br,
 			  next - (double)br->npairs);
