@@ -23,6 +23,7 @@
 #include "common/file.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/notice.h"
 #include "common/banned.h"
 
 /* Is path at or below dir? Both canonical; dir without a trailing '/'. */
@@ -193,10 +194,10 @@ static size_t arms_to_build(struct arm_state **arm, struct arm_state *all,
 			continue;
 		}
 		if (!quiet)
-			fprintf(stderr, "gate: %s (%s) was built in %s by an "
-				"earlier run: not building it again\n",
-				arm_name((enum arm)k), all[k].rev.label,
-				all[k].dir);
+			/* where: the checkout's line just said */
+			notice("%s (%s) was built by an earlier run: not "
+			       "building it again", arm_name((enum arm)k),
+			       all[k].rev.label);
 	}
 	return narms;
 }
@@ -299,11 +300,37 @@ static enum ws_result build_failures(const struct run_result *res,
 	return ret;
 }
 
+/*
+ * "building base and head (logs in .git/gate: a.build.log, b.build.log)":
+ * the logs' directory once, so the line fits 80 columns as a log's line
+ * too (the two whole paths made it 85 or more).
+ */
+static void say_building(struct arm_state *const *arm, size_t narms,
+			 const struct arm_state *all, size_t nall,
+			 const char *top)
+{
+	const char *what = narms == 2 ? "base and head" : nall == 1 ? "it" :
+			   arm_name(arm_of(all, arm[0]));
+	const char *log0 = notice_path(arm[0]->log, top);
+	const char *slash = strrchr(log0, '/');
+	size_t dir = slash ? (size_t)(slash - log0) : 0;
+	const char *log1 = narms == 2 ? notice_path(arm[1]->log, top) : NULL;
+
+	if (log1 && dir && !strncmp(log0, log1, dir + 1) &&
+	    !strchr(log1 + dir + 1, '/'))
+		notice("building %s (logs in %.*s: %s, %s)", what, (int)dir,
+		       log0, log0 + dir + 1, log1 + dir + 1);
+	else if (log1)
+		notice("building %s (logs %s and %s)", what, log0, log1);
+	else
+		notice("building %s (log in %s)", what, log0);
+}
+
 /* Build the arms, concurrently. */
 static enum ws_result build_arms(const struct config *const *def,
 				 const struct config *policy,
 				 struct arm_state *all, size_t nall, int quiet,
-				 int *failed,
+				 const char *top, int *failed,
 				 struct gate_err *err)
 {
 	struct arm_state *arm[2];
@@ -327,11 +354,7 @@ static enum ws_result build_arms(const struct config *const *def,
 	if (build_specs(spec, fds, arm, narms, all, def, policy, err) < 0)
 		goto cleanup;
 	if (!quiet)
-		fprintf(stderr, "gate: building %s (log in %s%s%s)\n",
-			narms == 2 ? "base and head" : nall == 1 ? "it" :
-			arm_name(arm_of(all, arm[0])), arm[0]->log,
-			narms == 2 ? " and " : "",
-			narms == 2 ? arm[1]->log : "");
+		say_building(arm, narms, all, nall, top);
 	ret = run_builds(res, spec, arm, narms, all, policy, err);
 	if (ret != WS_DONE)
 		goto cleanup;
@@ -392,7 +415,8 @@ enum ws_result workspace_build(struct workspace *w,
 
 	if (preflight(w, def, 1, w->err) < 0)
 		return WS_ERROR;
-	rc = build_arms(def, policy, w->arm, w->narms, quiet, failed, w->err);
+	rc = build_arms(def, policy, w->arm, w->narms, quiet, w->workdir,
+			failed, w->err);
 	if (rc == WS_DONE)
 		workspace_mark_built(w);
 	/* a failed build's output (a full disk's too) leaves the slot: the
@@ -488,8 +512,8 @@ enum ws_result workspace_check(struct workspace *w,
 			if (!b || (!b->check.argv && !b->check.shell))
 				continue;
 			if (!quiet && !said++)
-				fprintf(stderr, "gate: checking benchmark "
-					"\"%s\" in each arm\n", name);
+				notice("checking benchmark \"%s\" in each arm",
+				       name);
 			if ((rc = check_one(&w->arm[a], (enum arm)a, b,
 					    policy, w->err)) != WS_DONE)
 				return rc;

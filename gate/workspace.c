@@ -26,6 +26,7 @@
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/notice.h"
 #include "git/interrupt.h"
 #include "common/banned.h"
 
@@ -373,12 +374,12 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 		struct arm_state *arm = &w->arm[a];
 
 		if (!quiet && !w->aa)
-			fprintf(stderr, "gate: checking out %s (%s) into %s\n",
-				arm_name((enum arm)a), arm->rev.label,
-				arm->dir);
+			notice("checking out %s (%s) into %s",
+			       arm_name((enum arm)a), arm->rev.label,
+			       notice_path(arm->dir, w->workdir));
 		else if (!quiet)
-			fprintf(stderr, "gate: checking out %s into %s\n",
-				arm->rev.label, arm->dir);
+			notice("checking out %s into %s", arm->rev.label,
+			       notice_path(arm->dir, w->workdir));
 		if (check_tree(repo, w->arm, a, w->err) < 0 ||
 		    repo_checkout_count(repo, arm->rev.tree, arm->dir,
 					arm->index, &updated, w->err) < 0)
@@ -386,10 +387,10 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 		if (arm->kept && updated) {
 			arm->kept = 0;	/* something changed it: build again */
 			if (!quiet)
-				fprintf(stderr, "gate: %zu file%s in %s "
-					"differed from the tree it built: "
-					"building it again\n", updated,
-					updated == 1 ? "" : "s", arm->dir);
+				notice("%zu file%s differed from the build "
+				       "kept in %s: building it again",
+				       updated, updated == 1 ? "" : "s",
+				       notice_path(arm->dir, w->workdir));
 		}
 		if (arm_gitdir(w, repo, arm, w->err) < 0)
 			return signals_pending() ? WS_INTERRUPTED : WS_ERROR;

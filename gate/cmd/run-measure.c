@@ -7,6 +7,7 @@
  */
 #include "gate/cmd/run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,26 +35,169 @@ struct measuring {
 	struct measure_opts mo;
 	struct progress *prog;
 	double start;		/* measuring began (the budget's clock) */
+	double budget;		/* seconds, 0: none */
 	struct suite_owned *own;	/* suites kept for their rounds */
+	size_t pos, count;	/* the progress line's [pos/count]: the
+				   benchmarks measured this round */
+	size_t last;		/* the benchmark pos counted last: a
+				   probe and its look are one */
 };
 
-/* Benchmark i of r to total pairs. */
+/* Compared: neither new in head nor a case only base printed. */
+static int compared(const struct bench_run *br)
+{
+	return !br->is_new && !br->is_removed;
+}
+
+/* Still to be measured for its next look: compared, not the same build
+   in both arms (identical), no error, not stopped, short of its pairs. */
+static int wants_pairs(const struct run_bench *b)
+{
+	const struct bench_run *br = &b->run;
+
+	return compared(br) && br->identical != 1 && !br->error &&
+	       b->primary.stop == STOP_NONE &&
+	       br->npairs < adaptive_look_pairs(br->cfg, b->primary.looks);
+}
+
+/*
+ * How many measurements a round still takes at most: the benchmarks that
+ * want pairs, a suite's cases in a row at the same pairs once (suite_grow
+ * measures them together). The round may end sooner (a budget skips a
+ * look that does not fit), never later: [pos/count] never jumps or
+ * passes its count.
+ */
+static size_t round_count(const struct run_report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct bench_run *br = &r->b[i].run, *prev;
+
+		if (!wants_pairs(&r->b[i]))
+			continue;
+		prev = i ? &r->b[i - 1].run : NULL;
+		if (br->suite_name && prev && prev->suite_name &&
+		    wants_pairs(&r->b[i - 1]) && prev->npairs == br->npairs &&
+		    !strcmp(prev->suite_name, br->suite_name))
+			continue;
+		n++;
+	}
+	return n;
+}
+
+/* A new round of the progress line's count. */
+static void round_begin(struct measuring *m, size_t count)
+{
+	m->pos = 0;
+	m->count = count;
+	m->last = (size_t)-1;
+}
+
+/* Seconds a pair of br took, or -1 before any is measured. */
+static double pair_cost(const struct bench_run *br)
+{
+	double s;
+
+	if (!br->npairs)
+		return -1;
+	s = (br->seconds - br->warmup_seconds) / (double)br->npairs;
+	return s > 0 ? s : 0;
+}
+
+/* n more pairs of br: seconds at its rate, or pairs when it has none. */
+static void add_pairs(double *seconds, double *pairs,
+		      const struct bench_run *br, double n)
+{
+	double s = pair_cost(br);
+
+	if (n <= 0)
+		return;
+	if (s < 0)
+		*pairs += n;
+	else
+		*seconds += s * n;
+}
+
+/*
+ * For the progress line: what the run measures after benchmark cur is
+ * brought to total pairs (of a look of full pairs: more when total is the
+ * budget's probe), from the looks still possible. lo: every benchmark
+ * decided at its next look (cur at this one); hi: every one not stopped
+ * takes its looks to max_pairs. A suite's cases in a row count once.
+ */
+static void estimate_left(const struct run_report *r,
+			  const struct measuring *m, size_t cur,
+			  unsigned total, unsigned full)
+{
+	struct progress_left l = { 0, 0, 0, 0, INFINITY };
+	const char *suite = NULL;
+	size_t i;
+
+	if (m->budget > 0)
+		l.budget_end = m->start + m->budget;
+	for (i = 0; i < r->n; i++) {
+		const struct run_bench *b = &r->b[i];
+		const struct bench_run *br = &b->run;
+		const struct bench_cfg *c = br->cfg;
+		double most = c->max_pairs > c->pairs ? c->max_pairs :
+			      c->pairs, next;
+
+		if (i == cur) {
+			/* cur's own pairs at the rate the line measures */
+			l.lo_pairs += full > total ? full - total : 0;
+			l.hi_pairs += most > total ? most - total : 0;
+			suite = br->suite_name;
+			continue;
+		}
+		if (!compared(br) || br->identical == 1 || br->error ||
+		    b->primary.stop != STOP_NONE)
+			continue;
+		if (br->suite_name && suite && !strcmp(suite, br->suite_name))
+			continue;	/* measured with the one before */
+		suite = br->suite_name;
+		next = adaptive_look_pairs(c, b->primary.looks);
+		add_pairs(&l.lo_seconds, &l.lo_pairs, br,
+			  next - (double)br->npairs);
+		add_pairs(&l.hi_seconds, &l.hi_pairs, br,
+			  most - (double)br->npairs);
+	}
+	progress_set_left(m->prog, &l);
+}
+
+/* The progress line for benchmark i, brought to total of full pairs. */
+static void progress_begin(struct run_report *r, struct measuring *m,
+			   size_t i, unsigned total, unsigned full)
+{
+	if (i != m->last) {
+		m->pos++;
+		m->last = i;
+	}
+	if (m->pos > m->count)	/* never past its count, whatever */
+		m->count = m->pos;
+	/* the estimate walks every benchmark: only where it is drawn */
+	if (m->prog->mode == PROGRESS_TTY)
+		estimate_left(r, m, i, total, full);
+	progress_bench_start(m->prog, m->pos - 1, m->count);
+}
+
+/* Benchmark i of r to total pairs, for a look of full pairs. */
 static enum measured measure_to(struct run_report *r, struct measuring *m,
-				size_t i, unsigned total)
+				size_t i, unsigned total, unsigned full)
 {
 	struct bench_run *br = &r->b[i].run;
 	enum measured rc;
 
 	if (br->suite_name && br->npairs < total && m->own) {
 		/* a round of a suite's unresolved cases, through its filter */
-		progress_bench_start(m->prog, i, r->n);
+		progress_begin(r, m, i, total, full);
 		rc = suite_grow(r, i, total, m->own, &m->mo);
 		progress_clear(m->prog);
 		return rc;
 	}
 	if (!measure_pending(br, total))
 		return measure_grow(br, &m->mo, total);
-	progress_bench_start(m->prog, i, r->n);
+	progress_begin(r, m, i, total, full);
 	rc = measure_grow(br, &m->mo, total);
 	progress_clear(m->prog);
 	return rc;
@@ -70,15 +214,21 @@ static int measure_suites(struct run_report *r, struct measuring *m,
 {
 	struct { const char *name; double seconds; } *st = NULL;
 	size_t i, j, nst = 0;
+	size_t cap = 0, count = 0;
 	enum measured rc = MEASURED;
 
+	for (i = 0; i < r->n; i++)
+		count += !r->b[i].run.is_new &&
+			 r->b[i].run.cfg->format != FORMAT_TIME &&
+			 measure_pending(&r->b[i].run, r->b[i].run.cfg->pairs);
+	round_begin(m, count);
 	for (i = 0; i < r->n && rc != MEASURE_INTERRUPTED; i++) {
 		struct bench_run *br = &r->b[i].run;
 
 		if (br->is_new || br->cfg->format == FORMAT_TIME)
 			continue;
-		rc = measure_to(r, m, i, br->cfg->pairs);
-		st = xrealloc(st, (nst + 1) * sizeof(*st));
+		rc = measure_to(r, m, i, br->cfg->pairs, br->cfg->pairs);
+		XGROW(st, cap, nst + 1);
 		st[nst].name = br->cfg->name;
 		st[nst++].seconds = br->seconds;
 	}
@@ -107,6 +257,7 @@ static int decide(struct run_report *r, struct measuring *m,
 	size_t round = 0;
 
 	adaptive_begin(&a, r, &ao);
+	round_begin(m, round_count(r));
 	while (rc != MEASURE_INTERRUPTED &&
 	       adaptive_next(&a, r, clock_seconds() - m->start, &want)) {
 		/*
@@ -119,8 +270,11 @@ static int decide(struct run_report *r, struct measuring *m,
 			round = a.round;
 			if (workspace_manifest_verify(w) < 0)
 				break;
+			round_begin(m, round_count(r));
 		}
-		rc = measure_to(r, m, want.i, want.total);
+		rc = measure_to(r, m, want.i, want.total, want.probe ?
+				adaptive_look_pairs(r->b[want.i].run.cfg,
+						    want.look) : want.total);
 		adaptive_look(&a, r, &want, rc == MEASURED);
 	}
 	adaptive_finish(r);
@@ -137,7 +291,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 {
 	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
 				 NULL, 2.0, o->quiet, progress_pair,
-				 o->prog }, o->prog, 0, own };
+				 o->prog }, o->prog, 0, p->budget, own, 0, 0, 0 };
 	char *calib = workspace_path(w, "calibration.json");
 	size_t i;
 

@@ -2,6 +2,7 @@
  * Google Benchmark's JSON (--benchmark_format=json or --benchmark_out):
  * every "iteration" entry is one value (one per repetition); aggregates
  * (_mean, _median, _stddev, _cv, BigO) summarise those and are not samples.
+ * Its items/s and B/s are taken to the time column gate decides on.
  */
 #include "gate/format/format.h"
 
@@ -68,6 +69,38 @@ static int user_counters(struct fmt_table *t, const cJSON *e,
 	return 0;
 }
 
+/* Whether s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * The factor that takes the rates Google Benchmark wrote (items and bytes
+ * per second) to the time column gate decides on (key: real_time or
+ * cpu_time). It divides them by CPU time unless the benchmark uses real or
+ * manual time, which it says by a name ending in "/real_time" or
+ * "/manual_time" (manual time is written as real_time); so a rate beside
+ * real time was per CPU second, as fast as a parallel or sleeping case is
+ * not. The count per iteration is rate x its time, whichever time: 1 when
+ * the times are the ones of the rate, or either is missing.
+ */
+static double rate_factor(const cJSON *e, const char *name, const char *key,
+			  double t)
+{
+	const char *rate_key = ends_with(name, "/real_time") ||
+			       ends_with(name, "/manual_time") ?
+			       "real_time" : "cpu_time";
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(e, rate_key);
+
+	if (!strcmp(rate_key, key) || !cJSON_IsNumber(rt) ||
+	    !(rt->valuedouble > 0) || !(t > 0))
+		return 1;
+	return rt->valuedouble / t;
+}
+
 static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 		     const char *origin, const struct fmt_opts *o)
 {
@@ -79,7 +112,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 	const cJSON *tm = cJSON_GetObjectItemCaseSensitive(e, key);
 	const cJSON *tu = cJSON_GetObjectItemCaseSensitive(e, "time_unit");
 	const cJSON *rate;
-	double scale = 1e-9;
+	double scale = 1e-9, per;
 
 	if (!cJSON_IsObject(e))
 		return error_to(o->err, "%s: benchmarks[%zu] is not an object: not Google "
@@ -112,6 +145,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 			     "string)", cJSON_IsString(tu) ? "\"" : "");
 	fmt_table_add(t, name->valuestring, strlen(name->valuestring), "s",
 		      tm->valuedouble * scale);
+	per = rate_factor(e, name->valuestring, key, tm->valuedouble);
 	rate = cJSON_GetObjectItemCaseSensitive(e, "items_per_second");
 	if (rate) {
 		if (!cJSON_IsNumber(rate))
@@ -119,7 +153,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 				     "is not a number", origin,
 				     name->valuestring);
 		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
-			      "items/s", rate->valuedouble);
+			      "items/s", rate->valuedouble * per);
 	}
 	rate = cJSON_GetObjectItemCaseSensitive(e, "bytes_per_second");
 	if (rate) {
@@ -128,7 +162,7 @@ static int one_entry(struct fmt_table *t, const cJSON *e, size_t i,
 				     "is not a number", origin,
 				     name->valuestring);
 		fmt_table_add(t, name->valuestring, strlen(name->valuestring),
-			      "B/s", rate->valuedouble);
+			      "B/s", rate->valuedouble * per);
 	}
 	return user_counters(t, e, name->valuestring);
 }

@@ -361,7 +361,7 @@ static void summary_table(FILE *out, const struct report_view *v)
 		fputs("<th>throughput b/h</th>", out);
 	fputs("<th>change</th><th>", out);
 	esc(out, v->bounds);
-	fputs("</th><th>floor</th><th>head slower</th><th>verdict</th></tr>\n",
+	fputs("</th><th>floor</th><th>head worse</th><th>verdict</th></tr>\n",
 	      out);
 	for (i = 0; i < v->nrows; i++) {
 		const struct view_row *row = &v->rows[i];

@@ -26,20 +26,14 @@
 /* the strings the model borrows, owned with the load */
 const char *load_keep(struct report_loaded *L, const char *s)
 {
-	if (L->nstr == L->capstr) {
-		L->capstr = 2 * L->capstr + 16;
-		L->str = xrealloc(L->str, L->capstr * sizeof(*L->str));
-	}
+	XGROW(L->str, L->capstr, L->nstr + 1);
 	return L->str[L->nstr++] = xstrdup(s);
 }
 
 /* size zeroed bytes, owned with the strings */
 void *load_keep_mem(struct report_loaded *L, size_t size)
 {
-	if (L->nstr == L->capstr) {
-		L->capstr = 2 * L->capstr + 16;
-		L->str = xrealloc(L->str, L->capstr * sizeof(*L->str));
-	}
+	XGROW(L->str, L->capstr, L->nstr + 1);
 	return L->str[L->nstr++] = xcalloc(1, size);
 }
 

@@ -1,6 +1,7 @@
 /*
- * Progress of a run on stderr: a redrawn line (benchmark, pair i of n,
- * elapsed, estimate left, the whole run's time) never wider than the
+ * Progress of a run on stderr: on a terminal a redrawn line (the
+ * benchmark's place in this round, pair i of n with a bar, the whole
+ * run's elapsed time and what is left of it) never wider than the
  * terminal; one line per benchmark in a pipe or GitHub Actions. -v adds
  * one line per pair.
  */
@@ -14,12 +15,28 @@
 
 enum progress_mode { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LINES };
 
+/*
+ * What the run still measures after the pairs being measured now, in two
+ * bounds: lo when every benchmark is decided at its next look, hi when each
+ * takes every look it still may (to max_pairs). Pairs of benchmarks with
+ * no pair measured yet are counted in pairs, priced at the current
+ * benchmark's rate when drawn; the others in seconds at their own rate.
+ * The budget caps both.
+ */
+struct progress_left {
+	double lo_seconds, hi_seconds;
+	double lo_pairs, hi_pairs;
+	double budget_end;	/* clock_seconds() when the budget is spent;
+				   INFINITY without one */
+};
+
 struct progress {
 	FILE *out;
 	enum progress_mode mode;
 	int verbose;
 	int color;
-	size_t index, count;	/* benchmark index + 1 of count */
+	size_t index, count;	/* the benchmark's place (1-based) among
+				   the count measured this round */
 	double start;		/* of the current benchmark, monotonic */
 	double run_start;	/* of the run (progress_init) */
 	double last_draw;	/* when the line was last redrawn */
@@ -27,6 +44,7 @@ struct progress {
 	size_t done0;		/* pairs the benchmark had before this
 				   round: the rate is of this round's */
 	int have_done0;
+	struct progress_left left;	/* progress_set_left */
 };
 
 /*
@@ -36,7 +54,11 @@ struct progress {
  */
 void progress_init(struct progress *p, FILE *out, int quiet, int verbose,
 		   int github);
+/* A benchmark starts: index (0-based) of count, as the line shows them. */
 void progress_bench_start(struct progress *p, size_t index, size_t count);
+/* What is left after the benchmark being measured (set before it starts;
+   none until set). */
+void progress_set_left(struct progress *p, const struct progress_left *l);
 /* measure_opts.on_pair: called after each pair is reaped, never inside. */
 void progress_pair(void *arg, const struct bench_run *br, size_t done,
 		   size_t total);

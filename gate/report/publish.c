@@ -22,8 +22,20 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 	char *title;
 	size_t i;
 
-	if (v->interrupted)
+	/* an interruption (a cancelled job, timeout-minutes) is a cause
+	   too: said once, and no verdict is annotated */
+	if (v->interrupted) {
+		char *msg = xasprintf("gate was stopped by signal %d before a "
+				      "verdict (exit %d): the job was "
+				      "cancelled, ran past its "
+				      "timeout-minutes, or gate was killed",
+				      v->interrupted, v->exit_code);
+
+		ci_github_annotate(out, "error", "gate: interrupted", file,
+				   msg);
+		free(msg);
 		return;
+	}
 	for (i = 0; i < v->nwarnings; i++)
 		ci_github_annotate(out, "warning", "gate: policy", file,
 				   v->warnings[i]);

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ci/github.h"
 #include "common/error.h"
 #include "common/escape.h"
+#include "gate/notice.h"
 #include "common/banned.h"
 
 void term_printf(FILE *out, const char *fmt, ...)
@@ -44,20 +44,7 @@ void term_printf(FILE *out, const char *fmt, ...)
 
 int report_term_width(FILE *out)
 {
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long n;
-
-	if (env && *env) {
-		n = strtol(env, &end, 10);
-		if (!*end && n >= 20 && n <= 10000)
-			return (int)n;
-	}
-	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
+	return term_columns(out);
 }
 
 const char *format_seconds(double s, char *buf, size_t size)

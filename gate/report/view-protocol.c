@@ -139,8 +139,7 @@ static void add_line(struct report_view *v, char *line)
 
 static void add_warning(struct report_view *v, const char *line)
 {
-	v->warnings = xrealloc(v->warnings, (v->nwarnings + 1) *
-			       sizeof(*v->warnings));
+	XGROW(v->warnings, v->capwarnings, v->nwarnings + 1);
 	v->warnings[v->nwarnings++] = xstrdup(line);
 }
 
@@ -194,13 +193,28 @@ void view_protocol_build(struct report_view *v, const struct run_report *r)
 	if (r->total_seconds > 0) {
 		char b[32], h[32], ms[32], t[32];
 
-		/* where the time went */
-		add_line(v, xasprintf("time: build %s base, %s head (at once); "
-			"measuring %s; total %s",
-			format_seconds(r->build_seconds[ARM_BASE], b, sizeof(b)),
-			format_seconds(r->build_seconds[ARM_HEAD], h, sizeof(h)),
-			format_seconds(r->measure_seconds, ms, sizeof(ms)),
-			format_seconds(r->total_seconds, t, sizeof(t))));
+		/* where the time went; no build this run (both kept, or
+		   none configured) is said, not timed as "0 us" */
+		if (r->build_seconds[ARM_BASE] > 0 ||
+		    r->build_seconds[ARM_HEAD] > 0)
+			add_line(v, xasprintf("time: build %s base, %s head "
+				"(at once); measuring %s; total %s",
+				format_seconds(r->build_seconds[ARM_BASE], b,
+					       sizeof(b)),
+				format_seconds(r->build_seconds[ARM_HEAD], h,
+					       sizeof(h)),
+				format_seconds(r->measure_seconds, ms,
+					       sizeof(ms)),
+				format_seconds(r->total_seconds, t,
+					       sizeof(t))));
+		else
+			add_line(v, xasprintf("time: build none this run (kept "
+				"from an earlier run, or none configured); "
+				"measuring %s; total %s",
+				format_seconds(r->measure_seconds, ms,
+					       sizeof(ms)),
+				format_seconds(r->total_seconds, t,
+					       sizeof(t))));
 	}
 	policy_build(v, r);
 	add_line(v, xasprintf("order: pairs of base and head back to back, "

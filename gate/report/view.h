@@ -117,7 +117,7 @@ struct report_view {
 	const char *config_origin;	/* for annotations: NULL when none */
 	char **warnings;	/* policy differences and trailers naming
 				   nothing: warning annotations (owned) */
-	size_t nwarnings;
+	size_t nwarnings, capwarnings;
 	double geomean;		/* geometric mean of the decisive rows'
 				   ratios over ngeomean benchmarks (NAN
 				   when none was measured) */

@@ -70,7 +70,62 @@ static void test_format__gbench_errors(void)
 	}
 }
 
+/*
+ * Google Benchmark divides items and bytes by CPU time unless a case uses
+ * real (or manual) time, which its name says ("/real_time"): the rates
+ * are taken to the time gate decides on. Times 2x apart (a case that
+ * waits half its time), so the two readings differ by 2x exactly.
+ */
+static void test_format__gbench_rate_from_the_decided_time(void)
+{
+	static const char text[] =
+		"{\"benchmarks\": ["
+		"{\"name\": \"BM_waits\", \"run_type\": \"iteration\", "
+		"\"real_time\": 2000, \"cpu_time\": 1000, "
+		"\"time_unit\": \"ns\", \"items_per_second\": 1e6, "
+		"\"bytes_per_second\": 8e6},"
+		"{\"name\": \"BM_wall/real_time\", \"run_type\": "
+		"\"iteration\", \"real_time\": 2000, \"cpu_time\": 1000, "
+		"\"time_unit\": \"ns\", \"items_per_second\": 5e5},"
+		"{\"name\": \"BM_manual/manual_time\", \"run_type\": "
+		"\"iteration\", \"real_time\": 4, \"cpu_time\": 1, "
+		"\"time_unit\": \"us\", \"items_per_second\": 2.5e5}]}";
+	static const struct {
+		int cpu;
+		const char *name, *unit;
+		double want;
+	} cases[] = {
+		/* gate on real time: per real second, whatever gbench used */
+		{ 0, "BM_waits", "items/s", 5e5 },
+		{ 0, "BM_waits", "B/s", 4e6 },
+		{ 0, "BM_wall/real_time", "items/s", 5e5 },
+		{ 0, "BM_manual/manual_time", "items/s", 2.5e5 },
+		/* gate on CPU time (cpu_time): per CPU second */
+		{ 1, "BM_waits", "items/s", 1e6 },
+		{ 1, "BM_waits", "B/s", 8e6 },
+		{ 1, "BM_wall/real_time", "items/s", 1e6 },
+		{ 1, "BM_manual/manual_time", "items/s", 1e6 },
+	};
+	struct fmt_table t = FMT_TABLE_INIT;
+	char msg[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct fmt_case *c;
+
+		CHECK(parse(&t, FORMAT_GBENCH, text, strlen(text), msg,
+			    sizeof(msg), cases[i].cpu) == 0);
+		c = fmt_table_find(&t, cases[i].name, cases[i].unit);
+		/* one multiplication of exact binary fractions: 1e-12 is
+		   rounding, never a reading */
+		CHECK(c && c->n == 1 &&
+		      fabs(c->values[0] / cases[i].want - 1) < 1e-12);
+		fmt_table_release(&t);
+	}
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_format__gbench_rate_from_the_decided_time),
 	TEST(test_format__gbench_repetitions_not_aggregates),
 	TEST(test_format__gbench_errors),
 };

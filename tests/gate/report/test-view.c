@@ -807,6 +807,9 @@ static void test_view__every_gating_metric_is_shown(void)
 	CHECK_CONTAINS(o.annot, "encode%3A +19.72%25 more instructions");
 	CHECK_CONTAINS(o.md, "**encode** +19.72% more instructions");
 	CHECK(!strstr(o.annot, "slower") && !strstr(o.md, "slower"));
+	/* the HTML table's wins column too: "head worse" (it said "head
+	   slower" of instructions) */
+	CHECK(!strstr(o.html, "slower") && strstr(o.html, "head worse"));
 	/* the JSON's reason of the benchmark is the deciding metric's
 	 * (issue 26 item 8): instructions', not wall's pass */
 	line = line_with(o.json, "\"reason\":", NULL);
