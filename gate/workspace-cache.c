@@ -23,6 +23,7 @@
 #include "common/sha256.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/notice.h"
 #include "common/banned.h"
 
 #define SLOT_NAMES "abcdefghijklmnopqrstuvwxyz"
@@ -180,13 +181,13 @@ static struct ws_manifest *slot_trusted(const char *gate_dir, int s)
 	char *path = NULL, *what = NULL;
 
 	if (!then) {
-		fprintf(stderr, "gate: the build kept in %s has no manifest of "
-			"its files: building it again\n", dir);
+		notice("the build kept in %s has no manifest of its files: "
+		       "building it again", dir);
 	} else if (!(now = ws_manifest_take(dir, NULL)) ||
 		   ws_manifest_diff(then, now, 1, &path, &what)) {
-		fprintf(stderr, "gate: the build kept in %s changed since it "
-			"was built (\"%s\" %s): building it again\n", dir,
-			path ? path : "?", what ? what : "cannot be read");
+		notice("the build kept in %s changed since it was built "
+		       "(\"%s\" %s): building it again", dir,
+		       path ? path : "?", what ? what : "cannot be read");
 		ws_manifest_free(then);
 		then = NULL;
 		slot_evict(gate_dir, s);	/* no later run takes it */
