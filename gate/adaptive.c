@@ -397,7 +397,7 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 		   first pairs only (measure.c): a probe would split that
 		   batch and count every pair of the rest */
 		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS ||
-		    b->run.counter == COUNTER_VALGRIND)
+		    measure_valgrind(&b->run))
 			return want_look(want, r, a->next++);
 		/* under a budget: time a probe, then what fits */
 		if (!a->probed) {

@@ -334,8 +334,8 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 			     NULL };
 	char *clabel = xasprintf("%s, counted under valgrind", label);
 	char why[256];
-	double n;
-	int rc = -1;
+	double n, sim[SIM_EVENTS];
+	int rc = -1, k;
 
 	char *const *lenv;
 	char **env = NULL;
@@ -349,28 +349,34 @@ static int counted_run(struct bench_run *br, const struct measure_opts *opt,
 	env = without_padding(lenv);
 	spec.envp = env;
 	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, run->argv ?
-					 run->argv : sh_argv);
+					 run->argv : sh_argv, br->simulate);
 	run_one(&res, &spec);
 	if (layout_out(br, opt, a, clabel) < 0) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		counter_valgrind_collect(tmp, &n, sim, why, sizeof(why));
 		goto cleanup;
 	}
 	if (res.status != RUN_OK) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		counter_valgrind_collect(tmp, &n, sim, why, sizeof(why));
 		rc = run_failed(br, &res, a, clabel,
 				spec.sandbox_write != NULL);
 		goto cleanup;
 	}
 	if (check_parity(br, &res, a, clabel) < 0) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
+		counter_valgrind_collect(tmp, &n, sim, why, sizeof(why));
 		goto cleanup;
 	}
-	if (counter_valgrind_collect(tmp, &n, why, sizeof(why)) < 0) {
+	if (counter_valgrind_collect(tmp, &n, sim, why, sizeof(why)) < 0) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s",
 				   cfg->name, arm_name(a), clabel, why));
 		goto cleanup;
 	}
-	out->value[METRIC_INSTRUCTIONS] = n;
+	if (br->counter == COUNTER_VALGRIND)
+		out->value[METRIC_INSTRUCTIONS] = n;
+	if (br->simulate) {
+		for (k = 0; k < SIM_EVENTS; k++)
+			out->sim[k] = sim[k];
+		out->value[METRIC_CYCLES] = metric_cycles(sim);
+	}
 	rc = 0;
 cleanup:
 	counter_valgrind_argv_free(cmd.argv);
@@ -388,11 +394,13 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 
 	for (i = 0; i < METRIC_COUNT; i++)
 		out->value[i] = NAN;
+	for (i = 0; i < SIM_EVENTS; i++)
+		out->sim[i] = NAN;
 	out->wall = out->cpu = NAN;
 	out->maxrss_kb = 0;
 	if (br->plain_runs)
 		rc = plain_run(br, opt, a, label, tmp, out, pair);
-	if (rc == 0 && counted && br->counter == COUNTER_VALGRIND)
+	if (rc == 0 && counted && measure_valgrind(br))
 		rc = counted_run(br, opt, a, label, tmp, out);
 	return rc;
 }

@@ -54,6 +54,18 @@ static int has_source(const struct bench_cfg *cfg, enum metric_source src)
 	return 0;
 }
 
+int measure_valgrind(const struct bench_run *br)
+{
+	return br->counter == COUNTER_VALGRIND || br->simulate;
+}
+
+/* 1 when metric m's value comes from the run under valgrind. */
+static int in_valgrind_run(const struct bench_run *br, enum metric m)
+{
+	return m == METRIC_CYCLES ||
+	       (m == METRIC_INSTRUCTIONS && br->counter == COUNTER_VALGRIND);
+}
+
 int measure_prepare(struct bench_run *br)
 {
 	return measure_prepare_to(br, NULL);
@@ -63,25 +75,34 @@ int measure_prepare_to(struct bench_run *br, struct gate_err *err)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	char *who = xasprintf("benchmark \"%s\"", cfg->name);
+	char why[256];
 	int ret = -1;
 	size_t i;
 
 	br->counter = COUNTER_AUTO;
 	br->plain_runs = 0;
+	br->simulate = has_source(cfg, SOURCE_CACHESIM);
 	if (has_source(cfg, SOURCE_COUNTER) &&
 	    counter_select(&br->counter, &br->valgrind, cfg->counter, who,
 			   err) < 0)
 		goto cleanup;
+	if (br->simulate && !br->valgrind &&
+	    counter_valgrind_find(&br->valgrind, why, sizeof(why)) < 0) {
+		error_to(err, "%s asks for \"cycles\", which valgrind's cache "
+			 "simulation estimates, but %s: install valgrind "
+			 "(Debian/Ubuntu: apt-get install valgrind) or set "
+			 "GATE_VALGRIND to its path", who, why);
+		goto cleanup;
+	}
 	if (has_source(cfg, SOURCE_ALLOC) &&
 	    alloc_lib_find(&br->alloc_lib, err) < 0)
 		goto cleanup;
-	/* everything but a valgrind count needs a plain run */
+	/* everything but what the valgrind run gives needs a plain run */
 	for (i = 0; i < cfg->nmetrics; i++)
-		if (cfg->metrics[i].id != METRIC_INSTRUCTIONS ||
-		    br->counter != COUNTER_VALGRIND)
+		if (!in_valgrind_run(br, cfg->metrics[i].id))
 			br->plain_runs = 1;
 	br->counted_pairs = 0;
-	if (br->counter == COUNTER_VALGRIND)
+	if (measure_valgrind(br))
 		br->counted_pairs = br->plain_runs &&
 				    cfg->pairs > METRIC_COUNTED_PAIRS ?
 				    METRIC_COUNTED_PAIRS : cfg->pairs;
@@ -97,18 +118,29 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 	const char *extra = br->alloc_lib ? ", allocations counted by "
 			    "libgate-alloc.so (LD_PRELOAD)" : "";
 
-	if (br->counter == COUNTER_VALGRIND && !br->plain_runs)
+	/* what the valgrind run gives */
+	const char *vg = br->simulate ? br->counter == COUNTER_VALGRIND ?
+			 "the instruction count and the cycles estimate" :
+			 "the cycles estimate" : "the instruction count";
+	const char *how = br->simulate ? "cachegrind, cache simulation on" :
+			  "cachegrind, cache simulation off";
+	char par[96] = "";
+
+	if (br->parallel > 1)
+		snprintf(par, sizeof(par), "; valgrind runs %u at a time "
+			 "(both arms at once: counts do not depend on load)",
+			 br->parallel);
+	if (measure_valgrind(br) && !br->plain_runs)
 		snprintf(buf, size, "each sample one run under valgrind "
-			 "(cachegrind, cache simulation off) for the "
-			 "instruction count");
-	else if (br->counter == COUNTER_VALGRIND)
+			 "(%s) for %s%s", how, vg, par);
+	else if (measure_valgrind(br))
 		snprintf(buf, size, "each sample one plain run%s; in the first "
 			 "%u pairs, and in every pair of later rounds when "
 			 "the counts vary, also one run under valgrind "
-			 "(cachegrind) for the instruction count, which a "
-			 "timed run cannot give", extra,
-			 br->cfg->pairs > METRIC_COUNTED_PAIRS ?
-			 (unsigned)METRIC_COUNTED_PAIRS : br->cfg->pairs);
+			 "(%s) for %s, which a timed run cannot give%s",
+			 extra, br->cfg->pairs > METRIC_COUNTED_PAIRS ?
+			 (unsigned)METRIC_COUNTED_PAIRS : br->cfg->pairs,
+			 how, vg, par);
 	else if (br->counter == COUNTER_PERF)
 		snprintf(buf, size, "each sample one run, instructions counted "
 			 "by perf_event_open from exec, children included%s",
@@ -182,7 +214,7 @@ static int check_static(struct bench_run *br, const struct measure_opts *opt)
  * exactness tolerance: the count is then decided by an interval, which
  * needs it in every pair.
  */
-static int counts_vary(const struct bench_run *br)
+static int counts_vary(const struct bench_run *br, enum metric m)
 {
 	size_t a, i;
 
@@ -190,7 +222,7 @@ static int counts_vary(const struct bench_run *br)
 		double lo = INFINITY, hi = -INFINITY;
 
 		for (i = 0; i < br->npairs; i++) {
-			double v = br->pairs[i].s[a].value[METRIC_INSTRUCTIONS];
+			double v = br->pairs[i].s[a].value[m];
 
 			if (!isfinite(v))
 				continue;
@@ -209,13 +241,15 @@ static int count_added(const struct bench_run *br)
 	const struct bench_cfg *cfg = br->cfg;
 	size_t i;
 
-	if (br->counter != COUNTER_VALGRIND)
+	if (!measure_valgrind(br))
 		return 0;
 	if (!br->plain_runs)
 		return 1;	/* the valgrind run is the sample */
 	for (i = 0; i < cfg->nmetrics; i++)
-		if (cfg->metrics[i].id == METRIC_INSTRUCTIONS)
-			return cfg->metrics[i].gating && counts_vary(br);
+		if (in_valgrind_run(br, cfg->metrics[i].id) &&
+		    cfg->metrics[i].gating &&
+		    counts_vary(br, cfg->metrics[i].id))
+			return 1;
 	return 0;
 }
 
@@ -228,7 +262,7 @@ static void measure_announce(const struct bench_run *br, size_t first_new,
 	if (first_new == 0)
 		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs%s"
 			"\n", cfg->name, cfg->warmup, total,
-			br->counter == COUNTER_VALGRIND ? " (counting under "
+			measure_valgrind(br) ? " (counting under "
 			"valgrind: slow)" : "");
 	else
 		fprintf(stderr, "gate: measuring \"%s\": pairs %zu to %u\n",
