@@ -23,6 +23,7 @@
 #include "gate/exec/layout.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/exec/sysinfo.h"
 #include "gate/measure-sample.h"
 #include "gate/suite.h"
 #include "common/banned.h"
@@ -118,11 +119,14 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 	const char *extra = br->alloc_lib ? ", allocations counted by "
 			    "libgate-alloc.so (LD_PRELOAD)" : "";
 
+	/* a loaded report has its config, not the simulate flag */
+	int sim = br->simulate || (br->cfg && has_source(br->cfg,
+							 SOURCE_CACHESIM));
 	/* what the valgrind run gives */
-	const char *vg = br->simulate ? br->counter == COUNTER_VALGRIND ?
+	const char *vg = sim ? br->counter == COUNTER_VALGRIND ?
 			 "the instruction count and the cycles estimate" :
 			 "the cycles estimate" : "the instruction count";
-	const char *how = br->simulate ? "cachegrind, cache simulation on" :
+	const char *how = sim ? "cachegrind, cache simulation on" :
 			  "cachegrind, cache simulation off";
 	char par[96] = "";
 
@@ -130,10 +134,10 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 		snprintf(par, sizeof(par), "; valgrind runs %u at a time "
 			 "(both arms at once: counts do not depend on load)",
 			 br->parallel);
-	if (measure_valgrind(br) && !br->plain_runs)
+	if ((sim || br->counter == COUNTER_VALGRIND) && !br->plain_runs)
 		snprintf(buf, size, "each sample one run under valgrind "
 			 "(%s) for %s%s", how, vg, par);
-	else if (measure_valgrind(br))
+	else if (sim || br->counter == COUNTER_VALGRIND)
 		snprintf(buf, size, "each sample one plain run%s; in the first "
 			 "%u pairs, and in every pair of later rounds when "
 			 "the counts vary, also one run under valgrind "
@@ -309,22 +313,80 @@ static int warm_up(struct bench_run *br, const struct measure_opts *opt,
 }
 
 /*
+ * Pairs [from, to) of this call (index at = first + i), order[i] their arm
+ * order, counted: their runs under valgrind are taken at once, up to
+ * br->parallel, after the pairs' plain runs (so no timed run shares the
+ * machine with them): 0, -1 or the interrupting signal.
+ */
+static int take_batch(struct bench_run *br, const struct measure_opts *opt,
+		      const int *order, size_t first, size_t from, size_t to,
+		      unsigned total, const char *tmp)
+{
+	size_t n = to - from, i, k, nj = 0;
+	struct counted_job *jobs = xcalloc(2 * n, sizeof(*jobs));
+	char (*label)[64] = xcalloc(n, sizeof(*label));
+	int rc = 0;
+
+	for (i = from; i < to && rc == 0; i++) {
+		struct pair_result *pr = &br->pairs[first + i];
+		enum arm arm = order[i] ? ARM_HEAD : ARM_BASE;
+
+		pr->head_first = order[i];
+		snprintf(label[i - from], sizeof(label[0]), "pair %zu",
+			 first + i + 1);
+		for (k = 0; k < 2 && rc == 0; k++, arm = !arm) {
+			rc = measure_sample(br, opt, arm, label[i - from], tmp,
+					    0, &pr->s[arm], (long)(first + i));
+			jobs[nj++] = (struct counted_job){ arm, label[i - from],
+							   &pr->s[arm] };
+		}
+	}
+	for (k = 0; k < nj && rc == 0; k += br->parallel)
+		rc = measure_counted(br, opt, jobs + k, nj - k < br->parallel ?
+				     nj - k : br->parallel, tmp);
+	for (i = from; i < to && rc == 0; i++) {
+		br->npairs++;
+		if (opt->on_pair)
+			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
+	}
+	free(jobs);
+	free(label);
+	return rc;
+}
+
+/*
  * The pairs from br->npairs to total, each in the arm order of order[]
  * (1: head first): 0, -1 or the interrupting signal (as measure_sample).
+ * Timed runs alternate strictly; runs under valgrind go in batches of
+ * br->parallel when that is above 1 (both arms at once, and several pairs
+ * when the CPUs allow).
  */
 static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		      const int *order, unsigned total, const char *tmp)
 {
-	size_t first_new = br->npairs, more = total - first_new, i;
+	size_t first_new = br->npairs, more = total - first_new, i, to;
+	/* pairs per batch: every counted pair of a sample with a plain run
+	   (its runs under valgrind wait for the plain ones anyway), else as
+	   many as the batch holds, for progress between them */
+	size_t per = br->plain_runs ? more : br->parallel / 2 ? br->parallel / 2 : 1;
 	char label[64];
 	int rc = 0;
 
-	for (i = 0; i < more && rc == 0; i++) {
+	for (i = 0; i < more && rc == 0; i = to) {
 		size_t at = first_new + i;
 		struct pair_result *pr = &br->pairs[at];
 		enum arm first = order[i] ? ARM_HEAD : ARM_BASE;
 		int counted = at < br->counted_pairs;
 
+		to = i + 1;
+		if (counted && br->parallel > 1) {
+			to = br->counted_pairs - first_new;
+			to = to > more ? more : to;
+			to = to - i > per ? i + per : to;
+			rc = take_batch(br, opt, order, first_new, i, to, total,
+					tmp);
+			continue;
+		}
 		pr->head_first = order[i];
 		snprintf(label, sizeof(label), "pair %zu", at + 1);
 		rc = measure_sample(br, opt, first, label, tmp, counted,
@@ -359,6 +421,7 @@ enum measured measure_bench(struct bench_run *br,
 		return MEASURED;
 	if ((first_new > 0 || !br->plain_runs) && count_added(br))
 		br->counted_pairs = total;
+	br->parallel = measure_valgrind(br) ? sysinfo_usable_cpus() : 1;
 	more = total - br->npairs;
 	order = xcalloc(more, sizeof(*order));
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
