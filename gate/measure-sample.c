@@ -417,8 +417,8 @@ static int counted_finish(struct bench_run *br, const struct counted_job *job,
 {
 	char why[256];
 	double n, sim[SIM_EVENTS];
-	int got = counter_valgrind_collect(slot->dir, &n, sim, why,
-					   sizeof(why));
+	int got = counter_valgrind_collect(slot->dir, &n, br->simulate ?
+					   sim : NULL, why, sizeof(why));
 	int k;
 
 	if (res->status != RUN_OK)
