@@ -447,6 +447,7 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 	struct counted_slot *slot = xcalloc(n ? n : 1, sizeof(*slot));
 	struct proc **procs = xcalloc(n ? n : 1, sizeof(*procs));
 	struct run_result *res = xcalloc(n ? n : 1, sizeof(*res));
+	double t0 = clock_seconds();
 	size_t i, started = 0;
 	int rc = 0;
 
@@ -483,6 +484,7 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 	free(slot);
 	free(procs);
 	free(res);
+	br->counted_seconds += clock_seconds() - t0;
 	return rc;
 }
 

@@ -346,6 +346,7 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 				     nj - k : br->parallel, tmp);
 	for (i = from; i < to && rc == 0; i++) {
 		br->npairs++;
+		br->counted_done++;
 		if (opt->on_pair)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
 	}
@@ -394,8 +395,10 @@ static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		if (rc == 0)
 			rc = measure_sample(br, opt, !first, label, tmp, counted,
 					&pr->s[!first], (long)at);
-		if (rc == 0)
+		if (rc == 0) {
 			br->npairs++;
+			br->counted_done += counted && measure_valgrind(br);
+		}
 		if (rc == 0 && opt->on_pair)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
 	}
@@ -436,8 +439,11 @@ enum measured measure_bench(struct bench_run *br,
 		return MEASURE_ERROR;
 	}
 	if (first_new == 0) {
+		double counted = br->counted_seconds;
+
 		rc = warm_up(br, opt, tmp);
 		br->warmup_seconds += clock_seconds() - t0;
+		br->counted_seconds = counted;	/* the warm-ups' are above */
 	}
 	if (rc == 0)
 		rc = take_pairs(br, opt, order, total, tmp);
@@ -451,6 +457,26 @@ enum measured measure_bench(struct bench_run *br,
 		br->parity_differs = 1;
 	free(order);
 	return measured_as(rc);
+}
+
+double measure_pairs_cost(const struct bench_run *br, unsigned more)
+{
+	double plain, counted;
+	size_t will = 0;
+
+	if (!br->npairs || !more)
+		return 0;
+	plain = (br->seconds - br->warmup_seconds - br->counted_seconds) /
+		(double)br->npairs;
+	counted = br->counted_done ? br->counted_seconds /
+		  (double)br->counted_done : 0;
+	if (count_added(br))
+		will = more;
+	else if (br->counted_pairs > br->npairs)
+		will = br->counted_pairs - br->npairs < more ?
+		       br->counted_pairs - br->npairs : more;
+	return (plain > 0 ? plain * more : 0) +
+	       (counted > 0 ? counted * (double)will : 0);
 }
 
 int measure_pending(const struct bench_run *br, unsigned total)

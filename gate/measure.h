@@ -64,6 +64,9 @@ struct bench_run {
 				   counts are seen to vary) */
 	double seconds;		/* spent measuring it, warm-ups included */
 	double warmup_seconds;	/* of which warm-ups */
+	double counted_seconds;	/* of which runs under valgrind in pairs
+				   (warm-ups' not included) */
+	size_t counted_done;	/* pairs whose runs under valgrind ran */
 	unsigned pairs_needed;	/* the plan-time minimum when above the
 				   configured pairs (else 0) */
 	unsigned pairs_raised_from;	/* the configured pairs, when gate
@@ -146,6 +149,14 @@ enum measured {
  */
 enum measured measure_bench(struct bench_run *br,
 			    const struct measure_opts *opt, unsigned total);
+/*
+ * Seconds br's next `more` pairs should take, from its own: the plain
+ * runs' time per pair for each, and the runs under valgrind's time per
+ * counted pair for those measure_bench will count (every one once the
+ * counts vary, or when valgrind is the only run; else those of the first
+ * counted_pairs still to come). 0 before any pair.
+ */
+double measure_pairs_cost(const struct bench_run *br, unsigned more);
 /* 1 when br needs pairs taken to reach total (not a suite case, which
    ran with its suite, and not failed). */
 int measure_pending(const struct bench_run *br, unsigned total);
