@@ -413,7 +413,8 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 
 /* A finished run's counts into job->out; 0, -1 or the signal. */
 static int counted_finish(struct bench_run *br, const struct counted_job *job,
-			  struct counted_slot *slot, const struct run_result *res)
+			  struct counted_slot *slot,
+			  const struct run_result *res)
 {
 	char why[256];
 	double n, sim[SIM_EVENTS];

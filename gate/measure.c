@@ -335,10 +335,13 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 		snprintf(label[i - from], sizeof(label[0]), "pair %zu",
 			 first + i + 1);
 		for (k = 0; k < 2 && rc == 0; k++, arm = !arm) {
+			/* the plain run (or, without one, the sample's
+			   values set to "not measured") */
 			rc = measure_sample(br, opt, arm, label[i - from], tmp,
 					    0, &pr->s[arm], (long)(first + i));
-			jobs[nj++] = (struct counted_job){ arm, label[i - from],
-							   &pr->s[arm] };
+			if (rc == 0)
+				jobs[nj++] = (struct counted_job){
+					arm, label[i - from], &pr->s[arm] };
 		}
 	}
 	for (k = 0; k < nj && rc == 0; k += br->parallel)
@@ -368,8 +371,8 @@ static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 	size_t first_new = br->npairs, more = total - first_new, i, to;
 	/* pairs per batch: every counted pair of a sample with a plain run
 	   (its runs under valgrind wait for the plain ones anyway), else as
-	   many as the batch holds, for progress between them */
-	size_t per = br->plain_runs ? more : br->parallel / 2 ? br->parallel / 2 : 1;
+	   many as fill the CPUs, for progress between them */
+	size_t per = br->plain_runs ? more : (br->parallel + 1) / 2;
 	char label[64];
 	int rc = 0;
 
