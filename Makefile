@@ -14,6 +14,8 @@
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
+#   make bench-cycles  wall, instructions and cycles ratios of 8 changes
+#                   (cache, branch and compute), PAIRS=30 wall pairs each
 #   make check-unit the unit tests only (no CLI tests: those need Linux)
 #   make check-os-stub  gate built on the OS layer's stub (OS=stub, as on a
 #                   system without Linux's facilities): unit tests and the
@@ -329,6 +331,13 @@ bench-verdicts: $(BUILD)/gate
 	@ci/install-deps --bench
 	@bench/verdicts $(BUILD)
 
+# "cycles" against wall time: 8 changes to small C programs (bench/cycles/),
+# each with its wall ratio on PAIRS pairs and its instructions and cycles
+# ratios (valgrind); the table in the README's "Simulated cycles"
+PAIRS ?= 30
+bench-cycles: $(BUILD)/gate
+	@bench/cycles/run $(BUILD)/gate $(PAIRS)
+
 # gate finds libgate-alloc.so at ../lib/gate/ from its own binary, so its
 # directory follows BINDIR (PREFIX/bin: PREFIX/lib/gate).
 ALLOCDIR = $(patsubst %/,%,$(dir $(patsubst %/,%,$(BINDIR))))/lib/gate
@@ -420,7 +429,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-scale bench-stats bench-seal bench-bias bench-verdicts install uninstall deb clean
+	bench bench-scale bench-stats bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:

@@ -174,12 +174,13 @@ static double look_cost(const struct run_report *r, size_t i)
 {
 	const struct bench_run *br = &r->b[i].run;
 	unsigned next = adaptive_look_pairs(br->cfg, r->b[i].primary.looks);
-	double per_pair;
 
 	if (!br->npairs || next <= br->npairs)
 		return 0;
-	per_pair = (br->seconds - br->warmup_seconds) / (double)br->npairs;
-	return per_pair > 0 ? per_pair * (next - br->npairs) : 0;
+	/* the plain runs' time per pair, and the valgrind runs' per pair
+	   for those that will be counted: a look whose every pair is
+	   counted costs many times the average of mostly plain pairs */
+	return measure_pairs_cost(br, next - (unsigned)br->npairs);
 }
 
 void adaptive_begin(struct adaptive *a, struct run_report *r,
@@ -251,9 +252,13 @@ static unsigned fit_run_pairs(const struct bench_run *br, unsigned want,
 			      double seconds)
 {
 	unsigned n = (unsigned)br->npairs;
-	double per = run_pair_seconds(br), more;
+	double per, more;
 
-	if (per <= 0 || want <= n)
+	if (want <= n)
+		return want;
+	/* the look's own pairs' cost, counted runs included */
+	per = measure_pairs_cost(br, want - n) / (double)(want - n);
+	if (per <= 0)
 		return want;
 	more = floor((seconds > 0 ? seconds : 0) / per);
 	if (more >= (double)(want - n))
@@ -397,7 +402,7 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 		   first pairs only (measure.c): a probe would split that
 		   batch and count every pair of the rest */
 		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS ||
-		    b->run.counter == COUNTER_VALGRIND)
+		    measure_valgrind(&b->run))
 			return want_look(want, r, a->next++);
 		/* under a budget: time a probe, then what fits */
 		if (!a->probed) {

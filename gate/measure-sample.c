@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/tree.h"
 #include "gate/exec/alloc.h"
 #include "gate/exec/counter.h"
 #include "gate/format/format.h"
@@ -318,64 +320,172 @@ cleanup:
 	return rc;
 }
 
-/* The run under valgrind that gives a sample its instruction count. */
-static int counted_run(struct bench_run *br, const struct measure_opts *opt,
-		       enum arm a, const char *label, const char *tmp,
-		       struct sample *out)
+/* One run of measure_counted's batch, in flight. */
+struct counted_slot {
+	char *dir;		/* its own: valgrind's files, its scratch */
+	char *scratch;		/* dir/t: its $GATE_TMPDIR */
+	char *label;		/* "pair 3, counted under valgrind" */
+	char **env;		/* its environment (strings of the layout's
+				   but the two it replaces, which it owns) */
+	char *vars[2];		/* those two: GATE_TMPDIR=, TMPDIR= */
+	struct command cmd;
+	int sealed;
+	int state;		/* 0 not started, 1 running, 2 could not
+				   start (res says why) */
+	struct run_result res;	/* a run that could not start */
+};
+
+/*
+ * env (the layout's array) without GATE_PAD and with the shared scratch
+ * replaced by slot's own: the runs of a batch run at once, so each gets a
+ * $GATE_TMPDIR (and a sealed run's TMPDIR) of its own.
+ */
+static void slot_env(struct counted_slot *slot, const struct measure_opts *opt,
+		     char *const *env)
+{
+	const char *shared = opt->layout ? opt->layout->scratch : NULL;
+	size_t i;
+
+	slot->env = without_padding(env);
+	if (!shared)
+		return;
+	for (i = 0; slot->env[i]; i++) {
+		const char *e = slot->env[i], *eq = strchr(e, '=');
+
+		if (!eq || strcmp(eq + 1, shared))
+			continue;
+		if (!strncmp(e, "GATE_TMPDIR=", 12) && !slot->vars[0])
+			slot->env[i] = slot->vars[0] =
+				xasprintf("GATE_TMPDIR=%s", slot->scratch);
+		else if (!strncmp(e, "TMPDIR=", 7) && !slot->vars[1])
+			slot->env[i] = slot->vars[1] =
+				xasprintf("TMPDIR=%s", slot->scratch);
+	}
+}
+
+/* Start job's run under valgrind into *proc; 0, or -1 with br->error. */
+static int counted_start(struct bench_run *br, const struct measure_opts *opt,
+			 const struct counted_job *job, const char *tmp,
+			 size_t k, struct counted_slot *slot,
+			 struct proc **proc)
 {
 	const struct bench_cfg *cfg = br->cfg;
-	const struct command *run = bench_arm_run(cfg, a);
-	struct command cmd = { NULL, NULL };
-	struct run_spec spec = { &cmd, opt->dir[a],
-				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
-				 opt->grace, -1, NULL, 0, 0, NULL };
-	struct run_result res;
+	const struct command *run = bench_arm_run(cfg, job->a);
 	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", run->shell,
 			     NULL };
-	char *clabel = xasprintf("%s, counted under valgrind", label);
-	char why[256];
-	double n;
-	int rc = -1;
-
+	struct run_spec spec = { &slot->cmd, opt->dir[job->a],
+				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
+				 opt->grace, -1, NULL, 0, 0, NULL };
 	char *const *lenv;
-	char **env = NULL;
 
-	if (layout_in(br, opt, a, clabel, &lenv) < 0 ||
-	    (opt->layout && layout_arm_before(opt->layout, a, tmp, &lenv,
-					      &spec.sandbox_write) < 0)) {
-		free(clabel);
+	slot->label = xasprintf("%s, counted under valgrind", job->label);
+	slot->dir = xasprintf("%s/p%03zu", tmp, k % 1000);
+	slot->scratch = xasprintf("%s/t", slot->dir);
+	if (mkdir(slot->dir, 0700) < 0 || mkdir(slot->scratch, 0700) < 0) {
+		fail(br, xasprintf("benchmark \"%s\": cannot create \"%s\": "
+				   "%s: set TMPDIR to a writable directory",
+				   cfg->name, slot->scratch, strerror(errno)));
 		return -1;
 	}
-	env = without_padding(lenv);
-	spec.envp = env;
-	cmd.argv = counter_valgrind_argv(br->valgrind, tmp, run->argv ?
-					 run->argv : sh_argv);
-	run_one(&res, &spec);
-	if (layout_out(br, opt, a, clabel) < 0) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
-		goto cleanup;
+	if (layout_in(br, opt, job->a, slot->label, &lenv) < 0 ||
+	    (opt->layout && layout_arm_before(opt->layout, job->a, slot->dir,
+					      &lenv, &spec.sandbox_write) < 0))
+		return -1;
+	slot_env(slot, opt, lenv);
+	spec.envp = slot->env;
+	slot->sealed = spec.sandbox_write != NULL;
+	slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->dir,
+					       run->argv ? run->argv : sh_argv,
+					       br->simulate);
+	if (run_start(proc, &spec) < 0) {
+		memset(&slot->res, 0, sizeof(slot->res));
+		slot->res.status = RUN_SPAWN;
+		slot->res.code = errno;
+		slot->res.instructions = NAN;
+		slot->state = 2;
+	} else {
+		slot->state = 1;
 	}
-	if (res.status != RUN_OK) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
-		rc = run_failed(br, &res, a, clabel,
-				spec.sandbox_write != NULL);
-		goto cleanup;
-	}
-	if (check_parity(br, &res, a, clabel) < 0) {
-		counter_valgrind_collect(tmp, &n, why, sizeof(why));
-		goto cleanup;
-	}
-	if (counter_valgrind_collect(tmp, &n, why, sizeof(why)) < 0) {
+	/* the run has its own scratch: the shared one is emptied for the
+	   next (the sandbox and environment are the child's from here) */
+	return layout_out(br, opt, job->a, slot->label);
+}
+
+/* A finished run's counts into job->out; 0, -1 or the signal. */
+static int counted_finish(struct bench_run *br, const struct counted_job *job,
+			  struct counted_slot *slot,
+			  const struct run_result *res)
+{
+	char why[256];
+	double n, sim[SIM_EVENTS];
+	int got = counter_valgrind_collect(slot->dir, &n, br->simulate ?
+					   sim : NULL, why, sizeof(why));
+	int k;
+
+	if (res->status != RUN_OK)
+		return run_failed(br, res, job->a, slot->label, slot->sealed);
+	if (check_parity(br, res, job->a, slot->label) < 0)
+		return -1;
+	if (got < 0) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s",
-				   cfg->name, arm_name(a), clabel, why));
-		goto cleanup;
+				   br->cfg->name, arm_name(job->a),
+				   slot->label, why));
+		return -1;
 	}
-	out->value[METRIC_INSTRUCTIONS] = n;
-	rc = 0;
-cleanup:
-	counter_valgrind_argv_free(cmd.argv);
-	free(env);
-	free(clabel);
+	if (br->counter == COUNTER_VALGRIND)
+		job->out->value[METRIC_INSTRUCTIONS] = n;
+	if (br->simulate) {
+		for (k = 0; k < SIM_EVENTS; k++)
+			job->out->sim[k] = sim[k];
+		job->out->value[METRIC_CYCLES] = metric_cycles(sim);
+	}
+	return 0;
+}
+
+int measure_counted(struct bench_run *br, const struct measure_opts *opt,
+		    const struct counted_job *jobs, size_t n, const char *tmp)
+{
+	struct counted_slot *slot = xcalloc(n ? n : 1, sizeof(*slot));
+	struct proc **procs = xcalloc(n ? n : 1, sizeof(*procs));
+	struct run_result *res = xcalloc(n ? n : 1, sizeof(*res));
+	double t0 = clock_seconds();
+	size_t i, started = 0;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = counted_start(br, opt, &jobs[i], tmp, i, &slot[i],
+				   &procs[started]);
+		started += slot[i].state == 1;
+	}
+	/* every run started is waited for, even when a later one failed;
+	   a wait that failed leaves them RUN_LOST, which says so */
+	if (started)
+		run_wait(procs, res, started);
+	for (i = 0, started = 0; i < n; i++) {
+		const struct run_result *got = slot[i].state == 1 ?
+					       &res[started++] : &slot[i].res;
+
+		/* the first error is the one said */
+		if (slot[i].state && rc == 0)
+			rc = counted_finish(br, &jobs[i], &slot[i], got);
+		free(res[i].out);
+	}
+	for (i = 0; i < n; i++) {
+		if (slot[i].dir && tree_remove(slot[i].dir, NULL) < 0 &&
+		    rc == 0)
+			rc = -1;
+		counter_valgrind_argv_free(slot[i].cmd.argv);
+		free(slot[i].env);
+		free(slot[i].vars[0]);
+		free(slot[i].vars[1]);
+		free(slot[i].dir);
+		free(slot[i].scratch);
+		free(slot[i].label);
+	}
+	free(slot);
+	free(procs);
+	free(res);
+	br->counted_seconds += clock_seconds() - t0;
 	return rc;
 }
 
@@ -388,11 +498,16 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 
 	for (i = 0; i < METRIC_COUNT; i++)
 		out->value[i] = NAN;
+	for (i = 0; i < SIM_EVENTS; i++)
+		out->sim[i] = NAN;
 	out->wall = out->cpu = NAN;
 	out->maxrss_kb = 0;
 	if (br->plain_runs)
 		rc = plain_run(br, opt, a, label, tmp, out, pair);
-	if (rc == 0 && counted && br->counter == COUNTER_VALGRIND)
-		rc = counted_run(br, opt, a, label, tmp, out);
+	if (rc == 0 && counted && measure_valgrind(br)) {
+		struct counted_job job = { a, label, out };
+
+		rc = measure_counted(br, opt, &job, 1, tmp);
+	}
 	return rc;
 }

@@ -23,6 +23,7 @@
 #include "gate/exec/layout.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
+#include "gate/exec/sysinfo.h"
 #include "gate/measure-sample.h"
 #include "gate/suite.h"
 #include "common/banned.h"
@@ -54,6 +55,18 @@ static int has_source(const struct bench_cfg *cfg, enum metric_source src)
 	return 0;
 }
 
+int measure_valgrind(const struct bench_run *br)
+{
+	return br->counter == COUNTER_VALGRIND || br->simulate;
+}
+
+/* 1 when metric m's value comes from the run under valgrind. */
+static int in_valgrind_run(const struct bench_run *br, enum metric m)
+{
+	return m == METRIC_CYCLES ||
+	       (m == METRIC_INSTRUCTIONS && br->counter == COUNTER_VALGRIND);
+}
+
 int measure_prepare(struct bench_run *br)
 {
 	return measure_prepare_to(br, NULL);
@@ -63,25 +76,34 @@ int measure_prepare_to(struct bench_run *br, struct gate_err *err)
 {
 	const struct bench_cfg *cfg = br->cfg;
 	char *who = xasprintf("benchmark \"%s\"", cfg->name);
+	char why[256];
 	int ret = -1;
 	size_t i;
 
 	br->counter = COUNTER_AUTO;
 	br->plain_runs = 0;
+	br->simulate = has_source(cfg, SOURCE_CACHESIM);
 	if (has_source(cfg, SOURCE_COUNTER) &&
 	    counter_select(&br->counter, &br->valgrind, cfg->counter, who,
 			   err) < 0)
 		goto cleanup;
+	if (br->simulate && !br->valgrind &&
+	    counter_valgrind_find(&br->valgrind, why, sizeof(why)) < 0) {
+		error_to(err, "%s asks for \"cycles\", which valgrind's cache "
+			 "simulation estimates, but %s: install valgrind "
+			 "(Debian/Ubuntu: apt-get install valgrind) or set "
+			 "GATE_VALGRIND to its path", who, why);
+		goto cleanup;
+	}
 	if (has_source(cfg, SOURCE_ALLOC) &&
 	    alloc_lib_find(&br->alloc_lib, err) < 0)
 		goto cleanup;
-	/* everything but a valgrind count needs a plain run */
+	/* everything but what the valgrind run gives needs a plain run */
 	for (i = 0; i < cfg->nmetrics; i++)
-		if (cfg->metrics[i].id != METRIC_INSTRUCTIONS ||
-		    br->counter != COUNTER_VALGRIND)
+		if (!in_valgrind_run(br, cfg->metrics[i].id))
 			br->plain_runs = 1;
 	br->counted_pairs = 0;
-	if (br->counter == COUNTER_VALGRIND)
+	if (measure_valgrind(br))
 		br->counted_pairs = br->plain_runs &&
 				    cfg->pairs > METRIC_COUNTED_PAIRS ?
 				    METRIC_COUNTED_PAIRS : cfg->pairs;
@@ -97,18 +119,32 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 	const char *extra = br->alloc_lib ? ", allocations counted by "
 			    "libgate-alloc.so (LD_PRELOAD)" : "";
 
-	if (br->counter == COUNTER_VALGRIND && !br->plain_runs)
+	/* a loaded report has its config, not the simulate flag */
+	int sim = br->simulate || (br->cfg && has_source(br->cfg,
+							 SOURCE_CACHESIM));
+	/* what the valgrind run gives */
+	const char *vg = sim ? br->counter == COUNTER_VALGRIND ?
+			 "the instruction count and the cycles estimate" :
+			 "the cycles estimate" : "the instruction count";
+	const char *how = sim ? "cachegrind, cache simulation on" :
+			  "cachegrind, cache simulation off";
+	char par[96] = "";
+
+	if (br->parallel > 1)
+		snprintf(par, sizeof(par), "; valgrind runs %u at a time "
+			 "(both arms at once: counts do not depend on load)",
+			 br->parallel);
+	if ((sim || br->counter == COUNTER_VALGRIND) && !br->plain_runs)
 		snprintf(buf, size, "each sample one run under valgrind "
-			 "(cachegrind, cache simulation off) for the "
-			 "instruction count");
-	else if (br->counter == COUNTER_VALGRIND)
+			 "(%s) for %s%s", how, vg, par);
+	else if (sim || br->counter == COUNTER_VALGRIND)
 		snprintf(buf, size, "each sample one plain run%s; in the first "
 			 "%u pairs, and in every pair of later rounds when "
 			 "the counts vary, also one run under valgrind "
-			 "(cachegrind) for the instruction count, which a "
-			 "timed run cannot give", extra,
-			 br->cfg->pairs > METRIC_COUNTED_PAIRS ?
-			 (unsigned)METRIC_COUNTED_PAIRS : br->cfg->pairs);
+			 "(%s) for %s, which a timed run cannot give%s",
+			 extra, br->cfg->pairs > METRIC_COUNTED_PAIRS ?
+			 (unsigned)METRIC_COUNTED_PAIRS : br->cfg->pairs,
+			 how, vg, par);
 	else if (br->counter == COUNTER_PERF)
 		snprintf(buf, size, "each sample one run, instructions counted "
 			 "by perf_event_open from exec, children included%s",
@@ -182,7 +218,7 @@ static int check_static(struct bench_run *br, const struct measure_opts *opt)
  * exactness tolerance: the count is then decided by an interval, which
  * needs it in every pair.
  */
-static int counts_vary(const struct bench_run *br)
+static int counts_vary(const struct bench_run *br, enum metric m)
 {
 	size_t a, i;
 
@@ -190,7 +226,7 @@ static int counts_vary(const struct bench_run *br)
 		double lo = INFINITY, hi = -INFINITY;
 
 		for (i = 0; i < br->npairs; i++) {
-			double v = br->pairs[i].s[a].value[METRIC_INSTRUCTIONS];
+			double v = br->pairs[i].s[a].value[m];
 
 			if (!isfinite(v))
 				continue;
@@ -209,13 +245,15 @@ static int count_added(const struct bench_run *br)
 	const struct bench_cfg *cfg = br->cfg;
 	size_t i;
 
-	if (br->counter != COUNTER_VALGRIND)
+	if (!measure_valgrind(br))
 		return 0;
 	if (!br->plain_runs)
 		return 1;	/* the valgrind run is the sample */
 	for (i = 0; i < cfg->nmetrics; i++)
-		if (cfg->metrics[i].id == METRIC_INSTRUCTIONS)
-			return cfg->metrics[i].gating && counts_vary(br);
+		if (in_valgrind_run(br, cfg->metrics[i].id) &&
+		    cfg->metrics[i].gating &&
+		    counts_vary(br, cfg->metrics[i].id))
+			return 1;
 	return 0;
 }
 
@@ -228,7 +266,7 @@ static void measure_announce(const struct bench_run *br, size_t first_new,
 	if (first_new == 0)
 		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs%s"
 			"\n", cfg->name, cfg->warmup, total,
-			br->counter == COUNTER_VALGRIND ? " (counting under "
+			measure_valgrind(br) ? " (counting under "
 			"valgrind: slow)" : "");
 	else
 		fprintf(stderr, "gate: measuring \"%s\": pairs %zu to %u\n",
@@ -275,22 +313,84 @@ static int warm_up(struct bench_run *br, const struct measure_opts *opt,
 }
 
 /*
+ * Pairs [from, to) of this call (index at = first + i), order[i] their arm
+ * order, counted: their runs under valgrind are taken at once, up to
+ * br->parallel, after the pairs' plain runs (so no timed run shares the
+ * machine with them): 0, -1 or the interrupting signal.
+ */
+static int take_batch(struct bench_run *br, const struct measure_opts *opt,
+		      const int *order, size_t first, size_t from, size_t to,
+		      unsigned total, const char *tmp)
+{
+	size_t n = to - from, i, k, nj = 0;
+	struct counted_job *jobs = xcalloc(2 * n, sizeof(*jobs));
+	char (*label)[64] = xcalloc(n, sizeof(*label));
+	int rc = 0;
+
+	for (i = from; i < to && rc == 0; i++) {
+		struct pair_result *pr = &br->pairs[first + i];
+		enum arm arm = order[i] ? ARM_HEAD : ARM_BASE;
+
+		pr->head_first = order[i];
+		snprintf(label[i - from], sizeof(label[0]), "pair %zu",
+			 first + i + 1);
+		for (k = 0; k < 2 && rc == 0; k++, arm = !arm) {
+			/* the plain run (or, without one, the sample's
+			   values set to "not measured") */
+			rc = measure_sample(br, opt, arm, label[i - from], tmp,
+					    0, &pr->s[arm], (long)(first + i));
+			if (rc == 0)
+				jobs[nj++] = (struct counted_job){
+					arm, label[i - from], &pr->s[arm] };
+		}
+	}
+	for (k = 0; k < nj && rc == 0; k += br->parallel)
+		rc = measure_counted(br, opt, jobs + k, nj - k < br->parallel ?
+				     nj - k : br->parallel, tmp);
+	for (i = from; i < to && rc == 0; i++) {
+		br->npairs++;
+		br->counted_done++;
+		if (opt->on_pair)
+			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
+	}
+	free(jobs);
+	free(label);
+	return rc;
+}
+
+/*
  * The pairs from br->npairs to total, each in the arm order of order[]
  * (1: head first): 0, -1 or the interrupting signal (as measure_sample).
+ * Timed runs alternate strictly; runs under valgrind go in batches of
+ * br->parallel when that is above 1 (both arms at once, and several pairs
+ * when the CPUs allow).
  */
 static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		      const int *order, unsigned total, const char *tmp)
 {
-	size_t first_new = br->npairs, more = total - first_new, i;
+	size_t first_new = br->npairs, more = total - first_new, i, to;
+	/* pairs per batch: every counted pair of a sample with a plain run
+	   (its runs under valgrind wait for the plain ones anyway), else as
+	   many as fill the CPUs, for progress between them */
+	size_t per = br->plain_runs ? more : (br->parallel + 1) / 2;
 	char label[64];
 	int rc = 0;
 
-	for (i = 0; i < more && rc == 0; i++) {
+	for (i = 0; i < more && rc == 0; i = to) {
 		size_t at = first_new + i;
 		struct pair_result *pr = &br->pairs[at];
 		enum arm first = order[i] ? ARM_HEAD : ARM_BASE;
 		int counted = at < br->counted_pairs;
 
+		to = i + 1;
+		if (counted && br->parallel > 1) {
+			to = br->counted_pairs - first_new;
+			to = to > more ? more : to;
+			to = to - i > per ? i + per : to;
+			rc = take_batch(br, opt, order, first_new, i, to, total,
+					tmp);
+			continue;
+		}
 		pr->head_first = order[i];
 		snprintf(label, sizeof(label), "pair %zu", at + 1);
 		rc = measure_sample(br, opt, first, label, tmp, counted,
@@ -298,8 +398,10 @@ static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		if (rc == 0)
 			rc = measure_sample(br, opt, !first, label, tmp, counted,
 					&pr->s[!first], (long)at);
-		if (rc == 0)
+		if (rc == 0) {
 			br->npairs++;
+			br->counted_done += counted && measure_valgrind(br);
+		}
 		if (rc == 0 && opt->on_pair)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
 	}
@@ -325,6 +427,7 @@ enum measured measure_bench(struct bench_run *br,
 		return MEASURED;
 	if ((first_new > 0 || !br->plain_runs) && count_added(br))
 		br->counted_pairs = total;
+	br->parallel = measure_valgrind(br) ? sysinfo_usable_cpus() : 1;
 	more = total - br->npairs;
 	order = xcalloc(more, sizeof(*order));
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
@@ -339,8 +442,11 @@ enum measured measure_bench(struct bench_run *br,
 		return MEASURE_ERROR;
 	}
 	if (first_new == 0) {
+		double counted = br->counted_seconds;
+
 		rc = warm_up(br, opt, tmp);
 		br->warmup_seconds += clock_seconds() - t0;
+		br->counted_seconds = counted;	/* the warm-ups' are above */
 	}
 	if (rc == 0)
 		rc = take_pairs(br, opt, order, total, tmp);
@@ -354,6 +460,26 @@ enum measured measure_bench(struct bench_run *br,
 		br->parity_differs = 1;
 	free(order);
 	return measured_as(rc);
+}
+
+double measure_pairs_cost(const struct bench_run *br, unsigned more)
+{
+	double plain, counted;
+	size_t will = 0;
+
+	if (!br->npairs || !more)
+		return 0;
+	plain = (br->seconds - br->warmup_seconds - br->counted_seconds) /
+		(double)br->npairs;
+	counted = br->counted_done ? br->counted_seconds /
+		  (double)br->counted_done : 0;
+	if (count_added(br))
+		will = more;
+	else if (br->counted_pairs > br->npairs)
+		will = br->counted_pairs - br->npairs < more ?
+		       br->counted_pairs - br->npairs : more;
+	return (plain > 0 ? plain * more : 0) +
+	       (counted > 0 ? counted * (double)will : 0);
 }
 
 int measure_pending(const struct bench_run *br, unsigned total)

@@ -19,6 +19,8 @@ struct sample {
 	double wall, cpu;	/* seconds */
 	long maxrss_kb;
 	double value[METRIC_COUNT];	/* every metric; NAN: not measured */
+	double sim[SIM_EVENTS];	/* cachegrind's events behind "cycles"
+				   (NAN: not simulated) */
 };
 
 struct suite_data;
@@ -48,14 +50,23 @@ struct bench_run {
 	char *error;		/* non-NULL: could not be measured (owned) */
 	/* set by measure_prepare */
 	enum counter counter;	/* backend counting instructions, if any */
-	char *valgrind;		/* its path with COUNTER_VALGRIND (owned) */
+	char *valgrind;		/* valgrind's path, with COUNTER_VALGRIND or
+				   simulate (owned) */
+	int simulate;		/* 1: "cycles": the valgrind runs simulate
+				   the caches (they then count the
+				   instructions too when valgrind does) */
 	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
 	int plain_runs;		/* 1: samples include an uninstrumented run */
+	unsigned parallel;	/* runs under valgrind at once (1: one at a
+				   time; set by measure_bench) */
 	size_t counted_pairs;	/* the first pairs that get a valgrind run
 				   (every pair added later too once the
 				   counts are seen to vary) */
 	double seconds;		/* spent measuring it, warm-ups included */
 	double warmup_seconds;	/* of which warm-ups */
+	double counted_seconds;	/* of which runs under valgrind in pairs
+				   (warm-ups' not included) */
+	size_t counted_done;	/* pairs whose runs under valgrind ran */
 	unsigned pairs_needed;	/* the plan-time minimum when above the
 				   configured pairs (else 0) */
 	unsigned pairs_raised_from;	/* the configured pairs, when gate
@@ -106,6 +117,9 @@ int measure_resolvable(double v, double resolution);
 int measure_prepare(struct bench_run *br);
 /* The same, its message in *err (error_to) when err is not NULL. */
 int measure_prepare_to(struct bench_run *br, struct gate_err *err);
+/* 1 when br's samples include a run under valgrind (instructions counted
+   by valgrind, or "cycles"). */
+int measure_valgrind(const struct bench_run *br);
 /* How samples are taken, for the report ("one run per sample", ...). */
 const char *measure_scheme(const struct bench_run *br, char *buf,
 			   size_t size);
@@ -135,6 +149,14 @@ enum measured {
  */
 enum measured measure_bench(struct bench_run *br,
 			    const struct measure_opts *opt, unsigned total);
+/*
+ * Seconds br's next `more` pairs should take, from its own: the plain
+ * runs' time per pair for each, and the runs under valgrind's time per
+ * counted pair for those measure_bench will count (every one once the
+ * counts vary, or when valgrind is the only run; else those of the first
+ * counted_pairs still to come). 0 before any pair.
+ */
+double measure_pairs_cost(const struct bench_run *br, unsigned more);
 /* 1 when br needs pairs taken to reach total (not a suite case, which
    ran with its suite, and not failed). */
 int measure_pending(const struct bench_run *br, unsigned total);

@@ -19,6 +19,10 @@ static const struct metric_desc table[METRIC_COUNT] = {
 	[METRIC_INSTRUCTIONS] = { "instructions", "instructions", 1,
 		METRIC_EXACT_FLOOR, SOURCE_COUNTER,
 		"user-space instructions of every process and thread" },
+	[METRIC_CYCLES] = { "cycles", "cycles", 1, METRIC_EXACT_FLOOR,
+		SOURCE_CACHESIM, "estimated cycles: instructions plus "
+		"cache misses weighted (cachegrind's L1 and last-level "
+		"simulation)" },
 	[METRIC_ALLOCS] = { "allocs", "allocations", 1, METRIC_EXACT_FLOOR,
 		SOURCE_ALLOC, "calls to malloc, calloc, realloc and the "
 		"aligned allocators" },
@@ -43,6 +47,31 @@ static const struct metric_desc table[METRIC_COUNT] = {
 	VALUE_SLOT(5), VALUE_SLOT(6), VALUE_SLOT(7),
 #undef VALUE_SLOT
 };
+
+const char *sim_event_name(enum sim_event e)
+{
+	static const char *const names[SIM_EVENTS] = {
+		"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr",
+		"DLmw"
+	};
+
+	return (unsigned)e < SIM_EVENTS ? names[e] : "?";
+}
+
+double metric_cycles(const double *sim)
+{
+	double refs, l1_miss, ll_miss;
+	int e;
+
+	for (e = 0; e < SIM_EVENTS; e++)
+		if (!isfinite(sim[e]))
+			return NAN;
+	refs = sim[SIM_IR] + sim[SIM_DR] + sim[SIM_DW];
+	l1_miss = sim[SIM_I1MR] + sim[SIM_D1MR] + sim[SIM_D1MW];
+	ll_miss = sim[SIM_ILMR] + sim[SIM_DLMR] + sim[SIM_DLMW];
+	return (refs - l1_miss) + CYCLES_LL_HIT * (l1_miss - ll_miss) +
+	       CYCLES_RAM * ll_miss;
+}
 
 const struct metric_desc *metric_desc(enum metric m)
 {

@@ -13,6 +13,7 @@ enum metric {
 	METRIC_WALL,
 	METRIC_CPU,
 	METRIC_INSTRUCTIONS,
+	METRIC_CYCLES,		/* estimated from cachegrind's simulation */
 	METRIC_ALLOCS,
 	METRIC_ALLOC_BYTES,
 	METRIC_FREES,
@@ -38,6 +39,7 @@ enum metric_source {
 	SOURCE_CLOCK,		/* the runner's clock and wait4 times */
 	SOURCE_RUSAGE,		/* wait4's rusage: the tree's reaped processes */
 	SOURCE_COUNTER,		/* an instruction counter backend */
+	SOURCE_CACHESIM,	/* cachegrind's cache simulation (valgrind) */
 	SOURCE_ALLOC,		/* the libgate-alloc.so preload library */
 	SOURCE_SUITE,		/* parsed from a suite's stdout */
 };
@@ -73,6 +75,40 @@ enum counter { COUNTER_AUTO, COUNTER_PERF, COUNTER_VALGRIND };
 #define METRIC_EXACT_WARMUP 0
 /* Pairs that also take a valgrind-counted run when timing is measured too. */
 #define METRIC_COUNTED_PAIRS 3
+
+/*
+ * The events of cachegrind's cache simulation (--cache-sim=yes), in its
+ * own names: instruction reads, data reads and writes, their first-level
+ * misses and their last-level misses. A sample keeps them beside the
+ * cycles estimated from them.
+ */
+enum sim_event {
+	SIM_IR, SIM_DR, SIM_DW,
+	SIM_I1MR, SIM_D1MR, SIM_D1MW,
+	SIM_ILMR, SIM_DLMR, SIM_DLMW,
+	SIM_EVENTS
+};
+
+/*
+ * The weights of the cycles estimate (iai-callgrind's "estimated cycles",
+ * after Itamar Turner-Trauring's formula on pythonspeed.com): an access
+ * that hits L1 costs 1, one that misses L1 and hits the last level costs
+ * CYCLES_LL_HIT, one that misses both (RAM) costs CYCLES_RAM.
+ */
+#define CYCLES_LL_HIT 5
+#define CYCLES_RAM 35
+
+/* "Ir", "Dr", ... as cachegrind names the event. */
+const char *sim_event_name(enum sim_event e);
+/*
+ * The estimated cycles of sim[SIM_EVENTS]:
+ *   L1 hits  = Ir + Dr + Dw - (I1mr + D1mr + D1mw)
+ *   LL hits  = (I1mr + D1mr + D1mw) - (ILmr + DLmr + DLmw)
+ *   RAM      = ILmr + DLmr + DLmw
+ *   cycles   = L1 hits + 5 LL hits + 35 RAM
+ * NAN when an event is missing.
+ */
+double metric_cycles(const double *sim);
 
 const struct metric_desc *metric_desc(enum metric m);
 /* The metric named name as gate.json may name it, or -1 ("value" is

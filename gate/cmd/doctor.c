@@ -18,9 +18,9 @@ const char cmd_doctor_usage[] =
 	"\n"
 	"Checks SMT, the frequency governor, turbo, virtualisation, the load\n"
 	"average, CPU count and isolation, a container and its CPU quota,\n"
-	"hardware counters and ASLR, and says what each means for\n"
-	"measurements and how to fix it: \"ok\", \"WARN\", \"??\" (gate\n"
-	"cannot tell) or \"note\" (a way around it).\n"
+	"hardware counters, valgrind (its version) and ASLR, and says what\n"
+	"each means for measurements and how to fix it: \"ok\", \"WARN\",\n"
+	"\"??\" (gate cannot tell) or \"note\" (a way around it).\n"
 	"exit: 0 (advice only)\n";
 
 enum state { OK, WARN, UNKNOWN, NOTE };
@@ -228,6 +228,30 @@ static void container_lines(const struct machine *m)
 	     "gate \"metric\": \"cpu\", which such pauses do not add to");
 }
 
+/*
+ * valgrind: what counts "instructions" where perf cannot, and the only
+ * source of "cycles" (cachegrind's cache simulation). Its version, since
+ * a count recorded under one valgrind may differ under another.
+ */
+static void valgrind_line(void)
+{
+	char why[256], ver[64], buf[384], *vg = NULL;
+
+	if (counter_valgrind_find(&vg, why, sizeof(why)) < 0) {
+		line("valgrind", "not installed", NOTE, "\"cycles\" "
+		     "(cachegrind's cache simulation) cannot be measured "
+		     "here, nor \"instructions\" where perf cannot count "
+		     "them", "apt-get install valgrind (Debian/Ubuntu), or "
+		     "set GATE_VALGRIND to its path");
+		return;
+	}
+	if (counter_valgrind_version(vg, ver, sizeof(ver)) < 0)
+		snprintf(ver, sizeof(ver), "version unknown");
+	snprintf(buf, sizeof(buf), "%s (%s)", ver, vg);
+	line("valgrind", buf, OK, NULL, NULL);
+	free(vg);
+}
+
 static void aslr_line(const struct machine *m)
 {
 	if (!strcmp(m->aslr, "unknown"))
@@ -267,6 +291,7 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 	neighbour_lines(&m);
 	container_lines(&m);
 	counters_line(&m);
+	valgrind_line();
 	aslr_line(&m);
 	printf("\n%d warning%s, %d unknown%s. gate run records these facts "
 	       "in its report; gate calibrate measures their combined "

@@ -1,5 +1,6 @@
 /*
- * Instruction counting backends. The perf backend asks the OS layer
+ * Instruction counting backends, and cachegrind's cache simulation for the
+ * cycles estimate. The perf backend asks the OS layer
  * (gate/os/os.h) for the hardware counter: where it is absent, the perf
  * probe says so and the valgrind backend, which needs nothing from the
  * kernel, still works.
@@ -15,11 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gate/exec/runner.h"
 #include "gate/os/os.h"
 #include "common/error.h"
 #include "common/banned.h"
-
-#define VALGRIND_FIXED_ARGS 6
 
 static int read_paranoid(void)
 {
@@ -160,67 +160,118 @@ int counter_perf_read(int fd, double *out)
 	return 0;
 }
 
+/* the options before the benchmark's argv; with the cache simulation */
+static const char *const fixed_plain[] = {
+	"--tool=cachegrind", "--cache-sim=no", "--trace-children=yes", NULL
+};
+static const char *const fixed_sim[] = {
+	"--tool=cachegrind", "--cache-sim=yes", COUNTER_SIM_I1,
+	COUNTER_SIM_D1, COUNTER_SIM_LL, "--trace-children=yes", NULL
+};
+
+/* The last string counter_valgrind_argv owns: what follows is argv's. */
+#define LOG_OPTION "--log-file="
+
 char **counter_valgrind_argv(const char *valgrind, const char *dir,
-			     char *const *argv)
+			     char *const *argv, int cache_sim)
 {
-	size_t n, i;
+	const char *const *fixed = cache_sim ? fixed_sim : fixed_plain;
+	size_t n, k, i, o = 0;
 	char **v;
 
 	for (n = 0; argv[n]; n++)
 		;
-	v = xcalloc(VALGRIND_FIXED_ARGS + n + 2, sizeof(*v));
-	v[0] = xstrdup(valgrind);
-	v[1] = xstrdup("--tool=cachegrind");
-	v[2] = xstrdup("--cache-sim=no");
-	v[3] = xstrdup("--trace-children=yes");
-	v[4] = xasprintf("--cachegrind-out-file=%s/cg.%%p", dir);
-	v[5] = xasprintf("--log-file=%s/vg.%%p", dir);
+	for (k = 0; fixed[k]; k++)
+		;
+	v = xcalloc(k + n + 4, sizeof(*v));
+	v[o++] = xstrdup(valgrind);
+	for (i = 0; i < k; i++)
+		v[o++] = xstrdup(fixed[i]);
+	v[o++] = xasprintf("--cachegrind-out-file=%s/cg.%%p", dir);
+	v[o++] = xasprintf(LOG_OPTION "%s/vg.%%p", dir);
 	for (i = 0; i < n; i++)
-		v[VALGRIND_FIXED_ARGS + i] = argv[i];
+		v[o++] = argv[i];
 	return v;
 }
 
 void counter_valgrind_argv_free(char **vargv)
 {
 	size_t i;
+	int last = 0;
 
 	if (!vargv)
 		return;
-	for (i = 0; i < VALGRIND_FIXED_ARGS; i++)
+	/* gate's own strings end with the log option; argv's follow */
+	for (i = 0; vargv[i] && !last; i++) {
+		last = !strncmp(vargv[i], LOG_OPTION, strlen(LOG_OPTION));
 		free(vargv[i]);
+	}
 	free(vargv);
 }
 
-/* The "summary: N" line of one cachegrind output file; -1 if absent. */
-static int read_summary(const char *path, double *out)
+int counter_sim_parse(const char *events, const char *summary, double *ir,
+		      double *sim)
+{
+	char name[32];
+	const char *e = events, *s = summary;
+	int found = 0, got, k;
+	unsigned long long v;
+
+	for (;;) {
+		int used = 0, sused = 0;
+
+		if (sscanf(e, " %31s%n", name, &used) != 1)
+			break;
+		e += used;
+		got = sscanf(s, " %llu%n", &v, &sused);
+		if (got != 1)
+			return -1;
+		s += sused;
+		if (!strcmp(name, "Ir"))
+			*ir += (double)v;
+		for (k = 0; k < SIM_EVENTS && sim; k++)
+			if (!strcmp(name, sim_event_name((enum sim_event)k))) {
+				sim[k] += (double)v;
+				found++;
+			}
+	}
+	return found;
+}
+
+/*
+ * The counts of one cachegrind output file into *ir and sim (as
+ * counter_sim_parse); the events found, or -1 when it has no summary.
+ */
+static int read_counts(const char *path, double *ir, double *sim)
 {
 	FILE *f = fopen(path, "r");
-	char line[512];
+	char line[1024], events[1024] = "Ir";
 	int ret = -1;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v;
-
-		if (sscanf(line, "summary: %llu", &v) == 1) {
-			*out = (double)v;
-			ret = 0;
-		}
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "events:", 7))
+			snprintf(events, sizeof(events), "%s", line + 7);
+		else if (!strncmp(line, "summary:", 8))
+			ret = counter_sim_parse(events, line + 8, ir, sim);
 	}
 	fclose(f);
 	return ret;
 }
 
-int counter_valgrind_collect(const char *dir, double *out, char *why,
-			     size_t size)
+int counter_valgrind_collect(const char *dir, double *ir, double *sim,
+			     char *why, size_t size)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t files = 0, bad = 0;
-	double sum = 0, v;
+	int k;
 
-	*out = 0;
+	*ir = 0;
+	for (k = 0; sim && k < SIM_EVENTS; k++)
+		sim[k] = 0;
 	if (!d) {
 		snprintf(why, size, "cannot read \"%s\": %s", dir,
 			 strerror(errno));
@@ -233,10 +284,10 @@ int counter_valgrind_collect(const char *dir, double *out, char *why,
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
 		if (!strncmp(e->d_name, "cg.", 3)) {
+			int got = read_counts(p, ir, sim);
+
 			files++;
-			if (read_summary(p, &v) == 0)
-				sum += v;
-			else
+			if (got < 0 || (sim && got != SIM_EVENTS))
 				bad++;
 		}
 		unlink(p);
@@ -249,6 +300,24 @@ int counter_valgrind_collect(const char *dir, double *out, char *why,
 			 files ? "an unreadable" : "no", files ? "" : "s");
 		return -1;
 	}
-	*out = sum;
 	return 0;
+}
+
+int counter_valgrind_version(const char *valgrind, char *buf, size_t size)
+{
+	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.5, -1, NULL, 256, 0,
+				 NULL };
+	struct run_result res;
+	int ret = -1;
+
+	if (run_one(&res, &spec) == 0 && res.status == RUN_OK && res.out &&
+	    res.out_len > 0) {
+		res.out[strcspn(res.out, "\r\n")] = '\0';
+		snprintf(buf, size, "%s", res.out);
+		ret = 0;
+	}
+	free(res.out);
+	return ret;
 }

@@ -1,8 +1,9 @@
 /*
  * Instruction counters: the perf backend (perf_event_open on the child
  * before it execs, counting user space from exec, inherited by children)
- * and the valgrind backend (cachegrind with the cache simulation off), with
- * probes that say why a backend cannot be used and what to do about it.
+ * and the valgrind backend (cachegrind with the cache simulation off, or on
+ * for the "cycles" estimate), with probes that say why a backend cannot be
+ * used and what to do about it.
  */
 #ifndef GATE_COUNTER_H
 #define GATE_COUNTER_H
@@ -41,18 +42,46 @@ int counter_perf_open(pid_t pid);
 int counter_perf_read(int fd, double *out);
 
 /*
+ * The cache geometry cachegrind simulates for "cycles": fixed, not the
+ * host's (cachegrind reads the host's with cpuid, and virtual machines
+ * report anything: this one says a 512 MiB L3), so an estimate means the
+ * same on every machine and in every recorded run. 32 KiB 8-way L1s and
+ * an 8 MiB 16-way last level with 64-byte lines: a common desktop or
+ * server core of the last decade.
+ */
+#define COUNTER_SIM_I1 "--I1=32768,8,64"
+#define COUNTER_SIM_D1 "--D1=32768,8,64"
+#define COUNTER_SIM_LL "--LL=8388608,16,64"
+
+/*
  * argv that runs argv (NULL-terminated) under valgrind's cachegrind, every
  * process traced, its counts in dir/cg.<pid> and its messages in
- * dir/vg.<pid>, so the benchmark's own stdout and stderr are untouched.
- * The array is owned (free it and its first 6 strings with
- * counter_valgrind_argv_free); the rest point into argv.
+ * dir/vg.<pid>, so the benchmark's own stdout and stderr are untouched;
+ * cache_sim: with the cache simulation (the geometry above), else
+ * instructions only. The array is owned (free it with
+ * counter_valgrind_argv_free); the benchmark's strings point into argv.
  */
 char **counter_valgrind_argv(const char *valgrind, const char *dir,
-			     char *const *argv);
+			     char *const *argv, int cache_sim);
 void counter_valgrind_argv_free(char **vargv);
-/* Sum the instruction counts of every dir/cg.* and remove them and the
-   vg.* logs. Returns 0, or -1 (no count file: *why says so). */
-int counter_valgrind_collect(const char *dir, double *out, char *why,
-			     size_t size);
+/*
+ * Sum the counts of every dir/cg.* (every process of the run) and remove
+ * them and the vg.* logs: the instructions into *ir and, when sim is not
+ * NULL, the simulation's events into sim[SIM_EVENTS] (an event the files
+ * lack: the run was not simulated, an error). Returns 0, or -1 with why
+ * (no count file, or one unreadable).
+ */
+int counter_valgrind_collect(const char *dir, double *ir, double *sim,
+			     char *why, size_t size);
+/*
+ * cachegrind's "events:" header and "summary:" line (NUL-terminated
+ * strings) added into sim[SIM_EVENTS] by name (and Ir into *ir). Returns
+ * the events of enum sim_event found, or -1 when the summary does not
+ * match the header.
+ */
+int counter_sim_parse(const char *events, const char *summary, double *ir,
+		      double *sim);
+/* valgrind's version ("valgrind-3.19.0") into buf, or -1. */
+int counter_valgrind_version(const char *valgrind, char *buf, size_t size);
 
 #endif

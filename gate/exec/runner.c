@@ -46,10 +46,7 @@ static int reaper = -1;		/* -1: not asked yet */
 
 void runner_track(pid_t pid)
 {
-	if (nlive == live_alloc) {
-		live_alloc = live_alloc ? 2 * live_alloc : 8;
-		live = xrealloc(live, live_alloc * sizeof(*live));
-	}
+	XGROW(live, live_alloc, nlive + 1);
 	live[nlive++] = pid;
 }
 
@@ -160,10 +157,7 @@ static void feed_out(struct proc *p, const char *buf, size_t n)
 		p->res->out_len = 0;
 		return;
 	}
-	if (p->res->out_len + n + 1 > p->out_cap) {
-		p->out_cap = 2 * (p->res->out_len + n + 1);
-		p->res->out = xrealloc(p->res->out, p->out_cap);
-	}
+	XGROW(p->res->out, p->out_cap, p->res->out_len + n + 1);
 	memcpy(p->res->out + p->res->out_len, buf, n);
 	p->res->out_len += n;
 	p->res->out[p->res->out_len] = '\0';

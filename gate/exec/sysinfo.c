@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gate/os/os.h"
+#include "common/error.h"
 #include "common/banned.h"
 
 static void copy(char *dst, size_t size, const char *src)
@@ -219,4 +220,28 @@ void machine_read(struct machine *m)
 void machine_read_load_after(struct machine *m)
 {
 	read_load(m->load_after);
+}
+
+unsigned sysinfo_usable_cpus(void)
+{
+	const char *env = getenv("GATE_COUNT_JOBS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double quota;
+	char list[256];
+
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 1 && v <= 1024)
+			return (unsigned)v;
+		warning("GATE_COUNT_JOBS=%s is not a whole number from 1 to "
+			"1024: ignored (the usable CPUs decide)", env);
+	}
+	if (os_faked())
+		cpus = os_fact(OS_FACT_ONLINE, list, sizeof(list)) ? 1 :
+		       count_cpu_list(list);
+	if (os_cpu_quota(&quota) == 0 && quota > 0 && quota < (double)cpus)
+		cpus = (long)quota;
+	return cpus >= 1 ? (unsigned)cpus : 1;
 }

@@ -5,6 +5,7 @@
  * minimum of pairs; and gate.json's budget and exact-only pairs.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,86 @@ static void test_adaptive__budget_is_shared_fairly(void)
 }
 
 /*
+ * A counted benchmark on fake measuring as measure_bench takes it: each
+ * pair's plain runs 0.2 s, and 2 s more for the pairs counted under
+ * valgrind: the first 3, then every added pair once the counts vary.
+ */
+static int fake_counted(void *ctx, size_t b, unsigned total)
+{
+	struct fake *f = ctx;
+	struct bench_run *br = &f->r->b[b].run;
+	size_t i;
+
+	f->calls++;
+	if (br->npairs > 0)
+		br->counted_pairs = total;	/* these counts vary */
+	br->pairs = realloc(br->pairs, total * sizeof(*br->pairs));
+	for (i = br->npairs; i < total; i++) {
+		struct pair_result *p = &br->pairs[i];
+		size_t m;
+		int counted = i < br->counted_pairs;
+
+		memset(p, 0, sizeof(*p));
+		for (m = 0; m < METRIC_COUNT; m++)
+			p->s[0].value[m] = p->s[1].value[m] = NAN;
+		p->head_first = (int)(i % 2);
+		p->s[ARM_BASE].wall = 0.1;
+		p->s[ARM_HEAD].wall = 0.1 * exp(log_ratio(SHAPE_NOISY, i));
+		if (counted) {
+			p->s[ARM_BASE].value[METRIC_INSTRUCTIONS] = 1e6;
+			p->s[ARM_HEAD].value[METRIC_INSTRUCTIONS] =
+				1e6 * exp(log_ratio(SHAPE_NOISY, i + 3));
+			br->counted_seconds += 2;
+			br->counted_done++;
+		}
+		br->seconds += 0.2 + 2 * counted;
+		f->clock += 0.2 + 2 * counted;
+	}
+	br->npairs = total;
+	return 0;
+}
+
+/*
+ * A round's cost counts the runs under valgrind (issue 24 item 3): once
+ * the counts vary every added pair is counted (2.2 s), where the average
+ * of the first look's mostly plain pairs (0.5 s) said a look of 16 pairs
+ * fits 60 s when it takes 35 s; the run stays within its budget.
+ */
+static void test_adaptive__round_cost_counts_valgrind(void)
+{
+	static const enum shape wall[] = { SHAPE_NOISY };
+	static const double cost[] = { 0 };
+	struct bench_cfg cfg;
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0 };
+	struct adaptive_opts ao = { 60, 0, 1 };
+	struct adaptive a;
+	struct adaptive_want want;
+
+	bench(&cfg, "counted", 1);
+	cfg.metrics[1].id = METRIC_INSTRUCTIONS;
+	cfg.metrics[1].min_effect = 0.01;
+	cfg.metrics[1].pass_excludes = 0.02;
+	report_init(&r, 1, &cfg);
+	r.b[0].run.counter = COUNTER_VALGRIND;
+	r.b[0].run.plain_runs = 1;
+	r.b[0].run.counted_pairs = 3;
+	f.r = &r;
+	adaptive_begin(&a, &r, &ao);
+	while (adaptive_next(&a, &r, fake_elapsed(&f), &want))
+		adaptive_look(&a, &r, &want, fake_counted(&f, want.i,
+							  want.total) == 0);
+	adaptive_finish(&r);
+	CHECK(f.clock <= ao.budget);
+	if (!(f.clock <= ao.budget))
+		fprintf(stderr, "  measured %.1f s of a %.0f s budget\n",
+			f.clock, ao.budget);
+	CHECK(r.b[0].primary.stop == STOP_BUDGET);
+	CHECK(r.b[0].run.npairs >= 30);
+	report_free(&r);
+}
+
+/*
  * The budget binds the first looks too (issue 25 item 7): 5 benchmarks of
  * 4 s a pair, 20 pairs each, spent 400 s against a 300 s budget; now each
  * first look takes the pairs that fit its share (14 or 16), the time left
@@ -448,6 +529,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__fail_is_final),
 	TEST(test_adaptive__budget_is_shared_fairly),
 	TEST(test_adaptive__first_look_fits_the_budget),
+	TEST(test_adaptive__round_cost_counts_valgrind),
 	TEST(test_adaptive__min_pairs_is_the_first_looks_edge),
 	TEST(test_adaptive__config_budget_and_exact_pairs),
 };

@@ -1,7 +1,9 @@
 /*
- * Unit tests for gate/measure.c: a value too fast for its clock.
+ * Unit tests for gate/measure.c: a value too fast for its clock, the cost
+ * of the next pairs.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -47,8 +49,60 @@ static void test_runner__too_fast_for_the_clock(void)
 	CHECK(measure_resolution(METRIC_WALL) <= 1e-3);
 }
 
+/*
+ * A round's cost counts the runs under valgrind: 20 pairs of 1 s plain
+ * runs, the first 3 also counted at 3 s a pair. While the counts repeat
+ * the next 10 pairs are plain (10 s); once they vary every added pair is
+ * counted (10 x (1 + 3) = 40 s), where the average per pair (1.45 s)
+ * said 14.5 s.
+ */
+static void test_measure__pairs_cost_counts_valgrind(void)
+{
+	struct bench_cfg cfg;
+	struct bench_run br;
+	size_t i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&br, 0, sizeof(br));
+	cfg.pairs = 20;
+	cfg.nmetrics = 2;
+	cfg.metrics[0].id = METRIC_WALL;
+	cfg.metrics[1].id = METRIC_INSTRUCTIONS;
+	cfg.metrics[0].gating = cfg.metrics[1].gating = 1;
+	br.cfg = &cfg;
+	br.counter = COUNTER_VALGRIND;
+	br.plain_runs = 1;
+	br.counted_pairs = 3;
+	br.npairs = 20;
+	br.pairs = calloc(20, sizeof(*br.pairs));
+	for (i = 0; i < 20; i++) {
+		int a;
+
+		for (a = 0; a < 2; a++)
+			br.pairs[i].s[a].value[METRIC_INSTRUCTIONS] =
+				i < 3 ? 1e6 : NAN;
+	}
+	br.seconds = 20 * 1.0 + 3 * 3.0 + 2.0;	/* 2 s of warm-ups */
+	br.warmup_seconds = 2.0;
+	br.counted_seconds = 9.0;
+	br.counted_done = 3;
+	CHECK(fabs(measure_pairs_cost(&br, 10) - 10.0) < 1e-9);
+	/* counts that vary: every added pair is counted */
+	br.pairs[1].s[ARM_HEAD].value[METRIC_INSTRUCTIONS] = 1.01e6;
+	CHECK(fabs(measure_pairs_cost(&br, 10) - 40.0) < 1e-9);
+	/* counted pairs still to come in the first batch: only those */
+	br.counted_pairs = 22;
+	br.pairs[1].s[ARM_HEAD].value[METRIC_INSTRUCTIONS] = 1e6;
+	CHECK(fabs(measure_pairs_cost(&br, 10) - (10.0 + 2 * 3.0)) < 1e-9);
+	/* nothing measured yet: no estimate */
+	br.npairs = 0;
+	CHECK(measure_pairs_cost(&br, 10) == 0);
+	free(br.pairs);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_runner__too_fast_for_the_clock),
+	TEST(test_measure__pairs_cost_counts_valgrind),
 };
 
 int main(int argc, char **argv)
