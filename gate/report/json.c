@@ -315,6 +315,8 @@ static void bench_taken_json(cJSON *o, const struct bench_run *br)
 	/* the facts samples_taken says, for report_load */
 	cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
 	cJSON_AddBoolToObject(o, "plain_runs", br->plain_runs);
+	cJSON_AddNumberToObject(o, "parallel",
+				(double)(br->parallel ? br->parallel : 1));
 	if (br->alloc_lib)
 		cJSON_AddStringToObject(o, "alloc_lib", br->alloc_lib);
 	else
@@ -341,6 +343,23 @@ static void bench_parity_json(cJSON *o, const struct bench_run *br)
 	cJSON_AddNumberToObject(x, "head_samples", (double)br->nsamples[ARM_HEAD]);
 }
 
+/*
+ * The raw events behind a sample's cycles estimate (cachegrind's names),
+ * under key, when the sample ran the cache simulation (a simulated run
+ * reads at least one instruction).
+ */
+static void cache_json(cJSON *s, const char *key, const struct sample *x)
+{
+	cJSON *o;
+	int k;
+
+	if (!(x->sim[SIM_IR] > 0))	/* NAN: not simulated */
+		return;
+	o = cJSON_AddObjectToObject(s, key);
+	for (k = 0; k < SIM_EVENTS; k++)
+		add_num(o, sim_event_name((enum sim_event)k), x->sim[k]);
+}
+
 /* Pair i (from 0): its order, the metric's values, time, RSS, values. */
 static cJSON *sample_json(const struct pair_result *pr, size_t i,
 			  const struct bench_cfg *c)
@@ -363,6 +382,8 @@ static cJSON *sample_json(const struct pair_result *pr, size_t i,
 			      values_json(c, &pr->s[ARM_BASE]));
 	cJSON_AddItemToObject(s, "head_values",
 			      values_json(c, &pr->s[ARM_HEAD]));
+	cache_json(s, "base_cache", &pr->s[ARM_BASE]);
+	cache_json(s, "head_cache", &pr->s[ARM_HEAD]);
 	return s;
 }
 

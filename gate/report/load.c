@@ -158,6 +158,14 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 	s->wall = s->cpu = NAN;
 	for (id = 0; id < METRIC_COUNT; id++)
 		s->value[id] = NAN;
+	for (id = 0; id < SIM_EVENTS; id++)
+		s->sim[id] = NAN;
+	snprintf(k, sizeof(k), "%s_cache", arm);
+	if ((vals = load_get(o, k)))
+		for (id = 0; id < SIM_EVENTS; id++)
+			s->sim[id] = load_num(vals,
+					      sim_event_name((enum sim_event)id),
+					      NAN);
 	set_value(s, m, load_num(o, arm, NAN));
 	snprintf(k, sizeof(k), "%s_wall", arm);
 	if (load_get(o, k))
@@ -479,6 +487,7 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 	br->counter = LOOKUP(ld, load_text(o, "counter"), COUNTER_VALGRIND + 1,
 			     counter, COUNTER_AUTO, "counter");
 	br->plain_runs = load_flag(o, "plain_runs");
+	br->parallel = (unsigned)load_whole(o, "parallel", 1, 1, 1024);
 	if ((s = load_text(o, "alloc_lib")))
 		br->alloc_lib = xstrdup(s);
 	if ((s = load_text(o, "error")))

@@ -462,7 +462,7 @@ static void test_config__error_messages(void)
 		  "(did you mean \"wall\"?)" },
 		{ LIT(BENCH("\"metric\": 3")),
 		  "gate.json:4:11: \"metric\" must be a metric name such as "
-		  "\"wall\" (known: wall, cpu, instructions, allocs, "
+		  "\"wall\" (known: wall, cpu, instructions, cycles, allocs, "
 		  "alloc_bytes, frees, max_rss, minor_faults, major_faults, "
 		  "ctx_switches), got 3" },
 		{ LIT(BENCH("\"metrics\": []")),
