@@ -235,7 +235,8 @@ static int listing_make(struct listing *ls, const struct run_report *r,
  * *mine their comparisons in all shards and in this one. -1 after
  * error().
  */
-static int split_one(struct bench_cfg *cfg_out, size_t *compared,
+static int split_one(struct bench_cfg *cfg_out,
+		     struct suite_shard_cases *keep, size_t *compared,
 		     size_t *all, size_t *mine_compared,
 		     const struct run_report *r, const struct bench_cfg *cfg,
 		     const regex_t *filter, struct gate_err *err)
@@ -261,6 +262,10 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 	ret = 1;
 	if (nmine) {
 		suite_shard_cmd(cfg_out, cfg, mine, nmine);
+		keep->suite = cfg->name;
+		keep->names = xcalloc(nmine, sizeof(*keep->names));
+		for (keep->n = 0; keep->n < nmine; keep->n++)
+			keep->names[keep->n] = xstrdup(mine[keep->n]);
 		/* head's listing answered "expect" for every shard */
 		cfg_out->expect = NULL;
 		cfg_out->nexpect = 0;
@@ -403,6 +408,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	}
 	own->cfg = xcalloc(r->n, sizeof(*own->cfg));
 	own->split = xcalloc(r->n, sizeof(*own->split));
+	own->mine = xcalloc(r->n, sizeof(*own->mine));
 	for (i = k = 0; i < r->n; i++) {
 		struct run_bench *b = &r->b[i];
 		const struct bench_cfg *cfg = b->run.cfg;
@@ -418,8 +424,9 @@ int suite_shard(struct run_report *r, const struct plan *p,
 			fprintf(stderr, "gate: listing the cases of \"%s\" in "
 				"each arm (shard %u/%u measures its share)\n",
 				cfg->name, r->shard, r->nshards);
-		rc = split_one(&own->cfg[own->n], &compared, &all, &mine, r,
-			       cfg, have_rx ? &rx : NULL, &one);
+		rc = split_one(&own->cfg[own->n], &own->mine[own->nmine],
+			       &compared, &all, &mine, r, cfg,
+			       have_rx ? &rx : NULL, &one);
 		if (rc < 0) {
 			failed_next(&last, &one);
 			ret = -1;
@@ -436,6 +443,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 			continue;
 		}
 		b->run.cfg = &own->cfg[own->n++];
+		own->nmine++;
 		r->b[k++] = *b;
 	}
 	r->n = k;
@@ -446,10 +454,26 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	return ret < 0 ? failed_last(&last, err) : 0;
 }
 
+int suite_shard_keeps(const struct suite_shard_owned *own,
+		      const char *suite, const char *name)
+{
+	size_t i;
+
+	for (i = 0; own && i < own->nmine; i++)
+		if (!strcmp(own->mine[i].suite, suite))
+			return suite_names_have(own->mine[i].names,
+						own->mine[i].n, name,
+						strlen(name));
+	return 1;
+}
+
 void suite_shard_release(struct suite_shard_owned *own)
 {
 	size_t i;
 
+	for (i = 0; i < own->nmine; i++)
+		suite_names_release(own->mine[i].names, NULL, own->mine[i].n);
+	free(own->mine);
 	for (i = 0; i < own->n; i++)
 		suite_filter_release(&own->cfg[i]);
 	free(own->cfg);

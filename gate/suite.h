@@ -34,19 +34,25 @@ struct suite_data {
 	size_t nwant;
 };
 
+struct suite_shard_owned;
+
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
 	struct suite_derived **d;
-	size_t n;
+	size_t n, cap;
 	struct bench_run *suites;	/* the fanned-out suites, kept for
 					   their rounds of more pairs */
-	size_t nsuites;
+	size_t nsuites, suites_cap;
+	/* gate run --shard: each split suite's cases dealt to this shard,
+	   the only ones fan-out keeps (borrowed), or NULL */
+	const struct suite_shard_owned *shard;
 };
-#define SUITE_OWNED_INIT { NULL, 0, NULL, 0 }
+#define SUITE_OWNED_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
 
 /*
  * Replace every measured suite in the entries runs[0..*n) by its cases: those in both
- * arms compared, those only in head new, only in base removed. filter
+ * arms compared, those only in head new, only in base removed; in a shard
+ * (own->shard) only the cases dealt to it, whatever the harness printed. filter
  * (POSIX ERE, or NULL) keeps matching cases; each "expect" pattern must
  * match a case head printed. A suite that fails these stays one row with
  * its error set. *runs is reallocated; released runs are freed; own keeps

@@ -627,6 +627,8 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	enum ws_result ws;
 	double t0 = clock_seconds();
 
+	/* a shard's fan-out keeps the cases dealt to it (suite_shard) */
+	c.own.shard = &c.split;
 	rc = run_parse_options(&c.o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
