@@ -295,6 +295,7 @@ void fmt_table_release(struct fmt_table *t)
 	}
 	free(t->cases);
 	free(t->slot);
+	t->procs = 0;
 	t->cases = NULL;
 	t->slot = NULL;
 	t->n = t->cap = t->nslot = 0;
