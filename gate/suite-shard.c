@@ -17,6 +17,7 @@
 #include "gate/format/format.h"
 #include "gate/plan.h"
 #include "gate/suite.h"
+#include "gate/verdict.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -415,6 +416,15 @@ int suite_shard(struct run_report *r, const struct plan *p,
 		size_t compared = 0, all = 0, mine = 0;
 		int rc;
 
+		/* an identical build: one row (gate/cmd/run.c), in the one
+		   shard a hash of its name picks, counted in the others */
+		if (p->split[i] && b->run.identical == 1 &&
+		    fnv1a(cfg->name) % r->nshards + 1 != r->shard) {
+			r->elsewhere += verdict_comparisons(cfg);
+			bench_run_release(&b->run);
+			free(b->note);
+			continue;
+		}
 		/* entries are the plan's benchmarks, in order, still */
 		if (!p->split[i] || b->run.cfg != &p->bench[i]) {
 			r->b[k++] = *b;
