@@ -264,6 +264,7 @@ static int split_one(struct bench_cfg *cfg_out,
 	if (nmine) {
 		suite_shard_cmd(cfg_out, cfg, mine, nmine);
 		keep->suite = cfg->name;
+		keep->by_top = cfg->format == FORMAT_GOTEST;
 		keep->names = xcalloc(nmine, sizeof(*keep->names));
 		for (keep->n = 0; keep->n < nmine; keep->n++)
 			keep->names[keep->n] = xstrdup(mine[keep->n]);
@@ -469,11 +470,23 @@ int suite_shard_keeps(const struct suite_shard_owned *own,
 {
 	size_t i;
 
-	for (i = 0; own && i < own->nmine; i++)
-		if (!strcmp(own->mine[i].suite, suite))
-			return suite_names_have(own->mine[i].names,
-						own->mine[i].n, name,
+	for (i = 0; own && i < own->nmine; i++) {
+		const struct suite_shard_cases *m = &own->mine[i];
+		size_t k, top = suite_go_top(name);
+
+		if (strcmp(m->suite, suite))
+			continue;
+		if (!m->by_top)
+			return suite_names_have(m->names, m->n, name,
 						strlen(name));
+		/* what go's filter selects: a case its listing lacked
+		   goes with its top-level benchmark */
+		for (k = 0; k < m->n; k++)
+			if (suite_go_top(m->names[k]) == top &&
+			    !strncmp(m->names[k], name, top))
+				return 1;
+		return 0;
+	}
 	return 1;
 }
 

@@ -42,6 +42,8 @@ int suite_names_have(char *const *names, size_t n, const char *s,
 /* One split suite's cases dealt to this shard (what it keeps). */
 struct suite_shard_cases {
 	const char *suite;	/* the suite's name (the plan's) */
+	int by_top;		/* go: dealt by top-level benchmark, so a
+				   sub-benchmark goes with its top */
 	char **names;		/* owned, n of them */
 	size_t n;
 };
