@@ -297,6 +297,8 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		d = derive_case(br, i, slot, &nslots);
 		push_owned(own, d);
 		nr = append_run(out, m, cap);
+		(*out)[*m - 1].procs = sd->procs[ARM_HEAD] ?
+				       sd->procs[ARM_HEAD] : sd->procs[ARM_BASE];
 		nr->cfg = &d->cfg;
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
