@@ -34,6 +34,9 @@ struct run_bench {
 	struct bench_stats primary;
 	char *note;		/* heuristics (load, calibration), owned:
 				   said beside the verdict, never changing it */
+	long procs;		/* a go suite's case: the GOMAXPROCS of the
+				   "-N" suffix dropped from its name (the CPU
+				   count it ran at), 0: none (suite_fanout) */
 };
 
 struct report_loaded;

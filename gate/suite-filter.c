@@ -1,8 +1,9 @@
 /*
  * A suite's cases through the harness's own filter: the command that runs
  * only some cases (gbench --benchmark_filter, go -bench with an anchored
- * pattern, the lines protocol's GATE_FILTER), for the adaptive rounds and
- * the shards (gate/suite.h).
+ * pattern, pytest -k through PYTEST_ADDOPTS, the lines protocol's and a
+ * hyperfine wrapper's GATE_FILTER), for the adaptive rounds and the
+ * shards (gate/suite.h).
  */
 #include "gate/suite.h"
 
@@ -17,7 +18,8 @@
 int suite_can_filter(const struct bench_cfg *cfg)
 {
 	return cfg->format == FORMAT_GBENCH || cfg->format == FORMAT_GOTEST ||
-	       cfg->format == FORMAT_LINES;
+	       cfg->format == FORMAT_LINES || cfg->format == FORMAT_PYTEST ||
+	       cfg->format == FORMAT_HYPERFINE;
 }
 
 struct strbuf_lite {
@@ -94,6 +96,86 @@ static char *anchored(const struct bench_cfg *cfg, const char *const *names,
 	return b.buf;
 }
 
+/* A character pytest's -k takes in a name (7.x: word characters and
+   :+-.[]\\/). */
+static int k_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("_:+-.[]\\/", c);
+}
+
+/*
+ * Component s (n bytes) as a -k name onto b: whole when pytest takes it,
+ * else cut before its parameters or the first character it does not take
+ * ("test_f[a b]" -> "test_f": -k matches by substring, so a prefix
+ * selects more, never fewer). 0 when nothing is left.
+ */
+static int k_word(struct strbuf_lite *b, const char *s, size_t n)
+{
+	static const char *const reserved[] = { "and", "or", "not" };
+	size_t i, cut = 0, k;
+
+	while (cut < n && k_char(s[cut]))
+		cut++;
+	if (cut < n)	/* not whole: up to the parameters at most */
+		for (i = 0; i < cut; i++)
+			if (s[i] == '[') {
+				cut = i;
+				break;
+			}
+	for (k = 0; k < 3; k++)
+		if (cut == strlen(reserved[k]) && !strncmp(s, reserved[k], cut))
+			cut = 0;
+	sb_add(b, s, cut);
+	return cut > 0;
+}
+
+/*
+ * pytest's -k expression selecting the node ids names[0..n) ("dir/t.py::
+ * TestA::test_f[1]" -> "(t.py and TestA and test_f[1])"), or NULL when
+ * one cannot be written (every case runs: more, never fewer). -k matches
+ * by substring, so it may select more, which a round ignores.
+ */
+static char *pytest_k(const char *const *names, size_t n)
+{
+	struct strbuf_lite b = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *s = names[i], *sep, *slash;
+		int words = 0, first = 1;
+
+		sb_str(&b, i ? " or (" : "(");
+		for (;; s = sep + 2, first = 0) {
+			size_t len, mark = b.len;
+
+			sep = strstr(s, "::");
+			len = sep ? (size_t)(sep - s) : strlen(s);
+			/* the module by its file name: the node -k matches */
+			while (first && (slash = memchr(s, '/', len))) {
+				len -= (size_t)(slash + 1 - s);
+				s = slash + 1;
+			}
+			if (words)
+				sb_str(&b, " and ");
+			if (k_word(&b, s, len)) {
+				words++;
+			} else {
+				b.len = mark;
+				b.buf[b.len] = '\0';
+			}
+			if (!sep)
+				break;
+		}
+		if (!words) {
+			free(b.buf);
+			return NULL;
+		}
+		sb_str(&b, ")");
+	}
+	return b.buf;
+}
+
 /* s in single quotes for sh. */
 static void sh_quote(struct strbuf_lite *b, const char *s)
 {
@@ -144,6 +226,25 @@ static void filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 	sh_quote(&sh, re);
 	sb_str(&sh, outer ? "}; export GATE_FILTER; " :
 	       "; export GATE_FILTER; ");
+	if (cfg->format == FORMAT_PYTEST) {
+		/*
+		 * pytest reads -k from PYTEST_ADDOPTS however it is started
+		 * (a wrapper printing its --benchmark-json file too); put
+		 * before the command line, so the suite's own -k wins
+		 */
+		char *k = pytest_k(names, n);
+
+		if (k) {
+			char *opt = xasprintf("-k '%s' ", k);
+
+			sb_str(&sh, "PYTEST_ADDOPTS=");
+			sh_quote(&sh, opt);
+			sb_str(&sh, "\"${PYTEST_ADDOPTS-}\"; export "
+			       "PYTEST_ADDOPTS; ");
+			free(opt);
+			free(k);
+		}
+	}
 	if (cfg->run.shell) {
 		sb_str(&sh, cfg->run.shell);
 	} else {

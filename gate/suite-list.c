@@ -118,22 +118,29 @@ int suite_names_have(char *const *names, size_t n, const char *s,
 	return 0;
 }
 
-/* Append name (len bytes) with weight w to *names, *weights (*n). */
-static void add_name(char ***names, unsigned **weights, size_t *n,
-		     const char *name, size_t len, unsigned w)
+/* The names a listing gives, growing as it is read. */
+struct listed_names {
+	char **names;
+	unsigned *weights;
+	size_t n, names_cap, weights_cap;
+};
+
+/* Append name (len bytes) with weight w to l, once. */
+static void add_name(struct listed_names *l, const char *name, size_t len,
+		     unsigned w)
 {
-	if (suite_names_have(*names, *n, name, len))
+	if (suite_names_have(l->names, l->n, name, len))
 		return;
-	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-	*weights = xrealloc(*weights, (*n + 1) * sizeof(**weights));
-	(*names)[*n] = xasprintf("%.*s", (int)len, name);
-	(*weights)[(*n)++] = w;
+	XGROW(l->names, l->names_cap, l->n + 1);
+	XGROW(l->weights, l->weights_cap, l->n + 1);
+	l->names[l->n] = xasprintf("%.*s", (int)len, name);
+	l->weights[l->n++] = w;
 }
 
 /* The first word of each line of out (len bytes): the lines protocol's
    names. */
-static void parse_names(char ***names, unsigned **weights, size_t *n,
-			const char *out, size_t len)
+static void parse_names(struct listed_names *l, const char *out,
+			size_t len)
 {
 	const char *p = out, *end = out + len;
 
@@ -151,7 +158,7 @@ static void parse_names(char ***names, unsigned **weights, size_t *n,
 		p = eol + 1;
 		if (e == q || *q == '#')
 			continue;
-		add_name(names, weights, n, q, (size_t)(e - q), 1);
+		add_name(l, q, (size_t)(e - q), 1);
 	}
 }
 
@@ -178,9 +185,8 @@ static unsigned case_weight(enum format f, const char *const *u, size_t k)
 
 /* A listing that printed results (go's one iteration, lines): the cases
    and their weights. 0, or -1 with why in *err when out does not parse. */
-static int parse_results(char ***names, unsigned **weights, size_t *n,
-			 enum format f, const char *out, size_t len,
-			 struct gate_err *err)
+static int parse_results(struct listed_names *l, enum format f,
+			 const char *out, size_t len, struct gate_err *err)
 {
 	struct fmt_table t = FMT_TABLE_INIT;
 	struct fmt_opts o = { 0, 1, NULL };
@@ -191,13 +197,13 @@ static int parse_results(char ***names, unsigned **weights, size_t *n,
 	if (format_parse(&t, f, out, len, "listing", &o) < 0)
 		return -1;
 	for (i = 0; i < t.n; i++) {
-		if (suite_names_have(*names, *n, t.cases[i].name,
+		if (suite_names_have(l->names, l->n, t.cases[i].name,
 			 strlen(t.cases[i].name)))
 			continue;
 		for (j = i, k = 0; j < t.n && k < METRIC_VALUES; j++)
 			if (!strcmp(t.cases[j].name, t.cases[i].name))
 				u[k++] = t.cases[j].unit;
-		add_name(names, weights, n, t.cases[i].name,
+		add_name(l, t.cases[i].name,
 			 strlen(t.cases[i].name), case_weight(f, u, k));
 	}
 	fmt_table_release(&t);
@@ -212,6 +218,7 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	struct run_spec spec;
 	struct run_result res;
 	struct gate_err bad;
+	struct listed_names l = { NULL, NULL, 0, 0, 0 };
 	char how[128];
 
 	*names = NULL;
@@ -244,7 +251,7 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 		return rc;
 	}
 	/* gbench, go: one iteration's results; lines: names, or results */
-	if (parse_results(names, weights, n, cfg->format,
+	if (parse_results(&l, cfg->format,
 			  res.out ? res.out : "", res.out_len, &bad) < 0) {
 		if (cfg->format != FORMAT_LINES) {
 			free(res.out);
@@ -255,10 +262,12 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 					cfg->format == FORMAT_GBENCH ? "--benchmark_min_time=0" : "-test.benchtime=1x",
 					format_name(cfg->format), bad.msg);
 		}
-		parse_names(names, weights, n, res.out ? res.out : "",
-			    res.out_len);
+		parse_names(&l, res.out ? res.out : "", res.out_len);
 	}
 	free(res.out);
+	*names = l.names;
+	*weights = l.weights;
+	*n = l.n;
 	if (!*n)
 		return error_to(err, "benchmark \"%s\": its listing run in %s "
 				"printed no case: --shard splits a suite by "

@@ -168,6 +168,7 @@ int suite_parse_sample(struct bench_run *br, enum arm a, const char *label,
 	}
 	if (check_complete(br, sd, &t, a, origin) < 0)
 		goto cleanup;
+	sd->procs[a] = t.procs;
 	sd->samples[a]++;
 	ret = 0;
 cleanup:

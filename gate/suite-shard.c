@@ -17,6 +17,7 @@
 #include "gate/format/format.h"
 #include "gate/plan.h"
 #include "gate/suite.h"
+#include "gate/verdict.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -235,7 +236,8 @@ static int listing_make(struct listing *ls, const struct run_report *r,
  * *mine their comparisons in all shards and in this one. -1 after
  * error().
  */
-static int split_one(struct bench_cfg *cfg_out, size_t *compared,
+static int split_one(struct bench_cfg *cfg_out,
+		     struct suite_shard_cases *keep, size_t *compared,
 		     size_t *all, size_t *mine_compared,
 		     const struct run_report *r, const struct bench_cfg *cfg,
 		     const regex_t *filter, struct gate_err *err)
@@ -261,6 +263,11 @@ static int split_one(struct bench_cfg *cfg_out, size_t *compared,
 	ret = 1;
 	if (nmine) {
 		suite_shard_cmd(cfg_out, cfg, mine, nmine);
+		keep->suite = cfg->name;
+		keep->by_top = cfg->format == FORMAT_GOTEST;
+		keep->names = xcalloc(nmine, sizeof(*keep->names));
+		for (keep->n = 0; keep->n < nmine; keep->n++)
+			keep->names[keep->n] = xstrdup(mine[keep->n]);
 		/* head's listing answered "expect" for every shard */
 		cfg_out->expect = NULL;
 		cfg_out->nexpect = 0;
@@ -403,12 +410,22 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	}
 	own->cfg = xcalloc(r->n, sizeof(*own->cfg));
 	own->split = xcalloc(r->n, sizeof(*own->split));
+	own->mine = xcalloc(r->n, sizeof(*own->mine));
 	for (i = k = 0; i < r->n; i++) {
 		struct run_bench *b = &r->b[i];
 		const struct bench_cfg *cfg = b->run.cfg;
 		size_t compared = 0, all = 0, mine = 0;
 		int rc;
 
+		/* an identical build: one row (gate/cmd/run.c), in the one
+		   shard a hash of its name picks, counted in the others */
+		if (p->split[i] && b->run.identical == 1 &&
+		    fnv1a(cfg->name) % r->nshards + 1 != r->shard) {
+			r->elsewhere += verdict_comparisons(cfg);
+			bench_run_release(&b->run);
+			free(b->note);
+			continue;
+		}
 		/* entries are the plan's benchmarks, in order, still */
 		if (!p->split[i] || b->run.cfg != &p->bench[i]) {
 			r->b[k++] = *b;
@@ -418,8 +435,9 @@ int suite_shard(struct run_report *r, const struct plan *p,
 			fprintf(stderr, "gate: listing the cases of \"%s\" in "
 				"each arm (shard %u/%u measures its share)\n",
 				cfg->name, r->shard, r->nshards);
-		rc = split_one(&own->cfg[own->n], &compared, &all, &mine, r,
-			       cfg, have_rx ? &rx : NULL, &one);
+		rc = split_one(&own->cfg[own->n], &own->mine[own->nmine],
+			       &compared, &all, &mine, r, cfg,
+			       have_rx ? &rx : NULL, &one);
 		if (rc < 0) {
 			failed_next(&last, &one);
 			ret = -1;
@@ -436,6 +454,7 @@ int suite_shard(struct run_report *r, const struct plan *p,
 			continue;
 		}
 		b->run.cfg = &own->cfg[own->n++];
+		own->nmine++;
 		r->b[k++] = *b;
 	}
 	r->n = k;
@@ -446,10 +465,38 @@ int suite_shard(struct run_report *r, const struct plan *p,
 	return ret < 0 ? failed_last(&last, err) : 0;
 }
 
+int suite_shard_keeps(const struct suite_shard_owned *own,
+		      const char *suite, const char *name)
+{
+	size_t i;
+
+	for (i = 0; own && i < own->nmine; i++) {
+		const struct suite_shard_cases *m = &own->mine[i];
+		size_t k, top = suite_go_top(name);
+
+		if (strcmp(m->suite, suite))
+			continue;
+		if (!m->by_top)
+			return suite_names_have(m->names, m->n, name,
+						strlen(name));
+		/* what go's filter selects: a case its listing lacked
+		   goes with its top-level benchmark */
+		for (k = 0; k < m->n; k++)
+			if (suite_go_top(m->names[k]) == top &&
+			    !strncmp(m->names[k], name, top))
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
 void suite_shard_release(struct suite_shard_owned *own)
 {
 	size_t i;
 
+	for (i = 0; i < own->nmine; i++)
+		suite_names_release(own->mine[i].names, NULL, own->mine[i].n);
+	free(own->mine);
 	for (i = 0; i < own->n; i++)
 		suite_filter_release(&own->cfg[i]);
 	free(own->cfg);

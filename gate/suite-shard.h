@@ -39,6 +39,15 @@ void suite_names_release(char **names, unsigned *weights, size_t n);
 int suite_names_have(char *const *names, size_t n, const char *s,
 		     size_t len);
 
+/* One split suite's cases dealt to this shard (what it keeps). */
+struct suite_shard_cases {
+	const char *suite;	/* the suite's name (the plan's) */
+	int by_top;		/* go: dealt by top-level benchmark, so a
+				   sub-benchmark goes with its top */
+	char **names;		/* owned, n of them */
+	size_t n;
+};
+
 /* What splitting allocated: the shards' commands, the split list. */
 struct suite_shard_owned {
 	struct bench_cfg *cfg;	/* one per split suite, its command
@@ -46,8 +55,18 @@ struct suite_shard_owned {
 	size_t n;
 	struct run_split *split;
 	size_t nsplit;
+	struct suite_shard_cases *mine;	/* per split suite measured here */
+	size_t nmine;
 };
-#define SUITE_SHARD_OWNED_INIT { NULL, 0, NULL, 0 }
+#define SUITE_SHARD_OWNED_INIT { NULL, 0, NULL, 0, NULL, 0 }
+
+/*
+ * 1 when case name of suite is this shard's (or suite is not split): a
+ * harness that prints more than its filter asked for (a lines suite
+ * ignoring GATE_FILTER) still leaves the other shards' cases to them.
+ */
+int suite_shard_keeps(const struct suite_shard_owned *own,
+		      const char *suite, const char *name);
 
 /*
  * In a sharded run (r->nshards), every suite entry of r that plan_shard

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
+#include "gate/suite-shard.h"
 #include "common/banned.h"
 
 struct suite_derived {
@@ -83,7 +84,7 @@ static char *check_expect(const struct bench_run *br)
 
 static void push_owned(struct suite_owned *own, struct suite_derived *d)
 {
-	own->d = xrealloc(own->d, (own->n + 1) * sizeof(*own->d));
+	XGROW(own->d, own->cap, own->n + 1);
 	own->d[own->n++] = d;
 }
 
@@ -283,6 +284,10 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 
 		if (!primary_unit(sd, i) || (rx && !matches(rx, sc->name)))
 			continue;
+		/* another shard's case, printed by a harness that ignores
+		   its filter: that shard compares it */
+		if (!suite_shard_keeps(own->shard, br->cfg->name, sc->name))
+			continue;
 		if (ignored(br->cfg, sc->name)) {
 			warning("benchmark \"%s\": case \"%s\" not compared: "
 				"gate.json's \"ignore\" accepts it",
@@ -292,6 +297,8 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		d = derive_case(br, i, slot, &nslots);
 		push_owned(own, d);
 		nr = append_run(out, m, cap);
+		(*out)[*m - 1].procs = sd->procs[ARM_HEAD] ?
+				       sd->procs[ARM_HEAD] : sd->procs[ARM_BASE];
 		nr->cfg = &d->cfg;
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
@@ -360,9 +367,8 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 						br->cfg->name, br->suite->n);
 			if (!why) {
 				/* kept for its rounds of more pairs */
-				own->suites = xrealloc(own->suites,
-					(own->nsuites + 1) *
-					sizeof(*own->suites));
+				XGROW(own->suites, own->suites_cap,
+				      own->nsuites + 1);
 				own->suites[own->nsuites++] = *br;
 				continue;
 			}
@@ -398,12 +404,12 @@ void suite_owned_release(struct suite_owned *own)
 	}
 	free(own->d);
 	own->d = NULL;
-	own->n = 0;
+	own->n = own->cap = 0;
 	for (i = 0; i < own->nsuites; i++)
 		bench_run_release(&own->suites[i]);
 	free(own->suites);
 	own->suites = NULL;
-	own->nsuites = 0;
+	own->nsuites = own->suites_cap = 0;
 }
 
 const char *suite_time(const struct bench_run *br)

@@ -28,25 +28,33 @@ struct suite_data {
 	struct suite_case *cases;
 	size_t n, cap;
 	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+	long procs[2];		/* go: GOMAXPROCS each arm's names carried
+				   ("-8", dropped from them), 0: none */
 	/* a round of more pairs: only these cases must be printed (NULL:
 	   every case of the manifest) */
 	const char *const *want;
 	size_t nwant;
 };
 
+struct suite_shard_owned;
+
 /* The per-case configurations fan-out creates, and what they own. */
 struct suite_owned {
 	struct suite_derived **d;
-	size_t n;
+	size_t n, cap;
 	struct bench_run *suites;	/* the fanned-out suites, kept for
 					   their rounds of more pairs */
-	size_t nsuites;
+	size_t nsuites, suites_cap;
+	/* gate run --shard: each split suite's cases dealt to this shard,
+	   the only ones fan-out keeps (borrowed), or NULL */
+	const struct suite_shard_owned *shard;
 };
-#define SUITE_OWNED_INIT { NULL, 0, NULL, 0 }
+#define SUITE_OWNED_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
 
 /*
  * Replace every measured suite in the entries runs[0..*n) by its cases: those in both
- * arms compared, those only in head new, only in base removed. filter
+ * arms compared, those only in head new, only in base removed; in a shard
+ * (own->shard) only the cases dealt to it, whatever the harness printed. filter
  * (POSIX ERE, or NULL) keeps matching cases; each "expect" pattern must
  * match a case head printed. A suite that fails these stays one row with
  * its error set. *runs is reallocated; released runs are freed; own keeps
@@ -55,9 +63,13 @@ struct suite_owned {
 int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter);
 /*
- * 1 when a suite of br's format can re-run only some cases (gbench's
- * --benchmark_filter, go's -bench, the lines protocol's GATE_FILTER), so
- * its cases get rounds of more pairs; else each case has one look.
+ * 1 when a suite of cfg's format gets rounds of more pairs for its
+ * unresolved cases (so "max_pairs" and --budget reach them), re-running
+ * through its harness's filter: gbench's --benchmark_filter, go's -bench,
+ * pytest's -k (through PYTEST_ADDOPTS), the GATE_FILTER of the lines
+ * protocol and of a hyperfine wrapper (one that ignores it runs every
+ * case again; only the unresolved take the pairs). 0: each case has one
+ * look (no suite format today).
  */
 int suite_can_filter(const struct bench_cfg *cfg);
 /*
@@ -65,16 +77,18 @@ int suite_can_filter(const struct bench_cfg *cfg);
  * cfg with its command changed; free with suite_filter_release):
  * gbench: --benchmark_filter=^(a|b)$; gotest: -bench=^(A|B)$ (-test.bench
  * for a test binary) anchored at the top-level names, sub-benchmarks
- * included; lines: the environment variable GATE_FILTER=^(a|b)$ (a POSIX
- * extended regex). A shell command gets GATE_FILTER exported and the flag
- * appended.
+ * included; lines and hyperfine: the environment variable
+ * GATE_FILTER=^(a|b)$ (a POSIX extended regex); pytest: GATE_FILTER and
+ * PYTEST_ADDOPTS="-k '(t.py and test_a) or ...'" before any of its own.
+ * A shell command gets GATE_FILTER exported and the flag appended.
  */
 void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		      const char *const *names, size_t n);
 /*
  * The length of a go case's top-level benchmark name, the part go's -bench
- * filter selects: "BenchmarkX/sub-8" -> 10 ("BenchmarkX"), "BenchmarkX-8"
- * -> 10 (the -GOMAXPROCS suffix dropped).
+ * filter selects: "BenchmarkX/sub" -> 10 ("BenchmarkX"), "BenchmarkX-8"
+ * -> 10 (a -GOMAXPROCS suffix, which the reader drops from names unless
+ * the output has several counts).
  */
 size_t suite_go_top(const char *name);
 /*

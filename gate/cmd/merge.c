@@ -5,8 +5,10 @@
  * them, every printer, and gate run's exit codes. Each shard decided its
  * benchmarks at the whole run's Bonferroni level, so merging decides no
  * benchmark anew: it checks that the shards belong together (same base and
- * head commits, same plan, same kind of machine, each shard once, none
- * missing, the same number of comparisons) and refuses otherwise. Nor
+ * head commits, same plan, each shard once, none missing, the same number
+ * of comparisons) and refuses otherwise. Shards may run on different
+ * machines (hosted runners promise no CPU model): each case is paired
+ * within its own shard, and the merged protocol names every machine. Nor
  * does it trust a shard's word: every benchmark is decided again from its
  * samples (at the look it stopped at, the run's level), or without
  * samples from its interval and floors, and a shard whose stored verdict
@@ -48,8 +50,9 @@ const char cmd_merge_usage[] =
 	"  --advisory     report the verdict but exit 0\n"
 	"\n"
 	"refuses shards of different base or head commits, plans (config\n"
-	"or command line), machines (cpu model, cores), shard counts,\n"
-	"comparisons, and overlapping or missing shards\n"
+	"or command line), shard counts, comparisons, and overlapping or\n"
+	"missing shards; shards may run on different machines (each case\n"
+	"is paired within its shard: the protocol names every machine)\n"
 	"\n"
 	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error\n";
 
@@ -170,14 +173,37 @@ static int same_run(const struct shard *f, const struct shard *s)
 			     "%s): run every shard with the same gate.json "
 			     "and options", a, b, str(f->r.config_hash),
 			     str(s->r.config_hash));
-	if (strcmp(f->r.machine.cpu, s->r.machine.cpu) ||
-	    f->r.machine.cores != s->r.machine.cores)
-		return error("%s ran on %s (%ld cores) but %s on %s (%ld "
-			     "cores): one run's shards need one kind of "
-			     "machine (one runner label)", a,
-			     f->r.machine.cpu, f->r.machine.cores, b,
-			     s->r.machine.cpu, s->r.machine.cores);
 	return 0;
+}
+
+/*
+ * The merged run's machine: the first shard's, or, when the shards ran
+ * on different machines (CPU model or cores), each named with its shards
+ * in m's cpu ("shards on different machines, each case paired within its
+ * own: 1/2 A (4 cores); 2/2 B (2 cores)"), cut to fit.
+ */
+static void merged_machine(struct machine *m, const struct shard *s,
+			   size_t n)
+{
+	char buf[sizeof(m->cpu)];
+	size_t i, used;
+	int differ = 0;
+
+	for (i = 1; i < n; i++)
+		differ |= strcmp(s[i].r.machine.cpu, s[0].r.machine.cpu) ||
+			  s[i].r.machine.cores != s[0].r.machine.cores;
+	if (!differ)
+		return;
+	used = (size_t)snprintf(buf, sizeof(buf), "shards on different "
+				"machines, each case paired within its own:");
+	for (i = 0; i < n && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+					 "%s %u/%u %s (%ld cores)",
+					 i ? ";" : "", s[i].r.shard,
+					 s[i].r.nshards, s[i].r.machine.cpu,
+					 s[i].r.machine.cores);
+	memcpy(m->cpu, buf, sizeof(buf));
+	m->cpu[sizeof(m->cpu) - 1] = '\0';
 }
 
 /* Each of the n shards once, none missing. 0, or -1 after error(). */
@@ -487,6 +513,7 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 		if (r->error && !m->error)
 			m->error = r->error;
 	}
+	merged_machine(&m->machine, s, n);
 	qsort(m->b, m->n, sizeof(*m->b), by_name);
 	for (i = 0; i < m->n; i++)
 		run_bench_view(&m->b[i]);

@@ -214,15 +214,46 @@ static int plan_entries(struct run_report *r, struct plan *p,
 }
 
 /*
- * Each plain benchmark's "artifacts" (base's: a policy key), hashed in
- * both arms: identical ones pass unmeasured, unless --measure-identical,
- * and only when the arms' trees differ in nothing but base's "sources"
- * (a data file a benchmark reads is not an artifact, and a pull request
- * could change it alone). 0 or -1.
+ * An identical suite (every declared artifact byte-identical, the trees
+ * differing only in base's "sources") becomes one row in *whole: it is
+ * never run, so its cases, known only from its output, are never known.
+ * One row marked identical says what is true (nothing was measured, no
+ * case can have changed); base's recorded case list would name cases
+ * from another run, and a listing run costs what the shortcut saves (and
+ * pytest and hyperfine cannot list). The row's copy reads no output
+ * (FORMAT_TIME): the measuring loop, the fan-out and the shards take it
+ * as the one row it is.
+ */
+static void identical_suite(struct run_bench *b, struct bench_cfg *whole)
+{
+	char *note = xasprintf("a suite (format %s) with an identical "
+			       "build: not run, so its cases pass as one "
+			       "row unnamed (they are known only from its "
+			       "output); --measure-identical runs it",
+			       format_name(b->run.cfg->format));
+
+	*whole = *b->run.cfg;
+	whole->format = FORMAT_TIME;
+	whole->expect = NULL;
+	whole->nexpect = 0;
+	whole->ignore = NULL;
+	whole->nignore = 0;
+	b->run.cfg = whole;
+	run_bench_note(b, note);
+	free(note);
+}
+
+/*
+ * Each benchmark's "artifacts" (base's: a policy key), hashed in both
+ * arms: identical ones pass unmeasured, unless --measure-identical, and
+ * only when the arms' trees differ in nothing but base's "sources" (a
+ * data file a benchmark reads is not an artifact, and a pull request
+ * could change it alone). A suite passes whole (identical_suite; its
+ * copy in (*whole)[i], freed by the caller). 0 or -1.
  */
 static int hash_artifacts(struct workspace *w, struct run_report *r,
 			  const struct plan *p, struct repo *repo,
-			  int measure_identical)
+			  int measure_identical, struct bench_cfg **whole)
 {
 	char *outside = NULL;
 	int sources_only = -2;	/* not asked yet */
@@ -231,10 +262,10 @@ static int hash_artifacts(struct workspace *w, struct run_report *r,
 	for (i = 0; i < r->n; i++) {
 		struct bench_run *br = &r->b[i].run;
 
-		/* a suite fans out into cases later: always measured; an
-		   accepted redefinition runs another command in head */
-		if (!br->cfg->nartifacts || br->cfg->format != FORMAT_TIME ||
-		    br->cfg->redefined)
+		/* an accepted redefinition runs another command in head; a
+		   new suite is listed as new */
+		if (!br->cfg->nartifacts || br->cfg->redefined ||
+		    (br->cfg->format != FORMAT_TIME && br->is_new))
 			continue;
 		if (workspace_artifacts(w, br) < 0)
 			return -1;
@@ -246,6 +277,12 @@ static int hash_artifacts(struct workspace *w, struct run_report *r,
 			return -1;
 		if (sources_only) {
 			br->identical = measure_identical ? 2 : 1;
+			if (br->identical == 1 &&
+			    br->cfg->format != FORMAT_TIME) {
+				if (!*whole)
+					*whole = xcalloc(r->n, sizeof(**whole));
+				identical_suite(&r->b[i], &(*whole)[i]);
+			}
 		} else {
 			char *note = xasprintf("artifacts byte-identical, but "
 				"%s differs and is not among base's "
@@ -268,7 +305,8 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 			      const struct plan *p,
 			      const struct config *const def[2],
 			      struct repo *repo,
-			      const struct run_opts *o, FILE *term)
+			      const struct run_opts *o, FILE *term,
+			      struct bench_cfg **whole)
 {
 	const struct config *cfg = def[ARM_HEAD];
 	size_t a;
@@ -305,7 +343,7 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 		return WS_ERROR;
 	if ((rc = workspace_check(w, def, &p->eff, o->quiet)) != WS_DONE)
 		return rc;
-	if (hash_artifacts(w, r, p, repo, o->measure_identical) < 0)
+	if (hash_artifacts(w, r, p, repo, o->measure_identical, whole) < 0)
 		return WS_ERROR;
 	for (a = 0; a < 2; a++) {
 		r->arm_dir[a] = w->arm[a].dir;
@@ -403,6 +441,7 @@ struct run_cmd {
 	struct plan plan;
 	struct suite_owned own;
 	struct suite_shard_owned split;
+	struct bench_cfg *whole;	/* identical suites' rows (by entry) */
 	struct run_report r;
 	struct progress prog;
 	struct publish_opts po;
@@ -509,7 +548,7 @@ static enum ws_result list_plan(struct run_cmd *c, struct repo *repo)
 			 &c->err) < 0)
 		return WS_ERROR;
 	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def), repo, &c->o,
-		     c->term);
+		     c->term, &c->whole);
 	if (ws != WS_DONE)
 		return ws;
 	if (suite_list_plan(stdout, &c->r, &c->plan,
@@ -538,7 +577,7 @@ static enum ws_result plan_and_build(struct run_cmd *c, struct repo *repo)
 	c->r.naccept = c->acc.nv;
 	/* base's config decides whether an identical build may pass */
 	ws = prepare(&c->w, &c->r, &c->plan, arm_defs(c, def), repo, &c->o,
-		     c->term);
+		     c->term, &c->whole);
 	if (ws != WS_DONE)
 		return ws;
 	c->r.confidence = c->plan.confidence;
@@ -601,6 +640,7 @@ static void run_cmd_release(struct run_cmd *c)
 	run_release(&c->r);
 	suite_owned_release(&c->own);
 	suite_shard_release(&c->split);
+	free(c->whole);
 	plan_release(&c->plan);
 	config_release(&c->cfg);
 	config_release(&c->bcfg);
@@ -627,6 +667,8 @@ int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 	enum ws_result ws;
 	double t0 = clock_seconds();
 
+	/* a shard's fan-out keeps the cases dealt to it (suite_shard) */
+	c.own.shard = &c.split;
 	rc = run_parse_options(&c.o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;

@@ -295,6 +295,7 @@ void fmt_table_release(struct fmt_table *t)
 	}
 	free(t->cases);
 	free(t->slot);
+	t->procs = 0;
 	t->cases = NULL;
 	t->slot = NULL;
 	t->n = t->cap = t->nslot = 0;
@@ -336,38 +337,95 @@ int unit_may_be_zero(const char *unit)
 	       (!unit_is_time(unit) && !unit_higher_better(unit));
 }
 
+/*
+ * v rounded to digits significant digits (v > 0): rounding first, then
+ * choosing the unit, is what keeps 999.7 ns from printing as "1e+03 ns".
+ */
+static double round_sig(double v, int digits)
+{
+	int p;
+
+	if (!(v > 0) || !isfinite(v))
+		return v;
+	p = digits - 1 - (int)floor(log10(v));
+	/* by an exact power of ten each way: 123/0.001 is not 123000 */
+	return p >= 0 ? round(v * pow(10, p)) / pow(10, p) :
+	       round(v / pow(10, -p)) * pow(10, -p);
+}
+
+/* v (>= 0) with digits significant digits and no exponent into buf;
+   strip: drop trailing zeros (counts print "64", not "64.00"). */
+static void print_sig(char *buf, size_t size, double v, int digits,
+		      int strip, const char *suffix)
+{
+	int dec = v > 0 ? digits - 1 - (int)floor(log10(v)) : 0;
+	char num[64];
+	size_t n;
+
+	if (dec < 0)
+		dec = 0;
+	if (dec > 12)
+		dec = 12;
+	snprintf(num, sizeof(num), "%.*f", dec, v);
+	n = strlen(num);
+	if (strip && strchr(num, '.')) {
+		while (n && num[n - 1] == '0')
+			num[--n] = '\0';
+		if (n && num[n - 1] == '.')
+			num[--n] = '\0';
+	}
+	snprintf(buf, size, "%s%s", num, suffix);
+}
+
 const char *format_value(double v, const char *unit, char *buf, size_t size)
 {
-	static const char *const si = " kMGTP";
-	const char *rest;
-	int k = 0;
+	/* a time: the largest of s, ms, us, ns in which the value, rounded
+	   to 3 significant digits, is at least 1 */
+	static const struct { double scale; const char *name; } tu[] = {
+		{ 1, "s" }, { 1e-3, "ms" }, { 1e-6, "us" }, { 1e-9, "ns" },
+	};
+	static const char *const si = " kMGTPE";
+	char suffix[128], num[192];
+	double a, r;
+	size_t k = 0;
 
 	if (!isfinite(v)) {
 		snprintf(buf, size, "-");
 		return buf;
 	}
+	a = fabs(v);
 	if (!strcmp(unit, "s") || !strncmp(unit, "s/", 2)) {
-		rest = unit + 1;
-		if (v >= 1e6)	/* %.3f of 1e299 s is 300 digits */
-			snprintf(buf, size, "%.4g s%s", v, rest);
-		else if (v >= 1.0)
-			snprintf(buf, size, "%.3f s%s", v, rest);
-		else if (v >= 1e-3)
-			snprintf(buf, size, "%.3g ms%s", v * 1e3, rest);
-		else if (v >= 1e-6)
-			snprintf(buf, size, "%.3g us%s", v * 1e6, rest);
+		r = round_sig(a, 3);
+		while (k + 1 < sizeof(tu) / sizeof(tu[0]) && r < tu[k].scale)
+			k++;
+		snprintf(suffix, sizeof(suffix), " %s%s", tu[k].name,
+			 unit + 1);
+		if (k == 0 && a >= 1e6)	/* %.3f of 1e299 s is 300 digits */
+			snprintf(num, sizeof(num), "%.4g%s", a, suffix);
+		else if (k == 0)	/* to the millisecond */
+			snprintf(num, sizeof(num), "%.3f%s", a, suffix);
 		else
-			snprintf(buf, size, "%.3g ns%s", v * 1e9, rest);
-		return buf;
+			print_sig(num, sizeof(num),
+				  round_sig(r / tu[k].scale, 3), 3, 0, suffix);
+	} else {
+		/* any other unit: 4 significant digits, a SI prefix from
+		   10000 on (9999 B/op, then 10k B/op), decided on the
+		   rounded value */
+		r = round_sig(a, 4);
+		while (r >= 1e4 && k + 1 < strlen(si)) {
+			r = round_sig(r / 1e3, 4);
+			k++;
+		}
+		if (k)
+			snprintf(suffix, sizeof(suffix), "%c %s", si[k], unit);
+		else
+			snprintf(suffix, sizeof(suffix), " %s", unit);
+		if (r >= 1e4)	/* past the last prefix */
+			snprintf(num, sizeof(num), "%.4g%s", r, suffix);
+		else
+			print_sig(num, sizeof(num), r, 4, 1, suffix);
 	}
-	while (fabs(v) >= 1e4 && k < 5) {
-		v /= 1e3;
-		k++;
-	}
-	if (k)
-		snprintf(buf, size, "%.4g%c %s", v, si[k], unit);
-	else
-		snprintf(buf, size, "%.4g %s", v, unit);
+	snprintf(buf, size, "%s%s", v < 0 ? "-" : "", num);
 	return buf;
 }
 

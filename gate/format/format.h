@@ -44,8 +44,10 @@ struct fmt_table {
 	int track;		/* the reader knows processes: fmt_table_add
 				   records proc with each value */
 	size_t proc;		/* the process values come from now */
+	long procs;		/* gotest: the GOMAXPROCS of the "-N" suffix
+				   dropped from every name, 0: none */
 };
-#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0, 0, 0 }
+#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0, 0, 0, 0 }
 /*
  * How many processes case c's values came from: 0 when not known (each
  * value may be its own), else at least 1.

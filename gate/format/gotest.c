@@ -2,6 +2,10 @@
  * go test -bench text: "BenchmarkName-8  N  v1 unit1  v2 unit2 ..." lines,
  * one per run (-count gives several); ns/op becomes s/op. The output must
  * end with go test's PASS or ok line, so a truncated one is never short.
+ * The -GOMAXPROCS suffix ("-8") is dropped from the names, as benchstat
+ * does, so a case has one name on runners of any core count; the count
+ * is kept in fmt_table.procs. Output with several (go test -cpu 1,2,4)
+ * keeps the suffixes: they are different cases then.
  */
 #include "gate/format/format.h"
 
@@ -59,14 +63,42 @@ static size_t span(const char *s, size_t n, const char *set)
 	return i;
 }
 
+/* The suffixes seen while parsing. */
+struct procs_seen {
+	int strip;		/* drop the -N suffix from names */
+	long procs;		/* the first line's N (0: no suffix) */
+	int lines;		/* result lines seen */
+	int mixed;		/* lines with different N (or none) */
+};
+
+/* The length of name (len bytes) without its "-N" suffix, N into *procs
+   (0 and len when it has none). */
+static size_t strip_procs(const char *name, size_t len, long *procs)
+{
+	size_t k = len, i;
+	long v = 0;
+
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	*procs = 0;
+	if (k == len || k < 2 || name[k - 1] != '-' || len - k > 6)
+		return len;
+	for (i = k; i < len; i++)
+		v = 10 * v + (name[i] - '0');
+	*procs = v;
+	return k - 1;
+}
+
 static int result_line(struct fmt_table *t, const char *s, const char *end,
 		       const char *origin, size_t lineno,
-		       struct gate_err *err)
+		       struct gate_err *err, struct procs_seen *ps)
 {
 	const char *f[MAX_FIELDS];
 	size_t fl[MAX_FIELDS], n = split(s, end, f, fl, MAX_FIELDS), i;
 	char unit[64];
 	double iters, v;
+	size_t name_len;
+	long procs;
 
 	if (n == 1)
 		return 0;	/* -v prints the name alone before its result */
@@ -84,6 +116,13 @@ static int result_line(struct fmt_table *t, const char *s, const char *end,
 			     "unit after the iteration count, such as "
 			     "\"1234 ns/op\" (truncated output?)", origin,
 			     lineno, (int)fl[0], f[0]);
+	name_len = strip_procs(f[0], fl[0], &procs);
+	if (ps->lines++ == 0)
+		ps->procs = procs;
+	else if (procs != ps->procs)
+		ps->mixed = 1;
+	if (!ps->strip)
+		name_len = fl[0];
 	for (i = 2; i < n; i += 2) {
 		if (number(f[i], fl[i], &v) < 0)
 			return error_to(err, "%s:%zu: \"%.*s\": \"%.*s\" is not a "
@@ -97,13 +136,14 @@ static int result_line(struct fmt_table *t, const char *s, const char *end,
 			v *= 1e-9;
 			memcpy(unit, "s/op", 5);
 		}
-		fmt_table_add(t, f[0], fl[0], unit, v);
+		fmt_table_add(t, f[0], name_len, unit, v);
 	}
 	return 0;
 }
 
-static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
-			const char *origin, const struct fmt_opts *o)
+static int parse_lines(struct fmt_table *t, const char *text, size_t len,
+		       const char *origin, const struct fmt_opts *o,
+		       struct procs_seen *ps)
 {
 	const char *s = text, *end = text + len, *nl, *last = NULL;
 	size_t lineno = 0, last_len = 0;
@@ -125,7 +165,8 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 		    ((s[9] >= 'A' && s[9] <= 'Z') || s[9] == '_' ||
 		     (s[9] >= '0' && s[9] <= '9') || s[9] == '/' ||
 		     s[9] == '-' || (s[9] >= 'a' && s[9] <= 'z'))) {
-			if (result_line(t, s, nl, origin, lineno, o->err) < 0)
+			if (result_line(t, s, nl, origin, lineno, o->err,
+					ps) < 0)
 				return -1;
 		} else if ((n >= 8 && !memcmp(s, "--- FAIL", 8)) ||
 			   (n >= 4 && !memcmp(s, "FAIL", 4) &&
@@ -146,6 +187,25 @@ static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 		return error_to(o->err, "%s: the output ends before go test's closing "
 			     "\"PASS\" or \"ok\" line: truncated, or the run "
 			     "did not finish", origin);
+	return 0;
+}
+
+static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
+			const char *origin, const struct fmt_opts *o)
+{
+	struct procs_seen ps = { 1, 0, 0, 0 };
+
+	if (parse_lines(t, text, len, origin, o, &ps) < 0)
+		return -1;
+	if (ps.mixed) {
+		/* -cpu 1,2,4: each count is a case of its own */
+		fmt_table_release(t);
+		memset(&ps, 0, sizeof(ps));
+		if (parse_lines(t, text, len, origin, o, &ps) < 0)
+			return -1;
+		ps.procs = 0;
+	}
+	t->procs = ps.procs;
 	return 0;
 }
 

@@ -96,8 +96,8 @@ m = json.load(open(d + "/m.json"))
 shards = [json.load(open("%s/s%d.json" % (d, i))) for i in range(1, 4)]
 names = lambda r: sorted(b["name"] for b in r["benchmarks"])
 want = sorted(["gb/BM_%s" % c for c in "abcdef"] +
-              ["go/Benchmark%s-2" % c for c in "ABCD"] +
-              ["go/BenchmarkE/small-2", "go/BenchmarkE/large-2"])
+              ["go/Benchmark%s" % c for c in "ABCD"] +
+              ["go/BenchmarkE/small", "go/BenchmarkE/large"])
 assert names(a) == want, names(a)
 got = sorted(n for s in shards for n in names(s))
 assert got == want, got
@@ -120,6 +120,6 @@ for r in shards + [m]:
 v = lambda r: {b["name"]: b["verdict"] for b in r["benchmarks"]}
 assert v(m) == v(a), (v(m), v(a))
 assert sorted(n for n, x in v(a).items() if x == "fail") == \
-    ["gb/BM_d", "go/BenchmarkB-2"], v(a)
+    ["gb/BM_d", "go/BenchmarkB"], v(a)
 PY
 echo "shard-formats: ok"

@@ -30,7 +30,7 @@ commit_all "$R" head
 gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json" \
 	--markdown "$SCRATCH/r.md" --html "$SCRATCH/r.html"
 [ "$(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')" = \
-  "[('go/BenchmarkCopy-2', 'pass'), ('go/BenchmarkAlloc-2', 'fail')]" ] ||
+  "[('go/BenchmarkCopy', 'pass'), ('go/BenchmarkAlloc', 'fail')]" ] ||
 	fail "one decision per case: $(json_get "$SCRATCH/r.json" '[(b["name"], b["verdict"]) for b in d["benchmarks"]]')"
 [ "$(json_get "$SCRATCH/r.json" 'd["protocol"]["compared"]')" = 2 ] ||
 	fail "the correction should count 2 cases: $(json_get "$SCRATCH/r.json" 'd["protocol"]["compared"]')"
@@ -48,12 +48,12 @@ expect_not_in "$OUT" "(MB/s)"
 # head's medians, beside the time (not in its cells); a case with none a -
 grep -q "^benchmark .*  head  *throughput b/h " "$OUT" ||
 	fail "no throughput column in the terminal table"
-grep -q "^go/BenchmarkCopy-2  *value  .*  1 ms/op  *1 ms/op  *100/100 MB/s  " "$OUT" ||
+grep -q "^go/BenchmarkCopy  *value  .*  1.00 ms/op  *1.00 ms/op  *100/100 MB/s  " "$OUT" ||
 	fail "the throughput should sit in its own column: $(grep BenchmarkCopy "$OUT")"
-grep -q "^go/BenchmarkAlloc-2  *value  .*  2 ms/op  *2 ms/op  *-  " "$OUT" ||
+grep -q "^go/BenchmarkAlloc  *value  .*  2.00 ms/op  *2.00 ms/op  *-  " "$OUT" ||
 	fail "a case without throughput shows -: $(grep BenchmarkAlloc "$OUT")"
 expect_in "$SCRATCH/r.md" "| base | head | throughput b/h | change |"
-expect_in "$SCRATCH/r.md" "| 1 ms/op | 1 ms/op | 100/100 MB/s |"
+expect_in "$SCRATCH/r.md" "| 1.00 ms/op | 1.00 ms/op | 100/100 MB/s |"
 expect_in "$SCRATCH/r.html" "<th>throughput b/h</th>"
 expect_in "$SCRATCH/r.html" "<td class=\"n\">100/100 MB/s</td>"
 exit 0

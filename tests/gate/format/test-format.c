@@ -105,13 +105,56 @@ static void test_format__units(void)
 	CHECK(unit_higher_better("bytes_per_second"));
 	CHECK(!unit_higher_better("s") && !unit_higher_better("s/op"));
 	CHECK(!unit_higher_better("allocs/op"));
-	CHECK_STR(format_value(1.5e-6, "s/op", buf, sizeof(buf)), "1.5 us/op");
+	CHECK_STR(format_value(1.5e-6, "s/op", buf, sizeof(buf)),
+		  "1.50 us/op");
 	CHECK_STR(format_value(250000, "items/s", buf, sizeof(buf)),
 		  "250k items/s");
 	CHECK_STR(format_value(64, "B/op", buf, sizeof(buf)), "64 B/op");
 }
 
+/*
+ * Every unit boundary: a value prints with 3 significant digits (4 for
+ * counts) in the unit that needs no exponent, the unit chosen after
+ * rounding (999.7 ns is 1.00 us, never "1e+03 ns").
+ */
+static void test_format__value_at_each_unit_boundary(void)
+{
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} cases[] = {
+		{ 999.4e-9, "s", "999 ns" },
+		{ 999.7e-9, "s", "1.00 us" },
+		{ 1e-6, "s/op", "1.00 us/op" },
+		{ 9.995e-6, "s", "10.0 us" },
+		{ 999.7e-6, "s", "1.00 ms" },
+		{ 999.4e-6, "s", "999 us" },
+		{ 0.9997, "s", "1.000 s" },
+		{ 0.9994, "s", "999 ms" },
+		{ 12.3456, "s", "12.346 s" },
+		{ 0.25e-9, "s", "0.250 ns" },
+		{ 250e-9, "s/op", "250 ns/op" },
+		{ 0, "s", "0 ns" },
+		{ -999.7e-9, "s", "-1.00 us" },
+		{ 9999.4, "B/op", "9999 B/op" },
+		{ 9999.7, "B/op", "10k B/op" },
+		{ 12345, "allocs/op", "12.35k allocs/op" },
+		{ 9999.6e3, "items/s", "10M items/s" },
+		{ 999999, "items/s", "1000k items/s" },
+		{ 2.5e9, "B/s", "2500M B/s" },
+		{ 64, "B/op", "64 B/op" },
+		{ 0.5, "faults", "0.5 faults" },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_STR(format_value(cases[i].v, cases[i].unit, buf,
+				       sizeof(buf)), cases[i].want);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_format__value_at_each_unit_boundary),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__select),
 	TEST(test_format__units),

@@ -20,15 +20,15 @@ static void test_format__gotest_real_output(void)
 	CHECK(parse(&t, FORMAT_GOTEST, text, len, msg, sizeof(msg), 0) == 0);
 	/* Steady, Changed, Alloc: 3 units; Sizes/n=10, n=1000: 4 */
 	CHECK(t.n == 17);
-	c = fmt_table_find(&t, "BenchmarkSteady-2", "s/op");
+	c = fmt_table_find(&t, "BenchmarkSteady", "s/op");
 	CHECK(c && c->n == 8);
 	CHECK(c && fabs(c->values[0] - 9144e-9) < 1e-18);
-	c = fmt_table_find(&t, "BenchmarkAlloc-2", "allocs/op");
+	c = fmt_table_find(&t, "BenchmarkAlloc", "allocs/op");
 	CHECK(c && c->n == 8 && c->values[0] == 1 && !c->higher_better);
-	c = fmt_table_find(&t, "BenchmarkSizes/n=1000-2", "MB/s");
+	c = fmt_table_find(&t, "BenchmarkSizes/n=1000", "MB/s");
 	CHECK(c && c->higher_better);
 	/* 0 B/op is a count, allowed */
-	CHECK(fmt_table_find(&t, "BenchmarkSteady-2", "B/op") != NULL);
+	CHECK(fmt_table_find(&t, "BenchmarkSteady", "B/op") != NULL);
 	fmt_table_release(&t);
 	free(text);
 }
@@ -62,8 +62,49 @@ static void test_format__gotest_errors(void)
 	s = "BenchmarkA\nBenchmarkA-2 10 5 ns/op 0 allocs/op 3 widgets/op\n"
 	    "ok  \tpkg\t1s\n";
 	CHECK(parse(&t, FORMAT_GOTEST, s, strlen(s), msg, sizeof(msg), 0) == 0);
-	CHECK(t.n == 3 && fmt_table_find(&t, "BenchmarkA-2", "widgets/op"));
+	CHECK(t.n == 3 && fmt_table_find(&t, "BenchmarkA", "widgets/op"));
 	fmt_table_release(&t);
+}
+
+/*
+ * The -GOMAXPROCS suffix is dropped from every name (benchstat's rule, so
+ * a case keeps its name on a runner of another core count) and kept as
+ * the table's procs; sub-benchmark names ending in digits keep them;
+ * output at several counts (go test -cpu 1,4) keeps every suffix, since
+ * each count is a case of its own; GOMAXPROCS 1 prints none.
+ */
+static void test_format__gotest_gomaxprocs_suffix(void)
+{
+	static const struct {
+		const char *text;
+		long procs;
+		const char *names[3];
+	} cases[] = {
+		{ "BenchmarkA-8 10 5 ns/op\nBenchmarkB/size-1024-8 10 5 "
+		  "ns/op\nPASS\n", 8, { "BenchmarkA", "BenchmarkB/size-1024",
+		  NULL } },
+		{ "BenchmarkA-2 10 5 ns/op\nBenchmarkA-2 10 6 ns/op\nPASS\n",
+		  2, { "BenchmarkA", NULL, NULL } },
+		{ "BenchmarkA 10 5 ns/op\nBenchmarkA-4 10 6 ns/op\nPASS\n",
+		  0, { "BenchmarkA", "BenchmarkA-4", NULL } },
+		{ "BenchmarkA/n-10 10 5 ns/op\nBenchmarkA/n-100 10 5 ns/op\n"
+		  "PASS\n", 0, { "BenchmarkA/n-10", "BenchmarkA/n-100", NULL } },
+		{ "BenchmarkA 10 5 ns/op\nPASS\n", 0,
+		  { "BenchmarkA", NULL, NULL } },
+	};
+	struct fmt_table t = FMT_TABLE_INIT;
+	char msg[512];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK(parse(&t, FORMAT_GOTEST, cases[i].text,
+			    strlen(cases[i].text), msg, sizeof(msg), 0) == 0);
+		CHECK(t.procs == cases[i].procs);
+		for (k = 0; k < 3 && cases[i].names[k]; k++)
+			CHECK(fmt_table_find(&t, cases[i].names[k], "s/op"));
+		CHECK(t.n == k);
+		fmt_table_release(&t);
+	}
 }
 
 /*
@@ -101,6 +142,7 @@ static const struct harness_test tests[] = {
 	TEST(test_format__gotest_real_output),
 	TEST(test_format__gotest_errors),
 	TEST(test_format__gotest_processes),
+	TEST(test_format__gotest_gomaxprocs_suffix),
 };
 
 HARNESS_MAIN(tests)
