@@ -226,7 +226,7 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 {
 	struct shuffle_work w;
 	struct stats_changepoint *cp = NULL;
-	size_t *st, *cuts, nc = 1, ncp = 0, i;
+	size_t *st, *cuts, nc = 1, ncp = 0, cap = 0, i;
 
 	*out = NULL;
 	*nout = 0;
@@ -250,7 +250,7 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 
 		if (!at)
 			break;
-		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
+		XGROW(cp, cap, ncp + 1);
 		cp[ncp].group = at;
 		cp[ncp].q = q;
 		cp[ncp].p = permutation_p(q, x, st, cuts, nc, min_size,

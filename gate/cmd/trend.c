@@ -27,7 +27,6 @@
  */
 #include "gate/cmd.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -130,15 +129,17 @@ static double step_sd(const struct bench_stats *b)
 	return half / gsl_cdf_ugaussian_Pinv(level);
 }
 
-/* The chain named name in c (nc of them), appended when new. */
-static struct chain *chain_of(struct chain **c, size_t *nc, const char *name)
+/* The chain named name in c (nc of them, room for *cap), appended when
+   new. */
+static struct chain *chain_of(struct chain **c, size_t *nc, size_t *cap,
+			      const char *name)
 {
 	size_t k;
 
 	for (k = 0; k < *nc; k++)
 		if (!strcmp((*c)[k].name, name))
 			return &(*c)[k];
-	*c = xrealloc(*c, (*nc + 1) * sizeof(**c));
+	XGROW(*c, *cap, *nc + 1);
 	memset(&(*c)[*nc], 0, sizeof(**c));
 	(*c)[*nc].name = name;
 	return &(*c)[(*nc)++];
@@ -176,7 +177,7 @@ static size_t build_chains(struct chain **out, const struct history *h,
 {
 	double z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
 	struct chain *c = NULL, *ch;
-	size_t nc = 0, i, j, k;
+	size_t nc = 0, cap = 0, i, j, k;
 
 	for (i = 0; i < h->n; i++)
 		for (j = 0; j < h->s[i].report.n; j++) {
@@ -184,10 +185,10 @@ static size_t build_chains(struct chain **out, const struct history *h,
 			const struct bench_stats *f = history_figures(b);
 			struct link *l;
 
-			ch = chain_of(&c, &nc, b->run.cfg->name);
+			ch = chain_of(&c, &nc, &cap, b->run.cfg->name);
 			if (!f || !(f->estimate > 0))
 				continue;
-			ch->l = xrealloc(ch->l, (ch->n + 1) * sizeof(*ch->l));
+			XGROW(ch->l, ch->lcap, ch->n + 1);
 			l = &ch->l[ch->n++];
 			memset(l, 0, sizeof(*l));
 			l->st = &h->s[i];
@@ -368,19 +369,6 @@ static void print_escaped(FILE *out, const struct history *h,
 	free(text);
 }
 
-static int parse_fraction(double *out, const char *opt, const char *s,
-			  double lo, double hi)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !(*out >= lo && *out < hi))
-		return error("%s wants a fraction in [%g, %g), not \"%s\"", opt,
-			     lo, hi, s);
-	return 0;
-}
-
 struct trend_opts {
 	const char *label, *json, *html, *range;
 	double floor, confidence;	/* floor -1: each benchmark's own */
@@ -407,13 +395,19 @@ static enum opts_result parse_options(struct trend_opts *o, int argc,
 		case 'j': o->json = optarg; break;
 		case 'H': o->html = optarg; break;
 		case 'f':
-			if (parse_fraction(&o->floor, "--floor", optarg, 0,
-					   10) < 0)
+			if (options_parse_number(&o->floor, "--floor", optarg,
+						 0, 10) < 0)
 				return OPTS_ERROR;
+			/* as gate run warns of "min_effect": 5 (plan.c) */
+			if (o->floor > 0.5)
+				warning("--floor %s is a floor of +%g%%: a "
+					"fraction is meant, 0.05 for 5%%",
+					optarg, o->floor * 100);
 			break;
 		case 'c':
-			if (parse_fraction(&o->confidence, "--confidence",
-					   optarg, 0.5, 1) < 0)
+			if (options_parse_number(&o->confidence,
+						 "--confidence", optarg, 0.5,
+						 1) < 0)
 				return OPTS_ERROR;
 			break;
 		case 'h':

@@ -17,6 +17,7 @@ struct chain {
 	const char *name, *metric, *unit;
 	double floor;
 	size_t n;		/* steps with this benchmark */
+	size_t lcap;		/* room in l */
 	struct link {
 		const struct history_step *st;
 		const struct run_bench *b;
