@@ -579,27 +579,57 @@ enum verdict verdict_suite(const enum verdict *v, size_t n)
 	return worst;
 }
 
-/* Metric st failed: accepted within a's bound, or a fail beyond it. */
+enum verdict verdict_accept_rule(enum verdict v, double low, double high,
+				 double bound)
+{
+	double at = 1 + bound;
+
+	if (v != VERDICT_FAIL && v != VERDICT_NOISY && v != VERDICT_ACCEPTED)
+		return v;
+	if (isnan(low) || isnan(high))
+		return VERDICT_ERROR;
+	if (high <= at * (1 + VERDICT_EXACT_SLACK))
+		return VERDICT_ACCEPTED;
+	if (low > at)
+		return VERDICT_FAIL;
+	return VERDICT_NOISY;
+}
+
+/*
+ * Metric st, a fail or noisy, under trailer a: accepted when its upper
+ * bound is within a's bound, a fail when its lower bound is beyond it,
+ * noisy in between, each saying so.
+ */
 static void accept_metric(struct bench_stats *st,
 			  const struct verdict_accept *a)
 {
-	double worst = st->exact ? st->estimate : st->high;
+	double low = st->exact ? st->estimate : st->low;
+	double high = st->exact ? st->estimate : st->high;
+	const char *was = st->reason ? st->reason : verdict_name(st->verdict);
+	char by[160];
 	char *why;
 
 	st->accept = a;
-	if (isfinite(worst) && worst <= 1 + a->bound + VERDICT_EXACT_SLACK) {
-		st->verdict = VERDICT_ACCEPTED;
+	st->verdict = verdict_accept_rule(st->verdict, low, high, a->bound);
+	snprintf(by, sizeof(by), "Gate-Accept of commit %.10s%s%.100s",
+		 a->commit, a->reason[0] ? ": " : "", a->reason);
+	if (st->verdict == VERDICT_ACCEPTED)
 		why = xasprintf("accepted: %s; within the %+g%% that commit "
-				"%.10s accepts%s%s", st->reason ? st->reason :
-				"a fail", a->bound * 100, a->commit,
-				a->reason[0] ? ": " : "", a->reason);
-	} else {
-		why = xasprintf("%s; exceeds the accepted %+g%% (Gate-Accept "
-				"of commit %.10s%s%s)", st->reason ?
-				st->reason : "a fail", a->bound * 100,
+				"%.10s accepts%s%s", was, a->bound * 100,
 				a->commit, a->reason[0] ? ": " : "",
 				a->reason);
-	}
+	else if (st->verdict == VERDICT_FAIL)
+		why = xasprintf("%s; exceeds the accepted %+g%% (%s)", was,
+				a->bound * 100, by);
+	else if (isfinite(high))
+		why = xasprintf("%s; may exceed the accepted %+g%% (%s): the "
+				"upper bound %+.1f%% is above it and the lower "
+				"bound %+.1f%% below it; more pairs would "
+				"settle which", was, a->bound * 100, by,
+				ratio_pct(high), ratio_pct(low));
+	else
+		why = xasprintf("%s; so it is not shown within the accepted "
+				"%+g%% (%s)", was, a->bound * 100, by);
 	free(st->reason);
 	st->reason = why;
 }
@@ -617,14 +647,18 @@ enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
 			if (!use)
 				use = &a[i];
 		}
-	if (!use || res->verdict != VERDICT_FAIL)
+	/* a noisy benchmark is accepted too when its interval is within
+	   the bound: accepted means accepted, not "shown to regress" */
+	if (!use || (res->verdict != VERDICT_FAIL &&
+		     res->verdict != VERDICT_NOISY))
 		return res->verdict;
 	for (i = 0; i < res->n; i++) {
 		struct bench_stats *st = &res->m[i];
 
 		if (!st->gating)
 			continue;
-		if (st->verdict == VERDICT_FAIL)
+		if (st->verdict == VERDICT_FAIL ||
+		    st->verdict == VERDICT_NOISY)
 			accept_metric(st, use);
 		if (severity(st->verdict) > severity(worst))
 			worst = st->verdict;

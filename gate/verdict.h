@@ -219,13 +219,12 @@ double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
 /*
  * The accepted regressions a (n of them, newest first) applied to the
  * decided benchmark name's result res: the first trailer whose pattern
- * matches name decides each failing gating metric. One whose regression
- * lies within the bound (the interval's upper bound, an exact count's
- * ratio, at most 1 + bound) is VERDICT_ACCEPTED, its reason naming the
- * trailer; one beyond stays a fail whose reason adds "exceeds the accepted
- * +15%". res->verdict is then the worst of the gating metrics again. Every
- * trailer matching name is marked matched (a trailer matching no
- * benchmark is the caller's warning). Returns res->verdict.
+ * matches name decides each failing or noisy gating metric by
+ * verdict_accept_rule, its reason naming the trailer ("within the +15%
+ * that commit ... accepts", "exceeds the accepted +15%", "may exceed the
+ * accepted +15%"). res->verdict is then the worst of the gating metrics
+ * again. Every trailer matching name is marked matched (a trailer
+ * matching no benchmark is the caller's warning). Returns res->verdict.
  */
 /*
  * br's build is byte-identical in both arms (its "artifacts"): a pass
@@ -235,6 +234,17 @@ double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
 void verdict_identical(struct bench_result *res, const struct bench_run *br);
 enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
 				  struct verdict_accept *a, size_t n);
+/*
+ * "Accepted means accepted": a metric whose verdict v is a fail or noisy
+ * (or already accepted), with bounds low and high (an exact count: its
+ * ratio for both), under a trailer accepting bound: accepted when high
+ * is at most 1 + bound (VERDICT_EXACT_SLACK), a fail when low is above
+ * it, noisy in between (and when high is infinite: too few pairs show
+ * nothing within); any other v is returned as it is, a NaN bound is an
+ * error. gate merge decides a stored interval again with it.
+ */
+enum verdict verdict_accept_rule(enum verdict v, double low, double high,
+				 double bound);
 /*
  * Worst of n verdicts: error > fail > noisy > accepted > pass; new counts
  * as pass.

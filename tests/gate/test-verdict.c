@@ -817,8 +817,17 @@ static void test_verdict__accepted_within_bound_only(void)
 	CHECK(a[1].matched && !a[0].matched);
 	bench_result_release(&res);
 
-	/* the upper bound +20% exceeds it: still a fail, saying so */
+	/* the upper bound +20% is above it, the lower +8% below: neither
+	   within nor beyond is shown, so noisy (it was a fail) */
 	failing(&res, 1.20, 0);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_NOISY);
+	CHECK(res.m[0].verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(res.m[0].reason, "may exceed the accepted +15%");
+	bench_result_release(&res);
+
+	/* the lower bound +16% is beyond it: a fail, saying so */
+	failing(&res, 1.20, 0);
+	res.m[0].low = 1.16;
 	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
 	CHECK(res.m[0].verdict == VERDICT_FAIL);
 	CHECK_CONTAINS(res.m[0].reason, "exceeds the accepted +15%");
@@ -826,8 +835,30 @@ static void test_verdict__accepted_within_bound_only(void)
 
 	/* no interval (too few pairs): nothing shows it is within */
 	failing(&res, INFINITY, 0);
-	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_NOISY);
 	bench_result_release(&res);
+
+	/* accepted means accepted: a regression that is merely noisy (its
+	   lower bound below the floor) but whose upper bound +12% is within
+	   the +15% accepted is accepted, not left noisy (exit 2) */
+	failing(&res, 1.12, 0);
+	res.m[0].low = 1.01;
+	res.verdict = res.m[0].verdict = VERDICT_NOISY;
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_ACCEPTED);
+	CHECK(res.m[0].verdict == VERDICT_ACCEPTED);
+	CHECK_CONTAINS(res.m[0].reason, "within the +15%");
+	bench_result_release(&res);
+	/* the rule itself, bound by bound */
+	CHECK(verdict_accept_rule(VERDICT_NOISY, 0.9, 1.15, 0.15) ==
+	      VERDICT_ACCEPTED);
+	CHECK(verdict_accept_rule(VERDICT_FAIL, 1.151, 1.3, 0.15) ==
+	      VERDICT_FAIL);
+	CHECK(verdict_accept_rule(VERDICT_FAIL, 1.15, 1.3, 0.15) ==
+	      VERDICT_NOISY);
+	CHECK(verdict_accept_rule(VERDICT_PASS, 1.2, 1.3, 0.15) ==
+	      VERDICT_PASS);
+	CHECK(verdict_accept_rule(VERDICT_NOISY, NAN, 1.3, 0.15) ==
+	      VERDICT_ERROR);
 
 	/* an exact count is within when its ratio is */
 	failing(&res, NAN, 1);
