@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
+#include "gate/suite.h"
 #include "gate/verdict-explain.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -375,6 +376,8 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 
 	ratio_sense(cfg, m, &counted, &higher);
 	stats_setup(st, cfg, mc, vo);
+	/* the advice a noisy reason gives depends on it */
+	st->one_look = br->suite_name && !suite_can_filter(cfg);
 	pairs_collect(&p, st, br, m, counted, higher);
 	n = p.n;
 	if (n == 0) {

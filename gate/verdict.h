@@ -85,6 +85,11 @@ struct bench_stats {
 	size_t outliers;	/* pairs > 3 robust sd from the median */
 	double drift;		/* correlation of base's value with pair index */
 	double target;		/* target half-width (fraction) */
+	int one_look;		/* a suite case whose harness cannot re-run
+				   only some cases (suite_can_filter): more
+				   pairs come only from the first look
+				   ("pairs"), never from "max_pairs" or
+				   --budget, so the advice names "pairs" */
 	size_t looks;		/* looks at the data so far */
 	enum stop_reason stop;
 	char *note;		/* heuristic notes (load, calibration): shown

@@ -315,6 +315,45 @@ static void test_verdict__analyse_spread_is_noisy(void)
 	free(br.pairs);
 }
 
+/*
+ * Honest advice (issue 23 item 2): a noisy suite case whose harness cannot
+ * re-run only some cases (pytest here) gets one look, so its reason names
+ * "pairs", the first look's, and never "max_pairs" or --budget, which
+ * cannot change its outcome; a case of a harness that can (gbench) and a
+ * plain benchmark keep the advice of more looks.
+ */
+static void test_verdict__noisy_advice_names_what_can_help(void)
+{
+	double f[10] = { 1.10, 0.95, 1.30, 1.0, 1.12, 0.9, 1.25, 1.02, 1.11,
+			 0.97 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth(&br, &cfg, f, 10);
+	cfg.format = FORMAT_PYTEST;
+	br.suite_name = "py";
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK(st.one_look);
+	CHECK_CONTAINS(st.reason, "\"pairs\" in gate.json or --pairs");
+	CHECK(!strstr(st.reason, "(\"max_pairs\", --budget)"));
+	bench_stats_release(&st);
+	cfg.format = FORMAT_GBENCH;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_NOISY && !st.one_look);
+	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
+	bench_stats_release(&st);
+	/* a plain benchmark is not a suite case: rounds of more pairs */
+	cfg.format = FORMAT_PYTEST;
+	br.suite_name = NULL;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(!st.one_look);
+	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
 static void test_verdict__same_seed_same_interval(void)
 {
 	double f[8] = { 1.1, 0.9, 1.3, 1.0, 1.2, 0.95, 1.05, 1.15 };
@@ -913,6 +952,7 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__analyse_doubled_work_fails),
 	TEST(test_verdict__analyse_identical_passes),
 	TEST(test_verdict__analyse_spread_is_noisy),
+	TEST(test_verdict__noisy_advice_names_what_can_help),
 	TEST(test_verdict__same_seed_same_interval),
 	TEST(test_verdict__order_balanced_and_seeded),
 	TEST(test_verdict__exact_counts_decide_without_interval),
