@@ -64,6 +64,19 @@ static char *explain_interval(const struct bench_stats *st)
 			"floor", ratio_pct(st->estimate), lv,
 			ratio_pct(st->low), ratio_pct(st->high), f);
 	case VERDICT_NOISY:
+		if (st->tail)
+			return xasprintf("the typical run is unchanged "
+				"(%s %+.1f%%, upper bound %+.1f%%) but the "
+				"slow tail grew by %+.1f%%: the mean of the "
+				"log-ratios (the extreme 5%% on each side set "
+				"aside) is %+.1f%% and its upper bound (%s) "
+				"%+.1f%% does not exclude a regression of "
+				"%+.1f%% (pass_excludes); %s",
+				verdict_stat_label(st->statistic),
+				ratio_pct(st->estimate), ratio_pct(st->high),
+				ratio_pct(st->tail_mean / st->estimate),
+				ratio_pct(st->tail_mean), lv,
+				ratio_pct(st->tail_high), m, more_pairs(st));
 		if (!isfinite(st->low) || !isfinite(st->high))
 			return xasprintf("estimate %+.1f%%, but too few pairs: "
 				"at least %zu needed for %s bounds (%zu "
@@ -126,6 +139,19 @@ char *verdict_explain(const struct bench_stats *st)
 	if (st->exact)
 		return explain_exact(st);
 	why = explain_interval(st);
+	if (st->aside_low || st->aside_high) {
+		size_t k = st->aside_low + st->aside_high;
+
+		out = xasprintf("%s (%zu extreme pair%s, over 3 robust sd "
+				"from the median, left out of the %s bound%s "
+				"%s would push)", why, k, k == 1 ? "" : "s",
+				st->aside_low && st->aside_high ? "lower and "
+				"upper" : st->aside_low ? "lower" : "upper",
+				st->aside_low && st->aside_high ? "s" : "",
+				k == 1 ? "it" : "they");
+		free(why);
+		why = out;
+	}
 	if (!st->varies)
 		return why;
 	if (st->straddles)

@@ -80,9 +80,21 @@ struct bench_stats {
 					   from interval, else NULL */
 	enum rule rule;
 	int strict;
+	int tail;		/* a Hodges-Lehmann pass made noisy: the
+				   trimmed mean of the log-ratios does not
+				   exclude pass_excludes (a slow tail) */
+	double tail_mean, tail_high;	/* that mean (5% of the pairs, at
+				   least 1, trimmed each side) and its
+				   upper bound, as ratios; 0 when not
+				   computed */
 	double wilcoxon_p;	/* signed-rank test of the log-ratios */
 	double mann_whitney_p;	/* U test of base against head samples */
 	size_t outliers;	/* pairs > 3 robust sd from the median */
+	size_t aside_low, aside_high;	/* of them, the pairs left out of
+				   the lower bound (high outliers, which
+				   would push it up towards a fail) and of
+				   the upper bound (low ones, towards a
+				   pass): verdict.c's robust_bounds */
 	double drift;		/* correlation of base's value with pair index */
 	double target;		/* target half-width (fraction) */
 	int one_look;		/* a suite case whose harness cannot re-run
