@@ -76,6 +76,24 @@ static void steps_json(cJSON *b, const struct chain *c)
 	}
 }
 
+/* How creep was tested: a trend of head's level, or the cumulative
+   interval, at the corrected one-sided alpha. */
+static void creep_json(cJSON *b, const struct chain *c)
+{
+	cJSON *t = cJSON_AddObjectToObject(b, "creep_test");
+
+	cJSON_AddStringToObject(t, "kind", c->trend_tested ? "trend" :
+				"cumulative");
+	add_num(t, "alpha", c->trend_alpha);
+	if (!c->trend_tested)
+		return;
+	add_num(t, "slope_per_record", exp(c->trend.slope));
+	add_num(t, "over_range", exp(c->trend.slope *
+				     (double)(c->trend.n - 1)));
+	add_num(t, "p", c->trend.p_up);
+	cJSON_AddNumberToObject(t, "records", (double)c->trend.n);
+}
+
 /* One benchmark's chain as JSON. */
 static cJSON *chain_json(const struct chain *c)
 {
@@ -90,6 +108,7 @@ static cJSON *chain_json(const struct chain *c)
 	add_num(b, "low", last ? last->low : NAN);
 	add_num(b, "high", last ? last->high : NAN);
 	cJSON_AddBoolToObject(b, "creep", c->creep);
+	creep_json(b, c);
 	cJSON_AddNumberToObject(b, "failed_steps", c->failed);
 	cJSON_AddNumberToObject(b, "noisy_steps", c->noisy);
 	cJSON_AddNumberToObject(b, "change_point_records",
