@@ -49,6 +49,15 @@ static void changepoints_json(cJSON *b, const struct chain *c)
 		add_num(o, "step_ratio", l->f->estimate);
 		cJSON_AddStringToObject(o, "step_verdict", l->verdict);
 		cJSON_AddBoolToObject(o, "likely_machine", trend_cp_machine(c, j));
+		/* where the data place it: the first and last commit its
+		   new level may start at */
+		cJSON_AddStringToObject(o, "range_first",
+					trend_cp_first(c, j)->st->commit);
+		cJSON_AddStringToObject(o, "range_last",
+					trend_cp_last(c, j)->st->commit);
+		cJSON_AddNumberToObject(o, "range_records",
+					(double)(c->cp[j].hi - c->cp[j].lo + 1));
+		add_num(o, "range_level", CP_LOCATE_LEVEL);
 	}
 }
 

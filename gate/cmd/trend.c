@@ -116,6 +116,16 @@ const struct link *trend_cp_at(const struct chain *c, size_t i)
 	return &c->l[c->cp_link[c->cp[i].group]];
 }
 
+const struct link *trend_cp_first(const struct chain *c, size_t i)
+{
+	return &c->l[c->cp_link[c->cp[i].lo]];
+}
+
+const struct link *trend_cp_last(const struct chain *c, size_t i)
+{
+	return &c->l[c->cp_link[c->cp[i].hi]];
+}
+
 static double step_sd(const struct bench_stats *b)
 {
 	double level = isfinite(b->level) && b->level > 0.5 && b->level < 1 ?
@@ -347,6 +357,15 @@ static void print_changepoints(FILE *out, const struct chain *c)
 			l->st->subject, e, c->cp[i].p, st, l->verdict,
 			trend_cp_machine(c, i) ? ": the paired run saw no such "
 			"change, so likely the machine's, not the code's" : "");
+		if (c->cp[i].hi > c->cp[i].lo)
+			fprintf(out, "%s: its new level may start anywhere "
+				"from %.12s to %.12s (%zu records with "
+				"samples; %.0f%% of resamples of its "
+				"neighbouring records placed it there)\n",
+				c->name, trend_cp_first(c, i)->st->commit,
+				trend_cp_last(c, i)->st->commit,
+				c->cp[i].hi - c->cp[i].lo + 1,
+				CP_LOCATE_LEVEL * 100);
 	}
 }
 

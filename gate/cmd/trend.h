@@ -60,6 +60,10 @@ struct chain {
 
 /* The link where change point i's new level starts. */
 const struct link *trend_cp_at(const struct chain *c, size_t i);
+/* The first and last links where change point i's new level may start
+   (its location range, stats_changepoint lo and hi). */
+const struct link *trend_cp_first(const struct chain *c, size_t i);
+const struct link *trend_cp_last(const struct chain *c, size_t i);
 /* Whether change point i is likely the machine's, not the code's. */
 int trend_cp_machine(const struct chain *c, size_t i);
 /* The shift at change point i: "+10.0%". */
