@@ -85,14 +85,16 @@ static void steps_json(cJSON *b, const struct chain *c)
 	}
 }
 
-/* How creep was tested: a trend of head's level, or the cumulative
-   interval, at the corrected one-sided alpha. */
+/* Which test flagged creep (the cumulative interval, the trend of head's
+   level), each at the corrected one-sided alpha. */
 static void creep_json(cJSON *b, const struct chain *c)
 {
 	cJSON *t = cJSON_AddObjectToObject(b, "creep_test");
 
-	cJSON_AddStringToObject(t, "kind", c->trend_tested ? "trend" :
-				"cumulative");
+	cJSON_AddBoolToObject(t, "cumulative", c->creep_chain);
+	cJSON_AddBoolToObject(t, "trend", c->creep_trend);
+	cJSON_AddBoolToObject(t, "trend_tested", c->trend_tested);
+	cJSON_AddBoolToObject(t, "likely_machine", c->trend_machine);
 	add_num(t, "alpha", c->trend_alpha);
 	if (!c->trend_tested)
 		return;

@@ -34,6 +34,7 @@ struct chain {
 	struct stats_trend trend;
 	double trend_alpha;	/* its one-sided alpha, corrected over the
 				   benchmarks tested */
+	int creep_chain, creep_trend;	/* which test flagged creep */
 	int trend_machine;	/* head's level rose as creep would, but by
 				   more than the paired steps' cumulative
 				   interval allows: the machine's, not
