@@ -395,8 +395,14 @@ static int robust_bounds(struct stats_interval *ci, struct bench_stats *st,
 				keep[k++] = logr[i];
 		if (k == n)
 			continue;
-		*(s ? &st->aside_high : &st->aside_low) = n - k;
 		rc = interval_bounds(&side, st, cfg, vo, keep, k);
+		/* too few values left for a bound at this level: the pairs
+		   stay (at the fewest pairs the bound is the extreme value
+		   on its own side, which the other side's extremes do not
+		   move), so a clear fail from few pairs is not lost */
+		if (rc == 0 && !isfinite(s ? side.high : side.low))
+			continue;
+		*(s ? &st->aside_high : &st->aside_low) = n - k;
 		if (rc == 0 && s == 0 && side.low < ci->low)
 			ci->low = side.low;
 		if (rc == 0 && s == 1 && side.high > ci->high)

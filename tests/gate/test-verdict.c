@@ -398,6 +398,44 @@ static void test_verdict__slow_tail_is_not_a_pass(void)
 	free(br.pairs);
 }
 
+/*
+ * An extreme pair is left out of the bound it would push only while the
+ * pairs left still give that bound: 6 pairs of 8x, one of them 30x, at
+ * the fewest pairs for the level, fail (without the rule the lower bound
+ * from 5 pairs was none, and a clear regression was noisy: gaming.sh).
+ * With 20 pairs the extreme one is set aside and said so.
+ */
+static void test_verdict__extreme_pair_at_the_fewest_pairs(void)
+{
+	double f[6] = { 8, 8.2, 7.9, 8.1, 30, 8.05 };
+	double g[20];
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	size_t i;
+
+	synth(&br, &cfg, f, 6);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_FAIL);
+	CHECK(isfinite(st.low) && st.aside_low == 0);
+	bench_stats_release(&st);
+	free(br.pairs);
+	for (i = 0; i < 20; i++)
+		g[i] = 1.0 + 0.01 * (double)((int)(i % 5) - 2);
+	g[7] = 10;
+	synth(&br, &cfg, g, 20);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.aside_low == 1 && st.aside_high == 0);
+	CHECK_CONTAINS(st.reason, "1 extreme pair, over 3 robust sd from the "
+		       "median, left out of the lower bound it would push");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
 static void test_verdict__same_seed_same_interval(void)
 {
 	double f[8] = { 1.1, 0.9, 1.3, 1.0, 1.2, 0.95, 1.05, 1.15 };
@@ -1001,6 +1039,7 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__analyse_spread_is_noisy),
 	TEST(test_verdict__noisy_advice_names_what_can_help),
 	TEST(test_verdict__slow_tail_is_not_a_pass),
+	TEST(test_verdict__extreme_pair_at_the_fewest_pairs),
 	TEST(test_verdict__same_seed_same_interval),
 	TEST(test_verdict__order_balanced_and_seeded),
 	TEST(test_verdict__exact_counts_decide_without_interval),
