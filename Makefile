@@ -100,7 +100,7 @@ COMMON_OBJ = common/clock.o common/error.o common/escape.o common/seed.o common/
 	common/tree.o common/number.o common/replace.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
-	stats/rank.o
+	stats/rank.o stats/trim.o stats/trend.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 	git/notes.o git/trailers.o git/diff.o
 
@@ -142,7 +142,8 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
 	gate/test-adaptive gate/test-verdict gate/test-calibration \
 	gate/test-plan gate/test-run gate/test-workspace-artifacts \
-	gate/os/test-os stats/test-changepoint \
+	gate/os/test-os stats/test-changepoint stats/test-trim \
+	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \

@@ -4,7 +4,8 @@
  * levels; then per cell (noise shape, CV, true effect, suite size): suite
  * fail, noisy and pass rates and the mean pairs used, for gate's rule, the
  * peers' rule and two manual rules; then the statistics compared at equal
- * false-fail promise. `bench-sim i|t|c` runs one part.
+ * false-fail promise. `bench-sim i|t|c|b|e|o|T` runs one
+ * part.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,10 +74,11 @@ static void options(void)
 	for (d = 0; d < 2; d++)
 		for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
 			struct sim_cell zero = { SIM_LOGNORMAL, 0.10, 0,
-						 suite[d] };
+						 suite[d], 0, 0, 0 };
 			struct sim_cell twice = { SIM_LOGNORMAL, 0.10, 0.10,
-						  suite[d] };
-			struct sim_cell one = { SIM_LOGNORMAL, 0.10, 0.05, 1 };
+						  suite[d], 0, 0, 0 };
+			struct sim_cell one = { SIM_LOGNORMAL, 0.10, 0.05, 1,
+						0, 0, 0 };
 			size_t trials = suite[d] == 1 ? OPT_TRIALS_ONE :
 					OPT_TRIALS_SUITE;
 			unsigned long seed = 500 + 10 * i + d;
@@ -144,7 +146,7 @@ static void table(void)
 	for (d = 0; d < 2; d++)
 	for (c = 0; c < 4; c++) {
 		struct sim_cell cell = { noise[a], cv[b], effect[c],
-					 suite[d] };
+					 suite[d], 0, 0, 0 };
 		struct sim_result g, p, s1, s5;
 		size_t trials = suite[d] == 1 ? TRIALS_ONE : TRIALS_SUITE;
 		unsigned long seed = 1000 * a + 100 * b + 10 * c + d;
@@ -199,8 +201,10 @@ static void compare(void)
 	       "noise", "@floor", "@2xfloor", "cover15");
 	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++)
 		for (a = 0; a < 2; a++) {
-			struct sim_cell at = { noise[a], 0.10, 0.05, 1 };
-			struct sim_cell twice = { noise[a], 0.10, 0.10, 1 };
+			struct sim_cell at = { noise[a], 0.10, 0.05, 1,
+					       0, 0, 0 };
+			struct sim_cell twice = { noise[a], 0.10, 0.10, 1,
+						  0, 0, 0 };
 			struct bench_cfg b;
 			struct sim_result r1, r2;
 			double cover;
@@ -247,7 +251,7 @@ static void bisect(void)
 		for (e = 0; e < 4; e++)
 			for (old = 0; old < 2; old++) {
 				struct sim_cell c = { SIM_LOGNORMAL, cv[v],
-						      effect[e], 1 };
+						      effect[e], 1, 0, 0, 0 };
 				struct bench_cfg b;
 				struct sim_bisect r;
 
@@ -291,6 +295,102 @@ static void exact(void)
 		}
 }
 
+/*
+ * Part 7: one extreme head sample (issue 25 item 6): the fail rate at the
+ * floor (promise: <= 0.05) with one head sample of the first look
+ * multiplied by 3, 10 or 100, CV 10%, 20 pairs in one look and gate's
+ * default adaptive looks; at twice the floor the pass rate (promise) and
+ * the fail rate (power); identical code's fail rate.
+ */
+#define OUTLIER_TRIALS 8000
+static void outlier(void)
+{
+	static const double x[] = { 1, 3, 10, 100 };
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY };
+	size_t i, a, look;
+
+	printf("\none extreme head sample, CV 10%%, floor 5%%, %d trials a "
+	       "cell\n\n", OUTLIER_TRIALS);
+	printf("%-9s %7s %-8s | %7s %7s %7s %7s\n", "noise", "outlier",
+	       "looks", "@floor", "pass@2x", "fail@2x", "false");
+	for (a = 0; a < 2; a++)
+		for (look = 0; look < 2; look++)
+			for (i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+				struct sim_cell at = { noise[a], 0.10, 0.05, 1,
+						       x[i], 0, 0 };
+				struct sim_cell twice = at, zero = at;
+				struct bench_cfg b;
+				struct sim_result r1, r2, r0;
+
+				twice.effect = 0.10;
+				zero.effect = 0;
+				sim_default_cfg(&b);
+				if (!look)
+					b.max_pairs = b.pairs;
+				sim_run(&r1, &at, SIM_GATE, &b, 0.95, 1000,
+					OUTLIER_TRIALS, 61 + i);
+				sim_run(&r2, &twice, SIM_GATE, &b, 0.95, 1000,
+					OUTLIER_TRIALS / 4, 71 + i);
+				sim_run(&r0, &zero, SIM_GATE, &b, 0.95, 1000,
+					OUTLIER_TRIALS / 4, 81 + i);
+				printf("%-9s %7g %-8s | %7.4f %7.4f %7.4f "
+				       "%7.4f\n", sim_noise_name(noise[a]),
+				       x[i], look ? "adaptive" : "one",
+				       r1.fail, r2.pass, r2.fail, r0.fail);
+				fflush(stdout);
+			}
+}
+
+/*
+ * Part 8: a slow tail (issue 25 item 5): each head sample twice as long
+ * with probability 0.1 (+10% mean time; the typical run unchanged), and
+ * identical code, under gate's defaults (hl, adaptive looks, the default
+ * budget on the simulated clock, pairs up to 60): the suite's fail, noisy
+ * and pass rates and the mean pairs.
+ */
+#define TAIL_TRIALS_ONE 1000
+#define TAIL_TRIALS_SUITE 100
+static void tail(void)
+{
+	static const enum sim_noise noise[] = { SIM_LOGNORMAL, SIM_HEAVY,
+						SIM_DRIFT };
+	static const double cv[] = { 0.02, 0.10, 0.25 };
+	static const size_t suite[] = { 1, 20 };
+	size_t a, b, d, k;
+
+	printf("\nslow tail: head 2x in 10%% of samples (+10%% mean), and "
+	       "identical code;\n%d suites of 1 and %d of 20 a cell, gate's "
+	       "defaults\n\n", TAIL_TRIALS_ONE, TAIL_TRIALS_SUITE);
+	printf("%-9s %4s %5s %-9s | %6s %6s %6s %7s\n", "noise", "CV",
+	       "suite", "head", "fail", "noisy", "pass", "pairs");
+	for (a = 0; a < 3; a++)
+		for (b = 0; b < 3; b++)
+			for (d = 0; d < 2; d++)
+				for (k = 0; k < 2; k++) {
+					struct sim_cell c = { noise[a], cv[b],
+						0, suite[d], 0, k ? 0.1 : 0,
+						2 };
+					struct bench_cfg g;
+					struct sim_result r;
+
+					sim_default_cfg(&g);
+					sim_run(&r, &c, SIM_GATE, &g, 0.95,
+						1000, suite[d] == 1 ?
+						TAIL_TRIALS_ONE :
+						TAIL_TRIALS_SUITE,
+						900 + 100 * a + 10 * b +
+						2 * d + k);
+					printf("%-9s %3.0f%% %5zu %-9s | %6.3f "
+					       "%6.3f %6.3f %7.1f\n",
+					       sim_noise_name(noise[a]),
+					       cv[b] * 100, suite[d],
+					       k ? "tail" : "identical",
+					       r.fail, r.noisy, r.pass,
+					       r.pairs);
+					fflush(stdout);
+				}
+}
+
 int main(int argc, char **argv)
 {
 	clock_t t0 = clock();
@@ -306,6 +406,10 @@ int main(int argc, char **argv)
 		bisect();
 	if (argc < 2 || argv[1][0] == 'e')
 		exact();
+	if (argc < 2 || argv[1][0] == 'o')
+		outlier();
+	if (argc < 2 || argv[1][0] == 'T')
+		tail();
 	printf("\n(%.0f s of CPU)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return 0;
 }

@@ -69,14 +69,18 @@ static double sim_elapsed(void *ctx)
 /* One sample's time: clock position t in [0, 1] of the run. */
 static double sample(const struct sim_ctx *s, int head, double t)
 {
-	double z;
+	double z, tail = 1;
 
 	if (s->c->noise == SIM_HEAVY)
 		z = gsl_ran_tdist(s->rng, 3) / sqrt(3.0);
 	else
 		z = gsl_ran_ugaussian(s->rng);
+	/* drawn for head only, so base's stream stays as without a tail */
+	if (head && s->c->tail_p > 0 &&
+	    gsl_rng_uniform(s->rng) < s->c->tail_p)
+		tail = s->c->tail_x;
 	return 0.1 * (head ? 1 + s->c->effect : 1) * exp(s->sigma * z) *
-	       (s->c->noise == SIM_DRIFT ? 1 + DRIFT * t : 1);
+	       (s->c->noise == SIM_DRIFT ? 1 + DRIFT * t : 1) * tail;
 }
 
 static int sim_measure(void *ctx, size_t i, unsigned total)
@@ -84,12 +88,16 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 	struct sim_ctx *s = ctx;
 	struct bench_run *br = &s->r->b[i].run;
 	size_t more = total > br->npairs ? total - br->npairs : 0, j;
+	size_t wild = (size_t)-1;
 	double span = 2.0 * br->cfg->max_pairs;
 	int *order;
 
 	if (!more)
 		return 0;	/* as measure_bench: nothing to add */
 	order = xcalloc(more, sizeof(*order));
+	/* the first look's one extreme head sample */
+	if (s->c->outlier > 0 && br->npairs == 0)
+		wild = gsl_rng_uniform_int(s->rng, more);
 
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));
 	measure_order(order, more, s->rng);
@@ -101,7 +109,8 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 		memset(p, 0, sizeof(*p));
 		p->head_first = hf;
 		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span);
-		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span);
+		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span) *
+				      (j == wild ? s->c->outlier : 1);
 		br->seconds += p->s[ARM_BASE].wall + p->s[ARM_HEAD].wall;
 		s->clock += p->s[ARM_BASE].wall + p->s[ARM_HEAD].wall;
 		br->npairs++;

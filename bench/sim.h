@@ -21,6 +21,14 @@ struct sim_cell {
 	double cv;		/* per-sample coefficient of variation */
 	double effect;		/* true slowdown of head: 0.05 is +5% */
 	size_t suite;		/* benchmarks in the suite, all alike */
+	double outlier;		/* > 0: one head sample of each benchmark's
+				   first look, at a pair drawn uniformly, is
+				   this many times its value (an extreme
+				   sample: a page fault storm, a preemption) */
+	double tail_p, tail_x;	/* a slow tail: each head sample is tail_x
+				   times its value with probability tail_p
+				   (0.1 and 2: +10% mean, the typical run
+				   unchanged) */
 };
 
 /* Gate's procedure, or a rule users apply by hand. */

@@ -28,6 +28,23 @@ static const char *bound_level(const struct bench_stats *st, char *buf,
 	return buf;
 }
 
+/*
+ * What would resolve a noisy st: more pairs where they can come from. A
+ * suite case whose harness cannot re-run some cases gets one look, so
+ * only "pairs" (the first look's) can add any: advising "max_pairs" or
+ * --budget there would name a setting that cannot change the outcome.
+ */
+static const char *more_pairs(const struct bench_stats *st)
+{
+	if (st->one_look)
+		return "more pairs in the first look (\"pairs\" in gate.json "
+		       "or --pairs: this suite's harness cannot re-run only "
+		       "some cases, so \"max_pairs\" and --budget add none) "
+		       "or a quieter machine would resolve it";
+	return "more pairs (\"max_pairs\", --budget) or a quieter machine "
+	       "would resolve it";
+}
+
 static char *explain_interval(const struct bench_stats *st)
 {
 	double f = st->floor * 100.0, m = st->excludes * 100.0;
@@ -47,6 +64,19 @@ static char *explain_interval(const struct bench_stats *st)
 			"floor", ratio_pct(st->estimate), lv,
 			ratio_pct(st->low), ratio_pct(st->high), f);
 	case VERDICT_NOISY:
+		if (st->tail)
+			return xasprintf("the typical run is unchanged "
+				"(%s %+.1f%%, upper bound %+.1f%%) but the "
+				"slow tail grew by %+.1f%%: the mean of the "
+				"log-ratios (the extreme 5%% on each side set "
+				"aside) is %+.1f%% and its upper bound (%s) "
+				"%+.1f%% does not exclude a regression of "
+				"%+.1f%% (pass_excludes); %s",
+				verdict_stat_label(st->statistic),
+				ratio_pct(st->estimate), ratio_pct(st->high),
+				ratio_pct(st->tail_mean / st->estimate),
+				ratio_pct(st->tail_mean), lv,
+				ratio_pct(st->tail_high), m, more_pairs(st));
 		if (!isfinite(st->low) || !isfinite(st->high))
 			return xasprintf("estimate %+.1f%%, but too few pairs: "
 				"at least %zu needed for %s bounds (%zu "
@@ -58,19 +88,16 @@ static char *explain_interval(const struct bench_stats *st)
 			return xasprintf("estimate %+.1f%% is within the "
 				"%+.1f%% floor, but a regression of %+.1f%% "
 				"(pass_excludes%s) is not excluded: the upper "
-				"bound (%s) is %+.1f%%; more pairs "
-				"(\"max_pairs\", --budget) or a quieter "
-				"machine would resolve it",
+				"bound (%s) is %+.1f%%; %s",
 				ratio_pct(st->estimate), f, m,
 				st->strict ? ", --strict" : "", lv,
-				ratio_pct(st->high));
+				ratio_pct(st->high), more_pairs(st));
 		return xasprintf("estimate %+.1f%% is above the %+.1f%% "
 			"floor, but the lower bound (%s) is %+.1f%%: a "
 			"regression of the floor is not shown, and none up "
-			"to %+.1f%% is excluded; more pairs (\"max_pairs\", "
-			"--budget) or a quieter machine would resolve it",
+			"to %+.1f%% is excluded; %s",
 			ratio_pct(st->estimate), f, lv, ratio_pct(st->low),
-			ratio_pct(st->high));
+			ratio_pct(st->high), more_pairs(st));
 	case VERDICT_PASS:
 		if (st->improved)
 			return xasprintf("faster by %.1f%% (%s bounds %+.1f%% "
@@ -112,6 +139,19 @@ char *verdict_explain(const struct bench_stats *st)
 	if (st->exact)
 		return explain_exact(st);
 	why = explain_interval(st);
+	if (st->aside_low || st->aside_high) {
+		size_t k = st->aside_low + st->aside_high;
+
+		out = xasprintf("%s (%zu extreme pair%s, over 3 robust sd "
+				"from the median, left out of the %s bound%s "
+				"%s would push)", why, k, k == 1 ? "" : "s",
+				st->aside_low && st->aside_high ? "lower and "
+				"upper" : st->aside_low ? "lower" : "upper",
+				st->aside_low && st->aside_high ? "s" : "",
+				k == 1 ? "it" : "they");
+		free(why);
+		why = out;
+	}
 	if (!st->varies)
 		return why;
 	if (st->straddles)

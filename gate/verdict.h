@@ -80,11 +80,28 @@ struct bench_stats {
 					   from interval, else NULL */
 	enum rule rule;
 	int strict;
+	int tail;		/* a Hodges-Lehmann pass made noisy: the
+				   trimmed mean of the log-ratios does not
+				   exclude pass_excludes (a slow tail) */
+	double tail_mean, tail_high;	/* that mean (5% of the pairs, at
+				   least 1, trimmed each side) and its
+				   upper bound, as ratios; 0 when not
+				   computed */
 	double wilcoxon_p;	/* signed-rank test of the log-ratios */
 	double mann_whitney_p;	/* U test of base against head samples */
 	size_t outliers;	/* pairs > 3 robust sd from the median */
+	size_t aside_low, aside_high;	/* of them, the pairs left out of
+				   the lower bound (high outliers, which
+				   would push it up towards a fail) and of
+				   the upper bound (low ones, towards a
+				   pass): verdict.c's robust_bounds */
 	double drift;		/* correlation of base's value with pair index */
 	double target;		/* target half-width (fraction) */
+	int one_look;		/* a suite case whose harness cannot re-run
+				   only some cases (suite_can_filter): more
+				   pairs come only from the first look
+				   ("pairs"), never from "max_pairs" or
+				   --budget, so the advice names "pairs" */
 	size_t looks;		/* looks at the data so far */
 	enum stop_reason stop;
 	char *note;		/* heuristic notes (load, calibration): shown
@@ -219,13 +236,12 @@ double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
 /*
  * The accepted regressions a (n of them, newest first) applied to the
  * decided benchmark name's result res: the first trailer whose pattern
- * matches name decides each failing gating metric. One whose regression
- * lies within the bound (the interval's upper bound, an exact count's
- * ratio, at most 1 + bound) is VERDICT_ACCEPTED, its reason naming the
- * trailer; one beyond stays a fail whose reason adds "exceeds the accepted
- * +15%". res->verdict is then the worst of the gating metrics again. Every
- * trailer matching name is marked matched (a trailer matching no
- * benchmark is the caller's warning). Returns res->verdict.
+ * matches name decides each failing or noisy gating metric by
+ * verdict_accept_rule, its reason naming the trailer ("within the +15%
+ * that commit ... accepts", "exceeds the accepted +15%", "may exceed the
+ * accepted +15%"). res->verdict is then the worst of the gating metrics
+ * again. Every trailer matching name is marked matched (a trailer
+ * matching no benchmark is the caller's warning). Returns res->verdict.
  */
 /*
  * br's build is byte-identical in both arms (its "artifacts"): a pass
@@ -235,6 +251,17 @@ double verdict_metric_alpha(const struct bench_cfg *cfg, size_t i,
 void verdict_identical(struct bench_result *res, const struct bench_run *br);
 enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
 				  struct verdict_accept *a, size_t n);
+/*
+ * "Accepted means accepted": a metric whose verdict v is a fail or noisy
+ * (or already accepted), with bounds low and high (an exact count: its
+ * ratio for both), under a trailer accepting bound: accepted when high
+ * is at most 1 + bound (VERDICT_EXACT_SLACK), a fail when low is above
+ * it, noisy in between (and when high is infinite: too few pairs show
+ * nothing within); any other v is returned as it is, a NaN bound is an
+ * error. gate merge decides a stored interval again with it.
+ */
+enum verdict verdict_accept_rule(enum verdict v, double low, double high,
+				 double bound);
 /*
  * Worst of n verdicts: error > fail > noisy > accepted > pass; new counts
  * as pass.

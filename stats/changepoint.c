@@ -219,6 +219,65 @@ static void order_points(struct stats_changepoint *cp, size_t ncp,
 	}
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Where change point cp lies, as a range of groups: the segment either
+ * side of it (groups [a, b), the change at t) resampled
+ * CP_LOCATE_RESAMPLES times, whole groups with replacement from their own
+ * side (the levels and the change stay where they are), the best split of
+ * each resample taken, and the central CP_LOCATE_LEVEL of those splits
+ * kept. With one value per record, a +5% step at 5% noise is found
+ * within one record of the truth only a fifth of the time; the range
+ * says how far the data can place it (tests/stats/test-changepoint.c
+ * measures its coverage).
+ */
+static void locate(struct stats_changepoint *cp, size_t a, size_t b,
+		   const double *x, const size_t *st, size_t min_size,
+		   gsl_rng *rng)
+{
+	size_t t = cp->group, maxlen = 0, j, r, pos;
+	size_t *pst = xmalloc((b - a + 1) * sizeof(*pst));
+	size_t *at = xmalloc(CP_LOCATE_RESAMPLES * sizeof(*at));
+	double *pv, *tmp, q;
+
+	for (j = a; j < b; j++)
+		if (st[j + 1] - st[j] > maxlen)
+			maxlen = st[j + 1] - st[j];
+	pv = xmalloc((b - a) * maxlen * sizeof(*pv));
+	tmp = xmalloc((b - a) * maxlen * sizeof(*tmp));
+	for (r = 0; r < CP_LOCATE_RESAMPLES; r++) {
+		for (j = a, pos = 0; j < b; j++) {
+			size_t src = j < t ? a + gsl_rng_uniform_int(rng, t - a)
+				     : t + gsl_rng_uniform_int(rng, b - t);
+			size_t len = st[src + 1] - st[src];
+
+			pst[j - a] = pos;
+			memcpy(pv + pos, x + st[src], len * sizeof(*x));
+			pos += len;
+		}
+		pst[b - a] = pos;
+		at[r] = a + best_split(pv, pst, 0, b - a, min_size, tmp, &q);
+	}
+	qsort(at, CP_LOCATE_RESAMPLES, sizeof(*at), cmp_size);
+	cp->lo = at[(size_t)((1 - CP_LOCATE_LEVEL) / 2 * CP_LOCATE_RESAMPLES)];
+	cp->hi = at[(size_t)ceil((1 + CP_LOCATE_LEVEL) / 2 *
+				 CP_LOCATE_RESAMPLES) - 1];
+	if (cp->lo > t)
+		cp->lo = t;
+	if (cp->hi < t)
+		cp->hi = t;
+	free(pst);
+	free(at);
+	free(pv);
+	free(tmp);
+}
+
 int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 		       const double *x, size_t n, const size_t *start,
 		       size_t g, size_t min_size, size_t permutations,
@@ -226,7 +285,7 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 {
 	struct shuffle_work w;
 	struct stats_changepoint *cp = NULL;
-	size_t *st, *cuts, nc = 1, ncp = 0, i;
+	size_t *st, *cuts, nc = 1, ncp = 0, cap = 0, i;
 
 	*out = NULL;
 	*nout = 0;
@@ -250,7 +309,7 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 
 		if (!at)
 			break;
-		cp = xrealloc(cp, (ncp + 1) * sizeof(*cp));
+		XGROW(cp, cap, ncp + 1);
 		cp[ncp].group = at;
 		cp[ncp].q = q;
 		cp[ncp].p = permutation_p(q, x, st, cuts, nc, min_size,
@@ -264,6 +323,8 @@ int stats_changepoints(struct stats_changepoint **out, size_t *nout,
 		nc++;
 	}
 	order_points(cp, ncp, cuts, nc, x, st);
+	for (i = 0; i < ncp; i++)
+		locate(&cp[i], cuts[i], cuts[i + 2], x, st, min_size, rng);
 	if (!ncp) {
 		free(cp);
 		cp = NULL;

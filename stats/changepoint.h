@@ -35,7 +35,16 @@ struct stats_changepoint {
 	double p;		/* its permutation p-value */
 	double before, after;	/* medians of the final segments either
 				   side */
+	size_t lo, hi;		/* where the data place it: the first group
+				   after the change lies in [lo, hi] in
+				   CP_LOCATE_LEVEL of the resamples of its
+				   segments (whole groups, each side's own);
+				   lo <= group <= hi */
 };
+
+/* The location range's resamples and central share. */
+#define CP_LOCATE_RESAMPLES 199
+#define CP_LOCATE_LEVEL 0.95
 
 /*
  * Q of splitting x[0..n) at tau (X = x[0..tau), Y = x[tau..n)): NAN when

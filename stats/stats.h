@@ -133,6 +133,38 @@ int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
 size_t stats_interval_min_n(enum stats_estimator e, double tail);
 
 /*
+ * The g-trimmed mean of x (the mean once the g smallest and g largest are
+ * set aside) into *estimate, and its two-sided interval at level from
+ * Student's t with the winsorised standard error (Tukey-McLaughlin; as
+ * scipy.stats.mstats.trimmed_mean_ci). Returns 0, or -1 through error()
+ * when n < 2g + 2, a value is not finite or level is not in (0, 1).
+ */
+int stats_trimmed_mean_interval(struct stats_interval *out, double *estimate,
+				const double *x, size_t n, size_t g,
+				double level);
+
+/*
+ * A linear trend of y[0..n) against its index (least squares): the slope,
+ * the intercept, the slope's standard error from the residuals and the
+ * one-sided p-value of Student's t on n - 2 degrees of freedom against a
+ * slope <= 0 (as scipy.stats.linregress with alternative "greater").
+ */
+struct stats_trend {
+	double slope, intercept, se, df;
+	double p_up;		/* P[T >= slope / se] under no trend */
+	size_t n;
+};
+/* 0, or -1 through error() when n < 3 or a value is not finite. */
+int stats_trend(struct stats_trend *out, const double *y, size_t n);
+/*
+ * Creep: the trend rises significantly at one-sided alpha (p_up <= alpha;
+ * the caller corrects alpha for the series it tests) and its estimate
+ * over the series, exp(slope (n - 1)) for log values, is above 1 + floor.
+ */
+int stats_trend_creep(const struct stats_trend *t, double alpha,
+		      double floor);
+
+/*
  * Wilcoxon signed-rank test of d against 0, two-sided, as
  * scipy.stats.wilcoxon(d) (zero_method "wilcox", no continuity
  * correction, exact law when n <= 50 and no zeros, else normal with tie

@@ -11,7 +11,6 @@
 #include "gate/cmd.h"
 #include "gate/cmd/compare.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -62,21 +61,6 @@ static int bad_usage(const char *what, const char *arg)
 	return -1;
 }
 
-static int parse_fraction(double *out, const char *opt, const char *s,
-			  double lo, double hi)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v < hi))
-		return error("%s must be a number from %g to below %g, got "
-			     "\"%s\"", opt, lo, hi, s);
-	*out = v;
-	return 0;
-}
-
 static const struct option compare_longopts[] = {
 	{ "format", required_argument, NULL, 'F' },
 	{ "metric", required_argument, NULL, 'm' },
@@ -96,7 +80,7 @@ static const struct option compare_longopts[] = {
    an unknown option included. */
 static int compare_option(struct cmp_opts *o, int c, char **argv)
 {
-	double d;
+	long seed;
 
 	switch (c) {
 	case 'F':
@@ -118,22 +102,31 @@ static int compare_option(struct cmp_opts *o, int c, char **argv)
 	case 'a': o->advisory = 1; return 0;
 	case 'S': o->strict = 1; return 0;
 	case 'e':
-		return parse_fraction(&o->floor, "--min-effect", optarg, 0, 10);
+		if (options_parse_number(&o->floor, "--min-effect", optarg, 0,
+					 10) < 0)
+			return -1;
+		/* as gate run warns of "min_effect": 5 (plan.c) */
+		if (o->floor > 0.5)
+			warning("--min-effect %s is a floor of +%g%%: a "
+				"fraction is meant, 0.05 for 5%%", optarg,
+				o->floor * 100);
+		return 0;
 	case 'x':
-		return parse_fraction(&o->excludes, "--pass-excludes", optarg,
-				      0, 10);
+		return options_parse_number(&o->excludes, "--pass-excludes",
+					    optarg, 0, 10);
 	case 'c':
-		if (parse_fraction(&o->confidence, "--confidence", optarg,
-				   0.5, 1) < 0 || o->confidence == 0.5)
+		if (options_parse_number(&o->confidence, "--confidence",
+					 optarg, 0.5, 1) < 0)
+			return -1;
+		if (o->confidence == 0.5)
 			return error("--confidence must be above 0.5 "
 				     "and below 1");
 		return 0;
 	case 's':
-		if (parse_fraction(&d, "--seed", optarg, 0,
-				   4294967296.0) < 0 || d != floor(d))
-			return error("--seed must be a whole number "
-				     "from 0 to 4294967295");
-		o->seed = (unsigned long)d;
+		if (options_parse_count(&seed, "--seed", optarg, 0,
+					4294967295L) < 0)
+			return -1;
+		o->seed = (unsigned long)seed;
 		return 0;
 	default:
 		return bad_usage("unknown or incomplete option",
@@ -228,9 +221,7 @@ static int one_process(enum format f, const char *text, size_t len)
 			nl = end;
 		if ((size_t)(nl - p) < 5 || memcmp(p, "pkg: ", 5))
 			continue;
-		if (n == cap)
-			pkg = xrealloc(pkg, (cap = cap ? 2 * cap : 16) *
-				       sizeof(*pkg));
+		XGROW(pkg, cap, n + 1);
 		pkg[n].p = p;
 		pkg[n++].n = (size_t)(nl - p) - (nl > p && nl[-1] == '\r');
 	}

@@ -49,6 +49,15 @@ static void changepoints_json(cJSON *b, const struct chain *c)
 		add_num(o, "step_ratio", l->f->estimate);
 		cJSON_AddStringToObject(o, "step_verdict", l->verdict);
 		cJSON_AddBoolToObject(o, "likely_machine", trend_cp_machine(c, j));
+		/* where the data place it: the first and last commit its
+		   new level may start at */
+		cJSON_AddStringToObject(o, "range_first",
+					trend_cp_first(c, j)->st->commit);
+		cJSON_AddStringToObject(o, "range_last",
+					trend_cp_last(c, j)->st->commit);
+		cJSON_AddNumberToObject(o, "range_records",
+					(double)(c->cp[j].hi - c->cp[j].lo + 1));
+		add_num(o, "range_level", CP_LOCATE_LEVEL);
 	}
 }
 
@@ -76,6 +85,26 @@ static void steps_json(cJSON *b, const struct chain *c)
 	}
 }
 
+/* Which test flagged creep (the cumulative interval, the trend of head's
+   level), each at the corrected one-sided alpha. */
+static void creep_json(cJSON *b, const struct chain *c)
+{
+	cJSON *t = cJSON_AddObjectToObject(b, "creep_test");
+
+	cJSON_AddBoolToObject(t, "cumulative", c->creep_chain);
+	cJSON_AddBoolToObject(t, "trend", c->creep_trend);
+	cJSON_AddBoolToObject(t, "trend_tested", c->trend_tested);
+	cJSON_AddBoolToObject(t, "likely_machine", c->trend_machine);
+	add_num(t, "alpha", c->trend_alpha);
+	if (!c->trend_tested)
+		return;
+	add_num(t, "slope_per_record", exp(c->trend.slope));
+	add_num(t, "over_range", exp(c->trend.slope *
+				     (double)(c->trend.n - 1)));
+	add_num(t, "p", c->trend.p_up);
+	cJSON_AddNumberToObject(t, "records", (double)c->trend.n);
+}
+
 /* One benchmark's chain as JSON. */
 static cJSON *chain_json(const struct chain *c)
 {
@@ -90,6 +119,7 @@ static cJSON *chain_json(const struct chain *c)
 	add_num(b, "low", last ? last->low : NAN);
 	add_num(b, "high", last ? last->high : NAN);
 	cJSON_AddBoolToObject(b, "creep", c->creep);
+	creep_json(b, c);
 	cJSON_AddNumberToObject(b, "failed_steps", c->failed);
 	cJSON_AddNumberToObject(b, "noisy_steps", c->noisy);
 	cJSON_AddNumberToObject(b, "change_point_records",

@@ -27,7 +27,6 @@
  */
 #include "gate/cmd.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,6 +116,16 @@ const struct link *trend_cp_at(const struct chain *c, size_t i)
 	return &c->l[c->cp_link[c->cp[i].group]];
 }
 
+const struct link *trend_cp_first(const struct chain *c, size_t i)
+{
+	return &c->l[c->cp_link[c->cp[i].lo]];
+}
+
+const struct link *trend_cp_last(const struct chain *c, size_t i)
+{
+	return &c->l[c->cp_link[c->cp[i].hi]];
+}
+
 static double step_sd(const struct bench_stats *b)
 {
 	double level = isfinite(b->level) && b->level > 0.5 && b->level < 1 ?
@@ -130,15 +139,17 @@ static double step_sd(const struct bench_stats *b)
 	return half / gsl_cdf_ugaussian_Pinv(level);
 }
 
-/* The chain named name in c (nc of them), appended when new. */
-static struct chain *chain_of(struct chain **c, size_t *nc, const char *name)
+/* The chain named name in c (nc of them, room for *cap), appended when
+   new. */
+static struct chain *chain_of(struct chain **c, size_t *nc, size_t *cap,
+			      const char *name)
 {
 	size_t k;
 
 	for (k = 0; k < *nc; k++)
 		if (!strcmp((*c)[k].name, name))
 			return &(*c)[k];
-	*c = xrealloc(*c, (*nc + 1) * sizeof(**c));
+	XGROW(*c, *cap, *nc + 1);
 	memset(&(*c)[*nc], 0, sizeof(**c));
 	(*c)[*nc].name = name;
 	return &(*c)[(*nc)++];
@@ -167,8 +178,74 @@ static void chain_sum(struct chain *c, double floor_opt, double z)
 		else if (!strcmp(l->verdict, "noisy"))
 			c->noisy++;
 	}
-	if (c->n && !c->failed && c->l[c->n - 1].low > 1 + c->floor)
-		c->creep = 1;
+}
+
+/*
+ * Creep, for each of the nc chains, its false alarms corrected over the
+ * benchmarks and the two tests (Bonferroni: one-sided (1 - confidence) /
+ * 2 nc each), no step failed (a failed step is the regression's known
+ * cause, not creep). The cumulative interval of the paired steps adds
+ * every step's variance: over 20 records at 5% noise it flagged a +10%
+ * creep 3.5% of the time; it is immune to the machine, and strong where
+ * each step is precise. Where at least TREND_MIN_RECORDS records carry
+ * head's median, a linear trend of its log over the records tests the
+ * level itself (tests/stats/test-trend.c: at +10% over 20 records, 5%
+ * noise per sample, 10 samples a record, flagged all but always even
+ * over 10 benchmarks); creep when it rises significantly and by more than
+ * the floor over the range, unless by more than the paired steps'
+ * cumulative interval allows: head's level is one machine's, and such a
+ * rise is said to be the machine's. Either test flags.
+ */
+static void creep_decide(struct chain *c, size_t nc, double confidence)
+{
+	double *y = NULL, alpha = (1 - confidence) / (2.0 * (double)nc), z;
+	size_t k, j, m, cap = 0;
+
+	if (!nc)
+		return;
+	for (k = 0; k < nc; k++) {
+		for (j = m = 0; j < c[k].n; j++) {
+			double v = c[k].l[j].f->head_median;
+
+			if (!(v > 0) || !isfinite(v))
+				continue;
+			XGROW(y, cap, m + 1);
+			y[m++] = log(v);
+		}
+		if (m >= TREND_MIN_RECORDS &&
+		    stats_trend(&c[k].trend, y, m) == 0)
+			c[k].trend_tested = 1;
+	}
+	free(y);
+	z = gsl_cdf_ugaussian_Qinv(alpha);
+	for (k = 0; k < nc; k++) {
+		struct chain *ch = &c[k];
+		const struct link *last = ch->n ? &ch->l[ch->n - 1] : NULL;
+		double sd;
+
+		ch->trend_alpha = alpha;
+		if (!last || ch->failed)
+			continue;
+		/* the cumulative interval's lower bound, at the corrected
+		   one-sided alpha */
+		sd = log(last->high / last->cum) /
+		     gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
+		ch->creep_chain = isfinite(sd) &&
+				  last->cum * exp(-z * sd) > 1 + ch->floor;
+		if (ch->trend_tested &&
+		    stats_trend_creep(&ch->trend, alpha, ch->floor)) {
+			double rise = exp(ch->trend.slope *
+					  (double)(ch->trend.n - 1));
+
+			/* the paired steps cancel the machine: a rise
+			   beyond their whole interval is not the code's */
+			if (isfinite(last->high) && rise > last->high)
+				ch->trend_machine = 1;
+			else
+				ch->creep_trend = 1;
+		}
+		ch->creep = ch->creep_chain || ch->creep_trend;
+	}
 }
 
 static size_t build_chains(struct chain **out, const struct history *h,
@@ -176,7 +253,7 @@ static size_t build_chains(struct chain **out, const struct history *h,
 {
 	double z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
 	struct chain *c = NULL, *ch;
-	size_t nc = 0, i, j, k;
+	size_t nc = 0, cap = 0, i, j, k;
 
 	for (i = 0; i < h->n; i++)
 		for (j = 0; j < h->s[i].report.n; j++) {
@@ -184,10 +261,10 @@ static size_t build_chains(struct chain **out, const struct history *h,
 			const struct bench_stats *f = history_figures(b);
 			struct link *l;
 
-			ch = chain_of(&c, &nc, b->run.cfg->name);
+			ch = chain_of(&c, &nc, &cap, b->run.cfg->name);
 			if (!f || !(f->estimate > 0))
 				continue;
-			ch->l = xrealloc(ch->l, (ch->n + 1) * sizeof(*ch->l));
+			XGROW(ch->l, ch->lcap, ch->n + 1);
 			l = &ch->l[ch->n++];
 			memset(l, 0, sizeof(*l));
 			l->st = &h->s[i];
@@ -201,6 +278,7 @@ static size_t build_chains(struct chain **out, const struct history *h,
 		}
 	for (k = 0; k < nc; k++)
 		chain_sum(&c[k], floor_opt, z);
+	creep_decide(c, nc, confidence);
 	*out = c;
 	return nc;
 }
@@ -282,6 +360,15 @@ static void print_changepoints(FILE *out, const struct chain *c)
 			l->st->subject, e, c->cp[i].p, st, l->verdict,
 			trend_cp_machine(c, i) ? ": the paired run saw no such "
 			"change, so likely the machine's, not the code's" : "");
+		if (c->cp[i].hi > c->cp[i].lo)
+			fprintf(out, "%s: its new level may start anywhere "
+				"from %.12s to %.12s (%zu records with "
+				"samples; %.0f%% of resamples of its "
+				"neighbouring records placed it there)\n",
+				c->name, trend_cp_first(c, i)->st->commit,
+				trend_cp_last(c, i)->st->commit,
+				c->cp[i].hi - c->cp[i].lo + 1,
+				CP_LOCATE_LEVEL * 100);
 	}
 }
 
@@ -314,14 +401,42 @@ static void print_term(FILE *out, const struct history *h,
 		"their variances added (each from its interval's wider side)\n",
 		confidence * 100);
 	for (k = 0; k < nc; k++) {
-		char fl[32], lo[32];
+		char fl[32], lo[32], up[32];
 
 		trend_pct(fl, sizeof(fl), 1 + c[k].floor);
-		if (c[k].creep) {
+		if (c[k].creep_trend) {
+			const struct stats_trend *t = &c[k].trend;
+
+			trend_pct(lo, sizeof(lo), exp(t->slope *
+						      (double)(t->n - 1)));
+			fprintf(out, "creep: %s: head's level rose by %s over "
+				"%zu records (a linear trend of its median, "
+				"one-sided p %.2g <= %.2g, corrected over %zu "
+				"benchmark%s and 2 tests), above the %s floor, "
+				"and no single "
+				"step failed (head's level is one machine's: "
+				"a machine that slowed shows too)\n", c[k].name,
+				lo, t->n, t->p_up, c[k].trend_alpha, nc,
+				nc == 1 ? "" : "s", fl);
+		}
+		if (c[k].trend_machine && !c[k].creep) {
+			trend_pct(lo, sizeof(lo), exp(c[k].trend.slope *
+				  (double)(c[k].trend.n - 1)));
+			trend_pct(up, sizeof(up), c[k].l[c[k].n - 1].high);
+			fprintf(out, "%s: head's level rose by %s over %zu "
+				"records, but the paired steps sum to at most "
+				"%s: likely the machine's, not the code's; not "
+				"flagged as creep\n", c[k].name, lo,
+				c[k].trend.n, up);
+		}
+		if (c[k].creep_chain) {
 			trend_pct(lo, sizeof(lo), c[k].l[c[k].n - 1].low);
 			fprintf(out, "creep: %s is slower by at least %s since "
-				"the range's start, above the %s floor, and no "
-				"single step failed\n", c[k].name, lo, fl);
+				"the range's start (the cumulative interval; "
+				"its test corrected over %zu benchmark%s and 2 "
+				"tests), above the %s "
+				"floor, and no single step failed\n", c[k].name,
+				lo, nc, nc == 1 ? "" : "s", fl);
 		}
 		print_changepoints(out, &c[k]);
 		for (j = 0; j < c[k].n; j++) {
@@ -368,19 +483,6 @@ static void print_escaped(FILE *out, const struct history *h,
 	free(text);
 }
 
-static int parse_fraction(double *out, const char *opt, const char *s,
-			  double lo, double hi)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !(*out >= lo && *out < hi))
-		return error("%s wants a fraction in [%g, %g), not \"%s\"", opt,
-			     lo, hi, s);
-	return 0;
-}
-
 struct trend_opts {
 	const char *label, *json, *html, *range;
 	double floor, confidence;	/* floor -1: each benchmark's own */
@@ -407,13 +509,19 @@ static enum opts_result parse_options(struct trend_opts *o, int argc,
 		case 'j': o->json = optarg; break;
 		case 'H': o->html = optarg; break;
 		case 'f':
-			if (parse_fraction(&o->floor, "--floor", optarg, 0,
-					   10) < 0)
+			if (options_parse_number(&o->floor, "--floor", optarg,
+						 0, 10) < 0)
 				return OPTS_ERROR;
+			/* as gate run warns of "min_effect": 5 (plan.c) */
+			if (o->floor > 0.5)
+				warning("--floor %s is a floor of +%g%%: a "
+					"fraction is meant, 0.05 for 5%%",
+					optarg, o->floor * 100);
 			break;
 		case 'c':
-			if (parse_fraction(&o->confidence, "--confidence",
-					   optarg, 0.5, 1) < 0)
+			if (options_parse_number(&o->confidence,
+						 "--confidence", optarg, 0.5,
+						 1) < 0)
 				return OPTS_ERROR;
 			break;
 		case 'h':

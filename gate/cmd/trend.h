@@ -11,12 +11,14 @@
 
 #include "gate/history.h"
 #include "stats/changepoint.h"
+#include "stats/stats.h"
 
 /* One benchmark's chain. */
 struct chain {
 	const char *name, *metric, *unit;
 	double floor;
 	size_t n;		/* steps with this benchmark */
+	size_t lcap;		/* room in l */
 	struct link {
 		const struct history_step *st;
 		const struct run_bench *b;
@@ -25,6 +27,18 @@ struct chain {
 		double cum, low, high;	/* cumulative ratio and interval */
 	} *l;
 	int failed, noisy, creep;
+	/* the creep test: a linear trend of the log of head's median over
+	   the records that have one (stats_trend), when there are at least
+	   TREND_MIN_RECORDS; else the cumulative interval decides creep */
+	int trend_tested;
+	struct stats_trend trend;
+	double trend_alpha;	/* its one-sided alpha, corrected over the
+				   benchmarks tested */
+	int creep_chain, creep_trend;	/* which test flagged creep */
+	int trend_machine;	/* head's level rose as creep would, but by
+				   more than the paired steps' cumulative
+				   interval allows: the machine's, not
+				   flagged */
 	/* change points: records with samples (the groups), the points */
 	size_t cp_records;
 	int cp_sought;		/* 1 when enough records carried samples */
@@ -41,9 +55,16 @@ struct chain {
 #define CP_SIG 0.01
 #define CP_SEED 20261130UL
 #define CP_MIN_SAMPLES 3
+/* records with head's median a creep test needs (else the cumulative
+   interval decides) */
+#define TREND_MIN_RECORDS 5
 
 /* The link where change point i's new level starts. */
 const struct link *trend_cp_at(const struct chain *c, size_t i);
+/* The first and last links where change point i's new level may start
+   (its location range, stats_changepoint lo and hi). */
+const struct link *trend_cp_first(const struct chain *c, size_t i);
+const struct link *trend_cp_last(const struct chain *c, size_t i);
 /* Whether change point i is likely the machine's, not the code's. */
 int trend_cp_machine(const struct chain *c, size_t i);
 /* The shift at change point i: "+10.0%". */

@@ -315,6 +315,127 @@ static void test_verdict__analyse_spread_is_noisy(void)
 	free(br.pairs);
 }
 
+/*
+ * Honest advice (issue 23 item 2): a noisy suite case whose harness cannot
+ * re-run only some cases (pytest here) gets one look, so its reason names
+ * "pairs", the first look's, and never "max_pairs" or --budget, which
+ * cannot change its outcome; a case of a harness that can (gbench) and a
+ * plain benchmark keep the advice of more looks.
+ */
+static void test_verdict__noisy_advice_names_what_can_help(void)
+{
+	double f[10] = { 1.10, 0.95, 1.30, 1.0, 1.12, 0.9, 1.25, 1.02, 1.11,
+			 0.97 };
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+
+	synth(&br, &cfg, f, 10);
+	cfg.format = FORMAT_PYTEST;
+	br.suite_name = "py";
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK(st.one_look);
+	CHECK_CONTAINS(st.reason, "\"pairs\" in gate.json or --pairs");
+	CHECK(!strstr(st.reason, "(\"max_pairs\", --budget)"));
+	bench_stats_release(&st);
+	cfg.format = FORMAT_GBENCH;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_NOISY && !st.one_look);
+	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
+	bench_stats_release(&st);
+	/* a plain benchmark is not a suite case: rounds of more pairs */
+	cfg.format = FORMAT_PYTEST;
+	br.suite_name = NULL;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(!st.one_look);
+	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+/*
+ * A slow tail (issue 25 item 5): 7 of 60 pairs twice as long, the rest
+ * unchanged. Hodges-Lehmann follows the typical run and would pass (its
+ * upper bound is under +10%); the trimmed mean of the log-ratios does not
+ * exclude +10%, so the verdict is noisy, saying the tail grew. The same
+ * pairs without the tail pass, and under the median statistic the tail
+ * check does not apply.
+ */
+static void test_verdict__slow_tail_is_not_a_pass(void)
+{
+	double f[60];
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	size_t i;
+
+	for (i = 0; i < 60; i++)
+		f[i] = (1 + 0.01 * (double)((int)(i % 5) - 2)) *
+		       (i % 8 == 5 ? 2 : 1);
+	synth(&br, &cfg, f, 60);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.high < 1.10 && st.estimate < 1.05);
+	CHECK(st.tail && st.tail_high >= 1.10);
+	CHECK(st.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(st.reason, "the typical run is unchanged");
+	CHECK_CONTAINS(st.reason, "but the slow tail grew by +");
+	bench_stats_release(&st);
+	for (i = 0; i < 60; i++)
+		br.pairs[i].s[ARM_HEAD].wall = br.pairs[i].s[ARM_BASE].wall *
+			(1 + 0.01 * (double)((int)(i % 5) - 2));
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_PASS && !st.tail);
+	bench_stats_release(&st);
+	free(br.pairs);
+	synth(&br, &cfg, f, 60);	/* the median statistic */
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(!st.tail);
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
+/*
+ * An extreme pair is left out of the bound it would push only while the
+ * pairs left still give that bound: 6 pairs of 8x, one of them 30x, at
+ * the fewest pairs for the level, fail (without the rule the lower bound
+ * from 5 pairs was none, and a clear regression was noisy: gaming.sh).
+ * With 20 pairs the extreme one is set aside and said so.
+ */
+static void test_verdict__extreme_pair_at_the_fewest_pairs(void)
+{
+	double f[6] = { 8, 8.2, 7.9, 8.1, 30, 8.05 };
+	double g[20];
+	struct bench_cfg cfg;
+	struct bench_run br;
+	struct bench_stats st = { 0 };
+	size_t i;
+
+	synth(&br, &cfg, f, 6);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_FAIL);
+	CHECK(isfinite(st.low) && st.aside_low == 0);
+	bench_stats_release(&st);
+	free(br.pairs);
+	for (i = 0; i < 20; i++)
+		g[i] = 1.0 + 0.01 * (double)((int)(i % 5) - 2);
+	g[7] = 10;
+	synth(&br, &cfg, g, 20);
+	cfg.statistic = STATS_HL;
+	cfg.interval = INTERVAL_EXACT;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.aside_low == 1 && st.aside_high == 0);
+	CHECK_CONTAINS(st.reason, "1 extreme pair, over 3 robust sd from the "
+		       "median, left out of the lower bound it would push");
+	bench_stats_release(&st);
+	free(br.pairs);
+}
+
 static void test_verdict__same_seed_same_interval(void)
 {
 	double f[8] = { 1.1, 0.9, 1.3, 1.0, 1.2, 0.95, 1.05, 1.15 };
@@ -692,7 +813,10 @@ static void test_verdict__pass_must_exclude_m(void)
 	cfg.metrics[0].pass_excludes = 0.06;
 	memset(&st, 0, sizeof(st));
 	CHECK(verdict_analyse(&st, &br, &vo) == 0);
-	CHECK(st.verdict == (st.high < 1.06 ? VERDICT_PASS : VERDICT_NOISY));
+	/* a pass excludes 6% by both bounds, the trimmed mean's too */
+	CHECK(st.verdict == (st.high < 1.06 && st.tail_high < 1.06 ?
+			     VERDICT_PASS : VERDICT_NOISY));
+	CHECK(st.tail == (st.high < 1.06 && !(st.tail_high < 1.06)));
 	CHECK_NEAR(st.excludes, 0.06, 0);
 	bench_stats_release(&st);
 	free(br.pairs);
@@ -817,8 +941,17 @@ static void test_verdict__accepted_within_bound_only(void)
 	CHECK(a[1].matched && !a[0].matched);
 	bench_result_release(&res);
 
-	/* the upper bound +20% exceeds it: still a fail, saying so */
+	/* the upper bound +20% is above it, the lower +8% below: neither
+	   within nor beyond is shown, so noisy (it was a fail) */
 	failing(&res, 1.20, 0);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_NOISY);
+	CHECK(res.m[0].verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(res.m[0].reason, "may exceed the accepted +15%");
+	bench_result_release(&res);
+
+	/* the lower bound +16% is beyond it: a fail, saying so */
+	failing(&res, 1.20, 0);
+	res.m[0].low = 1.16;
 	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
 	CHECK(res.m[0].verdict == VERDICT_FAIL);
 	CHECK_CONTAINS(res.m[0].reason, "exceeds the accepted +15%");
@@ -826,8 +959,30 @@ static void test_verdict__accepted_within_bound_only(void)
 
 	/* no interval (too few pairs): nothing shows it is within */
 	failing(&res, INFINITY, 0);
-	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_FAIL);
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_NOISY);
 	bench_result_release(&res);
+
+	/* accepted means accepted: a regression that is merely noisy (its
+	   lower bound below the floor) but whose upper bound +12% is within
+	   the +15% accepted is accepted, not left noisy (exit 2) */
+	failing(&res, 1.12, 0);
+	res.m[0].low = 1.01;
+	res.verdict = res.m[0].verdict = VERDICT_NOISY;
+	CHECK(verdict_accept_bench(&res, "parse", a, 2) == VERDICT_ACCEPTED);
+	CHECK(res.m[0].verdict == VERDICT_ACCEPTED);
+	CHECK_CONTAINS(res.m[0].reason, "within the +15%");
+	bench_result_release(&res);
+	/* the rule itself, bound by bound */
+	CHECK(verdict_accept_rule(VERDICT_NOISY, 0.9, 1.15, 0.15) ==
+	      VERDICT_ACCEPTED);
+	CHECK(verdict_accept_rule(VERDICT_FAIL, 1.151, 1.3, 0.15) ==
+	      VERDICT_FAIL);
+	CHECK(verdict_accept_rule(VERDICT_FAIL, 1.15, 1.3, 0.15) ==
+	      VERDICT_NOISY);
+	CHECK(verdict_accept_rule(VERDICT_PASS, 1.2, 1.3, 0.15) ==
+	      VERDICT_PASS);
+	CHECK(verdict_accept_rule(VERDICT_NOISY, NAN, 1.3, 0.15) ==
+	      VERDICT_ERROR);
 
 	/* an exact count is within when its ratio is */
 	failing(&res, NAN, 1);
@@ -882,6 +1037,9 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__analyse_doubled_work_fails),
 	TEST(test_verdict__analyse_identical_passes),
 	TEST(test_verdict__analyse_spread_is_noisy),
+	TEST(test_verdict__noisy_advice_names_what_can_help),
+	TEST(test_verdict__slow_tail_is_not_a_pass),
+	TEST(test_verdict__extreme_pair_at_the_fewest_pairs),
 	TEST(test_verdict__same_seed_same_interval),
 	TEST(test_verdict__order_balanced_and_seeded),
 	TEST(test_verdict__exact_counts_decide_without_interval),
