@@ -14,6 +14,7 @@
 #include "gate/adaptive.h"
 #include "gate/measure.h"
 #include "gate/run.h"
+#include "gate/suite.h"
 #include "gate/verdict.h"
 #include "tests/harness.h"
 
@@ -317,10 +318,13 @@ static void test_verdict__analyse_spread_is_noisy(void)
 
 /*
  * Honest advice (issue 23 item 2): a noisy suite case whose harness cannot
- * re-run only some cases (pytest here) gets one look, so its reason names
- * "pairs", the first look's, and never "max_pairs" or --budget, which
- * cannot change its outcome; a case of a harness that can (gbench) and a
- * plain benchmark keep the advice of more looks.
+ * re-run only some cases gets one look, so its reason names "pairs", the
+ * first look's, and never "max_pairs" or --budget, which cannot change its
+ * outcome. Every format gate.json accepts for a suite now gets rounds
+ * (pytest by node id, hyperfine through its wrapper's GATE_FILTER), so
+ * the case without is played by FORMAT_GATE, which suite_can_filter
+ * refuses; a case of a harness that can (pytest, gbench) and a plain
+ * benchmark keep the advice of more looks.
  */
 static void test_verdict__noisy_advice_names_what_can_help(void)
 {
@@ -331,8 +335,9 @@ static void test_verdict__noisy_advice_names_what_can_help(void)
 	struct bench_stats st = { 0 };
 
 	synth(&br, &cfg, f, 10);
-	cfg.format = FORMAT_PYTEST;
+	cfg.format = FORMAT_GATE;
 	br.suite_name = "py";
+	CHECK(!suite_can_filter(&cfg));
 	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(st.verdict == VERDICT_NOISY);
 	CHECK(st.one_look);
@@ -340,6 +345,11 @@ static void test_verdict__noisy_advice_names_what_can_help(void)
 	CHECK(!strstr(st.reason, "(\"max_pairs\", --budget)"));
 	bench_stats_release(&st);
 	cfg.format = FORMAT_GBENCH;
+	CHECK(analyse(&st, &br, 1) == 0);
+	CHECK(st.verdict == VERDICT_NOISY && !st.one_look);
+	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
+	bench_stats_release(&st);
+	cfg.format = FORMAT_PYTEST;
 	CHECK(analyse(&st, &br, 1) == 0);
 	CHECK(st.verdict == VERDICT_NOISY && !st.one_look);
 	CHECK_CONTAINS(st.reason, "(\"max_pairs\", --budget)");
