@@ -423,9 +423,13 @@ static enum verdict redecide(struct bench_result *out,
 		    verdict_decide_rule(cfg->rule, st->estimate, st->low,
 					st->high, st->floor, isfinite(st->excludes) ?
 					st->excludes : 2 * st->floor);
-		if (v == VERDICT_FAIL && st->verdict == VERDICT_ACCEPTED &&
-		    st->accept)
-			v = VERDICT_ACCEPTED;
+		/* under a trailer, the rule gate run applied: accepted
+		   within its bound, noisy where the interval straddles it */
+		if (st->accept)
+			v = verdict_accept_rule(v, st->exact ? st->estimate :
+						st->low, st->exact ?
+						st->estimate : st->high,
+						st->accept->bound);
 		vs[k++] = v;
 	}
 	worst = verdict_suite(vs, k);
