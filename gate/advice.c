@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "common/error.h"
 #include "gate/calibration.h"
 #include "gate/exec/counter.h"
@@ -31,9 +33,12 @@
  * work: when even its least disturbed sample (the highest share of cpu in
  * wall time) is below this, the benchmark waits (I/O, sleep) and cpu time
  * would miss what it waits for. The highest, not the median: on a busy
- * core a CPU-bound benchmark's median wall time is twice its cpu time.
+ * core a CPU-bound benchmark's median wall time is twice its cpu time
+ * (measured on this project's 2-core machine shared by 6 agents: a shell
+ * loop's best sample had 40% of its wall time as cpu); the advice gives
+ * the figure, so that the user can judge.
  */
-#define ADVICE_CPU_SHARE 0.5
+#define ADVICE_CPU_SHARE 0.25
 /* wall time needing this many times cpu's pairs is worth a note even when
    both fit. */
 #define ADVICE_CPU_GAIN 4
@@ -76,8 +81,32 @@ static void arm_medians(double med[2], const struct bench_run *br,
 	free(x);
 }
 
+/*
+ * The spread of ratios r[0..n) that the pairs needed are sized from: the
+ * robust sd (calibration_spread), or the sd the width of their exact
+ * Hodges-Lehmann interval at level implies when that is wider. The robust
+ * sd alone misses a two-state benchmark (half its pairs alike, half far
+ * apart): its MAD is small while its interval stays wide.
+ */
+static double spread_of(const double *r, size_t n, double level)
+{
+	struct stats_interval ci;
+	double robust = calibration_spread(r, n), *l, z, wide = NAN;
+	size_t i;
+
+	l = xmalloc(n * sizeof(*l));
+	for (i = 0; i < n; i++)
+		l[i] = log(r[i]);
+	z = gsl_cdf_ugaussian_Pinv((1 + level) / 2);
+	if (stats_interval_exact(&ci, STATS_HL, l, n, level) == 0 &&
+	    isfinite(ci.low) && isfinite(ci.high) && z > 0)
+		wide = sqrt((double)n) * (ci.high - ci.low) / (2 * z * 1.023);
+	free(l);
+	return isfinite(wide) && wide > robust ? wide : robust;
+}
+
 int advice_metric(struct metric_advice *a, const struct bench_run *br,
-		  double floor, double level, size_t reach)
+		  double floor, double level, size_t reach, double share)
 {
 	double wall[2], cpu[2], *r;
 	char *vg = NULL, why[256];
@@ -92,7 +121,7 @@ int advice_metric(struct metric_advice *a, const struct bench_run *br,
 	for (k = 0; k < 2; k++) {
 		r = verdict_pair_ratios(br, k ? METRIC_CPU : METRIC_WALL, &n);
 		if (n >= 4) {
-			a->spread[k] = calibration_spread(r, n);
+			a->spread[k] = spread_of(r, n, level);
 			a->need[k] = calibration_pairs_needed(a->spread[k],
 							      floor, level);
 			if (k)
@@ -119,7 +148,8 @@ int advice_metric(struct metric_advice *a, const struct bench_run *br,
 	if (a->use_cpu || a->need[0] <= reach)
 		return 0;
 	/* neither time reaches it: a count ignores the load, if valgrind is
-	   there to count and its runs fit what the budget allows */
+	   there to count and its runs fit the benchmark's share of the
+	   budget */
 	if (counter_valgrind_find(&vg, why, sizeof(why)) < 0)
 		return 0;
 	free(vg);
@@ -127,7 +157,8 @@ int advice_metric(struct metric_advice *a, const struct bench_run *br,
 		(fmax(wall[0], wall[1]) + ADVICE_VALGRIND_SLOWDOWN *
 		 fmax(isfinite(cpu[0]) ? cpu[0] : 0,
 		      isfinite(cpu[1]) ? cpu[1] : 0));
-	a->count = a->count_seconds <= (double)reach * a->per_pair;
+	/* its own few pairs, not wall's max_pairs, bound a count's time */
+	a->count = !(share > 0) || a->count_seconds <= share;
 	return 0;
 }
 
@@ -162,9 +193,12 @@ void advice_words(char *buf, size_t size, const struct metric_advice *a,
 			 "wall's %.2f%%, so the %+.1f%% floor takes %s on "
 			 "cpu and %s on wall, with %s allowing %s (cpu in "
 			 "these pairs: %+.1f%%); set \"metric\": \"cpu\" for "
-			 "the next run (gate calibrate --write does)",
-			 a->spread[1] * 100, a->spread[0] * 100, floor * 100,
-			 c, w, budget, can, (a->cpu_estimate - 1) * 100);
+			 "the next run (gate calibrate --write does) if the "
+			 "benchmark computes rather than waits: cpu time, "
+			 "%.0f%% of its wall time at best here, misses any "
+			 "time spent waiting", a->spread[1] * 100,
+			 a->spread[0] * 100, floor * 100, c, w, budget, can,
+			 (a->cpu_estimate - 1) * 100, a->cpu_share * 100);
 	else if (a->count)
 		snprintf(buf, size, "neither wall nor cpu time reaches the "
 			 "%+.1f%% floor within %s (%s; wall needs %s, cpu %s"
@@ -216,8 +250,11 @@ void run_note_metric_advice(struct run_report *r)
 {
 	struct metric_advice a;
 	char why[1024];
-	size_t i, reach;
+	size_t i, reach, nb = 0;
 	int by_budget;
+
+	for (i = 0; i < r->n; i++)
+		nb += !r->b[i].run.is_new && !r->b[i].run.is_removed;
 
 	for (i = 0; i < r->n; i++) {
 		struct run_bench *b = &r->b[i];
@@ -233,7 +270,8 @@ void run_note_metric_advice(struct run_report *r)
 		if (note_measured_count(b))
 			continue;
 		reach = calibration_reachable(r, i, &by_budget);
-		if (advice_metric(&a, br, c->min_effect, r->level, reach) < 0)
+		if (advice_metric(&a, br, c->min_effect, r->level, reach,
+				  r->budget / (double)(nb ? nb : 1)) < 0)
 			continue;
 		advice_words(why, sizeof(why) - 64, &a, c->min_effect, reach,
 			     by_budget ? "its share of the budget" :

@@ -31,11 +31,13 @@ struct metric_advice {
 
 /*
  * Fill a from br's pairs (a plain, timed benchmark), at floor and the
- * per-benchmark level, for reach pairs (what its share of the budget
- * allows). 0, or -1 when br has too few usable pairs to say anything.
+ * per-benchmark level, for reach pairs (what max_pairs and its share of
+ * the budget allow) and share seconds (its share of the budget, which a
+ * count's few pairs must fit; 0: no budget). 0, or -1 when br has too few
+ * usable pairs to say anything.
  */
 int advice_metric(struct metric_advice *a, const struct bench_run *br,
-		  double floor, double level, size_t reach);
+		  double floor, double level, size_t reach, double share);
 /*
  * One sentence (at most size bytes) for a: which metric would decide,
  * with the figures; "" when none does better than wall. budget names what

@@ -1,28 +1,39 @@
 # A wall-time benchmark that ends noisy gets metric advice beside its
 # verdict, for the next run, never a switch: here its wall time jumps by
-# 100 ms in every other process (a sleep on odd pids) while its CPU work is
-# the same, so cpu time reaches the floor within max_pairs and wall time
-# cannot; a mostly sleeping one gets no cpu advice but, with valgrind
-# there (GATE_VALGRIND), a count's; without valgrind, none.
+# 300 ms in every other sample while its CPU work stays the same, so cpu
+# time reaches the floor within max_pairs and wall time cannot; a mostly
+# sleeping one gets no cpu advice but, with valgrind there
+# (GATE_VALGRIND), a count's; without valgrind, none.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
+# The arms' k-th samples differ in wall time by a sleep, by turns (arm a's
+# even samples, arm b's odd ones), and never in their CPU work: every pair
+# ratio is the sleep's, up or down, so wall time stays noisy whatever the
+# pairs (no chance in it: its interval spans both), while cpu time settles.
+STATE=$SCRATCH/state
+mkdir -p "$STATE"
+export STATE
 cat >"$R/bench.sh" <<'SH'
 #!/bin/sh
+f=$STATE/${PWD##*/}
+k=$(cat "$f" 2>/dev/null || echo 0)
+echo $((k + 1)) >"$f"
 i=0
 while [ $i -lt ${SPIN:-40000} ]; do i=$((i+1)); done
-[ $(($$ % 2)) = 1 ] && sleep ${NAP:-0.1}
+case ${PWD##*/}$((k % 2)) in a0|b1) sleep ${NAP:-0.3} ;; esac
 exit 0
 SH
 chmod +x "$R/bench.sh"
-cat >"$R/gate.json" <<'JSON'
+cat >"$R/gate.json" <<JSON
 {
   "version": 1,
-  "defaults": { "pairs": 10, "max_pairs": 20, "warmup": 1, "min_effect": 0.2,
+  "writable": ["$STATE"],
+  "defaults": { "pairs": 10, "max_pairs": 30, "warmup": 1, "min_effect": 0.2,
                 "timeout": 20 },
   "benchmarks": [
     { "name": "spin", "run": ["./bench.sh"] },
-    { "name": "nap", "run": ["sh", "-c", "SPIN=300 NAP=0.2 ./bench.sh"] }
+    { "name": "nap", "run": ["sh", "-c", "sleep 0.2; SPIN=300 NAP=0.3 ./bench.sh"] }
   ]
 }
 JSON
@@ -40,13 +51,12 @@ verdict() {
 # the metric stays wall: the advice is for the next run
 [ "$(json_get "$SCRATCH/r.json" 'd["benchmarks"][0]["metric"]')" = wall ] ||
 	fail "the metric was switched"
-if [ "$(verdict spin)" = noisy ]; then
-	n=$(note spin)
-	case $n in
-	*"cpu time would decide where wall time cannot"*'"metric": "cpu"'*) ;;
-	*) fail "no cpu advice beside spin's noisy verdict: $n" ;;
-	esac
-fi
+[ "$(verdict spin)" = noisy ] || fail "spin: $(verdict spin), want noisy"
+n=$(note spin)
+case $n in
+*"cpu time would decide where wall time cannot"*'"metric": "cpu"'*) ;;
+*) fail "no cpu advice beside spin's noisy verdict: $n" ;;
+esac
 [ "$(verdict nap)" = noisy ] || fail "nap: $(verdict nap), want noisy"
 n=$(note nap)
 case $n in
