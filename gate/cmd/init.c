@@ -1,6 +1,6 @@
 /*
  * gate init: look at the repository it runs in (make, cmake, meson, cargo,
- * go, npm) and its benchmark targets, and write a starter gate.json that
+ * go, npm, python) and its benchmark targets, and write a starter gate.json that
  * gate run accepts as it is; README.md's "gate init" says what to edit.
  */
 #include "gate/cmd.h"
@@ -30,8 +30,8 @@ const char cmd_init_usage[] =
 	"usage: gate [-C DIR] init [--force] [--stdout]\n"
 	"\n"
 	"Write a starter gate.json at the top of the repository, from its\n"
-	"build system (make, cmake, meson, cargo, go, npm) and the benchmark\n"
-	"targets found in it. Edit it before relying on it (README.md).\n"
+	"build system (make, cmake, meson, cargo, go, npm, python) and the\n"
+	"benchmark targets found in it. Edit it before relying on it (README.md).\n"
 	"\n"
 	"  --force   overwrite an existing gate.json\n"
 	"  --stdout  print it instead of writing it\n";
@@ -369,6 +369,9 @@ static void detect(struct found *f, const char *top)
 		scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)\""
 		     "[[:space:]]*:", 0, npm_run);
 		free(text);
+	} else if (init_scan_python(f, top)) {
+		/* before make: a Makefile beside pytest benchmarks is
+		   usually a shortcut to them */
 	} else if ((text = slurp(top, mk)) ||
 		   init_exists(top, "configure") || init_exists(top, "configure.ac")) {
 		detect_make(f, top, text);

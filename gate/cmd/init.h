@@ -59,4 +59,11 @@ void init_scan_subdirs(struct found *f, const char *top, const char *sub,
  */
 void init_scan_go(struct found *f, const char *top, const char *gomod);
 
+/*
+ * init-py.c: a Python project's pytest-benchmark tests (the top, tests/,
+ * test/, benchmarks/, bench/), a pytest suite of fixed rounds per
+ * directory, measured once. 1 when it proposed one (f->system set).
+ */
+int init_scan_python(struct found *f, const char *top);
+
 #endif
