@@ -137,7 +137,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
 	git/test-trailers \
 	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
-	gate/test-adaptive gate/test-verdict gate/test-calibration \
+	gate/test-adaptive gate/test-verdict gate/test-calibration gate/test-advice \
 	gate/test-plan gate/test-run gate/test-workspace-artifacts \
 	gate/os/test-os stats/test-changepoint \
 	gate/exec/test-runner gate/exec/test-counter \
