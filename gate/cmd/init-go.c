@@ -434,7 +434,7 @@ void init_scan_go(struct found *f, const char *top, const char *gomod)
 {
 	struct go_pkg *pk[MAX_BENCH];
 	size_t np = 0, i, k;
-	char *module = module_path(gomod), *sub, *name;
+	char *module = module_path(gomod), *sub, *name, *gm;
 	DIR *d;
 	struct dirent *e;
 	double t = GO_CASE_SECONDS, per, budget = CONFIG_DEFAULT_BUDGET;
@@ -449,8 +449,16 @@ void init_scan_go(struct found *f, const char *top, const char *gomod)
 		    !strcmp(e->d_name, "testdata"))
 			continue;
 		sub = xasprintf("%s/", e->d_name);
-		if ((pk[np] = scan_dir(top, sub)))
+		gm = xasprintf("%sgo.mod", sub);
+		/* a module of its own is not this module's package: go
+		   test -c from the top refuses it */
+		if (init_exists(top, gm))
+			init_skip(f, xasprintf("%s: a Go module of its own (its "
+					       "go.mod): run gate init there",
+					       e->d_name));
+		else if ((pk[np] = scan_dir(top, sub)))
 			np++;
+		free(gm);
 		free(sub);
 	}
 	if (d)
