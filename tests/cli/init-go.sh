@@ -12,6 +12,10 @@ mkdir -p "$G/codec" "$SCRATCH/bin"
 echo 'module example.com/x' >"$G/go.mod"
 printf 'package x\nimport "testing"\nfunc BenchmarkFast(b *testing.B) {}\nfunc BenchmarkSlow(b *testing.B) {}\n' >"$G/x_test.go"
 printf 'package codec\nimport "testing"\nfunc BenchmarkDecode(b *testing.B) {}\n' >"$G/codec/codec_test.go"
+# a module of its own below (cespare/xxhash's xxhashbench/): not this one's
+mkdir -p "$G/other"
+echo 'module example.com/other' >"$G/other/go.mod"
+printf 'package other\nimport "testing"\nfunc BenchmarkOther(b *testing.B) {}\n' >"$G/other/o_test.go"
 commit_all "$G" go
 cat >"$SCRATCH/bin/go" <<'SH'
 #!/bin/sh
@@ -43,6 +47,8 @@ expect_not_in "$OUT" 'benchtime=1s'
 expect_not_in "$OUT" '"-bench=^BenchmarkFast$"'
 expect_in "$ERR" "x-1: go package .: BenchmarkFast, 50 ns/op (measured), 2000000 iterations: 100 ms"
 expect_in "$ERR" "expected: about"
+expect_in "$ERR" "not proposed: other: a Go module of its own (its go.mod): run gate init there"
+expect_not_in "$OUT" "BenchmarkOther"
 expect_in "$ERR" "within the default budget of 300 s"
 # measured once, each binary as gate run will run it (20 ms a case, then
 # one iteration for the overhead), in its package's directory
