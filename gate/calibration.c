@@ -6,6 +6,7 @@
 #include "gate/calibration.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,20 @@ double calibration_mde(double spread, size_t n, double level, double power)
 	if (!n || !(spread >= 0))
 		return NAN;
 	return expm1(z * 1.023 * spread / sqrt((double)n));
+}
+
+size_t calibration_pairs_needed(double spread, double floor, double level)
+{
+	double z = gsl_cdf_ugaussian_Pinv((1 + level) / 2) +
+		   gsl_cdf_ugaussian_Pinv(0.8), n;
+
+	if (!(spread >= 0) || !(floor > 0))
+		return SIZE_MAX;
+	/* calibration_mde's formula solved for n */
+	n = ceil(pow(z * 1.023 * spread / log1p(floor), 2) - 1e-9);
+	if (!(n <= CALIBRATION_PAIRS_MAX))
+		return SIZE_MAX;
+	return n < 2 ? 2 : (size_t)n;
 }
 
 char *calibration_command(const struct command *c)
@@ -191,13 +206,8 @@ void calibration_free(struct calib_bench *b, size_t n)
 	free(b);
 }
 
-/*
- * The pairs benchmark i can actually spend in this run: up to max_pairs,
- * as far as its share of the budget goes at its measured time per pair
- * (never fewer than "pairs", which it always takes).
- */
-static size_t reachable_pairs(const struct run_report *r, size_t i,
-			      int *by_budget)
+size_t calibration_reachable(const struct run_report *r, size_t i,
+			     int *by_budget)
 {
 	const struct bench_run *br = &r->b[i].run;
 	const struct bench_cfg *c = br->cfg;
@@ -247,7 +257,7 @@ void calibration_check_run(struct run_report *r, const char *path)
 			continue;
 		/* a 2x-floor regression should fail 80% of the time, at
 		 * the pairs this run can spend (max_pairs, the budget) */
-		can = reachable_pairs(r, i, &by_budget);
+		can = calibration_reachable(r, i, &by_budget);
 		if (c->min_effect < calibration_mde(b[j].spread, can,
 						    r->level, 0.8))
 			warning("benchmark \"%s\": floor %+.1f%% is below what "

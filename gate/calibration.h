@@ -10,6 +10,8 @@
 
 #include "gate/config.h"
 #include "gate/run.h"
+/* gate run takes its metric advice (gate/advice.c) beside calibration's */
+#include "gate/advice.h"
 
 struct calib_bench {
 	char *name;		/* owned */
@@ -29,6 +31,22 @@ double calibration_spread(const double *ratios, size_t n);
  * Hodges-Lehmann estimator's standard error factor under normal noise.
  */
 double calibration_mde(double spread, size_t n, double level, double power);
+/*
+ * The fewest pairs (at least 2) at which calibration_mde(spread, n, level,
+ * 0.8) is within floor: a regression of twice the floor then fails 80% of
+ * the time. SIZE_MAX when spread is not a number or it takes more than
+ * CALIBRATION_PAIRS_MAX.
+ */
+#define CALIBRATION_PAIRS_MAX 100000
+size_t calibration_pairs_needed(double spread, double floor, double level);
+/*
+ * The pairs benchmark i of r can spend in its run: up to max_pairs, as far
+ * as its share of the budget (split evenly over the compared benchmarks)
+ * goes at its measured time per pair, never fewer than its "pairs".
+ * *by_budget is 1 when the budget, not max_pairs, is the limit.
+ */
+size_t calibration_reachable(const struct run_report *r, size_t i,
+			     int *by_budget);
 /*
  * The benchmark's "run" as one string a record is matched on (malloc'd):
  * "sh -c TEXT" for a shell string, else the arguments joined by spaces,

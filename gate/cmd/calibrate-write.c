@@ -170,6 +170,20 @@ static int advice_edit_bench(char **out, size_t *olen, size_t bi,
 			e |= edit_key(out, olen, bi, "max_pairs", num);
 			(*changed)++;
 		}
+		/* the metric advised from the A/A pairs (gate/advice.c); a
+		   "metrics" list is the user's to reorder */
+		if (adv[i].set_metric && c->metric != adv[i].metric) {
+			if (cJSON_GetObjectItemCaseSensitive(it, "metrics")) {
+				printf("%s: has a \"metrics\" list: put \"%s\" "
+				       "first in it by hand\n", c->name,
+				       metric_name(adv[i].metric));
+			} else {
+				snprintf(num, sizeof(num), "\"%s\"",
+					 metric_name(adv[i].metric));
+				e |= edit_key(out, olen, bi, "metric", num);
+				(*changed)++;
+			}
+		}
 	}
 	return e;
 }

@@ -24,12 +24,14 @@
 #include "common/error.h"
 #include "common/seed.h"
 #include "common/file.h"
+#include "gate/advice.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
 #include "gate/jsonpos.h"
 #include "gate/measure.h"
 #include "gate/options.h"
 #include "gate/run.h"
+#include "gate/suite.h"
 #include "gate/workspace.h"
 #include "gate/exec/signals.h"
 #include "gate/verdict.h"
@@ -155,7 +157,7 @@ static int cmp_double(const void *a, const void *b)
 static struct advice advise(double spread, double floor, double level,
 			    unsigned own)
 {
-	struct advice a = { own > 40 ? own : 40, 0 };
+	struct advice a = { own > 40 ? own : 40, 0, 0, METRIC_WALL };
 	size_t i;
 
 	if (calibration_mde(spread, own, level, 0.8) <= floor) {
@@ -290,6 +292,9 @@ struct calib_ctx {
 	const struct cal_opts *o;
 	struct measure_opts mo;
 	double level;		/* per benchmark (Bonferroni) */
+	double confidence;	/* suite-wide */
+	size_t nbench;
+	double budget;		/* gate.json's, seconds */
 	unsigned long seed;
 	unsigned resamples;
 };
@@ -360,6 +365,195 @@ static void print_stability(const struct bench_cfg *c,
 	       lo, hi, NBOOT);
 }
 
+/* "12 pairs (about 40 s)" or "more than 100000 pairs", into buf. */
+static const char *pairs_eta(char *buf, size_t size, size_t n, double per)
+{
+	char t[32];
+
+	if (n == SIZE_MAX)
+		snprintf(buf, size, "more than %d pairs",
+			 CALIBRATION_PAIRS_MAX);
+	else
+		snprintf(buf, size, "%zu pairs (%s)", n,
+			 eta(t, sizeof(t), per, 0, n > UINT_MAX ? UINT_MAX :
+			     (unsigned)n));
+	return buf;
+}
+
+/* The pairs a benchmark taking per seconds a pair can spend in its share
+   of the budget, up to max_pairs (never fewer than its pairs). */
+static size_t budget_pairs(const struct bench_cfg *c, double share,
+			   double per)
+{
+	double can = per > 0 ? share / per : (double)c->max_pairs;
+
+	if (can > (double)c->max_pairs)
+		can = (double)c->max_pairs;
+	if (can < (double)c->pairs)
+		can = (double)c->pairs;
+	return (size_t)can;
+}
+
+/*
+ * What the recommendation costs: its pairs at the measured time a pair,
+ * against the benchmark's share of the budget (gate run shares it
+ * evenly between the benchmarks).
+ */
+static void print_time(const struct advice *a, double per, double share,
+		       double budget)
+{
+	char t[32];
+
+	printf("  time: %u pairs take %s at %.3g s a pair, %s its share of "
+	       "the %.0f s budget (%.0f s)%s\n", a->pairs,
+	       eta(t, sizeof(t), per, 0, a->pairs), per,
+	       per * a->pairs <= share ? "within" : "beyond", budget, share,
+	       per * a->pairs <= share ? "" : ": gate run stops it noisy "
+	       "there unless \"budget\" (or --budget) grows, or a metric "
+	       "below decides sooner");
+}
+
+/*
+ * The metric that would decide, from the same A/A pairs (gate/advice.c):
+ * cpu time when it reaches the floor within the budget and wall time
+ * does not (--write then sets it), or a count under valgrind.
+ */
+static void print_metric(struct advice *adv, const struct bench_run *br,
+			 const struct bench_cfg *c, const struct calib_ctx *cc,
+			 double share)
+{
+	struct metric_advice ma;
+	char why[1024];
+	size_t reach;
+
+	if (c->format != FORMAT_TIME || c->metric != METRIC_WALL ||
+	    br->npairs < 4)
+		return;
+	reach = budget_pairs(c, share, (br->seconds - br->warmup_seconds) /
+			     (double)br->npairs);
+	if (advice_metric(&ma, br, c->min_effect, cc->level, reach,
+			  share) < 0)
+		return;
+	advice_words(why, sizeof(why), &ma, c->min_effect, reach,
+		     "its share of the budget");
+	if (!why[0]) {
+		printf("  metric: wall time reaches the floor in %zu pairs "
+		       "(cpu time: %s)\n", ma.need[0],
+		       isfinite(ma.spread[1]) ? "no better" : "not usable: "
+		       "the benchmark waits more than it computes");
+		return;
+	}
+	printf("  metric: %s\n", why);
+	if (ma.use_cpu) {
+		adv->set_metric = 1;
+		adv->metric = METRIC_CPU;
+		adv->pairs = ma.need[1] > c->pairs ? (unsigned)ma.need[1] :
+			     c->pairs;
+		adv->min_effect = c->min_effect;
+		printf("  so the advice is cpu's: \"metric\": \"cpu\", "
+		       "\"pairs\": %u, \"min_effect\": %.3g (--write sets "
+		       "them)\n", adv->pairs, adv->min_effect);
+	}
+}
+
+/* One case's figures: its spread and the pairs it needs to reach floor. */
+struct case_fig {
+	const char *name;
+	double spread;
+	size_t need;
+};
+
+/*
+ * A suite's cases, each against itself: the suite (br, handed over and
+ * released here) fanned out as gate run does, each case's spread and the
+ * pairs it needs to reach the floor at the run's per-case level; which
+ * cases reach it within the suite's share of the budget (a pair runs the
+ * whole suite), the pairs the suite then needs and their time, and the
+ * floor the others support. Sets adv's pairs (the floor stays).
+ */
+static void calibrate_cases(struct bench_run *br, const struct bench_cfg *c,
+			    const struct calib_ctx *cc, struct advice *adv)
+{
+	struct run_report r;
+	struct suite_owned own = SUITE_OWNED_INIT;
+	struct verdict_opts vo = { 0, cc->resamples, 1, 0 };
+	struct case_fig *fig;
+	double per = br->npairs ? (br->seconds - br->warmup_seconds) /
+		     (double)br->npairs : 0, level, share;
+	size_t k, nc = 0, reach, most = c->pairs, beyond = 0;
+	char buf[64];
+
+	memset(&r, 0, sizeof(r));
+	run_alloc(&r, 1);
+	r.b[0].run = *br;
+	memset(br, 0, sizeof(*br));
+	if (suite_fanout(&r.b, &r.n, &own, NULL) < 0 || !r.n) {
+		printf("  its cases could not be told apart: see the error "
+		       "above\n");
+		goto cleanup;
+	}
+	share = cc->budget / (double)(cc->nbench ? cc->nbench : 1);
+	reach = budget_pairs(c, share, per);
+	level = stats_bonferroni(cc->confidence, cc->nbench - 1 + r.n);
+	vo.alpha = (1 - level) / 2;
+	fig = xcalloc(r.n, sizeof(*fig));
+	for (k = 0; k < r.n; k++) {
+		struct bench_stats st;
+
+		memset(&st, 0, sizeof(st));
+		if (r.b[k].run.error || r.b[k].run.is_new ||
+		    r.b[k].run.is_removed ||
+		    verdict_analyse(&st, &r.b[k].run, &vo) < 0 || st.n < 2) {
+			bench_stats_release(&st);
+			continue;
+		}
+		fig[nc].name = r.b[k].run.cfg->name;
+		fig[nc].spread = calibration_spread(st.ratios, st.n);
+		fig[nc].need = calibration_pairs_needed(fig[nc].spread,
+							c->min_effect, level);
+		bench_stats_release(&st);
+		nc++;
+	}
+	printf("  per case (%zu cases; a pair runs the whole suite, %.3g s; "
+	       "level %.4g%% per case; %zu pairs fit its share of the %.0f s "
+	       "budget):\n", nc, per, level * 100, reach, cc->budget);
+	for (k = 0; k < nc; k++) {
+		int fits = fig[k].need <= reach;
+
+		printf("    %s: paired spread %.2f%%, %s to the %+.1f%% "
+		       "floor", fig[k].name, fig[k].spread * 100,
+		       pairs_eta(buf, sizeof(buf), fig[k].need, per),
+		       c->min_effect * 100);
+		if (fits)
+			printf("\n");
+		else
+			printf(": beyond the budget; at %zu pairs it "
+			       "supports a floor of %+.1f%%\n", reach,
+			       calibration_mde(fig[k].spread, reach, level,
+					       0.8) * 100);
+		if (fits && fig[k].need > most)
+			most = fig[k].need;
+		beyond += !fits;
+	}
+	adv->pairs = (unsigned)most;
+	adv->min_effect = c->min_effect;
+	printf("  recommend for the suite: \"pairs\": %u, %s at %.3g s a "
+	       "pair, %s its share of the budget (%.0f s); %zu of %zu cases "
+	       "reach the floor within it%s\n", adv->pairs,
+	       eta(buf, sizeof(buf), per, 0, adv->pairs), per,
+	       per * adv->pairs <= share ? "within" : "beyond", share,
+	       nc - beyond, nc, beyond ? ": the others need a larger "
+	       "\"min_effect\" or \"budget\", a quieter runner, or fewer "
+	       "cases per suite (the figures above)" : "");
+	printf("  metric: suites decide on the time each case reports "
+	       "(\"metric\": \"cpu\" reads gbench's cpu_time); gate "
+	       "calibrate does not measure another metric per case\n\n");
+	free(fig);
+cleanup:
+	run_release(&r);
+	suite_owned_release(&own);
+}
+
 /*
  * Measure benchmark c against itself, with more pairs (up to 4x) until
  * the two halves of the pairs recommend the same; fill its record and
@@ -377,7 +571,7 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 		     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
 	struct advice half[3];
 	char why[256], buf[32];
-	double start;
+	double start, share, per;
 	unsigned had;
 	int stable, rc, ret = -1;
 
@@ -422,7 +616,18 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 	rec->head_cv = st.head_cv;
 	rec->pairs = st.n;
 	*adv = advise(rec->spread, c->min_effect, cc->level, c->pairs);
+	if (c->format != FORMAT_TIME) {
+		/* the process's noise says little of its cases': theirs */
+		printf("%s: a suite, %zu A/A pairs\n", c->name, st.n);
+		calibrate_cases(&br, c, cc, adv);
+		ret = 0;
+		goto cleanup;
+	}
 	report(c, &st, rec->spread, cc->level, adv);
+	share = cc->budget / (double)(cc->nbench ? cc->nbench : 1);
+	per = (br.seconds - br.warmup_seconds) / (double)br.npairs;
+	print_metric(adv, &br, c, cc, share);
+	print_time(adv, per, share, cc->budget);
 	if (run_fixed_time(&br, why, sizeof(why)))
 		printf("  note: %s: it may run for a fixed time, so its time "
 		       "says nothing of the code and this advice nothing of a "
@@ -452,6 +657,9 @@ static int measure_setup(struct calib_ctx *cc, struct workspace *w,
 		return error("cannot allocate a random generator");
 	gsl_rng_set(cc->mo.order_rng, cc->seed);
 	cc->level = stats_bonferroni(cfg->confidence, cfg->nbench);
+	cc->confidence = cfg->confidence;
+	cc->nbench = cfg->nbench;
+	cc->budget = cfg->budget;
 	cc->resamples = cfg->resamples;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * gate init: look at the repository it runs in (make, cmake, meson, cargo,
- * go, npm) and its benchmark targets, and write a starter gate.json that
+ * go, npm, python) and its benchmark targets, and write a starter gate.json that
  * gate run accepts as it is; README.md's "gate init" says what to edit.
  */
 #include "gate/cmd.h"
@@ -30,8 +30,8 @@ const char cmd_init_usage[] =
 	"usage: gate [-C DIR] init [--force] [--stdout]\n"
 	"\n"
 	"Write a starter gate.json at the top of the repository, from its\n"
-	"build system (make, cmake, meson, cargo, go, npm) and the benchmark\n"
-	"targets found in it. Edit it before relying on it (README.md).\n"
+	"build system (make, cmake, meson, cargo, go, npm, python) and the\n"
+	"benchmark targets found in it. Edit it before relying on it (README.md).\n"
 	"\n"
 	"  --force   overwrite an existing gate.json\n"
 	"  --stdout  print it instead of writing it\n";
@@ -168,8 +168,8 @@ static char *free_name(const struct found *f, const char *name)
  * found twice (same name, same run) is added once; a different one whose
  * name is taken (bench/x and bench-x both become "bench-x") is kept under
  * the next free name, and its why says so. why is NULL or owned. */
-void init_add_as(struct found *f, const char *called, const char *target,
-		   int parity, const char *const *argv, char *why)
+long init_add_as(struct found *f, const char *called, const char *target,
+		 int parity, const char *const *argv, char *why)
 {
 	char *name = valid_name(called), *renamed, *note, **run;
 	long taken;
@@ -202,12 +202,13 @@ void init_add_as(struct found *f, const char *called, const char *target,
 	f->runs[f->n] = run;
 	f->parity[f->n] = parity;
 	f->why[f->n] = why;
-	f->n++;
-	return;
+	f->format[f->n] = NULL;
+	return (long)f->n++;
 drop:
 	free_run(run);
 	free(name);
 	free(why);
+	return -1;
 }
 
 void init_add_why(struct found *f, const char *target, int parity,
@@ -241,40 +242,6 @@ static void scan(struct found *f, const char *text, const char *pattern,
 		p += m[0].rm_eo;
 	}
 	regfree(&re);
-}
-
-/* Go benchmarks: func BenchmarkX in *_test.go at the top and one below. */
-static void scan_go(struct found *f, const char *top, const char *sub)
-{
-	static const char *const argv[] = { "go", "test", "-run=^$",
-		"-bench=^%s$", "-count=1", "./...", NULL };
-	char *dir = xasprintf("%s%s", top, sub);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *text, *rel, *pat;
-	size_t len;
-
-	while (d && (e = readdir(d))) {
-		len = strlen(e->d_name);
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vendor"))
-			continue;
-		rel = xasprintf("%s%s", sub, e->d_name);
-		if (!*sub && !strchr(e->d_name, '.')) {
-			pat = xasprintf("%s/", rel);
-			scan_go(f, top, pat);
-			free(pat);
-		} else if (len > 8 && !strcmp(e->d_name + len - 8,
-					     "_test.go")) {
-			text = slurp(top, rel);
-			scan(f, text, "^func (Benchmark[A-Za-z0-9_]*)\\(", 0,
-			     argv);
-			free(text);
-		}
-		free(rel);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
 }
 
 /* Files sub/NAME.ext: a benchmark NAME each (cargo's benches/). */
@@ -392,7 +359,7 @@ static void detect(struct found *f, const char *top)
 	} else if ((text = slurp(top, "go.mod"))) {
 		f->system = "go";
 		f->build = "go build ./...";
-		scan_go(f, top, "");
+		init_scan_go(f, top, text);
 		free(text);
 	} else if ((text = slurp(top, "package.json"))) {
 		f->system = "npm";
@@ -402,6 +369,9 @@ static void detect(struct found *f, const char *top)
 		scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)\""
 		     "[[:space:]]*:", 0, npm_run);
 		free(text);
+	} else if (init_scan_python(f, top)) {
+		/* before make: a Makefile beside pytest benchmarks is
+		   usually a shortcut to them */
 	} else if ((text = slurp(top, mk)) ||
 		   init_exists(top, "configure") || init_exists(top, "configure.ac")) {
 		detect_make(f, top, text);
@@ -462,8 +432,16 @@ static char *render(const struct found *f)
 				append(&out, ", ");
 			append_string(&out, f->runs[i][k]);
 		}
-		/* tools that print their own timings never repeat stdout */
-		append(&out, f->parity[i] ? "] }" : "], \"parity\": false }");
+		/* tools that print their own timings never repeat stdout;
+		   a suite reads them (its parity is off) */
+		if (f->format[i]) {
+			append(&out, "], \"format\": ");
+			append_string(&out, f->format[i]);
+			append(&out, " }");
+		} else {
+			append(&out, f->parity[i] ? "] }" :
+			       "], \"parity\": false }");
+		}
 		append(&out, i + 1 < f->n ? ",\n" : "\n");
 	}
 	if (!f->n)
@@ -507,6 +485,22 @@ static void explain(const struct found *f, FILE *to)
 			"\"example\" benchmark's \"run\" with yours\n");
 	for (i = 0; i < f->nskipped; i++)
 		fprintf(to, "  not proposed: %s\n", f->skipped[i]);
+	if (f->pair_seconds > 0) {
+		double first = f->pair_seconds * (CONFIG_DEFAULT_PAIRS +
+						  CONFIG_DEFAULT_WARMUP);
+
+		fprintf(to, "  expected: about %.1f s a pair (base and head "
+			"once each), about %.0f s for the first look (%d "
+			"pairs and the warm-ups)%s, %s the default budget of "
+			"%.0f s%s\n", f->pair_seconds, first,
+			(int)CONFIG_DEFAULT_PAIRS, f->unmeasured ?
+			" for the suites measured" : "",
+			first <= CONFIG_DEFAULT_BUDGET ? "within" :
+			"beyond", (double)CONFIG_DEFAULT_BUDGET,
+			first <= CONFIG_DEFAULT_BUDGET ? "" :
+			": raise \"budget\", remove suites, or split them "
+			"over a CI matrix (gate run --shard)");
+	}
 }
 
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx)

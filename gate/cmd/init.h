@@ -19,9 +19,13 @@ struct found {
 	char *names[MAX_BENCH];
 	char **runs[MAX_BENCH];	/* argv, NULL-terminated, owned */
 	int parity[MAX_BENCH];
+	const char *format[MAX_BENCH];	/* a suite's "format", or NULL */
 	char *why[MAX_BENCH];	/* why it was proposed, owned */
 	char *skipped[4 * MAX_BENCH];	/* candidates left out, and why */
 	size_t n, nskipped;
+	double pair_seconds;	/* measured: what a pair of every measured
+				   suite takes (0: not measured) */
+	size_t unmeasured;	/* suites whose work init could not measure */
 };
 
 /* Leave a candidate out, saying why (why is owned: freed here or later). */
@@ -29,10 +33,11 @@ void init_skip(struct found *f, char *why);
 /* Whether dir/name exists. */
 int init_exists(const char *dir, const char *name);
 /*
- * Add a benchmark called called for target, running argv (NULL-ended,
+ * Add a benchmark called called for target (its index, or -1 when it was
+ * left out), running argv (NULL-ended,
  * "%s" replaced by target), with why it was proposed (owned).
  */
-void init_add_as(struct found *f, const char *called, const char *target,
+long init_add_as(struct found *f, const char *called, const char *target,
 		 int parity, const char *const *argv, char *why);
 void init_add_why(struct found *f, const char *target, int parity,
 		  const char *const *argv, char *why);
@@ -45,5 +50,20 @@ void init_scan_make(struct found *f, const char *top, const char *text,
 		    int dry, const char *all);
 void init_scan_subdirs(struct found *f, const char *top, const char *sub,
 		       int depth);
+
+/*
+ * init-go.c: a Go module's packages with benchmarks (top and one below),
+ * each measured once with go test and proposed as gotest suites of fixed
+ * work (-benchtime=Nx), sized to fit the default budget. gomod is
+ * go.mod's text.
+ */
+void init_scan_go(struct found *f, const char *top, const char *gomod);
+
+/*
+ * init-py.c: a Python project's pytest-benchmark tests (the top, tests/,
+ * test/, benchmarks/, bench/), a pytest suite of fixed rounds per
+ * directory, measured once. 1 when it proposed one (f->system set).
+ */
+int init_scan_python(struct found *f, const char *top);
 
 #endif

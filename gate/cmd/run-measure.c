@@ -317,6 +317,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	free(calib);
 	run_note_load(r);
 	run_note_fixed_time(r);
+	run_note_metric_advice(r);
 	for (i = 0; i < r->n; i++) {
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);

@@ -4,6 +4,8 @@
  */
 #include "gate/calibration.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,43 @@ static void test_calibration__load_missing_saved_and_bad(void)
 	rmdir(dir);
 }
 
+/* The pairs to reach a floor, against values computed independently in
+   Python (statistics.NormalDist): n = ceil(((z_(1+level)/2 + z_0.8)
+   1.023 sd / log1p(floor))^2), at least 2, SIZE_MAX past the cap; and
+   consistent with calibration_mde, which it inverts. */
+static void test_calibration__pairs_needed(void)
+{
+	static const struct {
+		double spread, floor, level;
+		size_t want;	/* Python: 8.6265, 0.3451, 205.377, 26.932,
+				   0, 331851.58 */
+	} cases[] = {
+		{ 0.05, 0.05, 0.95, 9 },
+		{ 0.01, 0.05, 0.95, 2 },
+		{ 0.2, 0.05, 0.99, 206 },
+		{ 0.3, 0.2, 0.975, 27 },
+		{ 0.0, 0.05, 0.95, 2 },
+		{ 2.0, 0.01, 0.95, SIZE_MAX },
+		{ NAN, 0.05, 0.95, SIZE_MAX },
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = calibration_pairs_needed(cases[i].spread, cases[i].floor,
+					     cases[i].level);
+		CHECK(n == cases[i].want);
+		if (n == SIZE_MAX || !(cases[i].spread > 0))
+			continue;
+		CHECK(calibration_mde(cases[i].spread, n, cases[i].level,
+				      0.8) <= cases[i].floor + 1e-12);
+		CHECK(n == 2 || calibration_mde(cases[i].spread, n - 1,
+						 cases[i].level, 0.8) >
+		      cases[i].floor);
+	}
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_calibration__pairs_needed),
 	TEST(test_calibration__load_missing_saved_and_bad),
 };
 

@@ -1,0 +1,509 @@
+/*
+ * gate init for a Go module: one gotest suite per package running a fixed
+ * amount of work (-benchtime=Nx, -count=1), N measured once here so that
+ * each case takes 50-100 ms; cases far apart in cost get suites of their
+ * own, and the whole proposal is sized to fit the default budget.
+ */
+#include "gate/cmd/init.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/file.h"
+#include "gate/config.h"
+#include "gate/suite.h"
+#include "gate/exec/runner.h"
+#include "common/banned.h"
+
+/* The time one case should take: 100 ms at most, 50 ms at least (cases
+   within a factor of 2 share a suite and its N). */
+#define GO_CASE_SECONDS 0.1
+/* Never below this when fitting the budget: shorter loops are at the
+   mercy of every preemption on a busy runner. */
+#define GO_CASE_MIN_SECONDS 0.01
+/* The share of the budget the first look may take: the rest is for the
+   rounds an unresolved case gets. */
+#define GO_FIRST_LOOK_SHARE 0.5
+/* The N proposed when go could not measure the benchmarks. */
+#define GO_GUESS_N 1000
+
+struct go_case {
+	char *name;		/* top-level BenchmarkX (owned) */
+	double ns;		/* ns/op, its slowest sub-benchmark; 0: unknown */
+};
+
+struct go_pkg {
+	char *dir;		/* "." or "./sub" (owned) */
+	struct go_case *c;
+	size_t n, cap;
+	double overhead;	/* seconds a go test of it takes beyond its
+				   cases' work (go, link, setup); NAN: unknown */
+	char *why;		/* why it is not measured, or NULL (owned) */
+};
+
+static int cmp_case(const void *a, const void *b)
+{
+	const struct go_case *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+static struct go_case *find_case(struct go_pkg *p, const char *name,
+				 size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (strlen(p->c[i].name) == len &&
+		    !strncmp(p->c[i].name, name, len))
+			return &p->c[i];
+	return NULL;
+}
+
+static void add_case(struct go_pkg *p, const char *name, size_t len)
+{
+	if (find_case(p, name, len))
+		return;
+	XGROW(p->c, p->cap, p->n + 1);
+	p->c[p->n].name = xstrndup(name, len);
+	p->c[p->n].ns = 0;
+	p->n++;
+}
+
+/* func BenchmarkX( in text: a case of p each. */
+static void scan_text(struct go_pkg *p, const char *text)
+{
+	regex_t re;
+	regmatch_t m[2];
+	const char *s = text;
+
+	if (!text || regcomp(&re, "^func (Benchmark[A-Za-z0-9_]*)\\(",
+			     REG_EXTENDED | REG_NEWLINE))
+		return;
+	while (regexec(&re, s, 2, m, s == text ? 0 : REG_NOTBOL) == 0) {
+		add_case(p, s + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+		s += m[0].rm_eo;
+	}
+	regfree(&re);
+}
+
+/* The package in top/sub ("" the top): its benchmarks, or NULL. */
+static struct go_pkg *scan_dir(const char *top, const char *sub)
+{
+	char *dir = xasprintf("%s%s", top, sub), *path, *text;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct go_pkg *p = xcalloc(1, sizeof(*p));
+	size_t len, tl;
+
+	while (d && (e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len <= 8 || strcmp(e->d_name + len - 8, "_test.go"))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		text = NULL;
+		if (file_read(&text, &tl, path, (size_t)4 << 20) == 0)
+			scan_text(p, text);
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (!p->n) {
+		free(p->c);
+		free(p);
+		return NULL;
+	}
+	p->dir = *sub ? xasprintf("./%.*s", (int)strlen(sub) - 1, sub) :
+		 xstrdup(".");
+	p->overhead = NAN;
+	return p;
+}
+
+/* argv (NULL-ended) in dir: its stdout, or NULL with *why said (what
+   names the step). *wall gets the time it took. */
+static char *run_in(char **argv, const char *dir, const char *what,
+		    double *wall, char **why)
+{
+	struct command cmd = { argv, NULL };
+	struct run_spec spec;
+	struct run_result res;
+	char buf[128], *c;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = dir;
+	spec.timeout = 300;
+	spec.grace = 1;
+	spec.log_fd = -1;
+	spec.capture = (size_t)1 << 20;
+	run_one(&res, &spec);
+	*wall = res.wall;
+	if (res.status != RUN_OK) {
+		*why = xasprintf("%s %s%s%.200s", what,
+				 run_describe(&res, buf, sizeof(buf)),
+				 res.err_tail[0] ? ": " : "", res.err_tail);
+		for (c = *why; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		free(res.out);
+		return NULL;
+	}
+	return res.out ? res.out : xstrdup("");
+}
+
+/* p's test binary, built into bin (go test -c), run in its package's
+   directory with benchtime: its stdout, or NULL with *why said. */
+static char *run_bin(const struct go_pkg *p, const char *top,
+		     const char *bin, const char *benchtime, double *wall,
+		     char **why)
+{
+	char a1[] = "-test.run=^$", a2[] = "-test.bench=.",
+	     a4[] = "-test.count=1";
+	char *bt = xasprintf("-test.benchtime=%s", benchtime);
+	char *argv[] = { (char *)bin, a1, a2, bt, a4, NULL };
+	char *dir = xasprintf("%s%s", top, p->dir[1] ? p->dir + 2 : "");
+	char *what = xasprintf("%s's test binary (-test.benchtime=%s)",
+			       p->dir, benchtime);
+	char *out = run_in(argv, dir, what, wall, why);
+
+	free(bt);
+	free(dir);
+	free(what);
+	return out;
+}
+
+/* "BenchmarkX/sub-8  N  123.4 ns/op ...": each case's ns/op, the largest
+   of a top-level name's sub-benchmarks. */
+static void parse_ns(struct go_pkg *p, const char *out)
+{
+	const char *line = out, *eol;
+
+	for (; line && *line; line = eol ? eol + 1 : NULL) {
+		char name[512];
+		unsigned long long iters;
+		double ns;
+		struct go_case *c;
+
+		eol = strchr(line, '\n');
+		if (strncmp(line, "Benchmark", 9) ||
+		    sscanf(line, "%511s %llu %lf ns/op", name, &iters, &ns) != 3 ||
+		    !(ns > 0))
+			continue;
+		c = find_case(p, name, suite_go_top(name));
+		if (c && ns > c->ns)
+			c->ns = ns;
+	}
+}
+
+/* Measure p once, as gate run will run it: its test binary (go test -c
+   into tmp), each case's ns/op at 20 ms a case, then what a run of one
+   iteration each costs beyond that (start, setup). */
+static void measure(struct go_pkg *p, const char *top, const char *tmp)
+{
+	char a0[] = "go", a1[] = "test", a2[] = "-c", a3[] = "-o";
+	char *bin = xasprintf("%s/pkg.test", tmp), *what;
+	char *argv[] = { a0, a1, a2, a3, bin, p->dir, NULL };
+	double wall, work = 0;
+	char *out;
+	size_t i;
+
+	what = xasprintf("go test -c %s", p->dir);
+	out = run_in(argv, top, what, &wall, &p->why);
+	free(what);
+	if (!out)
+		goto cleanup;
+	free(out);
+	out = run_bin(p, top, bin, "20ms", &wall, &p->why);
+	if (!out)
+		goto cleanup;
+	parse_ns(p, out);
+	free(out);
+	for (i = 0; i < p->n; i++)
+		if (!(p->c[i].ns > 0)) {
+			p->why = xasprintf("its test binary printed no ns/op "
+					   "for %s", p->c[i].name);
+			goto cleanup;
+		}
+	out = run_bin(p, top, bin, "1x", &wall, &p->why);
+	if (!out)
+		goto cleanup;
+	free(out);
+	for (i = 0; i < p->n; i++)
+		work += 2 * p->c[i].ns * 1e-9;
+	p->overhead = wall > work ? wall - work : 0;
+cleanup:
+	remove(bin);
+	free(bin);
+}
+
+/* The pairs' worth of samples the first look takes: its pairs, and the
+   warm-ups (each arm's warm-ups are about one pair's worth per run). */
+static double first_look_pairs(void)
+{
+	return CONFIG_DEFAULT_PAIRS + CONFIG_DEFAULT_WARMUP;
+}
+
+/* Seconds one sample of every suite takes at case time t: each group of
+   cases within 2x of each other's cost is a suite, a process of its own
+   (the package's overhead), its cases run 1 + N times, N = t / the
+   group's slowest ns/op. */
+static double sample_seconds(struct go_pkg **pk, size_t np, double t)
+{
+	double s = 0, n;
+	size_t i, j, g, k;
+
+	for (i = 0; i < np; i++) {
+		if (pk[i]->why)
+			continue;
+		for (g = 0; g < pk[i]->n; g = j) {
+			for (j = g; j < pk[i]->n &&
+			     pk[i]->c[j].ns <= 2 * pk[i]->c[g].ns; j++)
+				;
+			n = floor(t / (pk[i]->c[j - 1].ns * 1e-9) + 1e-6);
+			if (n < 1)
+				n = 1;
+			s += pk[i]->overhead;
+			for (k = g; k < j; k++)
+				s += (n + 1) * pk[i]->c[k].ns * 1e-9;
+		}
+	}
+	return s;
+}
+
+/*
+ * The run of one suite of p: its test binary (built by "build" into
+ * .gate-bench/BASE.test), in its package's directory as go test runs it
+ * (a subpackage through sh, its flags passed on, so gate's filter flag
+ * is still appended last), fixed work, one count. argv[0..10]; the
+ * strings it makes are freed by free_argv_owned.
+ */
+static void run_argv(const char **argv, const struct go_pkg *p,
+		     const char *base, const char *bench, const char *bt)
+{
+	size_t k = 0;
+
+	if (p->dir[1]) {
+		argv[k++] = "sh";
+		argv[k++] = "-c";
+		argv[k++] = xasprintf("cd %s && exec ../.gate-bench/%s.test "
+				      "\"$@\"", p->dir + 2, base);
+		argv[k++] = "sh";
+	} else {
+		argv[k++] = xasprintf("./.gate-bench/%s.test", base);
+	}
+	argv[k++] = "-test.run=^$";
+	argv[k++] = bench;
+	argv[k++] = bt;
+	argv[k++] = "-test.count=1";
+	argv[k] = NULL;
+}
+
+static void free_argv_owned(const char **argv)
+{
+	free((char *)(argv[0][0] == '.' ? argv[0] : argv[2]));
+}
+
+/* The suite(s) of p at case time t: one per group of cases within 2x of
+   each other's cost. */
+static void propose(struct found *f, const struct go_pkg *p,
+		    const char *base, double t)
+{
+	const char *argv[11];
+	char *bench, *bt, *why, *name, *sep;
+	size_t g, j, k, groups = 0, gi = 0;
+	long idx;
+	double n;
+
+	for (g = 0; g < p->n; g = j, groups++)
+		for (j = g; j < p->n && p->c[j].ns <= 2 * p->c[g].ns; j++)
+			;
+	for (g = 0; g < p->n; g = j) {
+		for (j = g; j < p->n && p->c[j].ns <= 2 * p->c[g].ns; j++)
+			;
+		gi++;
+		n = floor(t / (p->c[j - 1].ns * 1e-9) + 1e-6);
+		if (n < 1)
+			n = 1;
+		if (groups == 1) {
+			bench = xstrdup("-test.bench=.");
+		} else {
+			bench = xstrdup("-test.bench=^(");
+			for (k = g; k < j; k++) {
+				sep = bench;
+				bench = xasprintf("%s%s%s", sep, k > g ? "|" :
+						  "", p->c[k].name);
+				free(sep);
+			}
+			sep = bench;
+			bench = xasprintf("%s)$", sep);
+			free(sep);
+		}
+		bt = xasprintf("-test.benchtime=%.0fx", n);
+		run_argv(argv, p, base, bench, bt);
+		if (j - g == 1)
+			why = xasprintf("go package %s: %s, %.3g ns/op "
+					"(measured), %.0f iterations: %.0f ms",
+					p->dir, p->c[g].name, p->c[g].ns, n,
+					n * p->c[g].ns * 1e-6);
+		else
+			why = xasprintf("go package %s: %zu cases of %.3g to "
+					"%.3g ns/op (measured), %.0f iterations "
+					"each: %.0f to %.0f ms a case", p->dir,
+					j - g, p->c[g].ns, p->c[j - 1].ns, n,
+					n * p->c[g].ns * 1e-6,
+					n * p->c[j - 1].ns * 1e-6);
+		name = groups == 1 ? xstrdup(base) :
+		       xasprintf("%s-%zu", base, gi);
+		idx = init_add_as(f, name, name, 0, argv, why);
+		if (idx >= 0)
+			f->format[idx] = "gotest";
+		free(name);
+		free(bench);
+		free(bt);
+		free_argv_owned(argv);
+	}
+}
+
+/* A package go could not measure: one suite, a guessed N, and why. */
+static void propose_guess(struct found *f, const struct go_pkg *p,
+			  const char *base)
+{
+	char *bt = xasprintf("-test.benchtime=%dx", GO_GUESS_N);
+	const char *argv[11];
+	long idx;
+
+	run_argv(argv, p, base, "-test.bench=.", bt);
+	idx = init_add_as(f, base, base, 0, argv,
+			  xasprintf("go package %s, %zu case%s; not measured "
+				    "(%s): %d iterations is a guess, size "
+				    "-benchtime so that each case takes "
+				    "50-100 ms", p->dir, p->n,
+				    p->n == 1 ? "" : "s", p->why,
+				    GO_GUESS_N));
+	if (idx >= 0)
+		f->format[idx] = "gotest";
+	free(bt);
+	free_argv_owned(argv);
+}
+
+/* The suite's name for p: the module's last element for the top. */
+static char *pkg_name(const struct go_pkg *p, const char *module)
+{
+	const char *slash;
+
+	if (strcmp(p->dir, "."))
+		return xstrdup(p->dir + 2);
+	slash = module ? strrchr(module, '/') : NULL;
+	return xstrdup(slash ? slash + 1 : module && *module ? module : "go");
+}
+
+/* "module example.com/x" in go.mod's text: its path (owned), or NULL. */
+static char *module_path(const char *gomod)
+{
+	const char *m = gomod ? strstr(gomod, "module") : NULL;
+	size_t len;
+
+	if (!m)
+		return NULL;
+	m += 6;
+	m += strspn(m, " \t\"");
+	len = strcspn(m, " \t\r\n\"");
+	return len ? xstrndup(m, len) : NULL;
+}
+
+/* "build" also builds p's test binary, run by its suites. */
+static void add_build(struct found *f, const struct go_pkg *p,
+		      const char *base)
+{
+	char *b = xasprintf("%s && go test -c -o .gate-bench/%s.test %s",
+			    f->build, base, p->dir);
+
+	free(f->build_owned);
+	f->build = f->build_owned = b;
+}
+
+void init_scan_go(struct found *f, const char *top, const char *gomod)
+{
+	struct go_pkg *pk[MAX_BENCH];
+	size_t np = 0, i, k;
+	char *module = module_path(gomod), *sub, *name, *gm;
+	DIR *d;
+	struct dirent *e;
+	double t = GO_CASE_SECONDS, per, budget = CONFIG_DEFAULT_BUDGET;
+	char tmpl[] = "/tmp/gate-init-go-XXXXXX", *tmp;
+
+	if ((pk[np] = scan_dir(top, "")))
+		np++;
+	d = opendir(top);
+	while (d && np < MAX_BENCH && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || strchr(e->d_name, '.') ||
+		    !strcmp(e->d_name, "vendor") ||
+		    !strcmp(e->d_name, "testdata"))
+			continue;
+		sub = xasprintf("%s/", e->d_name);
+		gm = xasprintf("%sgo.mod", sub);
+		/* a module of its own is not this module's package: go
+		   test -c from the top refuses it */
+		if (init_exists(top, gm))
+			init_skip(f, xasprintf("%s: a Go module of its own (its "
+					       "go.mod): run gate init there",
+					       e->d_name));
+		else if ((pk[np] = scan_dir(top, sub)))
+			np++;
+		free(gm);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	tmp = mkdtemp(tmpl);
+	for (i = 0; i < np; i++) {
+		if (!tmp)
+			pk[i]->why = xasprintf("cannot make a directory in "
+					       "/tmp for its test binary");
+		else
+			measure(pk[i], top, tmp);
+		qsort(pk[i]->c, pk[i]->n, sizeof(pk[i]->c[0]), cmp_case);
+	}
+	if (tmp)
+		rmdir(tmp);
+	/* fit the first look into its share of the budget: shorter cases,
+	   down to GO_CASE_MIN_SECONDS */
+	per = 2 * sample_seconds(pk, np, t);
+	if (per * first_look_pairs() > GO_FIRST_LOOK_SHARE * budget) {
+		double fixed = 2 * sample_seconds(pk, np, 0);
+
+		t *= (GO_FIRST_LOOK_SHARE * budget / first_look_pairs() -
+		      fixed) / (per - fixed);
+		if (!(t >= GO_CASE_MIN_SECONDS))
+			t = GO_CASE_MIN_SECONDS;
+		per = 2 * sample_seconds(pk, np, t);
+	}
+	for (i = 0; i < np; i++) {
+		name = pkg_name(pk[i], module);
+		add_build(f, pk[i], name);
+		if (pk[i]->why)
+			propose_guess(f, pk[i], name);
+		else
+			propose(f, pk[i], name, t);
+		free(name);
+	}
+	f->pair_seconds += per;
+	for (i = 0; i < np; i++) {
+		f->unmeasured += pk[i]->why != NULL;
+		for (k = 0; k < pk[i]->n; k++)
+			free(pk[i]->c[k].name);
+		free(pk[i]->c);
+		free(pk[i]->dir);
+		free(pk[i]->why);
+		free(pk[i]);
+	}
+	free(module);
+}

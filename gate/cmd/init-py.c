@@ -1,0 +1,227 @@
+/*
+ * gate init for a Python project with pytest-benchmark tests: a pytest
+ * suite per test directory running a fixed amount of work (a fixed number
+ * of rounds: --benchmark-min-rounds with a max time too short to add any),
+ * the rounds measured once here so that the slowest case takes ~100 ms.
+ */
+#include "gate/cmd/init.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "common/file.h"
+#include "common/tree.h"
+#include "gate/config.h"
+#include "gate/exec/runner.h"
+#include "common/banned.h"
+
+/* The time the slowest case's rounds should take together. */
+#define PY_CASE_SECONDS 0.1
+/* pytest-benchmark's own minimum rounds; and a cap on what init proposes */
+#define PY_MIN_ROUNDS 5
+#define PY_MAX_ROUNDS 100000
+/* The rounds proposed when init could not measure. */
+#define PY_GUESS_ROUNDS 50
+
+/* Whether dir's test files use the benchmark fixture. */
+static int has_benchmarks(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	regex_t re;
+	char *path, *text;
+	size_t len;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	if (regcomp(&re, "def test_[A-Za-z0-9_]*\\([^)]*benchmark",
+		    REG_EXTENDED | REG_NOSUB)) {
+		closedir(d);
+		return 0;
+	}
+	while (!found && (e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len < 4 || strcmp(e->d_name + len - 3, ".py") ||
+		    (strncmp(e->d_name, "test_", 5) &&
+		     (len < 8 || strcmp(e->d_name + len - 8, "_test.py"))))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		text = NULL;
+		if (file_read(&text, &len, path, (size_t)4 << 20) == 0)
+			found = regexec(&re, text, 0, NULL, 0) == 0;
+		free(text);
+		free(path);
+	}
+	regfree(&re);
+	closedir(d);
+	return found;
+}
+
+/* sh -c script in top with TMPDIR=tmp: 0, or -1 with *why said. */
+static int run_sh(const char *top, const char *tmp, const char *script,
+		  double *wall, char **why)
+{
+	char a0[] = "sh", a1[] = "-c";
+	char *full = xasprintf("TMPDIR='%s'; export TMPDIR; %s", tmp, script);
+	char *argv[] = { a0, a1, full, NULL };
+	struct command cmd = { argv, NULL };
+	struct run_spec spec;
+	struct run_result res;
+	char buf[128], *c;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = top;
+	spec.timeout = 300;
+	spec.grace = 1;
+	spec.log_fd = -1;
+	run_one(&res, &spec);
+	free(full);
+	free(res.out);
+	*wall = res.wall;
+	if (res.status == RUN_OK)
+		return 0;
+	*why = xasprintf("pytest %s%s%.200s", run_describe(&res, buf,
+							 sizeof(buf)),
+			 res.err_tail[0] ? ": " : "", res.err_tail);
+	for (c = *why; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return -1;
+}
+
+/* The slowest case's round (median time a round) in pytest-benchmark's
+   JSON at path: seconds, or 0 when it has none. */
+static double slowest_round(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	cJSON *root, *e;
+	double most = 0;
+
+	if (file_read(&text, &len, path, (size_t)64 << 20) < 0)
+		return 0;
+	root = cJSON_Parse(text);
+	free(text);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root,
+							       "benchmarks")) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "stats");
+		const cJSON *med = cJSON_GetObjectItemCaseSensitive(st,
+								    "median");
+		const cJSON *it = cJSON_GetObjectItemCaseSensitive(st,
+								   "iterations");
+		double r;
+
+		if (!cJSON_IsNumber(med))
+			continue;
+		r = med->valuedouble * (cJSON_IsNumber(it) &&
+					it->valuedouble >= 1 ?
+					it->valuedouble : 1);
+		if (r > most)
+			most = r;
+	}
+	cJSON_Delete(root);
+	return most;
+}
+
+/* The suite's command: a fixed number of rounds, pytest's own output on
+   stderr, the JSON report (written in the sample's TMPDIR) on stdout. */
+static char *suite_script(const char *dir, long rounds)
+{
+	return xasprintf("python3 -m pytest -q -p no:cacheprovider "
+			 "--benchmark-only --benchmark-min-rounds=%ld "
+			 "--benchmark-max-time=0.000001 --benchmark-warmup=off "
+			 "--benchmark-json=\"$TMPDIR/gate-pytest.json\" %s >&2 "
+			 "&& cat \"$TMPDIR/gate-pytest.json\"", rounds, dir);
+}
+
+/* Propose the suite for the test directory dir (relative, "." the top). */
+static void propose(struct found *f, const char *top, const char *dir,
+		    const char *tmp)
+{
+	char *script = NULL, *cal, *why = NULL, *json;
+	const char *argv[4] = { "sh", "-c", NULL, NULL };
+	double wall, round = 0;
+	long rounds = PY_GUESS_ROUNDS, idx;
+	const char *name = strcmp(dir, ".") ? dir : "pytest";
+
+	json = xasprintf("%s/calibrate.json", tmp);
+	cal = xasprintf("python3 -m pytest -q -p no:cacheprovider "
+			"--benchmark-only --benchmark-max-time=0.05 "
+			"--benchmark-json='%s' %s >/dev/null 2>&1", json, dir);
+	if (run_sh(top, tmp, cal, &wall, &why) == 0) {
+		round = slowest_round(json);
+		if (round > 0) {
+			rounds = (long)floor(PY_CASE_SECONDS / round);
+			if (rounds < PY_MIN_ROUNDS)
+				rounds = PY_MIN_ROUNDS;
+			if (rounds > PY_MAX_ROUNDS)
+				rounds = PY_MAX_ROUNDS;
+		} else {
+			why = xstrdup("its JSON report had no timings");
+		}
+	}
+	remove(json);
+	script = suite_script(dir, rounds);
+	/* once as gate run will run it: the time a sample takes */
+	if (!why && run_sh(top, tmp, script, &wall, &why) == 0)
+		f->pair_seconds += 2 * wall;
+	argv[2] = script;
+	idx = init_add_as(f, name, name, 0, argv, why ?
+		xasprintf("pytest-benchmark tests in %s; not measured (%s): %ld "
+			  "rounds is a guess, size --benchmark-min-rounds so "
+			  "that the slowest case takes about 100 ms", dir, why,
+			  rounds) :
+		xasprintf("pytest-benchmark tests in %s: %ld rounds of each "
+			  "case (measured: the slowest takes about %.0f ms)",
+			  dir, rounds, (double)rounds * round * 1e3));
+	if (idx >= 0)
+		f->format[idx] = "pytest";
+	f->unmeasured += why != NULL;
+	free(why);
+	free(script);
+	free(cal);
+	free(json);
+}
+
+int init_scan_python(struct found *f, const char *top)
+{
+	static const char *const markers[] = { "pyproject.toml", "setup.py",
+		"setup.cfg", "pytest.ini", "tox.ini", NULL };
+	static const char *const dirs[] = { ".", "tests", "test",
+		"benchmarks", "bench", NULL };
+	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL, *path;
+	size_t i, n0 = f->n;
+	int python = 0;
+
+	for (i = 0; markers[i]; i++)
+		python |= init_exists(top, markers[i]);
+	if (!python)
+		return 0;
+	for (i = 0; dirs[i]; i++) {
+		path = xasprintf("%s%s", top, dirs[i]);
+		if (has_benchmarks(path)) {
+			if (!tmp)
+				tmp = mkdtemp(tmpl);
+			if (tmp)
+				propose(f, top, dirs[i], tmp);
+		}
+		free(path);
+	}
+	/* pytest leaves its report and its own temporary files there */
+	if (tmp && tree_remove(tmp, NULL) < 0)
+		warning("cannot remove \"%s\": remove it yourself", tmp);
+	if (f->n == n0)
+		return 0;
+	f->system = "python (pytest-benchmark)";
+	return 1;
+}

@@ -1,0 +1,71 @@
+# gate calibrate on a suite calibrates its cases, not its process: each
+# case's spread, the pairs it needs to reach the floor and whether they
+# fit the budget, the suite's recommendation and its time; on a wall-time
+# benchmark whose wall time cannot settle while its cpu time can, it
+# advises cpu, and --write sets "metric": "cpu" (the run after decides on
+# it; nothing is switched within a run).
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+new_repo "$R"
+STATE=$SCRATCH/state
+mkdir -p "$STATE"
+export STATE
+# a lines suite: "steady" prints the same value every time, "wild" one of
+# 1 to 8 ms at random
+cat >"$R/suite.sh" <<'SH'
+#!/bin/sh
+r=$(od -An -N1 -tu1 /dev/urandom)
+echo "steady 2.0 ms"
+echo "wild $((r % 8 + 1)).0 ms"
+SH
+# the same CPU work every time; a 300 ms sleep in every other sample, so
+# a pair's wall ratio is about 3 or 1/3, whatever the pairs
+cat >"$R/bench.sh" <<'SH'
+#!/bin/sh
+k=$(cat "$STATE/k" 2>/dev/null || echo 0)
+echo $((k + 1)) >"$STATE/k"
+i=0
+while [ $i -lt 40000 ]; do i=$((i+1)); done
+[ $((k % 2)) = 0 ] && sleep 0.3
+exit 0
+SH
+chmod +x "$R/suite.sh" "$R/bench.sh"
+cat >"$R/gate.json" <<JSON
+{
+  "version": 1,
+  "writable": ["$STATE"],
+  "defaults": { "pairs": 8, "warmup": 1, "min_effect": 0.2, "timeout": 20,
+                "budget": 5 },
+  "benchmarks": [
+    { "name": "cases", "run": ["./suite.sh"], "format": "lines" }
+  ]
+}
+JSON
+commit_all "$R" suite
+gate_run 0 -C "$R" calibrate --pairs 8 --seed 5
+expect_in "$OUT" "cases: a suite"
+expect_in "$OUT" "per case (2 cases"
+grep -q "cases/steady: paired spread 0.00%, 2 pairs" "$OUT" || fail "steady case"
+grep -q "cases/wild: paired spread .*beyond the budget; at .* pairs it supports a floor of" "$OUT" ||
+	fail "wild case: beyond the budget"
+expect_in "$OUT" "1 of 2 cases reach the floor within it"
+expect_in "$OUT" 'recommend for the suite: "pairs": 8'
+# a plain benchmark whose wall time alternates: cpu advised and written
+cat >"$R/gate.json" <<JSON
+{
+  "version": 1,
+  "writable": ["$STATE"],
+  "defaults": { "pairs": 10, "warmup": 1, "min_effect": 0.2, "timeout": 20 },
+  "benchmarks": [
+    { "name": "spin", "run": ["./bench.sh"] }
+  ]
+}
+JSON
+commit_all "$R" plain
+gate_run 0 -C "$R" calibrate --pairs 10 --seed 5 --write
+expect_in "$OUT" "metric: cpu time would decide where wall time cannot"
+expect_in "$OUT" "time: "
+expect_in "$OUT" "wrote the recommendations"
+[ "$(json_get "$R/gate.json" 'd["benchmarks"][0]["metric"]')" = cpu ] ||
+	fail "--write should set \"metric\": \"cpu\""
+exit 0
