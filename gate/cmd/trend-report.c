@@ -75,6 +75,8 @@ static void steps_json(cJSON *b, const struct chain *c)
 		cJSON_AddStringToObject(s, "commit", l->st->commit);
 		cJSON_AddStringToObject(s, "subject", l->st->subject);
 		cJSON_AddStringToObject(s, "verdict", l->verdict);
+		if (l->identical)	/* passed unmeasured: ratio 1 */
+			cJSON_AddTrueToObject(s, "identical");
 		add_num(s, "ratio", l->f->estimate);
 		add_num(s, "ratio_low", l->f->low);
 		add_num(s, "ratio_high", l->f->high);
@@ -291,7 +293,9 @@ static void chart_steps(FILE *f, const struct chart *ch, const struct chain *c)
 			chart_y(ch, c->l[j].cum), col, c->l[j].st->commit);
 		html_text(f, c->l[j].st->subject);
 		trend_pct(buf, sizeof(buf), c->l[j].f->estimate);
-		fprintf(f, ": step %s, %s</title></circle>\n", buf, v);
+		fprintf(f, ": step %s, %s%s</title></circle>\n", buf, v,
+			c->l[j].identical ? " (identical build, not measured)" :
+			"");
 		if (ch->slant)
 			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" "
 				"text-anchor=\"end\" transform=\"rotate(-45 %.1f "

@@ -248,6 +248,16 @@ static void creep_decide(struct chain *c, size_t nc, double confidence)
 	}
 }
 
+/*
+ * The figures of a step whose build was byte-identical in both arms: the
+ * same code, so exactly no change (ratio 1, no spread), not a gap in the
+ * chain. It carries no head median: the trend of head's level skips it.
+ */
+static const struct bench_stats identical_step = {
+	.estimate = 1, .low = 1, .high = 1, .median = 1, .geomean = 1,
+	.level = 0.975, .head_median = NAN, .base_median = NAN,
+};
+
 static size_t build_chains(struct chain **out, const struct history *h,
 			   double floor_opt, double confidence)
 {
@@ -259,9 +269,12 @@ static size_t build_chains(struct chain **out, const struct history *h,
 		for (j = 0; j < h->s[i].report.n; j++) {
 			const struct run_bench *b = &h->s[i].report.b[j];
 			const struct bench_stats *f = history_figures(b);
+			int same = history_identical(b);
 			struct link *l;
 
 			ch = chain_of(&c, &nc, &cap, b->run.cfg->name);
+			if (same)
+				f = &identical_step;
 			if (!f || !(f->estimate > 0))
 				continue;
 			XGROW(ch->l, ch->lcap, ch->n + 1);
@@ -270,6 +283,7 @@ static size_t build_chains(struct chain **out, const struct history *h,
 			l->st = &h->s[i];
 			l->b = b;
 			l->f = f;
+			l->identical = same;
 			l->verdict = history_verdict(b);
 			ch->metric = history_metric(&h->s[i], b);
 			ch->unit = history_unit(b);
@@ -443,6 +457,13 @@ static void print_term(FILE *out, const struct history *h,
 			const struct link *l = &c[k].l[j];
 			char e[32];
 
+			if (l->identical) {
+				fprintf(out, "%s: identical build at %.12s "
+					"(%s): not measured, a step of no "
+					"change\n", c[k].name, l->st->commit,
+					l->st->subject);
+				continue;
+			}
 			/* the record's own verdict: "accepted" only when
 			   it says so (a Gate-Accept trailer) */
 			if (strcmp(l->verdict, "fail") &&

@@ -24,6 +24,8 @@ struct chain {
 		const struct run_bench *b;
 		const struct bench_stats *f;	/* its figures */
 		const char *verdict;
+		int identical;	/* an identical build passed unmeasured:
+				   a step of exactly no change */
 		double cum, low, high;	/* cumulative ratio and interval */
 	} *l;
 	int failed, noisy, creep;

@@ -110,13 +110,21 @@ def close(a, b):
 
 trend = json.load(open(os.path.join(scratch, label + ".trend")))
 for tb in trend["benchmarks"]:
+    # every measured step, and every identical build as a step of exactly
+    # no change (never dropped from the chain)
+    keep = lambda b: (fig(b, "ratio", "estimate") or 0) > 0 or identical(b)
     steps = [(c, b) for c, rep in records for b in rep["benchmarks"]
-             if b["name"] == tb["name"] and (fig(b, "ratio", "estimate") or 0) > 0]
+             if b["name"] == tb["name"] and keep(b)]
     floors = [floor(rep, b) for c, rep in records for b in rep["benchmarks"]
-              if b["name"] == tb["name"] and (fig(b, "ratio", "estimate") or 0) > 0]
+              if b["name"] == tb["name"] and keep(b)]
     assert len(steps) == len(tb["steps"]), (tb["name"], len(steps), len(tb["steps"]))
     for s, (c, b) in zip(tb["steps"], steps):
         assert s["commit"] == c and s["verdict"] == b["verdict"], (s, c)
+        if identical(b):
+            assert s.get("identical") is True, s
+            assert s["ratio"] == s["ratio_low"] == s["ratio_high"] == 1, s
+            continue
+        assert "identical" not in s, s
         for k, path in (("ratio", "estimate"), ("ratio_low", "low"),
                         ("ratio_high", "high"), ("level", "level")):
             assert close(s[k], fig(b, "ratio", path)), (tb["name"], k, s[k])
