@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/seed.h"
 #include "gate/metrics.h"
+#include "gate/notice.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -316,8 +317,8 @@ static int least_served(struct adaptive *a, struct run_report *r,
 			want_look(want, r, best);
 			want->total = fit_pairs(r, best, want->total, a->left);
 			if (!a->opt.quiet)
-				fprintf(stderr, "gate: round %zu: the time "
-					"left for %u more pairs of \"%s\"\n",
+				notice("round %zu: the time left for %u "
+				       "more pairs of \"%s\"",
 					a->round - 1, want->total -
 					(unsigned)r->b[best].run.npairs,
 					r->b[best].run.cfg->name);
@@ -332,8 +333,8 @@ static int least_served(struct adaptive *a, struct run_report *r,
 		return 0;
 	}
 	if (!a->opt.quiet)
-		fprintf(stderr, "gate: round %zu: more pairs for \"%s\", the "
-			"least served\n", a->round, r->b[best].run.cfg->name);
+		notice("round %zu: more pairs for \"%s\", the least served",
+		       a->round, r->b[best].run.cfg->name);
 	a->round++;
 	a->fresh = 1;
 	return want_look(want, r, best);
@@ -370,8 +371,7 @@ static void first_look_budget(struct adaptive *a, struct run_report *r,
 				"--budget %g s (%.2f s a pair)", total, full,
 				a->opt.budget, pair_seconds(r, i));
 		if (!a->opt.quiet)
-			fprintf(stderr, "gate: \"%s\": %s\n",
-				b->run.cfg->name, why);
+			notice("\"%s\": %s", b->run.cfg->name, why);
 		run_bench_note(b, why);
 		free(why);
 	}
@@ -448,9 +448,8 @@ int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
 					cost > a->opt.budget - elapsed))
 				continue;
 			if (!a->opt.quiet && !a->ran)
-				fprintf(stderr, "gate: round %zu: more pairs "
-					"for the unresolved benchmarks\n",
-					a->round);
+				notice("round %zu: more pairs for the "
+				       "unresolved benchmarks", a->round);
 			a->ran++;
 			return want_look(want, r, a->next++);
 		}

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "gate/exec/alloc.h"
 #include "gate/exec/counter.h"
+#include "gate/notice.h"
 #include "gate/format/format.h"
 #include "gate/exec/layout.h"
 #include "gate/exec/runner.h"
@@ -264,13 +265,12 @@ static void measure_announce(const struct bench_run *br, size_t first_new,
 	const struct bench_cfg *cfg = br->cfg;
 
 	if (first_new == 0)
-		fprintf(stderr, "gate: measuring \"%s\": %u warm-up, %u pairs%s"
-			"\n", cfg->name, cfg->warmup, total,
-			measure_valgrind(br) ? " (counting under "
-			"valgrind: slow)" : "");
+		notice("measuring \"%s\": %u warm-up, %u pairs%s",
+		       cfg->name, cfg->warmup, total, measure_valgrind(br) ?
+		       " (counting under valgrind: slow)" : "");
 	else
-		fprintf(stderr, "gate: measuring \"%s\": pairs %zu to %u\n",
-			cfg->name, first_new + 1, total);
+		notice("measuring \"%s\": pairs %zu to %u", cfg->name,
+		       first_new + 1, total);
 }
 
 /* The samples' temporary directory (malloc'd), or NULL with br->error. */

@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "common/seed.h"
 #include "gate/adaptive.h"
+#include "gate/notice.h"
 #include "gate/calibration.h"
 #include "gate/config.h"
 #include "gate/exec/layout.h"
@@ -163,7 +164,7 @@ static int resolve_revs(struct workspace *w, struct repo *repo,
 
 			fill_rev(&rv, &arm[a]);
 			line = report_rev_line(arm_name((enum arm)a), &rv);
-			fprintf(stderr, "gate: %s\n", line);
+			notice("%s", line);
 			free(line);
 		}
 	}
