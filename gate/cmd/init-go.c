@@ -7,6 +7,7 @@
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -419,15 +420,43 @@ static char *module_path(const char *gomod)
 	return len ? xstrndup(m, len) : NULL;
 }
 
-/* "build" also builds p's test binary, run by its suites. */
+/*
+ * "build" also builds p's test binary, run by its suites. -trimpath keeps
+ * the checkout's path out of the binary, so both arms build the same
+ * bytes from the same code and the binaries are the artifacts: a change
+ * to docs alone passes unmeasured (the identical-build shortcut).
+ */
 static void add_build(struct found *f, const struct go_pkg *p,
 		      const char *base)
 {
-	char *b = xasprintf("%s && go test -c -o .gate-bench/%s.test %s",
-			    f->build, base, p->dir);
+	char *b = xasprintf("%s && go test -trimpath -c -o .gate-bench/%s.test "
+			    "%s", f->build, base, p->dir);
 
 	free(f->build_owned);
 	f->build = f->build_owned = b;
+	f->artifacts = ".gate-bench/*.test";
+}
+
+/*
+ * The files whose change the test binaries capture, or that no benchmark
+ * reads: Go's sources and module files, and the docs when there are any
+ * at the top (a pattern matching no file is an error in gate.json). A
+ * change elsewhere (testdata/, a file a benchmark opens) is measured.
+ */
+static void add_sources(struct found *f, const char *top)
+{
+	char *pat = xasprintf("%s/*.md", top);
+	glob_t g;
+
+	f->nsources = 0;
+	f->sources[f->nsources++] = "*.go";
+	f->sources[f->nsources++] = "go.mod";
+	if (init_exists(top, "go.sum"))
+		f->sources[f->nsources++] = "go.sum";
+	if (glob(pat, 0, NULL, &g) == 0)
+		f->sources[f->nsources++] = "*.md";
+	globfree(&g);
+	free(pat);
 }
 
 void init_scan_go(struct found *f, const char *top, const char *gomod)
@@ -495,6 +524,8 @@ void init_scan_go(struct found *f, const char *top, const char *gomod)
 			propose(f, pk[i], name, t);
 		free(name);
 	}
+	if (np)
+		add_sources(f, top);
 	f->pair_seconds += per;
 	for (i = 0; i < np; i++) {
 		f->unmeasured += pk[i]->why != NULL;

@@ -416,6 +416,17 @@ static char *render(const struct found *f)
 		append_string(&out, f->build);
 		append(&out, ",\n");
 	}
+	if (f->artifacts) {
+		append(&out, "  \"artifacts\": [");
+		append_string(&out, f->artifacts);
+		append(&out, "],\n");
+	}
+	for (i = 0; i < f->nsources; i++) {
+		append(&out, i ? ", " : "  \"sources\": [");
+		append_string(&out, f->sources[i]);
+		if (i + 1 == f->nsources)
+			append(&out, "],\n");
+	}
 	snprintf(num, sizeof(num), "  \"defaults\": { \"pairs\": %d, "
 		 "\"warmup\": %d, \"min_effect\": %g, \"timeout\": %g },\n",
 		 (int)CONFIG_DEFAULT_PAIRS, (int)CONFIG_DEFAULT_WARMUP,

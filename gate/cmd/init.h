@@ -13,6 +13,11 @@ struct found {
 	const char *system;	/* "make", ... or NULL */
 	const char *build;
 	char *build_owned;	/* build with extra targets, or NULL */
+	const char *artifacts;	/* a glob of what build makes that the
+				   benchmarks run (static), or NULL */
+	const char *sources[4];	/* with artifacts: the build's inputs and
+				   files no benchmark reads (static) */
+	size_t nsources;
 	char *extra;		/* " t1 t2": targets the build must also make */
 	char *sub_build;	/* " && make -C DIR PROG" for each program a
 				   makefile below the top makes, or NULL */
