@@ -434,7 +434,8 @@ static void add_build(struct found *f, const struct go_pkg *p,
 
 	free(f->build_owned);
 	f->build = f->build_owned = b;
-	f->artifacts = ".gate-bench/*.test";
+	f->artifacts[0] = ".gate-bench/*.test";
+	f->nartifacts = 1;
 }
 
 /*

@@ -7,6 +7,7 @@
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -193,6 +194,46 @@ static void propose(struct found *f, const char *top, const char *dir,
 	free(json);
 }
 
+/* Whether top (ending in '/') holds a file matching pattern. */
+static int top_has(const char *top, const char *pattern)
+{
+	char *pat = xasprintf("%s%s", top, pattern);
+	glob_t g;
+	int found = glob(pat, 0, NULL, &g) == 0;
+
+	globfree(&g);
+	free(pat);
+	return found;
+}
+
+/*
+ * The code a pytest suite runs is the Python files themselves: they are
+ * its "artifacts", so a change that leaves every one of them byte-identical
+ * and touches only the docs ("sources", those that exist: a pattern that
+ * matches nothing is an error in gate.json) passes unmeasured. A change
+ * to any other file (data, configuration) is measured.
+ */
+static void python_artifacts(struct found *f, const char *top)
+{
+	/* artifacts are globs without '**': the Python files 4 levels deep,
+	   each level that has any (a pattern matching nothing is an error) */
+	static const char *const levels[] = { "*.py", "*/*.py", "*/*/*.py",
+					      "*/*/*/*.py" };
+	size_t i;
+
+	f->nartifacts = 0;
+	for (i = 0; i < 4; i++)
+		if (top_has(top, levels[i]))
+			f->artifacts[f->nartifacts++] = levels[i];
+	f->nsources = 0;
+	if (top_has(top, "*.md"))
+		f->sources[f->nsources++] = "*.md";
+	if (top_has(top, "*.rst"))
+		f->sources[f->nsources++] = "*.rst";
+	if (init_exists(top, "docs"))
+		f->sources[f->nsources++] = "docs/";
+}
+
 int init_scan_python(struct found *f, const char *top)
 {
 	static const char *const markers[] = { "pyproject.toml", "setup.py",
@@ -223,5 +264,6 @@ int init_scan_python(struct found *f, const char *top)
 	if (f->n == n0)
 		return 0;
 	f->system = "python (pytest-benchmark)";
+	python_artifacts(f, top);
 	return 1;
 }

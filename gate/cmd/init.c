@@ -416,10 +416,11 @@ static char *render(const struct found *f)
 		append_string(&out, f->build);
 		append(&out, ",\n");
 	}
-	if (f->artifacts) {
-		append(&out, "  \"artifacts\": [");
-		append_string(&out, f->artifacts);
-		append(&out, "],\n");
+	for (i = 0; i < f->nartifacts; i++) {
+		append(&out, i ? ", " : "  \"artifacts\": [");
+		append_string(&out, f->artifacts[i]);
+		if (i + 1 == f->nartifacts)
+			append(&out, "],\n");
 	}
 	for (i = 0; i < f->nsources; i++) {
 		append(&out, i ? ", " : "  \"sources\": [");

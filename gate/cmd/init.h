@@ -13,8 +13,9 @@ struct found {
 	const char *system;	/* "make", ... or NULL */
 	const char *build;
 	char *build_owned;	/* build with extra targets, or NULL */
-	const char *artifacts;	/* a glob of what build makes that the
-				   benchmarks run (static), or NULL */
+	const char *artifacts[4];	/* globs of what the benchmarks
+				   run, built or not (static) */
+	size_t nartifacts;
 	const char *sources[4];	/* with artifacts: the build's inputs and
 				   files no benchmark reads (static) */
 	size_t nsources;

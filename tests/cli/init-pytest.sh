@@ -15,6 +15,7 @@ P=$SCRATCH/py
 new_repo "$P"
 mkdir -p "$P/tests"
 printf '[project]\nname = "x"\n' >"$P/pyproject.toml"
+echo "# x" >"$P/README.md"
 # a round of 30 ms: 100 ms is 3 rounds, so pytest's minimum of 5
 cat >"$P/tests/test_speed.py" <<'PY'
 import time
@@ -33,5 +34,16 @@ expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests >&2 && cat
 expect_in "$ERR" "build system: python (pytest-benchmark)"
 expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each case (measured"
 expect_in "$ERR" "expected: about"
+# the Python files are what runs: its artifacts, each level that has
+# any; the docs that exist are sources, so a docs-only change passes
+# unmeasured (identical build)
+expect_in "$OUT" '"artifacts": ["*/*.py"],'
+expect_in "$OUT" '"sources": ["*.md"],'
 [ -z "$(git -C "$P" status --porcelain)" ] || fail "init changed the tree"
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$P" init
+commit_all "$P" "gate.json"
+echo "more words" >>"$P/README.md"
+commit_all "$P" "docs only"
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$P" run --base HEAD~1
+expect_in "$OUT" "identical build"
 exit 0
