@@ -366,10 +366,15 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 						"nothing is left to compare",
 						br->cfg->name, br->suite->n);
 			if (!why) {
-				/* kept for its rounds of more pairs */
+				/* kept for its rounds of more pairs; its
+				   entry goes, and with it a note set before
+				   fan-out (the artifacts', freed: its cases
+				   do not carry it yet) */
 				XGROW(own->suites, own->suites_cap,
 				      own->nsuites + 1);
 				own->suites[own->nsuites++] = *br;
+				free((*runs)[i].note);
+				(*runs)[i].note = NULL;
 				continue;
 			}
 			free(br->error);
