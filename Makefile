@@ -110,7 +110,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspace-build.o gate/workspace-cache.o gate/workspace-manifest.o gate/workspace-artifacts.o \
 	gate/run.o gate/adaptive.o gate/advice.o gate/calibration.o gate/config.o \
 	gate/config-keys.o gate/config-rules.o gate/config-table.o gate/arms.o gate/jsonpos.o gate/jsonpos-find.o gate/measure.o gate/measure-sample.o \
-	gate/verdict.o gate/verdict-explain.o gate/suite.o gate/suite-parse.o gate/suite-filter.o gate/suite-list.o gate/suite-shard.o gate/metrics.o gate/history.o
+	gate/verdict.o gate/verdict-bounds.o gate/verdict-suite.o gate/verdict-explain.o gate/suite.o gate/suite-parse.o gate/suite-filter.o gate/suite-list.o gate/suite-shard.o gate/metrics.o gate/history.o
 GATE_OBJ += gate/notice.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-py.o gate/cmd/record.o \

@@ -5,18 +5,16 @@
  */
 #include "gate/verdict.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_rng.h>
-
 #include "common/error.h"
 #include "gate/format/format.h"
 #include "gate/suite.h"
 #include "gate/verdict-explain.h"
+#include "gate/verdict-internal.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -297,167 +295,6 @@ static int decide_exact(struct bench_stats *st, double alpha)
 	return 1;
 }
 
-/*
- * The bounds of the log-ratios into ci: the exact interval always; a
- * bootstrap interval only widens it. Percentile and BCa bounds from few
- * values miss the truth more often than their nominal tail at corrected
- * levels (n = 10, 20 benchmarks: 0.45% where 0.0625% is allowed), so they
- * ask for the expanded tail (stats_bootstrap_tail), are drawn only where
- * the resamples resolve it, and never narrow the exact bounds: each bound
- * then errs at most alpha whatever the bootstrap does. 0 or -1.
- */
-static int interval_bounds(struct stats_interval *ci, struct bench_stats *st,
-			   const struct bench_cfg *cfg,
-			   const struct verdict_opts *vo, const double *logr,
-			   size_t n)
-{
-	size_t need = stats_bootstrap_min_n(vo->alpha, vo->resamples);
-	struct stats_interval bs;
-	gsl_rng *rng;
-	int rc;
-
-	st->interval_used = INTERVAL_EXACT;
-	rc = stats_interval_exact(ci, cfg->statistic, logr, n,
-				  1 - 2 * vo->alpha);
-	if (rc != 0 || cfg->interval == INTERVAL_EXACT)
-		return rc;
-	st->interval_why = "too few pairs for a bootstrap bound at this "
-			   "level, so the exact interval decides";
-	rng = need && n >= need ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
-	if (!rng)
-		return rc;
-	gsl_rng_set(rng, vo->seed);
-	rc = stats_bootstrap(&bs, cfg->statistic,
-			     cfg->interval == INTERVAL_BCA, logr, n,
-			     vo->resamples,
-			     1 - 2 * stats_bootstrap_tail(n, vo->alpha), rng);
-	gsl_rng_free(rng);
-	st->interval_why = "the exact interval is wider at this level and "
-			   "decides";
-	if (rc == 0 && bs.low <= ci->low && bs.high >= ci->high) {
-		st->interval_used = cfg->interval;
-		st->interval_why = NULL;
-	}
-	if (rc == 0) {
-		ci->low = bs.low < ci->low ? bs.low : ci->low;
-		ci->high = bs.high > ci->high ? bs.high : ci->high;
-	}
-	return rc;
-}
-
-/*
- * One extreme pair (a sample caught by a page-fault storm or a
- * preemption) moved the lower bound up: a rank interval loses that
- * pair's true value but still counts it on the high side, and at the
- * floor a head sample 3x its value raised the fail rate from 4.7% to
- * 8.6% (bench-sim o). Each bound is therefore drawn without the pairs
- * that would push it and that lie over OUTLIER_SDS robust sd (1.4826 MAD
- * of the log-ratios) from the median on that side: the lower bound,
- * which decides a fail, without the high outliers; the upper, which
- * decides a pass, without the low ones. Leaving out a bound's own
- * extremes only moves it outwards (fewer values above, the depth of the
- * next n lower), so neither promise loosens and clean data, which rarely
- * has such pairs, keeps its bounds; a pair that is a real part of a
- * regression is still in the estimate and in the other bound.
- */
-#define OUTLIER_SDS 3.0
-
-/* The bounds of interval_bounds, each without the extreme pairs on its
-   own side (st->aside_low, st->aside_high say how many). 0 or -1. */
-static int robust_bounds(struct stats_interval *ci, struct bench_stats *st,
-			 const struct bench_cfg *cfg,
-			 const struct verdict_opts *vo, const double *logr,
-			 size_t n)
-{
-	struct stats_interval side;
-	enum interval_method used;
-	const char *why;
-	double *dev = xmalloc(n * sizeof(*dev)), *keep, med, cut;
-	size_t i, k;
-	int rc, s;
-
-	med = stats_median(logr, n);
-	for (i = 0; i < n; i++)
-		dev[i] = fabs(logr[i] - med);
-	cut = OUTLIER_SDS * 1.4826 * stats_median(dev, n);
-	free(dev);
-	rc = interval_bounds(ci, st, cfg, vo, logr, n);
-	if (rc != 0 || !(cut > 0))
-		return rc;
-	used = st->interval_used;
-	why = st->interval_why;
-	keep = xmalloc(n * sizeof(*keep));
-	/* s = 0: the lower bound without the high outliers; 1: the upper
-	   without the low ones */
-	for (s = 0; s < 2 && rc == 0; s++) {
-		for (i = k = 0; i < n; i++)
-			if (s ? logr[i] >= med - cut : logr[i] <= med + cut)
-				keep[k++] = logr[i];
-		if (k == n)
-			continue;
-		rc = interval_bounds(&side, st, cfg, vo, keep, k);
-		/* too few values left for a bound at this level: the pairs
-		   stay (at the fewest pairs the bound is the extreme value
-		   on its own side, which the other side's extremes do not
-		   move), so a clear fail from few pairs is not lost */
-		if (rc == 0 && !isfinite(s ? side.high : side.low))
-			continue;
-		*(s ? &st->aside_high : &st->aside_low) = n - k;
-		if (rc == 0 && s == 0 && side.low < ci->low)
-			ci->low = side.low;
-		if (rc == 0 && s == 1 && side.high > ci->high)
-			ci->high = side.high;
-		if (st->interval_used != cfg->interval) {
-			used = st->interval_used;
-			why = st->interval_why;
-		}
-	}
-	st->interval_used = used;
-	st->interval_why = why;
-	free(keep);
-	return rc;
-}
-
-/*
- * A slow tail. Hodges-Lehmann follows the typical run: a change that makes
- * 10% of runs twice as long (+10% mean time) moved it +1.5% and passed
- * 98% of the time at CV 2% (bench-sim T). So a pass by the Hodges-Lehmann
- * rule must also exclude pass_excludes in the trimmed mean of the
- * log-ratios: TAIL_TRIM of the pairs on each side set aside (at least
- * one: a single extreme sample is not a tail, and would otherwise block
- * every pass it lands in), its upper bound from Student's t with the
- * winsorised error at the look's alpha (stats/trim.c). A pass that does
- * not is noisy, saying the tail grew. The fail rule is untouched, so
- * identical code fails exactly as often as before, and a pass only gets
- * harder, so pass_excludes passes no more often either. Trimming one pair
- * a side whatever n blocked 18% more identical suites of 20 under heavy
- * tails; 5% a side costs identical code nothing measurable and still
- * turns the tail's passes at CV 2% from 98% to 55%, at CV 10% from 50%
- * to 23%.
- */
-#define TAIL_TRIM 0.05
-
-static void tail_check(struct bench_stats *st, const double *logr, size_t n,
-		       double alpha)
-{
-	struct stats_interval ci;
-	size_t g = (size_t)(TAIL_TRIM * (double)n);
-	double m;
-
-	if (g < 1)
-		g = 1;
-	if (n < 2 * g + 2 ||
-	    stats_trimmed_mean_interval(&ci, &m, logr, n, g,
-					1 - 2 * alpha) < 0)
-		return;
-	st->tail_mean = exp(m);
-	st->tail_high = exp(ci.high);
-	if (!(st->tail_high < 1.0 + st->excludes)) {
-		st->tail = 1;
-		st->verdict = VERDICT_NOISY;
-	}
-}
-
 /* What is decided before any pair is read: the rule, floor and level. */
 static void stats_setup(struct bench_stats *st, const struct bench_cfg *cfg,
 			const struct metric_cfg *mc,
@@ -532,7 +369,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		ret = 0;
 		goto cleanup;
 	}
-	if (robust_bounds(&ci, st, cfg, vo, p.logr, n) < 0) {
+	if (verdict_robust_bounds(&ci, st, cfg, vo, p.logr, n) < 0) {
 		st->reason = xasprintf("cannot compute the %s interval of the "
 				       "%s from %zu pairs",
 				       interval_name(cfg->interval),
@@ -546,7 +383,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->verdict = verdict_decide_rule(cfg->rule, st->estimate, st->low,
 					  st->high, st->floor, st->excludes);
 	if (st->verdict == VERDICT_PASS && cfg->statistic == STATS_HL)
-		tail_check(st, p.logr, n, vo->alpha);
+		verdict_tail_check(st, p.logr, n, vo->alpha);
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = verdict_explain(st);
 	ret = 0;
@@ -665,182 +502,4 @@ void bench_stats_release(struct bench_stats *st)
 	free(st->reason);
 	free(st->note);
 	memset(st, 0, sizeof(*st));
-}
-
-/* How bad a verdict is: pass (and new) < accepted < noisy < fail < error. */
-static int severity(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-	case VERDICT_NEW:
-		return 0;
-	case VERDICT_ACCEPTED:
-		return 1;
-	case VERDICT_NOISY:
-		return 2;
-	case VERDICT_FAIL:
-		return 3;
-	case VERDICT_ERROR:
-		return 4;
-	}
-	return 4;
-}
-
-enum verdict verdict_suite(const enum verdict *v, size_t n)
-{
-	enum verdict worst = VERDICT_PASS;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (severity(v[i]) > severity(worst))
-			worst = v[i];
-	return worst;
-}
-
-enum verdict verdict_accept_rule(enum verdict v, double low, double high,
-				 double bound)
-{
-	double at = 1 + bound;
-
-	if (v != VERDICT_FAIL && v != VERDICT_NOISY && v != VERDICT_ACCEPTED)
-		return v;
-	if (isnan(low) || isnan(high))
-		return VERDICT_ERROR;
-	if (high <= at * (1 + VERDICT_EXACT_SLACK))
-		return VERDICT_ACCEPTED;
-	if (low > at)
-		return VERDICT_FAIL;
-	return VERDICT_NOISY;
-}
-
-/*
- * Metric st, a fail or noisy, under trailer a: accepted when its upper
- * bound is within a's bound, a fail when its lower bound is beyond it,
- * noisy in between, each saying so.
- */
-static void accept_metric(struct bench_stats *st,
-			  const struct verdict_accept *a)
-{
-	double low = st->exact ? st->estimate : st->low;
-	double high = st->exact ? st->estimate : st->high;
-	const char *was = st->reason ? st->reason : verdict_name(st->verdict);
-	char by[160];
-	char *why;
-
-	st->accept = a;
-	st->verdict = verdict_accept_rule(st->verdict, low, high, a->bound);
-	snprintf(by, sizeof(by), "Gate-Accept of commit %.10s%s%.100s",
-		 a->commit, a->reason[0] ? ": " : "", a->reason);
-	if (st->verdict == VERDICT_ACCEPTED)
-		why = xasprintf("accepted: %s; within the %+g%% that commit "
-				"%.10s accepts%s%s", was, a->bound * 100,
-				a->commit, a->reason[0] ? ": " : "",
-				a->reason);
-	else if (st->verdict == VERDICT_FAIL)
-		why = xasprintf("%s; exceeds the accepted %+g%% (%s)", was,
-				a->bound * 100, by);
-	else if (isfinite(high))
-		why = xasprintf("%s; may exceed the accepted %+g%% (%s): the "
-				"upper bound %+.1f%% is above it and the lower "
-				"bound %+.1f%% below it; more pairs would "
-				"settle which", was, a->bound * 100, by,
-				ratio_pct(high), ratio_pct(low));
-	else
-		why = xasprintf("%s; so it is not shown within the accepted "
-				"%+g%% (%s)", was, a->bound * 100, by);
-	free(st->reason);
-	st->reason = why;
-}
-
-enum verdict verdict_accept_bench(struct bench_result *res, const char *name,
-				  struct verdict_accept *a, size_t n)
-{
-	const struct verdict_accept *use = NULL;
-	enum verdict worst = VERDICT_PASS;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!fnmatch(a[i].pattern, name, 0)) {
-			a[i].matched = 1;
-			if (!use)
-				use = &a[i];
-		}
-	/* a noisy benchmark is accepted too when its interval is within
-	   the bound: accepted means accepted, not "shown to regress" */
-	if (!use || (res->verdict != VERDICT_FAIL &&
-		     res->verdict != VERDICT_NOISY))
-		return res->verdict;
-	for (i = 0; i < res->n; i++) {
-		struct bench_stats *st = &res->m[i];
-
-		if (!st->gating)
-			continue;
-		if (st->verdict == VERDICT_FAIL ||
-		    st->verdict == VERDICT_NOISY)
-			accept_metric(st, use);
-		if (severity(st->verdict) > severity(worst))
-			worst = st->verdict;
-	}
-	res->verdict = worst;
-	return worst;
-}
-
-int verdict_exit_code(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-	case VERDICT_NEW:
-	case VERDICT_ACCEPTED:
-		return 0;
-	case VERDICT_FAIL:
-		return 1;
-	case VERDICT_NOISY:
-		return 2;
-	case VERDICT_ERROR:
-		return 3;
-	}
-	return 3;
-}
-
-void verdict_identical(struct bench_result *res, const struct bench_run *br)
-{
-	const struct bench_cfg *c = br->cfg;
-	struct bench_stats *st;
-
-	res->m = xcalloc(1, sizeof(*res->m));
-	res->n = 1;
-	res->verdict = VERDICT_PASS;
-	st = &res->m[0];
-	st->metric = c->metric;
-	st->gating = 1;
-	st->verdict = VERDICT_PASS;
-	st->floor = c->min_effect;
-	st->statistic = c->statistic;
-	st->interval = c->interval;
-	st->interval_used = c->interval;
-	/* each digest's first 12 digits, as git abbreviates ids */
-	st->reason = xasprintf("identical build: %zu file%s, sha256 "
-			       "%.12s...%s%.12s%s%s", br->nartifacts,
-			       br->nartifacts == 1 ? "" : "s",
-			       br->artifacts[0].sha256[0],
-			       br->nartifacts > 1 ? ", " : "",
-			       br->nartifacts > 1 ? br->artifacts[1].sha256[0] :
-			       "", br->nartifacts > 1 ? "..." : "",
-			       br->nartifacts > 2 ? ", ..." : "");
-}
-
-enum bisect_call verdict_bisect_call(enum verdict v, double low, double high,
-				     int identical, double proven)
-{
-	if (identical && v == VERDICT_PASS)
-		return BISECT_GOOD;
-	if (v == VERDICT_ERROR || isnan(low) || isnan(high))
-		return BISECT_SKIP;
-	if (v == VERDICT_FAIL || v == VERDICT_ACCEPTED)
-		return BISECT_BAD;
-	/* a pass with an upper bound below 1 + 2 floor is not enough: the
-	   regression proven may be smaller than that */
-	if (isfinite(high) && isfinite(proven) && high < proven)
-		return BISECT_GOOD;
-	return BISECT_UNSURE;
 }
