@@ -7,7 +7,6 @@
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
-#include <glob.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -128,38 +127,6 @@ static struct go_pkg *scan_dir(const char *top, const char *sub)
 	return p;
 }
 
-/* argv (NULL-ended) in dir: its stdout, or NULL with *why said (what
-   names the step). *wall gets the time it took. */
-static char *run_in(char **argv, const char *dir, const char *what,
-		    double *wall, char **why)
-{
-	struct command cmd = { argv, NULL };
-	struct run_spec spec;
-	struct run_result res;
-	char buf[128], *c;
-
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &cmd;
-	spec.cwd = dir;
-	spec.timeout = 300;
-	spec.grace = 1;
-	spec.log_fd = -1;
-	spec.capture = (size_t)1 << 20;
-	run_one(&res, &spec);
-	*wall = res.wall;
-	if (res.status != RUN_OK) {
-		*why = xasprintf("%s %s%s%.200s", what,
-				 run_describe(&res, buf, sizeof(buf)),
-				 res.err_tail[0] ? ": " : "", res.err_tail);
-		for (c = *why; *c; c++)
-			if (*c == '\n')
-				*c = ' ';
-		free(res.out);
-		return NULL;
-	}
-	return res.out ? res.out : xstrdup("");
-}
-
 /* p's test binary, built into bin (go test -c), run in its package's
    directory with benchtime: its stdout, or NULL with *why said. */
 static char *run_bin(const struct go_pkg *p, const char *top,
@@ -173,7 +140,7 @@ static char *run_bin(const struct go_pkg *p, const char *top,
 	char *dir = xasprintf("%s%s", top, p->dir[1] ? p->dir + 2 : "");
 	char *what = xasprintf("%s's test binary (-test.benchtime=%s)",
 			       p->dir, benchtime);
-	char *out = run_in(argv, dir, what, wall, why);
+	char *out = init_run(argv, dir, what, wall, why);
 
 	free(bt);
 	free(dir);
@@ -217,7 +184,7 @@ static void measure(struct go_pkg *p, const char *top, const char *tmp)
 	size_t i;
 
 	what = xasprintf("go test -c %s", p->dir);
-	out = run_in(argv, top, what, &wall, &p->why);
+	out = init_run(argv, top, what, &wall, &p->why);
 	free(what);
 	if (!out)
 		goto cleanup;
@@ -446,18 +413,13 @@ static void add_build(struct found *f, const struct go_pkg *p,
  */
 static void add_sources(struct found *f, const char *top)
 {
-	char *pat = xasprintf("%s/*.md", top);
-	glob_t g;
-
 	f->nsources = 0;
 	f->sources[f->nsources++] = "*.go";
 	f->sources[f->nsources++] = "go.mod";
 	if (init_exists(top, "go.sum"))
 		f->sources[f->nsources++] = "go.sum";
-	if (glob(pat, 0, NULL, &g) == 0)
+	if (init_exists_glob(top, "*.md"))
 		f->sources[f->nsources++] = "*.md";
-	globfree(&g);
-	free(pat);
 }
 
 void init_scan_go(struct found *f, const char *top, const char *gomod)

@@ -7,7 +7,6 @@
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
-#include <glob.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -74,30 +73,12 @@ static int run_sh(const char *top, const char *tmp, const char *script,
 	char a0[] = "sh", a1[] = "-c";
 	char *full = xasprintf("TMPDIR='%s'; export TMPDIR; %s", tmp, script);
 	char *argv[] = { a0, a1, full, NULL };
-	struct command cmd = { argv, NULL };
-	struct run_spec spec;
-	struct run_result res;
-	char buf[128], *c;
+	char *out = init_run(argv, top, "pytest", wall, why);
+	int rc = out ? 0 : -1;
 
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &cmd;
-	spec.cwd = top;
-	spec.timeout = 300;
-	spec.grace = 1;
-	spec.log_fd = -1;
-	run_one(&res, &spec);
 	free(full);
-	free(res.out);
-	*wall = res.wall;
-	if (res.status == RUN_OK)
-		return 0;
-	*why = xasprintf("pytest %s%s%.200s", run_describe(&res, buf,
-							 sizeof(buf)),
-			 res.err_tail[0] ? ": " : "", res.err_tail);
-	for (c = *why; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	return -1;
+	free(out);
+	return rc;
 }
 
 /* The slowest case's round (median time a round) in pytest-benchmark's
@@ -194,18 +175,6 @@ static void propose(struct found *f, const char *top, const char *dir,
 	free(json);
 }
 
-/* Whether top (ending in '/') holds a file matching pattern. */
-static int top_has(const char *top, const char *pattern)
-{
-	char *pat = xasprintf("%s%s", top, pattern);
-	glob_t g;
-	int found = glob(pat, 0, NULL, &g) == 0;
-
-	globfree(&g);
-	free(pat);
-	return found;
-}
-
 /*
  * The code a pytest suite runs is the Python files themselves: they are
  * its "artifacts", so a change that leaves every one of them byte-identical
@@ -223,12 +192,12 @@ static void python_artifacts(struct found *f, const char *top)
 
 	f->nartifacts = 0;
 	for (i = 0; i < 4; i++)
-		if (top_has(top, levels[i]))
+		if (init_exists_glob(top, levels[i]))
 			f->artifacts[f->nartifacts++] = levels[i];
 	f->nsources = 0;
-	if (top_has(top, "*.md"))
+	if (init_exists_glob(top, "*.md"))
 		f->sources[f->nsources++] = "*.md";
-	if (top_has(top, "*.rst"))
+	if (init_exists_glob(top, "*.rst"))
 		f->sources[f->nsources++] = "*.rst";
 	if (init_exists(top, "docs"))
 		f->sources[f->nsources++] = "docs/";

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <getopt.h>
+#include <glob.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,47 @@ int init_exists(const char *dir, const char *name)
 
 	free(path);
 	return ok;
+}
+
+int init_exists_glob(const char *dir, const char *pattern)
+{
+	char *pat = xasprintf("%s%s", dir, pattern);
+	glob_t g;
+	int found = glob(pat, 0, NULL, &g) == 0;
+
+	globfree(&g);
+	free(pat);
+	return found;
+}
+
+char *init_run(char **argv, const char *dir, const char *what,
+	       double *wall, char **why)
+{
+	struct command cmd = { argv, NULL };
+	struct run_spec spec;
+	struct run_result res;
+	char buf[128], *c;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = dir;
+	spec.timeout = 300;
+	spec.grace = 1;
+	spec.log_fd = -1;
+	spec.capture = (size_t)1 << 20;
+	run_one(&res, &spec);
+	*wall = res.wall;
+	if (res.status != RUN_OK) {
+		*why = xasprintf("%s %s%s%.200s", what,
+				 run_describe(&res, buf, sizeof(buf)),
+				 res.err_tail[0] ? ": " : "", res.err_tail);
+		for (c = *why; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		free(res.out);
+		return NULL;
+	}
+	return res.out ? res.out : xstrdup("");
 }
 
 /* argv (NULL-terminated literals, "%s" replaced by target) as gate.json's

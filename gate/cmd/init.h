@@ -38,6 +38,15 @@ struct found {
 void init_skip(struct found *f, char *why);
 /* Whether dir/name exists. */
 int init_exists(const char *dir, const char *name);
+/* Whether a file matching dir/pattern (glob(3)) exists. */
+int init_exists_glob(const char *dir, const char *pattern);
+/*
+ * argv (NULL-ended) run once in dir, as init measures a proposal: its
+ * stdout (at most 1 MiB; malloc'd), or NULL with *why said on one line
+ * (what names the step). *wall gets the time it took.
+ */
+char *init_run(char **argv, const char *dir, const char *what,
+	       double *wall, char **why);
 /*
  * Add a benchmark called called for target (its index, or -1 when it was
  * left out), running argv (NULL-ended,
