@@ -11,9 +11,12 @@ STATE=$SCRATCH/state
 mkdir -p "$STATE"
 export STATE
 # a lines suite: "steady" prints the same value every time, "wild" one of
-# 1 to 8 ms at random
+# 1 to 8 ms at random; the 0.1 s sleep makes a pair take at least 0.2 s,
+# so at most 25 pairs fit the 5 s budget whatever the machine's speed
+# (without it a fast build fitted the ~100 pairs "wild" needs)
 cat >"$R/suite.sh" <<'SH'
 #!/bin/sh
+sleep 0.1
 r=$(od -An -N1 -tu1 /dev/urandom)
 echo "steady 2.0 ms"
 echo "wild $((r % 8 + 1)).0 ms"
