@@ -21,7 +21,7 @@
 
 static void add_diff(struct plan *p, char *line)
 {
-	p->diff = xrealloc(p->diff, (p->ndiff + 1) * sizeof(*p->diff));
+	XGROW(p->diff, p->diff_cap, p->ndiff + 1);
 	p->diff[p->ndiff++] = line;
 }
 
@@ -152,8 +152,7 @@ static void policy(struct plan *p, const struct config *cfg,
 				      "accepts its removal"));
 		if (head)
 			continue;
-		p->removed = xrealloc(p->removed, (p->nremoved + 1) *
-				      sizeof(*p->removed));
+		XGROW(p->removed, p->removed_cap, p->nremoved + 1);
 		p->removed[p->nremoved++] = &base->benches[i];
 	}
 }
@@ -383,14 +382,14 @@ void plan_release(struct plan *p)
 		free(p->diff[i]);
 	free(p->diff);
 	p->diff = NULL;
-	p->ndiff = 0;
+	p->ndiff = p->diff_cap = 0;
 	free(p->policy);
 	p->policy = NULL;
 	for (i = 0; p->bench && i < p->n; i++)
 		free(p->bench[i].redefined);
 	free(p->removed);
 	p->removed = NULL;
-	p->nremoved = 0;
+	p->nremoved = p->removed_cap = 0;
 	free(p->bench);
 	p->bench = NULL;
 	free(p->split);

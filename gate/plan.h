@@ -56,9 +56,10 @@ struct plan {
 				   does not: each a fail unless accepted
 				   (base's config's; the array owned) */
 	size_t nremoved;
+	size_t diff_cap, removed_cap;	/* capacities (XGROW) */
 };
 #define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "", \
-		    NULL, CONFIG_INIT, NULL, 0 }
+		    NULL, CONFIG_INIT, NULL, 0, 0, 0 }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad

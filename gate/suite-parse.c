@@ -57,11 +57,7 @@ static struct suite_case *admit_case(struct bench_run *br,
 		return NULL;
 	}
 	if (!sc) {
-		if (sd->n == sd->cap) {
-			sd->cap = sd->cap ? 2 * sd->cap : 16;
-			sd->cases = xrealloc(sd->cases,
-					     sd->cap * sizeof(*sd->cases));
-		}
+		XGROW(sd->cases, sd->cap, sd->n + 1);
 		sc = &sd->cases[sd->n++];
 		memset(sc, 0, sizeof(*sc));
 		sc->name = xstrdup(c->name);
@@ -73,17 +69,17 @@ static struct suite_case *admit_case(struct bench_run *br,
 }
 
 /* The case's value in pair (its values reduced to one), the array grown
-   to the configured pairs or, past them, twice what it needs. */
+   (zeroed) to at least the configured pairs. */
 static void keep_value(struct suite_case *sc, enum arm a, size_t pair,
 		       const struct fmt_case *c, size_t pairs)
 {
 	if (pair >= sc->vcap[a]) {
-		size_t cap = pair + 1 > pairs ? 2 * (pair + 1) : pairs;
+		size_t old = sc->vcap[a];
 
-		sc->v[a] = xrealloc(sc->v[a], cap * sizeof(double));
-		memset(sc->v[a] + sc->vcap[a], 0,
-		       (cap - sc->vcap[a]) * sizeof(double));
-		sc->vcap[a] = cap;
+		XGROW(sc->v[a], sc->vcap[a], pair + 1 > pairs ? pair + 1 :
+		      pairs);
+		memset(sc->v[a] + old, 0,
+		       (sc->vcap[a] - old) * sizeof(double));
 	}
 	sc->v[a][pair] = stats_median_inplace(c->values, c->n);
 }

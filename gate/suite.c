@@ -242,10 +242,7 @@ static struct suite_derived *derive_case(const struct bench_run *br,
 static struct bench_run *append_run(struct run_bench **out, size_t *m,
 				    size_t *cap)
 {
-	if (*m == *cap) {
-		*cap = 2 * *cap + 8;
-		*out = xrealloc(*out, *cap * sizeof(**out));
-	}
+	XGROW(*out, *cap, *m + 1);
 	memset(&(*out)[*m], 0, sizeof((*out)[*m]));
 	return &(*out)[(*m)++].run;
 }
@@ -380,10 +377,7 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 			free(br->error);
 			br->error = why;
 		}
-		if (m == cap) {
-			cap = 2 * cap + 8;
-			out = xrealloc(out, cap * sizeof(*out));
-		}
+		XGROW(out, cap, m + 1);
 		out[m++] = (*runs)[i];
 	}
 	if (have_rx)

@@ -95,7 +95,7 @@ static int hash_once(struct workspace *w, const char *path, char *hex)
 		}
 	if (sha256_file(path, hex) < 0)
 		return -1;
-	w->hashed = xrealloc(w->hashed, (w->nhashed + 1) * sizeof(*w->hashed));
+	XGROW(w->hashed, w->hashed_cap, w->nhashed + 1);
 	w->hashed[w->nhashed].path = xstrdup(path);
 	memcpy(w->hashed[w->nhashed].sha256, hex, 65);
 	w->nhashed++;

@@ -60,6 +60,7 @@ struct workspace {
 	int sandbox_abi;	/* Landlock ABI in force while measuring, or
 				   0 (then sandbox_why says why) */
 	char sandbox_why[160];
+	size_t hashed_cap;	/* hashed's capacity (XGROW) */
 };
 struct artifact_memo {
 	char *path;
@@ -71,7 +72,7 @@ struct artifact_memo {
 	0, 0, 0, \
 	LAYOUT_INIT, \
 	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0, NULL, \
-	NULL, { NULL, NULL }, 0, "" }
+	NULL, { NULL, NULL }, 0, "", 0 }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);

@@ -255,11 +255,7 @@ void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
 	struct fmt_case *c = fmt_table_find(t, nm, unit);
 
 	if (!c) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 16;
-			t->cases = xrealloc(t->cases,
-					    t->cap * sizeof(*t->cases));
-		}
+		XGROW(t->cases, t->cap, t->n + 1);
 		c = &t->cases[t->n++];
 		memset(c, 0, sizeof(*c));
 		c->name = nm;
@@ -273,10 +269,13 @@ void fmt_table_add(struct fmt_table *t, const char *name, size_t name_len,
 	}
 	free(nm);
 	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 4;
-		c->values = xrealloc(c->values, c->cap * sizeof(*c->values));
+		/* proc grows with values: the same capacity, from the same
+		   start */
+		size_t pcap = c->cap;
+
+		XGROW(c->values, c->cap, c->n + 1);
 		if (t->track)
-			c->proc = xrealloc(c->proc, c->cap * sizeof(*c->proc));
+			XGROW(c->proc, pcap, c->cap);
 	}
 	if (c->proc)
 		c->proc[c->n] = t->proc;
