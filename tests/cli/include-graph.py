@@ -1,9 +1,8 @@
 #!/usr/bin/python3
 # The project's include graph, from the sources: every `#include "…"` edge
-# between its own files, folded to one node per module (a .c and its .h,
-# and the private headers and split-off .c files that share a stem: a
-# module is "gate/measure" for measure.c, measure.h, measure-sample.c …
-# is not folded, each file is its own module unless it is foo.c/foo.h).
+# between its own files, folded to one node per module: a module is foo.c
+# with foo.h and its private header foo-internal.h; a file split off, such
+# as measure-sample.c, is a module of its own.
 #
 # Prints the cycles among modules (strongly connected components of more
 # than one module, each with one cycle through it) and, with --stages,
@@ -35,7 +34,8 @@ def sources(root):
 
 
 def module(path):
-    return os.path.splitext(path)[0]
+    stem = os.path.splitext(path)[0]
+    return stem[:-len("-internal")] if stem.endswith("-internal") else stem
 
 
 def graph(root):
