@@ -97,39 +97,56 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 endif
 
 COMMON_OBJ = common/clock.o common/error.o common/escape.o common/seed.o common/file.o common/sha256.o \
-	common/tree.o common/number.o common/replace.o
+	common/tree.o common/number.o common/replace.o common/jsonpos.o \
+	common/jsonpos-find.o
 STATS_OBJ = stats/summary.o stats/bootstrap.o stats/tests.o stats/unpaired.o \
 	stats/changepoint.o \
 	stats/rank.o stats/trim.o stats/trend.o
 GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 	git/notes.o git/trailers.o git/diff.o
 
-# the core (config, plan, measure, decide, suite) at gate/'s top; by role
-# below it: cmd/ (one file per subcommand), exec/ (processes and the
-# machine), format/ (foreign result formats), report/ (the printers)
-GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspace-build.o gate/workspace-cache.o gate/workspace-manifest.o gate/workspace-artifacts.o \
-	gate/run.o gate/adaptive.o gate/advice.o gate/calibration.o gate/config.o \
-	gate/config-keys.o gate/config-rules.o gate/config-table.o gate/arms.o gate/jsonpos.o gate/jsonpos-find.o gate/measure.o gate/measure-sample.o \
-	gate/verdict.o gate/verdict-bounds.o gate/verdict-suite.o gate/verdict-explain.o gate/suite.o gate/suite-parse.o gate/suite-filter.o gate/suite-list.o gate/suite-shard.o gate/metrics.o gate/history.o
-GATE_OBJ += gate/notice.o
+# gate/ by stage, each depending only on the ones before it (checked by
+# tests/cli/layout.sh): os/ (the OS layer), format/ (foreign result
+# formats), config/ (gate.json, options), exec/ (processes and the
+# machine), measure/ (pairs and samples), workspace/ (the arms' checkouts
+# and builds), decide/ (plan, verdicts, suites' cases, looks, advice),
+# report/ (printers, the report reader, history), cmd/ (one file per
+# subcommand), then gate.c and main.c
+OS_OBJ = gate/os/$(OS).o
+FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
+	gate/format/lines.o gate/format/hyperfine.o gate/format/pytest.o
+CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
+	gate/config/config-rules.o gate/config/config-table.o \
+	gate/config/metrics.o gate/config/options.o
+EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
+	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o \
+	gate/exec/notice.o
+MEASURE_OBJ = gate/measure/measure.o gate/measure/measure-sample.o \
+	gate/measure/measure-suite.o gate/measure/suite-filter.o
+WORKSPACE_OBJ = gate/workspace/workspace.o gate/workspace/workspace-build.o \
+	gate/workspace/workspace-cache.o gate/workspace/workspace-manifest.o \
+	gate/workspace/workspace-artifacts.o
+DECIDE_OBJ = gate/decide/plan.o gate/decide/plan-shard.o gate/decide/arms.o \
+	gate/decide/run.o gate/decide/adaptive.o gate/decide/advice.o \
+	gate/decide/calibration.o gate/decide/verdict.o \
+	gate/decide/verdict-bounds.o gate/decide/verdict-suite.o \
+	gate/decide/verdict-explain.o gate/decide/suite.o \
+	gate/decide/suite-list.o
+REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
+	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
+	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
+	gate/report/load-compare.o gate/report/load-format.o \
+	gate/report/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-py.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
-OS_OBJ = gate/os/$(OS).o
-EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
-	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o
-FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
-	gate/format/lines.o gate/format/hyperfine.o \
-	gate/format/pytest.o gate/format/gatereport.o
-REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
-	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
-	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
-	gate/report/load-compare.o
+GATE_OBJ = gate/gate.o
 CI_OBJ = ci/github.o
 LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
-	$(CI_OBJ) $(GATE_OBJ) $(CMD_OBJ) $(EXEC_OBJ) $(OS_OBJ) $(FORMAT_OBJ) \
-	$(REPORT_OBJ))
+	$(CI_OBJ) $(OS_OBJ) $(FORMAT_OBJ) $(CONFIG_OBJ) $(EXEC_OBJ) \
+	$(MEASURE_OBJ) $(WORKSPACE_OBJ) $(DECIDE_OBJ) $(REPORT_OBJ) \
+	$(CMD_OBJ) $(GATE_OBJ))
 
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
@@ -139,9 +156,9 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	stats/test-rank stats/test-unpaired \
 	git/test-repo git/test-snapshot git/test-checkout git/test-lock \
 	git/test-trailers \
-	gate/test-config gate/test-jsonpos gate/test-suite gate/test-measure \
-	gate/test-adaptive gate/test-verdict gate/test-calibration gate/test-advice \
-	gate/test-plan gate/test-run gate/test-workspace-artifacts \
+	gate/config/test-config common/test-jsonpos gate/decide/test-suite gate/measure/test-measure \
+	gate/decide/test-adaptive gate/decide/test-verdict gate/decide/test-calibration gate/decide/test-advice \
+	gate/decide/test-plan gate/decide/test-run gate/workspace/test-workspace-artifacts \
 	gate/os/test-os stats/test-changepoint stats/test-trim \
 	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter \

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "common/clock.h"
-#include "gate/workspace.h"
+#include "gate/workspace/workspace.h"
 
 int main(int argc, char **argv)
 {

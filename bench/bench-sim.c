@@ -14,7 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "bench/sim.h"
-#include "gate/adaptive.h"
+#include "gate/decide/adaptive.h"
 #include "common/banned.h"
 
 #define TRIALS_ONE 1000	/* suites of 1 benchmark per cell */

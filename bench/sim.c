@@ -13,10 +13,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
-#include "gate/adaptive.h"
-#include "gate/measure.h"
-#include "gate/run.h"
-#include "gate/verdict.h"
+#include "gate/decide/adaptive.h"
+#include "gate/measure/measure.h"
+#include "gate/decide/run.h"
+#include "gate/decide/verdict.h"
 #include "common/banned.h"
 
 /* Drift: the machine slows by this factor over one benchmark's run. */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "gate/config.h"
+#include "gate/config/config.h"
 
 enum sim_noise {
 	SIM_LOGNORMAL,	/* log-normal per sample */

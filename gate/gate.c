@@ -3,7 +3,7 @@
  * git's manner: "gate [-C DIR] COMMAND [ARGS]"; "gate help COMMAND" and
  * "gate COMMAND --help" print the command's usage to stdout.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "common/error.h"
-#include "gate/config-table.h"
+#include "gate/config/config-table.h"
 #include "ci/github.h"
 #include "gate/exec/signals.h"
 #include "git/repo.h"

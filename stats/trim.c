@@ -7,7 +7,7 @@
  * scipy.stats.mstats.trimmed_mean_ci's interval (tests/ref/trim-ref.py).
  * gate uses g = 1 on the log-ratios to see a slow tail the Hodges-Lehmann
  * estimate is built to ignore, while one extreme pair, set aside, cannot
- * move it (gate/verdict.c).
+ * move it (gate/decide/verdict.c).
  */
 #include "stats.h"
 

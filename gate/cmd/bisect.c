@@ -7,7 +7,7 @@
  * cannot be built or measured is skipped, as git bisect skip does; a step
  * that stays noisy ends the search with the narrowest range proven.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -20,9 +20,9 @@
 #include "common/error.h"
 #include "common/escape.h"
 #include "gate/exec/signals.h"
-#include "gate/options.h"
-#include "gate/run.h"
-#include "gate/verdict.h"
+#include "gate/config/options.h"
+#include "gate/decide/run.h"
+#include "gate/decide/verdict.h"
 #include "git/repo.h"
 #include "common/banned.h"
 

@@ -18,7 +18,7 @@
 
 #include "common/error.h"
 #include "common/file.h"
-#include "gate/jsonpos.h"
+#include "common/jsonpos.h"
 #include "common/banned.h"
 
 /* Replace bytes [off, end) of *text (*len long, NUL-ended) by repl. */
@@ -170,7 +170,7 @@ static int advice_edit_bench(char **out, size_t *olen, size_t bi,
 			e |= edit_key(out, olen, bi, "max_pairs", num);
 			(*changed)++;
 		}
-		/* the metric advised from the A/A pairs (gate/advice.c); a
+		/* the metric advised from the A/A pairs (gate/decide/advice.c); a
 		   "metrics" list is the user's to reorder */
 		if (adv[i].set_metric && c->metric != adv[i].metric) {
 			if (cJSON_GetObjectItemCaseSensitive(it, "metrics")) {

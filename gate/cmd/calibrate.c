@@ -3,7 +3,7 @@
  * measure the noise before choosing a floor: each arm's CV, the spread of
  * paired ratios, and the smallest regression detectable at 10..80 pairs.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 #include "gate/cmd/calibrate.h"
 
 #include <fcntl.h>
@@ -24,17 +24,17 @@
 #include "common/error.h"
 #include "common/seed.h"
 #include "common/file.h"
-#include "gate/advice.h"
-#include "gate/calibration.h"
-#include "gate/config.h"
-#include "gate/jsonpos.h"
-#include "gate/measure.h"
-#include "gate/options.h"
-#include "gate/run.h"
-#include "gate/suite.h"
-#include "gate/workspace.h"
+#include "gate/decide/advice.h"
+#include "gate/decide/calibration.h"
+#include "gate/config/config.h"
+#include "common/jsonpos.h"
+#include "gate/measure/measure.h"
+#include "gate/config/options.h"
+#include "gate/decide/run.h"
+#include "gate/decide/suite.h"
+#include "gate/workspace/workspace.h"
 #include "gate/exec/signals.h"
-#include "gate/verdict.h"
+#include "gate/decide/verdict.h"
 #include "git/repo.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -414,7 +414,7 @@ static void print_time(const struct advice *a, double per, double share,
 }
 
 /*
- * The metric that would decide, from the same A/A pairs (gate/advice.c):
+ * The metric that would decide, from the same A/A pairs (gate/decide/advice.c):
  * cpu time when it reaches the floor within the budget and wall time
  * does not (--write then sets it), or a count under valgrind.
  */

@@ -5,7 +5,7 @@
 #ifndef GATE_CMD_CALIBRATE_H
 #define GATE_CMD_CALIBRATE_H
 
-#include "gate/config.h"
+#include "gate/config/config.h"
 
 /* What calibrate recommends for one benchmark. */
 struct advice {

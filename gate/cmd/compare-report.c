@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
-#include "gate/metrics.h"
+#include "gate/config/metrics.h"
 #include "common/banned.h"
 
 const char *compare_pct(char *buf, size_t size, double ratio)

@@ -8,7 +8,7 @@
  * pass when the estimate is within it and the upper bound below
  * 1 + pass_excludes, noisy otherwise, including too few values for a bound.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 #include "gate/cmd/compare.h"
 
 #include <getopt.h>
@@ -20,11 +20,12 @@
 #include <cjson/cJSON.h>
 #include "common/error.h"
 #include "common/file.h"
-#include "gate/options.h"
+#include "gate/config/options.h"
 #include "gate/exec/signals.h"
-#include "gate/config.h"
+#include "gate/config/config.h"
 #include "gate/format/format.h"
-#include "gate/verdict.h"
+#include "gate/decide/verdict.h"
+#include "gate/report/load.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -550,6 +551,7 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 
 	(void)ctx;
 	memset(&o, 0, sizeof(o));
+	o.fo.gate_report = report_format_parse;
 	memset(&run, 0, sizeof(run));
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "gate/format/format.h"
-#include "gate/verdict.h"
+#include "gate/decide/verdict.h"
 #include "stats/stats.h"
 
 struct cmp_opts {

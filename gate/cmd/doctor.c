@@ -3,13 +3,14 @@
  * (what it does to results) and, where it can be fixed, how. Read-only:
  * it changes nothing on the machine.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gate/exec/counter.h"
+#include "gate/exec/runner.h"
 #include "gate/exec/sysinfo.h"
 #include "common/banned.h"
 
@@ -245,7 +246,8 @@ static void valgrind_line(void)
 		     "set GATE_VALGRIND to its path");
 		return;
 	}
-	if (counter_valgrind_version(vg, ver, sizeof(ver)) < 0)
+	if (run_first_line((char *[]){ vg, (char *)"--version", NULL }, ver,
+			   sizeof(ver)) < 0)
 		snprintf(ver, sizeof(ver), "version unknown");
 	snprintf(buf, sizeof(buf), "%s (%s)", ver, vg);
 	line("valgrind", buf, OK, NULL, NULL);

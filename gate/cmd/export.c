@@ -10,7 +10,7 @@
  * every text cell goes through the one CSV escape (common/escape.h), so no
  * cell is a formula a spreadsheet would run.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,8 +26,8 @@
 #include "common/escape.h"
 #include "common/file.h"
 #include "gate/report/load.h"
-#include "gate/options.h"
-#include "gate/history.h"
+#include "gate/config/options.h"
+#include "gate/report/history.h"
 #include "git/repo.h"
 #include "common/banned.h"
 

@@ -16,8 +16,8 @@
 
 #include "common/error.h"
 #include "common/file.h"
-#include "gate/config.h"
-#include "gate/suite.h"
+#include "gate/config/config.h"
+#include "gate/decide/suite.h"
 #include "gate/exec/runner.h"
 #include "common/banned.h"
 

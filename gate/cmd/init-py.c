@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "common/file.h"
 #include "common/tree.h"
-#include "gate/config.h"
+#include "gate/config/config.h"
 #include "gate/exec/runner.h"
 #include "common/banned.h"
 

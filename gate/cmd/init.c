@@ -3,7 +3,7 @@
  * go, npm, python) and its benchmark targets, and write a starter gate.json that
  * gate run accepts as it is; README.md's "gate init" says what to edit.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
@@ -19,10 +19,10 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
-#include "gate/options.h"
+#include "gate/config/options.h"
 #include "common/file.h"
-#include "gate/config.h"
-#include "gate/config-parse.h"
+#include "gate/config/config.h"
+#include "gate/config/config-internal.h"
 #include "gate/exec/runner.h"
 #include "git/repo.h"
 #include "common/banned.h"

@@ -14,7 +14,7 @@
  * samples from its interval and floors, and a shard whose stored verdict
  * disagrees is refused (a report edited to say "pass").
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -26,10 +26,10 @@
 #include "common/error.h"
 #include "common/file.h"
 #include "common/seed.h"
-#include "gate/adaptive.h"
-#include "gate/options.h"
-#include "gate/run.h"
-#include "gate/verdict.h"
+#include "gate/decide/adaptive.h"
+#include "gate/config/options.h"
+#include "gate/decide/run.h"
+#include "gate/decide/verdict.h"
 #include "gate/report/load.h"
 #include "gate/report/report.h"
 #include "common/banned.h"
@@ -362,7 +362,7 @@ static int split_complete(const struct shard *s, size_t n)
 
 /*
  * Benchmark b of shard report r decided again into out: from its samples
- * with the analysis of the look it stopped at (gate/adaptive.c's look:
+ * with the analysis of the look it stopped at (gate/decide/adaptive.c's look:
  * the look's share of the run's per-comparison alpha, its seed), its
  * accepted regression applied; without samples, each gating metric from
  * its stored interval and floors (verdict_decide_rule; an exact count
@@ -380,7 +380,7 @@ static enum verdict redecide(struct bench_result *out,
 	memset(out, 0, sizeof(*out));
 	if (b->run.error)
 		return VERDICT_ERROR;
-	/* removed or redefined (gate/arms.c): nothing measured, a fail, or
+	/* removed or redefined (gate/decide/arms.c): nothing measured, a fail, or
 	   accepted by a trailer (which merge cannot see, as for a bound);
 	   never a pass */
 	if (b->run.judged)

@@ -1,10 +1,10 @@
 /*
  * gate record: store a run's JSON report in git notes (refs/notes/gate) on
  * the commit it measured as head, as one line per record keyed by a
- * machine label (gate/history.h); gate record --last: the newest
+ * machine label (gate/report/history.h); gate record --last: the newest
  * first-parent ancestor with a record for the label (for nightly jobs).
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -17,9 +17,9 @@
 #include "ci/github.h"
 #include "common/error.h"
 #include "common/escape.h"
-#include "gate/options.h"
+#include "gate/config/options.h"
 #include "common/file.h"
-#include "gate/history.h"
+#include "gate/report/history.h"
 #include "gate/report/load.h"
 #include "git/repo.h"
 #include "common/banned.h"

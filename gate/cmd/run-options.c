@@ -3,7 +3,7 @@
  * fills struct run_opts (gate/cmd/run.h). Overrides of the plan (pairs,
  * warm-ups, budget, strict, filter) go into o->ov, applied by plan_make.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 #include "gate/cmd/run.h"
 
 #include <getopt.h>
@@ -13,7 +13,7 @@
 
 #include "common/error.h"
 #include "ci/github.h"
-#include "gate/options.h"
+#include "gate/config/options.h"
 #include "gate/report/report.h"
 #include "common/banned.h"
 

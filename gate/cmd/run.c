@@ -3,7 +3,7 @@
  * build them, measure every benchmark in interleaved pairs, and report a
  * verdict. Owns the run's resources; every exit path goes through cleanup.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 #include "gate/cmd/run.h"
 
 #include <errno.h>
@@ -23,26 +23,26 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/seed.h"
-#include "gate/adaptive.h"
-#include "gate/notice.h"
-#include "gate/calibration.h"
-#include "gate/config.h"
+#include "gate/decide/adaptive.h"
+#include "gate/exec/notice.h"
+#include "gate/decide/calibration.h"
+#include "gate/config/config.h"
 #include "gate/exec/layout.h"
-#include "gate/measure.h"
-#include "gate/options.h"
-#include "gate/plan.h"
-#include "gate/run.h"
-#include "gate/suite-shard.h"
-#include "gate/workspace.h"
+#include "gate/measure/measure.h"
+#include "gate/config/options.h"
+#include "gate/decide/plan.h"
+#include "gate/decide/run.h"
+#include "gate/decide/plan-shard.h"
+#include "gate/workspace/workspace.h"
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
 #include "gate/report/view.h"
 #include "gate/exec/runner.h"
-#include "gate/arms.h"
+#include "gate/decide/arms.h"
 #include "gate/exec/signals.h"
-#include "gate/suite.h"
+#include "gate/decide/suite.h"
 #include "gate/exec/sysinfo.h"
-#include "gate/verdict.h"
+#include "gate/decide/verdict.h"
 #include "git/repo.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -379,7 +379,7 @@ static int read_accepts(struct accepts *a, struct repo *repo,
 		return -1;
 	a->v = xcalloc(a->n ? a->n : 1, sizeof(*a->v));
 	/* the decision takes the bounds; redefined and removed are the
-	   arms' rules (gate/arms.c) */
+	   arms' rules (gate/decide/arms.c) */
 	for (i = 0; i < a->n; i++) {
 		if (a->git[i].kind != ACCEPT_BOUND)
 			continue;

@@ -5,8 +5,8 @@
 #ifndef GATE_CMD_RUN_H
 #define GATE_CMD_RUN_H
 
-#include "gate/options.h"
-#include "gate/plan.h"
+#include "gate/config/options.h"
+#include "gate/decide/plan.h"
 
 struct progress;
 

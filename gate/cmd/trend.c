@@ -25,7 +25,7 @@
  * null. The generator is seeded by a constant through common/seed.c, so
  * the same records give the same points.
  */
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -38,9 +38,9 @@
 #include "common/error.h"
 #include "common/escape.h"
 #include "ci/github.h"
-#include "gate/options.h"
+#include "gate/config/options.h"
 #include "gate/cmd/trend.h"
-#include "gate/history.h"
+#include "gate/report/history.h"
 #include "common/seed.h"
 #include "stats/changepoint.h"
 #include "git/repo.h"

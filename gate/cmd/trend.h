@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "gate/history.h"
+#include "gate/report/history.h"
 #include "stats/changepoint.h"
 #include "stats/stats.h"
 

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gate/exec/runner.h"
 #include "gate/os/os.h"
 #include "common/error.h"
 #include "common/banned.h"
@@ -301,23 +300,4 @@ int counter_valgrind_collect(const char *dir, double *ir, double *sim,
 		return -1;
 	}
 	return 0;
-}
-
-int counter_valgrind_version(const char *valgrind, char *buf, size_t size)
-{
-	char *argv[] = { (char *)valgrind, (char *)"--version", NULL };
-	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.5, -1, NULL, 256, 0,
-				 NULL };
-	struct run_result res;
-	int ret = -1;
-
-	if (run_one(&res, &spec) == 0 && res.status == RUN_OK && res.out &&
-	    res.out_len > 0) {
-		res.out[strcspn(res.out, "\r\n")] = '\0';
-		snprintf(buf, size, "%s", res.out);
-		ret = 0;
-	}
-	free(res.out);
-	return ret;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "gate/metrics.h"
+#include "gate/config/metrics.h"
 
 struct gate_err;
 
@@ -81,7 +81,5 @@ int counter_valgrind_collect(const char *dir, double *ir, double *sim,
  */
 int counter_sim_parse(const char *events, const char *summary, double *ir,
 		      double *sim);
-/* valgrind's version ("valgrind-3.19.0") into buf, or -1. */
-int counter_valgrind_version(const char *valgrind, char *buf, size_t size);
 
 #endif

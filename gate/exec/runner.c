@@ -530,3 +530,21 @@ const char *run_describe(const struct run_result *res, char *buf,
 	}
 	return buf;
 }
+
+int run_first_line(char **argv, char *buf, size_t size)
+{
+	struct command cmd = { argv, NULL };
+	struct run_spec spec = { &cmd, NULL, 10, 0.5, -1, NULL, 256, 0,
+				 NULL };
+	struct run_result res;
+	int ret = -1;
+
+	if (run_one(&res, &spec) == 0 && res.status == RUN_OK && res.out &&
+	    res.out_len > 0) {
+		res.out[strcspn(res.out, "\r\n")] = '\0';
+		snprintf(buf, size, "%s", res.out);
+		ret = 0;
+	}
+	free(res.out);
+	return ret;
+}

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "gate/config.h"
+#include "gate/config/config.h"
 
 #define RUN_TAIL 2048
 
@@ -80,6 +80,12 @@ int run_start(struct proc **out, const struct run_spec *spec);
 int run_wait(struct proc **procs, struct run_result *results, size_t n);
 /* run_start + run_wait for one command. Returns 0, or -1 if not started. */
 int run_one(struct run_result *res, const struct run_spec *spec);
+/*
+ * The first line argv[0] prints on stdout when run with argv (a tool's
+ * "--version"; 10 s at most, 256 bytes read) into buf; 0, or -1 when it
+ * fails or prints nothing.
+ */
+int run_first_line(char **argv, char *buf, size_t size);
 /*
  * Become the reaper of orphaned descendants (once; os_subreaper): from
  * then on, whatever a run leaves behind when its process exits (a double

@@ -60,6 +60,10 @@ struct fmt_opts {
 				   case as unmeasurable, the others decided */
 	struct gate_err *err;	/* NULL: print errors; else the message
 				   goes here, unprinted (common/error.h) */
+	/* reads gate's own report (report_format_parse, which lives above
+	   this stage: gate compare passes it); NULL: refused */
+	int (*gate_report)(struct fmt_table *t, const char *text, size_t len,
+			   const char *origin, const struct fmt_opts *o);
 };
 
 /* "time", "gbench", ... as written in gate.json and --format. */
@@ -134,11 +138,8 @@ extern const struct format_reader format_gotest_reader;
 extern const struct format_reader format_lines_reader;
 extern const struct format_reader format_hyperfine_reader;
 extern const struct format_reader format_pytest_reader;
+/* gate's own report: recognised here, read through fmt_opts.gate_report */
 extern const struct format_reader format_gate_reader;
-
-/* gate's own report as compare reads it (gate/format/gatereport.c). */
-int format_parse_gate(struct fmt_table *t, const char *text, size_t len,
-		      const char *origin, const struct fmt_opts *o);
 /*
  * For the JSON readers: parse text with cJSON; a syntax error names
  * origin:line:column. Returns the root or NULL after error(); the caller

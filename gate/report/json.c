@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "common/replace.h"
 #include "gate/format/format.h"
-#include "gate/suite.h"
+#include "gate/decide/suite.h"
 #include "common/banned.h"
 
 /* JSON has no NaN: unknown numbers become null. */

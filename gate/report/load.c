@@ -1,6 +1,6 @@
 /*
  * gate's JSON report read back into the run model: the one reader of gate
- * reports (gate compare reads them through it, gate/format/gatereport.c).
+ * reports (gate compare reads them through it, gate/report/load-format.c).
  * This file reads one benchmark entry; load-run.c the report around them
  * and the entry points.
  * It reads what json.c writes, so writing a loaded model again gives the

@@ -1,7 +1,7 @@
 /*
- * gate's JSON report read back into the run model (gate/run.h): the one
+ * gate's JSON report read back into the run model (gate/decide/run.h): the one
  * reader of gate reports, for gate compare, gate merge (shards) and the
- * history gate record keeps (gate/history.c). Writing a loaded model with
+ * history gate record keeps (gate/report/history.c). Writing a loaded model with
  * report_json gives the bytes it was loaded from.
  */
 #ifndef GATE_REPORT_LOAD_H
@@ -52,5 +52,15 @@ int report_load_tree(struct run_report *r, const struct cJSON *root,
 		     struct gate_err *err);
 /* Whether r was loaded from a gate compare report (REPORT_LOAD_COMPARE). */
 int report_loaded_compare(const struct run_report *r);
+
+/*
+ * gate's own report as gate compare reads it (fmt_opts.gate_report): each
+ * benchmark a case, the head arm's samples its values. 0, or -1 after
+ * error_to(o->err).
+ */
+struct fmt_table;
+struct fmt_opts;
+int report_format_parse(struct fmt_table *t, const char *text, size_t len,
+			const char *origin, const struct fmt_opts *o);
 
 #endif

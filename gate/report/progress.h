@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "gate/measure.h"
-#include "gate/verdict.h"
+#include "gate/measure/measure.h"
+#include "gate/decide/verdict.h"
 
 enum progress_mode { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LINES };
 

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "gate/run.h"
+#include "gate/decide/run.h"
 
 #define REPORT_SCHEMA 1
 

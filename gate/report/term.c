@@ -16,7 +16,7 @@
 #include "ci/github.h"
 #include "common/error.h"
 #include "common/escape.h"
-#include "gate/notice.h"
+#include "gate/exec/notice.h"
 #include "common/banned.h"
 
 void term_printf(FILE *out, const char *fmt, ...)

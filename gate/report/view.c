@@ -13,7 +13,7 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
-#include "gate/suite.h"
+#include "gate/decide/suite.h"
 #include "common/banned.h"
 
 static const char *word_of(enum verdict v)

@@ -29,7 +29,7 @@ grep -q '	' "$R/gate.json" && fail "--write put tabs into a file indented with s
 gate_run 3 -C "$R" calibrate --rev no-such-rev
 expect_in "$ERR" "no-such-rev"
 gate_run 3 -C "$R" calibrate --pairs 1
-# calibrate measures as gate run does (gate/workspace.c): the preflight
+# calibrate measures as gate run does (gate/workspace/workspace.c): the preflight
 # of "run" refuses a program outside the checkout, and every sample gets
 # the layout's fresh $GATE_TMPDIR and environment padding
 R2=$SCRATCH/repo2

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 # The project's include graph, from the sources: every `#include "…"` edge
-# between its own files, folded to one node per module: a module is foo.c
-# with foo.h and its private header foo-internal.h; a file split off, such
-# as measure-sample.c, is a module of its own.
+# between its own files, folded to one node per module: a module is the
+# files of one directory that share a stem, foo.c and foo.h with the parts
+# split off them and their private headers (foo-bar.c, foo-internal.h).
+# Files of one module may include each other; modules may not, in a
+# circle.
 #
 # Prints the cycles among modules (strongly connected components of more
 # than one module, each with one cycle through it) and, with --stages,
@@ -17,9 +19,9 @@ import sys
 
 # lowest first: a file in a stage includes only its own and earlier ones
 STAGES = [
-    "common", "stats", "git", "ci", "gate/os", "gate/exec",
-    "gate/config", "gate/format", "gate/workspace", "gate/measure",
-    "gate/decide", "gate/history", "gate/report", "gate/cmd", "gate",
+    "common", "stats", "git", "ci", "gate/os", "gate/format",
+    "gate/config", "gate/exec", "gate/measure", "gate/workspace",
+    "gate/decide", "gate/report", "gate/cmd", "gate",
 ]
 DIRS = ("common", "stats", "git", "ci", "gate", "lib")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -34,8 +36,8 @@ def sources(root):
 
 
 def module(path):
-    stem = os.path.splitext(path)[0]
-    return stem[:-len("-internal")] if stem.endswith("-internal") else stem
+    d, f = os.path.split(os.path.splitext(path)[0])
+    return os.path.join(d, f.split("-")[0])
 
 
 def graph(root):

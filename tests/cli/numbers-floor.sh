@@ -1,5 +1,5 @@
 # gate compare's and gate trend's numbers are read as every other option's
-# (gate/options.c, issue 27): decimal only, so "0x1" is refused where
+# (gate/config/options.c, issue 27): decimal only, so "0x1" is refused where
 # strtod read it as 1 (a floor of +100%); and "5", legal, is +500%: warned
 # as gate run warns of "min_effect": 5.
 . "$(dirname "$0")/lib.sh"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gate/cmd.h"
+#include "gate/cmd/cmd.h"
 
 #define MAX_ARGS 64
 

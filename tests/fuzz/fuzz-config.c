@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "gate/config.h"
+#include "gate/config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "gate/jsonpos.h"
+#include "common/jsonpos.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

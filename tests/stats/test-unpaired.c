@@ -18,7 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "common/error.h"
-#include "gate/verdict.h"
+#include "gate/decide/verdict.h"
 #include "tests/harness.h"
 #include "tests/stats/fixture.h"
 #include "tests/ref/rank-ref.h"

@@ -1,7 +1,7 @@
 /*
  * Unit tests for gate/exec/counter.c: a hardware counter counts, or fails
  * cleanly where perf_event_open is not allowed; cachegrind's summary read
- * by event name; the cycles estimate (gate/metrics.c); valgrind's argv.
+ * by event name; the cycles estimate (gate/config/metrics.c); valgrind's argv.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "gate/report/load.h"
 #include "tests/harness.h"
 #include "common/banned.h"
 
@@ -33,7 +34,7 @@ char *slurp(const char *path, size_t *len)
 int parse(struct fmt_table *t, enum format f, const char *text, size_t len,
 	  char *msg, size_t size, int cpu)
 {
-	struct fmt_opts o = { cpu, 0, NULL };
+	struct fmt_opts o = { cpu, 0, NULL, report_format_parse };
 	struct gate_err err = { "" };
 	struct fmt_table again = FMT_TABLE_INIT;
 	char printed[4096] = "";

@@ -1,5 +1,5 @@
 /*
- * Unit tests for gate/format/gatereport.c: gate's own reports as a result
+ * Unit tests for gate/report/load-format.c: gate's own reports as a result
  * format (the head samples, the schema).
  */
 #include "gate/format/format.h"

@@ -17,7 +17,7 @@
 #include "gate/report/progress.h"
 #include "gate/report/report.h"
 #include "gate/report/view.h"
-#include "gate/adaptive.h"
+#include "gate/decide/adaptive.h"
 #include "common/escape.h"
 #include "tests/harness.h"
 

@@ -1,0 +1,785 @@
+/*
+ * The one table of gate.json's keys (config-table.h): each row says where
+ * the key may stand, whose gate.json decides it and why, its default, its
+ * help, how its value is read, shown and adopted from base's policy.
+ */
+#include "gate/config/config-table.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "gate/config/config-internal.h"
+#include "common/banned.h"
+
+/* ---- reading one value (the parser calls these at the member's path) */
+
+static int rd_version(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	double d = m->valuedouble;
+	char g[64];
+
+	if (!config_keys_is_number(m) || d != floor(d) || d < 1)
+		return config_fail(p, "\"version\" must be a whole number such "
+				   "as %d, got %s", CONFIG_VERSION,
+				   config_got(p, g, sizeof(g)));
+	if (d > CONFIG_VERSION)
+		return config_fail(p, "\"version\" %s is newer than this gate "
+				   "understands (%d): upgrade gate",
+				   config_got(p, g, sizeof(g)), CONFIG_VERSION);
+	c->cfg->version = (int)d;
+	return 0;
+}
+
+static int rd_build(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_command(p, m, "build", "make", &c->cfg->build);
+}
+
+static int rd_seconds(struct parser *p, const cJSON *m, const char *key,
+		      double *out)
+{
+	char g[64];
+
+	if (config_keys_is_number(m) && m->valuedouble > 0 &&
+	    m->valuedouble <= 86400) {
+		*out = m->valuedouble;
+		return 0;
+	}
+	return config_fail(p, "\"%s\" must be a number of seconds above 0 "
+			   "and at most 86400, got %s", key,
+			   config_got(p, g, sizeof(g)));
+}
+
+static int rd_build_timeout(struct parser *p, const cJSON *m,
+			    struct key_ctx *c)
+{
+	return rd_seconds(p, m, "build_timeout", &c->cfg->build_timeout);
+}
+
+static int rd_cache_builds(struct parser *p, const cJSON *m,
+			   struct key_ctx *c)
+{
+	return config_keys_whole(p, m, "cache_builds", 2, 26,
+				 &c->cfg->cache_builds);
+}
+
+static int rd_bool(struct parser *p, const cJSON *m, const char *key,
+		   int *out)
+{
+	char g[64];
+
+	if (cJSON_IsBool(m)) {
+		*out = cJSON_IsTrue(m);
+		return 0;
+	}
+	return config_fail(p, "\"%s\" must be true or false, got %s", key,
+			   config_got(p, g, sizeof(g)));
+}
+
+static int rd_serial_build(struct parser *p, const cJSON *m,
+			   struct key_ctx *c)
+{
+	return rd_bool(p, m, "serial_build", &c->cfg->serial_build);
+}
+
+static int rd_artifacts(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	if (!c->b)
+		return config_keys_paths(p, m, "artifacts", 1, &c->cfg->artifacts,
+					 &c->cfg->nartifacts);
+	if (config_keys_paths(p, m, "artifacts", 1, &c->b->artifacts,
+			      &c->b->nartifacts) < 0)
+		return -1;
+	c->b->artifacts_own = 1;
+	return 0;
+}
+
+static int rd_sources(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_paths(p, m, "sources", 1, &c->cfg->sources,
+				 &c->cfg->nsources);
+}
+
+static int rd_writable(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	/* outside the checkout is the point: "~/.cache/go-build" */
+	return config_keys_paths(p, m, "writable", 0, &c->cfg->writable,
+				 &c->cfg->nwritable);
+}
+
+static int rd_defaults(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_parse_defaults(p, m, c->k, c->cfg);
+}
+
+static int rd_benchmarks(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_parse_benchmarks(p, m, c->k, c->cfg);
+}
+
+static int rd_name(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	if (config_keys_name(p, m) < 0)
+		return -1;
+	c->b->name = xstrdup(m->valuestring);
+	return 0;
+}
+
+static int rd_run(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_command(p, m, "run", "./bench", &c->b->run);
+}
+
+static int rd_check(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_command(p, m, "check", "./roundtrip-test",
+				   &c->b->check);
+}
+
+static int rd_format(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_format(p, m, c->b);
+}
+
+static int rd_expect(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_patterns(p, m, "expect", &c->b->expect,
+				    &c->b->nexpect);
+}
+
+static int rd_ignore(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_patterns(p, m, "ignore", &c->b->ignore,
+				    &c->b->nignore);
+}
+
+static int rd_pairs(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	c->k->pairs_src = c->src;
+	return config_keys_whole(p, m, "pairs", 2, 10000, &c->k->b.pairs);
+}
+
+static int rd_max_pairs(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	/* checked against "pairs" once the benchmark is complete */
+	c->k->max_src = c->src;
+	return config_keys_whole(p, m, "max_pairs", 2, 100000,
+				 &c->k->b.max_pairs);
+}
+
+static int rd_warmup(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	c->k->warmup_src = c->src;
+	return config_keys_whole(p, m, "warmup", 0, 1000, &c->k->b.warmup);
+}
+
+static int rd_metric(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_metric(p, m, c->k);
+}
+
+static int rd_metrics(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_metric_list(p, m, "metrics", c->k);
+}
+
+static int rd_gate(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_gating(p, m, c->k);
+}
+
+static int rd_min_effect(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	c->k->floor_src = c->src;
+	return config_keys_by_metric(p, m, "min_effect", &c->k->floor_all,
+				     c->k->floor);
+}
+
+static int rd_pass_excludes(struct parser *p, const cJSON *m,
+			    struct key_ctx *c)
+{
+	c->k->excl_src = c->src;
+	return config_keys_by_metric(p, m, "pass_excludes", &c->k->excl_all,
+				     c->k->excl);
+}
+
+static int rd_counter(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	static const char *const names[] = { "auto", "perf", "valgrind", NULL };
+	int v;
+
+	if (config_keys_choice(p, m, "counter", names, &v) < 0)
+		return -1;
+	c->k->b.counter = (enum counter)v;
+	return 0;
+}
+
+static int rd_timeout(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return rd_seconds(p, m, "timeout", &c->k->b.timeout);
+}
+
+static int rd_parity(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return rd_bool(p, m, "parity", &c->k->b.parity);
+}
+
+static int rd_statistic(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	const char *names[] = { stats_estimator_name(STATS_MEDIAN),
+				stats_estimator_name(STATS_HL),
+				stats_estimator_name(STATS_MEAN), NULL };
+	int v;
+
+	if (config_keys_choice(p, m, "statistic", names, &v) < 0)
+		return -1;
+	c->k->b.statistic = (enum stats_estimator)v;
+	return 0;
+}
+
+static int rd_interval(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	const char *names[] = { interval_name(INTERVAL_EXACT),
+				interval_name(INTERVAL_PERCENTILE),
+				interval_name(INTERVAL_BCA), NULL };
+	int v;
+
+	if (config_keys_choice(p, m, "interval", names, &v) < 0)
+		return -1;
+	c->k->b.interval = (enum interval_method)v;
+	return 0;
+}
+
+static int rd_rule(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	const char *names[] = { rule_name(RULE_FLOOR),
+				rule_name(RULE_SIGNIFICANT), NULL };
+	int v;
+
+	if (config_keys_choice(p, m, "rule", names, &v) < 0)
+		return -1;
+	c->k->b.rule = (enum rule)v;
+	return 0;
+}
+
+static int rd_target_halfwidth(struct parser *p, const cJSON *m,
+			       struct key_ctx *c)
+{
+	double d = m->valuedouble;
+	char g[64];
+
+	if (config_keys_is_number(m) && d > 0 && d < 10) {
+		c->k->b.target_halfwidth = d;
+		return 0;
+	}
+	return config_fail(p, "\"target_halfwidth\" must be a fraction above "
+			   "0 and below 10 (0.02 means an interval of "
+			   "+-2%%), got %s", config_got(p, g, sizeof(g)));
+}
+
+static int rd_confidence(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	double d = m->valuedouble;
+	char g[64];
+
+	if (config_keys_is_number(m) && d > 0.5 && d < 1) {
+		c->cfg->confidence = d;
+		return 0;
+	}
+	return config_fail(p, "\"confidence\" must be a number above 0.5 and "
+			   "below 1, such as 0.95, got %s",
+			   config_got(p, g, sizeof(g)));
+}
+
+static int rd_resamples(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	return config_keys_whole(p, m, "resamples", 1000, 1000000,
+				 &c->cfg->resamples);
+}
+
+static int rd_budget(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	char g[64];
+
+	/* the whole run's measuring time, not per benchmark */
+	if (config_keys_is_number(m) && m->valuedouble > 0) {
+		c->cfg->budget = m->valuedouble;
+		return 0;
+	}
+	if (cJSON_IsString(m) &&
+	    config_parse_duration(m->valuestring, &c->cfg->budget) == 0)
+		return 0;
+	return config_fail(p, "\"budget\" must be a positive duration such as "
+			   "\"5m\", \"90s\" or 300 (seconds), got %s",
+			   config_got(p, g, sizeof(g)));
+}
+
+/* ---- the resolved value, as text, and base's onto the plan's copy */
+
+static const void *field(const struct config_key *k, const struct config *c,
+			 const struct bench_cfg *b)
+{
+	return (const char *)((k->scope & KEY_BENCH) ? (const void *)b :
+			      (const void *)c) + k->off;
+}
+
+static void *field_w(const struct config_key *k, struct config *c,
+		     struct bench_cfg *b)
+{
+	return (char *)((k->scope & KEY_BENCH) ? (void *)b : (void *)c) +
+	       k->off;
+}
+
+static const void *count_of(const struct config_key *k,
+			    const struct config *c, const struct bench_cfg *b)
+{
+	return (const char *)((k->scope & KEY_BENCH) ? (const void *)b :
+			      (const void *)c) + k->off2;
+}
+
+static void show_uns(const struct config_key *k, char *buf, size_t size,
+		     const struct config *c, const struct bench_cfg *b)
+{
+	snprintf(buf, size, "%u", *(const unsigned *)field(k, c, b));
+}
+
+static void adopt_uns(const struct config_key *k, struct config *dc,
+		      struct bench_cfg *db, const struct config *c,
+		      const struct bench_cfg *b)
+{
+	*(unsigned *)field_w(k, dc, db) = *(const unsigned *)field(k, c, b);
+}
+
+static void show_dbl(const struct config_key *k, char *buf, size_t size,
+		     const struct config *c, const struct bench_cfg *b)
+{
+	snprintf(buf, size, "%.15g", *(const double *)field(k, c, b));
+}
+
+static void adopt_dbl(const struct config_key *k, struct config *dc,
+		      struct bench_cfg *db, const struct config *c,
+		      const struct bench_cfg *b)
+{
+	*(double *)field_w(k, dc, db) = *(const double *)field(k, c, b);
+}
+
+/* An int or enum field, shown by its name in gate.json. */
+static void show_int(const struct config_key *k, char *buf, size_t size,
+		     const struct config *c, const struct bench_cfg *b)
+{
+	int v = *(const int *)field(k, c, b);
+	const char *s = NULL;
+
+	if (!strcmp(k->name, "statistic"))
+		s = stats_estimator_name((enum stats_estimator)v);
+	else if (!strcmp(k->name, "interval"))
+		s = interval_name((enum interval_method)v);
+	else if (!strcmp(k->name, "rule"))
+		s = rule_name((enum rule)v);
+	else if (!strcmp(k->name, "counter"))
+		s = counter_name((enum counter)v);
+	else if (!strcmp(k->name, "format"))
+		s = format_name((enum format)v);
+	if (s)
+		snprintf(buf, size, "%s", s);
+	else
+		snprintf(buf, size, "%s", v ? "true" : "false");
+}
+
+static void adopt_int(const struct config_key *k, struct config *dc,
+		      struct bench_cfg *db, const struct config *c,
+		      const struct bench_cfg *b)
+{
+	*(int *)field_w(k, dc, db) = *(const int *)field(k, c, b);
+}
+
+/* A list of strings: ["a", "b"] (an empty or absent list: []). */
+static void show_list(const struct config_key *k, char *buf, size_t size,
+		      const struct config *c, const struct bench_cfg *b)
+{
+	char *const *list = *(char *const *const *)field(k, c, b);
+	size_t n = *(const size_t *)count_of(k, c, b), i, o;
+
+	o = (size_t)snprintf(buf, size, "[");
+	for (i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s\"%s\"",
+				      i ? ", " : "", list[i]);
+	if (o < size)
+		snprintf(buf + o, size - o, "]");
+}
+
+static void adopt_list(const struct config_key *k, struct config *dc,
+		       struct bench_cfg *db, const struct config *c,
+		       const struct bench_cfg *b)
+{
+	/* borrowed: base's config outlives the plan */
+	*(char ***)field_w(k, dc, db) = *(char **const *)field(k, c, b);
+	*(size_t *)((char *)field_w(k, dc, db) - k->off + k->off2) =
+		*(const size_t *)count_of(k, c, b);
+}
+
+static void show_cmd(const struct config_key *k, char *buf, size_t size,
+		     const struct config *c, const struct bench_cfg *b)
+{
+	const struct command *cmd = field(k, c, b);
+	size_t i, o;
+
+	if (cmd->shell) {
+		snprintf(buf, size, "\"%s\"", cmd->shell);
+		return;
+	}
+	o = (size_t)snprintf(buf, size, "[");
+	for (i = 0; cmd->argv && cmd->argv[i] && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s\"%s\"",
+				      i ? ", " : "", cmd->argv[i]);
+	if (o < size)
+		snprintf(buf + o, size - o, "]");
+}
+
+/* The metrics a benchmark measures, in order, or one aspect of each. */
+enum aspect { A_IDS, A_GATE, A_FLOOR, A_EXCL };
+
+static void show_aspect(enum aspect a, char *buf, size_t size,
+			const struct bench_cfg *b)
+{
+	size_t i, o, n = 0;
+
+	o = (size_t)snprintf(buf, size, a == A_FLOOR || a == A_EXCL ? "{" :
+			     "[");
+	for (i = 0; i < b->nmetrics && o < size; i++) {
+		const struct metric_cfg *mc = &b->metrics[i];
+		const char *sep = n ? ", " : "";
+
+		if (a == A_IDS || (a == A_GATE && mc->gating)) {
+			o += (size_t)snprintf(buf + o, size - o, "%s\"%s\"",
+					      sep, metric_name(mc->id));
+			n++;
+		} else if (a == A_FLOOR || a == A_EXCL) {
+			o += (size_t)snprintf(buf + o, size - o,
+					      "%s\"%s\": %.15g", sep,
+					      metric_name(mc->id), a == A_FLOOR ?
+					      mc->min_effect :
+					      mc->pass_excludes);
+			n++;
+		}
+	}
+	if (o < size)
+		snprintf(buf + o, size - o, a == A_FLOOR || a == A_EXCL ?
+			 "}" : "]");
+}
+
+static void show_metrics(const struct config_key *k, char *buf, size_t size,
+			 const struct config *c, const struct bench_cfg *b)
+{
+	(void)k, (void)c;
+	show_aspect(A_IDS, buf, size, b);
+}
+
+static void show_gate(const struct config_key *k, char *buf, size_t size,
+		      const struct config *c, const struct bench_cfg *b)
+{
+	(void)k, (void)c;
+	show_aspect(A_GATE, buf, size, b);
+}
+
+static void show_floor(const struct config_key *k, char *buf, size_t size,
+		       const struct config *c, const struct bench_cfg *b)
+{
+	(void)k, (void)c;
+	show_aspect(A_FLOOR, buf, size, b);
+}
+
+static void show_excl(const struct config_key *k, char *buf, size_t size,
+		      const struct config *c, const struct bench_cfg *b)
+{
+	(void)k, (void)c;
+	show_aspect(A_EXCL, buf, size, b);
+}
+
+/* What is measured and how it gates is one decision: taken whole. */
+static void adopt_metrics(const struct config_key *k, struct config *dc,
+			  struct bench_cfg *db, const struct config *c,
+			  const struct bench_cfg *b)
+{
+	(void)k, (void)dc, (void)c;
+	memcpy(db->metrics, b->metrics, sizeof(db->metrics));
+	db->nmetrics = b->nmetrics;
+	db->metric = b->metric;
+	db->min_effect = b->min_effect;
+}
+
+/* ---- the table */
+
+#define B(f) offsetof(struct bench_cfg, f)
+#define C(f) offsetof(struct config, f)
+#define TDB (KEY_DEFAULTS | KEY_BENCH)
+
+/* Why each knob of how a benchmark is measured and decided is base's. */
+#define WHY_DECIDE "how a difference is decided is base's rule: head could " \
+	"otherwise loosen its own gate"
+#define WHY_MEASURE "both arms are measured the same way, by base's rule: " \
+	"head could otherwise bias or shorten its own measurement"
+
+static const struct config_key keys[] = {
+	{ "version", KEY_TOP, OWNER_DEFINITION, "a whole number", "1", NULL,
+	  "the version of gate.json's schema the file is written in",
+	  "says how its own file is read", 0, rd_version, NULL, NULL, 0, 0 },
+	{ "build", KEY_TOP, OWNER_DEFINITION, "a command", NULL,
+	  "nothing to build",
+	  "builds the revision in its checkout (a string runs with /bin/sh "
+	  "-c, a list as argv)",
+	  "each revision knows how it is built; head's build never runs in "
+	  "base's checkout", 0, rd_build, show_cmd, NULL, C(build), 0 },
+	{ "build_timeout", KEY_TOP, OWNER_POLICY, "seconds (0, 86400]",
+	  "3600", NULL, "a build that takes longer is stopped (an error)",
+	  "how long gate waits is base's: head could not make a required "
+	  "check hang", 0, rd_build_timeout, show_dbl, adopt_dbl,
+	  C(build_timeout), 0 },
+	{ "cache_builds", KEY_TOP, OWNER_POLICY, "a whole number 2..26", "4",
+	  NULL, "checkouts kept with their builds for later runs",
+	  "whether kept builds are reused is a trust decision", 0,
+	  rd_cache_builds, show_uns, adopt_uns, C(cache_builds), 0 },
+	{ "serial_build", KEY_TOP, OWNER_POLICY, "true or false", "false",
+	  NULL, "build one arm after the other instead of both at once",
+	  "how the builds share the machine is base's", 0, rd_serial_build,
+	  show_int, adopt_int, C(serial_build), 0 },
+	{ "sources", KEY_TOP, OWNER_POLICY, "a list of paths or globs", NULL,
+	  "none: any tracked difference measures",
+	  "the build's inputs: the identical-artifacts shortcut is taken only "
+	  "when the arms' trees differ in nothing else",
+	  "it decides which changes may skip measuring", 0, rd_sources,
+	  show_list, adopt_list, C(sources), C(nsources) },
+	{ "writable", KEY_TOP, OWNER_POLICY,
+	  "a list of paths (absolute, ~/..., or in the checkout)", NULL,
+	  "none", "paths outside its own checkout and scratch directory a "
+	  "benchmark may write while measuring (Landlock)",
+	  "it is the seal between the arms: head could open base's files to "
+	  "its own benchmark", 0, rd_writable, show_list, adopt_list,
+	  C(writable), C(nwritable) },
+	{ "defaults", KEY_TOP, OWNER_CONTAINER, "an object", NULL, NULL,
+	  "settings every benchmark takes unless it sets its own",
+	  "each key inside has its own owner", 0, rd_defaults, NULL, NULL, 0,
+	  0 },
+	{ "benchmarks", KEY_TOP, OWNER_CONTAINER, "a list of objects", NULL,
+	  NULL, "the benchmarks, each with \"name\" and \"run\"",
+	  "each key inside has its own owner", 0, rd_benchmarks, NULL, NULL,
+	  0, 0 },
+	{ "name", KEY_BENCH, OWNER_IDENTITY, "a string (required)", NULL, NULL,
+	  "names the benchmark in reports and files",
+	  "it pairs base's benchmark with head's: a rename is a removal and "
+	  "a new benchmark", 0, rd_name, NULL, NULL, 0, 0 },
+	{ "run", KEY_BENCH, OWNER_DEFINITION, "a command (required)", NULL, NULL,
+	  "runs one sample in the arm's checkout",
+	  "each arm runs its own; a difference makes the benchmark "
+	  "redefined (a fail unless accepted)", 1, rd_run, show_cmd, NULL,
+	  B(run), 0 },
+	{ "check", KEY_BENCH, OWNER_DEFINITION, "a command", NULL, "none",
+	  "runs once per arm before timing; a failure is an error",
+	  "each arm checks its own output", 0, rd_check, show_cmd, NULL,
+	  B(check), 0 },
+	{ "artifacts", KEY_TOP | KEY_BENCH, OWNER_POLICY,
+	  "a list of paths or globs", NULL, "none",
+	  "what the build makes: byte-identical artifacts (and no other "
+	  "difference but \"sources\") pass unmeasured",
+	  "it lets a benchmark pass unmeasured: head could point it at a "
+	  "file it does not change", 0, rd_artifacts, show_list, adopt_list,
+	  B(artifacts), B(nartifacts) },
+	{ "format", KEY_BENCH, OWNER_DEFINITION, "a result format", "\"time\"",
+	  NULL, "how stdout is read: time (the process is timed) or a suite",
+	  "each arm's own; a difference makes the benchmark redefined", 1,
+	  rd_format, show_int, NULL, B(format), 0 },
+	{ "pairs", TDB, OWNER_POLICY, "a whole number 2..10000", "20", NULL,
+	  "pairs of the first look (3 when every metric is an exact count)",
+	  WHY_MEASURE, 0, rd_pairs, show_uns, adopt_uns, B(pairs), 0 },
+	{ "max_pairs", TDB, OWNER_POLICY, "a whole number, at least pairs",
+	  NULL, "2000 (or pairs)", "the most pairs adaptive looks may take",
+	  WHY_DECIDE, 0, rd_max_pairs, show_uns, adopt_uns, B(max_pairs), 0 },
+	{ "warmup", TDB, OWNER_POLICY, "a whole number 0..1000", "2", NULL,
+	  "runs per arm before the pairs, not counted", WHY_MEASURE, 0,
+	  rd_warmup, show_uns, adopt_uns, B(warmup), 0 },
+	{ "metric", TDB, OWNER_POLICY, "a metric name", "\"wall\"", NULL,
+	  "the one metric measured (or \"metrics\")", WHY_DECIDE, 0,
+	  rd_metric, NULL, adopt_metrics, 0, 0 },
+	{ "metrics", TDB, OWNER_POLICY, "a list of metric names", NULL,
+	  "[\"wall\"]", "the metrics measured, in order", WHY_DECIDE, 0,
+	  rd_metrics, show_metrics, adopt_metrics, 0, 0 },
+	{ "gate", TDB, OWNER_POLICY, "a list of metric names", NULL,
+	  "every metric", "which metrics decide the verdict", WHY_DECIDE, 0,
+	  rd_gate, show_gate, adopt_metrics, 0, 0 },
+	{ "min_effect", TDB, OWNER_POLICY,
+	  "a fraction, or fractions by metric", NULL,
+	  "the metric's own (wall 0.05)",
+	  "the floor: a fail shows a regression of at least this much",
+	  WHY_DECIDE, 0, rd_min_effect, show_floor, adopt_metrics, 0, 0 },
+	{ "pass_excludes", TDB, OWNER_POLICY,
+	  "a fraction, or fractions by metric", NULL, "twice the floor",
+	  "a pass excludes a regression of this much", WHY_DECIDE, 0,
+	  rd_pass_excludes, show_excl, adopt_metrics, 0, 0 },
+	{ "counter", TDB, OWNER_POLICY, "auto, perf or valgrind", "\"auto\"",
+	  NULL, "how instructions are counted", WHY_MEASURE, 0, rd_counter,
+	  show_int, adopt_int, B(counter), 0 },
+	{ "timeout", TDB, OWNER_POLICY, "seconds (0, 86400]", "60", NULL,
+	  "a sample that takes longer is stopped (an error)", WHY_MEASURE, 0,
+	  rd_timeout, show_dbl, adopt_dbl, B(timeout), 0 },
+	{ "parity", TDB, OWNER_POLICY, "true or false", "true", NULL,
+	  "stdout must be identical in every sample of an arm", WHY_MEASURE,
+	  0, rd_parity, show_int, adopt_int, B(parity), 0 },
+	{ "statistic", TDB, OWNER_POLICY, "hl, median or mean", "\"hl\"",
+	  NULL, "the estimate of the log-ratios", WHY_DECIDE, 0,
+	  rd_statistic, show_int, adopt_int, B(statistic), 0 },
+	{ "interval", TDB, OWNER_POLICY, "exact, percentile or bca",
+	  "\"exact\"", NULL, "how the interval is drawn", WHY_DECIDE, 0,
+	  rd_interval, show_int, adopt_int, B(interval), 0 },
+	{ "rule", TDB, OWNER_POLICY, "floor or significant", "\"floor\"",
+	  NULL, "what a fail needs", WHY_DECIDE, 0, rd_rule, show_int,
+	  adopt_int, B(rule), 0 },
+	{ "target_halfwidth", TDB, OWNER_POLICY, "a fraction (0, 10)", NULL,
+	  "the floor", "a benchmark is resolved once its interval is this "
+	  "narrow", WHY_DECIDE, 0, rd_target_halfwidth, show_dbl, adopt_dbl,
+	  B(target_halfwidth), 0 },
+	{ "expect", KEY_BENCH, OWNER_POLICY, "a list of patterns", NULL,
+	  "none", "cases a suite must print (POSIX ERE)",
+	  "head could drop the case that regressed", 0, rd_expect, show_list,
+	  adopt_list, B(expect), B(nexpect) },
+	{ "ignore", KEY_BENCH, OWNER_POLICY, "a list of patterns", NULL,
+	  "none", "suite cases not compared (POSIX ERE)",
+	  "head could ignore the case that regressed", 0, rd_ignore,
+	  show_list, adopt_list, B(ignore), B(nignore) },
+	{ "confidence", KEY_DEFAULTS, OWNER_POLICY, "a number (0.5, 1)",
+	  "0.95", NULL, "the suite-wide confidence of the promise",
+	  WHY_DECIDE, 0, rd_confidence, show_dbl, adopt_dbl, C(confidence),
+	  0 },
+	{ "resamples", KEY_DEFAULTS, OWNER_POLICY,
+	  "a whole number 1000..1000000", "10000", NULL,
+	  "bootstrap resamples", WHY_DECIDE, 0, rd_resamples, show_uns,
+	  adopt_uns, C(resamples), 0 },
+	{ "budget", KEY_DEFAULTS, OWNER_POLICY, "a duration (\"5m\", 300)",
+	  "300", NULL, "seconds of measuring for the whole run",
+	  "head could end its own measuring before a regression shows", 0,
+	  rd_budget, show_dbl, adopt_dbl, C(budget), 0 },
+};
+
+const struct config_key *config_key_table(size_t *n)
+{
+	*n = sizeof(keys) / sizeof(keys[0]);
+	return keys;
+}
+
+const struct config_key *config_key_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+const char *config_key_owner_name(enum key_owner o)
+{
+	static const char *const names[] = { "policy", "definition",
+					     "identity", "container" };
+
+	return names[o];
+}
+
+const char *config_key_scope_name(const struct config_key *k, char *buf,
+				  size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s", k->scope & KEY_TOP ? "top" : "",
+		 (k->scope & KEY_TOP) && (k->scope & ~KEY_TOP) ? ", " : "",
+		 k->scope & KEY_DEFAULTS ? "defaults" : "",
+		 (k->scope & KEY_DEFAULTS) && (k->scope & KEY_BENCH) ? ", " :
+		 "", k->scope & KEY_BENCH ? "benchmark" : "");
+	return buf;
+}
+
+int config_key_differs(const struct config_key *k,
+		       const struct config *bc, const struct bench_cfg *bb,
+		       const struct config *hc, const struct bench_cfg *hb,
+		       char *bv, char *hv, size_t size)
+{
+	if (!k->show)
+		return 0;
+	k->show(k, bv, size, bc, bb);
+	k->show(k, hv, size, hc, hb);
+	return strcmp(bv, hv) != 0;
+}
+
+/*
+ * mdoc text, its words wrapped at 72 columns (mandoc's style); *col is
+ * the current line's length. A line never starts with a '.' or '\''
+ * (a macro), and backslashes are escaped.
+ */
+static void mdoc_words(FILE *out, const char *s, size_t *col)
+{
+	while (*s) {
+		size_t n = strcspn(s, " "), i;
+
+		if (*col && *col + 1 + n > 72) {
+			fputc('\n', out);
+			*col = 0;
+		} else if (*col) {
+			fputc(' ', out);
+			(*col)++;
+		}
+		if (!*col && (*s == '.' || *s == '\'')) {
+			fputs("\\&", out);
+			*col += 2;
+		}
+		for (i = 0; i < n; i++) {
+			if (s[i] == '\\')
+				fputs("\\e", out);
+			else
+				fputc(s[i], out);
+		}
+		*col += n;
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+void config_keys_print(FILE *out, int mdoc)
+{
+	size_t i, col;
+	char where[64], line[1024];
+
+	if (mdoc)
+		fputs(".Bl -tag -width Ds\n", out);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct config_key *k = &keys[i];
+		const char *def = k->def ? k->def : k->def_doc;
+
+		config_key_scope_name(k, where, sizeof(where));
+		if (!mdoc) {
+			fprintf(out, "%-17s %-26s %s\n", k->name, where,
+				config_key_owner_name(k->owner));
+			fprintf(out, "    %s; %s%s%s\n", k->help, k->type,
+				def ? ", default " : "", def ? def : "");
+			fprintf(out, "    %s: %s\n",
+				config_key_owner_name(k->owner), k->why);
+			continue;
+		}
+		fprintf(out, ".It Cm %s\n", k->name);
+		col = 0;
+		snprintf(line, sizeof(line), "In %s; %s: %s.", where,
+			 config_key_owner_name(k->owner), k->why);
+		mdoc_words(out, line, &col);
+		fputc('\n', out);
+		col = 0;
+		snprintf(line, sizeof(line), "%s; %s%s%s.", k->help, k->type,
+			 def ? ", default " : "", def ? def : "");
+		line[0] = (char)toupper((unsigned char)line[0]);
+		mdoc_words(out, line, &col);
+		fputc('\n', out);
+	}
+	if (mdoc)
+		fputs(".El\n", out);
+}

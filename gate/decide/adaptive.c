@@ -1,0 +1,498 @@
+/*
+ * Adaptive pairs. The schedule of looks is fixed before any data is seen
+ * and each look spends a fixed share of the benchmark's alpha, so stopping
+ * early on a verdict cannot inflate the false-fail rate (union bound).
+ */
+#include "gate/decide/adaptive.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/seed.h"
+#include "gate/config/metrics.h"
+#include "gate/exec/notice.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+/*
+ * Pairs the look after one at n pairs adds: half of n, rounded up to even
+ * (each batch is balanced on its own), at least 2.
+ */
+static unsigned long step(unsigned long n)
+{
+	unsigned long r = (n + 1) / 2;
+
+	r += r % 2;
+	return r < 2 ? 2 : r;
+}
+
+size_t adaptive_looks(const struct bench_cfg *cfg)
+{
+	unsigned long n = cfg->pairs;
+	size_t k = 1;
+
+	while (n < cfg->max_pairs) {
+		n += step(n);
+		k++;
+	}
+	return k;
+}
+
+unsigned adaptive_look_pairs(const struct bench_cfg *cfg, size_t k)
+{
+	unsigned long n = cfg->pairs;
+
+	while (k-- > 0 && n < cfg->max_pairs)
+		n += step(n);
+	return n < cfg->max_pairs ? (unsigned)n : cfg->max_pairs > cfg->pairs
+	       ? cfg->max_pairs : cfg->pairs;
+}
+
+double adaptive_look_level(const struct bench_cfg *cfg, double alpha,
+			   size_t k)
+{
+	size_t looks = adaptive_looks(cfg);
+
+	if (looks == 1)
+		return 1 - alpha;
+	/*
+	 * Half at the first look, where most benchmarks resolve; the other
+	 * half in equal shares, so a look at 500 pairs has as much to spend
+	 * as one at 50 (the budget, not the cap, usually ends a run).
+	 */
+	if (k == 0)
+		return 1 - alpha / 2;
+	return 1 - alpha / 2 / (double)(looks - 1);
+}
+
+/* Not compared: new in head, or a suite case only base printed. */
+static int skipped(const struct bench_run *br)
+{
+	return br->is_new || br->is_removed;
+}
+
+double adaptive_alpha(struct run_report *r)
+{
+	size_t i;
+
+	r->compared = 0;
+	for (i = 0; i < r->n; i++)
+		if (!skipped(&r->b[i].run))
+			r->compared += verdict_comparisons(r->b[i].run.cfg);
+	r->compared += r->elsewhere;	/* the other shards' (--shard) */
+	r->level = stats_bonferroni(r->confidence, r->compared);
+	return 1 - r->level;
+}
+
+unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha)
+{
+	struct bench_cfg c = *cfg;
+	int interval = 0;
+	size_t j, need;
+
+	for (j = 0; j < c.nmetrics; j++)
+		if (c.metrics[j].gating &&
+		    !verdict_exact_metric(&c, c.metrics[j].id))
+			interval = 1;
+	if (!interval)
+		return 0;
+	/* more pairs may mean one look, with more to spend: iterate */
+	for (;;) {
+		need = stats_interval_min_n(c.statistic,
+					    1 - adaptive_look_level(&c, alpha,
+								    0));
+		if (need <= c.pairs)
+			return c.pairs;
+		c.pairs = (unsigned)need;
+		if (c.max_pairs < c.pairs)
+			c.max_pairs = c.pairs;
+	}
+}
+
+/* Set the stopping state on every metric of benchmark i, then its view. */
+static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
+{
+	size_t j;
+
+	for (j = 0; j < b->result.n; j++) {
+		b->result.m[j].looks = looks;
+		b->result.m[j].stop = stop;
+	}
+	run_bench_view(b);
+	b->primary.looks = looks;
+	b->primary.stop = stop;
+}
+
+/* Analyse benchmark b at look k, replacing the previous look's results. */
+static void look(const struct run_report *r, struct run_bench *b, size_t k,
+		 double alpha, int strict)
+{
+	struct bench_result *res = &b->result;
+	const struct bench_cfg *cfg = b->run.cfg;
+	struct verdict_opts vo;
+	enum stop_reason stop = STOP_RESOLVED;
+	int failed = 0;
+	size_t j;
+
+	vo.alpha = 1 - adaptive_look_level(cfg, alpha, k);
+	vo.resamples = r->resamples;
+	vo.seed = seed_derive(r->seed, cfg->name, k);
+	vo.strict = strict;
+	bench_result_release(res);
+	verdict_bench(res, &b->run, &vo);
+	for (j = 0; j < res->n; j++) {
+		if (!res->m[j].gating)
+			continue;
+		failed |= res->m[j].verdict == VERDICT_FAIL;
+		if (verdict_unresolved(&res->m[j]))
+			stop = STOP_NONE;
+	}
+	/*
+	 * A fail is final: the union bound covers stopping at the first
+	 * one, and no later look can make the benchmark anything but a
+	 * fail, so it gets no more pairs (its other metrics stay as seen).
+	 */
+	if (failed)
+		stop = STOP_RESOLVED;
+	if (res->verdict == VERDICT_ERROR)
+		stop = STOP_ERROR;
+	else if (stop == STOP_NONE && k + 1 >= adaptive_looks(cfg))
+		stop = STOP_MAX_PAIRS;
+	set_stop(b, k + 1, stop);
+}
+
+/* Still measuring: compared, and neither resolved nor stopped. */
+static int unresolved(const struct run_report *r, size_t i)
+{
+	return r->b[i].primary.stop == STOP_NONE && !skipped(&r->b[i].run);
+}
+
+/* Seconds benchmark i's next look should take, from its own pairs. */
+static double look_cost(const struct run_report *r, size_t i)
+{
+	const struct bench_run *br = &r->b[i].run;
+	unsigned next = adaptive_look_pairs(br->cfg, r->b[i].primary.looks);
+
+	if (!br->npairs || next <= br->npairs)
+		return 0;
+	/* the plain runs' time per pair, and the valgrind runs' per pair
+	   for those that will be counted: a look whose every pair is
+	   counted costs many times the average of mostly plain pairs */
+	return measure_pairs_cost(br, next - (unsigned)br->npairs);
+}
+
+void adaptive_begin(struct adaptive *a, struct run_report *r,
+		    const struct adaptive_opts *ao)
+{
+	memset(a, 0, sizeof(*a));
+	a->opt = *ao;
+	a->alpha = adaptive_alpha(r);
+}
+
+/* Benchmark i's next look, into *want. */
+static int want_look(struct adaptive_want *want, const struct run_report *r,
+		     size_t i)
+{
+	want->i = i;
+	want->look = r->b[i].primary.looks;
+	want->total = adaptive_look_pairs(r->b[i].run.cfg, want->look);
+	want->probe = 0;
+	return 1;
+}
+
+/*
+ * A new round: 0 when nothing is unresolved. Each unresolved benchmark's
+ * fair share is the budget less what the others (resolved, stopped) took,
+ * split evenly.
+ */
+static int round_start(struct adaptive *a, const struct run_report *r,
+		       double elapsed)
+{
+	size_t i, pending = 0;
+	double mine = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (unresolved(r, i)) {
+			pending++;
+			mine += r->b[i].run.seconds;
+		}
+	if (!pending)
+		return 0;
+	a->left = a->opt.budget > 0 ? a->opt.budget - elapsed : INFINITY;
+	a->share = a->opt.budget > 0 ? (a->left + mine) / (double)pending :
+		   INFINITY;
+	a->next = 0;
+	a->ran = 0;
+	a->fresh = 0;
+	return 1;
+}
+
+/* Seconds a pair of br took so far (0: none measured). */
+static double run_pair_seconds(const struct bench_run *br)
+{
+	double s;
+
+	if (!br->npairs)
+		return 0;
+	s = (br->seconds - br->warmup_seconds) / (double)br->npairs;
+	return s > 0 ? s : 0;
+}
+
+static double pair_seconds(const struct run_report *r, size_t i)
+{
+	return run_pair_seconds(&r->b[i].run);
+}
+
+/* The total br's look may bring it to, from want, within seconds: want
+   when it fits, else its pairs plus an even number that fits (its pairs
+   when not even 2 do). */
+static unsigned fit_run_pairs(const struct bench_run *br, unsigned want,
+			      double seconds)
+{
+	unsigned n = (unsigned)br->npairs;
+	double per, more;
+
+	if (want <= n)
+		return want;
+	/* the look's own pairs' cost, counted runs included */
+	per = measure_pairs_cost(br, want - n) / (double)(want - n);
+	if (per <= 0)
+		return want;
+	more = floor((seconds > 0 ? seconds : 0) / per);
+	if (more >= (double)(want - n))
+		return want;
+	more = 2 * floor(more / 2);
+	return more < 2 ? n : n + (unsigned)more;
+}
+
+static unsigned fit_pairs(const struct run_report *r, size_t i,
+			  unsigned want, double seconds)
+{
+	return fit_run_pairs(&r->b[i].run, want, seconds);
+}
+
+unsigned adaptive_first_look_pairs(const struct bench_run *br, unsigned full,
+				   double left, size_t benchmarks)
+{
+	/* an even split of what is left, its probe's time included */
+	double share = (left + br->seconds) /
+		       (double)(benchmarks ? benchmarks : 1) - br->seconds;
+	unsigned total = fit_run_pairs(br, full, share);
+
+	return total < br->npairs ? (unsigned)br->npairs : total;
+}
+
+/*
+ * No look fits its share: of the looks that fit what is left, the
+ * benchmark that used the least time goes; when none fits, time is up
+ * and every unresolved one stops with "budget".
+ */
+static int least_served(struct adaptive *a, struct run_report *r,
+			struct adaptive_want *want)
+{
+	size_t i, best = r->n;
+
+	for (i = 0; i < r->n; i++)
+		if (unresolved(r, i) && look_cost(r, i) <= a->left &&
+		    (best == r->n ||
+		     r->b[i].run.seconds < r->b[best].run.seconds))
+			best = i;
+	if (best == r->n && !a->last) {
+		/* no look fits whole: the least served takes what is left
+		   as a shorter last look, at its look's alpha */
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i) &&
+			    fit_pairs(r, i, (unsigned)r->b[i].run.npairs + 2,
+				      a->left) > r->b[i].run.npairs &&
+			    (best == r->n || r->b[i].run.seconds <
+			     r->b[best].run.seconds))
+				best = i;
+		if (best < r->n) {
+			a->last = 1;
+			a->round++;
+			a->fresh = 1;
+			want_look(want, r, best);
+			want->total = fit_pairs(r, best, want->total, a->left);
+			if (!a->opt.quiet)
+				notice("round %zu: the time left for %u "
+				       "more pairs of \"%s\"",
+					a->round - 1, want->total -
+					(unsigned)r->b[best].run.npairs,
+					r->b[best].run.cfg->name);
+			return 1;
+		}
+	}
+	if (best == r->n) {
+		for (i = 0; i < r->n; i++)
+			if (unresolved(r, i))
+				set_stop(&r->b[i], r->b[i].primary.looks,
+					 STOP_BUDGET);
+		return 0;
+	}
+	if (!a->opt.quiet)
+		notice("round %zu: more pairs for \"%s\", the least served",
+		       a->round, r->b[best].run.cfg->name);
+	a->round++;
+	a->fresh = 1;
+	return want_look(want, r, best);
+}
+
+/* The compared benchmarks from i on still to have their first look. */
+static size_t first_looks_left(const struct run_report *r, size_t i)
+{
+	size_t k = 0;
+
+	for (; i < r->n; i++)
+		k += !skipped(&r->b[i].run) && r->b[i].run.identical != 1;
+	return k ? k : 1;
+}
+
+/*
+ * Under a budget, benchmark i's first look once its probe is measured:
+ * the pairs that fit its even share of the time left (the budget less
+ * elapsed, split between it and the benchmarks after it still to have
+ * theirs), never fewer than the probe. Said when fewer than planned.
+ */
+static void first_look_budget(struct adaptive *a, struct run_report *r,
+			      size_t i, double elapsed,
+			      struct adaptive_want *want)
+{
+	struct run_bench *b = &r->b[i];
+	unsigned full = want->total, total;
+	char *why;
+
+	total = adaptive_first_look_pairs(&b->run, full, a->opt.budget -
+					  elapsed, first_looks_left(r, i));
+	if (total < full) {
+		why = xasprintf("first look cut to %u of %u pairs to fit "
+				"--budget %g s (%.2f s a pair)", total, full,
+				a->opt.budget, pair_seconds(r, i));
+		if (!a->opt.quiet)
+			notice("\"%s\": %s", b->run.cfg->name, why);
+		run_bench_note(b, why);
+		free(why);
+	}
+	want->total = total;
+}
+
+/* The first look of every compared benchmark, in order. */
+static int first_looks(struct adaptive *a, struct run_report *r,
+		       double elapsed, struct adaptive_want *want)
+{
+	for (; a->next < r->n; a->next++) {
+		struct run_bench *b = &r->b[a->next];
+
+		if (skipped(&b->run)) {
+			b->result.verdict = VERDICT_NEW;
+			b->primary.verdict = VERDICT_NEW;
+			continue;
+		}
+		if (b->run.identical == 1) {
+			/* the same build in both arms: nothing to measure */
+			bench_result_release(&b->result);
+			verdict_identical(&b->result, &b->run);
+			set_stop(b, 0, STOP_RESOLVED);
+			continue;
+		}
+		want_look(want, r, a->next);
+		/* one counted under valgrind counts in its first batch's
+		   first pairs only (measure.c): a probe would split that
+		   batch and count every pair of the rest */
+		if (a->opt.budget <= 0 || want->total <= ADAPTIVE_PROBE_PAIRS ||
+		    measure_valgrind(&b->run))
+			return want_look(want, r, a->next++);
+		/* under a budget: time a probe, then what fits */
+		if (!a->probed) {
+			a->probed = 1;
+			want->total = ADAPTIVE_PROBE_PAIRS;
+			want->probe = 1;
+			return 1;
+		}
+		a->probed = 0;
+		first_look_budget(a, r, a->next++, elapsed, want);
+		return 1;
+	}
+	a->round = 1;
+	a->fresh = 1;
+	return 0;
+}
+
+int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
+		  struct adaptive_want *want)
+{
+	int limited = a->opt.budget > 0;
+
+	if (a->round == 0 && first_looks(a, r, elapsed, want))
+		return 1;
+	/*
+	 * Rounds: each unresolved benchmark gets its next look (interleaved
+	 * base/head, balanced order, as before) when it fits its fair share
+	 * of the time left, until every one is resolved, at max_pairs, or
+	 * out of time. The looks are the schedule's: the budget only ends
+	 * a benchmark's run, so each look's alpha stays as spent.
+	 */
+	for (;;) {
+		if (a->fresh && !round_start(a, r, elapsed))
+			return 0;
+		for (; a->next < r->n; a->next++) {
+			size_t i = a->next;
+			double cost;
+
+			if (!unresolved(r, i))
+				continue;
+			cost = look_cost(r, i);
+			if (limited && (r->b[i].run.seconds + cost > a->share ||
+					cost > a->opt.budget - elapsed))
+				continue;
+			if (!a->opt.quiet && !a->ran)
+				notice("round %zu: more pairs for the "
+				       "unresolved benchmarks", a->round);
+			a->ran++;
+			return want_look(want, r, a->next++);
+		}
+		if (!a->ran)
+			return least_served(a, r, want);
+		a->round++;
+		a->fresh = 1;
+	}
+}
+
+void adaptive_look(struct adaptive *a, struct run_report *r,
+		   const struct adaptive_want *want, int measured)
+{
+	struct run_bench *b = &r->b[want->i];
+
+	if (measured && want->probe)
+		return;		/* timed only: the look comes next */
+	if (measured) {
+		look(r, b, want->look, a->alpha, a->opt.strict);
+		return;
+	}
+	/* could not be measured (or interrupted): an error, stopped */
+	bench_result_release(&b->result);
+	b->result.verdict = VERDICT_ERROR;
+	set_stop(b, b->primary.looks, STOP_ERROR);
+}
+
+void adaptive_finish(struct run_report *r)
+{
+	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
+	size_t i;
+
+	/* accepted regressions: the last change to any decision */
+	for (i = 0; i < r->n; i++) {
+		struct run_bench *b = &r->b[i];
+		enum verdict was = b->result.verdict;
+
+		if (verdict_accept_bench(&b->result, b->run.cfg->name,
+					 r->accept, r->naccept) != was)
+			run_bench_view(b);
+	}
+	for (i = 0; i < r->n; i++)
+		v[i] = r->b[i].result.verdict;
+	r->suite = verdict_suite(v, r->n);
+	free(v);
+}

@@ -1,0 +1,235 @@
+/*
+ * The run model's lifecycle: the entries of one run, their primary view
+ * and their notes. What goes in them is decided elsewhere (measure.c,
+ * adaptive.c, verdict.c); this file only allocates, refreshes and frees.
+ */
+#include "gate/decide/run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "stats/stats.h"
+#include "common/banned.h"
+
+void run_alloc(struct run_report *r, size_t n)
+{
+	r->b = xcalloc(n ? n : 1, sizeof(*r->b));
+	r->n = n;
+}
+
+void run_release(struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; r->b && i < r->n; i++) {
+		bench_run_release(&r->b[i].run);
+		bench_result_release(&r->b[i].result);
+		free(r->b[i].note);
+	}
+	free(r->b);
+	r->b = NULL;
+	r->n = 0;
+}
+
+void run_bench_view(struct run_bench *b)
+{
+	size_t looks = b->primary.looks;
+	enum stop_reason stop = b->primary.stop;
+
+	bench_result_primary(&b->primary, &b->result);
+	b->primary.looks = looks;
+	b->primary.stop = stop;
+	b->primary.note = b->note;
+}
+
+void run_bench_note(struct run_bench *b, const char *why)
+{
+	char *both = b->note ? xasprintf("%s; %s", b->note, why) :
+		     xstrdup(why);
+
+	free(b->note);
+	b->note = both;
+	run_bench_view(b);
+}
+
+/*
+ * The cores the benchmarks themselves kept busy while they ran: their CPU
+ * time over their wall time, over every sample. A multi-threaded
+ * benchmark raises the load average by this much on its own.
+ */
+static double own_load(const struct run_report *r)
+{
+	double cpu = 0, wall = 0;
+	size_t i, p;
+	int a;
+
+	for (i = 0; i < r->n; i++)
+		for (p = 0; p < r->b[i].run.npairs; p++)
+			for (a = 0; a < 2; a++) {
+				const struct sample *s =
+					&r->b[i].run.pairs[p].s[a];
+
+				if (s->wall > 0 && s->cpu >= 0) {
+					cpu += s->cpu;
+					wall += s->wall;
+				}
+			}
+	return wall > 0 ? cpu / wall : 0;
+}
+
+void run_note_load(struct run_report *r)
+{
+	const struct machine *m = &r->machine;
+	double own = own_load(r);
+	double rise = m->load_after[0] - m->load_before[0] - own;
+	double limit = m->cores > 2 ? (double)m->cores / 2 : 1.0;
+	char why[256];
+	size_t i;
+
+	/* sharp: more than the limit, and the machine now oversubscribed */
+	if (!(m->load_before[0] >= 0) || !(rise > limit) ||
+	    !(m->load_after[0] - own > (double)m->cores) ||
+	    !(m->load_after[0] > 1.5 * m->load_before[0]))
+		return;
+	snprintf(why, sizeof(why), "the load average rose from %.2f to %.2f "
+		 "during the run, more than the benchmarks' own %.1f busy "
+		 "cores explain (a note: the verdict stands)",
+		 m->load_before[0], m->load_after[0], own);
+	for (i = 0; i < r->n; i++)
+		if (r->b[i].primary.verdict != VERDICT_NEW &&
+		    r->b[i].primary.verdict != VERDICT_ERROR)
+			run_bench_note(&r->b[i], why);
+}
+
+/* Medians and CVs of one sample field per arm; n pairs with both set,
+ * `worse` of them with head above base. */
+struct arm_figures {
+	double median[2], cv[2];
+	size_t n, worse;
+};
+
+static void figures(struct arm_figures *f, const struct bench_run *br,
+		    int which)
+{
+	double *x[2];
+	size_t p, a;
+
+	x[0] = xcalloc(br->npairs + 1, sizeof(double));
+	x[1] = xcalloc(br->npairs + 1, sizeof(double));
+	f->n = f->worse = 0;
+	for (p = 0; p < br->npairs; p++) {
+		const struct sample *s = br->pairs[p].s;
+		double v[2];
+
+		for (a = 0; a < 2; a++)
+			v[a] = which == 0 ? s[a].wall : which == 1 ? s[a].cpu :
+			       s[a].value[METRIC_INSTRUCTIONS];
+		if (!(v[0] > 0) || !(v[1] > 0))
+			continue;
+		x[0][f->n] = v[0];
+		x[1][f->n] = v[1];
+		f->worse += v[1] > v[0];
+		f->n++;
+	}
+	for (a = 0; a < 2; a++) {
+		f->median[a] = f->n ? stats_median(x[a], f->n) : 0;
+		f->cv[a] = f->n > 1 ? stats_cv(x[a], f->n) : 0;
+	}
+	free(x[0]);
+	free(x[1]);
+}
+
+static double rel(const struct arm_figures *f)
+{
+	return f->median[1] / f->median[0] - 1;
+}
+
+/* Whether f's arms differ by more than frac, the same way in nearly every
+ * pair (sign test p <= 0.01): a real change, not two noisy medians apart
+ * (lz4 -b on identical code: CPU +13.9%, head above base in 13 of 20). */
+static int differs(const struct arm_figures *f, double frac)
+{
+	return f->n >= 4 && fabs(rel(f)) > frac &&
+	       stats_sign_test(f->worse, f->n) <= 0.01;
+}
+
+/*
+ * The whole number of seconds (at least 1) at which both arms' medians of
+ * fixed sit, within 2%, with a spread (CV) under a fifth of other's in
+ * either arm: the mark of a benchmark that runs for a set time of that
+ * kind; 0 when not.
+ */
+static double at_round(const struct arm_figures *fixed,
+		       const struct arm_figures *other)
+{
+	double s = floor(fixed->median[0] + 0.5);
+	size_t a;
+
+	if (s < 1 || !(other->cv[0] > 0) || !(other->cv[1] > 0))
+		return 0;
+	for (a = 0; a < 2; a++)
+		if (fabs(fixed->median[a] - s) >= 0.02 * s)
+			return 0;
+	if (fmax(fixed->cv[0], fixed->cv[1]) >=
+	    fmin(other->cv[0], other->cv[1]) / 5)
+		return 0;
+	return s;
+}
+
+int run_fixed_time(const struct bench_run *br, char *why, size_t size)
+{
+	struct arm_figures w, c, ins;
+	double round_s;
+
+	if (br->suite_name || br->cfg->format != FORMAT_TIME ||
+	    br->error || br->is_new || br->npairs < 4)
+		return 0;
+	figures(&w, br, 0);
+	figures(&c, br, 1);
+	figures(&ins, br, 2);
+	if (w.n < 4)
+		return 0;
+	why[0] = '\0';
+	if (fabs(rel(&w)) < 0.02 && differs(&c, 0.10))
+		snprintf(why, size, "wall time stays the same in both arms "
+			 "(%+.1f%%) while CPU time changes by %+.1f%%",
+			 rel(&w) * 100, rel(&c) * 100);
+	else if (fabs(rel(&w)) < 0.02 && differs(&ins, 0.05))
+		snprintf(why, size, "wall time stays the same in both arms "
+			 "(%+.1f%%) while instructions change by %+.1f%%",
+			 rel(&w) * 100, rel(&ins) * 100);
+	if (!why[0] && c.n >= 4 && (round_s = at_round(&w, &c)) > 0)
+		snprintf(why, size, "wall time sits at %.0f s (CV %.2f%%) with "
+			 "far less spread than CPU time (CV %.1f%%)", round_s,
+			 fmax(w.cv[0], w.cv[1]) * 100,
+			 fmin(c.cv[0], c.cv[1]) * 100);
+	/* a harness timing itself with clock(): CPU time is what is fixed
+	   (xxhsum -b), the wall time follows the load */
+	if (!why[0] && c.n >= 4 && (round_s = at_round(&c, &w)) > 0)
+		snprintf(why, size, "CPU time sits at %.0f s (CV %.2f%%) with "
+			 "far less spread than wall time (CV %.1f%%)", round_s,
+			 fmax(c.cv[0], c.cv[1]) * 100,
+			 fmin(w.cv[0], w.cv[1]) * 100);
+	return why[0] != '\0';
+}
+
+void run_note_fixed_time(struct run_report *r)
+{
+	size_t i;
+	char why[512];
+
+	for (i = 0; i < r->n; i++) {
+		if (!run_fixed_time(&r->b[i].run, why, sizeof(why)))
+			continue;
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 ": the benchmark may run for a fixed time, which "
+			 "wall-clock timing cannot see; use its own rate "
+			 "through a suite format, or a fixed amount of work "
+			 "(README: \"Benchmarks that run for a fixed time\"; "
+			 "a note: the verdict stands)");
+		run_bench_note(&r->b[i], why);
+	}
+}

@@ -1,0 +1,151 @@
+/*
+ * The model of one run: what was planned, measured and decided, per
+ * benchmark in one array. The deciding code fills it; the report view and
+ * the JSON report read it (gate/report/), and report_load reads it back.
+ */
+#ifndef GATE_RUN_H
+#define GATE_RUN_H
+
+#include <stddef.h>
+
+#include "gate/exec/layout.h"
+#include "gate/exec/sysinfo.h"
+#include "gate/measure/measure.h"
+#include "gate/decide/verdict.h"
+
+/* One revision as the run saw it (strings borrowed from the workspace). */
+struct report_rev {
+	const char *label;	/* what the user asked for */
+	const char *commit;	/* commit id ("" when none) */
+	const char *tree;
+	const char *how;	/* how it was chosen, or NULL */
+	int worktree, dirty;
+};
+
+/*
+ * One benchmark (or suite case) of the run: its plan (run.cfg), its
+ * samples (run.pairs, owned by run) and its decision (result, every
+ * metric). primary is a borrowed view of result's first gating metric
+ * with the benchmark's verdict, looks and stop, and note (never released).
+ */
+struct run_bench {
+	struct bench_run run;
+	struct bench_result result;
+	struct bench_stats primary;
+	char *note;		/* heuristics (load, calibration), owned:
+				   said beside the verdict, never changing it */
+	long procs;		/* a go suite's case: the GOMAXPROCS of the
+				   "-N" suffix dropped from its name (the CPU
+				   count it ran at), 0: none (suite_fanout) */
+};
+
+struct report_loaded;
+
+/* A suite whose cases gate run --shard split over the shards. */
+struct run_split {
+	const char *suite;	/* its name */
+	size_t cases;		/* compared cases, in every shard together */
+};
+
+struct run_report {
+	struct report_rev rev[2];	/* by enum arm */
+	const char *config_origin;
+	const char *config_note;	/* static: how the config served both
+					   arms, or NULL */
+	/* where the time went, seconds (0: not reached) */
+	double build_seconds[2];	/* each arm's build, by enum arm (the
+					   two run at once) */
+	double measure_seconds;	/* warm-ups, pairs and looks */
+	double total_seconds;	/* the whole run, to the report */
+	const char *policy;	/* which config decides, one sentence */
+	const char *isolation;	/* how the arms were sealed, one line
+				   (workspace_isolation), or NULL */
+	char isolation_buf[256];
+	const char *const *policy_diff;	/* every difference of head's
+					   config from base's (borrowed) */
+	size_t npolicy_diff;
+	struct verdict_accept *accept;	/* Gate-Accept trailers of
+					   base..head, newest first
+					   (borrowed; adaptive_finish marks
+					   the ones that match) */
+	size_t naccept;
+	unsigned long seed;
+	double confidence;	/* suite-wide */
+	double level;		/* per benchmark after Bonferroni */
+	size_t compared;	/* gating metrics the adjustment covers */
+	/* gate run --shard I/N: this run is shard I of N (0: not sharded);
+	   elsewhere: the comparisons of the other shards, in compared */
+	unsigned shard, nshards;
+	size_t elsewhere;
+	/* the suites split by case over the shards, each with its compared
+	   cases in every shard together (gate merge checks them) */
+	const struct run_split *split;
+	size_t nsplit;
+	const char *config_hash;	/* the plan's fingerprint (plan.h),
+					   or NULL */
+	unsigned resamples;
+	struct machine machine;
+	struct run_bench *b;	/* every benchmark and suite case */
+	size_t n;
+	enum verdict suite;	/* decided once, by adaptive_finish */
+	int advisory;
+	int strict;		/* --strict */
+	double budget;		/* --budget seconds, 0: none */
+	int exit_code;
+	int interrupted;	/* the signal, or 0 */
+	/* measuring conditions shared by both arms (gate/exec/layout.h) */
+	const char *arm_dir[2];	/* each arm's checkout, by enum arm */
+	int arms_random;	/* 1: which directory holds base was drawn;
+				   2: kept from earlier builds of the trees */
+	int arms_swapped;	/* 1: base in b, head in a */
+	struct layout *layout;	/* padding and scratch, or NULL */
+	const char *pin;	/* --pin CPUS, or NULL */
+	const char *pin_warning;
+	const char *error;	/* a run-level error (build failure), or NULL */
+	int color;		/* report_term: ANSI colours */
+	const char *gate_version;	/* a loaded report's, or NULL: this
+					   gate's (GATE_VERSION) */
+	struct report_loaded *loaded;	/* what report_load allocated (its
+					   configs and strings), or NULL */
+};
+
+/* n zeroed entries in r->b (replacing none: r->b must be NULL). */
+void run_alloc(struct run_report *r, size_t n);
+/* Free every entry's samples, decision and note, and r->b itself. */
+void run_release(struct run_report *r);
+/*
+ * Entry b's primary view refreshed from its result (after a look, or a
+ * note): the first gating metric, the benchmark's verdict, b->note.
+ */
+void run_bench_view(struct run_bench *b);
+/* Append why to b's note ("; " between notes). */
+void run_bench_note(struct run_bench *b, const char *why);
+
+/*
+ * Heuristics are notes, never verdicts: the paired random order already
+ * keeps the comparison fair under changing load, and noise already widens
+ * the interval. A sharp rise in load beyond what the benchmarks' own
+ * processes explain is noted beside each compared benchmark's verdict.
+ */
+void run_note_load(struct run_report *r);
+
+/*
+ * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
+ * hides any change from wall-clock timing. Noted, never a verdict, when
+ * both arms' wall times stay the same (within 2%) while their CPU time
+ * (10%) or instruction counts (5%) differ, the same way in nearly every
+ * pair (sign test p <= 0.01), or when the wall time sits at a
+ * round number of seconds with far less spread (a fifth) than the CPU
+ * time, or the CPU time at one with far less spread than the wall time.
+ * Suites (their own figures) are left alone.
+ */
+void run_note_fixed_time(struct run_report *r);
+/*
+ * run_note_fixed_time's test on one benchmark's pairs: why it may run for
+ * a fixed time (a sentence in why, at most size bytes) and 1, else 0.
+ * gate calibrate asks it too: its A/A arms differ in nothing, so only
+ * the round-number tests can fire there.
+ */
+int run_fixed_time(const struct bench_run *br, char *why, size_t size);
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * Listing a suite's cases (suite-shard.h): the harness's listing command
+ * (gbench and go run one iteration of each case, the lines protocol prints
+ * its names under GATE_LIST=1), and the names and weights it printed.
+ */
+#include "gate/decide/suite-shard.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "gate/exec/runner.h"
+#include "gate/format/format.h"
+#include "gate/decide/suite.h"
+#include "common/banned.h"
+
+#define LIST_MAX ((size_t)16 << 20)
+
+int suite_can_list(const struct bench_cfg *cfg)
+{
+	return cfg->format == FORMAT_GBENCH || cfg->format == FORMAT_GOTEST ||
+	       cfg->format == FORMAT_LINES;
+}
+
+/* s appended to out (realloc'd). */
+static char *str_append(char *out, const char *s)
+{
+	size_t len = out ? strlen(out) : 0, n = strlen(s);
+
+	out = xrealloc(out, len + n + 1);
+	memcpy(out + len, s, n + 1);
+	return out;
+}
+
+/* s in single quotes for sh, appended to out (realloc'd). */
+static char *sh_append(char *out, const char *s)
+{
+	size_t len = out ? strlen(out) : 0, extra = 3, i;
+	char *p;
+
+	for (i = 0; s[i]; i++)
+		extra += s[i] == '\'' ? 4 : 1;
+	out = xrealloc(out, len + extra + 1);
+	p = out + len;
+	*p++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *s;
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+/*
+ * The listing command of cfg's harness into out (run.argv or run.shell):
+ * gbench and go one iteration of each benchmark (--benchmark_min_time=0,
+ * -test.benchtime=1x), the lines protocol GATE_LIST=1 in the environment.
+ */
+static void list_cmd(struct command *out, const struct bench_cfg *cfg)
+{
+	char *flag = NULL, *sh = NULL;
+	size_t i, argc = 0;
+	int test_binary = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
+		argc++;
+		test_binary |= !strncmp(cfg->run.argv[i], "-test.", 6);
+	}
+	if (cfg->format == FORMAT_GBENCH) {
+		/* one iteration of each: the names and every counter
+		   (--benchmark_list_tests names no counter) */
+		flag = xstrdup("--benchmark_min_time=0");
+	} else if (cfg->format == FORMAT_GOTEST) {
+		/* one iteration of each: the cases as they print them, with
+		   their sub-benchmarks and units (-test.list names only the
+		   top-level ones) */
+		flag = xstrdup(test_binary ? "-test.benchtime=1x" :
+			       "-benchtime=1x");
+	}
+	if (flag && cfg->run.argv) {
+		out->argv = xcalloc(argc + 2, sizeof(char *));
+		for (i = 0; i < argc; i++)
+			out->argv[i] = xstrdup(cfg->run.argv[i]);
+		out->argv[argc] = flag;
+		return;
+	}
+	/* a shell, or the lines protocol: GATE_LIST=1 in the environment */
+	sh = xstrdup("GATE_LIST=1; export GATE_LIST; ");
+	if (cfg->run.shell) {
+		sh = str_append(sh, cfg->run.shell);
+	} else {
+		sh = str_append(sh, "exec");
+		for (i = 0; i < argc; i++)
+			sh = sh_append(str_append(sh, " "), cfg->run.argv[i]);
+	}
+	if (flag)
+		sh = sh_append(str_append(sh, " "), flag);
+	free(flag);
+	out->shell = sh;
+}
+
+int suite_names_have(char *const *names, size_t n, const char *s,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], s, len))
+			return 1;
+	return 0;
+}
+
+/* The names a listing gives, growing as it is read. */
+struct listed_names {
+	char **names;
+	unsigned *weights;
+	size_t n, names_cap, weights_cap;
+};
+
+/* Append name (len bytes) with weight w to l, once. */
+static void add_name(struct listed_names *l, const char *name, size_t len,
+		     unsigned w)
+{
+	if (suite_names_have(l->names, l->n, name, len))
+		return;
+	XGROW(l->names, l->names_cap, l->n + 1);
+	XGROW(l->weights, l->weights_cap, l->n + 1);
+	l->names[l->n] = xasprintf("%.*s", (int)len, name);
+	l->weights[l->n++] = w;
+}
+
+/* The first word of each line of out (len bytes): the lines protocol's
+   names. */
+static void parse_names(struct listed_names *l, const char *out,
+			size_t len)
+{
+	const char *p = out, *end = out + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *e;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		e = q;
+		while (e < eol && *e != ' ' && *e != '\t' && *e != '\r')
+			e++;
+		p = eol + 1;
+		if (e == q || *q == '#')
+			continue;
+		add_name(l, q, (size_t)(e - q), 1);
+	}
+}
+
+/*
+ * The comparisons a case of format f with units u[0..k) adds, as
+ * verdict_comparisons counts them once it is a case: its time and every
+ * further unit decided by an interval, one in all when only counts (exact)
+ * gate; a throughput restating the time adds none.
+ */
+static unsigned case_weight(enum format f, const char *const *u, size_t k)
+{
+	size_t i, t = 0, c = 0;
+
+	for (i = 0; i < k && i < METRIC_VALUES; i++) {
+		if (i > 0 && suite_restates_time(f, u[i]))
+			continue;
+		if (unit_is_count(u[i]))
+			c++;
+		else
+			t++;
+	}
+	return (unsigned)(t ? t : c ? 1 : 0);
+}
+
+/* A listing that printed results (go's one iteration, lines): the cases
+   and their weights. 0, or -1 with why in *err when out does not parse. */
+static int parse_results(struct listed_names *l, enum format f,
+			 const char *out, size_t len, struct gate_err *err)
+{
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_opts o = { 0, 1, NULL, NULL };
+	const char *u[METRIC_VALUES];
+	size_t i, j, k;
+
+	o.err = err;
+	if (format_parse(&t, f, out, len, "listing", &o) < 0)
+		return -1;
+	for (i = 0; i < t.n; i++) {
+		if (suite_names_have(l->names, l->n, t.cases[i].name,
+			 strlen(t.cases[i].name)))
+			continue;
+		for (j = i, k = 0; j < t.n && k < METRIC_VALUES; j++)
+			if (!strcmp(t.cases[j].name, t.cases[i].name))
+				u[k++] = t.cases[j].unit;
+		add_name(l, t.cases[i].name,
+			 strlen(t.cases[i].name), case_weight(f, u, k));
+	}
+	fmt_table_release(&t);
+	return 0;
+}
+
+int suite_list_cases(char ***names, unsigned **weights, size_t *n,
+		     const struct bench_cfg *cfg, const char *dir,
+		     const char *arm, struct gate_err *err)
+{
+	struct command cmd;
+	struct run_spec spec;
+	struct run_result res;
+	struct gate_err bad;
+	struct listed_names l = { NULL, NULL, 0, 0, 0 };
+	char how[128];
+
+	*names = NULL;
+	*weights = NULL;
+	*n = 0;
+	list_cmd(&cmd, cfg);
+	memset(&spec, 0, sizeof(spec));
+	spec.cmd = &cmd;
+	spec.cwd = dir;
+	spec.timeout = cfg->timeout;
+	spec.grace = 2;
+	spec.log_fd = -1;
+	spec.capture = LIST_MAX;
+	memset(&res, 0, sizeof(res));
+	if (run_one(&res, &spec) < 0) {
+		command_release(&cmd);
+		return error_to(err, "benchmark \"%s\": could not start its "
+				"listing run in %s", cfg->name, arm);
+	}
+	command_release(&cmd);
+	if (res.status != RUN_OK || res.out_overflow) {
+		int rc = error_to(err, "benchmark \"%s\": the listing run of "
+				  "its cases in %s %s%s%s: --shard splits a "
+				  "suite by the cases its harness lists (%s)",
+				  cfg->name, arm,
+				  res.out_overflow ? "printed more than 16 MiB" : run_describe(&res, how, sizeof(how)),
+				  *res.err_tail ? ": " : "", res.err_tail,
+				  cfg->format == FORMAT_GBENCH ? "gbench: one iteration of each, " "--benchmark_min_time=0" : cfg->format == FORMAT_GOTEST ? "go: one iteration of each, -test.benchtime=1x" : "the lines protocol: each case's name when " "GATE_LIST=1 is set");
+		free(res.out);
+		return rc;
+	}
+	/* gbench, go: one iteration's results; lines: names, or results */
+	if (parse_results(&l, cfg->format,
+			  res.out ? res.out : "", res.out_len, &bad) < 0) {
+		if (cfg->format != FORMAT_LINES) {
+			free(res.out);
+			return error_to(err, "benchmark \"%s\": its listing "
+					"run in %s (one iteration of each "
+					"benchmark, %s) did not read as %s "
+					"output: %s", cfg->name, arm,
+					cfg->format == FORMAT_GBENCH ? "--benchmark_min_time=0" : "-test.benchtime=1x",
+					format_name(cfg->format), bad.msg);
+		}
+		parse_names(&l, res.out ? res.out : "", res.out_len);
+	}
+	free(res.out);
+	*names = l.names;
+	*weights = l.weights;
+	*n = l.n;
+	if (!*n)
+		return error_to(err, "benchmark \"%s\": its listing run in %s "
+				"printed no case: --shard splits a suite by "
+				"the cases its harness lists (the lines "
+				"protocol prints each case's name, one a line, "
+				"when GATE_LIST=1 is set)", cfg->name, arm);
+	return 0;
+}
+
+void suite_names_release(char **names, unsigned *weights, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(weights);
+}
+
+int suite_shard_keeps(const struct suite_shard_owned *own,
+		      const char *suite, const char *name)
+{
+	size_t i;
+
+	for (i = 0; own && i < own->nmine; i++) {
+		const struct suite_shard_cases *m = &own->mine[i];
+		size_t k, top = suite_go_top(name);
+
+		if (strcmp(m->suite, suite))
+			continue;
+		if (!m->by_top)
+			return suite_names_have(m->names, m->n, name,
+						strlen(name));
+		/* what go's filter selects: a case its listing lacked
+		   goes with its top-level benchmark */
+		for (k = 0; k < m->n; k++)
+			if (suite_go_top(m->names[k]) == top &&
+			    !strncmp(m->names[k], name, top))
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+void suite_shard_release(struct suite_shard_owned *own)
+{
+	size_t i;
+
+	for (i = 0; i < own->nmine; i++)
+		suite_names_release(own->mine[i].names, NULL, own->mine[i].n);
+	free(own->mine);
+	for (i = 0; i < own->n; i++)
+		suite_filter_release(&own->cfg[i]);
+	free(own->cfg);
+	free(own->split);
+	memset(own, 0, sizeof(*own));
+}

@@ -1,0 +1,96 @@
+/*
+ * Unit tests for gate/decide/suite.c: the filter command each harness is given.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/decide/suite.h"
+#include "tests/harness.h"
+#include "common/banned.h"
+
+/* The harness's filter for a round of more pairs, per format. */
+static void test_format__suite_filter_per_harness(void)
+{
+	char *gb[] = { (char *)"./bench", (char *)"--benchmark_format=json", NULL };
+	char *go[] = { (char *)"go", (char *)"test", (char *)"-run=^$", (char *)"-bench=.", NULL };
+	char *bin[] = { (char *)"./x.test", (char *)"-test.bench=.", NULL };
+	char *ln[] = { (char *)"./suite's.sh", NULL };
+	const char *cases[] = { "BM_a/8", "BM_b.c" };
+	const char *gocases[] = { "BenchmarkX/small-4", "BenchmarkX/big-4",
+				  "BenchmarkY-4" };
+	struct bench_cfg c, out;
+
+	memset(&c, 0, sizeof(c));
+	c.format = FORMAT_GBENCH;
+	c.run.argv = gb;
+	suite_filter_cmd(&out, &c, cases, 2);
+	CHECK(out.run.shell == NULL);
+	CHECK_STR(out.run.argv[1], "--benchmark_format=json");
+	CHECK_STR(out.run.argv[2], "--benchmark_filter=^(BM_a/8|BM_b\\.c)$");
+	CHECK(out.run.argv[3] == NULL);
+	suite_filter_release(&out);
+	/* go: anchored top-level names, each once, sub-benchmarks included */
+	c.format = FORMAT_GOTEST;
+	c.run.argv = go;
+	suite_filter_cmd(&out, &c, gocases, 3);
+	CHECK_STR(out.run.argv[4], "-bench=^(BenchmarkX|BenchmarkY)$");
+	suite_filter_release(&out);
+	c.run.argv = bin;
+	suite_filter_cmd(&out, &c, gocases + 2, 1);
+	CHECK_STR(out.run.argv[2], "-test.bench=^(BenchmarkY)$");
+	suite_filter_release(&out);
+	/* lines: GATE_FILTER in the environment, the command quoted */
+	c.format = FORMAT_LINES;
+	c.run.argv = ln;
+	suite_filter_cmd(&out, &c, cases, 1);
+	CHECK(out.run.argv == NULL);
+	CHECK_STR(out.run.shell, "GATE_FILTER='^(BM_a/8)$'; export "
+		  "GATE_FILTER; exec './suite'\\''s.sh'");
+	suite_filter_release(&out);
+	CHECK(suite_can_filter(&c));
+}
+
+/*
+ * pytest's and hyperfine's rounds (issue 23 item 2): pytest gets -k with
+ * each node id (its module by file name, parameters kept when -k takes
+ * them, else cut off, which selects more, never fewer) through
+ * PYTEST_ADDOPTS, so a wrapper printing the JSON file works and the
+ * suite's own -k wins; hyperfine, whose commands only a wrapper can pick
+ * (its JSON must come from a file), gets GATE_FILTER. Both have rounds.
+ */
+static void test_format__suite_filter_pytest_hyperfine(void)
+{
+	char *py[] = { (char *)"./bench.sh", NULL };
+	const char *ids[] = { "tests/t_x.py::TestA::test_f[1]",
+			      "t_y.py::test_g[a b]", "t_z.py::or" };
+	struct bench_cfg c, out;
+
+	memset(&c, 0, sizeof(c));
+	c.format = FORMAT_PYTEST;
+	c.run.argv = py;
+	CHECK(suite_can_filter(&c));
+	suite_filter_cmd(&out, &c, ids, 3);
+	CHECK(out.run.argv == NULL);
+	CHECK_CONTAINS(out.run.shell, "PYTEST_ADDOPTS='-k '\\''"
+		       "(t_x.py and TestA and test_f[1]) or "
+		       "(t_y.py and test_g) or (t_z.py)'\\'' '"
+		       "\"${PYTEST_ADDOPTS-}\"; export PYTEST_ADDOPTS; ");
+	CHECK_CONTAINS(out.run.shell, "export PYTEST_ADDOPTS; exec './bench.sh'");
+	suite_filter_release(&out);
+	c.format = FORMAT_HYPERFINE;
+	CHECK(suite_can_filter(&c));
+	suite_filter_cmd(&out, &c, ids + 1, 1);
+	CHECK_STR(out.run.shell, "GATE_FILTER='^(t_y\\.py::test_g\\[a b\\])$'; "
+		  "export GATE_FILTER; exec './bench.sh'");
+	suite_filter_release(&out);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_format__suite_filter_per_harness),
+	TEST(test_format__suite_filter_pytest_hyperfine),
+};
+
+HARNESS_MAIN(tests)
