@@ -161,7 +161,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	gate/decide/test-plan gate/decide/test-run gate/workspace/test-workspace-artifacts \
 	gate/os/test-os stats/test-changepoint stats/test-trim \
 	stats/test-trend \
-	gate/exec/test-runner gate/exec/test-counter \
+	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \
 	gate/format/test-gatereport \

@@ -142,24 +142,71 @@ void layout_arm_set(struct layout *l, size_t arm, struct layout_arm *set)
 	memset(set, 0, sizeof(*set));
 }
 
-/* Write path with text, whatever stands there now (a run may have removed
-   it, or put a directory or a link in its place). */
+/* 1 when path is a regular file (not a link) holding exactly text. */
+static int holds(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	char buf[512];
+	struct stat st;
+	ssize_t got;
+	int fd, same = 0;
+
+	if (len >= sizeof(buf))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == len) {
+		got = read(fd, buf, sizeof(buf));
+		same = got == (ssize_t)len && !memcmp(buf, text, len);
+	}
+	close(fd);
+	return same;
+}
+
+/*
+ * Write path with text, whatever stands there now (a run may have removed
+ * it, or put a directory or a link in its place). Untouched when it holds
+ * text already; else written beside it and renamed over it, so that a run
+ * of the same arm going on meanwhile (counted runs go in parallel) never
+ * sees it missing or half written.
+ */
 static int restore_file(const char *path, const char *text)
 {
 	size_t len = strlen(text);
-	int fd;
+	char *tmp;
+	int fd, ret = -1;
 
-	if (unlink(path) < 0 && errno != ENOENT &&
-	    tree_remove(path, NULL) < 0)
-		return error("cannot restore \"%s\":", path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	if (holds(path, text))
+		return 0;
+	tmp = xasprintf("%s.gate-%ld", path, (long)getpid());
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 		  0644);
 	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
 		if (fd >= 0)
 			close(fd);
-		return error("cannot restore \"%s\":", path);
+		error("cannot restore \"%s\":", path);
+		goto cleanup;
 	}
-	return close(fd) < 0 ? error("cannot restore \"%s\":", path) : 0;
+	if (close(fd) < 0) {
+		error("cannot restore \"%s\":", path);
+		goto cleanup;
+	}
+	/* a directory in its place cannot be renamed over: removed first */
+	if (rename(tmp, path) < 0 &&
+	    ((errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST) ||
+	     tree_remove(path, NULL) < 0 || rename(tmp, path) < 0)) {
+		error("cannot restore \"%s\":", path);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (ret < 0)
+		(void)unlink(tmp);
+	free(tmp);
+	return ret;
 }
 
 int layout_arm_before(struct layout *l, size_t arm, const char *extra,
