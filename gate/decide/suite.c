@@ -321,7 +321,7 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 		 const char *filter)
 {
 	struct run_bench *out = NULL;
-	size_t m = 0, cap = 0, i, before;
+	size_t m = 0, cap = 0, i, k, before;
 	regex_t rx;
 	int have_rx = 0;
 
@@ -355,12 +355,15 @@ int suite_fanout(struct run_bench **runs, size_t *n, struct suite_owned *own,
 						br->cfg->name, br->suite->n);
 			if (!why) {
 				/* kept for its rounds of more pairs; its
-				   entry goes, and with it a note set before
-				   fan-out (the artifacts', freed: its cases
-				   do not carry it yet) */
+				   entry goes, and a note set before fan-out
+				   (the artifacts': "measured, because ...")
+				   goes to each of its cases */
 				XGROW(own->suites, own->suites_cap,
 				      own->nsuites + 1);
 				own->suites[own->nsuites++] = *br;
+				for (k = before; (*runs)[i].note && k < m; k++)
+					run_bench_note(&out[k],
+						       (*runs)[i].note);
 				free((*runs)[i].note);
 				(*runs)[i].note = NULL;
 				continue;

@@ -3,7 +3,8 @@
 # "sources" (a docs-only change), it is never run and passes as one row
 # marked identical (its cases are known only from its output); sharded,
 # that row is in one shard and the merge passes; --measure-identical runs
-# it and compares each case; a changed artifact measures the cases.
+# it and compares each case; a file outside "sources" changed measures
+# the cases, each saying why; a changed artifact measures the cases.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 mkdir -p "$SCRATCH/log"
@@ -59,6 +60,18 @@ gate_run 0 -C "$R" run --base HEAD~1 --head HEAD -q --measure-identical \
 [ "$(json_get "$SCRATCH/m2.json" "sorted(b['name'] for b in d['benchmarks'])")" = \
   "['s/c1', 's/c2', 's/c3']" ] || fail "--measure-identical should compare the cases"
 [ -s "$L" ] || fail "--measure-identical did not run the suite"
+
+# identical artifacts, but a file outside base's "sources" differs: the
+# suite is measured, and each case says why
+: >"$L"
+echo 1 >"$R/data.txt"
+commit_all "$R" "data changed"
+gate_run 0 -C "$R" run --base HEAD~1 --head HEAD -q --json "$SCRATCH/o.json"
+[ "$(json_get "$SCRATCH/o.json" "sorted(b['name'] for b in d['benchmarks'])")" = \
+  "['s/c1', 's/c2', 's/c3']" ] || fail "a suite with a file outside sources changed should compare its cases"
+[ "$(json_get "$SCRATCH/o.json" "sum('data.txt differs and is not among' in (b['environment_note'] or '') for b in d['benchmarks'])")" = 3 ] ||
+	fail "each case should carry the artifacts' note: $(json_get "$SCRATCH/o.json" "[b['environment_note'] for b in d['benchmarks']]")"
+[ -s "$L" ] || fail "the suite was not run"
 
 # a changed artifact: measured, case by case
 : >"$L"
