@@ -14,8 +14,9 @@
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
-#   make bench-cycles  wall, instructions and cycles ratios of 8 changes
-#                   (cache, branch and compute), PAIRS=30 wall pairs each
+#   make bench-cycles  wall, instructions and cycles ratios of 11 changes
+#                   (cache, branch and compute; 3 in real projects'
+#                   vendored code), PAIRS=30 wall pairs each
 #   make check-unit the unit tests only (no CLI tests: those need Linux)
 #   make check-os-stub  gate built on the OS layer's stub (OS=stub, as on a
 #                   system without Linux's facilities): unit tests and the

@@ -225,9 +225,9 @@ void machine_read_load_after(struct machine *m)
 unsigned sysinfo_usable_cpus(void)
 {
 	const char *env = getenv("GATE_COUNT_JOBS");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), allowed;
 	double quota;
-	char list[256];
+	char list[1024];
 
 	if (env && *env) {
 		char *end;
@@ -241,6 +241,10 @@ unsigned sysinfo_usable_cpus(void)
 	if (os_faked())
 		cpus = os_fact(OS_FACT_ONLINE, list, sizeof(list)) ? 1 :
 		       count_cpu_list(list);
+	/* taskset, a cpuset: the CPUs this process may run on at all */
+	if (os_affinity(list, sizeof(list)) == 0 &&
+	    (allowed = count_cpu_list(list)) >= 1 && allowed < cpus)
+		cpus = allowed;
 	if (os_cpu_quota(&quota) == 0 && quota > 0 && quota < (double)cpus)
 		cpus = (long)quota;
 	return cpus >= 1 ? (unsigned)cpus : 1;

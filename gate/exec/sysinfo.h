@@ -35,8 +35,9 @@ void machine_read(struct machine *m);
 void machine_read_load_after(struct machine *m);
 
 /*
- * The CPUs gate may keep busy at once: the online CPUs, fewer under a
- * cgroup CPU quota (its whole CPUs, at least 1). Counted runs (valgrind)
+ * The CPUs gate may keep busy at once: the online CPUs, fewer when its
+ * affinity mask allows fewer (taskset -c 0: 1) and under a cgroup CPU
+ * quota (its whole CPUs, at least 1). Counted runs (valgrind)
  * run this many at a time. GATE_COUNT_JOBS=N sets it (1: one at a time).
  */
 unsigned sysinfo_usable_cpus(void);

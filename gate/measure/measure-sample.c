@@ -320,6 +320,19 @@ cleanup:
 	return rc;
 }
 
+/* Every value of out "not measured". */
+static void sample_clear(struct sample *out)
+{
+	size_t i;
+
+	for (i = 0; i < METRIC_COUNT; i++)
+		out->value[i] = NAN;
+	for (i = 0; i < SIM_EVENTS; i++)
+		out->sim[i] = NAN;
+	out->wall = out->cpu = NAN;
+	out->maxrss_kb = 0;
+}
+
 /* One run of measure_counted's batch, in flight. */
 struct counted_slot {
 	char *dir;		/* its own: valgrind's files, its scratch */
@@ -328,6 +341,9 @@ struct counted_slot {
 	char **env;		/* its environment (strings of the layout's
 				   but the two it replaces, which it owns) */
 	char *vars[2];		/* those two: GATE_TMPDIR=, TMPDIR= */
+	char **aenv;		/* a plain run's environment with the
+				   preload, or NULL */
+	char *alloc_out;	/* where its preload records, or NULL */
 	struct command cmd;
 	int sealed;
 	int state;		/* 0 not started, 1 running, 2 could not
@@ -363,7 +379,8 @@ static void slot_env(struct counted_slot *slot, const struct measure_opts *opt,
 	}
 }
 
-/* Start job's run under valgrind into *proc; 0, or -1 with br->error. */
+/* Start job's run (plain, or under valgrind) into *proc; 0, or -1 with
+   br->error. */
 static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 			 const struct counted_job *job, const char *tmp,
 			 size_t k, struct counted_slot *slot,
@@ -378,7 +395,8 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 				 opt->grace, -1, NULL, 0, 0, NULL };
 	char *const *lenv;
 
-	slot->label = xasprintf("%s, counted under valgrind", job->label);
+	slot->label = job->plain ? xstrdup(job->label) :
+		      xasprintf("%s, counted under valgrind", job->label);
 	slot->dir = xasprintf("%s/p%03zu", tmp, k % 1000);
 	slot->scratch = xasprintf("%s/t", slot->dir);
 	if (mkdir(slot->dir, 0700) < 0 || mkdir(slot->scratch, 0700) < 0) {
@@ -394,9 +412,23 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 	slot_env(slot, opt, lenv);
 	spec.envp = slot->env;
 	slot->sealed = spec.sandbox_write != NULL;
-	slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->dir,
-					       run->argv ? run->argv : sh_argv,
-					       br->simulate);
+	if (job->plain) {
+		/* the benchmark's own command, as plain_run starts it */
+		sample_clear(job->out);
+		spec.cmd = run;
+		spec.timeout = cfg->timeout;
+		spec.count_instructions = br->counter == COUNTER_PERF;
+		if (br->alloc_lib) {
+			slot->alloc_out = xasprintf("%s/allocs", slot->dir);
+			slot->aenv = alloc_env(br->alloc_lib, slot->alloc_out,
+					       slot->env);
+			spec.envp = slot->aenv;
+		}
+	} else {
+		slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->dir,
+					run->argv ? run->argv : sh_argv,
+					br->simulate);
+	}
 	if (run_start(proc, &spec) < 0) {
 		memset(&slot->res, 0, sizeof(slot->res));
 		slot->res.status = RUN_SPAWN;
@@ -418,14 +450,22 @@ static int counted_finish(struct bench_run *br, const struct counted_job *job,
 {
 	char why[256];
 	double n, sim[SIM_EVENTS];
-	int got = counter_valgrind_collect(slot->dir, &n, br->simulate ?
-					   sim : NULL, why, sizeof(why));
-	int k;
+	int got, k;
 
 	if (res->status != RUN_OK)
 		return run_failed(br, res, job->a, slot->label, slot->sealed);
 	if (check_parity(br, res, job->a, slot->label) < 0)
 		return -1;
+	if (job->plain)
+		return sample_from_result(br, job->out, res, job->a,
+					  slot->label) < 0 ||
+		       (slot->alloc_out &&
+			sample_allocs(br, job->out, slot->alloc_out, job->a,
+				      slot->label) < 0) ||
+		       check_resolution(br, job->out, job->a,
+					slot->label) < 0 ? -1 : 0;
+	got = counter_valgrind_collect(slot->dir, &n, br->simulate ? sim :
+				       NULL, why, sizeof(why));
 	if (got < 0) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): %s",
 				   br->cfg->name, arm_name(job->a),
@@ -475,6 +515,8 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 		    rc == 0)
 			rc = -1;
 		counter_valgrind_argv_free(slot[i].cmd.argv);
+		alloc_env_free(slot[i].aenv);
+		free(slot[i].alloc_out);
 		free(slot[i].env);
 		free(slot[i].vars[0]);
 		free(slot[i].vars[1]);
@@ -485,7 +527,9 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 	free(slot);
 	free(procs);
 	free(res);
-	br->counted_seconds += clock_seconds() - t0;
+	/* the valgrind runs' time, which the round's cost prices apart */
+	if (n && !jobs[0].plain)
+		br->counted_seconds += clock_seconds() - t0;
 	return rc;
 }
 
@@ -493,19 +537,13 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 		   enum arm a, const char *label, const char *tmp, int counted,
 		   struct sample *out, long pair)
 {
-	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < METRIC_COUNT; i++)
-		out->value[i] = NAN;
-	for (i = 0; i < SIM_EVENTS; i++)
-		out->sim[i] = NAN;
-	out->wall = out->cpu = NAN;
-	out->maxrss_kb = 0;
+	sample_clear(out);
 	if (br->plain_runs)
 		rc = plain_run(br, opt, a, label, tmp, out, pair);
 	if (rc == 0 && counted && measure_valgrind(br)) {
-		struct counted_job job = { a, label, out };
+		struct counted_job job = { a, label, out, 0 };
 
 		rc = measure_counted(br, opt, &job, 1, tmp);
 	}

@@ -17,19 +17,24 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 		   enum arm a, const char *label, const char *tmp, int counted,
 		   struct sample *out, long pair);
 
-/* One run under valgrind of a batch: arm a's sample out, for label. */
+/*
+ * One run of a batch: arm a's sample out, for label; plain: the plain run
+ * of a benchmark whose metrics are all counts (measure_counts_only), else
+ * the run under valgrind.
+ */
 struct counted_job {
 	enum arm a;
 	const char *label;	/* "pair 3" */
 	struct sample *out;
+	int plain;
 };
 
 /*
- * The runs under valgrind of jobs[0..n), all at once (counts do not
- * depend on load; the caller takes no timed run meanwhile), each with a
- * directory of its own under tmp and its own $GATE_TMPDIR there. Returns
- * 0, -1 with br->error set (the first job's error in the order given),
- * or the interrupting signal's number.
+ * The runs of jobs[0..n) (all plain or all under valgrind), all at once
+ * (counts do not depend on load; the caller takes no timed run
+ * meanwhile), each with a directory of its own under tmp and its own
+ * $GATE_TMPDIR there. Returns 0, -1 with br->error set (the first job's
+ * error in the order given), or the interrupting signal's number.
  */
 int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 		    const struct counted_job *jobs, size_t n, const char *tmp);

@@ -68,6 +68,23 @@ static int in_valgrind_run(const struct bench_run *br, enum metric m)
 	       (m == METRIC_INSTRUCTIONS && br->counter == COUNTER_VALGRIND);
 }
 
+int measure_counts_only(const struct bench_run *br)
+{
+	const struct bench_cfg *cfg = br->cfg;
+	size_t i;
+
+	if (!br->plain_runs || cfg->format != FORMAT_TIME)
+		return 0;
+	for (i = 0; i < cfg->nmetrics; i++) {
+		enum metric_source src = metric_desc(cfg->metrics[i].id)->source;
+
+		if (src != SOURCE_COUNTER && src != SOURCE_CACHESIM &&
+		    src != SOURCE_ALLOC)
+			return 0;
+	}
+	return 1;
+}
+
 int measure_prepare(struct bench_run *br)
 {
 	return measure_prepare_to(br, NULL);
@@ -129,12 +146,14 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 			 "the cycles estimate" : "the instruction count";
 	const char *how = sim ? "cachegrind, cache simulation on" :
 			  "cachegrind, cache simulation off";
-	char par[96] = "";
+	char par[128] = "";
 
+	/* a benchmark of counts alone runs its plain runs at once too */
 	if (br->parallel > 1)
-		snprintf(par, sizeof(par), "; valgrind runs %u at a time "
-			 "(both arms at once: counts do not depend on load)",
-			 br->parallel);
+		snprintf(par, sizeof(par), "; %s %u at a time (both arms at "
+			 "once: counts do not depend on load)",
+			 br->cfg && measure_counts_only(br) ? "runs" :
+			 "valgrind runs", br->parallel);
 	if ((sim || br->counter == COUNTER_VALGRIND) && !br->plain_runs)
 		snprintf(buf, size, "each sample one run under valgrind "
 			 "(%s) for %s%s", how, vg, par);
@@ -148,10 +167,10 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 			 how, vg, par);
 	else if (br->counter == COUNTER_PERF)
 		snprintf(buf, size, "each sample one run, instructions counted "
-			 "by perf_event_open from exec, children included%s",
-			 extra);
+			 "by perf_event_open from exec, children included%s%s",
+			 extra, par);
 	else
-		snprintf(buf, size, "each sample one run%s", extra);
+		snprintf(buf, size, "each sample one run%s%s", extra, par);
 	return buf;
 }
 
@@ -312,48 +331,76 @@ static int warm_up(struct bench_run *br, const struct measure_opts *opt,
 	return rc;
 }
 
+/* jobs[0..n) in batches of br->parallel: 0, -1 or the signal. */
+static int run_batches(struct bench_run *br, const struct measure_opts *opt,
+		       const struct counted_job *jobs, size_t n,
+		       const char *tmp)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < n && rc == 0; k += br->parallel)
+		rc = measure_counted(br, opt, jobs + k, n - k < br->parallel ?
+				     n - k : br->parallel, tmp);
+	return rc;
+}
+
 /*
  * Pairs [from, to) of this call (index at = first + i), order[i] their arm
- * order, counted: their runs under valgrind are taken at once, up to
- * br->parallel, after the pairs' plain runs (so no timed run shares the
- * machine with them): 0, -1 or the interrupting signal.
+ * order: their runs under valgrind (those of the first counted_pairs) are
+ * taken at once, up to br->parallel, after the pairs' plain runs (so no
+ * timed run shares the machine with them); the plain runs too when the
+ * benchmark's metrics are all counts (measure_counts_only), else one at a
+ * time: 0, -1 or the interrupting signal.
  */
 static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 		      const int *order, size_t first, size_t from, size_t to,
 		      unsigned total, const char *tmp)
 {
-	size_t n = to - from, i, k, nj = 0;
+	size_t n = to - from, i, k, nj = 0, np = 0;
 	struct counted_job *jobs = xcalloc(2 * n, sizeof(*jobs));
+	struct counted_job *plain = xcalloc(2 * n, sizeof(*plain));
 	char (*label)[64] = xcalloc(n, sizeof(*label));
-	int rc = 0;
+	int only = measure_counts_only(br), rc = 0;
 
 	for (i = from; i < to && rc == 0; i++) {
 		struct pair_result *pr = &br->pairs[first + i];
 		enum arm arm = order[i] ? ARM_HEAD : ARM_BASE;
+		int counted = first + i < br->counted_pairs &&
+			      measure_valgrind(br);
 
 		pr->head_first = order[i];
 		snprintf(label[i - from], sizeof(label[0]), "pair %zu",
 			 first + i + 1);
 		for (k = 0; k < 2 && rc == 0; k++, arm = !arm) {
 			/* the plain run (or, without one, the sample's
-			   values set to "not measured") */
-			rc = measure_sample(br, opt, arm, label[i - from], tmp,
-					    0, &pr->s[arm], (long)(first + i));
-			if (rc == 0)
+			   values set to "not measured"), now or batched */
+			if (only)
+				plain[np++] = (struct counted_job){
+					arm, label[i - from], &pr->s[arm], 1 };
+			else
+				rc = measure_sample(br, opt, arm,
+						    label[i - from], tmp, 0,
+						    &pr->s[arm],
+						    (long)(first + i));
+			if (rc == 0 && counted)
 				jobs[nj++] = (struct counted_job){
-					arm, label[i - from], &pr->s[arm] };
+					arm, label[i - from], &pr->s[arm], 0 };
 		}
 	}
-	for (k = 0; k < nj && rc == 0; k += br->parallel)
-		rc = measure_counted(br, opt, jobs + k, nj - k < br->parallel ?
-				     nj - k : br->parallel, tmp);
+	if (rc == 0)
+		rc = run_batches(br, opt, plain, np, tmp);
+	if (rc == 0)
+		rc = run_batches(br, opt, jobs, nj, tmp);
 	for (i = from; i < to && rc == 0; i++) {
 		br->npairs++;
-		br->counted_done++;
+		br->counted_done += first + i < br->counted_pairs &&
+				    measure_valgrind(br);
 		if (opt->on_pair)
 			opt->on_pair(opt->on_pair_arg, br, br->npairs, total);
 	}
 	free(jobs);
+	free(plain);
 	free(label);
 	return rc;
 }
@@ -361,9 +408,9 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 /*
  * The pairs from br->npairs to total, each in the arm order of order[]
  * (1: head first): 0, -1 or the interrupting signal (as measure_sample).
- * Timed runs alternate strictly; runs under valgrind go in batches of
- * br->parallel when that is above 1 (both arms at once, and several pairs
- * when the CPUs allow).
+ * Timed runs alternate strictly; runs under valgrind, and the plain runs
+ * of a benchmark of counts alone, go in batches of br->parallel when that
+ * is above 1 (both arms at once, and several pairs when the CPUs allow).
  */
 static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		      const int *order, unsigned total, const char *tmp)
@@ -383,6 +430,13 @@ static int take_pairs(struct bench_run *br, const struct measure_opts *opt,
 		int counted = at < br->counted_pairs;
 
 		to = i + 1;
+		if (br->parallel > 1 && measure_counts_only(br)) {
+			/* every pair left (counted or not) in batches */
+			to = more - i > per ? i + per : more;
+			rc = take_batch(br, opt, order, first_new, i, to, total,
+					tmp);
+			continue;
+		}
 		if (counted && br->parallel > 1) {
 			to = br->counted_pairs - first_new;
 			to = to > more ? more : to;
@@ -427,7 +481,8 @@ enum measured measure_bench(struct bench_run *br,
 		return MEASURED;
 	if ((first_new > 0 || !br->plain_runs) && count_added(br))
 		br->counted_pairs = total;
-	br->parallel = measure_valgrind(br) ? sysinfo_usable_cpus() : 1;
+	br->parallel = measure_valgrind(br) || measure_counts_only(br) ?
+		       sysinfo_usable_cpus() : 1;
 	more = total - br->npairs;
 	order = xcalloc(more, sizeof(*order));
 	br->pairs = xrealloc(br->pairs, total * sizeof(*br->pairs));

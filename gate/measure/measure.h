@@ -57,7 +57,7 @@ struct bench_run {
 				   instructions too when valgrind does) */
 	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
 	int plain_runs;		/* 1: samples include an uninstrumented run */
-	unsigned parallel;	/* runs under valgrind at once (1: one at a
+	unsigned parallel;	/* counted runs at once (1: one at a
 				   time; set by measure_bench) */
 	size_t counted_pairs;	/* the first pairs that get a valgrind run
 				   (every pair added later too once the
@@ -120,6 +120,14 @@ int measure_prepare_to(struct bench_run *br, struct gate_err *err);
 /* 1 when br's samples include a run under valgrind (instructions counted
    by valgrind, or "cycles"). */
 int measure_valgrind(const struct bench_run *br);
+/*
+ * 1 when br's samples have a plain run and every metric is a count of
+ * the program's own work (instructions, cycles, the allocation counts):
+ * nothing timed is gated, so its plain runs may run both arms at once as
+ * its runs under valgrind do. rusage metrics are not (context switches
+ * and faults follow the load), nor a suite's cases (times).
+ */
+int measure_counts_only(const struct bench_run *br);
 /* How samples are taken, for the report ("one run per sample", ...). */
 const char *measure_scheme(const struct bench_run *br, char *buf,
 			   size_t size);

@@ -319,6 +319,65 @@ int os_set_affinity(const unsigned char *cpus, int n)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* The faked mask: DIR/proc/self/status's "Cpus_allowed_list:" line. */
+static int affinity_faked(char *buf, size_t size)
+{
+	static const char key[] = "Cpus_allowed_list:";
+	char line[1024];
+	FILE *f = open_sys("/proc/self/status");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, sizeof(key) - 1)) {
+			char *v = line + sizeof(key) - 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			rc = (size_t)snprintf(buf, size, "%s", v) < size ? 0 : -1;
+		}
+	fclose(f);
+	return rc;
+}
+
+int os_affinity(char *buf, size_t size)
+{
+	cpu_set_t *set = CPU_ALLOC(OS_CPU_MAX);
+	size_t setsize = CPU_ALLOC_SIZE(OS_CPU_MAX), len = 0;
+	int i, a = -1, rc = -1;
+
+	if (sysroot() || !set) {
+		CPU_FREE(set);
+		return affinity_faked(buf, size);
+	}
+	if (!size || sched_getaffinity(0, setsize, set) < 0)
+		goto cleanup;
+	buf[0] = '\0';
+	/* each run of set CPUs as "a" or "a-b", comma-separated */
+	for (i = 0; i <= OS_CPU_MAX; i++) {
+		int in = i < OS_CPU_MAX && CPU_ISSET_S((size_t)i, setsize, set);
+		int n;
+
+		if (in && a < 0)
+			a = i;
+		if (in || a < 0)
+			continue;
+		n = a == i - 1 ?
+		    snprintf(buf + len, size - len, "%s%d", len ? "," : "", a) :
+		    snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", a,
+			     i - 1);
+		if (n < 0 || (size_t)n >= size - len)
+			goto cleanup;
+		len += (size_t)n;
+		a = -1;
+	}
+	rc = 0;
+cleanup:
+	CPU_FREE(set);
+	return rc;
+}
+
 int os_self_exe(char *buf, size_t size)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, size - 1);

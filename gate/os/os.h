@@ -97,6 +97,14 @@ int os_perf_instructions(pid_t pid, unsigned flags);
 #define OS_CPU_MAX 1024
 int os_set_affinity(const unsigned char *cpus, int n);
 
+/*
+ * The CPUs this process may run on (its affinity mask: taskset, a
+ * cpuset), as a list like OS_FACT_ONLINE's ("0-1,4"), into buf. Faked
+ * (GATE_SYSROOT): the "Cpus_allowed_list:" line of DIR/proc/self/status.
+ * Returns 0, or -1 when unknown (the stub; a list longer than buf).
+ */
+int os_affinity(char *buf, size_t size);
+
 /* This program's own absolute path into buf; 0, or -1 when unknown. */
 int os_self_exe(char *buf, size_t size);
 /*

@@ -82,6 +82,13 @@ int os_set_affinity(const unsigned char *cpus, int n)
 	return -1;
 }
 
+int os_affinity(char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	return -1;
+}
+
 int os_self_exe(char *buf, size_t size)
 {
 	if (size)

@@ -127,6 +127,47 @@ static void test_os__facts_come_from_the_layer(void)
 	rm_root(root);
 }
 
+/*
+ * The CPUs counted runs may fill: the online ones (6 faked), fewer under
+ * the affinity mask, fewer still under the cgroup quota (2.5: 2 whole).
+ */
+static void test_os__usable_cpus_respect_affinity_and_quota(void)
+{
+	char root[64], list[64];
+
+	fake_root(root, sizeof(root));
+	CHECK(root[0]);
+	unsetenv("GATE_COUNT_JOBS");
+	setenv("GATE_SYSROOT", root, 1);
+	if (linux_layer()) {
+		/* no status file: the mask is unknown, the quota decides */
+		CHECK(os_affinity(list, sizeof(list)) == -1);
+		CHECK(sysinfo_usable_cpus() == 2);
+		put(root, "/proc/self/status", "Name:\tgate\n"
+		    "Cpus_allowed:\t1\nCpus_allowed_list:\t0\n");
+		CHECK(os_affinity(list, sizeof(list)) == 0);
+		CHECK_STR(list, "0");
+		CHECK(sysinfo_usable_cpus() == 1);
+		/* a mask wider than the quota: the quota */
+		put(root, "/proc/self/status", "Cpus_allowed_list:\t0-2,6\n");
+		CHECK(sysinfo_usable_cpus() == 2);
+		put(root, "/sys/fs/cgroup/user.slice/cpu.max", "max 100000\n");
+		CHECK(sysinfo_usable_cpus() == 4);
+		/* the real mask, as a list of this process's CPUs */
+		unsetenv("GATE_SYSROOT");
+		CHECK(os_affinity(list, sizeof(list)) == 0);
+		CHECK(strchr("0123456789", list[0]) != NULL);
+	} else {
+		CHECK(os_affinity(list, sizeof(list)) == -1);
+		CHECK(sysinfo_usable_cpus() >= 1);
+	}
+	setenv("GATE_COUNT_JOBS", "3", 1);
+	CHECK(sysinfo_usable_cpus() == 3);
+	unsetenv("GATE_COUNT_JOBS");
+	unsetenv("GATE_SYSROOT");
+	rm_root(root);
+}
+
 static void test_os__pinning_says_when_it_cannot(void)
 {
 	char msg[512] = "", *warn = NULL;
@@ -229,6 +270,7 @@ static void test_os__static_programs_are_told_from_dynamic(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_os__facts_come_from_the_layer),
+	TEST(test_os__usable_cpus_respect_affinity_and_quota),
 	TEST(test_os__pinning_says_when_it_cannot),
 	TEST(test_os__counters_without_perf_fall_to_valgrind),
 	TEST(test_os__allocation_counting_needs_the_preload),
