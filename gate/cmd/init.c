@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <glob.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,184 @@ char *init_run(char **argv, const char *dir, const char *what,
 		return NULL;
 	}
 	return res.out ? res.out : xstrdup("");
+}
+
+/* The time one case should take: 100 ms at most, 50 ms at least (cases
+   within a factor of 2 share a suite and its N). */
+#define INIT_CASE_SECONDS 0.1
+/* Never below this when fitting the budget: shorter loops are at the
+   mercy of every preemption on a busy runner. */
+#define INIT_CASE_MIN_SECONDS 0.01
+/* The share of the budget the first look may take: the rest is for the
+   rounds an unresolved case gets. */
+#define INIT_FIRST_LOOK_SHARE 0.5
+
+struct init_case *init_case_find(struct init_prog *p, const char *name,
+				 size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (strlen(p->c[i].name) == len &&
+		    !strncmp(p->c[i].name, name, len))
+			return &p->c[i];
+	return NULL;
+}
+
+void init_case_add(struct init_prog *p, const char *name, size_t len)
+{
+	if (init_case_find(p, name, len))
+		return;
+	XGROW(p->c, p->cap, p->n + 1);
+	p->c[p->n].name = xstrndup(name, len);
+	p->c[p->n].ns = 0;
+	p->n++;
+}
+
+static int cmp_case(const void *a, const void *b)
+{
+	const struct init_case *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+void init_prog_sort(struct init_prog *p)
+{
+	if (p->n)
+		qsort(p->c, p->n, sizeof(p->c[0]), cmp_case);
+}
+
+void init_prog_free(struct init_prog *p)
+{
+	size_t k;
+
+	if (!p)
+		return;
+	for (k = 0; k < p->n; k++)
+		free(p->c[k].name);
+	free(p->c);
+	free(p->dir);
+	free(p->why);
+	free(p);
+}
+
+size_t init_group_end(const struct init_prog *p, size_t g)
+{
+	size_t j;
+
+	for (j = g; j < p->n && p->c[j].ns <= 2 * p->c[g].ns; j++)
+		;
+	return j;
+}
+
+double init_iterations(double t, double ns)
+{
+	double n = floor(t / (ns * 1e-9) + 1e-6);
+
+	return n < 1 ? 1 : n;
+}
+
+/* Seconds one sample of every measured program's suites takes at case
+   time t: each group is a suite, a process of its own (the program's
+   overhead), its cases run extra + N times, N sized on its slowest. */
+static double sample_seconds(struct init_prog *const *pk, size_t np,
+			     double t)
+{
+	double s = 0, n;
+	size_t i, j, g, k;
+
+	for (i = 0; i < np; i++) {
+		if (pk[i]->why)
+			continue;
+		for (g = 0; g < pk[i]->n; g = j) {
+			j = init_group_end(pk[i], g);
+			n = init_iterations(t, pk[i]->c[j - 1].ns);
+			s += pk[i]->overhead;
+			for (k = g; k < j; k++)
+				s += (n + pk[i]->extra) * pk[i]->c[k].ns * 1e-9;
+		}
+	}
+	return s;
+}
+
+double init_fit(struct init_prog *const *p, size_t np, double *pair)
+{
+	/* the first look: its pairs, and each arm's warm-ups (about one
+	   pair's worth per run) */
+	double look = CONFIG_DEFAULT_PAIRS + CONFIG_DEFAULT_WARMUP;
+	double share = INIT_FIRST_LOOK_SHARE * CONFIG_DEFAULT_BUDGET;
+	double t = INIT_CASE_SECONDS, per = 2 * sample_seconds(p, np, t);
+
+	if (per * look > share) {
+		double fixed = 2 * sample_seconds(p, np, 0);
+
+		t *= (share / look - fixed) / (per - fixed);
+		if (!(t >= INIT_CASE_MIN_SECONDS))
+			t = INIT_CASE_MIN_SECONDS;
+		per = 2 * sample_seconds(p, np, t);
+	}
+	*pair = per;
+	return t;
+}
+
+char *init_anchored(const char *flag, const struct init_case *c, size_t n)
+{
+	size_t i, len = strlen(flag) + 4;
+	char *out, *o;
+	const char *s;
+
+	for (i = 0; i < n; i++)
+		len += 2 * strlen(c[i].name) + 1;
+	out = o = xmalloc(len);
+	o += snprintf(o, len, "%s^(", flag);
+	for (i = 0; i < n; i++) {
+		if (i)
+			*o++ = '|';
+		for (s = c[i].name; *s; *o++ = *s++)
+			if (strchr("\\.[]()*+?{}|^$", *s))
+				*o++ = '\\';
+	}
+	memcpy(o, ")$", 3);
+	return out;
+}
+
+const char *init_keep(struct found *f, char *s)
+{
+	if (f->nowned == sizeof(f->owned) / sizeof(f->owned[0])) {
+		free(s);
+		return NULL;
+	}
+	return f->owned[f->nowned++] = s;
+}
+
+void init_drop(struct found *f, size_t i)
+{
+	size_t k, rest = f->n - i - 1;
+
+	for (k = 0; f->runs[i][k]; k++)
+		free(f->runs[i][k]);
+	free(f->runs[i]);
+	free(f->names[i]);
+	free(f->why[i]);
+	memmove(&f->names[i], &f->names[i + 1], rest * sizeof(f->names[0]));
+	memmove(&f->runs[i], &f->runs[i + 1], rest * sizeof(f->runs[0]));
+	memmove(&f->parity[i], &f->parity[i + 1], rest * sizeof(f->parity[0]));
+	memmove(&f->format[i], &f->format[i + 1], rest * sizeof(f->format[0]));
+	memmove(&f->why[i], &f->why[i + 1], rest * sizeof(f->why[0]));
+	f->n--;
+}
+
+void init_add_docs(struct found *f, const char *top)
+{
+	static const char *const docs[][2] = {
+		{ "*.md", "*.md" }, { "*.rst", "*.rst" }, { "docs", "docs/" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+		if (init_exists_glob(top, docs[i][0]) &&
+		    f->nsources < sizeof(f->sources) / sizeof(f->sources[0]))
+			f->sources[f->nsources++] = docs[i][1];
 }
 
 /* argv (NULL-terminated literals, "%s" replaced by target) as gate.json's
@@ -518,6 +697,8 @@ static void found_release(struct found *f)
 	}
 	for (i = 0; i < f->nskipped; i++)
 		free(f->skipped[i]);
+	for (i = 0; i < f->nowned; i++)
+		free(f->owned[i]);
 	free(f->build_owned);
 	free(f->extra);
 	free(f->sub_build);
