@@ -135,9 +135,6 @@ char *init_run(char **argv, const char *dir, const char *what,
 	return res.out ? res.out : xstrdup("");
 }
 
-/* The time one case should take: 100 ms at most, 50 ms at least (cases
-   within a factor of 2 share a suite and its N). */
-#define INIT_CASE_SECONDS 0.1
 /* Never below this when fitting the budget: shorter loops are at the
    mercy of every preemption on a busy runner. */
 #define INIT_CASE_MIN_SECONDS 0.01
@@ -531,6 +528,7 @@ static void detect_make(struct found *f, const char *top, char *text)
 		init_scan_linked(f, all, "make -n");
 	if (dry)
 		init_scan_subdirs(f, top, "", 1);
+	init_scan_gbench(f, top, all, NULL);
 	free(all);
 	free(why);
 	if (f->extra || f->sub_build) {
@@ -562,6 +560,7 @@ static void detect(struct found *f, const char *top)
 			   "cmake --build build -j2";
 		scan(f, text, "add_executable\\([[:space:]]*([A-Za-z0-9_-]*"
 		     "bench[A-Za-z0-9_-]*)", 1, cmake_run);
+		init_scan_gbench(f, top, NULL, text);
 		free(text);
 	} else if ((text = slurp(top, "meson.build"))) {
 		f->system = "meson";

@@ -9,6 +9,9 @@
 #include <stddef.h>
 
 #define MAX_BENCH 16
+/* The time one case of a suite init sizes should take: 100 ms at most,
+   50 ms at least (cases within a factor of 2 share a suite and its N). */
+#define INIT_CASE_SECONDS 0.1
 
 struct found {
 	const char *system;	/* "make", ... or NULL */
