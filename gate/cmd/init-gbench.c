@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/file.h"
+#include "common/tree.h"
 #include "gate/format/format.h"
 #include "common/banned.h"
 
@@ -25,6 +26,7 @@
 /* A program found, and what init learnt of it. */
 struct gb_prog {
 	struct init_prog *p;	/* dir: its path from the top, "./x" */
+	char *bin;		/* the built program to measure (owned), or NULL */
 	int evidence;		/* the build links it with the library */
 	int fixed_work;		/* it takes --benchmark_min_time=Nx */
 	char *why_time;		/* why not (owned), when measured */
@@ -47,24 +49,52 @@ static int holds(const char *s, size_t n, const char *key)
 }
 
 /*
- * Whether the built program at top/path is a Google Benchmark program: a
- * dynamic one names its library ("libbenchmark.so.1"), a static one holds
- * the library's flags. 0 when it is not there (not built yet).
+ * Whether the built program bin is a Google Benchmark program: a dynamic
+ * one names its library ("libbenchmark.so.1"), a static one holds the
+ * library's flags. 0 when it is not there (not built yet).
  */
-static int links_library(const char *top, const char *path)
+static int links_library(const char *bin)
 {
 	struct gate_err quiet;
-	char *full = xasprintf("%s%s", top, path), *data = NULL;
+	char *data = NULL;
 	size_t len = 0;
 	int yes = 0;
 
-	if (access(full, X_OK) == 0 &&
-	    file_read_to(&data, &len, full, (size_t)256 << 20, &quiet) == 0)
+	if (access(bin, X_OK) == 0 &&
+	    file_read_to(&data, &len, bin, (size_t)256 << 20, &quiet) == 0)
 		yes = holds(data, len, "libbenchmark") ||
 		      holds(data, len, "benchmark_min_time");
 	free(data);
-	free(full);
 	return yes;
+}
+
+/*
+ * A CMake project's programs are built in build/, which a fresh checkout
+ * does not have: built once here into tmp instead (never in the user's
+ * tree), as the proposed build does (Release). 0, or -1 with *why said.
+ */
+static int cmake_build(const char *top, const char *tmp, char **why)
+{
+	char a0[] = "cmake", s[] = "-S", b[] = "-B", rel[] =
+	     "-DCMAKE_BUILD_TYPE=Release", bu[] = "--build", j[] = "-j2";
+	char *dir = xasprintf("%s/build", tmp), *src = xstrdup(top), *out;
+	char *conf[] = { a0, s, src, b, dir, rel, NULL };
+	char *make[] = { a0, bu, dir, j, NULL };
+	double wall;
+	int rc = -1;
+
+	if ((out = init_run(conf, tmp, "cmake (configuring a build in /tmp)",
+			    &wall, why))) {
+		free(out);
+		if ((out = init_run(make, tmp, "cmake --build (in /tmp)",
+				    &wall, why))) {
+			free(out);
+			rc = 0;
+		}
+	}
+	free(src);
+	free(dir);
+	return rc;
 }
 
 /* The program at path (from the top, no "./"), found once. */
@@ -142,18 +172,16 @@ static void scan_cmake(struct gb_prog *g, size_t *n, const char *text)
 	regfree(&re);
 }
 
-/* top/P run once with flag (and the JSON format): its stdout, or NULL
-   with *why said. */
-static char *run_prog(const struct init_prog *p, const char *top,
+/* g's program run once in top with flag (and the JSON format): its
+   stdout, or NULL with *why said. */
+static char *run_prog(const struct gb_prog *g, const char *top,
 		      const char *flag, double *wall, char **why)
 {
 	char fmt[] = "--benchmark_format=json";
-	char *bin = xasprintf("%s%s", top, p->dir + 2);
-	char *argv[] = { bin, fmt, (char *)flag, NULL };
-	char *what = xasprintf("%s %s", p->dir, flag);
+	char *argv[] = { g->bin, fmt, (char *)flag, NULL };
+	char *what = xasprintf("%s %s", g->p->dir, flag);
 	char *out = init_run(argv, top, what, wall, why);
 
-	free(bin);
 	free(what);
 	return out;
 }
@@ -201,7 +229,7 @@ static void check_fixed_work(struct gb_prog *g, const char *top)
 	size_t runs = 0, ones = 0, i;
 	double wall, work = 0;
 
-	out = run_prog(p, top, "--benchmark_min_time=1x", &wall, &why);
+	out = run_prog(g, top, "--benchmark_min_time=1x", &wall, &why);
 	for (s = out; s && (s = strstr(s, "\"iterations\":")); runs++) {
 		s += 13;
 		s += strspn(s, " ");
@@ -231,7 +259,7 @@ static void measure(struct gb_prog *g, const char *top)
 {
 	struct init_prog *p = g->p;
 	double wall;
-	char *out = run_prog(p, top, GB_PROBE, &wall, &p->why);
+	char *out = run_prog(g, top, GB_PROBE, &wall, &p->why);
 
 	if (!out)
 		return;
@@ -307,30 +335,35 @@ static void propose_time(struct found *f, struct gb_prog *g,
 	char *mt = xasprintf("--benchmark_min_time=%g", INIT_CASE_SECONDS);
 	char *why = NULL, *out = NULL, *note;
 
-	if (!p->why && !(out = run_prog(p, top, mt, &g->wall, &why)))
+	if (!p->why && !(out = run_prog(g, top, mt, &g->wall, &why)))
 		p->why = why;
 	else
 		free(why);
 	free(out);
-	if (p->why)
+	if (p->why) {
 		note = xasprintf("Google Benchmark program %s; not measured "
 				 "(%s): each case runs for %g s (fixed time); "
 				 "with Google Benchmark 1.8 or later, set "
 				 "--benchmark_min_time=Nx so that each case "
 				 "takes 50-100 ms", p->dir, p->why,
 				 INIT_CASE_SECONDS);
-	else
-		note = xasprintf("Google Benchmark program %s: %zu case%s of "
-				 "%.3g to %.3g ns an iteration (measured); "
-				 "fixed time, not fixed work: %s, so its "
-				 "iterations cannot be set from outside; each "
-				 "case runs for at least %g s and gate reads "
-				 "its time an iteration, not the process's; "
-				 "with Google Benchmark 1.8 or later, run gate "
-				 "init again for --benchmark_min_time=Nx",
-				 p->dir, p->n, p->n == 1 ? "" : "s", p->c[0].ns,
-				 p->c[p->n - 1].ns, g->why_time,
-				 INIT_CASE_SECONDS);
+	} else {
+		char *cases = p->n == 1 ?
+			xasprintf("%s, %.3g ns", p->c[0].name, p->c[0].ns) :
+			xasprintf("%zu cases of %.3g to %.3g ns", p->n,
+				  p->c[0].ns, p->c[p->n - 1].ns);
+
+		note = xasprintf("Google Benchmark program %s: %s an "
+				 "iteration (measured); fixed time, not fixed "
+				 "work: %s, so its iterations cannot be set "
+				 "from outside; each case runs for at least "
+				 "%g s and gate reads its time an iteration, "
+				 "not the process's; with Google Benchmark 1.8 "
+				 "or later, run gate init again for "
+				 "--benchmark_min_time=Nx", p->dir, cases,
+				 g->why_time, INIT_CASE_SECONDS);
+		free(cases);
+	}
 	add_suite(f, base, p->dir, mt, NULL, note);
 	free(mt);
 }
@@ -384,7 +417,8 @@ void init_scan_gbench(struct found *f, const char *top, const char *commands,
 	long at;
 	double t = INIT_CASE_SECONDS, per = 0;
 	const char *slash;
-	char *base;
+	char *base, *cmake_why = NULL, tmpl[] = "/tmp/gate-init-gb-XXXXXX",
+	     *tmp = NULL;
 
 	for (i = 0; i < f->n; i++)
 		if (!f->format[i] && !strncmp(f->runs[i][0], "./", 2) &&
@@ -396,16 +430,32 @@ void init_scan_gbench(struct found *f, const char *top, const char *commands,
 	scan_cmake(g, &n, cmake);
 	for (i = 0; i < n; i++) {
 		struct init_prog *p = g[i].p;
-		int built = links_library(top, p->dir + 2);
+		int built;
 
+		g[i].bin = xasprintf("%s%s", top, p->dir + 2);
+		if (access(g[i].bin, X_OK) != 0 && cmake &&
+		    strstr(cmake, "benchmark") &&
+		    !strncmp(p->dir, "./build/", 8)) {
+			if (!tmp && !cmake_why && (!(tmp = mkdtemp(tmpl)) ||
+			    cmake_build(top, tmp, &cmake_why) < 0) && !cmake_why)
+				cmake_why = xstrdup("cannot make a directory "
+						    "in /tmp to build it");
+			if (!cmake_why) {
+				free(g[i].bin);
+				g[i].bin = xasprintf("%s/build/%s", tmp,
+						     p->dir + 8);
+			}
+		}
+		built = links_library(g[i].bin);
 		if (!built && !g[i].evidence)
 			continue;	/* not Google Benchmark's */
 		if (built)
 			measure(&g[i], top);
 		else
-			p->why = xasprintf("%s is not built yet: build it, then "
-					   "run gate init again to size its work",
-					   p->dir);
+			p->why = cmake_why ? xstrdup(cmake_why) :
+				 xasprintf("%s is not built yet: build it, "
+					   "then run gate init again to size "
+					   "its work", p->dir);
 		if (g[i].fixed_work)
 			fixed[nfixed++] = p;
 		g[i].evidence = 2;	/* proposed below */
@@ -431,8 +481,12 @@ void init_scan_gbench(struct found *f, const char *top, const char *commands,
 			free(base);
 		}
 		free(g[i].why_time);
+		free(g[i].bin);
 		init_prog_free(g[i].p);
 	}
+	if (tmp && tree_remove(tmp, NULL) < 0)
+		warning("cannot remove \"%s\": remove it yourself", tmp);
+	free(cmake_why);
 	f->pair_seconds += per;
 	if (nsuites)
 		add_artifacts(f, top);

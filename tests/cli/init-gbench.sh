@@ -118,4 +118,26 @@ commit_all "$G" docs
 gate_run 0 -C "$G" run
 expect_in "$OUT" "perf_parse: identical build"
 expect_in "$ERR" "perf_parse: pass after 0 pairs"
+
+# 3. CMake: a target linking benchmark::benchmark, not built in the tree:
+# init builds it once in /tmp (never in the user's tree) to measure it.
+command -v cmake >/dev/null 2>&1 || skip "cmake is not installed"
+C=$SCRATCH/cm
+new_repo "$C"
+cp "$G/parse.cc" "$C/str_perf.cc"
+cat >"$C/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.13)
+project(x CXX)
+find_package(benchmark REQUIRED)
+add_executable(str_perf str_perf.cc)
+target_link_libraries(str_perf benchmark::benchmark)
+CM
+echo '# cm' >"$C/README.md"
+commit_all "$C" cmake
+gate_run 0 -C "$C" init --stdout
+expect_in "$OUT" '"run": ["./build/str_perf", "--benchmark_format=json", "--benchmark_min_time='
+expect_in "$OUT" '"artifacts": ["build/str_perf"],'
+expect_in "$ERR" "str_perf: Google Benchmark program ./build/str_perf: BM_sum, "
+expect_not_in "$ERR" "not measured"
+[ -z "$(git -C "$C" status --porcelain --ignored)" ] || fail "init changed the tree"
 exit 0
