@@ -128,7 +128,7 @@ static struct gb_prog *add_prog(struct gb_prog *g, size_t *n,
 static void scan_commands(struct gb_prog *g, size_t *n, const char *text)
 {
 	const char *line, *eol, *o;
-	size_t len;
+	size_t len, k;
 
 	for (line = text; line && *line; line = eol ? eol + 1 : NULL) {
 		eol = strchr(line, '\n');
@@ -141,9 +141,11 @@ static void scan_commands(struct gb_prog *g, size_t *n, const char *text)
 			o += strspn(o, " ");
 			if (!strncmp(o, "./", 2))
 				o += 2;
-			if (*o == '/')
-				break;
-			add_prog(g, n, o, strcspn(o, " \t\n;'\""), 1);
+			k = strcspn(o, " \t\n;'\"");
+			/* a program, not a library or an object */
+			if (*o != '/' && !holds(o, k, ".so") &&
+			    !(k > 2 && o[k - 2] == '.'))
+				add_prog(g, n, o, k, 1);
 			break;
 		}
 	}
