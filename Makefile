@@ -113,7 +113,7 @@ GATE_OBJ = gate/gate.o gate/options.o gate/plan.o gate/workspace.o gate/workspac
 	gate/verdict.o gate/verdict-bounds.o gate/verdict-suite.o gate/verdict-explain.o gate/suite.o gate/suite-parse.o gate/suite-filter.o gate/suite-list.o gate/suite-shard.o gate/metrics.o gate/history.o
 GATE_OBJ += gate/notice.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
-	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-py.o gate/cmd/init-gbench.o gate/cmd/record.o \
+	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-py.o gate/cmd/init-gbench.o gate/cmd/init-prog.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o
 OS_OBJ = gate/os/$(OS).o

@@ -60,7 +60,7 @@ struct init_prog {
 	char *why;		/* why it is not measured, or NULL (owned) */
 };
 
-/* The case called name (len bytes) of p, or NULL. */
+/* init-prog.c: the case called name (len bytes) of p, or NULL. */
 struct init_case *init_case_find(struct init_prog *p, const char *name,
 				 size_t len);
 /* Add a case called name (len bytes) to p, unless it has it already. */
