@@ -21,63 +21,11 @@
 #include "gate/exec/runner.h"
 #include "common/banned.h"
 
-/* The time one case should take: 100 ms at most, 50 ms at least (cases
-   within a factor of 2 share a suite and its N). */
-#define GO_CASE_SECONDS 0.1
-/* Never below this when fitting the budget: shorter loops are at the
-   mercy of every preemption on a busy runner. */
-#define GO_CASE_MIN_SECONDS 0.01
-/* The share of the budget the first look may take: the rest is for the
-   rounds an unresolved case gets. */
-#define GO_FIRST_LOOK_SHARE 0.5
 /* The N proposed when go could not measure the benchmarks. */
 #define GO_GUESS_N 1000
 
-struct go_case {
-	char *name;		/* top-level BenchmarkX (owned) */
-	double ns;		/* ns/op, its slowest sub-benchmark; 0: unknown */
-};
-
-struct go_pkg {
-	char *dir;		/* "." or "./sub" (owned) */
-	struct go_case *c;
-	size_t n, cap;
-	double overhead;	/* seconds a go test of it takes beyond its
-				   cases' work (go, link, setup); NAN: unknown */
-	char *why;		/* why it is not measured, or NULL (owned) */
-};
-
-static int cmp_case(const void *a, const void *b)
-{
-	const struct go_case *x = a, *y = b;
-
-	return (x->ns > y->ns) - (x->ns < y->ns);
-}
-
-static struct go_case *find_case(struct go_pkg *p, const char *name,
-				 size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		if (strlen(p->c[i].name) == len &&
-		    !strncmp(p->c[i].name, name, len))
-			return &p->c[i];
-	return NULL;
-}
-
-static void add_case(struct go_pkg *p, const char *name, size_t len)
-{
-	if (find_case(p, name, len))
-		return;
-	XGROW(p->c, p->cap, p->n + 1);
-	p->c[p->n].name = xstrndup(name, len);
-	p->c[p->n].ns = 0;
-	p->n++;
-}
-
 /* func BenchmarkX( in text: a case of p each. */
-static void scan_text(struct go_pkg *p, const char *text)
+static void scan_text(struct init_prog *p, const char *text)
 {
 	regex_t re;
 	regmatch_t m[2];
@@ -87,19 +35,19 @@ static void scan_text(struct go_pkg *p, const char *text)
 			     REG_EXTENDED | REG_NEWLINE))
 		return;
 	while (regexec(&re, s, 2, m, s == text ? 0 : REG_NOTBOL) == 0) {
-		add_case(p, s + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+		init_case_add(p, s + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
 		s += m[0].rm_eo;
 	}
 	regfree(&re);
 }
 
 /* The package in top/sub ("" the top): its benchmarks, or NULL. */
-static struct go_pkg *scan_dir(const char *top, const char *sub)
+static struct init_prog *scan_dir(const char *top, const char *sub)
 {
 	char *dir = xasprintf("%s%s", top, sub), *path, *text;
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	struct go_pkg *p = xcalloc(1, sizeof(*p));
+	struct init_prog *p = xcalloc(1, sizeof(*p));
 	size_t len, tl;
 
 	while (d && (e = readdir(d))) {
@@ -124,12 +72,13 @@ static struct go_pkg *scan_dir(const char *top, const char *sub)
 	p->dir = *sub ? xasprintf("./%.*s", (int)strlen(sub) - 1, sub) :
 		 xstrdup(".");
 	p->overhead = NAN;
+	p->extra = 1;	/* go runs b.N = 1 before b.N = N */
 	return p;
 }
 
 /* p's test binary, built into bin (go test -c), run in its package's
    directory with benchtime: its stdout, or NULL with *why said. */
-static char *run_bin(const struct go_pkg *p, const char *top,
+static char *run_bin(const struct init_prog *p, const char *top,
 		     const char *bin, const char *benchtime, double *wall,
 		     char **why)
 {
@@ -150,7 +99,7 @@ static char *run_bin(const struct go_pkg *p, const char *top,
 
 /* "BenchmarkX/sub-8  N  123.4 ns/op ...": each case's ns/op, the largest
    of a top-level name's sub-benchmarks. */
-static void parse_ns(struct go_pkg *p, const char *out)
+static void parse_ns(struct init_prog *p, const char *out)
 {
 	const char *line = out, *eol;
 
@@ -158,14 +107,14 @@ static void parse_ns(struct go_pkg *p, const char *out)
 		char name[512];
 		unsigned long long iters;
 		double ns;
-		struct go_case *c;
+		struct init_case *c;
 
 		eol = strchr(line, '\n');
 		if (strncmp(line, "Benchmark", 9) ||
 		    sscanf(line, "%511s %llu %lf ns/op", name, &iters, &ns) != 3 ||
 		    !(ns > 0))
 			continue;
-		c = find_case(p, name, suite_go_top(name));
+		c = init_case_find(p, name, suite_go_top(name));
 		if (c && ns > c->ns)
 			c->ns = ns;
 	}
@@ -174,7 +123,7 @@ static void parse_ns(struct go_pkg *p, const char *out)
 /* Measure p once, as gate run will run it: its test binary (go test -c
    into tmp), each case's ns/op at 20 ms a case, then what a run of one
    iteration each costs beyond that (start, setup). */
-static void measure(struct go_pkg *p, const char *top, const char *tmp)
+static void measure(struct init_prog *p, const char *top, const char *tmp)
 {
 	char a0[] = "go", a1[] = "test", a2[] = "-c", a3[] = "-o";
 	char *bin = xasprintf("%s/pkg.test", tmp), *what;
@@ -212,40 +161,6 @@ cleanup:
 	free(bin);
 }
 
-/* The pairs' worth of samples the first look takes: its pairs, and the
-   warm-ups (each arm's warm-ups are about one pair's worth per run). */
-static double first_look_pairs(void)
-{
-	return CONFIG_DEFAULT_PAIRS + CONFIG_DEFAULT_WARMUP;
-}
-
-/* Seconds one sample of every suite takes at case time t: each group of
-   cases within 2x of each other's cost is a suite, a process of its own
-   (the package's overhead), its cases run 1 + N times, N = t / the
-   group's slowest ns/op. */
-static double sample_seconds(struct go_pkg **pk, size_t np, double t)
-{
-	double s = 0, n;
-	size_t i, j, g, k;
-
-	for (i = 0; i < np; i++) {
-		if (pk[i]->why)
-			continue;
-		for (g = 0; g < pk[i]->n; g = j) {
-			for (j = g; j < pk[i]->n &&
-			     pk[i]->c[j].ns <= 2 * pk[i]->c[g].ns; j++)
-				;
-			n = floor(t / (pk[i]->c[j - 1].ns * 1e-9) + 1e-6);
-			if (n < 1)
-				n = 1;
-			s += pk[i]->overhead;
-			for (k = g; k < j; k++)
-				s += (n + 1) * pk[i]->c[k].ns * 1e-9;
-		}
-	}
-	return s;
-}
-
 /*
  * The run of one suite of p: its test binary (built by "build" into
  * .gate-bench/BASE.test), in its package's directory as go test runs it
@@ -253,7 +168,7 @@ static double sample_seconds(struct go_pkg **pk, size_t np, double t)
  * is still appended last), fixed work, one count. argv[0..10]; the
  * strings it makes are freed by free_argv_owned.
  */
-static void run_argv(const char **argv, const struct go_pkg *p,
+static void run_argv(const char **argv, const struct init_prog *p,
 		     const char *base, const char *bench, const char *bt)
 {
 	size_t k = 0;
@@ -281,39 +196,23 @@ static void free_argv_owned(const char **argv)
 
 /* The suite(s) of p at case time t: one per group of cases within 2x of
    each other's cost. */
-static void propose(struct found *f, const struct go_pkg *p,
+static void propose(struct found *f, const struct init_prog *p,
 		    const char *base, double t)
 {
 	const char *argv[11];
-	char *bench, *bt, *why, *name, *sep;
-	size_t g, j, k, groups = 0, gi = 0;
+	char *bench, *bt, *why, *name;
+	size_t g, j, groups = 0, gi = 0;
 	long idx;
 	double n;
 
-	for (g = 0; g < p->n; g = j, groups++)
-		for (j = g; j < p->n && p->c[j].ns <= 2 * p->c[g].ns; j++)
-			;
+	for (g = 0; g < p->n; g = init_group_end(p, g))
+		groups++;
 	for (g = 0; g < p->n; g = j) {
-		for (j = g; j < p->n && p->c[j].ns <= 2 * p->c[g].ns; j++)
-			;
+		j = init_group_end(p, g);
 		gi++;
-		n = floor(t / (p->c[j - 1].ns * 1e-9) + 1e-6);
-		if (n < 1)
-			n = 1;
-		if (groups == 1) {
-			bench = xstrdup("-test.bench=.");
-		} else {
-			bench = xstrdup("-test.bench=^(");
-			for (k = g; k < j; k++) {
-				sep = bench;
-				bench = xasprintf("%s%s%s", sep, k > g ? "|" :
-						  "", p->c[k].name);
-				free(sep);
-			}
-			sep = bench;
-			bench = xasprintf("%s)$", sep);
-			free(sep);
-		}
+		n = init_iterations(t, p->c[j - 1].ns);
+		bench = groups == 1 ? xstrdup("-test.bench=.") :
+			init_anchored("-test.bench=", p->c + g, j - g);
 		bt = xasprintf("-test.benchtime=%.0fx", n);
 		run_argv(argv, p, base, bench, bt);
 		if (j - g == 1)
@@ -341,7 +240,7 @@ static void propose(struct found *f, const struct go_pkg *p,
 }
 
 /* A package go could not measure: one suite, a guessed N, and why. */
-static void propose_guess(struct found *f, const struct go_pkg *p,
+static void propose_guess(struct found *f, const struct init_prog *p,
 			  const char *base)
 {
 	char *bt = xasprintf("-test.benchtime=%dx", GO_GUESS_N);
@@ -363,7 +262,7 @@ static void propose_guess(struct found *f, const struct go_pkg *p,
 }
 
 /* The suite's name for p: the module's last element for the top. */
-static char *pkg_name(const struct go_pkg *p, const char *module)
+static char *pkg_name(const struct init_prog *p, const char *module)
 {
 	const char *slash;
 
@@ -393,7 +292,7 @@ static char *module_path(const char *gomod)
  * bytes from the same code and the binaries are the artifacts: a change
  * to docs alone passes unmeasured (the identical-build shortcut).
  */
-static void add_build(struct found *f, const struct go_pkg *p,
+static void add_build(struct found *f, const struct init_prog *p,
 		      const char *base)
 {
 	char *b = xasprintf("%s && go test -trimpath -c -o .gate-bench/%s.test "
@@ -407,8 +306,7 @@ static void add_build(struct found *f, const struct go_pkg *p,
 
 /*
  * The files whose change the test binaries capture, or that no benchmark
- * reads: Go's sources and module files, and the docs when there are any
- * at the top (a pattern matching no file is an error in gate.json). A
+ * reads: Go's sources and module files, and the docs that exist. A
  * change elsewhere (testdata/, a file a benchmark opens) is measured.
  */
 static void add_sources(struct found *f, const char *top)
@@ -418,18 +316,17 @@ static void add_sources(struct found *f, const char *top)
 	f->sources[f->nsources++] = "go.mod";
 	if (init_exists(top, "go.sum"))
 		f->sources[f->nsources++] = "go.sum";
-	if (init_exists_glob(top, "*.md"))
-		f->sources[f->nsources++] = "*.md";
+	init_add_docs(f, top);
 }
 
 void init_scan_go(struct found *f, const char *top, const char *gomod)
 {
-	struct go_pkg *pk[MAX_BENCH];
-	size_t np = 0, i, k;
+	struct init_prog *pk[MAX_BENCH];
+	size_t np = 0, i;
 	char *module = module_path(gomod), *sub, *name, *gm;
 	DIR *d;
 	struct dirent *e;
-	double t = GO_CASE_SECONDS, per, budget = CONFIG_DEFAULT_BUDGET;
+	double t, per;
 	char tmpl[] = "/tmp/gate-init-go-XXXXXX", *tmp;
 
 	if ((pk[np] = scan_dir(top, "")))
@@ -462,22 +359,12 @@ void init_scan_go(struct found *f, const char *top, const char *gomod)
 					       "/tmp for its test binary");
 		else
 			measure(pk[i], top, tmp);
-		qsort(pk[i]->c, pk[i]->n, sizeof(pk[i]->c[0]), cmp_case);
+		init_prog_sort(pk[i]);
 	}
 	if (tmp)
 		rmdir(tmp);
-	/* fit the first look into its share of the budget: shorter cases,
-	   down to GO_CASE_MIN_SECONDS */
-	per = 2 * sample_seconds(pk, np, t);
-	if (per * first_look_pairs() > GO_FIRST_LOOK_SHARE * budget) {
-		double fixed = 2 * sample_seconds(pk, np, 0);
-
-		t *= (GO_FIRST_LOOK_SHARE * budget / first_look_pairs() -
-		      fixed) / (per - fixed);
-		if (!(t >= GO_CASE_MIN_SECONDS))
-			t = GO_CASE_MIN_SECONDS;
-		per = 2 * sample_seconds(pk, np, t);
-	}
+	/* fit the first look into its share of the budget */
+	t = init_fit(pk, np, &per);
 	for (i = 0; i < np; i++) {
 		name = pkg_name(pk[i], module);
 		add_build(f, pk[i], name);
@@ -492,12 +379,7 @@ void init_scan_go(struct found *f, const char *top, const char *gomod)
 	f->pair_seconds += per;
 	for (i = 0; i < np; i++) {
 		f->unmeasured += pk[i]->why != NULL;
-		for (k = 0; k < pk[i]->n; k++)
-			free(pk[i]->c[k].name);
-		free(pk[i]->c);
-		free(pk[i]->dir);
-		free(pk[i]->why);
-		free(pk[i]);
+		init_prog_free(pk[i]);
 	}
 	free(module);
 }

@@ -195,12 +195,7 @@ static void python_artifacts(struct found *f, const char *top)
 		if (init_exists_glob(top, levels[i]))
 			f->artifacts[f->nartifacts++] = levels[i];
 	f->nsources = 0;
-	if (init_exists_glob(top, "*.md"))
-		f->sources[f->nsources++] = "*.md";
-	if (init_exists_glob(top, "*.rst"))
-		f->sources[f->nsources++] = "*.rst";
-	if (init_exists(top, "docs"))
-		f->sources[f->nsources++] = "docs/";
+	init_add_docs(f, top);
 }
 
 int init_scan_python(struct found *f, const char *top)

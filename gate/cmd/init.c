@@ -134,6 +134,45 @@ char *init_run(char **argv, const char *dir, const char *what,
 	return res.out ? res.out : xstrdup("");
 }
 
+const char *init_keep(struct found *f, char *s)
+{
+	if (f->nowned == sizeof(f->owned) / sizeof(f->owned[0])) {
+		free(s);
+		return NULL;
+	}
+	return f->owned[f->nowned++] = s;
+}
+
+void init_drop(struct found *f, size_t i)
+{
+	size_t k, rest = f->n - i - 1;
+
+	for (k = 0; f->runs[i][k]; k++)
+		free(f->runs[i][k]);
+	free(f->runs[i]);
+	free(f->names[i]);
+	free(f->why[i]);
+	memmove(&f->names[i], &f->names[i + 1], rest * sizeof(f->names[0]));
+	memmove(&f->runs[i], &f->runs[i + 1], rest * sizeof(f->runs[0]));
+	memmove(&f->parity[i], &f->parity[i + 1], rest * sizeof(f->parity[0]));
+	memmove(&f->format[i], &f->format[i + 1], rest * sizeof(f->format[0]));
+	memmove(&f->why[i], &f->why[i + 1], rest * sizeof(f->why[0]));
+	f->n--;
+}
+
+void init_add_docs(struct found *f, const char *top)
+{
+	static const char *const docs[][2] = {
+		{ "*.md", "*.md" }, { "*.rst", "*.rst" }, { "docs", "docs/" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+		if (init_exists_glob(top, docs[i][0]) &&
+		    f->nsources < sizeof(f->sources) / sizeof(f->sources[0]))
+			f->sources[f->nsources++] = docs[i][1];
+}
+
 /* argv (NULL-terminated literals, "%s" replaced by target) as gate.json's
    run: a NULL-terminated, owned array. */
 static char **expand_run(const char *const *argv, const char *target)
@@ -352,6 +391,7 @@ static void detect_make(struct found *f, const char *top, char *text)
 		init_scan_linked(f, all, "make -n");
 	if (dry)
 		init_scan_subdirs(f, top, "", 1);
+	init_scan_gbench(f, top, all, NULL);
 	free(all);
 	free(why);
 	if (f->extra || f->sub_build) {
@@ -383,6 +423,7 @@ static void detect(struct found *f, const char *top)
 			   "cmake --build build -j2";
 		scan(f, text, "add_executable\\([[:space:]]*([A-Za-z0-9_-]*"
 		     "bench[A-Za-z0-9_-]*)", 1, cmake_run);
+		init_scan_gbench(f, top, NULL, text);
 		free(text);
 	} else if ((text = slurp(top, "meson.build"))) {
 		f->system = "meson";
@@ -518,6 +559,8 @@ static void found_release(struct found *f)
 	}
 	for (i = 0; i < f->nskipped; i++)
 		free(f->skipped[i]);
+	for (i = 0; i < f->nowned; i++)
+		free(f->owned[i]);
 	free(f->build_owned);
 	free(f->extra);
 	free(f->sub_build);
