@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "gate/config.h"
+#include "gate/config/config.h"
 #include "common/banned.h"
 
 /* Never below this when fitting the budget: shorter loops are at the
