@@ -257,15 +257,21 @@ static void artifacts_json(cJSON *o, const struct bench_run *br)
 	}
 }
 
-/* A suite case's suite, format, direction, reduction and throughput. */
-static void bench_suite_json(cJSON *o, const struct bench_run *br,
-			     const struct bench_result *res)
+/* A suite case's suite, format, direction, reduction and throughput;
+ * a go case's GOMAXPROCS, the "-N" dropped from its name (null: none). */
+static void bench_suite_json(cJSON *o, const struct run_bench *b)
 {
+	const struct bench_run *br = &b->run;
+	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
 	char red[64];
 
 	cJSON_AddStringToObject(o, "suite", br->suite_name);
 	cJSON_AddStringToObject(o, "format", format_name(c->format));
+	if (c->format == FORMAT_GOTEST && b->procs > 0)
+		cJSON_AddNumberToObject(o, "gomaxprocs", (double)b->procs);
+	else if (c->format == FORMAT_GOTEST)
+		cJSON_AddNullToObject(o, "gomaxprocs");
 	cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
 	cJSON_AddStringToObject(o, "reduction",
 				suite_reduction(br, red, sizeof(red)));
@@ -414,7 +420,7 @@ static cJSON *bench_json(const struct run_bench *b)
 	cJSON_AddStringToObject(o, "verdict", br->is_removed ? "removed" :
 				verdict_name(res->verdict));
 	if (br->suite_name)
-		bench_suite_json(o, br, res);
+		bench_suite_json(o, b);
 	/* removed or redefined: decided by the arms' rules, not measured
 	   (absent otherwise, as in reports from before it existed) */
 	if (br->judged)

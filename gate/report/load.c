@@ -540,6 +540,8 @@ int load_bench(struct loading *ld, struct run_bench *b,
 				"\"unit\" or \"samples\": not a gate JSON "
 				"report", ld->origin);
 	load_cfg(ld, c, &b->run, o);
+	/* a go case's GOMAXPROCS (json.c writes null for none) */
+	b->procs = load_whole(o, "gomaxprocs", 0, 1, 999999);
 	if (v && !strcmp(v, "removed")) {
 		b->run.is_removed = 1;
 		b->result.verdict = VERDICT_NEW;

@@ -40,19 +40,91 @@ char *report_rev_line(const char *arm, const struct report_rev *rv)
 			 rv->how ? "; " : "", rv->how ? rv->how : "");
 }
 
-/* A suite's protocol line (once per suite, before its first case). */
-static char *suite_line(const struct bench_run *br)
-{
-	char red[64];
+#define PROCS_MAX 4	/* distinct GOMAXPROCS counts a protocol line names */
 
+/*
+ * A go suite's CPU count, as "; GOMAXPROCS 2 (...)": the "-N" its case
+ * names carried (dropped from them, so a case keeps its name on runners
+ * of any core count), from every case of the suite in r. One count for a
+ * run; a report merged from shards on different machines can hold
+ * several, each named with its cases. "" for other formats.
+ */
+static void suite_procs(const struct run_report *r, const struct bench_run *br,
+			char *buf, size_t size)
+{
+	long val[PROCS_MAX];
+	size_t cnt[PROCS_MAX], nval = 0, more = 0, i, k, len;
+
+	buf[0] = '\0';
+	if (br->cfg->format != FORMAT_GOTEST)
+		return;
+	for (i = 0; i < r->n; i++) {
+		const struct run_bench *b = &r->b[i];
+
+		if (!b->run.suite_name ||
+		    strcmp(b->run.suite_name, br->suite_name))
+			continue;
+		for (k = 0; k < nval && val[k] != b->procs; k++)
+			;
+		if (k == nval && nval == PROCS_MAX) {
+			more++;
+			continue;
+		}
+		if (k == nval) {
+			val[nval] = b->procs;
+			cnt[nval++] = 0;
+		}
+		cnt[k]++;
+	}
+	if (nval == 1 && val[0] == 0) {
+		snprintf(buf, size, "; GOMAXPROCS not in its case names (no "
+			 "\"-N\" suffix: GOMAXPROCS 1, or go test -cpu with "
+			 "several counts, each kept in its names)");
+		return;
+	}
+	if (nval == 1) {
+		snprintf(buf, size, "; GOMAXPROCS %ld (the \"-%ld\" suffix "
+			 "dropped from its case names)", val[0], val[0]);
+		return;
+	}
+	/* "GOMAXPROCS 2 (3 cases) and 4 (1 case)" */
+	len = (size_t)snprintf(buf, size, "; GOMAXPROCS");
+	for (k = 0; k < nval && len < size; k++) {
+		char v[32];
+
+		if (val[k])
+			snprintf(v, sizeof(v), "%ld", val[k]);
+		else
+			snprintf(v, sizeof(v), "none");
+		len += (size_t)snprintf(buf + len, size - len, "%s %s (%zu "
+					"case%s)", k == 0 ? "" : k + 1 < nval ||
+					more ? "," : " and", v, cnt[k],
+					cnt[k] == 1 ? "" : "s");
+	}
+	if (more && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+					" and others (%zu case%s)", more,
+					more == 1 ? "" : "s");
+	if (len < size)
+		snprintf(buf + len, size - len, " in its case names (\"-N\" "
+			 "dropped; cases measured on different machines, as "
+			 "gate merge allows)");
+}
+
+/* A suite's protocol line (once per suite, before its first case). */
+static char *suite_line(const struct run_report *r, const struct bench_run *br)
+{
+	char red[64], procs[384];
+
+	suite_procs(r, br, procs, sizeof(procs));
 	return xasprintf("%s: suite (format %s, times %s), %zu pairs + %u "
 		"warm-up, floor per case (counts %+.1f%%), each case's value: "
 		"%s; every sample printed the same cases (%zu base, %zu head "
-		"samples)", br->suite_name, format_name(br->cfg->format),
+		"samples)%s", br->suite_name, format_name(br->cfg->format),
 		suite_time(br), br->npairs, br->cfg->warmup,
 		METRIC_EXACT_FLOOR * 100,
 		suite_reduction(br, red, sizeof(red)), br->nsamples[0],
-		br->nsamples[1]);
+		br->nsamples[1], procs);
 }
 
 static char *bench_line(const struct run_report *r, const struct bench_run *br)
@@ -242,7 +314,7 @@ void view_protocol_build(struct report_view *v, const struct run_report *r)
 			if (i > 0 && r->b[i - 1].run.suite_name &&
 			    !strcmp(r->b[i - 1].run.suite_name, br->suite_name))
 				continue;
-			add_line(v, suite_line(br));
+			add_line(v, suite_line(r, br));
 		} else if (br->cfg->format != FORMAT_TIME) {
 			add_line(v, xasprintf("%.*s: suite (format %s), not "
 					      "measured to the end",

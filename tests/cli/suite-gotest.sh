@@ -56,4 +56,11 @@ expect_in "$SCRATCH/r.md" "| base | head | throughput b/h | change |"
 expect_in "$SCRATCH/r.md" "| 1.00 ms/op | 1.00 ms/op | 100/100 MB/s |"
 expect_in "$SCRATCH/r.html" "<th>throughput b/h</th>"
 expect_in "$SCRATCH/r.html" "<td class=\"n\">100/100 MB/s</td>"
+# the GOMAXPROCS the names carried ("-2", dropped from them) is kept: once
+# in the suite's protocol line, per case in the JSON report
+expect_in "$OUT" 'go: suite (format gotest'
+grep -q '^  go: suite (format gotest.*; GOMAXPROCS 2 (the "-2" suffix dropped from its case names)$' "$OUT" ||
+	fail "the protocol should say the suite's GOMAXPROCS: $(grep 'go: suite' "$OUT")"
+[ "$(json_get "$SCRATCH/r.json" '[b["gomaxprocs"] for b in d["benchmarks"]]')" = "[2, 2]" ] ||
+	fail "each case should carry its GOMAXPROCS: $(json_get "$SCRATCH/r.json" '[b.get("gomaxprocs") for b in d["benchmarks"]]')"
 exit 0

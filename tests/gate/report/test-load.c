@@ -246,7 +246,38 @@ static void test_load__parity_counts_are_data_not_prose(void)
 	free(text);
 }
 
+/*
+ * Issue 23: a go suite's case carries the GOMAXPROCS its name had ("-2",
+ * dropped from it) as "gomaxprocs", read back as data; the other formats'
+ * cases have none.
+ */
+static void test_load__go_case_keeps_its_gomaxprocs(void)
+{
+	const char *path = "tests/data/gate-run-report.json";
+	struct run_report r;
+	size_t len, i, go = 0;
+	char *text = slurp(path, &len), msg[512];
+
+	CHECK(text && load(&r, text, path, msg, sizeof(msg)) == 0);
+	if (!text)
+		return;
+	for (i = 0; i < r.n; i++) {
+		const struct run_bench *b = &r.b[i];
+
+		if (b->run.cfg->format == FORMAT_GOTEST) {
+			CHECK(b->procs == 2);
+			go++;
+		} else {
+			CHECK(b->procs == 0);
+		}
+	}
+	CHECK(go == 1);
+	report_load_release(&r);
+	free(text);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_load__go_case_keeps_its_gomaxprocs),
 	TEST(test_load__gate_run_report_round_trips),
 	TEST(test_load__parity_counts_are_data_not_prose),
 	TEST(test_load__refuses_unknown_schemas),

@@ -248,6 +248,32 @@ static void model_suite(struct model *m)
 	decide(m);
 }
 
+/*
+ * A go suite at GOMAXPROCS 4: its cases' names came without "-4"
+ * (BenchmarkHash64-4), the count kept beside them (run_bench.procs).
+ */
+static void model_gosuite(struct model *m)
+{
+	static const enum metric value[] = { METRIC_VALUE };
+	static const char *names[] = { "farm/BenchmarkHash64",
+				       "farm/BenchmarkHash32" };
+	size_t i;
+
+	common(m, "gosuite");
+	for (i = 0; i < 2; i++) {
+		struct bench_cfg *c = add_bench(m, names[i], value, 1);
+
+		c->format = FORMAT_GOTEST;
+		c->unit = "s";
+		m->run[i].suite_name = "farm";
+		set_pairs(&m->run[i], METRIC_VALUE, i ? same : slower, 7.4e-8,
+			  12);
+	}
+	decide(m);
+	for (i = 0; i < m->n; i++)
+		m->b[i].procs = 4;
+}
+
 static void model_noisy(struct model *m)
 {
 	static const enum metric wall[] = { METRIC_WALL };
@@ -363,7 +389,7 @@ static void model_artifacts(struct model *m)
 
 static void (*const models[])(struct model *) = {
 	model_plain, model_metrics, model_suite, model_noisy, model_error,
-	model_advisory, model_policy, model_artifacts,
+	model_advisory, model_policy, model_artifacts, model_gosuite,
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 
@@ -934,6 +960,61 @@ static void test_view__suite_values_keep_their_unit(void)
 	release(&m);
 }
 
+/*
+ * A go suite's GOMAXPROCS (the "-N" dropped from its case names) is in
+ * the protocol once per suite and in the JSON report per case, and the
+ * loader reads it back; a report merged from shards at other counts
+ * names each count with its cases; none (GOMAXPROCS 1) is said too.
+ */
+static void test_view__go_suite_says_its_gomaxprocs(void)
+{
+	struct model m;
+	struct outputs o = { 0 };
+	struct run_report back;
+	char *line, *text;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	model_gosuite(&m);
+	print_all(&o, &m.r);
+	line = line_with(o.term, "farm: suite (format gotest", NULL);
+	CHECK(line && strstr(line, "; GOMAXPROCS 4 (the \"-4\" suffix "
+			     "dropped from its case names)"));
+	free(line);
+	line = line_with(o.md, "farm: suite (format gotest", NULL);
+	CHECK(line && strstr(line, "GOMAXPROCS 4"));
+	free(line);
+	CHECK(strstr(o.json, "\"gomaxprocs\":\t4,") != NULL);
+	CHECK(report_load(&back, o.json, strlen(o.json), "go.json") == 0);
+	CHECK(back.n == 2);
+	for (i = 0; i < back.n; i++)
+		CHECK(back.b[i].procs == 4);
+	report_load_release(&back);
+	free_all(&o);
+
+	/* merged from shards on machines of 4 and 2 CPUs */
+	m.b[1].procs = 2;
+	text = json_of(&m.r);
+	CHECK(report_load(&back, text, strlen(text), "merged.json") == 0);
+	CHECK(back.n == 2 && back.b[0].procs == 4 && back.b[1].procs == 2);
+	print_all(&o, &back);
+	line = line_with(o.term, "farm: suite (format gotest", NULL);
+	CHECK(line && strstr(line, "; GOMAXPROCS 4 (1 case) and 2 (1 case) "
+			     "in its case names"));
+	free(line);
+	free_all(&o);
+	report_load_release(&back);
+	free(text);
+
+	/* GOMAXPROCS 1: go prints no suffix, the report says so */
+	m.b[0].procs = m.b[1].procs = 0;
+	print_all(&o, &m.r);
+	CHECK(strstr(o.json, "\"gomaxprocs\":\tnull,") != NULL);
+	CHECK(strstr(o.term, "GOMAXPROCS not in its case names") != NULL);
+	free_all(&o);
+	release(&m);
+}
+
 /* The level in the table's head is the level the reasons state. */
 static void test_view__bounds_level_matches_reasons(void)
 {
@@ -1411,6 +1492,7 @@ static const struct harness_test tests[] = {
 	TEST(test_view__printers_show_the_estimate),
 	TEST(test_view__every_gating_metric_is_shown),
 	TEST(test_view__suite_values_keep_their_unit),
+	TEST(test_view__go_suite_says_its_gomaxprocs),
 	TEST(test_view__rates_say_which_way_is_worse),
 	TEST(test_view__fixed_time_is_noted),
 	TEST(test_view__bounds_level_matches_reasons),
