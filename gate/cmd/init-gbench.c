@@ -293,7 +293,7 @@ static void propose_work(struct found *f, const struct gb_prog *g,
 {
 	const struct init_prog *p = g->p;
 	size_t gi = 0, j, k, groups = 0;
-	char *mt, *filter, *name, *why;
+	char *mt, *filter, *name, *why, lo[64], hi[64];
 	double n;
 
 	for (k = 0; k < p->n; k = init_group_end(p, k))
@@ -307,15 +307,17 @@ static void propose_work(struct found *f, const struct gb_prog *g,
 			 init_anchored("--benchmark_filter=", p->c + k, j - k);
 		name = groups == 1 ? xstrdup(base) :
 		       xasprintf("%s-%zu", base, gi);
+		format_value(p->c[k].ns * 1e-9, "s", lo, sizeof(lo));
+		format_value(p->c[j - 1].ns * 1e-9, "s", hi, sizeof(hi));
 		why = j - k == 1 ?
-		      xasprintf("Google Benchmark program %s: %s, %.3g ns an "
+		      xasprintf("Google Benchmark program %s: %s, %s an "
 				"iteration (measured), %.0f iterations: %.0f ms",
-				p->dir, p->c[k].name, p->c[k].ns, n,
+				p->dir, p->c[k].name, lo, n,
 				n * p->c[k].ns * 1e-6) :
 		      xasprintf("Google Benchmark program %s: %zu cases of "
-				"%.3g to %.3g ns an iteration (measured), %.0f "
+				"%s to %s an iteration (measured), %.0f "
 				"iterations each: %.0f to %.0f ms a case",
-				p->dir, j - k, p->c[k].ns, p->c[j - 1].ns, n,
+				p->dir, j - k, lo, hi, n,
 				n * p->c[k].ns * 1e-6,
 				n * p->c[j - 1].ns * 1e-6);
 		add_suite(f, name, p->dir, mt, filter, why);

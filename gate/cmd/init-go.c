@@ -19,6 +19,7 @@
 #include "gate/config/config.h"
 #include "gate/decide/suite.h"
 #include "gate/exec/runner.h"
+#include "gate/format/format.h"
 #include "common/banned.h"
 
 /* The N proposed when go could not measure the benchmarks. */
@@ -204,6 +205,7 @@ static void propose(struct found *f, const struct init_prog *p,
 	size_t g, j, groups = 0, gi = 0;
 	long idx;
 	double n;
+	char lo[64], hi[64];
 
 	for (g = 0; g < p->n; g = init_group_end(p, g))
 		groups++;
@@ -215,17 +217,19 @@ static void propose(struct found *f, const struct init_prog *p,
 			init_anchored("-test.bench=", p->c + g, j - g);
 		bt = xasprintf("-test.benchtime=%.0fx", n);
 		run_argv(argv, p, base, bench, bt);
+		/* "3.73 us/op", never "3.73e+03 ns/op" */
+		format_value(p->c[g].ns * 1e-9, "s/op", lo, sizeof(lo));
+		format_value(p->c[j - 1].ns * 1e-9, "s/op", hi, sizeof(hi));
 		if (j - g == 1)
-			why = xasprintf("go package %s: %s, %.3g ns/op "
-					"(measured), %.0f iterations: %.0f ms",
-					p->dir, p->c[g].name, p->c[g].ns, n,
+			why = xasprintf("go package %s: %s, %s (measured), "
+					"%.0f iterations: %.0f ms", p->dir,
+					p->c[g].name, lo, n,
 					n * p->c[g].ns * 1e-6);
 		else
-			why = xasprintf("go package %s: %zu cases of %.3g to "
-					"%.3g ns/op (measured), %.0f iterations "
-					"each: %.0f to %.0f ms a case", p->dir,
-					j - g, p->c[g].ns, p->c[j - 1].ns, n,
-					n * p->c[g].ns * 1e-6,
+			why = xasprintf("go package %s: %zu cases of %s to %s "
+					"(measured), %.0f iterations each: %.0f "
+					"to %.0f ms a case", p->dir, j - g, lo,
+					hi, n, n * p->c[g].ns * 1e-6,
 					n * p->c[j - 1].ns * 1e-6);
 		name = groups == 1 ? xstrdup(base) :
 		       xasprintf("%s-%zu", base, gi);

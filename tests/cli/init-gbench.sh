@@ -63,8 +63,8 @@ expect_in "$OUT" '"name": "micro_bench-2"'
 expect_in "$OUT" '"artifacts": ["micro_bench"],'
 expect_in "$OUT" '"sources": ["*.md"],'
 expect_not_in "$OUT" '"parity"'
-expect_in "$ERR" "micro_bench-2: Google Benchmark program ./micro_bench: BM_big/8, 2e+05 ns an iteration (measured), 500 iterations: 100 ms"
-expect_in "$ERR" "micro_bench-1: Google Benchmark program ./micro_bench: 2 cases of 1e+03 to 1.5e+03 ns an iteration (measured), 66666 iterations each: 67 to 100 ms a case"
+expect_in "$ERR" "micro_bench-2: Google Benchmark program ./micro_bench: BM_big/8, 200 us an iteration (measured), 500 iterations: 100 ms"
+expect_in "$ERR" "micro_bench-1: Google Benchmark program ./micro_bench: 2 cases of 1.00 us to 1.50 us an iteration (measured), 66666 iterations each: 67 to 100 ms a case"
 expect_in "$ERR" "within the default budget of 300 s"
 # measured once: a short timed run, then one iteration of each (accepted)
 grep -c 'benchmark_min_time=0.02$' "$SCRATCH/calls" | grep -qx 1 || fail "not measured once"

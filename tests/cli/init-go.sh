@@ -48,7 +48,9 @@ expect_in "$OUT" '"artifacts": [".gate-bench/*.test"],'
 # never a fixed time, never one benchmark per function
 expect_not_in "$OUT" 'benchtime=1s'
 expect_not_in "$OUT" '"-bench=^BenchmarkFast$"'
-expect_in "$ERR" "x-1: go package .: BenchmarkFast, 50 ns/op (measured), 2000000 iterations: 100 ms"
+expect_in "$ERR" "x-1: go package .: BenchmarkFast, 50.0 ns/op (measured), 2000000 iterations: 100 ms"
+# 8000 ns/op in the unit that keeps 3 digits without an exponent (item 8)
+expect_in "$ERR" "x-2: go package .: BenchmarkSlow, 8.00 us/op (measured), 12500 iterations: 100 ms"
 expect_in "$ERR" "expected: about"
 expect_in "$ERR" "not proposed: other: a Go module of its own (its go.mod): run gate init there"
 expect_not_in "$OUT" "BenchmarkOther"
