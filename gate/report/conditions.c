@@ -28,8 +28,8 @@ size_t report_conditions(const struct run_report *r,
 				       : "fixed by --fixed-arms");
 	if (l && l->env_pad)
 		lines[n++] = xasprintf("layout: GATE_PAD of 0 to %d random "
-			"bytes in the environment of each sample (mean %.0f), "
-			"drawn independently of the arm", LAYOUT_PAD_MAX,
+			"bytes in the environment of each timed sample (mean "
+			"%.0f), drawn independently of the arm", LAYOUT_PAD_MAX,
 			l->samples ? (double)l->pad_total / l->samples : 0.0);
 	else if (l)
 		lines[n++] = xstrdup("layout: no environment padding "
