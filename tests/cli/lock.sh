@@ -25,8 +25,9 @@ kill -INT $pid
 wait $pid
 gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 # a run killed outright (SIGKILL: no cleanup at all) leaves its lock file
-# and possibly a checkout index lock; the next run takes over both
-"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
+# and possibly a checkout index lock; the next run takes over both (its
+# samples' temporary directory goes under $SCRATCH, not the machine's /tmp)
+TMPDIR=$SCRATCH "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
 pid=$!
 wait_for pgrep -f "sleep 0.2173" || fail "the benchmark never started"
 kill -KILL $pid

@@ -82,8 +82,9 @@ cat >"$SCRATCH/slow.json" <<'JSON'
 { "defaults": { "pairs": 30, "warmup": 0, "min_effect": 1 },
   "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
 JSON
-"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" \
-	>"$SCRATCH/slow.out" 2>&1 &
+# SIGKILL leaves the samples' temporary directory too: under $SCRATCH
+TMPDIR=$SCRATCH "$GATE" -C "$R" run --base HEAD --head HEAD \
+	--config "$SCRATCH/slow.json" >"$SCRATCH/slow.out" 2>&1 &
 pid=$!
 wait_for pgrep -f "sleep 0.3187" || { cat "$SCRATCH/slow.out"; fail "the benchmark never started"; }
 kill -KILL $pid
