@@ -17,9 +17,9 @@
 #include "common/error.h"
 #include "common/file.h"
 #include "gate/config/config.h"
-#include "gate/decide/suite.h"
 #include "gate/exec/runner.h"
 #include "gate/format/format.h"
+#include "gate/measure/suite-filter.h"
 #include "common/banned.h"
 
 /* The N proposed when go could not measure the benchmarks. */
@@ -98,27 +98,57 @@ static char *run_bin(const struct init_prog *p, const char *top,
 	return out;
 }
 
-/* "BenchmarkX/sub-8  N  123.4 ns/op ...": each case's ns/op, the largest
-   of a top-level name's sub-benchmarks. */
-static void parse_ns(struct init_prog *p, const char *out)
+/*
+ * Each case's ns/op from go's output, read as gate run reads it (the
+ * gotest format: the -N suffix dropped): a sub-benchmark ("BenchmarkX/
+ * 48B") is a case of its own, sized on its own, in place of its
+ * top-level benchmark, whose sizes may be 1000x apart. -1 with p->why
+ * when the output holds no benchmark.
+ */
+static int parse_ns(struct init_prog *p, const char *out)
 {
-	const char *line = out, *eol;
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_opts o;
+	struct gate_err err;
+	struct init_case *c;
+	size_t i, j, k, kept;
 
-	for (; line && *line; line = eol ? eol + 1 : NULL) {
-		char name[512];
-		unsigned long long iters;
-		double ns;
-		struct init_case *c;
-
-		eol = strchr(line, '\n');
-		if (strncmp(line, "Benchmark", 9) ||
-		    sscanf(line, "%511s %llu %lf ns/op", name, &iters, &ns) != 3 ||
-		    !(ns > 0))
-			continue;
-		c = init_case_find(p, name, suite_go_top(name));
-		if (c && ns > c->ns)
-			c->ns = ns;
+	memset(&o, 0, sizeof(o));
+	o.err = &err;
+	if (format_parse(&t, FORMAT_GOTEST, out, strlen(out), p->dir,
+			 &o) < 0) {
+		p->why = xstrdup(err.msg);
+		return -1;
 	}
+	for (i = 0; i < t.n; i++) {
+		const char *name = t.cases[i].name;
+
+		if (!unit_is_time(t.cases[i].unit))
+			continue;
+		if (strchr(name, '/'))
+			init_case_add(p, name, strlen(name));
+		if (!(c = init_case_find(p, name, strlen(name))))
+			continue;	/* not one of its source's */
+		for (k = 0; k < t.cases[i].n; k++)
+			if (t.cases[i].values[k] * 1e9 > c->ns)
+				c->ns = t.cases[i].values[k] * 1e9;
+	}
+	fmt_table_release(&t);
+	/* a top-level benchmark with sub-benchmarks: those are its cases */
+	for (i = kept = 0; i < p->n; i++) {
+		size_t len = strlen(p->c[i].name);
+		int has_subs = 0;
+
+		for (j = 0; j < p->n && !strchr(p->c[i].name, '/'); j++)
+			has_subs |= p->c[j].name[len] == '/' &&
+				    !strncmp(p->c[j].name, p->c[i].name, len);
+		if (has_subs)
+			free(p->c[i].name);
+		else
+			p->c[kept++] = p->c[i];
+	}
+	p->n = kept;
+	return 0;
 }
 
 /* Measure p once, as gate run will run it: its test binary (go test -c
@@ -140,9 +170,10 @@ static void measure(struct init_prog *p, const char *top, const char *tmp)
 		goto cleanup;
 	free(out);
 	out = run_bin(p, top, bin, "20ms", &wall, &p->why);
-	if (!out)
+	if (!out || parse_ns(p, out) < 0) {
+		free(out);
 		goto cleanup;
-	parse_ns(p, out);
+	}
 	free(out);
 	for (i = 0; i < p->n; i++)
 		if (!(p->c[i].ns > 0)) {
@@ -195,6 +226,22 @@ static void free_argv_owned(const char **argv)
 	free((char *)(argv[0][0] == '.' ? argv[0] : argv[2]));
 }
 
+/* -test.bench selecting exactly the cases c[0..n) (owned). */
+static char *go_bench(const struct init_case *c, size_t n)
+{
+	const char **names = xcalloc(n, sizeof(*names));
+	char *re, *flag;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		names[i] = c[i].name;
+	re = suite_go_pattern(names, n);
+	flag = xasprintf("-test.bench=%s", re);
+	free(re);
+	free(names);
+	return flag;
+}
+
 /* The suite(s) of p at case time t: one per group of cases within 2x of
    each other's cost. */
 static void propose(struct found *f, const struct init_prog *p,
@@ -214,7 +261,7 @@ static void propose(struct found *f, const struct init_prog *p,
 		gi++;
 		n = init_iterations(t, p->c[j - 1].ns);
 		bench = groups == 1 ? xstrdup("-test.bench=.") :
-			init_anchored("-test.bench=", p->c + g, j - g);
+			go_bench(p->c + g, j - g);
 		bt = xasprintf("-test.benchtime=%.0fx", n);
 		run_argv(argv, p, base, bench, bt);
 		/* "3.73 us/op", never "3.73e+03 ns/op" */

@@ -70,29 +70,131 @@ size_t suite_go_top(const char *name)
 	return k > 0 && k < n && name[k - 1] == '-' ? k - 1 : n;
 }
 
-/* "^(a|b)$": names (go: their top-level names, once each), escaped. */
-static char *anchored(const struct bench_cfg *cfg, const char *const *names,
-		      size_t n)
+/* "^(a|b)$": names, escaped. */
+static char *anchored(const char *const *names, size_t n)
 {
 	struct strbuf_lite b = { NULL, 0, 0 };
-	size_t i, j;
+	size_t i;
 
 	sb_str(&b, "^(");
 	for (i = 0; i < n; i++) {
-		size_t len = cfg->format == FORMAT_GOTEST ? suite_go_top(names[i]) :
-			     strlen(names[i]);
-		int dup = 0;
+		if (i)
+			sb_str(&b, "|");
+		ere_escape(&b, names[i], strlen(names[i]));
+	}
+	sb_str(&b, ")$");
+	return b.buf;
+}
 
-		for (j = 0; j < i && cfg->format == FORMAT_GOTEST; j++)
+/* The length of s's "-N" suffix (a GOMAXPROCS count), 0 when none. */
+static size_t procs_suffix(const char *s, size_t len)
+{
+	size_t k = len;
+
+	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+		k--;
+	return k > 1 && k < len && s[k - 1] == '-' ? len - k + 1 : 0;
+}
+
+/* A sub-benchmark's last element (len bytes) as go's -bench takes it:
+   itself, or without a "-N" suffix the reader kept (several counts). */
+static void go_last(struct strbuf_lite *b, const char *s, size_t len)
+{
+	size_t cut = procs_suffix(s, len);
+
+	ere_escape(b, s, len);
+	if (cut) {
+		sb_str(b, "|");
+		ere_escape(b, s, len - cut);
+	}
+}
+
+/* Whether a go case's name past its top-level part (rest) has one
+   element: "BenchmarkX/48B" yes, "BenchmarkX/a/b" no. */
+static int one_level(const char *rest)
+{
+	return *rest == '/' && !strchr(rest + 1, '/');
+}
+
+char *suite_go_pattern(const char *const *names, size_t n)
+{
+	struct strbuf_lite b = { NULL, 0, 0 };
+	size_t i, j, alts = 0;
+
+	for (i = 0; i < n && !strchr(names[i], '/'); i++)
+		;
+	if (i == n) {	/* top-level names only: the pattern any go takes */
+		sb_str(&b, "^(");
+		for (i = 0; i < n; i++) {
+			size_t len = suite_go_top(names[i]);
+			int dup = 0;
+
+			for (j = 0; j < i; j++)
+				dup |= suite_go_top(names[j]) == len &&
+				       !strncmp(names[j], names[i], len);
+			if (dup)
+				continue;
+			if (b.len > 2)
+				sb_str(&b, "|");
+			ere_escape(&b, names[i], len);
+		}
+		sb_str(&b, ")$");
+		return b.buf;
+	}
+	/* each top-level name once: whole, its sub-benchmarks, or paths */
+	for (i = 0; i < n; i++) {
+		size_t len = suite_go_top(names[i]);
+		int dup = 0, whole = 0, flat = 1, subs = 0;
+
+		for (j = 0; j < i; j++)
 			dup |= suite_go_top(names[j]) == len &&
 			       !strncmp(names[j], names[i], len);
 		if (dup)
 			continue;
-		if (i)
-			sb_str(&b, "|");
-		ere_escape(&b, names[i], len);
+		for (j = i; j < n; j++) {
+			if (suite_go_top(names[j]) != len ||
+			    strncmp(names[j], names[i], len))
+				continue;
+			whole |= names[j][len] != '/';
+			flat &= one_level(names[j] + len);
+		}
+		if (whole || flat) {
+			sb_str(&b, alts++ ? "|^" : "^");
+			ere_escape(&b, names[i], len);
+			sb_str(&b, "$");
+		}
+		if (whole)
+			continue;
+		if (flat)
+			sb_str(&b, "/^(");
+		for (j = i; j < n; j++) {
+			const char *s = names[j] + len, *e;
+
+			if (suite_go_top(names[j]) != len ||
+			    strncmp(names[j], names[i], len))
+				continue;
+			if (flat) {
+				if (subs++)
+					sb_str(&b, "|");
+				go_last(&b, s + 1, strlen(s + 1));
+				continue;
+			}
+			/* a path of its own: ^Top$/^a$/^(b|b without -N)$ */
+			sb_str(&b, alts++ ? "|^" : "^");
+			ere_escape(&b, names[j], len);
+			sb_str(&b, "$");
+			for (s++; (e = strchr(s, '/')); s = e + 1) {
+				sb_str(&b, "/^");
+				ere_escape(&b, s, (size_t)(e - s));
+				sb_str(&b, "$");
+			}
+			sb_str(&b, "/^(");
+			go_last(&b, s, strlen(s));
+			sb_str(&b, ")$");
+		}
+		if (flat)
+			sb_str(&b, ")$");
 	}
-	sb_str(&b, ")$");
 	return b.buf;
 }
 
@@ -195,7 +297,8 @@ static void sh_quote(struct strbuf_lite *b, const char *s)
 static void filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
 		       const char *const *names, size_t n, int outer)
 {
-	char *re = anchored(cfg, names, n), *flag = NULL;
+	char *re = cfg->format == FORMAT_GOTEST ? suite_go_pattern(names, n) :
+		   anchored(names, n), *flag = NULL;
 	struct strbuf_lite sh = { NULL, 0, 0 };
 	size_t i, argc = 0;
 	int test_binary = 0;

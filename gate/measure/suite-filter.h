@@ -22,9 +22,8 @@ int suite_can_filter(const struct bench_cfg *cfg);
 /*
  * The harness's filter for the cases names[0..n), into out (a copy of
  * cfg with its command changed; free with suite_filter_release):
- * gbench: --benchmark_filter=^(a|b)$; gotest: -bench=^(A|B)$ (-test.bench
- * for a test binary) anchored at the top-level names, sub-benchmarks
- * included; lines and hyperfine: the environment variable
+ * gbench: --benchmark_filter=^(a|b)$; gotest: -bench (-test.bench for a
+ * test binary) with suite_go_pattern; lines and hyperfine: the environment variable
  * GATE_FILTER=^(a|b)$ (a POSIX extended regex); pytest: GATE_FILTER and
  * PYTEST_ADDOPTS="-k '(t.py and test_a) or ...'" before any of its own.
  * A shell command gets GATE_FILTER exported and the flag appended.
@@ -38,6 +37,17 @@ void suite_filter_cmd(struct bench_cfg *out, const struct bench_cfg *cfg,
  * the output has several counts).
  */
 size_t suite_go_top(const char *name);
+/*
+ * go's -bench pattern selecting the cases names[0..n) (owned): top-level
+ * names only, "^(A|B)$" (each once, sub-benchmarks included); with
+ * sub-benchmarks, exactly those named, so a suite proposed for one size
+ * of a benchmark never runs its other sizes at its N: "^A$/^(x|y)$" for
+ * one level, alternatives of whole paths joined by a top-level "|" where
+ * needed ("^A$/^(x)$|^B$", which go 1.19 and later read as either path).
+ * A last element ending in "-N" also matches without it (a GOMAXPROCS
+ * count the reader kept).
+ */
+char *suite_go_pattern(const char *const *names, size_t n);
 /*
  * The same for a shard's share of a suite's cases (gate run --shard): a
  * later filter still wins (go's and gbench's flag last; the lines

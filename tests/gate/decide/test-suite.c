@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate/decide/suite.h"
+#include "gate/measure/suite-filter.h"
 #include "tests/harness.h"
 #include "common/banned.h"
 
@@ -32,11 +33,13 @@ static void test_format__suite_filter_per_harness(void)
 	CHECK_STR(out.run.argv[2], "--benchmark_filter=^(BM_a/8|BM_b\\.c)$");
 	CHECK(out.run.argv[3] == NULL);
 	suite_filter_release(&out);
-	/* go: anchored top-level names, each once, sub-benchmarks included */
+	/* go: the sub-benchmarks named and no others (a kept -N suffix
+	   matches without it too), a whole top-level benchmark by name */
 	c.format = FORMAT_GOTEST;
 	c.run.argv = go;
 	suite_filter_cmd(&out, &c, gocases, 3);
-	CHECK_STR(out.run.argv[4], "-bench=^(BenchmarkX|BenchmarkY)$");
+	CHECK_STR(out.run.argv[4], "-bench=^BenchmarkX$/^(small-4|small|"
+		  "big-4|big)$|^BenchmarkY$");
 	suite_filter_release(&out);
 	c.run.argv = bin;
 	suite_filter_cmd(&out, &c, gocases + 2, 1);
@@ -51,6 +54,38 @@ static void test_format__suite_filter_per_harness(void)
 		  "GATE_FILTER; exec './suite'\\''s.sh'");
 	suite_filter_release(&out);
 	CHECK(suite_can_filter(&c));
+}
+
+/*
+ * go's -bench pattern for some cases: top-level names alone keep the form
+ * every go reads; sizes of one benchmark select exactly those sizes (a
+ * suite of 48B's N must never run 16384B at it); deeper paths and several
+ * benchmarks' sizes become whole paths joined by a top-level "|".
+ */
+static void test_format__go_pattern(void)
+{
+	const char *top[] = { "BenchmarkA-4", "BenchmarkB", "BenchmarkA" };
+	const char *sizes[] = { "BenchmarkH/48B", "BenchmarkH/1024B" };
+	const char *deep[] = { "BenchmarkZ/a/b", "BenchmarkH/x.y" };
+	const char *mixed[] = { "BenchmarkH/48B", "BenchmarkH", "BenchmarkQ/1" };
+	char *p;
+
+	p = suite_go_pattern(top, 3);
+	CHECK_STR(p, "^(BenchmarkA|BenchmarkB)$");
+	free(p);
+	p = suite_go_pattern(sizes, 2);
+	CHECK_STR(p, "^BenchmarkH$/^(48B|1024B)$");
+	free(p);
+	p = suite_go_pattern(sizes, 1);
+	CHECK_STR(p, "^BenchmarkH$/^(48B)$");
+	free(p);
+	p = suite_go_pattern(deep, 2);
+	CHECK_STR(p, "^BenchmarkZ$/^a$/^(b)$|^BenchmarkH$/^(x\\.y)$");
+	free(p);
+	/* the whole of BenchmarkH named: all its sizes, once */
+	p = suite_go_pattern(mixed, 3);
+	CHECK_STR(p, "^BenchmarkH$|^BenchmarkQ$/^(1)$");
+	free(p);
 }
 
 /*
@@ -90,6 +125,7 @@ static void test_format__suite_filter_pytest_hyperfine(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_format__suite_filter_per_harness),
+	TEST(test_format__go_pattern),
 	TEST(test_format__suite_filter_pytest_hyperfine),
 };
 
