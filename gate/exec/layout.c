@@ -145,21 +145,22 @@ void layout_arm_set(struct layout *l, size_t arm, struct layout_arm *set)
 /* 1 when path is a regular file (not a link) holding exactly text. */
 static int holds(const char *path, const char *text)
 {
-	size_t len = strlen(text);
-	char buf[512];
+	size_t len = strlen(text), got = 0;
 	struct stat st;
-	ssize_t got;
+	ssize_t n;
+	char *buf;
 	int fd, same = 0;
 
-	if (len >= sizeof(buf))
-		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (size_t)st.st_size == len) {
-		got = read(fd, buf, sizeof(buf));
-		same = got == (ssize_t)len && !memcmp(buf, text, len);
+		buf = xmalloc(len + 1);
+		while (got < len && (n = read(fd, buf + got, len - got)) > 0)
+			got += (size_t)n;
+		same = got == len && !memcmp(buf, text, len);
+		free(buf);
 	}
 	close(fd);
 	return same;

@@ -25,7 +25,7 @@ struct fixture {
 	struct layout l;
 };
 
-static void setup(struct fixture *f)
+static void setup_text(struct fixture *f, const char *text)
 {
 	struct layout l = LAYOUT_INIT;
 	struct layout_arm set = { NULL, NULL, NULL, NULL };
@@ -38,8 +38,13 @@ static void setup(struct fixture *f)
 	CHECK(layout_init(&f->l, 0, 0, 1, NULL, NULL) == 0);
 	CHECK(layout_before(&f->l, &env) == 0);
 	set.restore_path = xstrdup(f->path);
-	set.restore_text = xstrdup(TEXT);
+	set.restore_text = xstrdup(text);
 	layout_arm_set(&f->l, 0, &set);
+}
+
+static void setup(struct fixture *f)
+{
+	setup_text(f, TEXT);
 }
 
 static int restore(struct fixture *f)
@@ -145,7 +150,55 @@ static void test_layout__replaces_other_text_a_directory_or_a_link(void)
 	teardown(&f);
 }
 
+/* A gitdir line of a deep path (longer than any fixed buffer) is kept
+   too, not rewritten before every run. */
+static void test_layout__long_text_keeps_the_file(void)
+{
+	struct fixture f;
+	struct stat a, b;
+	char text[3000];
+
+	memset(text, 'd', sizeof(text) - 2);
+	memcpy(text, "gitdir: /", 9);
+	text[sizeof(text) - 2] = '\n';
+	text[sizeof(text) - 1] = '\0';
+	setup_text(&f, text);
+	CHECK(restore(&f) == 0);
+	CHECK(stat(f.path, &a) == 0);
+	CHECK((size_t)a.st_size == strlen(text));
+	CHECK(restore(&f) == 0);
+	CHECK(stat(f.path, &b) == 0);
+	CHECK(a.st_ino == b.st_ino);
+	CHECK(a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+	      a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+	teardown(&f);
+}
+
+/* Where the file cannot be written (its directory is gone), the run is
+   refused with an error, and nothing is left half made. */
+static void test_layout__cannot_restore_is_an_error(void)
+{
+	struct fixture f;
+	char *gone;
+
+	setup(&f);
+	gone = xasprintf("%s/gone", f.dir);
+	free(f.l.arm[0].restore_path);
+	f.l.arm[0].restore_path = xasprintf("%s/.git", gone);
+	CHECK(restore(&f) < 0);
+	CHECK(access(gone, F_OK) < 0);
+	/* once the directory is back, the next run restores the file */
+	CHECK(mkdir(gone, 0755) == 0);
+	CHECK(restore(&f) == 0);
+	CHECK(unlink(f.l.arm[0].restore_path) == 0);
+	CHECK(rmdir(gone) == 0);
+	free(gone);
+	teardown(&f);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_layout__long_text_keeps_the_file),
+	TEST(test_layout__cannot_restore_is_an_error),
 	TEST(test_layout__restores_what_a_run_removed),
 	TEST(test_layout__same_text_keeps_the_file),
 	TEST(test_layout__replaces_other_text_a_directory_or_a_link),

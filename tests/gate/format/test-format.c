@@ -5,6 +5,7 @@
 #include "gate/format/format.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "tests/gate/format/fixture.h"
@@ -153,7 +154,28 @@ static void test_format__value_at_each_unit_boundary(void)
 				       sizeof(buf)), cases[i].want);
 }
 
+/* gate's own report is read by gate compare alone: with no reader set for
+   it (every other caller), it is refused by name, nothing parsed. */
+static void test_format__gate_report_needs_its_reader(void)
+{
+	static const char rep[] = "{\"schema\": 1, \"gate_version\": "
+				  "\"0.1.0\", \"benchmarks\": []}";
+	struct fmt_table t = FMT_TABLE_INIT;
+	struct fmt_opts o;
+	struct gate_err err;
+
+	memset(&o, 0, sizeof(o));
+	o.err = &err;
+	CHECK(format_detect(rep, sizeof(rep) - 1) == FORMAT_GATE);
+	CHECK(format_parse(&t, FORMAT_GATE, rep, sizeof(rep) - 1, "r.json",
+			   &o) < 0);
+	CHECK_CONTAINS(err.msg, "r.json: a gate report is read by gate "
+		       "compare only");
+	CHECK(t.n == 0);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_format__gate_report_needs_its_reader),
 	TEST(test_format__value_at_each_unit_boundary),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__select),
