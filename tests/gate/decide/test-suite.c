@@ -64,28 +64,33 @@ static void test_format__suite_filter_per_harness(void)
  */
 static void test_format__go_pattern(void)
 {
-	const char *top[] = { "BenchmarkA-4", "BenchmarkB", "BenchmarkA" };
-	const char *sizes[] = { "BenchmarkH/48B", "BenchmarkH/1024B" };
-	const char *deep[] = { "BenchmarkZ/a/b", "BenchmarkH/x.y" };
-	const char *mixed[] = { "BenchmarkH/48B", "BenchmarkH", "BenchmarkQ/1" };
-	char *p;
+	static const char *const top[] = { "BenchmarkA-4", "BenchmarkB",
+					   "BenchmarkA" };
+	static const char *const sizes[] = { "BenchmarkH/48B",
+					     "BenchmarkH/1024B" };
+	static const char *const deep[] = { "BenchmarkZ/a/b", "BenchmarkH/x.y" };
+	static const char *const mixed[] = { "BenchmarkH/48B", "BenchmarkH",
+					     "BenchmarkQ/1" };
+	static const struct {
+		const char *const *names;
+		size_t n;
+		const char *want;
+	} t[] = {
+		{ top, 3, "^(BenchmarkA|BenchmarkB)$" },
+		{ sizes, 2, "^BenchmarkH$/^(48B|1024B)$" },
+		{ sizes, 1, "^BenchmarkH$/^(48B)$" },
+		{ deep, 2, "^BenchmarkZ$/^a$/^(b)$|^BenchmarkH$/^(x\\.y)$" },
+		/* the whole of BenchmarkH named: all its sizes, once */
+		{ mixed, 3, "^BenchmarkH$|^BenchmarkQ$/^(1)$" },
+	};
+	size_t i;
 
-	p = suite_go_pattern(top, 3);
-	CHECK_STR(p, "^(BenchmarkA|BenchmarkB)$");
-	free(p);
-	p = suite_go_pattern(sizes, 2);
-	CHECK_STR(p, "^BenchmarkH$/^(48B|1024B)$");
-	free(p);
-	p = suite_go_pattern(sizes, 1);
-	CHECK_STR(p, "^BenchmarkH$/^(48B)$");
-	free(p);
-	p = suite_go_pattern(deep, 2);
-	CHECK_STR(p, "^BenchmarkZ$/^a$/^(b)$|^BenchmarkH$/^(x\\.y)$");
-	free(p);
-	/* the whole of BenchmarkH named: all its sizes, once */
-	p = suite_go_pattern(mixed, 3);
-	CHECK_STR(p, "^BenchmarkH$|^BenchmarkQ$/^(1)$");
-	free(p);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *p = suite_go_pattern(t[i].names, t[i].n);
+
+		CHECK_STR(p, t[i].want);
+		free(p);
+	}
 }
 
 /*
