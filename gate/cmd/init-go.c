@@ -140,8 +140,8 @@ static int parse_ns(struct init_prog *p, const char *out)
 		int has_subs = 0;
 
 		for (j = 0; j < p->n && !strchr(p->c[i].name, '/'); j++)
-			has_subs |= p->c[j].name[len] == '/' &&
-				    !strncmp(p->c[j].name, p->c[i].name, len);
+			has_subs |= !strncmp(p->c[j].name, p->c[i].name, len) &&
+				    p->c[j].name[len] == '/';
 		if (has_subs)
 			free(p->c[i].name);
 		else
