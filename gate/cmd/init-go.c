@@ -139,7 +139,7 @@ static int parse_ns(struct init_prog *p, const char *out)
 		size_t len = strlen(p->c[i].name);
 		int has_subs = 0;
 
-		for (j = 0; j < p->n && !strchr(p->c[i].name, '/'); j++)
+		for (j = 0; j < p->n && !memchr(p->c[i].name, '/', len); j++)
 			has_subs |= !strncmp(p->c[j].name, p->c[i].name, len) &&
 				    p->c[j].name[len] == '/';
 		if (has_subs)

@@ -55,19 +55,31 @@ static void ere_escape(struct strbuf_lite *b, const char *s, size_t n)
 	}
 }
 
+/* The length of s's "-N" suffix (a GOMAXPROCS count), 0 when none. */
+static size_t procs_suffix(const char *s, size_t len)
+{
+	size_t k = len;
+
+	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+		k--;
+	return k > 1 && k < len && s[k - 1] == '-' ? len - k + 1 : 0;
+}
+
 /*
  * A go case's top-level benchmark: "BenchmarkX/sub-8" -> "BenchmarkX"
  * (the -GOMAXPROCS suffix dropped when there is no sub-benchmark).
  */
 size_t suite_go_top(const char *name)
 {
-	size_t n = strcspn(name, "/"), k = n;
+	size_t n = strcspn(name, "/");
 
-	if (name[n] == '/')
-		return n;
-	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
-		k--;
-	return k > 0 && k < n && name[k - 1] == '-' ? k - 1 : n;
+	return name[n] == '/' ? n : n - procs_suffix(name, n);
+}
+
+/* Whether go cases a and b share their top-level benchmark (of a: len). */
+static int same_top(const char *a, const char *b, size_t len)
+{
+	return suite_go_top(b) == len && !strncmp(a, b, len);
 }
 
 /* "^(a|b)$": names, escaped. */
@@ -84,16 +96,6 @@ static char *anchored(const char *const *names, size_t n)
 	}
 	sb_str(&b, ")$");
 	return b.buf;
-}
-
-/* The length of s's "-N" suffix (a GOMAXPROCS count), 0 when none. */
-static size_t procs_suffix(const char *s, size_t len)
-{
-	size_t k = len;
-
-	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-		k--;
-	return k > 1 && k < len && s[k - 1] == '-' ? len - k + 1 : 0;
 }
 
 /* A sub-benchmark's last element (len bytes) as go's -bench takes it:
@@ -130,8 +132,7 @@ char *suite_go_pattern(const char *const *names, size_t n)
 			int dup = 0;
 
 			for (j = 0; j < i; j++)
-				dup |= suite_go_top(names[j]) == len &&
-				       !strncmp(names[j], names[i], len);
+				dup |= same_top(names[i], names[j], len);
 			if (dup)
 				continue;
 			if (b.len > 2)
@@ -147,13 +148,11 @@ char *suite_go_pattern(const char *const *names, size_t n)
 		int dup = 0, whole = 0, flat = 1, subs = 0;
 
 		for (j = 0; j < i; j++)
-			dup |= suite_go_top(names[j]) == len &&
-			       !strncmp(names[j], names[i], len);
+			dup |= same_top(names[i], names[j], len);
 		if (dup)
 			continue;
 		for (j = i; j < n; j++) {
-			if (suite_go_top(names[j]) != len ||
-			    strncmp(names[j], names[i], len))
+			if (!same_top(names[i], names[j], len))
 				continue;
 			whole |= names[j][len] != '/';
 			flat &= one_level(names[j] + len);
@@ -170,8 +169,7 @@ char *suite_go_pattern(const char *const *names, size_t n)
 		for (j = i; j < n; j++) {
 			const char *s = names[j] + len, *e;
 
-			if (suite_go_top(names[j]) != len ||
-			    strncmp(names[j], names[i], len))
+			if (!same_top(names[i], names[j], len))
 				continue;
 			if (flat) {
 				if (subs++)

@@ -23,8 +23,8 @@ int suite_can_filter(const struct bench_cfg *cfg);
  * The harness's filter for the cases names[0..n), into out (a copy of
  * cfg with its command changed; free with suite_filter_release):
  * gbench: --benchmark_filter=^(a|b)$; gotest: -bench (-test.bench for a
- * test binary) with suite_go_pattern; lines and hyperfine: the environment variable
- * GATE_FILTER=^(a|b)$ (a POSIX extended regex); pytest: GATE_FILTER and
+ * test binary) with suite_go_pattern; lines and hyperfine: the environment
+ * variable GATE_FILTER=^(a|b)$ (a POSIX extended regex); pytest: GATE_FILTER and
  * PYTEST_ADDOPTS="-k '(t.py and test_a) or ...'" before any of its own.
  * A shell command gets GATE_FILTER exported and the flag appended.
  */
