@@ -31,39 +31,88 @@
 /* The rounds proposed when init could not measure. */
 #define PY_GUESS_ROUNDS 50
 
-/* Whether dir's test files use the benchmark fixture. */
-static int has_benchmarks(const char *dir)
+/* A file name the proposal can write into sh -c unquoted. */
+static int plain_name(const char *s)
 {
-	DIR *d = opendir(dir);
+	return s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			   "0123456789_./-")] == '\0';
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The test files of top's directory dir that use the benchmark fixture,
+ * as "dir/test_x.py" (just "test_x.py" for "."), sorted, joined by spaces
+ * in *files; their number (0: none, *files NULL). *plain is cleared when
+ * a name could not go into a shell command as it is.
+ */
+static size_t bench_files(const char *top, const char *dir, char **files,
+			  int *plain)
+{
+	char *path = xasprintf("%s%s", top, dir), **names = NULL, *text;
+	DIR *d = opendir(path);
 	struct dirent *e;
 	regex_t re;
-	char *path, *text;
-	size_t len;
-	int found = 0;
+	size_t len, n = 0, cap = 0, i, size = 1;
 
-	if (!d)
-		return 0;
-	if (regcomp(&re, "def test_[A-Za-z0-9_]*\\([^)]*benchmark",
-		    REG_EXTENDED | REG_NOSUB)) {
-		closedir(d);
+	*files = NULL;
+	*plain = 1;
+	if (!d || regcomp(&re, "def test_[A-Za-z0-9_]*\\([^)]*benchmark",
+			  REG_EXTENDED | REG_NOSUB)) {
+		if (d)
+			closedir(d);
+		free(path);
 		return 0;
 	}
-	while (!found && (e = readdir(d))) {
+	while ((e = readdir(d))) {
+		char *file;
+		int found;
+
 		len = strlen(e->d_name);
 		if (len < 4 || strcmp(e->d_name + len - 3, ".py") ||
 		    (strncmp(e->d_name, "test_", 5) &&
 		     (len < 8 || strcmp(e->d_name + len - 8, "_test.py"))))
 			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
+		file = xasprintf("%s/%s", path, e->d_name);
 		text = NULL;
-		if (file_read(&text, &len, path, (size_t)4 << 20) == 0)
-			found = regexec(&re, text, 0, NULL, 0) == 0;
+		found = file_read(&text, &len, file, (size_t)4 << 20) == 0 &&
+			regexec(&re, text, 0, NULL, 0) == 0;
 		free(text);
-		free(path);
+		free(file);
+		if (!found)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n] = strcmp(dir, ".") ?
+			xasprintf("%s/%s", dir, e->d_name) :
+			xstrdup(e->d_name);
+		*plain &= plain_name(names[n]) && names[n][0] != '-';
+		size += strlen(names[n]) + 1;
+		n++;
 	}
 	regfree(&re);
 	closedir(d);
-	return found;
+	free(path);
+	if (n) {
+		char *at = *files = xmalloc(size);
+
+		qsort(names, n, sizeof(*names), by_name);
+		for (i = 0; i < n; i++) {
+			len = strlen(names[i]);
+			memcpy(at, names[i], len);
+			at += len;
+			*at++ = i + 1 < n ? ' ' : '\0';
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return n;
 }
 
 /* sh -c script in top with TMPDIR=tmp: 0, or -1 with *why said. */
@@ -126,53 +175,100 @@ static char *suite_script(const char *dir, long rounds)
 			 "&& cat \"$TMPDIR/gate-pytest.json\"", rounds, dir);
 }
 
-/* Propose the suite for the test directory dir (relative, "." the top). */
-static void propose(struct found *f, const char *top, const char *dir,
-		    const char *tmp)
+/* pytest-benchmark's time a round for the slowest case of target (a
+   directory or files) in top: seconds, or 0 with *why said. */
+static double calibrate(const char *top, const char *tmp, const char *target,
+			char **why)
 {
-	char *script = NULL, *cal, *why = NULL, *json;
-	const char *argv[4] = { "sh", "-c", NULL, NULL };
+	char *json = xasprintf("%s/calibrate.json", tmp), *cal;
 	double wall, round = 0;
+
+	/* pytest's summary on stderr: its last lines name what failed */
+	cal = xasprintf("python3 -m pytest -q -p no:cacheprovider "
+			"--benchmark-only --benchmark-max-time=0.05 "
+			"--benchmark-json='%s' %s >/dev/null 2>&1 || "
+			"{ s=$?; python3 -m pytest -q -p no:cacheprovider "
+			"--benchmark-only --co %s 2>&1 | grep -E "
+			"'^(ERROR|[0-9]+ tests? collected|no tests ran)' >&2; "
+			"exit $s; }", json, target, target);
+	if (run_sh(top, tmp, cal, &wall, why) == 0) {
+		round = slowest_round(json);
+		if (round <= 0)
+			*why = xstrdup("its JSON report had no timings");
+	}
+	remove(json);
+	free(json);
+	free(cal);
+	return round;
+}
+
+/*
+ * Propose the suite for the test directory dir (relative, "." the top)
+ * whose files with benchmarks are files. The directory as a whole, so
+ * that a benchmark file added later is run too; its files with benchmarks
+ * alone when the whole does not run (a test module that no longer imports
+ * stops pytest's collection, exit 2), and the proposal says so.
+ */
+static void propose(struct found *f, const char *top, const char *dir,
+		    const char *files, int plain, const char *tmp)
+{
+	char *script = NULL, *why = NULL, *whole = NULL;
+	const char *argv[4] = { "sh", "-c", NULL, NULL };
+	const char *target = dir;
+	double wall, round;
 	long rounds = PY_GUESS_ROUNDS, idx;
 	const char *name = strcmp(dir, ".") ? dir : "pytest";
 
-	json = xasprintf("%s/calibrate.json", tmp);
-	cal = xasprintf("python3 -m pytest -q -p no:cacheprovider "
-			"--benchmark-only --benchmark-max-time=0.05 "
-			"--benchmark-json='%s' %s >/dev/null 2>&1", json, dir);
-	if (run_sh(top, tmp, cal, &wall, &why) == 0) {
-		round = slowest_round(json);
+	round = calibrate(top, tmp, dir, &why);
+	if (round <= 0 && plain) {
+		whole = why;
+		why = NULL;
+		round = calibrate(top, tmp, files, &why);
 		if (round > 0) {
-			rounds = (long)floor(PY_CASE_SECONDS / round);
-			if (rounds < PY_MIN_ROUNDS)
-				rounds = PY_MIN_ROUNDS;
-			if (rounds > PY_MAX_ROUNDS)
-				rounds = PY_MAX_ROUNDS;
+			target = files;
 		} else {
-			why = xstrdup("its JSON report had no timings");
+			free(why);
+			why = whole;
+			whole = NULL;
 		}
 	}
-	remove(json);
-	script = suite_script(dir, rounds);
+	if (round > 0) {
+		rounds = (long)floor(PY_CASE_SECONDS / round);
+		if (rounds < PY_MIN_ROUNDS)
+			rounds = PY_MIN_ROUNDS;
+		if (rounds > PY_MAX_ROUNDS)
+			rounds = PY_MAX_ROUNDS;
+	}
+	script = suite_script(target, rounds);
 	/* once as gate run will run it: the time a sample takes */
 	if (!why && run_sh(top, tmp, script, &wall, &why) == 0)
 		f->pair_seconds += 2 * wall;
 	argv[2] = script;
-	idx = init_add_as(f, name, name, 0, argv, why ?
-		xasprintf("pytest-benchmark tests in %s; not measured (%s): %ld "
-			  "rounds is a guess, size --benchmark-min-rounds so "
-			  "that the slowest case takes about 100 ms", dir, why,
-			  rounds) :
-		xasprintf("pytest-benchmark tests in %s: %ld rounds of each "
-			  "case (measured: the slowest takes about %.0f ms)",
-			  dir, rounds, (double)rounds * round * 1e3));
+	if (why)
+		idx = init_add_as(f, name, name, 0, argv, xasprintf(
+			"pytest-benchmark tests in %s; not measured (%s): %ld "
+			"rounds is a guess, size --benchmark-min-rounds so "
+			"that the slowest case takes about 100 ms", dir, why,
+			rounds));
+	else if (whole)
+		idx = init_add_as(f, name, name, 0, argv, xasprintf(
+			"pytest-benchmark tests in %s: %ld rounds of each "
+			"case (measured: the slowest takes about %.0f ms); "
+			"only its files with benchmarks, %s, since %s as a "
+			"whole does not run (%s): a benchmark file added "
+			"later must be added to this command", dir, rounds,
+			(double)rounds * round * 1e3, files, dir, whole));
+	else
+		idx = init_add_as(f, name, name, 0, argv, xasprintf(
+			"pytest-benchmark tests in %s: %ld rounds of each "
+			"case (measured: the slowest takes about %.0f ms)",
+			dir, rounds, (double)rounds * round * 1e3));
 	if (idx >= 0)
 		f->format[idx] = "pytest";
 	f->unmeasured += why != NULL;
+	free(whole);
 	free(why);
 	free(script);
-	free(cal);
-	free(json);
 }
 
 /*
@@ -204,23 +300,22 @@ int init_scan_python(struct found *f, const char *top)
 		"setup.cfg", "pytest.ini", "tox.ini", NULL };
 	static const char *const dirs[] = { ".", "tests", "test",
 		"benchmarks", "bench", NULL };
-	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL, *path;
+	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL, *files;
 	size_t i, n0 = f->n;
-	int python = 0;
+	int python = 0, plain;
 
 	for (i = 0; markers[i]; i++)
 		python |= init_exists(top, markers[i]);
 	if (!python)
 		return 0;
 	for (i = 0; dirs[i]; i++) {
-		path = xasprintf("%s%s", top, dirs[i]);
-		if (has_benchmarks(path)) {
+		if (bench_files(top, dirs[i], &files, &plain)) {
 			if (!tmp)
 				tmp = mkdtemp(tmpl);
 			if (tmp)
-				propose(f, top, dirs[i], tmp);
+				propose(f, top, dirs[i], files, plain, tmp);
 		}
-		free(path);
+		free(files);
 	}
 	/* pytest leaves its report and its own temporary files there */
 	if (tmp && tree_remove(tmp, NULL) < 0)

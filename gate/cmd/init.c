@@ -128,6 +128,8 @@ char *init_run(char **argv, const char *dir, const char *what,
 		for (c = *why; *c; c++)
 			if (*c == '\n')
 				*c = ' ';
+		while (c > *why && c[-1] == ' ')
+			*--c = '\0';
 		free(res.out);
 		return NULL;
 	}

@@ -46,4 +46,36 @@ echo "more words" >>"$P/README.md"
 commit_all "$P" "docs only"
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$P" run --base HEAD~1
 expect_in "$OUT" "identical build"
+
+# a test module beside the benchmarks that no longer imports stops
+# pytest's collection of the directory (exit 2): init proposes the files
+# with benchmarks alone, sorted, and says why and what it costs
+Q=$SCRATCH/broken
+new_repo "$Q"
+mkdir -p "$Q/tests"
+printf '[project]\nname = "q"\n' >"$Q/pyproject.toml"
+for f in test_b test_a; do
+	cat >"$Q/tests/$f.py" <<'PY'
+import time
+
+def test_nap(benchmark):
+    benchmark(time.sleep, 0.03)
+PY
+done
+echo "from asyncio import no_such_name" >"$Q/tests/test_old.py"
+echo "def test_plain(): pass" >"$Q/tests/test_plain.py"
+commit_all "$Q" q
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init --stdout
+expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests/test_a.py tests/test_b.py >&2'
+expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each case (measured"
+expect_in "$ERR" "only its files with benchmarks, tests/test_a.py tests/test_b.py, since tests as a whole does not run (pytest exited with code 2: ERROR tests/test_old.py"
+expect_in "$ERR" "a benchmark file added later must be added to this command"
+# the proposal runs: both files' cases are measured
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init
+commit_all "$Q" "gate.json"
+echo "# more" >>"$Q/tests/test_plain.py"
+commit_all "$Q" "a test file"
+PATH=$SCRATCH/bin:$PATH gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
+expect_in "$OUT" "tests/test_a.py::test_nap"
+expect_in "$OUT" "tests/test_b.py::test_nap"
 exit 0
