@@ -70,6 +70,28 @@ static void fail(struct bench_run *br, char *msg)
 	br->error = msg;
 }
 
+/*
+ * Whether a sealed sample that failed may have failed on the seal: its
+ * stderr says a write was refused, or says nothing. A failure that names
+ * another cause ("No module named pytest") gets no hint about the seal.
+ */
+static int may_be_sealed_write(const struct run_result *res)
+{
+	static const char *const refused[] = { "ermission denied",
+		"ead-only file system", "peration not permitted", "EACCES",
+		"EPERM", "EROFS" };
+	size_t i;
+
+	if (res->status != RUN_EXIT && res->status != RUN_SIGNAL)
+		return 0;
+	if (!res->err_tail[strspn(res->err_tail, " \t\r\n")])
+		return 1;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (strstr(res->err_tail, refused[i]))
+			return 1;
+	return 0;
+}
+
 /* Why run_one's result cannot be used, as br's error; returns -1 or the
    signal when gate was interrupted. */
 static int run_failed(struct bench_run *br, const struct run_result *res,
@@ -99,8 +121,7 @@ static int run_failed(struct bench_run *br, const struct run_result *res,
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s) "
 			"%s%s\n%s", cfg->name, arm_name(a), label,
 			run_describe(res, why, sizeof(why)),
-			sealed && (res->status == RUN_EXIT ||
-				   res->status == RUN_SIGNAL) ?
+			sealed && may_be_sealed_write(res) ?
 			" (it ran sealed: a write outside its checkout and "
 			"$GATE_TMPDIR fails; base's gate.json may list more "
 			"in \"writable\")" : "", tail));

@@ -48,4 +48,23 @@ for s in "$R"/.git/gate/?/; do
 	! grep -qx '# tampered' "$s/bench.sh" || fail "a write reached $s/bench.sh"
 	grep -qx built "$s/out.txt" || fail "a write reached $s/out.txt"
 done
+
+# a sample that fails names the seal only when the failure may be the
+# seal's: a refused write ("Permission denied"), or nothing said; not a
+# failure that names its own cause
+S=$SCRATCH/said
+new_repo "$S"
+write_bench "$S" 0.01
+write_config "$S"
+commit_all "$S" base
+printf '#!/bin/sh\necho x >"../$(basename "$PWD").x"\n' >"$S/bench.sh"
+commit_all "$S" "head writes beside its checkout"
+gate_run 3 -C "$S" run --base HEAD~1 --head HEAD --pairs 2
+expect_in "$OUT" "it ran sealed: a write outside its checkout"
+expect_in "$OUT" "ermission denied"
+printf '#!/bin/sh\necho "No module named pytest" >&2\nexit 1\n' >"$S/bench.sh"
+commit_all "$S" "head misses a module"
+gate_run 3 -C "$S" run --base HEAD~2 --head HEAD --pairs 2
+expect_in "$OUT" "No module named pytest"
+expect_not_in "$OUT" "it ran sealed"
 exit 0
