@@ -2,7 +2,10 @@
  * gate init for a Python project with pytest-benchmark tests: a pytest
  * suite per test directory running a fixed amount of work (a fixed number
  * of rounds: --benchmark-min-rounds with a max time too short to add any),
- * the rounds measured once here so that the slowest case takes ~100 ms.
+ * each round at least 0.1 ms (--benchmark-min-time: pytest then
+ * repeats a fast case within its round, instead of timing one call and
+ * its own overhead), the rounds measured once here so that each case
+ * takes about 100 ms, less in a suite of many cases.
  */
 #include "gate/cmd/init.h"
 
@@ -23,8 +26,15 @@
 #include "gate/exec/runner.h"
 #include "common/banned.h"
 
-/* The time the slowest case's rounds should take together. */
+/* The time a case's rounds should take together: at most, and at least
+   when the suite is large (the whole suite's cases take about
+   PY_SUITE_SECONDS between those bounds). */
 #define PY_CASE_SECONDS 0.1
+#define PY_CASE_SECONDS_MIN 0.01
+#define PY_SUITE_SECONDS 2.0
+/* A round's least time: a call of 100 ns timed once is mostly pytest's
+   timer and loop (a sub-microsecond case read 3-4 times its time). */
+#define PY_ROUND_SECONDS 0.0001
 /* pytest-benchmark's own minimum rounds; and a cap on what init proposes */
 #define PY_MIN_ROUNDS 5
 #define PY_MAX_ROUNDS 100000
@@ -131,8 +141,8 @@ static int run_sh(const char *top, const char *tmp, const char *script,
 }
 
 /* The slowest case's round (median time a round) in pytest-benchmark's
-   JSON at path: seconds, or 0 when it has none. */
-static double slowest_round(const char *path)
+   JSON at path: seconds, or 0 when it has none; *cases its cases. */
+static double slowest_round(const char *path, size_t *cases)
 {
 	char *text = NULL;
 	size_t len;
@@ -143,6 +153,7 @@ static double slowest_round(const char *path)
 		return 0;
 	root = cJSON_Parse(text);
 	free(text);
+	*cases = 0;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root,
 							       "benchmarks")) {
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "stats");
@@ -154,6 +165,7 @@ static double slowest_round(const char *path)
 
 		if (!cJSON_IsNumber(med))
 			continue;
+		++*cases;
 		r = med->valuedouble * (cJSON_IsNumber(it) &&
 					it->valuedouble >= 1 ?
 					it->valuedouble : 1);
@@ -170,30 +182,39 @@ static char *suite_script(const char *dir, long rounds)
 {
 	return xasprintf("python3 -m pytest -q -p no:cacheprovider "
 			 "--benchmark-only --benchmark-min-rounds=%ld "
+			 "--benchmark-min-time=%g "
 			 "--benchmark-max-time=0.000001 --benchmark-warmup=off "
 			 "--benchmark-json=\"$TMPDIR/gate-pytest.json\" %s >&2 "
-			 "&& cat \"$TMPDIR/gate-pytest.json\"", rounds, dir);
+			 "&& cat \"$TMPDIR/gate-pytest.json\"", rounds,
+			 PY_ROUND_SECONDS, dir);
 }
 
 /* pytest-benchmark's time a round for the slowest case of target (a
-   directory or files) in top: seconds, or 0 with *why said. */
+   directory or files) in top, its rounds as the proposal's (at least
+   PY_ROUND_SECONDS; a few, since its JSON holds every round: a max time
+   of 50 ms gave 300 fast cases a report of 127 MB): seconds, 0 with *why
+   said when the report has no timings, or -1 (*why said) when pytest
+   failed. *cases gets its cases. */
 static double calibrate(const char *top, const char *tmp, const char *target,
-			char **why)
+			size_t *cases, char **why)
 {
 	char *json = xasprintf("%s/calibrate.json", tmp), *cal;
-	double wall, round = 0;
+	double wall, round = -1;
 
 	/* pytest's summary on stderr: its last lines name what failed */
 	cal = xasprintf("python3 -m pytest -q -p no:cacheprovider "
-			"--benchmark-only --benchmark-max-time=0.05 "
+			"--benchmark-only --benchmark-min-rounds=%d "
+			"--benchmark-min-time=%g --benchmark-max-time=0.000001 "
+			"--benchmark-warmup=off "
 			"--benchmark-json='%s' %s >/dev/null 2>&1 || "
 			"{ s=$?; python3 -m pytest -q -p no:cacheprovider "
 			"--benchmark-only --co %s 2>&1 | grep -E "
 			"'^(ERROR|[0-9]+ tests? collected|no tests ran)' >&2; "
-			"exit $s; }", json, target, target);
+			"exit $s; }", PY_MIN_ROUNDS, PY_ROUND_SECONDS, json,
+			target, target);
 	if (run_sh(top, tmp, cal, &wall, why) == 0) {
-		round = slowest_round(json);
-		if (round <= 0)
+		round = slowest_round(json, cases);
+		if (round <= 0 && !*why)
 			*why = xstrdup("its JSON report had no timings");
 	}
 	remove(json);
@@ -212,18 +233,19 @@ static double calibrate(const char *top, const char *tmp, const char *target,
 static void propose(struct found *f, const char *top, const char *dir,
 		    const char *files, int plain, const char *tmp)
 {
-	char *script = NULL, *why = NULL, *whole = NULL;
+	char *script = NULL, *why = NULL, *whole = NULL, *said;
 	const char *argv[4] = { "sh", "-c", NULL, NULL };
 	const char *target = dir;
-	double wall, round;
+	double wall, round, each = PY_CASE_SECONDS;
 	long rounds = PY_GUESS_ROUNDS, idx;
+	size_t cases = 0;
 	const char *name = strcmp(dir, ".") ? dir : "pytest";
 
-	round = calibrate(top, tmp, dir, &why);
-	if (round <= 0 && plain) {
+	round = calibrate(top, tmp, dir, &cases, &why);
+	if (round < 0 && plain) {
 		whole = why;
 		why = NULL;
-		round = calibrate(top, tmp, files, &why);
+		round = calibrate(top, tmp, files, &cases, &why);
 		if (round > 0) {
 			target = files;
 		} else {
@@ -233,7 +255,14 @@ static void propose(struct found *f, const char *top, const char *dir,
 		}
 	}
 	if (round > 0) {
-		rounds = (long)floor(PY_CASE_SECONDS / round);
+		/* a suite of many cases gives each less time */
+		if (PY_SUITE_SECONDS / (double)cases < each)
+			each = PY_SUITE_SECONDS / (double)cases;
+		if (each < PY_CASE_SECONDS_MIN)
+			each = PY_CASE_SECONDS_MIN;
+		if (round < PY_ROUND_SECONDS)
+			round = PY_ROUND_SECONDS;
+		rounds = (long)floor(each / round + 1e-9);
 		if (rounds < PY_MIN_ROUNDS)
 			rounds = PY_MIN_ROUNDS;
 		if (rounds > PY_MAX_ROUNDS)
@@ -245,24 +274,32 @@ static void propose(struct found *f, const char *top, const char *dir,
 		f->pair_seconds += 2 * wall;
 	argv[2] = script;
 	if (why)
-		idx = init_add_as(f, name, name, 0, argv, xasprintf(
-			"pytest-benchmark tests in %s; not measured (%s): %ld "
-			"rounds is a guess, size --benchmark-min-rounds so "
-			"that the slowest case takes about 100 ms", dir, why,
-			rounds));
-	else if (whole)
-		idx = init_add_as(f, name, name, 0, argv, xasprintf(
-			"pytest-benchmark tests in %s: %ld rounds of each "
-			"case (measured: the slowest takes about %.0f ms); "
-			"only its files with benchmarks, %s, since %s as a "
-			"whole does not run (%s): a benchmark file added "
-			"later must be added to this command", dir, rounds,
-			(double)rounds * round * 1e3, files, dir, whole));
+		said = xasprintf("pytest-benchmark tests in %s; not measured "
+				 "(%s): %ld rounds is a guess, size "
+				 "--benchmark-min-rounds so that the slowest "
+				 "case takes about 100 ms", dir, why, rounds);
 	else
-		idx = init_add_as(f, name, name, 0, argv, xasprintf(
-			"pytest-benchmark tests in %s: %ld rounds of each "
-			"case (measured: the slowest takes about %.0f ms)",
-			dir, rounds, (double)rounds * round * 1e3));
+		said = xasprintf("pytest-benchmark tests in %s: %ld rounds of "
+				 "%s%zu case%s, a round at least %g ms "
+				 "(measured: the slowest case takes about "
+				 "%.0f ms)%s%s%s%s%s%s", dir, rounds,
+				 cases == 1 ? "its " : "each of its ", cases,
+				 cases == 1 ? "" : "s",
+				 PY_ROUND_SECONDS * 1e3,
+				 (double)rounds * round * 1e3,
+				 whole ? "; only its files with benchmarks, " :
+				 "", whole ? files : "",
+				 whole ? ", since " : "", whole ? dir : "",
+				 whole ? " as a whole does not run (" : "",
+				 whole ? whole : "");
+	if (whole) {
+		char *more = xasprintf("%s): a benchmark file added later "
+				       "must be added to this command", said);
+
+		free(said);
+		said = more;
+	}
+	idx = init_add_as(f, name, name, 0, argv, said);
 	if (idx >= 0)
 		f->format[idx] = "pytest";
 	f->unmeasured += why != NULL;

@@ -1,8 +1,11 @@
 # gate init on a Python project with pytest-benchmark tests proposes a
 # pytest suite of fixed work: a fixed number of rounds
-# (--benchmark-min-rounds, with a max time too short to add any), measured
-# once so that the slowest case takes about 100 ms (at least pytest's 5),
-# the JSON report on stdout, and the expected time per pair.
+# (--benchmark-min-rounds, with a max time too short to add any), each
+# round at least 0.1 ms (--benchmark-min-time: pytest repeats a fast call
+# within a round rather than time one call and its own timer), measured
+# once so that each case takes about 100 ms (at least pytest's 5 rounds;
+# 10 ms in a suite of 200 cases or more), the JSON report on stdout, and
+# the expected time per pair.
 . "$(dirname "$0")/lib.sh"
 py=
 for p in python3 /usr/bin/python3; do
@@ -29,10 +32,10 @@ PY
 commit_all "$P" py
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$P" init --stdout
 expect_in "$OUT" '"format": "pytest"'
-expect_in "$OUT" '--benchmark-min-rounds=5 --benchmark-max-time=0.000001'
+expect_in "$OUT" '--benchmark-min-rounds=5 --benchmark-min-time=0.0001 --benchmark-max-time=0.000001'
 expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests >&2 && cat'
 expect_in "$ERR" "build system: python (pytest-benchmark)"
-expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each case (measured"
+expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of its 1 case, a round at least 0.1 ms (measured"
 expect_in "$ERR" "expected: about"
 # the Python files are what runs: its artifacts, each level that has
 # any; the docs that exist are sources, so a docs-only change passes
@@ -67,7 +70,7 @@ echo "def test_plain(): pass" >"$Q/tests/test_plain.py"
 commit_all "$Q" q
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init --stdout
 expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests/test_a.py tests/test_b.py >&2'
-expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each case (measured"
+expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each of its 2 cases, a round at least 0.1 ms (measured"
 expect_in "$ERR" "only its files with benchmarks, tests/test_a.py tests/test_b.py, since tests as a whole does not run (pytest exited with code 2: ERROR tests/test_old.py"
 expect_in "$ERR" "a benchmark file added later must be added to this command"
 # the proposal runs: both files' cases are measured
@@ -78,4 +81,37 @@ commit_all "$Q" "a test file"
 PATH=$SCRATCH/bin:$PATH gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
 expect_in "$OUT" "tests/test_a.py::test_nap"
 expect_in "$OUT" "tests/test_b.py::test_nap"
+
+# a suite of many fast cases: each gets 10 ms (2 s over its 300 cases is
+# less), in rounds of at least 0.1 ms: at most 100 rounds; and a round of
+# 0.1 ms repeats the call (pytest's iterations, a count), where one timed
+# call would be mostly pytest's timer
+M=$SCRATCH/many
+new_repo "$M"
+mkdir -p "$M/bench"
+printf '[project]\nname = "m"\n' >"$M/pyproject.toml"
+cat >"$M/bench/test_many.py" <<'PY'
+import pytest
+
+@pytest.mark.parametrize("i", range(300))
+def test_add(benchmark, i):
+    benchmark(lambda: i + 1)
+PY
+commit_all "$M" m
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$M" init --stdout
+expect_in "$ERR" "bench: pytest-benchmark tests in bench: "
+expect_in "$ERR" " rounds of each of its 300 cases, a round at least 0.1 ms"
+r=$(sed -n 's/.*--benchmark-min-rounds=\([0-9]*\) --benchmark-min-time=0.0001 --benchmark-max-time=0.000001 .*/\1/p' "$OUT")
+[ -n "$r" ] && [ "$r" -ge 5 ] && [ "$r" -le 100 ] ||
+	fail "want 5 to 100 rounds of at least 0.1 ms, got \"$r\" in $(cat "$OUT")"
+(cd "$M" && "$py" -m pytest -q -p no:cacheprovider --benchmark-only \
+	--benchmark-min-rounds="$r" --benchmark-min-time=0.0001 \
+	--benchmark-max-time=0.000001 --benchmark-warmup=off \
+	--benchmark-json="$SCRATCH/many.json" bench -k 'test_add[7]' \
+	>/dev/null 2>&1) || fail "the proposed command did not run"
+"$py" - "$SCRATCH/many.json" "$r" <<'PY' || fail "a fast case's round did not repeat it"
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]["stats"]
+sys.exit(0 if b["rounds"] == int(sys.argv[2]) and b["iterations"] >= 10 else 1)
+PY
 exit 0
