@@ -307,10 +307,12 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	r->strict = p->strict;
 	r->budget = p->budget;
 	plan_pairs(p, r);
-	if (!r->interrupted)
+	if (!r->interrupted) {
 		r->interrupted = decide(r, &m, p, w, o->quiet);
-	else
+	} else {
+		adaptive_stopped(r);
 		adaptive_finish(r);
+	}
 	r->measure_seconds = clock_seconds() - m.start;
 	machine_read_load_after(&r->machine);
 	gsl_rng_free(m.mo.order_rng);

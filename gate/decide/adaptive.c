@@ -477,6 +477,22 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
 	set_stop(b, b->primary.looks, STOP_ERROR);
 }
 
+void adaptive_stopped(struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_bench *b = &r->b[i];
+
+		if (!b->run.error || b->run.judged ||
+		    b->result.verdict == VERDICT_ERROR)
+			continue;
+		bench_result_release(&b->result);
+		b->result.verdict = VERDICT_ERROR;
+		set_stop(b, b->primary.looks, STOP_ERROR);
+	}
+}
+
 void adaptive_finish(struct run_report *r)
 {
 	enum verdict *v = xcalloc(r->n ? r->n : 1, sizeof(*v));

@@ -131,4 +131,10 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
  */
 void adaptive_finish(struct run_report *r);
 
+/* A run stopped before its decision (a signal while the suites took their
+   planned pairs): each benchmark that cannot be measured (its run has an
+   error) is an error, as adaptive_look makes one that the decision could
+   not measure. */
+void adaptive_stopped(struct run_report *r);
+
 #endif

@@ -291,6 +291,18 @@ static void expand(struct run_bench **out, size_t *m, size_t *cap,
 		nr->suite_name = br->cfg->name;
 		nr->nsamples[0] = sd->samples[0];
 		nr->nsamples[1] = sd->samples[1];
+		/* an arm that printed nothing (the run stopped before its
+		   first sample) says nothing of what its suite prints */
+		if (!sc->in[ARM_BASE] || !sc->in[ARM_HEAD]) {
+			enum arm none = sc->in[ARM_BASE] ? ARM_HEAD : ARM_BASE;
+
+			if (!sd->samples[none]) {
+				nr->error = xasprintf("not compared: %s's "
+					"suite had printed no cases when "
+					"measuring stopped", arm_name(none));
+				continue;
+			}
+		}
 		if (!sc->in[ARM_BASE]) {
 			nr->is_new = 1;
 			continue;

@@ -48,6 +48,36 @@ no_process "sleep 7.4343"
 expect_in "$ERR" "interrupted by signal 15"
 [ "$(json_get "$SCRATCH/serial-report.json" "d['exit_code']")" = 143 ] ||
 	fail "the report's exit code is not 143"
+# SIGTERM while a suite's second arm takes its first sample: the arm that
+# printed nothing says nothing of its cases. Before, every case of the
+# first arm read "removed" (or "new") and the progress "pass after 0
+# pairs". The suite's first run prints at once, the next ones hang; it
+# counts its runs outside the checkout (unsealed)
+printf '#!/bin/sh\n[ -e "%s/ran" ] && sleep 7.4444\n: >"%s/ran"\necho "x 10 ms"\necho "y 20 ms"\n' \
+	"$SCRATCH" "$SCRATCH" >"$R/suite.sh"
+chmod +x "$R/suite.sh"
+cat >"$SCRATCH/suite.json" <<'JSON'
+{ "defaults": { "pairs": 2, "warmup": 1, "timeout": 60 },
+  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
+JSON
+commit_all "$R" "a suite"
+GATE_SANDBOX=off "$GATE" -C "$R" run --base HEAD --head HEAD \
+	--config "$SCRATCH/suite.json" --json "$SCRATCH/suite-report.json" \
+	>"$OUT" 2>"$ERR" &
+pid=$!
+wait_for pgrep -f "sleep 7.4444" || fail "the suite's second sample never started"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM in a suite, want 143"
+no_process "sleep 7.4444"
+expect_in "$OUT" "suite had printed no cases when measuring stopped"
+expect_not_in "$OUT" "removed"
+expect_not_in "$OUT" "new:"
+expect_not_in "$ERR" "pass after 0 pairs"
+expect_in "$OUT" "ERROR"
+[ "$(json_get "$SCRATCH/suite-report.json" "sorted(b['verdict'] for b in d['benchmarks'])")" = "['error', 'error']" ] ||
+	fail "the suite's cases are not errors in the report: $(cat "$SCRATCH/suite-report.json")"
 # the next run works
 gate_measured -C "$R" run --base HEAD~1 --head HEAD~1
 exit 0
