@@ -1,6 +1,20 @@
 # SIGINT while measuring: gate exits 130, leaves no child process behind,
 # and the next run works (the lock and the checkouts recover).
 . "$(dirname "$0")/lib.sh"
+# stop_at MARK SIG WANT ARGS...: gate ARGS in the background, signal SIG
+# once a process matching MARK runs; gate exits WANT and leaves no MARK
+stop_at() {
+	mark=$1 sig=$2 want=$3
+	shift 3
+	"$GATE" "$@" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for pgrep -f "$mark" || fail "\"$mark\" never started"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq "$want" ] || fail "gate exited $rc after SIG$sig, want $want"
+	no_process "$mark"
+}
 R=$SCRATCH/repo
 fixture "$R" 0.01 0.01
 # a marker that only this test's benchmark processes carry
@@ -11,24 +25,10 @@ cat >"$SCRATCH/slow.json" <<'JSON'
   "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
 JSON
 commit_all "$R" "slow bench"
-"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for pgrep -f "sleep 7.4242" || fail "the benchmark never started"
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc -eq 130 ] || fail "gate exited $rc after SIGINT, want 130"
-no_process "sleep 7.4242"
+stop_at "sleep 7.4242" INT 130 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json"
 expect_in "$OUT" "interrupted"
 # SIGTERM gives 143
-"$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for pgrep -f "sleep 7.4242" || fail "the benchmark never started"
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM, want 143"
-no_process "sleep 7.4242"
+stop_at "sleep 7.4242" TERM 143 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json"
 # SIGTERM during the first of two builds one after the other
 # ("serial_build"): interrupted (143), said so, the build stopped
 cat >"$SCRATCH/serial.json" <<'JSON'
@@ -36,15 +36,8 @@ cat >"$SCRATCH/serial.json" <<'JSON'
   "defaults": { "pairs": 2, "warmup": 0, "timeout": 60 },
   "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
 JSON
-"$GATE" -C "$R" run --base HEAD~1 --head HEAD --config "$SCRATCH/serial.json" \
-	--json "$SCRATCH/serial-report.json" >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for pgrep -f "sleep 7.4343" || fail "the build never started"
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM in a serial build, want 143"
-no_process "sleep 7.4343"
+stop_at "sleep 7.4343" TERM 143 -C "$R" run --base HEAD~1 --head HEAD \
+	--config "$SCRATCH/serial.json" --json "$SCRATCH/serial-report.json"
 expect_in "$ERR" "interrupted by signal 15"
 [ "$(json_get "$SCRATCH/serial-report.json" "d['exit_code']")" = 143 ] ||
 	fail "the report's exit code is not 143"
@@ -61,16 +54,10 @@ cat >"$SCRATCH/suite.json" <<'JSON'
   "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
 JSON
 commit_all "$R" "a suite"
-GATE_SANDBOX=off "$GATE" -C "$R" run --base HEAD --head HEAD \
-	--config "$SCRATCH/suite.json" --json "$SCRATCH/suite-report.json" \
-	>"$OUT" 2>"$ERR" &
-pid=$!
-wait_for pgrep -f "sleep 7.4444" || fail "the suite's second sample never started"
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 143 ] || fail "gate exited $rc after SIGTERM in a suite, want 143"
-no_process "sleep 7.4444"
+GATE_SANDBOX=off
+export GATE_SANDBOX
+stop_at "sleep 7.4444" TERM 143 -C "$R" run --base HEAD --head HEAD \
+	--config "$SCRATCH/suite.json" --json "$SCRATCH/suite-report.json"
 expect_in "$OUT" "suite had printed no cases when measuring stopped"
 expect_not_in "$OUT" "removed"
 expect_not_in "$OUT" "new:"
