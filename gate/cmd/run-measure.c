@@ -319,6 +319,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	calibration_check_run(r, calib);
 	free(calib);
 	run_note_load(r);
+	run_note_slow_processes(r);
 	run_note_fixed_time(r);
 	run_note_metric_advice(r);
 	for (i = 0; i < r->n; i++) {

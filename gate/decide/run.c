@@ -104,6 +104,104 @@ void run_note_load(struct run_report *r)
 			run_bench_note(&r->b[i], why);
 }
 
+/* A sample's common factor at or above this is a slow process. */
+#define SLOW_PROCESS 1.3
+
+/* Whether b is a measured suite case that can take part. */
+static int slow_candidate(const struct run_bench *b)
+{
+	return b->run.suite_name && !b->run.error && !b->run.judged &&
+	       b->run.npairs && b->primary.verdict != VERDICT_NEW &&
+	       b->primary.verdict != VERDICT_ERROR;
+}
+
+/* Suite cases r->b[idx[0..n)]: their slow samples per arm over their
+   first np pairs into slow[]. */
+static void count_slow(const struct run_report *r, const size_t *idx,
+		       size_t n, size_t np, size_t slow[2])
+{
+	double *col = xcalloc(np + 1, sizeof(double));
+	double *med = xcalloc(2 * n, sizeof(double));
+	double *f = xcalloc(n, sizeof(double));
+	size_t j, p, a, k;
+
+	for (j = 0; j < n; j++)
+		for (a = 0; a < 2; a++) {
+			const struct pair_result *pr = r->b[idx[j]].run.pairs;
+
+			for (p = k = 0; p < np; p++)
+				if (pr[p].s[a].value[METRIC_VALUE] > 0)
+					col[k++] = pr[p].s[a].value[METRIC_VALUE];
+			med[2 * j + a] = k ? stats_median(col, k) : NAN;
+		}
+	slow[0] = slow[1] = 0;
+	for (p = 0; p < np; p++)
+		for (a = 0; a < 2; a++) {
+			for (j = k = 0; j < n; j++) {
+				const struct run_bench *b = &r->b[idx[j]];
+				double v = b->run.pairs[p].s[a].value[METRIC_VALUE];
+				double m = med[2 * j + a];
+
+				if (!(v > 0) || !(m > 0))
+					continue;
+				/* slower: more time, or less throughput */
+				f[k++] = b->run.cfg->higher_better ? m / v : v / m;
+			}
+			slow[a] += k * 2 > n && stats_median(f, k) >= SLOW_PROCESS;
+		}
+	free(col);
+	free(med);
+	free(f);
+}
+
+void run_note_slow_processes(struct run_report *r)
+{
+	size_t *idx = xcalloc(r->n ? r->n : 1, sizeof(*idx));
+	size_t i, j, n, np, slow[2];
+	char why[400];
+
+	for (i = 0; i < r->n; i++) {
+		const char *suite = r->b[i].run.suite_name;
+
+		if (!slow_candidate(&r->b[i]))
+			continue;
+		/* once per suite: at its first case */
+		for (j = 0; j < i; j++)
+			if (slow_candidate(&r->b[j]) &&
+			    !strcmp(r->b[j].run.suite_name, suite))
+				break;
+		if (j < i)
+			continue;
+		np = r->b[i].run.cfg->pairs;
+		for (n = 0, j = i; j < r->n; j++)
+			if (slow_candidate(&r->b[j]) &&
+			    !strcmp(r->b[j].run.suite_name, suite)) {
+				idx[n++] = j;
+				if (r->b[j].run.npairs < np)
+					np = r->b[j].run.npairs;
+			}
+		/* a common factor needs a few cases and samples */
+		if (n < 3 || np < 5)
+			continue;
+		count_slow(r, idx, n, np, slow);
+		if (slow[0] + slow[1] < 2 ||
+		    10 * (slow[0] + slow[1]) < 2 * np)
+			continue;
+		snprintf(why, sizeof(why), "%zu of the first %zu samples of "
+			 "suite \"%s\" (base %zu, head %zu) ran %.1f times "
+			 "slower or more in most of its %zu cases at once, "
+			 "against their arm's medians: the machine slowed "
+			 "whole processes, not the code (a note: the verdict "
+			 "stands; a quieter runner, or more pairs)",
+			 slow[0] + slow[1], 2 * np, suite, slow[0], slow[1],
+			 SLOW_PROCESS, n);
+		for (j = 0; j < n; j++)
+			if (r->b[idx[j]].primary.verdict == VERDICT_NOISY)
+				run_bench_note(&r->b[idx[j]], why);
+	}
+	free(idx);
+}
+
 /* Medians and CVs of one sample field per arm; n pairs with both set,
  * `worse` of them with head above base. */
 struct arm_figures {

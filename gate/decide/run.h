@@ -130,6 +130,19 @@ void run_bench_note(struct run_bench *b, const char *why);
 void run_note_load(struct run_report *r);
 
 /*
+ * A machine that slows whole processes: a suite's cases run in one
+ * process, so a sample in which most of them ran 1.3 times slower or more
+ * at once, against their arm's medians, was slowed by something outside
+ * the code (another tenant of the host, a migration, the clock). Counted
+ * over the pairs every case took (the first look: the same processes),
+ * and noted beside the suite's noisy cases when one sample in ten or more
+ * was such a one, with the count per arm. Head's change shifts head's
+ * medians, not one sample against the others, so a uniform regression is
+ * never counted; the verdict stands either way.
+ */
+void run_note_slow_processes(struct run_report *r);
+
+/*
  * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
  * hides any change from wall-clock timing. Noted, never a verdict, when
  * both arms' wall times stay the same (within 2%) while their CPU time
