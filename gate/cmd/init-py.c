@@ -282,19 +282,17 @@ static void propose(struct found *f, const char *top, const char *dir,
 		said = xasprintf("pytest-benchmark tests in %s: %ld rounds of "
 				 "%s%zu case%s, a round at least %g ms "
 				 "(measured: the slowest case takes about "
-				 "%.0f ms)%s%s%s%s%s%s", dir, rounds,
+				 "%.0f ms)", dir, rounds,
 				 cases == 1 ? "its " : "each of its ", cases,
 				 cases == 1 ? "" : "s",
 				 PY_ROUND_SECONDS * 1e3,
-				 (double)rounds * round * 1e3,
-				 whole ? "; only its files with benchmarks, " :
-				 "", whole ? files : "",
-				 whole ? ", since " : "", whole ? dir : "",
-				 whole ? " as a whole does not run (" : "",
-				 whole ? whole : "");
+				 (double)rounds * round * 1e3);
 	if (whole) {
-		char *more = xasprintf("%s): a benchmark file added later "
-				       "must be added to this command", said);
+		char *more = xasprintf("%s; only its files with benchmarks, "
+				       "%s, since %s as a whole does not run "
+				       "(%s): a benchmark file added later "
+				       "must be added to this command", said,
+				       files, dir, whole);
 
 		free(said);
 		said = more;
