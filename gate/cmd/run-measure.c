@@ -278,6 +278,8 @@ static int decide(struct run_report *r, struct measuring *m,
 						    want.look) : want.total);
 		adaptive_look(&a, r, &want, rc == MEASURED);
 	}
+	if (rc == MEASURE_INTERRUPTED)
+		adaptive_stopped(r);
 	adaptive_finish(r);
 	return rc == MEASURE_INTERRUPTED ? signals_pending() : 0;
 }

@@ -484,8 +484,16 @@ void adaptive_stopped(struct run_report *r)
 	for (i = 0; i < r->n; i++) {
 		struct run_bench *b = &r->b[i];
 
-		if (!b->run.error || b->run.judged ||
+		if (b->run.judged || skipped(&b->run) ||
+		    b->run.identical == 1 ||
 		    b->result.verdict == VERDICT_ERROR)
+			continue;
+		/* never looked at: not a pass of nothing */
+		if (!b->run.error && b->primary.stop == STOP_NONE &&
+		    !b->primary.looks)
+			b->run.error = xstrdup("not measured: the run was "
+					       "interrupted first");
+		if (!b->run.error)
 			continue;
 		bench_result_release(&b->result);
 		b->result.verdict = VERDICT_ERROR;

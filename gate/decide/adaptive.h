@@ -131,10 +131,10 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
  */
 void adaptive_finish(struct run_report *r);
 
-/* A run stopped before its decision (a signal while the suites took their
-   planned pairs): each benchmark that cannot be measured (its run has an
-   error) is an error, as adaptive_look makes one that the decision could
-   not measure. */
+/* A run interrupted before its decision ended: each benchmark that cannot
+   be measured (its run has an error) or was never looked at is an error,
+   as adaptive_look makes one that the decision could not measure, not a
+   pass of nothing. Before adaptive_finish. */
 void adaptive_stopped(struct run_report *r);
 
 #endif

@@ -22,11 +22,15 @@ printf '#!/bin/sh\nsleep 0.3\nsleep 7.4242\n' >"$R/slow.sh"
 chmod +x "$R/slow.sh"
 cat >"$SCRATCH/slow.json" <<'JSON'
 { "defaults": { "pairs": 2, "warmup": 0, "timeout": 60 },
-  "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] } ] }
+  "benchmarks": [ { "name": "slow", "run": ["./slow.sh"] },
+                  { "name": "later", "run": ["true"] } ] }
 JSON
 commit_all "$R" "slow bench"
 stop_at "sleep 7.4242" INT 130 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json"
 expect_in "$OUT" "interrupted"
+# a benchmark the run never reached is not a pass of nothing
+expect_in "$OUT" "later: error: not measured: the run was interrupted first"
+expect_not_in "$ERR" "later: pass"
 # SIGTERM gives 143
 stop_at "sleep 7.4242" TERM 143 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json"
 # SIGTERM during the first of two builds one after the other
