@@ -78,7 +78,10 @@ PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init
 commit_all "$Q" "gate.json"
 echo "# more" >>"$Q/tests/test_plain.py"
 commit_all "$Q" "a test file"
-PATH=$SCRATCH/bin:$PATH gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
+# under make memcheck a gate-pytest.json was left in the TMPDIR of
+# run-all (not yet explained); this run keeps its own
+mkdir -p "$SCRATCH/tmp"
+TMPDIR=$SCRATCH/tmp PATH=$SCRATCH/bin:$PATH gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
 expect_in "$OUT" "tests/test_a.py::test_nap"
 expect_in "$OUT" "tests/test_b.py::test_nap"
 
