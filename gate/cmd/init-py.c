@@ -125,12 +125,14 @@ static size_t bench_files(const char *top, const char *dir, char **files,
 	return n;
 }
 
-/* sh -c script in top with TMPDIR=tmp: 0, or -1 with *why said. */
+/* sh -c script in top with GATE_TMPDIR=tmp, as a sample has it: 0, or
+   -1 with *why said. */
 static int run_sh(const char *top, const char *tmp, const char *script,
 		  double *wall, char **why)
 {
 	char a0[] = "sh", a1[] = "-c";
-	char *full = xasprintf("TMPDIR='%s'; export TMPDIR; %s", tmp, script);
+	char *full = xasprintf("GATE_TMPDIR='%s'; export GATE_TMPDIR; %s",
+			       tmp, script);
 	char *argv[] = { a0, a1, full, NULL };
 	char *out = init_run(argv, top, "pytest", wall, why);
 	int rc = out ? 0 : -1;
@@ -177,15 +179,17 @@ static double slowest_round(const char *path, size_t *cases)
 }
 
 /* The suite's command: a fixed number of rounds, pytest's own output on
-   stderr, the JSON report (written in the sample's TMPDIR) on stdout. */
+   stderr, the JSON report on stdout. The report is written in the
+   sample's $GATE_TMPDIR, not $TMPDIR: an arm that runs unsealed keeps the
+   user's TMPDIR, which both arms share and which would keep the file. */
 static char *suite_script(const char *dir, long rounds)
 {
 	return xasprintf("python3 -m pytest -q -p no:cacheprovider "
 			 "--benchmark-only --benchmark-min-rounds=%ld "
 			 "--benchmark-min-time=%g "
 			 "--benchmark-max-time=0.000001 --benchmark-warmup=off "
-			 "--benchmark-json=\"$TMPDIR/gate-pytest.json\" %s >&2 "
-			 "&& cat \"$TMPDIR/gate-pytest.json\"", rounds,
+			 "--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" %s >&2 "
+			 "&& cat \"$GATE_TMPDIR/gate-pytest.json\"", rounds,
 			 PY_ROUND_SECONDS, dir);
 }
 

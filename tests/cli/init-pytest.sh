@@ -33,7 +33,7 @@ commit_all "$P" py
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$P" init --stdout
 expect_in "$OUT" '"format": "pytest"'
 expect_in "$OUT" '--benchmark-min-rounds=5 --benchmark-min-time=0.0001 --benchmark-max-time=0.000001'
-expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests >&2 && cat'
+expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests >&2 && cat'
 expect_in "$ERR" "build system: python (pytest-benchmark)"
 expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of its 1 case, a round at least 0.1 ms (measured"
 expect_in "$ERR" "expected: about"
@@ -69,7 +69,7 @@ echo "from asyncio import no_such_name" >"$Q/tests/test_old.py"
 echo "def test_plain(): pass" >"$Q/tests/test_plain.py"
 commit_all "$Q" q
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init --stdout
-expect_in "$OUT" '--benchmark-json=\"$TMPDIR/gate-pytest.json\" tests/test_a.py tests/test_b.py >&2'
+expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests/test_a.py tests/test_b.py >&2'
 expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of each of its 2 cases, a round at least 0.1 ms (measured"
 expect_in "$ERR" "only its files with benchmarks, tests/test_a.py tests/test_b.py, since tests as a whole does not run (pytest exited with code 2: ERROR tests/test_old.py"
 expect_in "$ERR" "a benchmark file added later must be added to this command"
@@ -78,12 +78,16 @@ PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$Q" init
 commit_all "$Q" "gate.json"
 echo "# more" >>"$Q/tests/test_plain.py"
 commit_all "$Q" "a test file"
-# under make memcheck a gate-pytest.json was left in the TMPDIR of
-# run-all (not yet explained); this run keeps its own
+# unsealed (no Landlock, GATE_SANDBOX=off, make memcheck) an arm keeps
+# the user's TMPDIR: the report goes to the sample's $GATE_TMPDIR, never
+# there, where both arms would share it and it would stay
 mkdir -p "$SCRATCH/tmp"
-TMPDIR=$SCRATCH/tmp PATH=$SCRATCH/bin:$PATH gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
+TMPDIR=$SCRATCH/tmp GATE_SANDBOX=off PATH=$SCRATCH/bin:$PATH \
+	gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --budget 5s
 expect_in "$OUT" "tests/test_a.py::test_nap"
 expect_in "$OUT" "tests/test_b.py::test_nap"
+[ -z "$(ls -A "$SCRATCH/tmp")" ] ||
+	fail "an unsealed run left in its TMPDIR: $(ls -A "$SCRATCH/tmp")"
 
 # a suite of many fast cases: each gets 10 ms (2 s over its 300 cases is
 # less), in rounds of at least 0.1 ms: at most 100 rounds; and a round of
