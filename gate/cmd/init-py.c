@@ -101,7 +101,7 @@ static size_t bench_files(const char *top, const char *dir, char **files,
 		names[n] = strcmp(dir, ".") ?
 			xasprintf("%s/%s", dir, e->d_name) :
 			xstrdup(e->d_name);
-		*plain &= plain_name(names[n]) && names[n][0] != '-';
+		*plain &= plain_name(names[n]);	/* never starts with '-' */
 		size += strlen(names[n]) + 1;
 		n++;
 	}

@@ -460,6 +460,15 @@ int adaptive_next(struct adaptive *a, struct run_report *r, double elapsed,
 	}
 }
 
+/* b could not be measured (or the run was interrupted): an error, stopped
+   where it stood. */
+static void stop_error(struct run_bench *b)
+{
+	bench_result_release(&b->result);
+	b->result.verdict = VERDICT_ERROR;
+	set_stop(b, b->primary.looks, STOP_ERROR);
+}
+
 void adaptive_look(struct adaptive *a, struct run_report *r,
 		   const struct adaptive_want *want, int measured)
 {
@@ -471,10 +480,7 @@ void adaptive_look(struct adaptive *a, struct run_report *r,
 		look(r, b, want->look, a->alpha, a->opt.strict);
 		return;
 	}
-	/* could not be measured (or interrupted): an error, stopped */
-	bench_result_release(&b->result);
-	b->result.verdict = VERDICT_ERROR;
-	set_stop(b, b->primary.looks, STOP_ERROR);
+	stop_error(b);
 }
 
 void adaptive_stopped(struct run_report *r)
@@ -493,11 +499,8 @@ void adaptive_stopped(struct run_report *r)
 		    !b->primary.looks)
 			b->run.error = xstrdup("not measured: the run was "
 					       "interrupted first");
-		if (!b->run.error)
-			continue;
-		bench_result_release(&b->result);
-		b->result.verdict = VERDICT_ERROR;
-		set_stop(b, b->primary.looks, STOP_ERROR);
+		if (b->run.error)
+			stop_error(b);
 	}
 }
 
