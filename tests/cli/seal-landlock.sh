@@ -67,4 +67,10 @@ commit_all "$S" "head misses a module"
 gate_run 3 -C "$S" run --base HEAD~2 --head HEAD --pairs 2
 expect_in "$OUT" "No module named pytest"
 expect_not_in "$OUT" "it ran sealed"
+# a write refused by a program that says nothing of it
+printf '#!/bin/sh\n{ echo x >"../$(basename "$PWD").x"; } 2>/dev/null || exit 1\n' \
+	>"$S/bench.sh"
+commit_all "$S" "head writes beside its checkout, silently"
+gate_run 3 -C "$S" run --base HEAD~3 --head HEAD --pairs 2
+expect_in "$OUT" "it ran sealed: a write outside its checkout"
 exit 0
