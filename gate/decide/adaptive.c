@@ -286,6 +286,33 @@ unsigned adaptive_first_look_pairs(const struct bench_run *br, unsigned full,
 }
 
 /*
+ * Time is up, but benchmark i holds pairs its looks have not seen: a suite
+ * case measured in the round of another case's shorter last look (one
+ * process serves every case at those pairs). It takes them as its own
+ * shorter last look, at its look's alpha, as that case did; they cost
+ * nothing more. 1 with *want set, or 0 when none holds any.
+ */
+static int held_look(const struct run_report *r, struct adaptive_want *want)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct run_bench *b = &r->b[i];
+
+		/* primary.n: the pairs its last look saw */
+		if (!unresolved(r, i) || !b->run.suite_name ||
+		    !b->primary.looks || b->run.npairs < b->primary.n + 2 ||
+		    b->run.npairs >= adaptive_look_pairs(b->run.cfg,
+							 b->primary.looks))
+			continue;
+		want_look(want, r, i);
+		want->total = (unsigned)b->run.npairs;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * No look fits its share: of the looks that fit what is left, the
  * benchmark that used the least time goes; when none fits, time is up
  * and every unresolved one stops with "budget".
@@ -326,6 +353,8 @@ static int least_served(struct adaptive *a, struct run_report *r,
 		}
 	}
 	if (best == r->n) {
+		if (held_look(r, want))
+			return 1;
 		for (i = 0; i < r->n; i++)
 			if (unresolved(r, i))
 				set_stop(&r->b[i], r->b[i].primary.looks,
