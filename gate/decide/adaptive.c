@@ -6,6 +6,7 @@
 #include "gate/decide/adaptive.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,7 @@ static void look(const struct run_report *r, struct run_bench *b, size_t k,
 	if (res->verdict == VERDICT_ERROR)
 		stop = STOP_ERROR;
 	else if (stop == STOP_NONE && k + 1 >= adaptive_looks(cfg))
-		stop = STOP_MAX_PAIRS;
+		stop = b->run.max_pairs_set ? STOP_BUDGET : STOP_MAX_PAIRS;
 	set_stop(b, k + 1, stop);
 }
 
@@ -380,6 +381,54 @@ static size_t first_looks_left(const struct run_report *r, size_t i)
 }
 
 /*
+ * The looks planned to what the budget can reach, not to a max_pairs it
+ * never will: at the first look, benchmark b could hold at most its pairs
+ * plus those the time left affords at its pace, if the others took none
+ * (a quarter more, for a pace that varies). When that is fewer than
+ * max_pairs, the schedule ends there, and each later look spends an equal
+ * share of fewer: at 7 s a pair and 150 s left, 4 looks to 51 pairs, not
+ * 13 to 2000, so each later look has 4 times the alpha. The plan depends
+ * on time alone, which swapping a pair's arms leaves as it is: under
+ * identical code each look's level holds as before, and the looks' levels
+ * still sum to the benchmark's alpha. Said in its note.
+ */
+static void plan_to_budget(struct adaptive *a, struct run_bench *b,
+			   unsigned total, double elapsed)
+{
+	struct bench_run *br = &b->run;
+	struct bench_cfg *c = (struct bench_cfg *)(uintptr_t)(const void *)
+			      br->cfg;	/* the run's own: a plan's, a case's */
+	double per = run_pair_seconds(br), reach;
+	unsigned cap;
+	char *why;
+
+	if (a->opt.budget <= 0 || per <= 0 || br->max_pairs_set)
+		return;
+	reach = floor(1.25 * (a->opt.budget - elapsed) / per);
+	if (reach < 0)
+		reach = 0;
+	reach += (double)br->npairs;
+	if (reach >= (double)c->max_pairs)
+		return;
+	cap = (unsigned)reach;
+	cap += cap % 2;			/* looks add even pairs */
+	if (cap < total)
+		cap = total;
+	if (cap < c->pairs)
+		cap = c->pairs;
+	if (cap >= c->max_pairs)
+		return;
+	br->max_pairs_set = c->max_pairs;
+	c->max_pairs = cap;
+	why = xasprintf("looks planned to %u pairs, what --budget %g s can "
+			"reach at %.2f s a pair (max_pairs %u): %zu look%s",
+			cap, a->opt.budget, per, br->max_pairs_set,
+			adaptive_looks(c), adaptive_looks(c) == 1 ? "" : "s");
+	run_bench_note(b, why);
+	free(why);
+}
+
+/*
  * Under a budget, benchmark i's first look once its probe is measured:
  * the pairs that fit its even share of the time left (the budget less
  * elapsed, split between it and the benchmarks after it still to have
@@ -405,6 +454,7 @@ static void first_look_budget(struct adaptive *a, struct run_report *r,
 		free(why);
 	}
 	want->total = total;
+	plan_to_budget(a, b, total, elapsed);
 }
 
 /* The first look of every compared benchmark, in order. */

@@ -211,7 +211,9 @@ size_t calibration_reachable(const struct run_report *r, size_t i,
 {
 	const struct bench_run *br = &r->b[i].run;
 	const struct bench_cfg *c = br->cfg;
-	size_t cap = c->max_pairs > c->pairs ? c->max_pairs : c->pairs;
+	/* the configured max_pairs, not the budget's plan of the looks */
+	size_t most = br->max_pairs_set ? br->max_pairs_set : c->max_pairs;
+	size_t cap = most > c->pairs ? most : c->pairs;
 	size_t k, nb = 0;
 	double per, can;
 

@@ -71,6 +71,9 @@ struct bench_run {
 				   configured pairs (else 0) */
 	unsigned pairs_raised_from;	/* the configured pairs, when gate
 					   raised them to pairs_needed */
+	unsigned max_pairs_set;	/* the configured max_pairs, when the
+				   budget planned the looks to fewer (the
+				   cfg's is then the budget's) */
 	struct suite_data *suite;	/* suite formats: the cases (owned) */
 	int is_removed;		/* a suite case only base printed */
 	int judged;		/* decided by the arms' rules, not measured:

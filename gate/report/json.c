@@ -547,7 +547,9 @@ static void add_method(cJSON *p, const struct run_report *r)
 				"budget is spent (shared fairly); half of each "
 				"benchmark's alpha at the first look, the "
 				"rest in equal shares over the later looks up "
-				"to max_pairs (union bound); a fail is final");
+				"to max_pairs, or under a budget up to the "
+				"pairs it can reach at the first look's pace "
+				"(union bound); a fail is final");
 	cJSON_AddBoolToObject(p, "strict", r->strict);
 	if (r->budget > 0)
 		cJSON_AddNumberToObject(p, "budget_seconds", r->budget);

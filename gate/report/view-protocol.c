@@ -302,7 +302,8 @@ void view_protocol_build(struct report_view *v, const struct run_report *r)
 	free(lines[0]);
 	add_line(v, xasprintf("looks: half of each comparison's alpha spent "
 		"at the first look, the rest in equal shares over the looks "
-		"up to max_pairs; bootstrap intervals use %u resamples%s; "
+		"up to max_pairs (under a budget, up to the pairs it can "
+		"reach at the first look's pace); bootstrap intervals use %u resamples%s; "
 		"budget %g s of measuring", r->resamples,
 		r->strict ? "; --strict" : "", r->budget));
 	for (i = 0; i < r->n; i++) {

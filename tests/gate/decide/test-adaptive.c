@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "gate/decide/adaptive.h"
 #include "gate/config/config.h"
@@ -22,7 +24,14 @@
 enum shape {
 	SHAPE_NOISY,		/* +5.2% in a wide spread: never resolves */
 	SHAPE_FAIL_THEN_NONE,	/* x1.5 in the first 20 pairs, x0.67 after */
+	SHAPE_HOST,		/* identical code, random: Gaussian, on a
+				   host that may slow a process by 1.5 times */
 };
+
+/* SHAPE_HOST's draws (seeded by the test that uses it), and how often
+   its host slows a process. */
+static gsl_rng *host_rng;
+static double host_slow;
 
 struct fake {
 	struct run_report *r;
@@ -45,8 +54,16 @@ static double spread(size_t i, double a)
 	return a * (2 * (u - floor(u)) - 1);
 }
 
+static double host_slowdown(void)
+{
+	return gsl_rng_uniform(host_rng) < host_slow ? log(1.5) : 0;
+}
+
 static double log_ratio(enum shape s, size_t i)
 {
+	if (s == SHAPE_HOST)
+		return host_slowdown() - host_slowdown() +
+		       gsl_ran_gaussian(host_rng, 0.03);
 	if (s == SHAPE_FAIL_THEN_NONE)
 		return (i < 20 ? log(1.5) : log(1 / 1.5)) + spread(i, 0.01);
 	/* above the floor (no pass), its interval round it (no fail) */
@@ -479,6 +496,68 @@ static void test_adaptive__suite_cases_look_at_the_pairs_they_hold(void)
 }
 
 /*
+ * Under a budget, the looks end where the budget can reach (7 s a pair,
+ * 300 s: 48 pairs, 4 looks, not 13 looks to 2000), and each later look
+ * spends a larger share. The level still holds: with a floor of 0 (a fail
+ * is then the interval's own error), identical code fails at most alpha
+ * (5%, one-sided) of the time over all its looks, in 2000 seeded runs
+ * each (a Monte-Carlo check: 5% plus 3 standard errors), with Gaussian
+ * noise and on a host that slows one process in five by 1.5 times. With
+ * Gaussian noise it is sensitive: every look at the full alpha failed
+ * 9.75% of the runs, the schedule's shares 2.50%.
+ */
+static size_t host_fails(double slow, size_t runs)
+{
+	static const enum shape wall[] = { SHAPE_HOST };
+	static const double cost[] = { 7 };
+	struct bench_cfg cfg;
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0, 0 };
+	struct adaptive_opts ao = { 300, 0, 1 };
+	size_t run, fails = 0, capped = 0;
+
+	host_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(host_rng, 23);
+	host_slow = slow;
+	for (run = 0; run < runs; run++) {
+		bench(&cfg, "b", 0);
+		cfg.min_effect = cfg.metrics[0].min_effect = 0;
+		report_init(&r, 1, &cfg);
+		f.r = &r;
+		f.clock = 0;
+		decide(&r, &f, &ao);
+		fails += r.b[0].result.verdict == VERDICT_FAIL;
+		if (run == 0) {
+			CHECK(r.b[0].run.max_pairs_set ==
+			      CONFIG_DEFAULT_MAX_PAIRS);
+			CHECK(cfg.max_pairs < 60);
+			CHECK(adaptive_looks(&cfg) == 4);
+			CHECK_CONTAINS(r.b[0].note, "looks planned to");
+			CHECK(f.clock <= ao.budget);
+		}
+		capped += r.b[0].run.max_pairs_set != 0;
+		/* unresolved runs end on the budget's plan: "budget" */
+		CHECK(r.b[0].primary.stop != STOP_MAX_PAIRS);
+		report_free(&r);
+	}
+	gsl_rng_free(host_rng);
+	host_rng = NULL;
+	CHECK(capped == runs);
+	printf("  identical code, %.0f%% of processes 1.5 times slower, "
+	       "budget-planned looks: %zu fails in %zu runs (%.2f%%)\n",
+	       100 * slow, fails, runs, 100 * (double)fails / (double)runs);
+	return fails;
+}
+
+static void test_adaptive__budget_plans_the_looks_and_holds_the_level(void)
+{
+	double most = 0.05 + 3 * sqrt(0.05 * 0.95 / 2000);
+
+	CHECK((double)host_fails(0, 2000) / 2000 <= most);
+	CHECK((double)host_fails(0.2, 2000) / 2000 <= most);
+}
+
+/*
  * The plan-time minimum is the edge: at the first look's alpha, the
  * raised pairs give an interval and one pair fewer gives none. Exact-only
  * benchmarks need no minimum; enough pairs stay as they are.
@@ -597,6 +676,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__budget_is_shared_fairly),
 	TEST(test_adaptive__first_look_fits_the_budget),
 	TEST(test_adaptive__suite_cases_look_at_the_pairs_they_hold),
+	TEST(test_adaptive__budget_plans_the_looks_and_holds_the_level),
 	TEST(test_adaptive__round_cost_counts_valgrind),
 	TEST(test_adaptive__min_pairs_is_the_first_looks_edge),
 	TEST(test_adaptive__config_budget_and_exact_pairs),
