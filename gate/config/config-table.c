@@ -598,7 +598,8 @@ static const struct config_key keys[] = {
 	  "pairs of the first look (3 when every metric is an exact count)",
 	  WHY_MEASURE, 0, rd_pairs, show_uns, adopt_uns, B(pairs), 0 },
 	{ "max_pairs", TDB, OWNER_POLICY, "a whole number, at least pairs",
-	  NULL, "2000 (or pairs)", "the most pairs adaptive looks may take",
+	  NULL, "2000 (or pairs)", "the most pairs adaptive looks may take "
+	  "(under a budget, they are planned to the pairs it can reach)",
 	  WHY_DECIDE, 0, rd_max_pairs, show_uns, adopt_uns, B(max_pairs), 0 },
 	{ "warmup", TDB, OWNER_POLICY, "a whole number 0..1000", "2", NULL,
 	  "runs per arm before the pairs, not counted", WHY_MEASURE, 0,
