@@ -23,6 +23,7 @@
 #include "gate/measure/measure.h"
 #include "gate/decide/plan.h"
 #include "gate/decide/run.h"
+#include "gate/decide/relative.h"
 #include "gate/decide/suite.h"
 #include "gate/decide/verdict.h"
 #include "gate/workspace/workspace.h"
@@ -322,6 +323,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	free(calib);
 	run_note_load(r);
 	run_note_slow_processes(r);
+	run_note_relative(r);
 	run_note_fixed_time(r);
 	run_note_metric_advice(r);
 	for (i = 0; i < r->n; i++) {
