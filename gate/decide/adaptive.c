@@ -1,7 +1,8 @@
 /*
- * Adaptive pairs. The schedule of looks is fixed before any data is seen
- * and each look spends a fixed share of the benchmark's alpha, so stopping
- * early on a verdict cannot inflate the false-fail rate (union bound).
+ * Adaptive pairs. The schedule of looks is fixed before any change is
+ * seen (under a budget, at the first look, from time alone) and each look
+ * spends a fixed share of the benchmark's alpha, so stopping early on a
+ * verdict cannot inflate the false-fail rate (union bound).
  */
 #include "gate/decide/adaptive.h"
 

@@ -13,10 +13,12 @@
 #include "gate/decide/run.h"
 
 /*
- * Number of looks at the data, fixed before any is measured: at pairs,
+ * Number of looks at the data, fixed before any change is seen: at pairs,
  * then each look adds half the pairs in hand (rounded up to even, at least
- * 2) until max_pairs: 20, 30, 46, 70, 106, ... A run stops early on its
- * verdict or the budget, never looks anywhere else.
+ * 2) until max_pairs: 20, 30, 46, 70, 106, ... Under a budget, the run's
+ * cfg gets the max_pairs the budget can reach at the first look's pace
+ * (from time alone), when fewer. A run stops early on its verdict or the
+ * budget, never looks anywhere else.
  */
 size_t adaptive_looks(const struct bench_cfg *cfg);
 /* Pairs in hand at look k (0-based; max_pairs from the last look on). */
