@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/error.h"
 #include "stats/stats.h"
@@ -26,14 +25,6 @@ struct change {
 	double base_wall, head_wall;	/* the processes' (the pair's key) */
 	double d;		/* log of head over base, r > 1 worse */
 };
-
-static int candidate(const struct run_bench *b)
-{
-	return b->run.suite_name && !b->run.error && !b->run.judged &&
-	       !b->run.is_new && !b->run.is_removed && b->run.npairs &&
-	       b->primary.verdict != VERDICT_NEW &&
-	       b->primary.verdict != VERDICT_ERROR;
-}
 
 static int by_key(const void *pa, const void *pb)
 {
@@ -166,21 +157,9 @@ void run_note_relative(struct run_report *r)
 	size_t i, j, n, count;
 
 	for (i = 0; i < r->n; i++) {
-		const char *suite = r->b[i].run.suite_name;
 		struct change *all;
 
-		if (!candidate(&r->b[i]))
-			continue;
-		for (j = 0; j < i; j++)	/* once per suite: its first case */
-			if (candidate(&r->b[j]) &&
-			    !strcmp(r->b[j].run.suite_name, suite))
-				break;
-		if (j < i)
-			continue;
-		for (n = 0, j = i; j < r->n; j++)
-			if (candidate(&r->b[j]) &&
-			    !strcmp(r->b[j].run.suite_name, suite))
-				idx[n++] = j;
+		n = run_suite_cases(r, i, idx);
 		if (n < RELATIVE_MIN_CASES)
 			continue;
 		all = all_changes(r, idx, n, &count);

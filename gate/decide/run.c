@@ -107,12 +107,31 @@ void run_note_load(struct run_report *r)
 /* A sample's common factor at or above this is a slow process. */
 #define SLOW_PROCESS 1.3
 
-/* Whether b is a measured suite case that can take part. */
-static int slow_candidate(const struct run_bench *b)
+/* Whether b is a measured, compared suite case. */
+static int suite_compared(const struct run_bench *b)
 {
 	return b->run.suite_name && !b->run.error && !b->run.judged &&
-	       b->run.npairs && b->primary.verdict != VERDICT_NEW &&
+	       !b->run.is_new && !b->run.is_removed && b->run.npairs &&
+	       b->primary.verdict != VERDICT_NEW &&
 	       b->primary.verdict != VERDICT_ERROR;
+}
+
+size_t run_suite_cases(const struct run_report *r, size_t i, size_t *idx)
+{
+	const char *suite = r->b[i].run.suite_name;
+	size_t j, n = 0;
+
+	if (!suite_compared(&r->b[i]))
+		return 0;
+	for (j = 0; j < i; j++)
+		if (suite_compared(&r->b[j]) &&
+		    !strcmp(r->b[j].run.suite_name, suite))
+			return 0;	/* counted at its suite's first */
+	for (j = i; j < r->n; j++)
+		if (suite_compared(&r->b[j]) &&
+		    !strcmp(r->b[j].run.suite_name, suite))
+			idx[n++] = j;
+	return n;
 }
 
 /* Suite cases r->b[idx[0..n)]: their slow samples per arm over their
@@ -161,25 +180,11 @@ void run_note_slow_processes(struct run_report *r)
 	char why[400];
 
 	for (i = 0; i < r->n; i++) {
-		const char *suite = r->b[i].run.suite_name;
-
-		if (!slow_candidate(&r->b[i]))
-			continue;
-		/* once per suite: at its first case */
-		for (j = 0; j < i; j++)
-			if (slow_candidate(&r->b[j]) &&
-			    !strcmp(r->b[j].run.suite_name, suite))
-				break;
-		if (j < i)
-			continue;
-		np = r->b[i].run.cfg->pairs;
-		for (n = 0, j = i; j < r->n; j++)
-			if (slow_candidate(&r->b[j]) &&
-			    !strcmp(r->b[j].run.suite_name, suite)) {
-				idx[n++] = j;
-				if (r->b[j].run.npairs < np)
-					np = r->b[j].run.npairs;
-			}
+		n = run_suite_cases(r, i, idx);
+		np = n ? r->b[i].run.cfg->pairs : 0;
+		for (j = 0; j < n; j++)
+			if (r->b[idx[j]].run.npairs < np)
+				np = r->b[idx[j]].run.npairs;
 		/* a common factor needs a few cases and samples */
 		if (n < 3 || np < 5)
 			continue;
@@ -193,7 +198,8 @@ void run_note_slow_processes(struct run_report *r)
 			 "against their arm's medians: the machine slowed "
 			 "whole processes, not the code (a note: the verdict "
 			 "stands; a quieter runner, or more pairs)",
-			 slow[0] + slow[1], 2 * np, suite, slow[0], slow[1],
+			 slow[0] + slow[1], 2 * np, r->b[i].run.suite_name,
+			 slow[0], slow[1],
 			 SLOW_PROCESS, n);
 		for (j = 0; j < n; j++)
 			if (r->b[idx[j]].primary.verdict == VERDICT_NOISY)

@@ -143,6 +143,14 @@ void run_note_load(struct run_report *r);
 void run_note_slow_processes(struct run_report *r);
 
 /*
+ * The measured, compared cases of the suite whose first such case is
+ * r->b[i], as indices into idx (room for r->n): their number, or 0 when
+ * r->b[i] is none or not its suite's first (so that a walk over i takes
+ * each suite once).
+ */
+size_t run_suite_cases(const struct run_report *r, size_t i, size_t *idx);
+
+/*
  * A benchmark that runs for a fixed time (zstd -b, a "run for 3 s" loop)
  * hides any change from wall-clock timing. Noted, never a verdict, when
  * both arms' wall times stay the same (within 2%) while their CPU time

@@ -26,9 +26,20 @@ suite 10
 cat >"$R/gate.json" <<'JSON'
 {
   "defaults": { "pairs": 12, "max_pairs": 12, "warmup": 0, "min_effect": 0.05 },
-  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./s.sh"] } ]
+  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./s.sh"] },
+                  { "name": "two", "format": "lines", "run": ["./t.sh"] } ]
 }
 JSON
+# a suite of two cases: a median of two does not stand for the pair
+cat >"$R/t.sh" <<EOF2
+#!/bin/sh
+n=\$(cat "$SCRATCH/t" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$SCRATCH/t"
+f=\$(( n % 2 == 0 ? 30 : 10 ))
+echo "a \$(( f * 1000 + n % 5 * 10 )) us"
+echo "b \$(( f * 1000 )) us"
+EOF2
+chmod +x "$R/t.sh"
 commit_all "$R" base
 suite 13
 commit_all "$R" "head: case a does 1.3 times the work"
@@ -54,4 +65,8 @@ for c in b c d; do
 		fail "s/$c's note shows a relative regression: $n" ;;
 	esac
 done
+n=$(json_get "$SCRATCH/r.json" "sum(1 for b in d['benchmarks'] if b['name'].startswith('two/') and 'against the other cases' in (b['environment_note'] or ''))")
+[ "$n" -eq 0 ] || fail "a case of a two-case suite has the relative note"
+v=$(json_get "$SCRATCH/r.json" "next(b['verdict'] for b in d['benchmarks'] if b['name'] == 'two/a')")
+[ "$v" = noisy ] || fail "two/a is $v: the fixture means it to be noisy"
 exit 0
