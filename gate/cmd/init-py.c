@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -333,29 +334,114 @@ static void python_artifacts(struct found *f, const char *top)
 	init_add_docs(f, top);
 }
 
+/* How far init looks for test files with benchmarks: directories below
+   the top (tests/benchmark is 2), and directories in all (a large tree
+   is not read to its end). */
+#define PY_WALK_DEPTH 4
+#define PY_WALK_DIRS 4000
+
+/* A directory that holds no project's tests: hidden ones (.git, .tox,
+   .venv), installed packages, build output. */
+static int skip_dir(const char *name)
+{
+	static const char *const skip[] = { "node_modules", "__pycache__",
+		"site-packages", "venv", "build", "dist", NULL };
+	size_t i;
+
+	if (name[0] == '.')
+		return 1;
+	for (i = 0; skip[i]; i++)
+		if (!strcmp(name, skip[i]))
+			return 1;
+	return 0;
+}
+
+/* The subdirectories of top's dir worth a look (not symlinks), sorted:
+   their number, *names allocated. */
+static size_t subdirs(const char *top, const char *dir, char ***names)
+{
+	char *path = xasprintf("%s%s", top, dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct stat st;
+	size_t n = 0, cap = 0;
+
+	*names = NULL;
+	while (d && (e = readdir(d))) {
+		char *full;
+		int is_dir;
+
+		if (skip_dir(e->d_name))
+			continue;
+		full = xasprintf("%s/%s", path, e->d_name);
+		is_dir = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
+		free(full);
+		if (!is_dir)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*names = xrealloc(*names, cap * sizeof(**names));
+		}
+		(*names)[n++] = strcmp(dir, ".") ?
+			xasprintf("%s/%s", dir, e->d_name) :
+			xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	if (n)
+		qsort(*names, n, sizeof(**names), by_name);
+	return n;
+}
+
+/*
+ * Propose a suite for each directory at or below dir that has test files
+ * with benchmarks and no such directory above it: pytest collects what
+ * lies below the directory it is given, so a directory within one
+ * proposed is not proposed again (its cases would be in two suites).
+ * pylint keeps its benchmarks in tests/benchmark, a level below tests.
+ */
+static void walk(struct found *f, const char *top, const char *dir,
+		 int depth, size_t *left, char *tmpl, char **tmp)
+{
+	char *files, **names;
+	size_t n, i;
+	int plain;
+
+	if (!*left)
+		return;
+	--*left;
+	if (bench_files(top, dir, &files, &plain)) {
+		if (!*tmp)
+			*tmp = mkdtemp(tmpl);
+		if (*tmp)
+			propose(f, top, dir, files, plain, *tmp);
+		free(files);
+		return;
+	}
+	if (depth == PY_WALK_DEPTH)
+		return;
+	n = subdirs(top, dir, &names);
+	for (i = 0; i < n; i++) {
+		walk(f, top, names[i], depth + 1, left, tmpl, tmp);
+		free(names[i]);
+	}
+	free(names);
+}
+
 int init_scan_python(struct found *f, const char *top)
 {
 	static const char *const markers[] = { "pyproject.toml", "setup.py",
 		"setup.cfg", "pytest.ini", "tox.ini", NULL };
-	static const char *const dirs[] = { ".", "tests", "test",
-		"benchmarks", "bench", NULL };
-	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL, *files;
-	size_t i, n0 = f->n;
-	int python = 0, plain;
+	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL;
+	size_t i, n0 = f->n, left = PY_WALK_DIRS;
+	int python = 0;
 
 	for (i = 0; markers[i]; i++)
 		python |= init_exists(top, markers[i]);
 	if (!python)
 		return 0;
-	for (i = 0; dirs[i]; i++) {
-		if (bench_files(top, dirs[i], &files, &plain)) {
-			if (!tmp)
-				tmp = mkdtemp(tmpl);
-			if (tmp)
-				propose(f, top, dirs[i], files, plain, tmp);
-		}
-		free(files);
-	}
+	walk(f, top, ".", 0, &left, tmpl, &tmp);
 	/* pytest leaves its report and its own temporary files there */
 	if (tmp && tree_remove(tmp, NULL) < 0)
 		warning("cannot remove \"%s\": remove it yourself", tmp);

@@ -89,6 +89,42 @@ expect_in "$OUT" "tests/test_b.py::test_nap"
 [ -z "$(ls -A "$SCRATCH/tmp")" ] ||
 	fail "an unsealed run left in its TMPDIR: $(ls -A "$SCRATCH/tmp")"
 
+# benchmarks a level down (pylint 2.16.2 keeps its own in tests/benchmark,
+# methods of a class whose signature spans lines): init looks below the
+# top, proposes the first directory on each path that has them (pytest
+# collects what lies below it, so nothing is proposed twice), and never
+# looks into hidden directories or build output
+N=$SCRATCH/nested
+new_repo "$N"
+mkdir -p "$N/tests/benchmark/deeper" "$N/benchmarks" "$N/.venv/tests" "$N/build"
+printf '[project]\nname = "n"\n' >"$N/pyproject.toml"
+echo "def test_plain(): pass" >"$N/tests/test_plain.py"
+cat >"$N/tests/benchmark/test_base.py" <<'PY'
+import time
+
+class TestBase:
+    def test_nap(
+        self, benchmark
+    ):
+        benchmark(time.sleep, 0.01)
+PY
+cp "$N/tests/benchmark/test_base.py" "$N/tests/benchmark/deeper/test_more.py"
+cp "$N/tests/benchmark/test_base.py" "$N/benchmarks/test_top.py"
+cp "$N/tests/benchmark/test_base.py" "$N/.venv/tests/test_vendored.py"
+cp "$N/tests/benchmark/test_base.py" "$N/build/test_built.py"
+commit_all "$N" n
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$N" init --stdout
+expect_in "$ERR" "pytest-benchmark tests in benchmarks: "
+expect_in "$ERR" " rounds of its 1 case, a round"
+expect_in "$ERR" "pytest-benchmark tests in tests/benchmark: "
+expect_in "$ERR" " rounds of each of its 2 cases, a round"
+expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests/benchmark >&2'
+n=$(grep -c '"format": "pytest"' "$OUT")
+[ "$n" -eq 2 ] || fail "want 2 suites (benchmarks, tests/benchmark), got $n: $(cat "$OUT")"
+expect_not_in "$OUT" "venv"
+expect_not_in "$OUT" "build/"
+expect_not_in "$OUT" "deeper"
+
 # a suite of many fast cases: each gets 10 ms (2 s over its 300 cases is
 # less), in rounds of at least 0.1 ms: at most 100 rounds; and a round of
 # 0.1 ms repeats the call (pytest's iterations, a count), where one timed
