@@ -205,10 +205,27 @@ static int want_look(struct adaptive_want *want, const struct run_report *r,
 	return 1;
 }
 
+/* Whether unresolved benchmark i is a suite case after another unresolved
+   case of its suite: one process serves them all in a round (suite_grow),
+   and each is charged its whole time, so the suite counts once. */
+static int suite_counted(const struct run_report *r, size_t i)
+{
+	const char *suite = r->b[i].run.suite_name;
+	size_t j;
+
+	for (j = 0; suite && j < i; j++)
+		if (unresolved(r, j) && r->b[j].run.suite_name &&
+		    !strcmp(r->b[j].run.suite_name, suite))
+			return 1;
+	return 0;
+}
+
 /*
  * A new round: 0 when nothing is unresolved. Each unresolved benchmark's
  * fair share is the budget less what the others (resolved, stopped) took,
- * split evenly.
+ * split evenly; a suite's unresolved cases are one benchmark here, as
+ * they are one process in a round (counted as many, a suite of 9 cases
+ * had a ninth of its share, and a plain benchmark beside it the rest).
  */
 static int round_start(struct adaptive *a, const struct run_report *r,
 		       double elapsed)
@@ -217,7 +234,7 @@ static int round_start(struct adaptive *a, const struct run_report *r,
 	double mine = 0;
 
 	for (i = 0; i < r->n; i++)
-		if (unresolved(r, i)) {
+		if (unresolved(r, i) && !suite_counted(r, i)) {
 			pending++;
 			mine += r->b[i].run.seconds;
 		}
@@ -314,6 +331,18 @@ static int held_look(const struct run_report *r, struct adaptive_want *want)
 	return 0;
 }
 
+/* Who a look of br serves, for the round's message: a suite case's look
+   serves every unresolved case of its suite (one process). */
+static const char *served(const struct bench_run *br)
+{
+	return br->suite_name ? "the unresolved cases of suite " : "";
+}
+
+static const char *served_name(const struct bench_run *br)
+{
+	return br->suite_name ? br->suite_name : br->cfg->name;
+}
+
 /*
  * No look fits its share: of the looks that fit what is left, the
  * benchmark that used the least time goes; when none fits, time is up
@@ -347,10 +376,11 @@ static int least_served(struct adaptive *a, struct run_report *r,
 			want->total = fit_pairs(r, best, want->total, a->left);
 			if (!a->opt.quiet)
 				notice("round %zu: the time left for %u "
-				       "more pairs of \"%s\"",
+				       "more pairs of %s\"%s\"",
 					a->round - 1, want->total -
 					(unsigned)r->b[best].run.npairs,
-					r->b[best].run.cfg->name);
+					served(&r->b[best].run),
+					served_name(&r->b[best].run));
 			return 1;
 		}
 	}
@@ -364,8 +394,9 @@ static int least_served(struct adaptive *a, struct run_report *r,
 		return 0;
 	}
 	if (!a->opt.quiet)
-		notice("round %zu: more pairs for \"%s\", the least served",
-		       a->round, r->b[best].run.cfg->name);
+		notice("round %zu: more pairs for %s\"%s\", the least "
+		       "served", a->round, served(&r->b[best].run),
+		       served_name(&r->b[best].run));
 	a->round++;
 	a->fresh = 1;
 	return want_look(want, r, best);

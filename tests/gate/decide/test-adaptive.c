@@ -84,7 +84,10 @@ static int fake_measure_suite(struct fake *f, size_t b, unsigned total)
 		return 0;
 	for (j = 0; j < r->n; j++)
 		if (j == b || (r->b[j].run.npairs == from &&
-			       r->b[j].primary.stop == STOP_NONE)) {
+			       r->b[j].primary.stop == STOP_NONE &&
+			       r->b[j].run.suite_name &&
+			       !strcmp(r->b[j].run.suite_name,
+				       r->b[b].run.suite_name))) {
 			f->suite = 0;
 			f->clock = clock;
 			fake_measure(f, j, total);
@@ -99,7 +102,7 @@ static int fake_measure(void *ctx, size_t b, unsigned total)
 	struct bench_run *br = &f->r->b[b].run;
 	size_t i;
 
-	if (f->suite)
+	if (f->suite && br->suite_name)
 		return fake_measure_suite(f, b, total);
 	f->calls++;
 	br->pairs = realloc(br->pairs, total * sizeof(*br->pairs));
@@ -496,6 +499,59 @@ static void test_adaptive__suite_cases_look_at_the_pairs_they_hold(void)
 }
 
 /*
+ * The budget is shared fairly in time between a suite and a plain
+ * benchmark beside it: a suite's unresolved cases are one process in a
+ * round, so they count once in the fair share, and each round's looks
+ * fit their shares: only the shorter last look goes to "the least
+ * served". Counted as eight, the suite's share was an eighth of the time
+ * left, its looks did not fit it, and 3 of the 5 later looks here went to
+ * the least served, one a round, its message naming one case where a
+ * process served them all (the time each got was the same: 162 s and
+ * 138 s).
+ */
+static void test_adaptive__a_suite_counts_once_in_the_fair_share(void)
+{
+	enum shape wall[9];
+	double cost[9];
+	struct bench_cfg cfg[9];
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0, 1 };
+	struct adaptive_opts ao = { 300, 0, 1 };
+	struct adaptive a;
+	struct adaptive_want want;
+	size_t i, looks = 0, least = 0;
+
+	for (i = 0; i < 9; i++) {
+		wall[i] = SHAPE_NOISY;
+		cost[i] = 3;
+		bench(&cfg[i], i < 8 ? "case" : "plain", 0);
+	}
+	report_init(&r, 9, cfg);
+	for (i = 0; i < 8; i++)
+		r.b[i].run.suite_name = "suite";
+	f.r = &r;
+	adaptive_begin(&a, &r, &ao);
+	while (adaptive_next(&a, &r, fake_elapsed(&f), &want)) {
+		if (a.round > 0 && want.total > r.b[want.i].run.npairs) {
+			looks++;	/* a later look that measures */
+			least += a.ran == 0;
+		}
+		adaptive_look(&a, &r, &want,
+			      fake_measure(&f, want.i, want.total) == 0);
+	}
+	adaptive_finish(&r);
+	fprintf(stderr, "  %zu of %zu later looks to the least served; "
+		"suite %.0f s, plain %.0f s of %.0f s\n", least, looks,
+		r.b[0].run.seconds, r.b[8].run.seconds, f.clock);
+	CHECK(f.clock <= ao.budget);
+	CHECK(looks >= 2);
+	CHECK(least <= 1);	/* the shorter last look, when time is up */
+	CHECK(r.b[0].run.seconds > 0.3 * f.clock &&
+	      r.b[8].run.seconds > 0.3 * f.clock);
+	report_free(&r);
+}
+
+/*
  * Under a budget, the looks end where the budget can reach (7 s a pair,
  * 300 s: 48 pairs, 4 looks, not 13 looks to 2000), and each later look
  * spends a larger share. The level still holds: with a floor of 0 (a fail
@@ -676,6 +732,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__budget_is_shared_fairly),
 	TEST(test_adaptive__first_look_fits_the_budget),
 	TEST(test_adaptive__suite_cases_look_at_the_pairs_they_hold),
+	TEST(test_adaptive__a_suite_counts_once_in_the_fair_share),
 	TEST(test_adaptive__budget_plans_the_looks_and_holds_the_level),
 	TEST(test_adaptive__round_cost_counts_valgrind),
 	TEST(test_adaptive__min_pairs_is_the_first_looks_edge),
