@@ -144,8 +144,9 @@ static int run_sh(const char *top, const char *tmp, const char *script,
 }
 
 /* The slowest case's round (median time a round) in pytest-benchmark's
-   JSON at path: seconds, or 0 when it has none; *cases its cases. */
-static double slowest_round(const char *path, size_t *cases)
+   JSON at path: seconds, or 0 when it has none; *cases its cases, *slowest
+   its name (allocated, NULL when none). */
+static double slowest_round(const char *path, size_t *cases, char **slowest)
 {
 	char *text = NULL;
 	size_t len;
@@ -172,8 +173,15 @@ static double slowest_round(const char *path, size_t *cases)
 		r = med->valuedouble * (cJSON_IsNumber(it) &&
 					it->valuedouble >= 1 ?
 					it->valuedouble : 1);
-		if (r > most)
+		if (r > most) {
+			const cJSON *name =
+				cJSON_GetObjectItemCaseSensitive(e, "name");
+
 			most = r;
+			free(*slowest);
+			*slowest = cJSON_IsString(name) ?
+				   xstrdup(name->valuestring) : NULL;
+		}
 	}
 	cJSON_Delete(root);
 	return most;
@@ -199,9 +207,9 @@ static char *suite_script(const char *dir, long rounds)
    PY_ROUND_SECONDS; a few, since its JSON holds every round: a max time
    of 50 ms gave 300 fast cases a report of 127 MB): seconds, 0 with *why
    said when the report has no timings, or -1 (*why said) when pytest
-   failed. *cases gets its cases. */
+   failed. *cases gets its cases, *slowest the slowest one's name. */
 static double calibrate(const char *top, const char *tmp, const char *target,
-			size_t *cases, char **why)
+			size_t *cases, char **slowest, char **why)
 {
 	char *json = xasprintf("%s/calibrate.json", tmp), *cal;
 	double wall, round = -1;
@@ -218,7 +226,7 @@ static double calibrate(const char *top, const char *tmp, const char *target,
 			"exit $s; }", PY_MIN_ROUNDS, PY_ROUND_SECONDS, json,
 			target, target);
 	if (run_sh(top, tmp, cal, &wall, why) == 0) {
-		round = slowest_round(json, cases);
+		round = slowest_round(json, cases, slowest);
 		if (round <= 0 && !*why)
 			*why = xstrdup("its JSON report had no timings");
 	}
@@ -239,18 +247,19 @@ static void propose(struct found *f, const char *top, const char *dir,
 		    const char *files, int plain, const char *tmp)
 {
 	char *script = NULL, *why = NULL, *whole = NULL, *said;
+	char *slowest = NULL;
 	const char *argv[4] = { "sh", "-c", NULL, NULL };
 	const char *target = dir;
-	double wall, round, each = PY_CASE_SECONDS;
+	double wall = 0, round, each = PY_CASE_SECONDS;
 	long rounds = PY_GUESS_ROUNDS, idx;
 	size_t cases = 0;
 	const char *name = strcmp(dir, ".") ? dir : "pytest";
 
-	round = calibrate(top, tmp, dir, &cases, &why);
+	round = calibrate(top, tmp, dir, &cases, &slowest, &why);
 	if (round < 0 && plain) {
 		whole = why;
 		why = NULL;
-		round = calibrate(top, tmp, files, &cases, &why);
+		round = calibrate(top, tmp, files, &cases, &slowest, &why);
 		if (round > 0) {
 			target = files;
 		} else {
@@ -284,14 +293,19 @@ static void propose(struct found *f, const char *top, const char *dir,
 				 "--benchmark-min-rounds so that the slowest "
 				 "case takes about 100 ms", dir, why, rounds);
 	else
+		/* the slowest case named: a case that sleeps half a second
+		   a call (pylint's) can be most of every sample */
 		said = xasprintf("pytest-benchmark tests in %s: %ld rounds of "
 				 "%s%zu case%s, a round at least %g ms "
-				 "(measured: the slowest case takes about "
-				 "%.0f ms)", dir, rounds,
+				 "(measured: %s%s%s%s takes about %.0f ms of "
+				 "a sample's %.1f s)", dir, rounds,
 				 cases == 1 ? "its " : "each of its ", cases,
 				 cases == 1 ? "" : "s",
 				 PY_ROUND_SECONDS * 1e3,
-				 (double)rounds * round * 1e3);
+				 cases == 1 ? "its case" : "the slowest case",
+				 slowest ? ", " : "", slowest ? slowest : "",
+				 slowest ? "," : "",
+				 (double)rounds * round * 1e3, wall);
 	if (whole) {
 		char *more = xasprintf("%s; only its files with benchmarks, "
 				       "%s, since %s as a whole does not run "
@@ -308,6 +322,7 @@ static void propose(struct found *f, const char *top, const char *dir,
 	f->unmeasured += why != NULL;
 	free(whole);
 	free(why);
+	free(slowest);
 	free(script);
 }
 

@@ -35,7 +35,7 @@ expect_in "$OUT" '"format": "pytest"'
 expect_in "$OUT" '--benchmark-min-rounds=5 --benchmark-min-time=0.0001 --benchmark-max-time=0.000001'
 expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests >&2 && cat'
 expect_in "$ERR" "build system: python (pytest-benchmark)"
-expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of its 1 case, a round at least 0.1 ms (measured"
+expect_in "$ERR" "tests: pytest-benchmark tests in tests: 5 rounds of its 1 case, a round at least 0.1 ms (measured: its case, test_nap, takes about "
 expect_in "$ERR" "expected: about"
 # the Python files are what runs: its artifacts, each level that has
 # any; the docs that exist are sources, so a docs-only change passes
@@ -117,7 +117,7 @@ PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$N" init --stdout
 expect_in "$ERR" "pytest-benchmark tests in benchmarks: "
 expect_in "$ERR" " rounds of its 1 case, a round"
 expect_in "$ERR" "pytest-benchmark tests in tests/benchmark: "
-expect_in "$ERR" " rounds of each of its 2 cases, a round"
+expect_in "$ERR" " rounds of each of its 2 cases, a round at least 0.1 ms (measured: the slowest case, test_nap, takes about "
 expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests/benchmark >&2'
 n=$(grep -c '"format": "pytest"' "$OUT")
 [ "$n" -eq 2 ] || fail "want 2 suites (benchmarks, tests/benchmark), got $n: $(cat "$OUT")"
