@@ -398,14 +398,8 @@ static int foreign_dir(const char *name)
 {
 	static const char *const names[] = { "debian", "vendor", "third_party",
 		"thirdparty", "node_modules", "external", "deps", NULL };
-	size_t i;
 
-	if (name[0] == '.')
-		return 1;
-	for (i = 0; names[i]; i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
+	return init_dir_skipped(name, names);
 }
 
 /*

@@ -361,14 +361,8 @@ static int skip_dir(const char *name)
 {
 	static const char *const skip[] = { "node_modules", "__pycache__",
 		"site-packages", "venv", "build", "dist", NULL };
-	size_t i;
 
-	if (name[0] == '.')
-		return 1;
-	for (i = 0; skip[i]; i++)
-		if (!strcmp(name, skip[i]))
-			return 1;
-	return 0;
+	return init_dir_skipped(name, skip);
 }
 
 /* The subdirectories of top's dir worth a look (not symlinks), sorted:

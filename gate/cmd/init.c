@@ -83,6 +83,18 @@ static char *slurp(const char *dir, const char *name)
 	return buf;
 }
 
+int init_dir_skipped(const char *name, const char *const *names)
+{
+	size_t i;
+
+	if (name[0] == '.')
+		return 1;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 int init_exists(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s%s", dir, name);

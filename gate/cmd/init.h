@@ -99,6 +99,9 @@ void init_add_docs(struct found *f, const char *top);
 void init_skip(struct found *f, char *why);
 /* Whether dir/name exists. */
 int init_exists(const char *dir, const char *name);
+/* Whether a directory named name is passed over in a walk: a hidden one
+   (.git, .venv), or one of names (NULL-terminated). */
+int init_dir_skipped(const char *name, const char *const *names);
 /* Whether a file matching dir/pattern (glob(3)) exists. */
 int init_exists_glob(const char *dir, const char *pattern);
 /*
