@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/seed.h"
 #include "gate/config/metrics.h"
+#include "gate/decide/verdict-explain.h"
 #include "gate/exec/notice.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -120,8 +121,16 @@ static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 	size_t j;
 
 	for (j = 0; j < b->result.n; j++) {
-		b->result.m[j].looks = looks;
-		b->result.m[j].stop = stop;
+		struct bench_stats *st = &b->result.m[j];
+
+		st->looks = looks;
+		st->stop = stop;
+		/* a noisy reason's advice names what stopped it */
+		if (st->explained && st->verdict == VERDICT_NOISY &&
+		    (stop == STOP_BUDGET || stop == STOP_MAX_PAIRS)) {
+			free(st->reason);
+			st->reason = verdict_explain(st);
+		}
 	}
 	run_bench_view(b);
 	b->primary.looks = looks;

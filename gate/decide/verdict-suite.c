@@ -96,6 +96,7 @@ static void accept_metric(struct bench_stats *st,
 				"%+g%% (%s)", was, a->bound * 100, by);
 	free(st->reason);
 	st->reason = why;
+	st->explained = 0;	/* not verdict_explain's alone any more */
 }
 
 enum verdict verdict_accept_bench(struct bench_result *res, const char *name,

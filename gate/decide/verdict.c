@@ -292,6 +292,7 @@ static int decide_exact(struct bench_stats *st, double alpha)
 		      lo >= at ? VERDICT_FAIL : VERDICT_PASS;
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = verdict_explain(st);
+	st->explained = 1;
 	return 1;
 }
 
@@ -366,6 +367,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		st->high = INFINITY;
 		st->verdict = VERDICT_NOISY;
 		st->reason = verdict_explain(st);
+		st->explained = 1;
 		ret = 0;
 		goto cleanup;
 	}
@@ -386,6 +388,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 		verdict_tail_check(st, p.logr, n, vo->alpha);
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = verdict_explain(st);
+	st->explained = 1;
 	ret = 0;
 cleanup:
 	pairs_free(&p);

@@ -104,6 +104,9 @@ struct bench_stats {
 				   --budget, so the advice names "pairs" */
 	size_t looks;		/* looks at the data so far */
 	enum stop_reason stop;
+	int explained;		/* reason is verdict_explain's: said again
+				   when the benchmark stops (its advice
+				   depends on why) */
 	char *note;		/* heuristic notes (load, calibration): shown
 				   beside the verdict, never change it */
 	size_t head_slower, of;	/* pairs where head > base, non-tied */

@@ -315,6 +315,10 @@ static void test_adaptive__budget_is_shared_fairly(void)
 		CHECK(r.b[i].primary.stop == STOP_BUDGET);
 		CHECK(r.b[i].result.verdict == VERDICT_NOISY);
 		CHECK(r.b[i].primary.looks > 1);
+		/* the advice names what stopped it, and only that */
+		CHECK_CONTAINS(r.b[i].result.m[0].reason,
+			       "more time (\"budget\" in gate.json or "
+			       "--budget: it ran out before \"max_pairs\")");
 		lo = r.b[i].run.seconds < lo ? r.b[i].run.seconds : lo;
 		hi = r.b[i].run.seconds > hi ? r.b[i].run.seconds : hi;
 	}
@@ -495,6 +499,33 @@ static void test_adaptive__suite_cases_look_at_the_pairs_they_hold(void)
 				"pairs\n", i, r.b[i].primary.n,
 				r.b[i].run.npairs);
 	}
+	report_free(&r);
+}
+
+/*
+ * A noisy benchmark stopped at max_pairs, with time to spare, is advised
+ * "max_pairs" alone: more time would add no pair.
+ */
+static void test_adaptive__max_pairs_stop_advises_max_pairs(void)
+{
+	static const enum shape wall[] = { SHAPE_NOISY };
+	static const double cost[] = { 0.1 };
+	struct bench_cfg cfg;
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0, 0 };
+	struct adaptive_opts ao = { 0, 0, 1 };
+
+	bench(&cfg, "b", 0);
+	cfg.max_pairs = 30;
+	report_init(&r, 1, &cfg);
+	f.r = &r;
+	decide(&r, &f, &ao);
+	CHECK(r.b[0].primary.stop == STOP_MAX_PAIRS);
+	CHECK(r.b[0].result.verdict == VERDICT_NOISY);
+	CHECK_CONTAINS(r.b[0].result.m[0].reason,
+		       "more pairs (\"max_pairs\": its looks up to it all "
+		       "fitted the budget)");
+	CHECK(!strstr(r.b[0].result.m[0].reason, "--budget"));
 	report_free(&r);
 }
 
@@ -733,6 +764,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__first_look_fits_the_budget),
 	TEST(test_adaptive__suite_cases_look_at_the_pairs_they_hold),
 	TEST(test_adaptive__a_suite_counts_once_in_the_fair_share),
+	TEST(test_adaptive__max_pairs_stop_advises_max_pairs),
 	TEST(test_adaptive__budget_plans_the_looks_and_holds_the_level),
 	TEST(test_adaptive__round_cost_counts_valgrind),
 	TEST(test_adaptive__min_pairs_is_the_first_looks_edge),
