@@ -54,6 +54,58 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The entries of top's dir that keep(path, name, arg) keeps, as
+   "dir/name" ("name" for "."), sorted: their number, *names allocated
+   (NULL when none). */
+static size_t listing(const char *top, const char *dir,
+		      int (*keep)(const char *path, const char *name,
+				  void *arg),
+		      void *arg, char ***names)
+{
+	char *path = xasprintf("%s%s", top, dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+
+	*names = NULL;
+	while (d && (e = readdir(d))) {
+		if (!keep(path, e->d_name, arg))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*names = xrealloc(*names, cap * sizeof(**names));
+		}
+		(*names)[n++] = strcmp(dir, ".") ?
+			xasprintf("%s/%s", dir, e->d_name) :
+			xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	if (n)
+		qsort(*names, n, sizeof(**names), by_name);
+	return n;
+}
+
+/* A test file (test_*.py, *_test.py) in path whose text re matches. */
+static int bench_file(const char *path, const char *name, void *re)
+{
+	size_t len = strlen(name);
+	char *file, *text = NULL;
+	int found;
+
+	if (len < 4 || strcmp(name + len - 3, ".py") ||
+	    (strncmp(name, "test_", 5) &&
+	     (len < 8 || strcmp(name + len - 8, "_test.py"))))
+		return 0;
+	file = xasprintf("%s/%s", path, name);
+	found = file_read(&text, &len, file, (size_t)4 << 20) == 0 &&
+		regexec(re, text, 0, NULL, 0) == 0;
+	free(text);
+	free(file);
+	return found;
+}
+
 /*
  * The test files of top's directory dir that use the benchmark fixture,
  * as "dir/test_x.py" (just "test_x.py" for "."), sorted, joined by spaces
@@ -63,56 +115,23 @@ static int by_name(const void *a, const void *b)
 static size_t bench_files(const char *top, const char *dir, char **files,
 			  int *plain)
 {
-	char *path = xasprintf("%s%s", top, dir), **names = NULL, *text;
-	DIR *d = opendir(path);
-	struct dirent *e;
+	char **names = NULL, *at;
 	regex_t re;
-	size_t len, n = 0, cap = 0, i, size = 1;
+	size_t len, n, i, size = 1;
 
 	*files = NULL;
 	*plain = 1;
-	if (!d || regcomp(&re, "def test_[A-Za-z0-9_]*\\([^)]*benchmark",
-			  REG_EXTENDED | REG_NOSUB)) {
-		if (d)
-			closedir(d);
-		free(path);
+	if (regcomp(&re, "def test_[A-Za-z0-9_]*\\([^)]*benchmark",
+		    REG_EXTENDED | REG_NOSUB))
 		return 0;
-	}
-	while ((e = readdir(d))) {
-		char *file;
-		int found;
-
-		len = strlen(e->d_name);
-		if (len < 4 || strcmp(e->d_name + len - 3, ".py") ||
-		    (strncmp(e->d_name, "test_", 5) &&
-		     (len < 8 || strcmp(e->d_name + len - 8, "_test.py"))))
-			continue;
-		file = xasprintf("%s/%s", path, e->d_name);
-		text = NULL;
-		found = file_read(&text, &len, file, (size_t)4 << 20) == 0 &&
-			regexec(&re, text, 0, NULL, 0) == 0;
-		free(text);
-		free(file);
-		if (!found)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			names = xrealloc(names, cap * sizeof(*names));
-		}
-		names[n] = strcmp(dir, ".") ?
-			xasprintf("%s/%s", dir, e->d_name) :
-			xstrdup(e->d_name);
-		*plain &= plain_name(names[n]);	/* never starts with '-' */
-		size += strlen(names[n]) + 1;
-		n++;
-	}
+	n = listing(top, dir, bench_file, &re, &names);
 	regfree(&re);
-	closedir(d);
-	free(path);
+	for (i = 0; i < n; i++) {
+		*plain &= plain_name(names[i]);	/* never starts with '-' */
+		size += strlen(names[i]) + 1;
+	}
 	if (n) {
-		char *at = *files = xmalloc(size);
-
-		qsort(names, n, sizeof(*names), by_name);
+		at = *files = xmalloc(size);
 		for (i = 0; i < n; i++) {
 			len = strlen(names[i]);
 			memcpy(at, names[i], len);
@@ -365,43 +384,34 @@ static int skip_dir(const char *name)
 	return init_dir_skipped(name, skip);
 }
 
-/* The subdirectories of top's dir worth a look (not symlinks), sorted:
-   their number, *names allocated. */
-static size_t subdirs(const char *top, const char *dir, char ***names)
+/* A subdirectory of path worth a look: not skipped, not a symlink. */
+static int walked_dir(const char *path, const char *name, void *arg)
 {
-	char *path = xasprintf("%s%s", top, dir);
-	DIR *d = opendir(path);
-	struct dirent *e;
 	struct stat st;
-	size_t n = 0, cap = 0;
+	char *full;
+	int is_dir;
 
-	*names = NULL;
-	while (d && (e = readdir(d))) {
-		char *full;
-		int is_dir;
-
-		if (skip_dir(e->d_name))
-			continue;
-		full = xasprintf("%s/%s", path, e->d_name);
-		is_dir = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
-		free(full);
-		if (!is_dir)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			*names = xrealloc(*names, cap * sizeof(**names));
-		}
-		(*names)[n++] = strcmp(dir, ".") ?
-			xasprintf("%s/%s", dir, e->d_name) :
-			xstrdup(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	free(path);
-	if (n)
-		qsort(*names, n, sizeof(**names), by_name);
-	return n;
+	(void)arg;
+	if (skip_dir(name))
+		return 0;
+	full = xasprintf("%s/%s", path, name);
+	is_dir = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
+	free(full);
+	return is_dir;
 }
+
+/* A walk for test files with benchmarks: where, what is left of its
+   directories, whether it was cut, what it found too deep. */
+struct walk {
+	struct found *f;
+	const char *top;
+	size_t left;		/* directories it may still read */
+	int cut;		/* 1: a directory was not read for left */
+	char *deeper;		/* a directory with benchmarks one level too
+				   deep, or NULL (owned) */
+	char tmpl[32];		/* pytest's temporary directory ... */
+	char *tmp;		/* ... once made */
+};
 
 /*
  * Propose a suite for each directory at or below dir that has test files
@@ -410,29 +420,38 @@ static size_t subdirs(const char *top, const char *dir, char ***names)
  * proposed is not proposed again (its cases would be in two suites).
  * pylint keeps its benchmarks in tests/benchmark, a level below tests.
  */
-static void walk(struct found *f, const char *top, const char *dir,
-		 int depth, size_t *left, char *tmpl, char **tmp)
+static void walk(struct walk *w, const char *dir, int depth)
 {
 	char *files, **names;
 	size_t n, i;
 	int plain;
 
-	if (!*left)
+	if (!w->left) {
+		w->cut = 1;
 		return;
-	--*left;
-	if (bench_files(top, dir, &files, &plain)) {
-		if (!*tmp)
-			*tmp = mkdtemp(tmpl);
-		if (*tmp)
-			propose(f, top, dir, files, plain, *tmp);
+	}
+	w->left--;
+	if (bench_files(w->top, dir, &files, &plain)) {
+		if (depth > PY_WALK_DEPTH) {
+			if (!w->deeper)
+				w->deeper = xstrdup(dir);
+		} else {
+			if (!w->tmp)
+				w->tmp = mkdtemp(w->tmpl);
+			if (w->tmp)
+				propose(w->f, w->top, dir, files, plain,
+					w->tmp);
+		}
 		free(files);
 		return;
 	}
-	if (depth == PY_WALK_DEPTH)
+	if (depth > PY_WALK_DEPTH)
 		return;
-	n = subdirs(top, dir, &names);
+	/* one level more is read for files alone: what the depth cuts
+	   off is said */
+	n = listing(w->top, dir, walked_dir, NULL, &names);
 	for (i = 0; i < n; i++) {
-		walk(f, top, names[i], depth + 1, left, tmpl, tmp);
+		walk(w, names[i], depth + 1);
 		free(names[i]);
 	}
 	free(names);
@@ -442,18 +461,33 @@ int init_scan_python(struct found *f, const char *top)
 {
 	static const char *const markers[] = { "pyproject.toml", "setup.py",
 		"setup.cfg", "pytest.ini", "tox.ini", NULL };
-	char tmpl[] = "/tmp/gate-init-py-XXXXXX", *tmp = NULL;
-	size_t i, n0 = f->n, left = PY_WALK_DIRS;
+	struct walk w = { .f = f, .top = top, .left = PY_WALK_DIRS,
+			  .tmpl = "/tmp/gate-init-py-XXXXXX" };
+	size_t i, n0 = f->n;
 	int python = 0;
 
 	for (i = 0; markers[i]; i++)
 		python |= init_exists(top, markers[i]);
 	if (!python)
 		return 0;
-	walk(f, top, ".", 0, &left, tmpl, &tmp);
+	walk(&w, ".", 0);
+	/* a limit that cut the walk is said, never silent */
+	if (w.cut)
+		init_skip(f, xasprintf("any pytest-benchmark tests past the "
+				       "first %d directories: init stopped "
+				       "looking there (a large tree is not "
+				       "read to its end); add a suite for "
+				       "them yourself", PY_WALK_DIRS));
+	if (w.deeper)
+		init_skip(f, xasprintf("the pytest-benchmark tests in %s: "
+				       "more than %d levels down, deeper "
+				       "than init proposes; add a suite for "
+				       "them yourself", w.deeper,
+				       PY_WALK_DEPTH));
+	free(w.deeper);
 	/* pytest leaves its report and its own temporary files there */
-	if (tmp && tree_remove(tmp, NULL) < 0)
-		warning("cannot remove \"%s\": remove it yourself", tmp);
+	if (w.tmp && tree_remove(w.tmp, NULL) < 0)
+		warning("cannot remove \"%s\": remove it yourself", w.tmp);
 	if (f->n == n0)
 		return 0;
 	f->system = "python (pytest-benchmark)";

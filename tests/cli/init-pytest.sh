@@ -96,7 +96,8 @@ expect_in "$OUT" "tests/test_b.py::test_nap"
 # looks into hidden directories or build output
 N=$SCRATCH/nested
 new_repo "$N"
-mkdir -p "$N/tests/benchmark/deeper" "$N/benchmarks" "$N/.venv/tests" "$N/build"
+mkdir -p "$N/tests/benchmark/deeper" "$N/benchmarks" "$N/.venv/tests" "$N/build" \
+	 "$N/w/x/y/z" "$N/p/q/r/s/t"
 printf '[project]\nname = "n"\n' >"$N/pyproject.toml"
 echo "def test_plain(): pass" >"$N/tests/test_plain.py"
 cat >"$N/tests/benchmark/test_base.py" <<'PY'
@@ -112,6 +113,11 @@ cp "$N/tests/benchmark/test_base.py" "$N/tests/benchmark/deeper/test_more.py"
 cp "$N/tests/benchmark/test_base.py" "$N/benchmarks/test_top.py"
 cp "$N/tests/benchmark/test_base.py" "$N/.venv/tests/test_vendored.py"
 cp "$N/tests/benchmark/test_base.py" "$N/build/test_built.py"
+# 4 levels down is proposed; 5 is said, not proposed; a symlink to a
+# directory with benchmarks is not followed (its cases would run twice)
+cp "$N/tests/benchmark/test_base.py" "$N/w/x/y/z/test_four.py"
+cp "$N/tests/benchmark/test_base.py" "$N/p/q/r/s/t/test_five.py"
+ln -s tests/benchmark "$N/linked"
 commit_all "$N" n
 PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$N" init --stdout
 expect_in "$ERR" "pytest-benchmark tests in benchmarks: "
@@ -119,11 +125,29 @@ expect_in "$ERR" " rounds of its 1 case, a round"
 expect_in "$ERR" "pytest-benchmark tests in tests/benchmark: "
 expect_in "$ERR" " rounds of each of its 2 cases, a round at least 0.1 ms (measured: the slowest case, test_nap, takes about "
 expect_in "$OUT" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tests/benchmark >&2'
+expect_in "$ERR" "pytest-benchmark tests in w/x/y/z: "
+expect_in "$ERR" "not proposed: the pytest-benchmark tests in p/q/r/s/t: more than 4 levels down, deeper than init proposes; add a suite for them yourself"
+expect_not_in "$ERR" "past the first"
 n=$(grep -c '"format": "pytest"' "$OUT")
-[ "$n" -eq 2 ] || fail "want 2 suites (benchmarks, tests/benchmark), got $n: $(cat "$OUT")"
+[ "$n" -eq 3 ] || fail "want 3 suites (benchmarks, tests/benchmark, w/x/y/z), got $n: $(cat "$OUT")"
 expect_not_in "$OUT" "venv"
 expect_not_in "$OUT" "build/"
 expect_not_in "$OUT" "deeper"
+expect_not_in "$OUT" "linked"
+expect_not_in "$OUT" "p/q"
+
+# a tree wider than init reads: the benchmarks past its first 4000
+# directories are not found, and init says it stopped looking
+W=$SCRATCH/wide
+new_repo "$W"
+printf '[project]\nname = "w"\n' >"$W/pyproject.toml"
+commit_all "$W" w
+mkdir -p "$W/aa" "$W/zz"
+(cd "$W/aa" && seq -w 0 3999 | xargs mkdir)
+cp "$N/tests/benchmark/test_base.py" "$W/zz/test_late.py"
+PATH=$SCRATCH/bin:$PATH gate_run 0 -C "$W" init --stdout
+expect_in "$ERR" "not proposed: any pytest-benchmark tests past the first 4000 directories: init stopped looking there"
+expect_not_in "$OUT" "zz"
 
 # a suite of many fast cases: each gets 10 ms (2 s over its 300 cases is
 # less), in rounds of at least 0.1 ms: at most 100 rounds; and a round of
