@@ -84,7 +84,11 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 		free(title);
 		/* a heuristic's note is a notice, never a verdict */
 		if (vb->note && vb->verdict != VERDICT_NEW) {
-			title = xasprintf("gate: note on %s (%s stands)",
+			title = vb->note_shared ?
+				xasprintf("gate: note on %zu cases of suite "
+					  "\"%s\" (the verdicts stand)",
+					  vb->note_shared + 1, vb->suite) :
+				xasprintf("gate: note on %s (%s stands)",
 					  vb->name, vb->word);
 			ci_github_annotate(out, "notice", title, file,
 					   vb->note);

@@ -464,8 +464,14 @@ static void print_reasons(FILE *out, const struct report_view *v,
 			free(after);
 		}
 		/* a heuristic's note (load, calibration): never the verdict */
-		if (vb->note)
-			wrap(out, o, "  note: ", vb->note, "    ");
+		if (vb->note) {
+			char label[160];
+
+			view_note_label(vb, label, sizeof(label));
+			pre = xasprintf("  %s: ", label);
+			wrap(out, o, pre, vb->note, "    ");
+			free(pre);
+		}
 		for (k = 0; o->verbose && k < vb->nevidence; k++)
 			wrap(out, o, "  ", vb->evidence[k], "    ");
 	}

@@ -379,6 +379,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	vb->verdict = res->verdict;
 	vb->row = v->nrows;
 	vb->note = st->note;
+	vb->suite = br->suite_name;
 	snprintf(vb->word, sizeof(vb->word), "%s", br->is_removed ?
 		 "removed" : word_of(res->verdict));
 	if (br->error) {
@@ -471,6 +472,52 @@ static char *run_url(void)
 	return xasprintf("%s/%s/actions/runs/%s", server, repo, id);
 }
 
+/*
+ * A suite-wide note (the looks planned, the host slowing whole processes)
+ * is the same on every case of the suite: said once, on the first case
+ * that has it, with how many cases share it (printers may order the cases
+ * otherwise: the label names no order); a case whose note differs keeps
+ * its own.
+ */
+static void notes_once(struct report_view *v)
+{
+	size_t i, j;
+
+	for (i = 0; i < v->nbenches; i++) {
+		struct view_bench *vb = &v->benches[i];
+
+		/* a case shown with why (an error, new) shows no note */
+		if (!vb->note || !vb->suite || vb->why)
+			continue;
+		for (j = 0; j < v->nbenches; j++) {
+			struct view_bench *o = &v->benches[j];
+
+			if (!o->suite || strcmp(o->suite, vb->suite))
+				continue;
+			vb->suite_cases++;
+			if (j > i && o->note && !o->why &&
+			    !strcmp(o->note, vb->note)) {
+				o->note = NULL;
+				vb->note_shared++;
+			}
+		}
+	}
+}
+
+void view_note_label(const struct view_bench *vb, char *buf, size_t size)
+{
+	if (!vb->note_shared)
+		snprintf(buf, size, "note");
+	else if (vb->note_shared + 1 == vb->suite_cases)
+		snprintf(buf, size, "note (the same for all %zu cases of "
+			 "suite \"%s\")", vb->suite_cases, vb->suite);
+	else
+		snprintf(buf, size, "note (the same for %zu of the %zu cases "
+			 "of suite \"%s\")", vb->note_shared + 1,
+			 vb->suite_cases, vb->suite);
+}
+
+
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
 	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
@@ -487,6 +534,7 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		count[r->b[i].result.verdict]++;
 	}
 	v->nbenches = r->n;
+	notes_once(v);
 	v->suite = r->suite;
 	v->interrupted = r->interrupted;
 	v->exit_code = r->exit_code;

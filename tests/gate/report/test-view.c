@@ -21,7 +21,7 @@
 #include "common/escape.h"
 #include "tests/harness.h"
 
-#define MAXB 4
+#define MAXB 6
 
 /* One fixed run: its configs, runs and decided results. */
 struct model {
@@ -387,9 +387,46 @@ static void model_artifacts(struct model *m)
 	decide(m);
 }
 
+/*
+ * A suite's cases with a suite-wide note (said once, on its first case)
+ * and one case with a note of its own; a plain benchmark with the same
+ * text keeps its note (it is no case of the suite).
+ */
+static const char suite_wide[] = "10 of the first 40 samples of suite "
+	"\"s\" ran 1.3 times slower or more in most of its cases at once";
+static const char own_note[] = "against the other cases of its suite, "
+	"+16.0%";
+
+static void model_suite_notes(struct model *m)
+{
+	static const enum metric value[] = { METRIC_VALUE };
+	static const enum metric wall[] = { METRIC_WALL };
+	static const char *names[] = { "s/a", "s/b", "s/c", "s/d" };
+	size_t i;
+
+	common(m, "suite-notes");
+	for (i = 0; i < 4; i++) {
+		struct bench_cfg *c = add_bench(m, names[i], value, 1);
+
+		c->format = FORMAT_PYTEST;
+		c->unit = "s";
+		m->run[i].suite_name = "s";
+		set_pairs(&m->run[i], METRIC_VALUE, i == 1 ? slower : wide,
+			  2.5e-6, 12);
+	}
+	add_bench(m, "plain", wall, 1);
+	set_pairs(&m->run[4], METRIC_WALL, wide, 0.1, 12);
+	decide(m);
+	for (i = 0; i < m->n; i++) {
+		m->b[i].note = (char *)(i == 3 ? own_note : suite_wide);
+		m->b[i].primary.note = m->b[i].note;
+	}
+}
+
 static void (*const models[])(struct model *) = {
 	model_plain, model_metrics, model_suite, model_noisy, model_error,
 	model_advisory, model_policy, model_artifacts, model_gosuite,
+	model_suite_notes,
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]))
 
@@ -934,6 +971,43 @@ static void test_view__fixed_time_is_noted(void)
 	}
 	run_note_fixed_time(&m.r);
 	CHECK(m.b[0].note == NULL);
+	release(&m);
+}
+
+/*
+ * A suite-wide note is said once, on the first case that has it, with how
+ * many share it; a case's own note and a plain benchmark's stay.
+ */
+static void test_view__a_suite_note_is_said_once(void)
+{
+	struct model m;
+	struct report_view v;
+	char label[160];
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	model_suite_notes(&m);
+	report_view_build(&v, &m.r);
+	CHECK(v.benches[0].note && !strcmp(v.benches[0].note, suite_wide));
+	CHECK(v.benches[0].note_shared == 2);
+	CHECK(v.benches[1].note == NULL && v.benches[2].note == NULL);
+	CHECK(v.benches[3].note && !strcmp(v.benches[3].note, own_note));
+	CHECK(v.benches[3].note_shared == 0);
+	CHECK(v.benches[4].note && !strcmp(v.benches[4].note, suite_wide));
+	view_note_label(&v.benches[0], label, sizeof(label));
+	CHECK_STR(label, "note (the same for 3 of the 4 cases of suite \"s\")");
+	view_note_label(&v.benches[3], label, sizeof(label));
+	CHECK_STR(label, "note");
+	report_view_release(&v);
+
+	/* every case shares it: "all" */
+	m.b[3].note = m.b[3].primary.note = (char *)suite_wide;
+	report_view_build(&v, &m.r);
+	view_note_label(&v.benches[0], label, sizeof(label));
+	CHECK_STR(label, "note (the same for all 4 cases of suite \"s\")");
+	for (i = 1; i < 4; i++)
+		CHECK(v.benches[i].note == NULL);
+	report_view_release(&v);
 	release(&m);
 }
 
@@ -1495,6 +1569,7 @@ static const struct harness_test tests[] = {
 	TEST(test_view__go_suite_says_its_gomaxprocs),
 	TEST(test_view__rates_say_which_way_is_worse),
 	TEST(test_view__fixed_time_is_noted),
+	TEST(test_view__a_suite_note_is_said_once),
 	TEST(test_view__bounds_level_matches_reasons),
 	TEST(test_view__method_text_agrees),
 	TEST(test_view__method_names_what_gave_the_bounds),
