@@ -517,7 +517,6 @@ void view_note_label(const struct view_bench *vb, char *buf, size_t size)
 			 vb->suite_cases, vb->suite);
 }
 
-
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
 	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
