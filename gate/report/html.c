@@ -416,11 +416,8 @@ static void bench_section(FILE *out, const struct report_view *v,
 		fputs(vb->why_is_error ? "</pre>\n" : "</p>\n", out);
 	}
 	if (vb->note) {
-		char label[160];
-
-		view_note_label(vb, label, sizeof(label));
 		fputs("<p class=\"note\">", out);
-		esc(out, label);
+		esc(out, vb->note_label);
 		fputs(": ", out);
 		esc(out, vb->note);
 		fputs("</p>\n", out);

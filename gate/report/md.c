@@ -188,12 +188,8 @@ static void reasons_of(FILE *out, const struct report_view *v,
 			 r->gating ? "" : " (informational)");
 		item(out, vb->name, vb->nrows > 1 ? metric : NULL, r->reason);
 	}
-	if (vb->note) {
-		char label[160];
-
-		view_note_label(vb, label, sizeof(label));
-		item(out, vb->name, label, vb->note);
-	}
+	if (vb->note)
+		item(out, vb->name, vb->note_label, vb->note);
 }
 
 static void table_head(FILE *out, const struct report_view *v)

@@ -465,10 +465,7 @@ static void print_reasons(FILE *out, const struct report_view *v,
 		}
 		/* a heuristic's note (load, calibration): never the verdict */
 		if (vb->note) {
-			char label[160];
-
-			view_note_label(vb, label, sizeof(label));
-			pre = xasprintf("  %s: ", label);
+			pre = xasprintf("  %s: ", vb->note_label);
 			wrap(out, o, pre, vb->note, "    ");
 			free(pre);
 		}

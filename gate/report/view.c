@@ -474,47 +474,48 @@ static char *run_url(void)
 
 /*
  * A suite-wide note (the looks planned, the host slowing whole processes)
- * is the same on every case of the suite: said once, on the first case
- * that has it, with how many cases share it (printers may order the cases
- * otherwise: the label names no order); a case whose note differs keeps
- * its own.
+ * is the same on every compared case of the suite (run_suite_cases): said
+ * once, on the first case that has it, its label saying how many cases
+ * share it (printers may order the cases otherwise: the label names no
+ * order); a case whose note differs keeps its own.
  */
-static void notes_once(struct report_view *v)
+static void notes_once(struct report_view *v, const struct run_report *r)
 {
-	size_t i, j;
+	size_t *idx = xcalloc(r->n ? r->n : 1, sizeof(*idx));
+	size_t i, n, a, b;
 
-	for (i = 0; i < v->nbenches; i++) {
-		struct view_bench *vb = &v->benches[i];
+	for (i = 0; i < v->nbenches; i++)
+		snprintf(v->benches[i].note_label,
+			 sizeof(v->benches[i].note_label), "note");
+	for (i = 0; i < r->n; i++) {
+		n = run_suite_cases(r, i, idx);
+		for (a = 0; a < n; a++) {
+			struct view_bench *vb = &v->benches[idx[a]];
 
-		/* a case shown with why (an error, new) shows no note */
-		if (!vb->note || !vb->suite || vb->why)
-			continue;
-		for (j = 0; j < v->nbenches; j++) {
-			struct view_bench *o = &v->benches[j];
-
-			if (!o->suite || strcmp(o->suite, vb->suite))
+			if (!vb->note)
 				continue;
-			vb->suite_cases++;
-			if (j > i && o->note && !o->why &&
-			    !strcmp(o->note, vb->note)) {
-				o->note = NULL;
-				vb->note_shared++;
+			for (b = a + 1; b < n; b++) {
+				struct view_bench *o = &v->benches[idx[b]];
+
+				if (o->note && !strcmp(o->note, vb->note)) {
+					o->note = NULL;
+					vb->note_shared++;
+				}
 			}
+			if (vb->note_shared + 1 == n)
+				snprintf(vb->note_label,
+					 sizeof(vb->note_label), "note (the "
+					 "same for all %zu cases of suite "
+					 "\"%s\")", n, vb->suite);
+			else if (vb->note_shared)
+				snprintf(vb->note_label,
+					 sizeof(vb->note_label), "note (the "
+					 "same for %zu of the %zu cases of "
+					 "suite \"%s\")", vb->note_shared + 1,
+					 n, vb->suite);
 		}
 	}
-}
-
-void view_note_label(const struct view_bench *vb, char *buf, size_t size)
-{
-	if (!vb->note_shared)
-		snprintf(buf, size, "note");
-	else if (vb->note_shared + 1 == vb->suite_cases)
-		snprintf(buf, size, "note (the same for all %zu cases of "
-			 "suite \"%s\")", vb->suite_cases, vb->suite);
-	else
-		snprintf(buf, size, "note (the same for %zu of the %zu cases "
-			 "of suite \"%s\")", vb->note_shared + 1,
-			 vb->suite_cases, vb->suite);
+	free(idx);
 }
 
 void report_view_build(struct report_view *v, const struct run_report *r)
@@ -533,7 +534,7 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 		count[r->b[i].result.verdict]++;
 	}
 	v->nbenches = r->n;
-	notes_once(v);
+	notes_once(v, r);
 	v->suite = r->suite;
 	v->interrupted = r->interrupted;
 	v->exit_code = r->exit_code;

@@ -93,7 +93,9 @@ struct view_bench {
 				   it */
 	size_t note_shared;	/* the other cases of its suite whose note
 				   is this one, said once here */
-	size_t suite_cases;	/* its suite's cases, counted with a note */
+	char note_label[192];	/* "note", or "note (the same for all 202
+				   cases of suite "tests")", "note (the same
+				   for 3 of the 5 cases of suite "s")" */
 	const char *suite;	/* its suite, or NULL */
 	char *evidence[VIEW_EVIDENCE_MAX];	/* pairs, looks, tests */
 	size_t nevidence;
@@ -157,13 +159,6 @@ const char *view_metric_label(const struct bench_cfg *c, enum metric m);
  */
 const char *view_method(const struct bench_stats *st,
 			const struct bench_cfg *c, char *buf, size_t size);
-/*
- * A note's label: "note", or "note (the same for all 202 cases of suite
- * "tests")", "note (the same for 3 of the 5 cases of suite "s")" when
- * other cases share it (a suite-wide note is said once, not on each case).
- */
-void view_note_label(const struct view_bench *vb, char *buf, size_t size);
-
 /*
  * Axis ticks at round percentages (steps of 1, 2 or 5 x 10^k) covering
  * the ratios lo..hi: 3 to max of them into pct[]; returns how many.

@@ -982,7 +982,6 @@ static void test_view__a_suite_note_is_said_once(void)
 {
 	struct model m;
 	struct report_view v;
-	char label[160];
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
@@ -994,17 +993,16 @@ static void test_view__a_suite_note_is_said_once(void)
 	CHECK(v.benches[3].note && !strcmp(v.benches[3].note, own_note));
 	CHECK(v.benches[3].note_shared == 0);
 	CHECK(v.benches[4].note && !strcmp(v.benches[4].note, suite_wide));
-	view_note_label(&v.benches[0], label, sizeof(label));
-	CHECK_STR(label, "note (the same for 3 of the 4 cases of suite \"s\")");
-	view_note_label(&v.benches[3], label, sizeof(label));
-	CHECK_STR(label, "note");
+	CHECK_STR(v.benches[0].note_label,
+		  "note (the same for 3 of the 4 cases of suite \"s\")");
+	CHECK_STR(v.benches[3].note_label, "note");
 	report_view_release(&v);
 
 	/* every case shares it: "all" */
 	m.b[3].note = m.b[3].primary.note = (char *)suite_wide;
 	report_view_build(&v, &m.r);
-	view_note_label(&v.benches[0], label, sizeof(label));
-	CHECK_STR(label, "note (the same for all 4 cases of suite \"s\")");
+	CHECK_STR(v.benches[0].note_label,
+		  "note (the same for all 4 cases of suite \"s\")");
 	for (i = 1; i < 4; i++)
 		CHECK(v.benches[i].note == NULL);
 	report_view_release(&v);
