@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* the tests' capture hook (error.h): no production code sets it */
 static char *capture_buf;
@@ -95,6 +97,71 @@ static void PRINTF(3, 0) format(char *msg, size_t size, const char *fmt,
 	errno = saved;
 }
 
+/*
+ * The columns to wrap a message at: $COLUMNS, else a terminal's width;
+ * 0 when stderr is neither (a log keeps each message on one line, for
+ * grep and for its reader to wrap).
+ */
+static size_t wrap_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long n;
+
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n >= 20 && n <= 10000)
+			return (size_t)n;
+	}
+	if (isatty(STDERR_FILENO) &&
+	    ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 0;
+}
+
+/*
+ * "gate: error: " and msg on stderr, wrapped at spaces to width (0: as
+ * it is), the lines it adds indented by four: a config error of 146
+ * columns was one line on an 80-column terminal. A word longer than a
+ * line (a path) is not broken; msg's own newlines stay as they are.
+ */
+static void put_wrapped(const char *prefix, const char *msg, size_t width)
+{
+	size_t used, len, spaces;
+	const char *w = msg, *end;
+
+	if (!width) {
+		fprintf(stderr, "gate: %s%s\n", prefix, msg);
+		return;
+	}
+	fprintf(stderr, "gate: %s", prefix);
+	used = strlen("gate: ") + strlen(prefix);
+	while (*w) {
+		if (*w == '\n') {	/* a quoted log's own lines */
+			fputc('\n', stderr);
+			used = 0;
+			w++;
+			continue;
+		}
+		for (spaces = 0; *w == ' '; w++)
+			spaces++;
+		len = strcspn(w, " \n");
+		end = w + len;
+		if (used > 4 && len && used + spaces + len >= width) {
+			fputs("\n    ", stderr);
+			used = 4;
+		} else {
+			for (; spaces; spaces--, used++)
+				fputc(' ', stderr);
+		}
+		fwrite(w, 1, len, stderr);
+		used += len;
+		w = end;
+	}
+	fputc('\n', stderr);
+}
+
 static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
 				va_list ap)
 {
@@ -112,7 +179,7 @@ static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
 		fprintf(stderr, "gate: %s%s\n", prefix, msg);
 		guard->close(stderr, token);
 	} else if (!capture_quiet) {
-		fprintf(stderr, "gate: %s%s\n", prefix, msg);
+		put_wrapped(prefix, msg, wrap_width());
 	}
 	errno = saved;
 }

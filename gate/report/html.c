@@ -34,7 +34,8 @@ static const char style[] =
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
 	"color:#1f2328;background:#fff;margin:0 auto;max-width:980px;"
 	"padding:24px}"
-	"h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 4px}"
+	"h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 4px;"
+	"overflow-wrap:anywhere}"
 	".sub{color:#59636e;margin:0 0 16px}"
 	".badge{display:inline-block;padding:1px 10px;border-radius:12px;"
 	"color:#fff;font-weight:600;font-size:.85em;vertical-align:middle}"
@@ -45,6 +46,7 @@ static const char style[] =
 	"th,td{padding:4px 10px;border-bottom:1px solid #d1d9e0;"
 	"text-align:left}td.n{text-align:right;font-variant-numeric:"
 	"tabular-nums;white-space:nowrap}th{background:#f6f8fa}"
+	"td.name{word-break:break-all;min-width:10em;max-width:28em}"
 	".wide{overflow-x:auto}"
 	"section{border-top:1px solid #d1d9e0;margin-top:20px}"
 	".why{margin:4px 0 8px}svg{display:block;margin:6px 0}"
@@ -349,52 +351,64 @@ static void badge(FILE *out, enum verdict v, const char *word)
 	fputs("</span>", out);
 }
 
+/*
+ * The table, worst first, the verdict the first cell of every row and the
+ * change beside the name: what a reviewer needs is on screen at 800 px
+ * however long the names (they wrap), the rest scrolls.
+ */
 static void summary_table(FILE *out, const struct report_view *v)
 {
-	size_t i;
+	size_t i, k;
 
 	/* a table wider than the page scrolls; a number never wraps */
 	fputs("<div class=\"wide\">", out);
-	fputs("<table class=\"summary\"><tr><th>benchmark</th><th>metric</th>"
-	      "<th>base</th><th>head</th>", out);
+	fputs("<table class=\"summary\"><tr><th>verdict</th><th>benchmark"
+	      "</th><th>change</th><th>", out);
+	esc(out, v->bounds);
+	fputs("</th><th>floor</th><th>metric</th><th>base</th><th>head</th>",
+	      out);
 	if (v->throughput)
 		fputs("<th>throughput b/h</th>", out);
-	fputs("<th>change</th><th>", out);
-	esc(out, v->bounds);
-	fputs("</th><th>floor</th><th>head worse</th><th>verdict</th></tr>\n",
-	      out);
-	for (i = 0; i < v->nrows; i++) {
-		const struct view_row *row = &v->rows[i];
+	fputs("<th>head worse</th></tr>\n", out);
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[v->order[i]];
 
-		fputs("<tr><td>", out);
-		esc(out, row->first ? row->bench : "");
-		fputs("</td><td>", out);
-		esc(out, row->metric);
-		if (row->measured) {
-			fputs("</td><td class=\"n\">", out);
-			esc(out, row->base);
-			fputs("</td><td class=\"n\">", out);
-			esc(out, row->head);
-			if (v->throughput) {
+		for (k = vb->row; k < vb->row + vb->nrows; k++) {
+			const struct view_row *row = &v->rows[k];
+
+			fputs("<tr><td>", out);
+			if (!row->gating)
+				fputs("(info) ", out);
+			badge(out, row->verdict, row->word);
+			fputs("</td><td class=\"name\">", out);
+			esc(out, row->first ? row->bench : "");
+			if (row->measured) {
+				fprintf(out, "</td><td class=\"n\"><b>%s</b>"
+					"</td><td class=\"n\">%s</td><td "
+					"class=\"n\">%s</td><td>",
+					row->change, row->interval,
+					row->floor_pct);
+				esc(out, row->metric);
 				fputs("</td><td class=\"n\">", out);
-				esc(out, row->throughput);
+				esc(out, row->base);
+				fputs("</td><td class=\"n\">", out);
+				esc(out, row->head);
+				if (v->throughput) {
+					fputs("</td><td class=\"n\">", out);
+					esc(out, row->throughput);
+				}
+				fprintf(out, "</td><td class=\"n\">%zu of %zu"
+					"</td></tr>\n", row->head_slower,
+					row->of);
+			} else {
+				fputs("</td><td></td><td></td><td></td><td>",
+				      out);
+				esc(out, row->metric);
+				fprintf(out, "</td><td></td><td></td>%s<td>"
+					"</td></tr>\n", v->throughput ?
+					"<td></td>" : "");
 			}
-			fprintf(out, "</td><td class=\"n\"><b>%s</b></td><td "
-				"class=\"n\">%s</td><td class=\"n\">%s</td>"
-				"<td class=\"n\">%zu of %zu</td>",
-				row->change, row->interval, row->floor_pct,
-				row->head_slower, row->of);
-		} else {
-			fputs("</td><td></td><td></td><td></td><td></td><td>"
-			      "</td><td></td>", out);
-			if (v->throughput)
-				fputs("<td></td>", out);
 		}
-		fputs("<td>", out);
-		if (!row->gating)
-			fputs("(info) ", out);
-		badge(out, row->verdict, row->word);
-		fputs("</td></tr>\n", out);
 	}
 	fputs("</table></div>\n", out);
 }
@@ -404,10 +418,11 @@ static void bench_section(FILE *out, const struct report_view *v,
 {
 	size_t k;
 
+	/* the verdict first, as in the table */
 	fputs("<section class=\"bench\">\n<h2>", out);
-	esc(out, vb->name);
-	fputc(' ', out);
 	badge(out, vb->verdict, vb->word);
+	fputc(' ', out);
+	esc(out, vb->name);
 	fputs("</h2>\n", out);
 	if (vb->why) {
 		fputs(vb->why_is_error ? "<pre class=\"why\">" :
@@ -487,7 +502,7 @@ void report_html_view(FILE *out, const struct report_view *v)
 	if (v->nrows)
 		summary_table(out, v);
 	for (i = 0; i < v->nbenches; i++)
-		bench_section(out, v, &v->benches[i]);
+		bench_section(out, v, &v->benches[v->order[i]]);
 	fputs("<h2>Protocol</h2>\n<ul class=\"proto\">\n", out);
 	for (i = 0; i < v->nprotocol; i++) {
 		fputs("<li>", out);

@@ -48,30 +48,49 @@ static const char *upper(enum verdict v)
 	return "?";
 }
 
-/* "sort +95.4%, parse +7.2%": the benchmarks with verdict v. */
-static void list_of(FILE *out, const struct report_view *v, enum verdict w)
+/*
+ * GitHub refuses a comment over 65,536 characters; a report longer than
+ * this many bytes (never fewer than its characters) is cut at a
+ * benchmark's rows, leaving room for the lines a comment workflow puts
+ * around it. The counts, the links and the protocol are always kept.
+ */
+#define MD_LIMIT 64000
+/* Benchmarks needing attention shown open; the rest are folded. */
+#define MD_OPEN 20
+
+/* What one rendering shows: the benchmarks v->order[0..shown) in full,
+ * the others counted in a line saying where they are. */
+struct md {
+	FILE *out;
+	const struct report_view *v;
+	size_t shown;
+};
+
+/* "**sort** +95.4% slower, **parse** +7.2% slower and 3 more" */
+static void names(FILE *out, const struct report_view *v)
 {
-	size_t i, k = 0;
+	size_t k;
 
-	for (i = 0; i < v->nbenches; i++) {
-		const struct view_bench *vb = &v->benches[i];
+	for (k = 0; k < v->nheadline; k++) {
+		const struct view_bench *vb = &v->benches[v->headline[k]];
 
-		if (vb->verdict != w)
-			continue;
-		fputs(k++ ? ", " : "", out);
-		fputs("**", out);
-		md_text(out, vb->name);
+		fputs(k ? ", **" : "**", out);
+		md_text(out, v->headline_name[k]);
 		fputs("**", out);
 		if (vb->has_change) {
 			const struct view_row *r = &v->rows[vb->decisive];
 
 			fprintf(out, " %s", r->change);
-			if (w == VERDICT_FAIL || w == VERDICT_ACCEPTED)
+			if (vb->verdict == VERDICT_FAIL ||
+			    vb->verdict == VERDICT_ACCEPTED)
 				fprintf(out, " %s", r->worse);
 		}
 	}
+	if (v->headline_more)
+		fprintf(out, " and %zu more", v->headline_more);
 }
 
+/* One line: the verdict, at most three names, the counts. */
 static void headline(FILE *out, const struct report_view *v)
 {
 	if (v->interrupted) {
@@ -87,26 +106,24 @@ static void headline(FILE *out, const struct report_view *v)
 	switch (v->suite) {
 	case VERDICT_FAIL:
 		fputs(" \xe2\x80\x94 regressed: ", out);
-		list_of(out, v, VERDICT_FAIL);
 		break;
 	case VERDICT_NOISY:
 		fputs(" \xe2\x80\x94 inconclusive: ", out);
-		list_of(out, v, VERDICT_NOISY);
 		break;
 	case VERDICT_ERROR:
 		fputs(" \xe2\x80\x94 could not measure: ", out);
-		list_of(out, v, VERDICT_ERROR);
 		break;
 	case VERDICT_ACCEPTED:
 		fputs(" \xe2\x80\x94 regressed, as a Gate-Accept trailer "
 		      "accepts: ", out);
-		list_of(out, v, VERDICT_ACCEPTED);
 		break;
 	default:
-		fputs(" \xe2\x80\x94 no regression above the floor", out);
+		fputs(v->nbenches ? " \xe2\x80\x94 no regression above the "
+		      "floor" : " \xe2\x80\x94 no benchmarks", out);
 		break;
 	}
-	fputs("\n\n", out);
+	names(out, v);
+	fprintf(out, " (%s)\n\n", v->counts_short);
 	if (v->advisory)
 		fprintf(out, "_Advisory mode: gate exits 0 instead of %d._\n\n",
 			v->advisory_code);
@@ -155,20 +172,6 @@ static void item(FILE *out, const char *name, const char *metric,
 	fputc('\n', out);
 }
 
-/* The order benchmarks are shown in: what needs attention first. */
-static int severity(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_FAIL: return 0;
-	case VERDICT_ERROR: return 1;
-	case VERDICT_NOISY: return 2;
-	case VERDICT_ACCEPTED: return 3;
-	case VERDICT_NEW: return 4;
-	case VERDICT_PASS: return 5;
-	}
-	return 5;
-}
-
 static void reasons_of(FILE *out, const struct report_view *v,
 		       const struct view_bench *vb)
 {
@@ -202,29 +205,27 @@ static void table_head(FILE *out, const struct report_view *v)
 		v->throughput ? "--:|" : "");
 }
 
-/* The benchmarks whose verdict is (pass) or is not (!pass) a pass, in
- * order of severity: their rows, then (reasons) their reasons. */
-static size_t section(FILE *out, const struct report_view *v, int pass,
-		      int reasons)
+/* The benchmarks v->order[from..to) that this rendering shows: their
+ * rows as a table, then their reasons. Returns how many it showed. */
+static size_t section(const struct md *m, size_t from, size_t to)
 {
+	const struct report_view *v = m->v;
 	size_t i, k, n = 0;
-	int rank;
 
-	for (rank = 0; rank <= 5; rank++)
-		for (i = 0; i < v->nbenches; i++) {
-			const struct view_bench *vb = &v->benches[i];
+	if (to > m->shown)
+		to = m->shown;
+	for (i = from; i < to; i++) {
+		const struct view_bench *vb = &v->benches[v->order[i]];
 
-			if (severity(vb->verdict) != rank ||
-			    (vb->verdict == VERDICT_PASS) != pass)
-				continue;
-			if (!n++ && !reasons)
-				table_head(out, v);
-			if (reasons)
-				reasons_of(out, v, vb);
-			else
-				for (k = vb->row; k < vb->row + vb->nrows; k++)
-					row(out, v, &v->rows[k]);
-		}
+		if (!n++)
+			table_head(m->out, v);
+		for (k = vb->row; k < vb->row + vb->nrows; k++)
+			row(m->out, v, &v->rows[k]);
+	}
+	if (n)
+		fputc('\n', m->out);
+	for (i = from; i < to; i++)
+		reasons_of(m->out, v, &v->benches[v->order[i]]);
 	return n;
 }
 
@@ -243,9 +244,45 @@ static void summary(FILE *out, const struct report_view *v)
 	fputs(" |\n\n", out);
 }
 
-void report_md_view(FILE *out, const struct report_view *v)
+/* A link to the run's page: a URL of the runner's own variables, not of
+ * the user's. */
+static void run_link(FILE *out, const struct report_view *v)
 {
-	size_t i, npass = 0;
+	size_t i;
+
+	fputc('[', out);
+	md_text(out, v->run_url);
+	fputs("](", out);
+	for (i = 0; v->run_url[i]; i++)
+		if (v->run_url[i] != ')' && v->run_url[i] != ' ')
+			fputc(v->run_url[i], out);
+	fputc(')', out);
+}
+
+/* What a cut left out, and where it is. */
+static void cut_line(FILE *out, const struct report_view *v, size_t shown)
+{
+	size_t i, rows = 0;
+
+	for (i = shown; i < v->nbenches; i++)
+		rows += v->benches[v->order[i]].nrows;
+	fprintf(out, "\n**%zu more row%s (%zu benchmark%s) in the run's "
+		"report**, left out to keep this within GitHub's %d "
+		"characters: ", rows, rows == 1 ? "" : "s",
+		v->nbenches - shown, v->nbenches - shown == 1 ? "" : "s",
+		65536);
+	if (v->run_url)
+		run_link(out, v);
+	else
+		fputs("the JSON and HTML reports (--json, --html)", out);
+	fputs(".\n", out);
+}
+
+static void render(const struct md *m)
+{
+	const struct report_view *v = m->v;
+	FILE *out = m->out;
+	size_t i, attention = 0, open;
 
 	headline(out, v);
 	if (v->error && !v->nbenches) {
@@ -257,33 +294,37 @@ void report_md_view(FILE *out, const struct report_view *v)
 	} else {
 		if (v->nbenches)
 			summary(out, v);
-		/* what needs attention, then the passes folded away */
-		if (section(out, v, 0, 0))
-			fputc('\n', out);
-		section(out, v, 0, 1);
-		for (i = 0; i < v->nbenches; i++)
-			npass += v->benches[i].verdict == VERDICT_PASS;
-		if (npass) {
+		while (attention < v->nbenches &&
+		       v->benches[v->order[attention]].verdict != VERDICT_PASS)
+			attention++;
+		/* what needs attention, worst first, a long list folded */
+		open = attention > MD_OPEN ? MD_OPEN : attention;
+		section(m, 0, open);
+		if (open < attention && open < m->shown) {
+			fprintf(out, "\n<details><summary>%zu more needing "
+				"attention</summary>\n\n", attention - open);
+			section(m, open, attention);
+			fputs("\n</details>\n", out);
+		}
+		if (attention < v->nbenches && attention < m->shown) {
+			size_t npass = v->nbenches - attention;
+
 			fprintf(out, "\n<details><summary>%zu passing "
 				"benchmark%s</summary>\n\n", npass,
 				npass == 1 ? "" : "s");
-			section(out, v, 1, 0);
-			fputc('\n', out);
-			section(out, v, 1, 1);
+			section(m, attention, v->nbenches);
 			fputs("\n</details>\n", out);
 		}
+		if (m->shown < v->nbenches)
+			cut_line(out, v, m->shown);
 		fprintf(out, "\n%s \xc2\xb7 exit %d\n", v->counts,
 			v->exit_code);
 	}
 	if (v->run_url) {
-		fputs("\nThe HTML and JSON reports are this run's artifacts: [", out);
-		md_text(out, v->run_url);
-		fputs("](", out);
-		/* a URL of the runner's own variables, not of the user's */
-		for (i = 0; v->run_url[i]; i++)
-			if (v->run_url[i] != ')' && v->run_url[i] != ' ')
-				fputc(v->run_url[i], out);
-		fputs(").\n", out);
+		fputs("\nThe HTML and JSON reports are this run's artifacts: ",
+		      out);
+		run_link(out, v);
+		fputs(".\n", out);
 	}
 	if (v->error && !v->nbenches)
 		return;
@@ -294,6 +335,56 @@ void report_md_view(FILE *out, const struct report_view *v)
 		fputc('\n', out);
 	}
 	fputs("\n</details>\n", out);
+}
+
+/* The rendering of v showing its first shown benchmarks (malloc'd), or
+ * NULL when memory ran out. */
+static char *render_text(const struct report_view *v, size_t shown,
+			 size_t *len)
+{
+	char *buf = NULL;
+	struct md m = { NULL, v, shown };
+
+	m.out = open_memstream(&buf, len);
+	if (!m.out)
+		return NULL;
+	render(&m);
+	if (fclose(m.out) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+void report_md_view(FILE *out, const struct report_view *v)
+{
+	size_t len = 0, lo = 0, hi = v->nbenches, mid;
+	char *text = render_text(v, v->nbenches, &len);
+	struct md whole = { out, v, v->nbenches };
+
+	/* the most benchmarks that fit, found by halving */
+	if (text && len > MD_LIMIT) {
+		free(text);
+		text = NULL;
+		while (lo < hi) {
+			mid = hi - (hi - lo) / 2;
+			text = render_text(v, mid, &len);
+			if (!text)
+				break;
+			free(text);
+			if (len <= MD_LIMIT)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		text = render_text(v, lo, &len);
+	}
+	if (!text) {	/* no memory to measure it: the whole of it */
+		render(&whole);
+		return;
+	}
+	fwrite(text, 1, len, out);
+	free(text);
 }
 
 void report_md(FILE *out, const struct run_report *r)

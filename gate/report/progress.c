@@ -167,7 +167,8 @@ static void draw(struct progress *p, const struct bench_run *br, size_t done,
 		inner = inner > BAR_MAX ? BAR_MAX : inner;
 		bar_str(bar, inner, done, total);
 	}
-	shown = namew > room ? escape_term_cut(name, room) : xstrdup(name);
+	/* cut in its middle: cases of one test differ at their ends */
+	shown = namew > room ? view_cut_middle(name, room) : xstrdup(name);
 	line = xasprintf("%s%s%s%s%s%s%s%s", wide ? "gate: " : "", pos, shown,
 			 pairs, inner ? " " : "", inner ? bar : "", run, left);
 	/* the last guard: whatever was miscounted, never wider */

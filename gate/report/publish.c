@@ -44,8 +44,8 @@ void report_annotate_view(FILE *out, const struct report_view *v)
 				   file, v->error);
 		return;
 	}
-	for (i = 0; i < v->nbenches; i++) {
-		const struct view_bench *vb = &v->benches[i];
+	for (i = 0; i < v->nbenches; i++) {	/* worst first */
+		const struct view_bench *vb = &v->benches[v->order[i]];
 		const struct view_row *row = &v->rows[vb->decisive];
 		const char *msg = vb->why ? vb->why : row->reason;
 

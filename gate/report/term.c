@@ -181,6 +181,7 @@ static size_t cols_of(const char *s)
 }
 
 struct table {
+	const struct view_row **row;	/* in the view's order (owned) */
 	char **cell;		/* nrows x NCOL, escaped, owned */
 	size_t w[NCOL];
 	int shown[NCOL];
@@ -273,12 +274,13 @@ static void fit(struct table *t, const struct report_view *v,
 				t->shown[c] = 1;
 		total += need;
 	}
-	/* cut the names to the column */
+	/* cut the names to the column, in their middle: the cases of one
+	   test differ at their ends ("[param-1]", "[param-2]") */
 	for (i = 0; i < t->nrows; i++) {
 		char *cell = CELL(t, i, COL_NAME);
 
 		if (cols_of(cell) > t->w[COL_NAME]) {
-			char *cut = escape_term_cut(cell, t->w[COL_NAME]);
+			char *cut = view_cut_middle(cell, t->w[COL_NAME]);
 
 			free(cell);
 			CELL(t, i, COL_NAME) = cut;
@@ -289,16 +291,24 @@ static void fit(struct table *t, const struct report_view *v,
 static void table_build(struct table *t, const struct report_view *v,
 			const struct term_opts *o)
 {
-	size_t i, w;
+	size_t i, k, w, n = 0;
 	int c;
 
 	memset(t, 0, sizeof(*t));
 	t->nrows = v->nrows;
 	t->cell = xcalloc(v->nrows ? v->nrows * NCOL : 1, sizeof(*t->cell));
+	t->row = xcalloc(v->nrows ? v->nrows : 1, sizeof(*t->row));
+	for (i = 0; i < v->nbenches; i++) {
+		const struct view_bench *vb = &v->benches[v->order[i]];
+
+		for (k = vb->row; k < vb->row + vb->nrows && n < v->nrows; k++)
+			t->row[n++] = &v->rows[k];
+	}
+	t->nrows = n;
 	for (c = 0; c < NCOL; c++)
 		t->w[c] = strlen(cols[c].head);
-	for (i = 0; i < v->nrows; i++) {
-		fill_row(t, i, &v->rows[i]);
+	for (i = 0; i < t->nrows; i++) {
+		fill_row(t, i, t->row[i]);
 		for (c = 0; c < NCOL; c++) {
 			w = cols_of(CELL(t, i, c));
 			if (w > t->w[c])
@@ -315,6 +325,7 @@ static void table_release(struct table *t)
 	for (i = 0; i < t->nrows * NCOL; i++)
 		free(t->cell[i]);
 	free(t->cell);
+	free(t->row);
 }
 
 static void pad(FILE *out, size_t n)
@@ -380,6 +391,17 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 		free(pre);
 		return;
 	}
+	/* a subject wider than half the line (a long name, whole) stands
+	   on its own line, the text below it */
+	if (cols_of(pre) > (size_t)o->width / 2) {
+		size_t n = strlen(pre);
+
+		while (n > 0 && pre[n - 1] == ' ')
+			pre[--n] = '\0';
+		put(out, o, pre);
+		fputc('\n', out);
+		lead = indent;
+	}
 	for (line = strtok_r(esc, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *word, *wsave = NULL;
@@ -417,17 +439,14 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 	free(pre);
 }
 
-/* A benchmark's name as a reason's subject, on one line: whole in a log
- * (bounded by the view), cut to half the width when wrapping. */
-static char *subject(const char *name, const struct term_opts *o,
-		     const char *after)
+/* A benchmark's name as a reason's subject: whole (bounded by the view),
+ * on one line; the wrap continues below it when it is long, so that the
+ * table's cut names are told apart here. */
+static char *subject(const char *name, const char *after)
 {
-	char *one = escape_str(ESCAPE_TERM_LINE, name), *cut, *s;
+	char *one = escape_str(ESCAPE_TERM_LINE, name), *s;
 
-	cut = o->wrap ? escape_term_cut(one, (size_t)o->width / 2) :
-		xstrdup(one);
-	s = xasprintf("%s%s", cut, after);
-	free(cut);
+	s = xasprintf("%s%s", one, after);
 	free(one);
 	return s;
 }
@@ -439,10 +458,10 @@ static void print_reasons(FILE *out, const struct report_view *v,
 	char *pre;
 
 	for (i = 0; i < v->nbenches; i++) {
-		const struct view_bench *vb = &v->benches[i];
+		const struct view_bench *vb = &v->benches[v->order[i]];
 
 		if (vb->why) {
-			pre = subject(vb->name, o, vb->why_is_error ?
+			pre = subject(vb->name, vb->why_is_error ?
 				      ": error: " : ": ");
 			wrap(out, o, pre, vb->why, "    ");
 			free(pre);
@@ -458,7 +477,7 @@ static void print_reasons(FILE *out, const struct report_view *v,
 				xasprintf(" %s%s: ", row->metric,
 					  row->gating ? "" :
 					  " (informational)");
-			pre = subject(vb->name, o, after);
+			pre = subject(vb->name, after);
 			wrap(out, o, pre, row->reason, "    ");
 			free(pre);
 			free(after);
@@ -474,34 +493,11 @@ static void print_reasons(FILE *out, const struct report_view *v,
 	}
 }
 
-/* "1 pass, 1 fail": the counts that are not zero, short enough for the
- * verdict's line at any width (the Markdown has every count). */
-static void short_counts(const struct report_view *v, char *buf, size_t size)
-{
-	static const enum verdict order[] = {
-		VERDICT_PASS, VERDICT_FAIL, VERDICT_NOISY, VERDICT_ERROR,
-		VERDICT_NEW, VERDICT_ACCEPTED
-	};
-	size_t i, k, n, len = 0;
-
-	buf[0] = '\0';
-	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		for (i = n = 0; i < v->nbenches; i++)
-			n += v->benches[i].verdict == order[k];
-		if (n && len < size)
-			len += (size_t)snprintf(buf + len, size - len, "%s%zu %s",
-						len ? ", " : "", n,
-						verdict_name(order[k]));
-	}
-	if (!buf[0])
-		snprintf(buf, size, "no benchmarks");
-}
-
 /* The last line: the suite's verdict and the exit code. */
 static void print_suite(FILE *out, const struct report_view *v,
 			const struct term_opts *o)
 {
-	char word[16], counts[128], *first = NULL, *nl;
+	char word[16], *first = NULL, *nl;
 	size_t i;
 
 	if (v->interrupted) {
@@ -522,8 +518,7 @@ static void print_suite(FILE *out, const struct report_view *v,
 	}
 	fprintf(out, "verdict: %s%s%s: ", paint(o->color, v->suite), word,
 		reset(o->color));
-	short_counts(v, counts, sizeof(counts));
-	put(out, o, first ? first : counts);
+	put(out, o, first ? first : v->counts_short);
 	if (v->advisory)
 		fprintf(out, " (advisory: exit 0 instead of %d)\n",
 			v->advisory_code);
@@ -542,8 +537,8 @@ void report_term_view(FILE *out, const struct report_view *v,
 	if (v->nrows) {
 		fputc('\n', out);
 		table_line(out, &t, NULL, NULL, o);
-		for (i = 0; i < v->nrows; i++)
-			table_line(out, &t, &CELL(&t, i, 0), &v->rows[i], o);
+		for (i = 0; i < t.nrows; i++)
+			table_line(out, &t, &CELL(&t, i, 0), t.row[i], o);
 		if (t.shown[COL_PLOT])
 			fprintf(out, "plot: . pair ratios  [=*=] interval and "
 				"estimate  | no change  ! floor\n");

@@ -138,6 +138,56 @@ static const char *bounded_name(const char *name, char **owned)
 	return *owned;
 }
 
+/* Bytes of the UTF-8 character starting at p (1 for a stray byte). */
+static size_t char_len(const char *p)
+{
+	size_t n = 1;
+
+	if ((unsigned char)*p >= 0xc0)
+		while (n < 4 && ((unsigned char)p[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
+char *view_cut_middle(const char *s, size_t cols)
+{
+	size_t chars = 0, i, head, tail, keep, start, end, k;
+	char *out;
+
+	for (i = 0; s[i]; i += char_len(s + i))
+		chars++;
+	if (chars <= cols)
+		return xstrdup(s);
+	keep = cols > 3 ? cols - 3 : 0;
+	head = keep / 3;
+	tail = keep - head;
+	/* the byte where the head ends and where the tail starts */
+	for (end = 0, k = 0; k < head; k++)
+		end += char_len(s + end);
+	for (start = end, k = head; k < chars - tail; k++)
+		start += char_len(s + start);
+	out = xmalloc(end + 3 + strlen(s + start) + 1);
+	memcpy(out, s, end);
+	memcpy(out + end, "...", 3);
+	memcpy(out + end + 3, s + start, strlen(s + start) + 1);
+	return out;
+}
+
+int view_severity(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL: return 0;
+	case VERDICT_ERROR: return 1;
+	case VERDICT_NOISY: return 2;
+	case VERDICT_ACCEPTED: return 3;
+	case VERDICT_NEW: return 4;
+	case VERDICT_PASS: return 5;
+	}
+	return 5;
+}
+
+#define NSEVERITY 6
+
 /* What "worse" means for metric m of c, in the words a headline uses. */
 static void worse_words(char *buf, size_t size, const struct bench_cfg *c,
 			enum metric m)
@@ -518,6 +568,53 @@ static void notes_once(struct report_view *v, const struct run_report *r)
 	free(idx);
 }
 
+/*
+ * The order every printer shows: worst first (a noisy case declared
+ * before a failing one is shown after it), each group in the config's
+ * order; the counts that are not zero in the same order; the headline's
+ * names: the benchmarks of the suite's own verdict, at most three.
+ */
+static void order_build(struct report_view *v)
+{
+	static const enum verdict by_rank[NSEVERITY] = {
+		VERDICT_FAIL, VERDICT_ERROR, VERDICT_NOISY, VERDICT_ACCEPTED,
+		VERDICT_NEW, VERDICT_PASS
+	};
+	size_t i, k = 0, len = 0, n;
+	int rank;
+
+	v->order = xcalloc(v->nbenches ? v->nbenches : 1, sizeof(*v->order));
+	for (rank = 0; rank < NSEVERITY; rank++) {
+		for (i = n = 0; i < v->nbenches; i++) {
+			if (view_severity(v->benches[i].verdict) != rank)
+				continue;
+			v->order[k++] = i;
+			n++;
+		}
+		if (n && len < sizeof(v->counts_short))
+			len += (size_t)snprintf(v->counts_short + len,
+						sizeof(v->counts_short) - len,
+						"%s%zu %s", len ? ", " : "", n,
+						verdict_name(by_rank[rank]));
+	}
+	if (!v->nbenches)
+		snprintf(v->counts_short, sizeof(v->counts_short),
+			 "no benchmarks");
+	for (k = 0; k < v->nbenches; k++) {
+		const struct view_bench *vb = &v->benches[v->order[k]];
+
+		if (vb->verdict != v->suite || v->suite == VERDICT_PASS)
+			continue;
+		if (v->nheadline == VIEW_HEADLINE_NAMES) {
+			v->headline_more++;
+			continue;
+		}
+		v->headline_name[v->nheadline] =
+			view_cut_middle(vb->name, VIEW_HEADLINE_NAME_MAX);
+		v->headline[v->nheadline++] = v->order[k];
+	}
+}
+
 void report_view_build(struct report_view *v, const struct run_report *r)
 {
 	size_t i, rows = 0, count[VERDICT_ACCEPTED + 1] = { 0 };
@@ -562,6 +659,7 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 			 "bounds", level * 100);
 	view_protocol_build(v, r);
 	summary_build(v);
+	order_build(v);
 	v->run_url = run_url();
 }
 
@@ -582,6 +680,9 @@ void report_view_release(struct report_view *v)
 		free(v->warnings[i]);
 	free(v->warnings);
 	free(v->run_url);
+	for (i = 0; i < v->nheadline; i++)
+		free(v->headline_name[i]);
+	free(v->order);
 	free(v->rows);
 	free(v->benches);
 	memset(v, 0, sizeof(*v));

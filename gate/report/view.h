@@ -102,6 +102,11 @@ struct view_bench {
 };
 
 #define VIEW_PROTOCOL_MAX 64
+/* A headline names at most this many benchmarks ("and N more"), each cut
+ * in its middle to VIEW_HEADLINE_NAME_MAX characters: a 200-case suite's
+ * headline stays one line. */
+#define VIEW_HEADLINE_NAMES 3
+#define VIEW_HEADLINE_NAME_MAX 60
 
 struct report_view {
 	struct view_row *rows;
@@ -131,6 +136,19 @@ struct report_view {
 				   when none was measured) */
 	size_t ngeomean;
 	char geomean_pct[24];	/* "+1.2%", "" when none */
+	size_t *order;		/* benches' indices, worst first: fail,
+				   error, noisy, accepted, new, pass (each
+				   group in the config's order); every
+				   printer shows them so (owned) */
+	char counts_short[128];	/* the counts that are not zero, worst
+				   first: "1 fail, 2 noisy, 197 pass", "no
+				   benchmarks" */
+	/* the headline: the benchmarks of the suite's verdict (indices in
+	   benches), at most VIEW_HEADLINE_NAMES, and how many more */
+	size_t headline[VIEW_HEADLINE_NAMES];
+	char *headline_name[VIEW_HEADLINE_NAMES];	/* cut in the middle
+				   to VIEW_HEADLINE_NAME_MAX (owned) */
+	size_t nheadline, headline_more;
 	char *run_url;		/* in GitHub Actions: the run's page, where
 				   the HTML report is an artifact (owned),
 				   else NULL */
@@ -164,6 +182,17 @@ const char *view_method(const struct bench_stats *st,
  * the ratios lo..hi: 3 to max of them into pct[]; returns how many.
  */
 size_t view_ticks(double lo, double hi, double *pct, size_t max);
+/*
+ * s cut in its middle to at most cols characters (UTF-8 sequences count
+ * one each, as in text already escaped for a terminal), "..." standing
+ * for what is left out: a third of the room keeps the start, the rest the
+ * end, where the cases of one test differ ("[param-1]", "/1024"). A
+ * malloc'd copy; the caller frees it.
+ */
+char *view_cut_middle(const char *s, size_t cols);
+/* The rank of a verdict in every report's order: 0 (fail) needs
+ * attention first, then error, noisy, accepted, new, pass. */
+int view_severity(enum verdict v);
 /* A tick as a label: "0", "-10%", "+2.5%". */
 const char *view_tick_label(double pct, char *buf, size_t size);
 

@@ -756,16 +756,18 @@ static void check_rows(const struct model *m, const struct outputs *o)
 				CHECK_STR(cell, want);
 				free(line);
 			}
-			/* HTML: the summary row holds the metric's name */
-			snprintf(key, sizeof(key), "<tr><td>%s</td><td>%s</td>",
-				 k ? "" : name, metric);
-			line = line_with(o->html, key, NULL);
+			/* HTML: the summary row, verdict first, then the
+			   name, the change, ..., the metric's name */
+			snprintf(key, sizeof(key), "<td class=\"name\">%s</td>",
+				 k ? "" : name);
+			snprintf(md_row, sizeof(md_row), "<td>%s</td>", metric);
+			line = line_with(o->html, key, md_row);
 			if (!line) {
 				fprintf(stderr, "%s: no HTML row for %s %s\n",
 					m->name, name, metric);
 				harness_failed_checks++;
 			} else {
-				html_cell(line, 4, cell, sizeof(cell));
+				html_cell(line, 2, cell, sizeof(cell));
 				CHECK_STR(cell, want);
 				free(line);
 			}
@@ -1022,7 +1024,7 @@ static void test_view__suite_values_keep_their_unit(void)
 	line = line_with(o.md, "| gb/BM\\_format |", NULL);
 	CHECK(line && strstr(line, "| 250 ns |"));
 	free(line);
-	line = line_with(o.html, "<tr><td>gb/BM_format</td>", NULL);
+	line = line_with(o.html, "<td class=\"name\">gb/BM_format</td>", NULL);
 	CHECK(line && strstr(line, ">250 ns<"));
 	free(line);
 	line = line_with(o.term, "gb/BM_format", NULL);
