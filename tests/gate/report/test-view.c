@@ -1555,7 +1555,255 @@ static void test_view__big_change_has_ticks_on_both_sides(void)
 	release(&m);
 }
 
+/*
+ * A model of n cases, each a copy of m's only benchmark under its own
+ * name (fmt with the case's number): the copies share m's pairs and
+ * results, which the printers only read. Free with big_release.
+ */
+struct big {
+	struct bench_cfg *cfg;
+	struct run_bench *b;
+	char **names;
+	struct run_report r;
+	size_t n;
+};
+
+static void big_make(struct big *g, const struct model *m, size_t n,
+		     const char *fmt)
+{
+	size_t i;
+
+	g->n = n;
+	g->cfg = calloc(n, sizeof(*g->cfg));
+	g->b = calloc(n, sizeof(*g->b));
+	g->names = calloc(n, sizeof(*g->names));
+	for (i = 0; i < n; i++) {
+		char name[256];
+
+		snprintf(name, sizeof(name), fmt, i + 1);
+		g->names[i] = strdup(name);
+		g->cfg[i] = m->cfg[0];
+		g->cfg[i].name = g->names[i];
+		g->b[i] = m->b[0];
+		g->b[i].run.cfg = &g->cfg[i];
+	}
+	g->r = m->r;
+	g->r.b = g->b;
+	g->r.n = g->r.compared = n;
+}
+
+static void big_release(struct big *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->names[i]);
+	free(g->names);
+	free(g->cfg);
+	free(g->b);
+}
+
+/*
+ * Issue 37: a 200-case noisy suite put every case's name in the
+ * Markdown's bold headline (22,151 bytes), and a comment cut the body at
+ * 60,000 bytes mid-row, losing the counts, the link and the protocol.
+ * Now the headline is one line of at most three names and "and N more",
+ * and the Markdown is written within GitHub's 65,536 characters: cut
+ * after a whole row, the counts, the link and the protocol kept, the
+ * cut said with the link.
+ */
+static void test_view__headline_fits_a_large_suite(void)
+{
+	struct model m;
+	struct big g;
+	char *md, *nl, *cut;
+	const char *l;
+	size_t len;
+	FILE *f;
+
+	memset(&m, 0, sizeof(m));
+	model_noisy(&m);
+	big_make(&g, &m, 200, "tests/test_parse.py::test_roundtrip_of_a_"
+		 "document_with_a_long_descriptive_name[case-%03zu]");
+	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
+	setenv("GITHUB_REPOSITORY", "o/r", 1);
+	setenv("GITHUB_RUN_ID", "42", 1);
+	f = open_memstream(&md, &len);
+	report_md(f, &g.r);
+	fclose(f);
+	unsetenv("GITHUB_SERVER_URL");
+	unsetenv("GITHUB_REPOSITORY");
+	unsetenv("GITHUB_RUN_ID");
+	nl = strchr(md, '\n');
+	CHECK(nl && (size_t)(nl - md) < 1000);
+	CHECK(!strncmp(md, "### ", 4));
+	CHECK_CONTAINS(md, "case-001\\]** ");
+	CHECK_CONTAINS(md, " and 197 more (200 noisy)\n");
+	CHECK(!strstr(md, "case-004\\]**"));
+	/* within GitHub's limit, with what a reader needs kept */
+	CHECK(len <= 65536 - 1000);
+	CHECK_CONTAINS(md, "0 pass, 0 fail, 200 noisy, 0 error, 0 new "
+		       "\xc2\xb7 exit 2\n");
+	CHECK_CONTAINS(md, "<details><summary>Protocol</summary>");
+	CHECK_CONTAINS(md, "</details>\n");
+	cut = strstr(md, " more rows (");
+	CHECK(cut != NULL);
+	CHECK_CONTAINS(md, "benchmarks) in the run's report**");
+	CHECK(cut && strstr(cut, "(https://github.com/o/r/actions/runs/42)"));
+	/* every table line whole */
+	for (l = md; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t n = strcspn(l, "\n");
+
+		if (*l == '|')
+			CHECK(n >= 2 && l[n - 1] == '|');
+	}
+	/* worst first: a fail among the noisy cases leads */
+	free(md);
+	big_release(&g);
+	release(&m);
+}
+
+/* The visible columns of a line of terminal output (escapes skipped). */
+static size_t visible(const char *s, size_t n)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\033') {
+			while (i < n && !(s[i] >= '@' && s[i] <= '~' &&
+			       s[i] != '['))
+				i++;
+			continue;
+		}
+		if (s[i] != '\r' && ((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	}
+	return w;
+}
+
+/*
+ * Issue 37: two cases differing only at the end of a long name were the
+ * same cut name at 80 columns in the table, the reasons and the progress
+ * line. Cut in the middle they stay apart; the reasons have them whole;
+ * no line is wider than the terminal.
+ */
+static void test_view__names_differing_at_the_end(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const char stem[] = "tests/test_x.py::test_some_long_name_"
+		"that_goes_on_and_on_through_the_whole_line";
+	char a[160], b[160], *prog = NULL;
+	struct model m;
+	struct outputs o = { 0 };
+	struct progress p;
+	const char *l;
+	size_t len, i;
+	FILE *f;
+
+	snprintf(a, sizeof(a), "%s[param-1]", stem);
+	snprintf(b, sizeof(b), "%s[param-2]", stem);
+	memset(&m, 0, sizeof(m));
+	common(&m, "ends");
+	add_bench(&m, a, wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, wide, 0.1, 12);
+	add_bench(&m, b, wall, 1);
+	set_pairs(&m.run[1], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+	/* the table: one row each, told apart, the fail first */
+	CHECK(strstr(o.term_short, "[param-1]  ") &&
+	      strstr(o.term_short, "[param-2]  "));
+	CHECK(strstr(o.term_short, "[param-2]  ") <
+	      strstr(o.term_short, "[param-1]  "));
+	/* no line is wider, but for a name whole on a line of its own (a
+	   word longer than a line is not broken: the terminal wraps it,
+	   and a copy of it is the name) */
+	for (l = o.term_short; *l; l += strcspn(l, "\n") + (l[strcspn(l,
+	     "\n")] != 0))
+		CHECK(visible(l, strcspn(l, "\n")) <= 80 ||
+		      strcspn(l, " \n") == strcspn(l, "\n"));
+	/* the reasons: whole */
+	CHECK_CONTAINS(o.term_short, a);
+	CHECK_CONTAINS(o.term_short, b);
+	/* the progress line on an 80-column terminal */
+	f = open_memstream(&prog, &len);
+	progress_init(&p, f, 0, 0, 0);
+	p.mode = PROGRESS_TTY;
+	for (i = 0; i < m.r.n; i++) {
+		progress_bench_start(&p, i, m.r.n);
+		progress_pair(&p, &m.r.b[i].run, 12, 12);
+		fputc('\n', f);
+	}
+	fclose(f);
+	CHECK(strstr(prog, "[param-1]") && strstr(prog, "[param-2]"));
+	for (l = prog; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		CHECK(visible(l, strcspn(l, "\n")) <= 80);
+	free(prog);
+	free_all(&o);
+	release(&m);
+}
+
+/* Every medium shows the worst first: a noisy case declared before a
+ * failing one comes after it in the HTML, the annotations and the
+ * terminal, as in the Markdown. */
+static void test_view__worst_first_everywhere(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "worst");
+	add_bench(&m, "quiet_pass", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, same, 0.1, 12);
+	add_bench(&m, "wobbly", wall, 1);
+	set_pairs(&m.run[1], METRIC_WALL, wide, 0.1, 12);
+	add_bench(&m, "slowed", wall, 1);
+	set_pairs(&m.run[2], METRIC_WALL, slower, 0.1, 12);
+	decide(&m);
+	print_all(&o, &m.r);
+#define BEFORE(text, x, y) CHECK(strstr(text, x) && strstr(text, y) && \
+				 strstr(text, x) < strstr(text, y))
+	BEFORE(o.html, "<td class=\"name\">slowed<", "<td class=\"name\">wobbly<");
+	BEFORE(o.html, "<td class=\"name\">wobbly<", "<td class=\"name\">quiet_pass<");
+	BEFORE(o.html, "</span> slowed</h2>", "</span> wobbly</h2>");
+	BEFORE(o.term_short, "\nslowed ", "\nwobbly ");
+	BEFORE(o.term_short, "\nwobbly ", "\nquiet_pass ");
+	BEFORE(o.term_short, "\nslowed: ", "\nwobbly: ");
+	BEFORE(o.annot, "slowed", "wobbly");
+	BEFORE(o.md, "| slowed |", "| wobbly |");
+	/* the verdict is the first cell of every HTML row */
+	CHECK_CONTAINS(o.html, "<tr><td><span class=\"badge fail\">fail</span>"
+		       "</td><td class=\"name\">slowed</td>");
+	CHECK_CONTAINS(o.md, "regressed: **slowed** ");
+	CHECK_CONTAINS(o.term_short, "verdict: FAIL: 1 fail, 1 noisy, 1 pass");
+#undef BEFORE
+	free_all(&o);
+	release(&m);
+}
+
+/* view_cut_middle keeps a third of the start and the end. */
+static void test_view__cut_middle(void)
+{
+	char *c = view_cut_middle("abcdefghijklmnopqrstuvwxyz", 12);
+
+	CHECK_STR(c, "abc...uvwxyz");
+	free(c);
+	c = view_cut_middle("short", 12);
+	CHECK_STR(c, "short");
+	free(c);
+	/* UTF-8 characters are never split */
+	c = view_cut_middle("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+			    "\xc3\xa9\xc3\xa9", 6);
+	CHECK_STR(c, "\xc3\xa9...\xc3\xa9\xc3\xa9");
+	free(c);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_view__headline_fits_a_large_suite),
+	TEST(test_view__names_differing_at_the_end),
+	TEST(test_view__worst_first_everywhere),
+	TEST(test_view__cut_middle),
 	TEST(test_view__golden_files),
 	TEST(test_view__big_change_has_ticks_on_both_sides),
 	TEST(test_view__direction_note_when_medians_disagree),
