@@ -38,7 +38,20 @@ done
 expect_in "$root/examples/workflows/comment.yml" "workflow_run:"
 expect_in "$root/examples/workflows/comment.yml" "<!-- gate-report -->"
 expect_in "$root/examples/workflows/comment.yml" "--method PATCH"
-expect_in "$root/examples/workflows/required-status.yml" "name: gate-pr"
+# issue 37: the pull request comes from GitHub's data, never an artifact
+expect_not_in "$root/examples/workflows/required-status.yml" "gate-pr"
+expect_not_in "$root/examples/workflows/comment.yml" "name: gate-pr"
+expect_in "$root/examples/workflows/comment.yml" "head_repository.full_name"
+# every gating example triggers comment.yml: its name is in the list
+python3 - "$root/examples/workflows" <<'PY' || fail "comment.yml does not follow every gating example"
+import os, sys, yaml
+d = sys.argv[1]
+follows = yaml.safe_load(open(os.path.join(d, "comment.yml")))[True]["workflow_run"]["workflows"]
+for f in ("pr-check.yml", "required-status.yml", "advisory.yml", "sharded.yml"):
+    w = yaml.safe_load(open(os.path.join(d, f)))
+    assert w["name"] in follows, (f, w["name"], follows)
+    assert "pull_request" in w[True], f
+PY
 # the sharded merge job checks out before gate runs in it
 python3 - "$root/examples/workflows/sharded.yml" <<'PY' || fail "sharded.yml's merge job does not check out first"
 import sys, yaml
