@@ -103,7 +103,11 @@ static int outputs(const struct report_view *v, const char *md,
 	char code[16];
 	int ret = 0;
 
-	snprintf(code, sizeof(code), "%d", v->exit_code);
+	/* the verdict's code, as action.yml describes it: --advisory keeps
+	   the step green, it does not change what the verdict was (a fail
+	   is 1 here, as an error is 3) */
+	snprintf(code, sizeof(code), "%d", v->advisory ? v->advisory_code :
+		 v->exit_code);
 	if (ci_github_output("verdict", v->verdict_word) < 0 ||
 	    ci_github_output("exit-code", code) < 0)
 		ret = -1;

@@ -86,6 +86,9 @@ expect_in "$OUT" "::error"
 # says so), with the verdict output still "fail"
 run_step "$F" 0 GATE_ADVISORY=true
 [ "$(output verdict)" = fail ] || fail "advisory changed the verdict output"
+# issue 37: exit-code is the verdict's code under advisory too, as the
+# action's description says (it was 0 for a fail but 3 for an error)
+[ "$(output exit-code)" = 1 ] || fail "exit-code under advisory is \"$(output exit-code)\", want 1"
 expect_in "$OUT" "advisory: exit 0 instead of 1"
 
 # an error before a report (a base that does not exist): outputs, summary,
@@ -97,6 +100,55 @@ expect_in "$SCRATCH/runner/summary" "no-such-revision"
 run_step "$P" 0 GATE_BASE=no-such-revision GATE_ADVISORY=true
 check_outputs error 3
 expect_in "$OUT" "::warning title=gate: advisory::gate exited 3"
+
+# issue 37: an install or a build that failed (their steps go on, with
+# continue-on-error) is reported by the run step like any error: outputs,
+# summary, annotation; advisory keeps the step green
+mv "$A/build/gate" "$A/build/gate.kept"
+run_step "$P" 3 GATE_DEPS=failure GATE_BUILD=skipped
+check_outputs error 3
+expect_in "$SCRATCH/runner/summary" "build dependencies could not be installed"
+expect_in "$OUT" "::error title=gate: error (exit 3)::"
+run_step "$P" 0 GATE_DEPS=failure GATE_BUILD=skipped GATE_ADVISORY=true
+check_outputs error 3
+run_step "$P" 3 GATE_DEPS=success GATE_BUILD=failure
+check_outputs error 3
+expect_in "$SCRATCH/runner/summary" "gate could not be built"
+run_step "$P" 0 GATE_DEPS=success GATE_BUILD=failure GATE_ADVISORY=true
+check_outputs error 3
+mv "$A/build/gate.kept" "$A/build/gate"
+# an exact cache hit whose install failed still runs gate
+run_step "$P" 0 GATE_DEPS=failure GATE_BUILD=skipped
+check_outputs pass 0
+# the install and build steps go on to the run step, which reads them;
+# the build makes the allocation library too and is skipped on an exact
+# hit, saved only whole and once; the key has the runner's image; the
+# kept builds are not saved again on a re-run (the "Cache save failed"
+# warning)
+python3 - "$root/action.yml" <<'PY' || fail "the install, build and cache steps are not as promised"
+import sys, yaml
+steps = {s.get("name"): s for s in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]}
+deps = steps["Install gate's build dependencies"]
+build = steps["Build gate"]
+assert deps["continue-on-error"] is True and build["continue-on-error"] is True
+assert "libgate-alloc.so" in build["run"], build["run"]
+assert "steps.gatecache.outputs.cache-hit != 'true'" in build["if"], build
+run = steps["Run gate"]["env"]
+assert run["GATE_DEPS"] == "${{ steps.deps.outcome }}", run
+assert run["GATE_BUILD"] == "${{ steps.build.outcome }}", run
+save = steps["Save the gate build"]
+assert "steps.build.outcome == 'success'" in save["if"], save
+for n in ("Restore the gate build", "Save the gate build"):
+    assert "steps.src.outputs.image" in steps[n]["with"]["key"], n
+assert "keptcache.outputs.cache-hit != 'true'" in steps["Save gate's kept builds"]["if"]
+PY
+step "Identify gate's source" >"$SCRATCH/src.sh"
+mkdir -p "$SCRATCH/src"
+(cd "$SCRATCH/src" && GITHUB_ACTION_PATH="$root" GITHUB_OUTPUT="$SCRATCH/src.out" \
+	ImageOS=ubuntu24 ImageVersion=20250105.1.0 \
+	bash --noprofile --norc -eo pipefail "$SCRATCH/src.sh") >"$OUT" 2>"$ERR" ||
+	fail "the source step failed"
+expect_in "$SCRATCH/src.out" "image=ubuntu24-20250105.1.0"
 
 # a merge with no shard reports: a refusal, reported like any error
 run_step "$P" 3 GATE_MERGE="shards/*/report.json"
@@ -121,7 +173,7 @@ expect_in "$SCRATCH/ws.out" "tag=shard-2-4"
 python3 - "$root/action.yml" <<'PY' || fail "the cache keys are not as promised"
 import sys, yaml
 steps = {s.get("name"): s for s in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]}
-b = steps["Cache the gate build"]["with"]
+b = steps["Restore the gate build"]["with"]
 assert "steps.src.outputs.hash" in b["key"], b
 assert "restore-keys" not in b, b
 for n in ("Restore gate's kept builds", "Save gate's kept builds"):
