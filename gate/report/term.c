@@ -370,6 +370,38 @@ static void table_line(FILE *out, const struct table *t, char *const *cell,
 }
 
 /*
+ * s (escaped, one column a character) on lines of o->width columns: a
+ * name wider than the terminal is whole, and no line is wider.
+ */
+static void put_broken(FILE *out, const struct term_opts *o, const char *s)
+{
+	const char *start = s;
+	size_t col = 0, len;
+	char *line;
+
+	for (;;) {
+		if (!*s || col == (size_t)o->width) {
+			/* each line through put: a line's start has
+			   Actions' rule */
+			line = xstrndup(start, (size_t)(s - start));
+			put(out, o, line);
+			fputc('\n', out);
+			free(line);
+			if (!*s)
+				return;
+			start = s;
+			col = 0;
+		}
+		len = 1;
+		if ((unsigned char)*s >= 0xc0)
+			while (((unsigned char)s[len] & 0xc0) == 0x80)
+				len++;
+		s += len;
+		col++;
+	}
+}
+
+/*
  * Text wrapped to the width: first line after prefix, the others (and
  * every line of a multi-line text, such as a program's stderr) after
  * indent. A word longer than a line is not broken.
@@ -392,14 +424,14 @@ static void wrap(FILE *out, const struct term_opts *o, const char *prefix,
 		return;
 	}
 	/* a subject wider than half the line (a long name, whole) stands
-	   on its own line, the text below it */
+	   on lines of its own, broken at the width when wider, the text
+	   below it */
 	if (cols_of(pre) > (size_t)o->width / 2) {
 		size_t n = strlen(pre);
 
 		while (n > 0 && pre[n - 1] == ' ')
 			pre[--n] = '\0';
-		put(out, o, pre);
-		fputc('\n', out);
+		put_broken(out, o, pre);
 		lead = indent;
 	}
 	for (line = strtok_r(esc, "\n", &save); line;
