@@ -22,7 +22,8 @@
 #                   system without Linux's facilities): unit tests and the
 #                   CLI tests that do not need Linux (build/os-stub/)
 #   make install    PREFIX=/usr/local DESTDIR= BINDIR= MANDIR=: the binary,
-#                   lib/gate/libgate-alloc.so, man pages, bash and zsh
+#                   lib/gate/ (libgate-alloc.so; libgate-probe.so, its
+#                   header and pytest plugin), man pages, bash and zsh
 #                   completions; make uninstall removes them
 #   make deb        a Debian package, build/gate_VERSION_ARCH.deb (lintian-clean)
 #   make asan       make check under AddressSanitizer + UBSan (build/asan/)
@@ -121,7 +122,7 @@ CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/metrics.o gate/config/options.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o \
-	gate/exec/notice.o
+	gate/exec/notice.o gate/exec/probe.o
 MEASURE_OBJ = gate/measure/measure.o gate/measure/measure-sample.o \
 	gate/measure/measure-suite.o gate/measure/suite-filter.o
 WORKSPACE_OBJ = gate/workspace/workspace.o gate/workspace/workspace-build.o \
@@ -163,6 +164,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	gate/os/test-os stats/test-changepoint stats/test-trim \
 	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
+	gate/exec/test-probe \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \
 	gate/format/test-gatereport \
@@ -182,8 +184,18 @@ BENCH_BIN = $(BUILD)/bench-stats $(BUILD)/bench-sim
 ifeq ($(OS),linux)
 ALLOC_LIB = $(BUILD)/libgate-alloc.so
 endif
+# The probe that brackets a counted suite's cases for callgrind
+# (lib/gate-probe.c, doc/counted.md) needs valgrind's headers
+# (valgrind/callgrind.h: Debian's valgrind package); without them gate
+# builds without it and a suite's per-case counts say what is missing.
+# The pytest plugin that calls it is copied beside it.
+CALLGRIND_H := $(shell printf '\043include <valgrind/callgrind.h>\n' | \
+	$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 && echo yes)
+ifeq ($(CALLGRIND_H),yes)
+PROBE_LIB = $(BUILD)/libgate-probe.so $(BUILD)/gate_probe_pytest.py
+endif
 
-all: $(BUILD)/gate $(ALLOC_LIB)
+all: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB)
 
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -204,6 +216,17 @@ $(BUILD)/libgate-alloc.so: lib/gate-alloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) $(CPPFLAGS) -O2 -g -fPIC -shared $(LDFLAGS) \
 		-o $@ lib/gate-alloc.c
+
+# as the allocation library: built for the benchmark's processes, never
+# sanitized, with no library of gate's
+$(BUILD)/libgate-probe.so: lib/gate-probe.c lib/gate-probe.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -I. $(CPPFLAGS) -O2 -g -fPIC -shared \
+		$(LDFLAGS) -o $@ lib/gate-probe.c
+
+$(BUILD)/gate_probe_pytest.py: lib/gate_probe_pytest.py
+	@mkdir -p $(dir $@)
+	cp lib/gate_probe_pytest.py $@
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -278,7 +301,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
-test: $(BUILD)/gate $(ALLOC_LIB) $(UNIT_BIN)
+test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(UNIT_BIN)
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) GATE_OS_STUB=$(GATE_OS_STUB) \
 		tests/run-all $(UNIT_BIN)
 
@@ -367,11 +390,14 @@ MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
 	man/gate-compare.1 man/gate-init.1 man/gate-record.1 man/gate-trend.1 \
 	man/gate-bisect.1 man/gate-export.1 man/gate-merge.1
 MAN5 = man/gate.json.5
+# the probe, its header for a harness of one's own, the pytest plugin
+PROBE_FILES = libgate-probe.so gate-probe.h gate_probe_pytest.py
 INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
 	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))
 INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) $(BASHCOMPDIR)/gate \
-	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so
+	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so \
+	$(addprefix $(ALLOCDIR)/,$(PROBE_FILES))
 # The directories install creates (not those that were there), for
 # uninstall to remove and no others. The record is installed with gate
 # (as pip's RECORD is), not kept in the build directory, so that make
@@ -382,7 +408,7 @@ INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 INSTALL_RECORD = $(DATADIR)/gate/install-dirs
 RECORD_DIRS = $(INSTALL_DIRS) $(if $(INSTALL_RECORD),$(patsubst %/,%,$(dir $(INSTALL_RECORD))))
 
-install: $(BUILD)/gate $(ALLOC_LIB)
+install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB)
 	@made=$$(for d in $(RECORD_DIRS); do \
 		while [ ! -d "$(DESTDIR)$$d" ]; do \
 			echo "$$d"; [ "$$d" != / ] || break; \
@@ -400,6 +426,9 @@ install: $(BUILD)/gate $(ALLOC_LIB)
 	$(INSTALL) -m 755 $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
 	$(if $(ALLOC_LIB),$(INSTALL) -m 644 $(ALLOC_LIB) \
 		$(DESTDIR)$(ALLOCDIR)/libgate-alloc.so)
+	$(if $(PROBE_LIB),$(INSTALL) -m 644 $(BUILD)/libgate-probe.so \
+		lib/gate-probe.h $(BUILD)/gate_probe_pytest.py \
+		$(DESTDIR)$(ALLOCDIR))
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -m 644 completion/gate.bash $(DESTDIR)$(BASHCOMPDIR)/gate

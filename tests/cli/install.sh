@@ -50,7 +50,10 @@ cat >"$SCRATCH/want" <<LIST
 755 usr/local/bin/other-tool
 755 usr/local/lib
 755 usr/local/lib/gate
+644 usr/local/lib/gate/gate-probe.h
+644 usr/local/lib/gate/gate_probe_pytest.py
 644 usr/local/lib/gate/libgate-alloc.so
+644 usr/local/lib/gate/libgate-probe.so
 755 usr/local/share
 755 usr/local/share/bash-completion
 755 usr/local/share/bash-completion/completions
@@ -161,7 +164,7 @@ for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 17 ] || fail "not 17 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 20 ] || fail "not 20 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
 unmk DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man

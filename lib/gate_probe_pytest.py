@@ -1,0 +1,53 @@
+"""gate's pytest plugin: brackets each test's call with libgate-probe.so.
+
+gate loads it (``-p gate_probe_pytest``, this directory on PYTHONPATH)
+into a suite's pytest when the suite counts "instructions" or "cycles",
+and runs pytest under callgrind with counting off (doc/counted.md). Each
+test's call is counted under its node id, the name pytest-benchmark's
+JSON gives it ("fullname"); interpreter start-up, imports at collection,
+fixtures' set-up and tear-down are outside every count.
+
+Which tests: those that use pytest-benchmark's ``benchmark`` fixture when
+any collected test does (the suite's cases), else every test. Without
+GATE_PROBE (a plain run) the plugin does nothing.
+"""
+import ctypes
+import os
+
+import pytest
+
+_probe = None
+_wanted = None
+
+
+def pytest_configure(config):
+    global _probe
+    path = os.environ.get("GATE_PROBE")
+    if not path:
+        return
+    # a library that will not load is an error, not a run without counts
+    _probe = ctypes.CDLL(path)
+    _probe.gate_probe_start.argtypes = [ctypes.c_char_p]
+    _probe.gate_probe_start.restype = None
+    _probe.gate_probe_stop.argtypes = [ctypes.c_char_p]
+    _probe.gate_probe_stop.restype = None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    global _wanted
+    bench = [i for i in items if "benchmark" in getattr(i, "fixturenames", ())]
+    _wanted = set(id(i) for i in (bench or items))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    if _probe is None or (_wanted is not None and id(item) not in _wanted):
+        yield
+        return
+    # encoded before the count starts: outside it
+    name = item.nodeid.encode("utf-8", "surrogateescape")
+    _probe.gate_probe_start(name)
+    try:
+        yield
+    finally:
+        _probe.gate_probe_stop(name)
