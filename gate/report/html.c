@@ -483,13 +483,19 @@ void report_html_view(FILE *out, const struct report_view *v)
 		"content=\"width=device-width, initial-scale=1\">\n"
 		"<title>gate: %s</title>\n<style>%s</style>\n</head>\n<body>\n",
 		w, style);
-	fprintf(out, "<h1>gate <span class=\"badge %s\">%s</span></h1>\n", w,
-		w);
+	if (*v->empty)	/* not a pass: nothing was compared */
+		fputs("<h1>gate <span class=\"badge new\">no benchmarks</span>"
+		      "</h1>\n", out);
+	else
+		fprintf(out, "<h1>gate <span class=\"badge %s\">%s</span>"
+			"</h1>\n", w, w);
 	fputs("<p class=\"sub\">base ", out);
 	esc(out, v->base_label);
 	fputs(" \xe2\x86\x92 head ", out);
 	esc(out, v->head_label);
-	fprintf(out, " \xc2\xb7 %s \xc2\xb7 exit %d", v->counts, v->exit_code);
+	fputs(" \xc2\xb7 ", out);
+	esc(out, *v->empty ? v->empty : v->counts);
+	fprintf(out, " \xc2\xb7 exit %d", v->exit_code);
 	if (v->advisory)
 		fprintf(out, " (advisory: exit 0 instead of %d)",
 			v->advisory_code);

@@ -98,6 +98,12 @@ static void headline(FILE *out, const struct report_view *v)
 			"signal %d before a verdict\n\n", v->interrupted);
 		return;
 	}
+	if (*v->empty) {
+		fputs("### \xe2\x9e\x96 gate: NO BENCHMARKS \xe2\x80\x94 ", out);
+		md_text(out, v->empty);
+		fputs("\n\n", out);
+		return;
+	}
 	fprintf(out, "### %s gate: %s", icon(v->suite), upper(v->suite));
 	if (v->error && !v->nbenches) {
 		fputs(" \xe2\x80\x94 could not measure\n\n", out);
@@ -118,8 +124,7 @@ static void headline(FILE *out, const struct report_view *v)
 		      "accepts: ", out);
 		break;
 	default:
-		fputs(v->nbenches ? " \xe2\x80\x94 no regression above the "
-		      "floor" : " \xe2\x80\x94 no benchmarks", out);
+		fputs(" \xe2\x80\x94 no regression above the floor", out);
 		break;
 	}
 	names(out, v);

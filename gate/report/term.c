@@ -537,6 +537,12 @@ static void print_suite(FILE *out, const struct report_view *v,
 			"verdict (exit %d)\n", v->interrupted, v->exit_code);
 		return;
 	}
+	if (*v->empty) {
+		fputs("verdict: NO BENCHMARKS: ", out);
+		put(out, o, v->empty);
+		fprintf(out, " (exit %d)\n", v->exit_code);
+		return;
+	}
 	snprintf(word, sizeof(word), "%s", v->verdict_word);
 	for (i = 0; word[i]; i++)
 		word[i] = (char)(word[i] - 'a' + 'A');

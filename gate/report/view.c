@@ -432,7 +432,15 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	vb->suite = br->suite_name;
 	snprintf(vb->word, sizeof(vb->word), "%s", br->is_removed ?
 		 "removed" : word_of(res->verdict));
-	if (br->error) {
+	if (br->error && r->interrupted && br->npairs && !res->m) {
+		/* stopped before its first look: its pairs so far, not "not
+		   measured" */
+		vb->why = vb->why_owned = xasprintf("interrupted by signal %d "
+			"after %zu pair%s of base and head (its first look is "
+			"at %u): not decided", r->interrupted, br->npairs,
+			br->npairs == 1 ? "" : "s", br->cfg->pairs);
+		vb->why_is_error = 1;
+	} else if (br->error) {
 		vb->why = br->error;
 		vb->why_is_error = 1;
 	} else if (br->is_removed) {
@@ -643,6 +651,14 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 	v->config_origin = r->config_origin;
 	snprintf(v->verdict_word, sizeof(v->verdict_word), "%s",
 		 r->interrupted ? "interrupted" : word_of(r->suite));
+	/* nothing measured is not a pass of something */
+	if (!r->n && !r->error && !r->interrupted && r->nshards)
+		snprintf(v->empty, sizeof(v->empty), "shard %u of %u has no "
+			 "benchmarks: the other shards' reports hold the "
+			 "verdict", r->shard, r->nshards);
+	else if (!r->n && !r->error && !r->interrupted)
+		snprintf(v->empty, sizeof(v->empty), "no benchmarks were "
+			 "compared");
 	snprintf(v->counts, sizeof(v->counts), "%zu pass, %zu fail, %zu "
 		 "noisy, %zu error, %zu new", count[VERDICT_PASS],
 		 count[VERDICT_FAIL], count[VERDICT_NOISY],
@@ -673,6 +689,7 @@ void report_view_release(struct report_view *v)
 		for (k = 0; k < v->benches[i].nevidence; k++)
 			free(v->benches[i].evidence[k]);
 		free(v->benches[i].name_owned);
+		free(v->benches[i].why_owned);
 	}
 	for (i = 0; i < v->nprotocol; i++)
 		free(v->protocol[i]);

@@ -87,6 +87,7 @@ struct view_bench {
 	int has_change;		/* the decisive row was measured */
 	const char *why;	/* an error, new or removed: instead of
 				   reasons, else NULL */
+	char *why_owned;	/* why, when the view wrote it */
 	int why_is_error;	/* why is an error message */
 	const char *note;	/* heuristic note (never the verdict), NULL
 				   when an earlier case of its suite says
@@ -122,6 +123,10 @@ struct report_view {
 	int advisory;		/* a non-pass verdict with exit 0 */
 	int advisory_code;	/* the code --advisory replaced */
 	const char *error;	/* a run-level error, or NULL */
+	char empty[128];	/* a run with no benchmark and no error:
+				   what the printers say instead of a
+				   pass ("shard 3 of 4 has no benchmarks:
+				   ..."), else "" */
 	char counts[96];	/* "1 pass, 1 fail, 0 noisy, 0 error, 0 new" */
 	char bounds[48];	/* column head: "one-sided 97.5% bounds" */
 	char *protocol[VIEW_PROTOCOL_MAX];	/* plain-text lines */

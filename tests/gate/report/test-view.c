@@ -1798,7 +1798,53 @@ static void test_view__cut_middle(void)
 	free(c);
 }
 
+/*
+ * Issue 37: an empty shard said "PASS"; an interrupted benchmark with 14
+ * pairs said "not measured". Now the shard says it has no benchmarks in
+ * every medium, and the benchmark its pairs so far.
+ */
+static void test_view__empty_shard_and_interrupted_bench(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	struct model m;
+	struct outputs o = { 0 };
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "empty");
+	decide(&m);
+	m.r.shard = 3;
+	m.r.nshards = 4;
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.md, "### \xe2\x9e\x96 gate: NO BENCHMARKS \xe2\x80\x94 "
+		       "shard 3 of 4 has no benchmarks");
+	CHECK_CONTAINS(o.term_short, "verdict: NO BENCHMARKS: shard 3 of 4 "
+		       "has no benchmarks");
+	CHECK_CONTAINS(o.html, ">no benchmarks</span></h1>");
+	CHECK(!strstr(o.md, "PASS") && !strstr(o.term_short, "PASS"));
+	free_all(&o);
+	release(&m);
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "stopped");
+	add_bench(&m, "parse", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, slower, 0.1, 12);
+	m.run[0].npairs = 10;
+	m.run[0].error = (char *)"not measured: the run was interrupted first";
+	decide(&m);
+	m.r.interrupted = 2;
+	print_all(&o, &m.r);
+	CHECK_CONTAINS(o.term, "parse: error: interrupted by signal 2 after "
+		       "10 pairs of base and head (its first look is at 10): "
+		       "not decided");
+	CHECK_CONTAINS(o.md, "interrupted by signal 2 after 10 pairs");
+	CHECK_CONTAINS(o.html, "interrupted by signal 2 after 10 pairs");
+	CHECK(!strstr(o.md, "not measured"));
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_view__empty_shard_and_interrupted_bench),
 	TEST(test_view__headline_fits_a_large_suite),
 	TEST(test_view__names_differing_at_the_end),
 	TEST(test_view__worst_first_everywhere),
