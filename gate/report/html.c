@@ -452,6 +452,11 @@ static void bench_section(FILE *out, const struct report_view *v,
 			esc(out, row->reason);
 			fputs("</p>\n", out);
 		}
+		if (*row->decide) {
+			fputs("<p class=\"note\">", out);
+			esc(out, row->decide);
+			fputs("</p>\n", out);
+		}
 		if (*row->direction) {
 			fputs("<p class=\"note\">note: ", out);
 			esc(out, row->direction);

@@ -195,6 +195,11 @@ static void reasons_of(FILE *out, const struct report_view *v,
 		snprintf(metric, sizeof(metric), "%s%s", r->metric,
 			 r->gating ? "" : " (informational)");
 		item(out, vb->name, vb->nrows > 1 ? metric : NULL, r->reason);
+		if (*r->decide) {
+			fputs("  - ", out);
+			md_text(out, r->decide);
+			fputc('\n', out);
+		}
 	}
 	if (vb->note)
 		item(out, vb->name, vb->note_label, vb->note);

@@ -513,6 +513,8 @@ static void print_reasons(FILE *out, const struct report_view *v,
 			wrap(out, o, pre, row->reason, "    ");
 			free(pre);
 			free(after);
+			if (*row->decide)
+				wrap(out, o, "  ", row->decide, "    ");
 		}
 		/* a heuristic's note (load, calibration): never the verdict */
 		if (vb->note) {

@@ -249,6 +249,61 @@ static void direction_note(struct view_row *row, const struct bench_cfg *c,
 		 "conditions vary", row->base, row->head);
 }
 
+/*
+ * What would decide a noisy row, as a number: the interval's half-width
+ * on the side that must clear a line (the lower bound the floor, for a
+ * fail; the upper bound pass_excludes, for a pass) shrinks about as one
+ * over the square root of the pairs, so n pairs become n (h / need)^2;
+ * their time at this run's pace. An estimate (the level tightens with
+ * more looks, the spread is itself estimated): said so.
+ */
+static void decide_estimate(struct view_row *row, const struct bench_run *br,
+			    const struct bench_stats *st)
+{
+	double e, lo, hi, need, have, k, pairs, per, minutes;
+	char time[48];
+
+	if (st->verdict != VERDICT_NOISY || st->exact || !st->n ||
+	    !(st->low > 0) || !(st->high > 0) || !(st->estimate > 0) ||
+	    !isfinite(st->low) || !isfinite(st->high))
+		return;
+	e = log(st->estimate);
+	lo = log(st->low);
+	hi = log(st->high);
+	if (e > log1p(st->floor)) {		/* toward a fail */
+		have = e - lo;
+		need = e - log1p(st->floor);
+	} else {				/* toward a pass */
+		have = hi - e;
+		need = log1p(st->excludes > 0 ? st->excludes : st->floor) - e;
+	}
+	if (!(have > 0) || !(need > 1e-9))
+		return;
+	k = have / need;
+	pairs = ceil((double)st->n * k * k);
+	if (pairs <= (double)st->n)
+		pairs = (double)st->n + 1;
+	per = br->npairs ? br->seconds / (double)br->npairs : 0;
+	minutes = pairs * per / 60;
+	if (!(per > 0))
+		snprintf(time, sizeof(time), "%s", "");
+	else if (minutes < 1)
+		snprintf(time, sizeof(time), ", about %.0f s", minutes * 60);
+	else
+		snprintf(time, sizeof(time), ", about %.0f min", minutes);
+	if (pairs > 1e6)
+		snprintf(row->decide, sizeof(row->decide), "to decide "
+			 "(an estimate): over a million pairs at this spread: "
+			 "more pairs will not settle it; a quieter machine or "
+			 "a count (instructions) would");
+	else
+		snprintf(row->decide, sizeof(row->decide), "to decide "
+			 "(an estimate): about %.0f pairs%s at this spread "
+			 "(%zu so far, max_pairs %u), the interval narrowing "
+			 "as one over the square root of the pairs", pairs,
+			 time, st->n, br->cfg->max_pairs);
+}
+
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs)
 {
@@ -308,6 +363,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 	view_method(st, c, row->method, sizeof(row->method));
 	direction_note(row, c, st);
+	decide_estimate(row, br, st);
 	row_points(row, br, st);
 }
 

@@ -69,6 +69,9 @@ struct view_row {
 				   way from the change: why both stand;
 				   "" otherwise */
 	const char *reason;	/* why this verdict, or NULL */
+	char decide[256];	/* a noisy row: the pairs and minutes its
+				   spread would need to decide at this
+				   floor, labelled an estimate; else "" */
 	struct view_point *points;	/* owned */
 	size_t npoints;
 };
