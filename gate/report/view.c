@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "common/error.h"
+#include "gate/decide/calibration.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
 #include "common/banned.h"
@@ -250,58 +253,52 @@ static void direction_note(struct view_row *row, const struct bench_cfg *c,
 }
 
 /*
- * What would decide a noisy row, as a number: the interval's half-width
- * on the side that must clear a line (the lower bound the floor, for a
- * fail; the upper bound pass_excludes, for a pass) shrinks about as one
- * over the square root of the pairs, so n pairs become n (h / need)^2;
- * their time at this run's pace. An estimate (the level tightens with
- * more looks, the spread is itself estimated): said so.
+ * What would decide a noisy row, as a number, by the power calculation
+ * gate calibrate and the metric advice use (calibration_pairs_needed: the
+ * pairs at which a regression of twice the floor fails 80% of the time),
+ * from its spread: the robust sd of its log-ratios, or what its interval
+ * implies when wider (a two-state benchmark's MAD is small while its
+ * interval stays wide); their time at this run's pace. An estimate (the
+ * spread is itself estimated): said so.
  */
 static void decide_estimate(struct view_row *row, const struct bench_run *br,
 			    const struct bench_stats *st)
 {
-	double e, lo, hi, need, have, k, pairs, per, minutes;
-	char time[48];
+	double spread, wide, z, per;
+	size_t need;
+	char time[48] = "";
 
-	if (st->verdict != VERDICT_NOISY || st->exact || !st->n ||
-	    !(st->low > 0) || !(st->high > 0) || !(st->estimate > 0) ||
-	    !isfinite(st->low) || !isfinite(st->high))
+	if (st->verdict != VERDICT_NOISY || st->exact || st->n < 4 ||
+	    !st->ratios || !(st->floor > 0))
 		return;
-	e = log(st->estimate);
-	lo = log(st->low);
-	hi = log(st->high);
-	if (e > log1p(st->floor)) {		/* toward a fail */
-		have = e - lo;
-		need = e - log1p(st->floor);
-	} else {				/* toward a pass */
-		have = hi - e;
-		need = log1p(st->excludes > 0 ? st->excludes : st->floor) - e;
+	spread = calibration_spread(st->ratios, st->n);
+	z = gsl_cdf_ugaussian_Pinv(st->level);
+	if (st->low > 0 && st->high > st->low && isfinite(st->high) && z > 0) {
+		wide = sqrt((double)st->n) * (log(st->high) - log(st->low)) /
+		       (2 * z * 1.023);
+		if (!(spread >= wide))
+			spread = wide;
 	}
-	if (!(have > 0) || !(need > 1e-9))
+	need = calibration_pairs_needed(spread, st->floor, st->level);
+	if (need == SIZE_MAX) {
+		snprintf(row->decide, sizeof(row->decide), "to decide (an "
+			 "estimate from its spread): more than %d pairs at "
+			 "this floor: a quieter machine or a count "
+			 "(instructions) would, more pairs would not",
+			 CALIBRATION_PAIRS_MAX);
 		return;
-	k = have / need;
-	pairs = ceil((double)st->n * k * k);
-	if (pairs <= (double)st->n)
-		pairs = (double)st->n + 1;
+	}
 	per = br->npairs ? br->seconds / (double)br->npairs : 0;
-	minutes = pairs * per / 60;
-	if (!(per > 0))
-		snprintf(time, sizeof(time), "%s", "");
-	else if (minutes < 1)
-		snprintf(time, sizeof(time), ", about %.0f s", minutes * 60);
-	else
-		snprintf(time, sizeof(time), ", about %.0f min", minutes);
-	if (pairs > 1e6)
-		snprintf(row->decide, sizeof(row->decide), "to decide "
-			 "(an estimate): over a million pairs at this spread: "
-			 "more pairs will not settle it; a quieter machine or "
-			 "a count (instructions) would");
-	else
-		snprintf(row->decide, sizeof(row->decide), "to decide "
-			 "(an estimate): about %.0f pairs%s at this spread "
-			 "(%zu so far, max_pairs %u), the interval narrowing "
-			 "as one over the square root of the pairs", pairs,
-			 time, st->n, br->cfg->max_pairs);
+	if (per > 0 && (double)need * per < 90)
+		snprintf(time, sizeof(time), ", about %.0f s",
+			 (double)need * per);
+	else if (per > 0)
+		snprintf(time, sizeof(time), ", about %.0f min",
+			 (double)need * per / 60);
+	snprintf(row->decide, sizeof(row->decide), "to decide (an estimate "
+		 "from its spread): about %zu pairs%s at this floor, where a "
+		 "regression of twice it fails 80%% of the time (%zu so far, "
+		 "max_pairs %u)", need, time, st->n, br->cfg->max_pairs);
 }
 
 void view_row_build(struct view_row *row, const struct bench_run *br,
