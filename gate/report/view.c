@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "gate/decide/calibration.h"
+#include "stats/stats.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
 #include "common/banned.h"
@@ -254,32 +255,39 @@ static void direction_note(struct view_row *row, const struct bench_cfg *c,
 
 /*
  * What would decide a noisy row, as a number, by the power calculation
- * gate calibrate and the metric advice use (calibration_pairs_needed: the
- * pairs at which a regression of twice the floor fails 80% of the time),
- * from its spread: the robust sd of its log-ratios, or what its interval
- * implies when wider (a two-state benchmark's MAD is small while its
- * interval stays wide); their time at this run's pace. An estimate (the
+ * gate calibrate and the metric advice's note use (calibration_pairs_
+ * needed: the pairs at which a regression of twice the floor fails 80%
+ * of the time) at the run's level, from the spread as the advice
+ * measures it: the robust sd of the log-ratios, or what their exact
+ * two-sided interval implies when wider (a two-state benchmark's MAD is
+ * small while its interval stays wide), so that a note beside it names
+ * the same figure; their time at this run's pace. An estimate (the
  * spread is itself estimated): said so.
  */
 static void decide_estimate(struct view_row *row, const struct bench_run *br,
-			    const struct bench_stats *st)
+			    const struct bench_stats *st, double level)
 {
-	double spread, wide, z, per;
-	size_t need;
+	struct stats_interval ci;
+	double spread, z, per, *l;
+	size_t need, i;
 	char time[48] = "";
 
 	if (st->verdict != VERDICT_NOISY || st->exact || st->n < 4 ||
-	    !st->ratios || !(st->floor > 0))
+	    !st->ratios || !(st->floor > 0) || !(level > 0 && level < 1))
 		return;
 	spread = calibration_spread(st->ratios, st->n);
-	z = gsl_cdf_ugaussian_Pinv(st->level);
-	if (st->low > 0 && st->high > st->low && isfinite(st->high) && z > 0) {
-		wide = sqrt((double)st->n) * (log(st->high) - log(st->low)) /
-		       (2 * z * 1.023);
-		if (!(spread >= wide))
-			spread = wide;
-	}
-	need = calibration_pairs_needed(spread, st->floor, st->level);
+	l = xmalloc(st->n * sizeof(*l));
+	for (i = 0; i < st->n; i++)
+		l[i] = log(st->ratios[i]);
+	z = gsl_cdf_ugaussian_Pinv((1 + level) / 2);
+	if (stats_interval_exact(&ci, STATS_HL, l, st->n, level) == 0 &&
+	    isfinite(ci.low) && isfinite(ci.high) && z > 0 &&
+	    sqrt((double)st->n) * (ci.high - ci.low) / (2 * z * 1.023) >
+	    spread)
+		spread = sqrt((double)st->n) * (ci.high - ci.low) /
+			 (2 * z * 1.023);
+	free(l);
+	need = calibration_pairs_needed(spread, st->floor, level);
 	if (need == SIZE_MAX) {
 		snprintf(row->decide, sizeof(row->decide), "to decide (an "
 			 "estimate from its spread): more than %d pairs at "
@@ -288,7 +296,9 @@ static void decide_estimate(struct view_row *row, const struct bench_run *br,
 			 CALIBRATION_PAIRS_MAX);
 		return;
 	}
-	per = br->npairs ? br->seconds / (double)br->npairs : 0;
+	/* a pair's time, warm-ups aside, as the advice counts it */
+	per = br->npairs && br->seconds > br->warmup_seconds ?
+	      (br->seconds - br->warmup_seconds) / (double)br->npairs : 0;
 	if (per > 0 && (double)need * per < 90)
 		snprintf(time, sizeof(time), ", about %.0f s",
 			 (double)need * per);
@@ -360,7 +370,6 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 	view_method(st, c, row->method, sizeof(row->method));
 	direction_note(row, c, st);
-	decide_estimate(row, br, st);
 	row_points(row, br, st);
 }
 
@@ -531,6 +540,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 			continue;
 		}
 		view_row_build(row, br, &res->m[k], differ);
+		decide_estimate(row, br, &res->m[k], r->level);
 		row->first = v->nrows == vb->row;
 		/* the first gating metric that gave the benchmark's verdict */
 		if (vb->decisive == (size_t)-1 && row->gating &&
