@@ -399,6 +399,23 @@ static void adopt_int(const struct config_key *k, struct config *dc,
 	*(int *)field_w(k, dc, db) = *(const int *)field(k, c, b);
 }
 
+/*
+ * s in double quotes at buf + o, '"' and '\\' escaped as in JSON (so that
+ * ["a\", \"b"] and ["a", "b"] read differently); the new o (may pass size:
+ * cut).
+ */
+static size_t put_quoted(char *buf, size_t size, size_t o, const char *s)
+{
+	if (o < size)
+		o += (size_t)snprintf(buf + o, size - o, "\"");
+	for (; *s && o < size; s++)
+		o += (size_t)snprintf(buf + o, size - o, *s == '"' ||
+				      *s == '\\' ? "\\%c" : "%c", *s);
+	if (o < size)
+		o += (size_t)snprintf(buf + o, size - o, "\"");
+	return o;
+}
+
 /* A list of strings: ["a", "b"] (an empty or absent list: []). */
 static void show_list(const struct config_key *k, char *buf, size_t size,
 		      const struct config *c, const struct bench_cfg *b)
@@ -407,9 +424,11 @@ static void show_list(const struct config_key *k, char *buf, size_t size,
 	size_t n = *(const size_t *)count_of(k, c, b), i, o;
 
 	o = (size_t)snprintf(buf, size, "[");
-	for (i = 0; i < n && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s\"%s\"",
-				      i ? ", " : "", list[i]);
+	for (i = 0; i < n && o < size; i++) {
+		if (i)
+			o += (size_t)snprintf(buf + o, size - o, ", ");
+		o = put_quoted(buf, size, o, list[i]);
+	}
 	if (o < size)
 		snprintf(buf + o, size - o, "]");
 }
@@ -431,13 +450,19 @@ static void show_cmd(const struct config_key *k, char *buf, size_t size,
 	size_t i, o;
 
 	if (cmd->shell) {
-		snprintf(buf, size, "\"%s\"", cmd->shell);
+		put_quoted(buf, size, 0, cmd->shell);
+		return;
+	}
+	if (!cmd->argv) {
+		snprintf(buf, size, "none");
 		return;
 	}
 	o = (size_t)snprintf(buf, size, "[");
-	for (i = 0; cmd->argv && cmd->argv[i] && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s\"%s\"",
-				      i ? ", " : "", cmd->argv[i]);
+	for (i = 0; cmd->argv[i] && o < size; i++) {
+		if (i)
+			o += (size_t)snprintf(buf + o, size - o, ", ");
+		o = put_quoted(buf, size, o, cmd->argv[i]);
+	}
 	if (o < size)
 		snprintf(buf + o, size - o, "]");
 }
@@ -535,7 +560,9 @@ static const struct config_key keys[] = {
 	  "builds the revision in its checkout (a string runs with /bin/sh "
 	  "-c, a list as argv)",
 	  "each revision knows how it is built; head's build never runs in "
-	  "base's checkout", 0, rd_build, show_cmd, NULL, C(build), 0 },
+	  "base's checkout; what is measured includes how it is built, so a "
+	  "difference makes every benchmark base declares redefined (a fail "
+	  "unless accepted)", 1, rd_build, show_cmd, NULL, C(build), 0 },
 	{ "build_timeout", KEY_TOP, OWNER_POLICY, "seconds (0, 86400]",
 	  "3600", NULL, "a build that takes longer is stopped (an error)",
 	  "how long gate waits is base's: head could not make a required "
@@ -581,7 +608,8 @@ static const struct config_key keys[] = {
 	  B(run), 0 },
 	{ "check", KEY_BENCH, OWNER_DEFINITION, "a command", NULL, "none",
 	  "runs once per arm before timing; a failure is an error",
-	  "each arm checks its own output", 0, rd_check, show_cmd, NULL,
+	  "each arm checks its own output; a difference makes the benchmark "
+	  "redefined (a fail unless accepted)", 1, rd_check, show_cmd, NULL,
 	  B(check), 0 },
 	{ "artifacts", KEY_TOP | KEY_BENCH, OWNER_POLICY,
 	  "a list of paths or globs", NULL, "none",
@@ -701,16 +729,137 @@ const char *config_key_scope_name(const struct config_key *k, char *buf,
 	return buf;
 }
 
+/* Two lists of strings, item by item. */
+static int same_list(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+static int same_cmd(const struct command *a, const struct command *b)
+{
+	size_t i;
+
+	if (!a->shell != !b->shell || !a->argv != !b->argv)
+		return 0;
+	if (a->shell)
+		return !strcmp(a->shell, b->shell);
+	for (i = 0; a->argv && a->argv[i] && b->argv[i]; i++)
+		if (strcmp(a->argv[i], b->argv[i]))
+			return 0;
+	return !a->argv || (!a->argv[i] && !b->argv[i]);
+}
+
+static int same_dbl(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* One aspect of two benchmarks' metrics (show_aspect's), as values. */
+static int same_aspect(enum aspect a, const struct bench_cfg *x,
+		       const struct bench_cfg *y)
+{
+	size_t i = 0, j = 0;
+
+	if (a != A_GATE) {
+		if (x->nmetrics != y->nmetrics)
+			return 0;
+		for (i = 0; i < x->nmetrics; i++)
+			if (x->metrics[i].id != y->metrics[i].id ||
+			    (a == A_FLOOR && !same_dbl(x->metrics[i].min_effect,
+						       y->metrics[i].min_effect)) ||
+			    (a == A_EXCL &&
+			     !same_dbl(x->metrics[i].pass_excludes,
+				       y->metrics[i].pass_excludes)))
+				return 0;
+		return 1;
+	}
+	/* the gating metrics, in order */
+	for (;;) {
+		while (i < x->nmetrics && !x->metrics[i].gating)
+			i++;
+		while (j < y->nmetrics && !y->metrics[j].gating)
+			j++;
+		if (i == x->nmetrics || j == y->nmetrics)
+			return i == x->nmetrics && j == y->nmetrics;
+		if (x->metrics[i++].id != y->metrics[j++].id)
+			return 0;
+	}
+}
+
+/*
+ * Key k's value in (bc, bb) and (hc, hb) compared as values of its type,
+ * never as printed text: a list whose text is long, or an item holding
+ * `", "`, prints ambiguously. The row's show function names the type.
+ */
+static int same_value(const struct config_key *k,
+		      const struct config *bc, const struct bench_cfg *bb,
+		      const struct config *hc, const struct bench_cfg *hb)
+{
+	const void *x = field(k, bc, bb), *y = field(k, hc, hb);
+
+	if (k->show == show_uns)
+		return *(const unsigned *)x == *(const unsigned *)y;
+	if (k->show == show_dbl)
+		return same_dbl(*(const double *)x, *(const double *)y);
+	if (k->show == show_int)
+		return *(const int *)x == *(const int *)y;
+	if (k->show == show_list)
+		return same_list(*(char *const *const *)x,
+				 *(const size_t *)count_of(k, bc, bb),
+				 *(char *const *const *)y,
+				 *(const size_t *)count_of(k, hc, hb));
+	if (k->show == show_cmd)
+		return same_cmd(x, y);
+	if (k->show == show_metrics)
+		return same_aspect(A_IDS, bb, hb);
+	if (k->show == show_gate)
+		return same_aspect(A_GATE, bb, hb);
+	if (k->show == show_floor)
+		return same_aspect(A_FLOOR, bb, hb);
+	if (k->show == show_excl)
+		return same_aspect(A_EXCL, bb, hb);
+	/* a row of a new type: never equal by default, so it is listed */
+	return 0;
+}
+
+char *config_key_text(const struct config_key *k, const struct config *c,
+		      const struct bench_cfg *b)
+{
+	size_t size = 256;
+	char *buf;
+
+	if (!k->show)
+		return xstrdup("");
+	for (;;) {
+		buf = xmalloc(size);
+		k->show(k, buf, size, c, b);
+		/* the printers cut at size - 1: room to spare means whole */
+		if (strlen(buf) + 1 < size)
+			return buf;
+		free(buf);
+		size *= 2;
+	}
+}
+
 int config_key_differs(const struct config_key *k,
 		       const struct config *bc, const struct bench_cfg *bb,
 		       const struct config *hc, const struct bench_cfg *hb,
-		       char *bv, char *hv, size_t size)
+		       char **bv, char **hv)
 {
-	if (!k->show)
+	if (!k->show || same_value(k, bc, bb, hc, hb))
 		return 0;
-	k->show(k, bv, size, bc, bb);
-	k->show(k, hv, size, hc, hb);
-	return strcmp(bv, hv) != 0;
+	if (bv)
+		*bv = config_key_text(k, bc, bb);
+	if (hv)
+		*hv = config_key_text(k, hc, hb);
+	return 1;
 }
 
 /*

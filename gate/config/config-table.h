@@ -75,13 +75,19 @@ const char *config_key_scope_name(const struct config_key *k, char *buf,
 				  size_t size);
 /*
  * Whether key k of benchmark b (or of the config, for keys without
- * KEY_BENCH) differs between base (bc, bb) and head (hc, hb); the two
- * values as text in bv and hv (size bytes each). 0 when equal.
+ * KEY_BENCH) differs between base (bc, bb) and head (hc, hb), compared as
+ * values of the key's type, never as their printed text. 0 when equal;
+ * 1 when they differ, and then *bv and *hv (when not NULL) get the two
+ * values as whole text (the caller frees them).
  */
 int config_key_differs(const struct config_key *k,
 		       const struct config *bc, const struct bench_cfg *bb,
 		       const struct config *hc, const struct bench_cfg *hb,
-		       char *bv, char *hv, size_t size);
+		       char **bv, char **hv);
+/* Key k's resolved value in (c, b) as text, whole (the caller frees it;
+   "" for a key shown through another). */
+char *config_key_text(const struct config_key *k, const struct config *c,
+		      const struct bench_cfg *b);
 /*
  * `gate help gate.json`: every key with where it goes, its owner, default,
  * meaning and why that owner decides, as text (mdoc 0) or as the mdoc

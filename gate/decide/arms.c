@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "gate/config/config-table.h"
 #include "gate/decide/verdict.h"
 #include "common/banned.h"
 
@@ -37,13 +38,25 @@ static int format_changed(const struct bench_cfg *b)
 	return b->base_def && b->base_def->format != b->format;
 }
 
+/* A change of "run": what a sample runs. */
+static int run_changed(const struct bench_cfg *b)
+{
+	return b->base_def &&
+	       config_key_differs(config_key_find("run"), NULL, b->base_def,
+				  NULL, b, NULL, NULL);
+}
+
 int arms_measured(const struct bench_cfg *b, const struct repo_accept *acc,
 		  size_t n)
 {
 	if (!b->redefined)
 		return 1;
-	return !format_changed(b) && b->format == FORMAT_TIME &&
-	       arms_accepted(acc, n, NULL, ACCEPT_REDEFINED, b->name);
+	if (format_changed(b) ||
+	    !arms_accepted(acc, n, NULL, ACCEPT_REDEFINED, b->name))
+		return 0;
+	/* a suite's filters and shards derive from one "run": measured
+	   across a change of how it is built or checked only */
+	return b->format == FORMAT_TIME || !run_changed(b);
 }
 
 /* res as one decided metric (cfg's first gating one) with verdict v. */
@@ -112,9 +125,13 @@ static void judge_redefined(struct run_report *r, const struct plan *p,
 			continue;
 		a = arms_accepted(acc, n, used, ACCEPT_REDEFINED, b->name);
 		if (a && arms_measured(b, acc, n)) {
-			/* measured, each arm with its own: labelled */
+			/* measured, each arm with its own: labelled, a
+			   suite's cases too */
 			for (i = 0; i < r->n; i++)
-				if (r->b[i].run.cfg == b) {
+				if (r->b[i].run.cfg == b ||
+				    (r->b[i].run.suite_name &&
+				     !strcmp(r->b[i].run.suite_name,
+					     b->name))) {
 					char *why = accepted_by(a);
 					char *note = xasprintf("redefined (%s), "
 						"%s: each arm ran its own",
@@ -130,17 +147,19 @@ static void judge_redefined(struct run_report *r, const struct plan *p,
 			char *why = accepted_by(a);
 
 			add_entry(r, b, VERDICT_ACCEPTED, xasprintf(
-				"redefined (%s), %s: not compared, a suite's "
-				"or format's change is not measured across",
+				"redefined (%s), %s: not compared, a change "
+				"of a suite's \"run\" or of a \"format\" is "
+				"not measured across",
 				b->redefined, why));
 			free(why);
 			continue;
 		}
 		add_entry(r, b, VERDICT_FAIL, xasprintf(
-			"head measures `%s` with another command (%s): not "
+			"head %s `%s` with another command (%s): not "
 			"compared; accept it with a `Gate-Accept: %s "
-			"redefined <reason>` trailer", b->name, b->redefined,
-			b->name));
+			"redefined <reason>` trailer", run_changed(b) ||
+			format_changed(b) ? "measures" : "builds or checks",
+			b->name, b->redefined, b->name));
 	}
 }
 

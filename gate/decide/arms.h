@@ -1,6 +1,7 @@
 /*
  * The arms' own rules, applied once the decision is made: a benchmark
- * head measures with another command than base ("redefined") or no longer
+ * head builds, checks or measures with another command than base
+ * ("redefined": "build", "check", "run" or "format") or no longer
  * measures ("removed": a benchmark, or a suite case base's suite printed)
  * is a fail that names it, unless a Gate-Accept trailer of base..head
  * accepts it. A pull request cannot pass a regression by changing what
@@ -25,9 +26,10 @@ const struct repo_accept *arms_accepted(const struct repo_accept *acc,
 					const char *name);
 /*
  * 1 when plan benchmark b is measured: not redefined, or its
- * redefinition accepted (then each arm runs its own command). A suite
- * or a benchmark whose "format" changed is never measured across the
- * change: its arms' outputs are read differently.
+ * redefinition accepted (then each arm is built, checked and run by its
+ * own). A benchmark whose "format" changed, or a suite whose "run" did,
+ * is never measured across the change: its arms' outputs are read
+ * differently, or its filters derive from one command.
  */
 int arms_measured(const struct bench_cfg *b, const struct repo_accept *acc,
 		  size_t n);

@@ -38,53 +38,119 @@ static void primary(struct bench_cfg *b)
 		}
 }
 
+/* Bytes of a value a sentence shows whole; a longer one is cut. */
+#define SHOWN_MAX 240
+
+/* The first byte of the UTF-8 character holding s[i] (s[i] itself when
+   it starts one): a cut never splits a character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/* v from byte from on, at most SHOWN_MAX bytes, "..." where cut (owned). */
+static char *window(const char *v, size_t from)
+{
+	size_t len = strlen(v), to = from + SHOWN_MAX;
+	char *out;
+
+	if (from > len)
+		from = len;
+	from = char_start(v, from);
+	if (to >= len)
+		to = len;
+	else
+		to = char_start(v, to);
+	out = xasprintf("%s%.*s%s", from ? "..." : "", (int)(to - from),
+			v + from, to < len ? "..." : "");
+	if (from || to < len) {
+		char *sized = xasprintf("%s (%zu bytes)", out, len);
+
+		free(out);
+		out = sized;
+	}
+	return out;
+}
+
+/*
+ * The two values of a difference (owned, replaced) made fit for one
+ * sentence: whole when short, else each cut around the first byte where
+ * they differ, so the difference itself is always in the sentence.
+ */
+static void shown(char **bv, char **hv)
+{
+	size_t d = 0, from;
+	char *b, *h;
+
+	if (strlen(*bv) <= SHOWN_MAX && strlen(*hv) <= SHOWN_MAX)
+		return;
+	while ((*bv)[d] && (*bv)[d] == (*hv)[d])
+		d++;
+	from = d > SHOWN_MAX / 4 ? d - SHOWN_MAX / 4 : 0;
+	b = window(*bv, from);
+	h = window(*hv, from);
+	free(*bv);
+	free(*hv);
+	*bv = b;
+	*hv = h;
+}
+
 /*
  * Every policy key of the table at one level: a benchmark's (b, head's
  * copy, against base's bb) or the config's (bench NULL). A difference is
  * one sentence in p->diff; base's value is adopted unless --policy head.
- * Nothing here names a key: the table says which keys are base's.
+ * Nothing here names a key: the table says which keys are base's. Values
+ * are compared as values (config_key_differs), every difference listed.
  */
 static void policy_keys(struct plan *p, struct bench_cfg *b,
 			const struct bench_cfg *bb, const struct config *cfg,
 			const struct config *base, int head)
 {
-	const struct config_key *t;
+	const struct config_key *t, **differ;
+	char **bv, **hv;
 	size_t n, i, nd = 0;
-	char bv[512], hv[512];
-	const struct config_key *differ[64];
 
 	t = config_key_table(&n);
-	/* every difference first: keys that share a field (the metrics)
-	   are each compared before any is adopted */
+	differ = xcalloc(n ? n : 1, sizeof(*differ));
+	bv = xcalloc(n ? n : 1, sizeof(*bv));
+	hv = xcalloc(n ? n : 1, sizeof(*hv));
+	/* every difference first, with both values: keys that share a field
+	   (the metrics) are each compared before any is adopted */
 	for (i = 0; i < n; i++) {
 		const struct config_key *k = &t[i];
 
 		if (k->owner != OWNER_POLICY || !k->adopt ||
 		    !(k->scope & KEY_BENCH) != !b)
 			continue;
-		if (config_key_differs(k, base, bb, cfg, b, bv, hv,
-				       sizeof(bv)) && nd < 64)
+		if (config_key_differs(k, base, bb, cfg, b, &bv[nd], &hv[nd]))
 			differ[nd++] = k;
 	}
 	for (i = 0; i < nd; i++) {
 		const struct config_key *k = differ[i];
 
-		config_key_differs(k, base, bb, cfg, b, bv, hv, sizeof(bv));
+		shown(&bv[i], &hv[i]);
 		if (b)
 			add_diff(p, xasprintf("head changes \"%s\" of `%s` from "
 					      "%s to %s: %s value is used%s",
-					      k->name, b->name, bv, hv, head ?
-					      "head's" : "base's", head ?
+					      k->name, b->name, bv[i], hv[i],
+					      head ? "head's" : "base's", head ?
 					      " (--policy head)" : ""));
 		else
 			add_diff(p, xasprintf("head changes \"%s\" from %s to "
 					      "%s: %s value is used%s",
-					      k->name, bv, hv, head ? "head's" :
-					      "base's", head ?
+					      k->name, bv[i], hv[i], head ?
+					      "head's" : "base's", head ?
 					      " (--policy head)" : ""));
+		free(bv[i]);
+		free(hv[i]);
 		if (!head)
 			k->adopt(k, &p->eff, b, base, bb);
 	}
+	free(differ);
+	free(bv);
+	free(hv);
 	if (b && !head) {
 		primary(b);
 		if (b->max_pairs < b->pairs)
@@ -94,26 +160,36 @@ static void policy_keys(struct plan *p, struct bench_cfg *b,
 
 /*
  * How head's definition of b differs from base's (bb), for the keys the
- * table says redefine a benchmark ("run", "format"): one sentence, or
- * NULL when the arms measure the same thing.
+ * table says redefine a benchmark ("build", "check", "run", "format"):
+ * one sentence naming each with base's and head's values side by side,
+ * or NULL when the arms build, check and measure the same thing. The
+ * top-level "build" builds every benchmark, so its change redefines each
+ * one base declares.
  */
 static char *redefinition(const struct bench_cfg *b,
 			  const struct bench_cfg *bb,
 			  const struct config *cfg, const struct config *base)
 {
 	const struct config_key *t;
-	size_t n, i, o = 0;
-	char bv[512], hv[512], out[2048];
+	size_t n, i;
+	char *out = NULL;
 
 	t = config_key_table(&n);
-	out[0] = '\0';
-	for (i = 0; i < n && o < sizeof(out); i++)
-		if (t[i].redefines && config_key_differs(&t[i], base, bb, cfg,
-							 b, bv, hv, sizeof(bv)))
-			o += (size_t)snprintf(out + o, sizeof(out) - o,
-					      "%s\"%s\": base %s, head %s",
-					      o ? "; " : "", t[i].name, bv, hv);
-	return o ? xstrdup(out) : NULL;
+	for (i = 0; i < n; i++) {
+		char *bv, *hv, *more;
+
+		if (!t[i].redefines ||
+		    !config_key_differs(&t[i], base, bb, cfg, b, &bv, &hv))
+			continue;
+		shown(&bv, &hv);
+		more = xasprintf("%s%s\"%s\": base %s, head %s", out ? out :
+				 "", out ? "; " : "", t[i].name, bv, hv);
+		free(out);
+		free(bv);
+		free(hv);
+		out = more;
+	}
+	return out;
 }
 
 static void policy(struct plan *p, const struct config *cfg,
@@ -133,12 +209,12 @@ static void policy(struct plan *p, const struct config *cfg,
 		if (head)
 			continue;
 		/* each arm runs its own revision's definition: the same text
-		   unless redefined; a suite's is never measured across a
-		   redefinition, so its derived commands (filters, shards)
-		   need no second one */
+		   unless redefined; a suite is never measured across a change
+		   of its "run" or "format" (arms_measured), so its derived
+		   commands (filters, shards) need no second one */
 		b->judged = 1;
 		b->redefined = redefinition(b, bb, cfg, base);
-		if (b->redefined && b->format == FORMAT_TIME)
+		if (b->redefined)
 			b->base_def = bb;
 	}
 	for (i = 0; i < base->nbench; i++) {

@@ -93,7 +93,7 @@ static void check_same_policy(const struct plan *p, const struct plan *q,
 {
 	const struct config_key *t;
 	size_t n, i, j;
-	char a[512], b[512];
+	char *a, *b;
 
 	t = config_key_table(&n);
 	for (i = 0; i < n; i++) {
@@ -101,13 +101,14 @@ static void check_same_policy(const struct plan *p, const struct plan *q,
 			continue;
 		for (j = 0; j < p->n; j++) {
 			if (!config_key_differs(&t[i], &p->eff, &p->bench[j],
-						&q->eff, &q->bench[j], a, b,
-						sizeof(a)))
+						&q->eff, &q->bench[j], &a, &b))
 				continue;
 			fprintf(stderr, "  head's \"%s\" changed \"%s\" of "
 				"`%s`: %s, base alone %s\n", changed,
 				t[i].name, p->bench[j].name, a, b);
 			CHECK(!"the plan follows base's policy");
+			free(a);
+			free(b);
 		}
 	}
 	CHECK(p->confidence == q->confidence && p->budget == q->budget);
@@ -233,8 +234,166 @@ static void test_plan__definitions_are_each_arms(void)
 	CHECK(p.nremoved == 1 && p.nremoved && !strcmp(p.removed[0]->name,
 							"b1"));
 	CHECK(has_diff(&p, "head removes benchmark `b1`"));
-	/* a check is each arm's own (workspace_check), no redefinition */
-	CHECK(!p.bench[2].redefined && !p.bench[2].base_def);
+	/* the top-level build builds every benchmark: a change of it
+	   redefines each one base declares, shown side by side */
+	CHECK(p.bench[2].redefined && p.bench[2].base_def == &base.benches[2]);
+	CHECK(p.bench[2].redefined && strstr(p.bench[2].redefined,
+		"\"build\": base \"make base\", head \"make head\""));
+	CHECK(p.bench[0].redefined && strstr(p.bench[0].redefined,
+					     "\"build\": base"));
+	/* and a check removed in head: each arm checks its own, but what
+	   is measured changed with it */
+	CHECK(p.bench[2].redefined && strstr(p.bench[2].redefined,
+		"\"check\": base \"./t\", head none"));
+	plan_release(&p);
+	config_release(&base);
+	config_release(&head);
+}
+
+/* "build" or "check" alone redefines; the same text redefines nothing. */
+static void test_plan__build_and_check_redefine(void)
+{
+	static const struct {
+		const char *base, *head;
+		int redefined;		/* of benchmark "a" */
+		const char *says;
+	} cases[] = {
+		{ "{\"build\": \"make\", \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}",
+		  "{\"build\": \"make\", \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}", 0, NULL },
+		/* head compiles something else under the same name */
+		{ "{\"build\": \"make\", \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}",
+		  "{\"build\": \"cc -o a old/a.c\", \"benchmarks\": [{\"name\": "
+		  "\"a\", \"run\": \"./a\"}]}", 1,
+		  "\"build\": base \"make\", head \"cc -o a old/a.c\"" },
+		/* a string and an argv of the same words differ as values */
+		{ "{\"build\": \"make\", \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}",
+		  "{\"build\": [\"make\"], \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}", 1, "head [\"make\"]" },
+		/* a build added where base had none */
+		{ "{\"benchmarks\": [{\"name\": \"a\", \"run\": \"./a\"}]}",
+		  "{\"build\": \"make\", \"benchmarks\": [{\"name\": \"a\", "
+		  "\"run\": \"./a\"}]}", 1, "base none, head \"make\"" },
+		{ "{\"benchmarks\": [{\"name\": \"a\", \"run\": \"./a\", "
+		  "\"check\": [\"./t\"]}]}",
+		  "{\"benchmarks\": [{\"name\": \"a\", \"run\": \"./a\", "
+		  "\"check\": [\"./t\", \"-q\"]}]}", 1,
+		  "\"check\": base [\"./t\"], head [\"./t\", \"-q\"]" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plan_overrides o = PLAN_OVERRIDES_INIT;
+		struct config base, head;
+		struct plan p = PLAN_INIT;
+
+		CHECK(parse(&base, cases[i].base) == 0);
+		CHECK(parse(&head, cases[i].head) == 0);
+		CHECK(plan_make(&p, &head, &base, NULL, &o, NULL) == 0);
+		CHECK(!p.bench[0].redefined == !cases[i].redefined);
+		if (cases[i].says && (!p.bench[0].redefined ||
+				      !strstr(p.bench[0].redefined,
+					      cases[i].says))) {
+			fprintf(stderr, "  case %zu: \"%s\", want \"%s\"\n", i,
+				p.bench[0].redefined ? p.bench[0].redefined :
+				"(null)", cases[i].says);
+			CHECK(!"the redefinition says both values");
+		}
+		/* a policy key it is not: nothing of it in the differences */
+		CHECK(p.ndiff == 0);
+		plan_release(&p);
+		config_release(&base);
+		config_release(&head);
+	}
+}
+
+/*
+ * A suite's config with "ignore" patterns: n long ones, then extra (a
+ * JSON list tail such as ", \"^b$\"") in head.
+ */
+static char *ignore_config(size_t n, const char *extra)
+{
+	size_t size = 256 + n * 80 + strlen(extra), o, i;
+	char *t = malloc(size);
+
+	o = (size_t)snprintf(t, size, "{\"benchmarks\": [{\"name\": \"s\", "
+			     "\"run\": \"./s\", \"format\": \"lines\", "
+			     "\"ignore\": [");
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(t + o, size - o, "%s\"^case-%02zu-with-a-"
+				      "long-name-that-is-set-aside$\"",
+				      i ? ", " : "", i);
+	snprintf(t + o, size - o, "%s]}]}", extra);
+	return t;
+}
+
+/*
+ * Values are compared as values, never as printed text: head's "ignore"
+ * pattern added after 511 bytes of base's list (once cut away, equal), and
+ * one pattern holding `", "` (printed like two), are differences: listed,
+ * and base's list is the plan's.
+ */
+static void test_plan__policy_values_compared_as_values(void)
+{
+	struct plan_overrides o = PLAN_OVERRIDES_INIT;
+	struct config base, head;
+	struct plan p = PLAN_INIT;
+	char *bt = ignore_config(16, ""), *ht = ignore_config(16, ", \"^b$\"");
+	size_t i;
+
+	/* base's list alone prints in more than 511 bytes */
+	CHECK(strlen(bt) > 700);
+	CHECK(parse(&base, bt) == 0 && parse(&head, ht) == 0);
+	CHECK(plan_make(&p, &head, &base, NULL, &o, NULL) == 0);
+	CHECK(p.bench[0].nignore == 16);
+	CHECK(has_diff(&p, "head changes \"ignore\" of `s`"));
+	/* the sentence shows where they differ, cut to a readable size */
+	CHECK(has_diff(&p, "\"^b$\"]"));
+	for (i = 0; i < p.ndiff; i++)
+		CHECK(strlen(p.diff[i]) < 900);
+	plan_release(&p);
+	config_release(&base);
+	config_release(&head);
+	free(bt);
+	free(ht);
+	CHECK(parse(&base, "{\"benchmarks\": [{\"name\": \"s\", \"run\": "
+		    "\"./s\", \"format\": \"lines\", \"ignore\": [\"a\", "
+		    "\"b\"]}]}") == 0);
+	CHECK(parse(&head, "{\"benchmarks\": [{\"name\": \"s\", \"run\": "
+		    "\"./s\", \"format\": \"lines\", \"ignore\": "
+		    "[\"a\\\", \\\"b\"]}]}") == 0);
+	CHECK(head.benches[0].nignore == 1);
+	p = (struct plan)PLAN_INIT;
+	CHECK(plan_make(&p, &head, &base, NULL, &o, NULL) == 0);
+	CHECK(p.bench[0].nignore == 2);
+	CHECK(has_diff(&p, "to [\"a\\\", \\\"b\"]"));
+	plan_release(&p);
+	config_release(&base);
+	config_release(&head);
+}
+
+/* Keys sharing a field (the metrics): each difference says its own
+   values, not the ones left after another was adopted. */
+static void test_plan__shared_field_differences(void)
+{
+	struct plan_overrides o = PLAN_OVERRIDES_INIT;
+	struct config base, head;
+	struct plan p = PLAN_INIT;
+
+	CHECK(parse(&base, "{\"benchmarks\": [{\"name\": \"x\", \"run\": "
+		    "\"./x\", \"metrics\": [\"wall\", \"cpu\"]}]}") == 0);
+	CHECK(parse(&head, "{\"benchmarks\": [{\"name\": \"x\", \"run\": "
+		    "\"./x\", \"metrics\": [\"wall\"], \"min_effect\": 0.5}]}")
+	      == 0);
+	CHECK(plan_make(&p, &head, &base, NULL, &o, NULL) == 0);
+	CHECK(has_diff(&p, "\"metrics\" of `x` from [\"wall\", \"cpu\"] to "
+		       "[\"wall\"]"));
+	CHECK(has_diff(&p, "\"min_effect\" of `x` from {\"wall\": 0.05, "
+		       "\"cpu\": 0.05} to {\"wall\": 0.5}"));
+	CHECK(p.bench[0].nmetrics == 2);
 	plan_release(&p);
 	config_release(&base);
 	config_release(&head);
@@ -245,6 +404,9 @@ static const struct harness_test tests[] = {
 	TEST(test_plan__every_policy_key_is_tried),
 	TEST(test_plan__policy_head_uses_head),
 	TEST(test_plan__definitions_are_each_arms),
+	TEST(test_plan__build_and_check_redefine),
+	TEST(test_plan__policy_values_compared_as_values),
+	TEST(test_plan__shared_field_differences),
 };
 
 HARNESS_MAIN(tests)

@@ -1,0 +1,118 @@
+# A hostile pull request against the policy, merge and budget (issue 34,
+# sections 3 and 4), each on a fixture whose honest run FAILS: head's
+# program sleeps 8 times longer, and a suite case doubles. Every attempt
+# branches from base with the regression and one trick; each exits 1 and
+# says why. The sandbox's attempts are in seal-*.sh, the first round's in
+# gaming.sh.
+. "$(dirname "$0")/lib.sh"
+R=$SCRATCH/repo
+new_repo "$R"
+mkdir -p "$R/src"
+scale=${GATE_TEST_TIME_SCALE:-1}
+fast=$(awk "BEGIN { print 0.05 * $scale }")
+slow=$(awk "BEGIN { print 0.4 * $scale }")
+printf '#!/bin/sh\nsleep %s\necho done\n' "$fast" >"$R/src/bench.sh"
+printf '#!/bin/sh\necho "a 10 ms"\necho "b 10 ms"\n' >"$R/suite.sh"
+chmod +x "$R/src/bench.sh" "$R/suite.sh"
+echo out/ >"$R/.gitignore"
+# base sets 16 long-named cases aside: its "ignore" prints in more than
+# 511 bytes
+ignore=$(awk 'BEGIN { for (i = 0; i < 16; i++) printf "%s\"^never-printed-case-%02d-with-a-long-name$\"", i ? ", " : "", i }')
+cat >"$R/gate.json" <<JSON
+{ "version": 1,
+  "build": "mkdir -p out && cp src/bench.sh out/bench",
+  "defaults": { "pairs": 6, "max_pairs": 12, "warmup": 0, "min_effect": 0.5,
+                "timeout": 20 },
+  "benchmarks": [
+    { "name": "sleep", "run": ["./out/bench"] },
+    { "name": "s", "format": "lines", "run": ["./suite.sh"],
+      "ignore": [$ignore] } ] }
+JSON
+commit_all "$R" base
+git -C "$R" branch base
+
+# attempt NAME: branch NAME on base with the regression (the trick comes
+# next, then run_attempt commits and runs gate on base..NAME)
+n=0
+attempt() {
+	git -C "$R" checkout -q -b "$1" base
+	printf '#!/bin/sh\nsleep %s\necho done\n' "$slow" >"$R/src/bench.sh"
+	printf '#!/bin/sh\necho "a 10 ms"\necho "b 20 ms"\n' >"$R/suite.sh"
+}
+run_attempt() {
+	git -C "$R" add -A
+	git -C "$R" commit -q -m "$1" ${2:+-m "$2"}
+	n=$((n + 1))
+	"$GATE" -C "$R" run -v --base base --head HEAD --json "$SCRATCH/$n.json" \
+		>"$OUT" 2>"$ERR"
+	got=$?
+	echo "attempt $n ($(git -C "$R" rev-parse --abbrev-ref HEAD)): exit $got"
+	[ "$got" -ne 0 ] || fail "attempt $n passed: $1"
+}
+verdict() {
+	json_get "$SCRATCH/$n.json" "[b['verdict'] for b in d['benchmarks'] if b['name'] == '$1'][0]"
+}
+reason() {
+	json_get "$SCRATCH/$n.json" "[b['reason'] for b in d['benchmarks'] if b['name'] == '$1'][0]"
+}
+want_fail() {
+	[ "$got" -eq 1 ] || fail "attempt $n exited $got, want 1"
+	[ "$(verdict "$1")" = fail ] || fail "attempt $n: $1 is $(verdict "$1"), not fail"
+}
+
+# 0. the honest run fails, both ways
+attempt honest
+run_attempt "slower"
+want_fail sleep
+want_fail s/b
+
+# 1. head's build compiles base's sources (a copy kept in head) into what
+# head measures: "build" is part of the definition, so every benchmark
+# base declares is redefined, both builds shown side by side
+attempt build-old
+mkdir -p "$R/old"
+git -C "$R" show base:src/bench.sh >"$R/old/bench.sh"
+chmod +x "$R/old/bench.sh"
+sed -i 's|cp src/bench.sh out/bench|cp old/bench.sh out/bench|' "$R/gate.json"
+run_attempt "build the old program"
+want_fail sleep
+want_fail s
+reason sleep >"$SCRATCH/reason"
+expect_in "$SCRATCH/reason" 'head builds or checks `sleep` with another command ("build": base "mkdir -p out && cp src/bench.sh out/bench", head "mkdir -p out && cp old/bench.sh out/bench")'
+expect_in "$SCRATCH/reason" 'Gate-Accept: sleep redefined <reason>'
+expect_in "$OUT" '"build": base "mkdir -p out && cp src/bench.sh out/bench", head "mkdir -p out && cp old/bench.sh out/bench"'
+gate_run 0 -C "$R" run --base base --head HEAD --list
+expect_in "$OUT" 'sleep: one process per sample'
+expect_in "$OUT" 'redefined ("build": base'
+# accepted, each arm is built and run by its own: measured, and the
+# program head builds is base's, so only the suite's case fails
+attempt build-accepted
+mkdir -p "$R/old"
+git -C "$R" show base:src/bench.sh >"$R/old/bench.sh"
+chmod +x "$R/old/bench.sh"
+sed -i 's|cp src/bench.sh out/bench|cp old/bench.sh out/bench|' "$R/gate.json"
+run_attempt "build the old program" "Gate-Accept: s redefined the build copies a file"
+want_fail s/b
+[ "$(verdict sleep)" = fail ] || fail "an unaccepted build change is not a fail"
+json_get "$SCRATCH/$n.json" "[b for b in d['benchmarks'] if b['name'] == 's/b'][0]" >"$SCRATCH/b.txt"
+expect_in "$SCRATCH/b.txt" 'redefined ("build": base'
+
+# 2. head's "check" changes: redefined too
+attempt check
+sed -i 's|{ "name": "sleep", "run": \["./out/bench"\] }|{ "name": "sleep", "run": ["./out/bench"], "check": "true" }|' "$R/gate.json"
+run_attempt "a check"
+want_fail sleep
+reason sleep >"$SCRATCH/reason"
+expect_in "$SCRATCH/reason" '("check": base none, head "true")'
+
+# 3. head adds the case that regressed to base's long "ignore" list (its
+# printed form passes 511 bytes: compared as text, the lists were equal)
+attempt ignore-long
+sed -i 's|-with-a-long-name\$"\]|-with-a-long-name$", "^b$"]|' "$R/gate.json"
+grep -qF '"^b$"]' "$R/gate.json" || fail "the fixture's ignore list was not changed"
+run_attempt "ignore b"
+want_fail s/b
+expect_in "$ERR" 'head changes "ignore" of `s` from'
+expect_in "$ERR" '"^b$"] ('
+
+exit 0
