@@ -115,6 +115,18 @@ unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha)
 	}
 }
 
+unsigned adaptive_decide_pairs(const struct bench_cfg *cfg, double alpha)
+{
+	size_t j;
+
+	for (j = 0; j < cfg->nmetrics; j++)
+		if (cfg->metrics[j].gating &&
+		    !verdict_exact_metric(cfg, cfg->metrics[j].id))
+			return (unsigned)stats_interval_min_n(cfg->statistic,
+				1 - adaptive_look_level(cfg, alpha, 0));
+	return 0;
+}
+
 /* Set the stopping state on every metric of benchmark i, then its view. */
 static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 {
@@ -473,19 +485,36 @@ static void plan_to_budget(struct adaptive *a, struct run_bench *b,
  * Under a budget, benchmark i's first look once its probe is measured:
  * the pairs that fit its even share of the time left (the budget less
  * elapsed, split between it and the benchmarks after it still to have
- * theirs), never fewer than the probe. Said when fewer than planned.
+ * theirs), never fewer than the probe, nor than the fewest that can
+ * decide at its level (adaptive_decide_pairs): a look with no interval
+ * can only be noisy, so a budget spent on it would end a head hundreds
+ * of times slower as noisy, which an advisory workflow takes for
+ * success. Said when fewer than planned, or more than the budget holds.
  */
 static void first_look_budget(struct adaptive *a, struct run_report *r,
 			      size_t i, double elapsed,
 			      struct adaptive_want *want)
 {
 	struct run_bench *b = &r->b[i];
-	unsigned full = want->total, total;
+	unsigned full = want->total, total, need;
 	char *why;
 
 	total = adaptive_first_look_pairs(&b->run, full, a->opt.budget -
 					  elapsed, first_looks_left(r, i));
-	if (total < full) {
+	need = adaptive_decide_pairs(b->run.cfg, a->alpha);
+	if (need > full)
+		need = full;	/* the plan's own first look decides */
+	if (total < need) {
+		why = xasprintf("first look of %u pairs, the fewest that can "
+				"decide at its level, past --budget %g s "
+				"(%.2f s a pair, %u would fit)", need,
+				a->opt.budget, pair_seconds(r, i), total);
+		if (!a->opt.quiet)
+			notice("\"%s\": %s", b->run.cfg->name, why);
+		run_bench_note(b, why);
+		free(why);
+		total = need;
+	} else if (total < full) {
 		why = xasprintf("first look cut to %u of %u pairs to fit "
 				"--budget %g s (%.2f s a pair)", total, full,
 				a->opt.budget, pair_seconds(r, i));

@@ -46,6 +46,13 @@ double adaptive_alpha(struct run_report *r);
  * count (decided without an interval when the counts repeat).
  */
 unsigned adaptive_min_pairs(const struct bench_cfg *cfg, double alpha);
+/*
+ * The fewest pairs whose first look can decide cfg at alpha (an interval
+ * exists at the look's level: stats_interval_min_n), whatever its
+ * "pairs"; 0 when every gating metric is an exact count. A budget never
+ * cuts a first look below it.
+ */
+unsigned adaptive_decide_pairs(const struct bench_cfg *cfg, double alpha);
 
 struct adaptive_opts {
 	double budget;		/* seconds of measuring for the whole run,

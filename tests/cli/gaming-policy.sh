@@ -115,4 +115,25 @@ want_fail s/b
 expect_in "$ERR" 'head changes "ignore" of `s` from'
 expect_in "$ERR" '"^b$"] ('
 
+# 4. a head a hundred times slower than base, under a budget its probe
+# alone spends: the first look still takes the fewest pairs that can
+# decide at its level (was 2 pairs, no interval: noisy, which an advisory
+# workflow takes for success)
+S=$SCRATCH/slow
+new_repo "$S"
+printf '#!/bin/sh\nsleep %s\n' "$(awk "BEGIN { print 0.01 * $scale }")" >"$S/b.sh"
+chmod +x "$S/b.sh"
+echo '{"defaults": {"warmup": 0}, "benchmarks": [{"name": "slow", "run": ["./b.sh"]}]}' >"$S/gate.json"
+commit_all "$S" base
+printf '#!/bin/sh\nsleep %s\n' "$(awk "BEGIN { print 1 * $scale }")" >"$S/b.sh"
+commit_all "$S" "100 times slower"
+n=$((n + 1))
+"$GATE" -C "$S" run --base HEAD~1 --head HEAD --budget 1 --json "$SCRATCH/$n.json" >"$OUT" 2>"$ERR"
+got=$?
+echo "attempt $n (budget): exit $got"
+want_fail slow
+[ "$(json_get "$SCRATCH/$n.json" "d['benchmarks'][0]['pairs']")" -gt 2 ] ||
+	fail "decided on the probe's pairs"
+expect_in "$ERR" 'the fewest that can decide at its level, past --budget 1 s'
+
 exit 0

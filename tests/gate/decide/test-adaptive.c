@@ -26,6 +26,7 @@ enum shape {
 	SHAPE_FAIL_THEN_NONE,	/* x1.5 in the first 20 pairs, x0.67 after */
 	SHAPE_HOST,		/* identical code, random: Gaussian, on a
 				   host that may slow a process by 1.5 times */
+	SHAPE_300X,		/* head 300 times slower, every pair */
 };
 
 /* SHAPE_HOST's draws (seeded by the test that uses it), and how often
@@ -64,6 +65,8 @@ static double log_ratio(enum shape s, size_t i)
 	if (s == SHAPE_HOST)
 		return host_slowdown() - host_slowdown() +
 		       gsl_ran_gaussian(host_rng, 0.03);
+	if (s == SHAPE_300X)
+		return log(300) + spread(i, 0.01);
 	if (s == SHAPE_FAIL_THEN_NONE)
 		return (i < 20 ? log(1.5) : log(1 / 1.5)) + spread(i, 0.01);
 	/* above the floor (no pass), its interval round it (no fail) */
@@ -320,6 +323,7 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	struct fake f = { NULL, wall, NULL, cost, 0, 0, 0 };
 	struct adaptive_opts ao = { 300, 0, 1 };
 	double lo = INFINITY, hi = 0;
+	unsigned need;
 	size_t i;
 
 	setup(&r, &f, cfg, 3, 0, names);
@@ -344,18 +348,21 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	CHECK(r.b[2].run.npairs < r.b[0].run.npairs);
 	report_free(&r);
 
-	/* a budget the probes spend: one look each of the probe's pairs,
-	   "budget", and said */
+	/* a budget the probes spend: one look each of the fewest pairs
+	   that can decide (never the probe's 2, which cannot), "budget",
+	   and said */
 	ao.budget = 1;
 	f.clock = 0;
 	report_init(&r, 3, cfg);
 	f.r = &r;
+	need = adaptive_decide_pairs(&cfg[0], 1 - stats_bonferroni(0.95, 3));
 	decide(&r, &f, &ao);
 	for (i = 0; i < 3; i++) {
 		CHECK(r.b[i].primary.stop == STOP_BUDGET);
 		CHECK(r.b[i].primary.looks == 1);
-		CHECK(r.b[i].run.npairs == ADAPTIVE_PROBE_PAIRS);
-		CHECK_CONTAINS(r.b[i].note, "first look cut to 2 of 20 pairs");
+		CHECK(r.b[i].run.npairs == need);
+		CHECK_CONTAINS(r.b[i].note, "first look of 7 pairs, the fewest "
+			       "that can decide at its level, past --budget");
 	}
 	report_free(&r);
 }
@@ -470,6 +477,44 @@ static void test_adaptive__first_look_fits_the_budget(void)
 	if (!(f.clock <= ao.budget))
 		fprintf(stderr, "  spent %.0f s of %.0f\n", f.clock,
 			ao.budget);
+	report_free(&r);
+}
+
+/*
+ * The budget never ends a benchmark before the fewest pairs that can
+ * decide at its level (issue 34): a head 300 times slower whose pairs
+ * take 30 s each, under a 10 s budget, took its 2-pair probe and stopped
+ * noisy (no interval exists on 2 pairs). Now its first look has the
+ * fewest pairs that give an interval at the first look's level, past the
+ * budget (said in its note), and fails. A second benchmark of the same
+ * run gets its minimum too, however far past the budget the first went.
+ */
+static void test_adaptive__budget_never_ends_before_a_decision(void)
+{
+	static const enum shape wall[] = { SHAPE_300X, SHAPE_300X };
+	static const double cost[] = { 30, 30 };
+	struct bench_cfg cfg[2];
+	struct run_report r;
+	struct fake f = { NULL, wall, NULL, cost, 0, 0, 0 };
+	struct adaptive_opts ao = { 10, 0, 1 };
+	unsigned need;
+	size_t i;
+
+	setup(&r, &f, cfg, 2, 0, NULL);
+	/* the first look's level, before the budget planned the looks */
+	need = adaptive_decide_pairs(&cfg[0], 1 - stats_bonferroni(0.95, 2));
+	decide(&r, &f, &ao);
+	CHECK(need > ADAPTIVE_PROBE_PAIRS && need < 20);
+	for (i = 0; i < 2; i++) {
+		CHECK(r.b[i].result.verdict == VERDICT_FAIL);
+		CHECK(r.b[i].run.npairs == need);
+		CHECK_CONTAINS(r.b[i].note, "the fewest that can decide at "
+			       "its level, past --budget 10 s");
+		if (r.b[i].result.verdict != VERDICT_FAIL)
+			fprintf(stderr, "  benchmark %zu: %s on %zu pairs\n", i,
+				verdict_name(r.b[i].result.verdict),
+				r.b[i].run.npairs);
+	}
 	report_free(&r);
 }
 
@@ -766,6 +811,7 @@ static const struct harness_test tests[] = {
 	TEST(test_adaptive__fail_is_final),
 	TEST(test_adaptive__budget_is_shared_fairly),
 	TEST(test_adaptive__first_look_fits_the_budget),
+	TEST(test_adaptive__budget_never_ends_before_a_decision),
 	TEST(test_adaptive__suite_cases_look_at_the_pairs_they_hold),
 	TEST(test_adaptive__a_suite_counts_once_in_the_fair_share),
 	TEST(test_adaptive__max_pairs_stop_advises_max_pairs),
