@@ -505,8 +505,8 @@ static void first_look_budget(struct adaptive *a, struct run_report *r,
 	if (need > full)
 		need = full;	/* the plan's own first look decides */
 	if (total < need) {
-		why = xasprintf("first look of %u pairs, the fewest that can "
-				"decide at its level, past --budget %g s "
+		why = xasprintf("first look kept at %u pairs past --budget "
+				"%g s: fewer cannot decide at its level "
 				"(%.2f s a pair, %u would fit)", need,
 				a->opt.budget, pair_seconds(r, i), total);
 		if (!a->opt.quiet)

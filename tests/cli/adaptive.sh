@@ -15,13 +15,13 @@ gate_run 0 -C "$R" run -v --base HEAD~1 --head HEAD --config "$SCRATCH/adapt.jso
 expect_in "$OUT" "12 pairs (6..12) in "
 expect_in "$OUT" "stopped: max_pairs after 3 looks"
 expect_in "$ERR" "round 1"
-# a budget the first look's probe already spends: the first look keeps
-# the probe's 2 pairs of 6 and says so, no rounds (issue 25 item 7; it
-# took all 6 before, whatever the budget)
+# a budget the first look's probe already spends: the first look is not
+# cut below the fewest pairs that can decide (here its own 6; the probe's
+# 2 give no interval, issue 34) and says so, no rounds (issue 25 item 7)
 # (the verdict of identical sleeps under load is not the point here)
 gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --config "$SCRATCH/adapt.json" --budget 1ms --json "$SCRATCH/b.json"
-[ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["pairs"]')" = 2 ] || fail "budget should stop at the probe's 2"
-expect_in "$ERR" "first look cut to 2 of 6 pairs to fit --budget 0.001 s"
+[ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["pairs"]')" = 6 ] || fail "budget should stop at the first look's 6"
+expect_in "$ERR" "first look kept at 6 pairs past --budget 0.001 s: fewer cannot decide at its level"
 [ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["looks"]')" = 1 ] || fail "budget: one look"
 [ "$(json_get "$SCRATCH/b.json" 'd["protocol"]["budget_seconds"]')" = 0.001 ] || fail "budget in the protocol"
 expect_not_in "$ERR" "round 1"
@@ -29,7 +29,7 @@ expect_not_in "$ERR" "round 1"
 sed 's/"warmup": 0,/"warmup": 0, "budget": "1ms",/' "$SCRATCH/adapt.json" >"$SCRATCH/adapt-b.json"
 gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --config "$SCRATCH/adapt-b.json" --json "$SCRATCH/b.json"
 [ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["stopped"]')" = budget ] || fail "budget from gate.json"
-[ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["pairs"]')" = 2 ] || fail "gate.json budget should stop at 2"
+[ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["pairs"]')" = 6 ] || fail "gate.json budget should stop at 6"
 [ "$(json_get "$SCRATCH/b.json" 'd["benchmarks"][0]["stopped"]')" = budget ] || fail "stop reason budget"
 for bad in nan inf -inf 0 -5m 10x ""; do
 	gate_run 3 -C "$R" run -v --base HEAD~1 --head HEAD --budget "$bad"

@@ -134,6 +134,6 @@ echo "attempt $n (budget): exit $got"
 want_fail slow
 [ "$(json_get "$SCRATCH/$n.json" "d['benchmarks'][0]['pairs']")" -gt 2 ] ||
 	fail "decided on the probe's pairs"
-expect_in "$ERR" 'the fewest that can decide at its level, past --budget 1 s'
+expect_in "$ERR" 'pairs past --budget 1 s: fewer cannot decide at its level'
 
 exit 0

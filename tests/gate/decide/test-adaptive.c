@@ -361,8 +361,8 @@ static void test_adaptive__budget_is_shared_fairly(void)
 		CHECK(r.b[i].primary.stop == STOP_BUDGET);
 		CHECK(r.b[i].primary.looks == 1);
 		CHECK(r.b[i].run.npairs == need);
-		CHECK_CONTAINS(r.b[i].note, "first look of 7 pairs, the fewest "
-			       "that can decide at its level, past --budget");
+		CHECK_CONTAINS(r.b[i].note, "first look kept at 7 pairs past "
+			       "--budget 1 s: fewer cannot decide");
 	}
 	report_free(&r);
 }
@@ -508,8 +508,8 @@ static void test_adaptive__budget_never_ends_before_a_decision(void)
 	for (i = 0; i < 2; i++) {
 		CHECK(r.b[i].result.verdict == VERDICT_FAIL);
 		CHECK(r.b[i].run.npairs == need);
-		CHECK_CONTAINS(r.b[i].note, "the fewest that can decide at "
-			       "its level, past --budget 10 s");
+		CHECK_CONTAINS(r.b[i].note, "past --budget 10 s: fewer "
+			       "cannot decide at its level");
 		if (r.b[i].result.verdict != VERDICT_FAIL)
 			fprintf(stderr, "  benchmark %zu: %s on %zu pairs\n", i,
 				verdict_name(r.b[i].result.verdict),
