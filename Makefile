@@ -124,7 +124,8 @@ EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o \
 	gate/exec/notice.o gate/exec/probe.o
 MEASURE_OBJ = gate/measure/measure.o gate/measure/measure-sample.o \
-	gate/measure/measure-suite.o gate/measure/suite-filter.o
+	gate/measure/measure-suite.o gate/measure/suite-filter.o \
+	gate/measure/measure-counted.o
 WORKSPACE_OBJ = gate/workspace/workspace.o gate/workspace/workspace-build.o \
 	gate/workspace/workspace-cache.o gate/workspace/workspace-manifest.o \
 	gate/workspace/workspace-artifacts.o

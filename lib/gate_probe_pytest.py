@@ -12,6 +12,7 @@ any collected test does (the suite's cases), else every test. Without
 GATE_PROBE (a plain run) the plugin does nothing.
 """
 import ctypes
+import gc
 import os
 
 import pytest
@@ -46,6 +47,10 @@ def pytest_runtest_call(item):
         return
     # encoded before the count starts: outside it
     name = item.nodeid.encode("utf-8", "surrogateescape")
+    # every case starts with the collector's counts at zero, so that what
+    # ran before it (imports, other cases) cannot move a collection into
+    # or out of its count
+    gc.collect()
     _probe.gate_probe_start(name)
     try:
         yield

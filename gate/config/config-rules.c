@@ -280,13 +280,18 @@ int config_rules_bench(struct parser *p, struct knobs *k, size_t i,
 				k->b.target_halfwidth : out->min_effect;
 	if (out->format != FORMAT_TIME)
 		out->parity = 0;	/* a suite prints its timings */
-	/* a suite's cases are values it prints, not process counts */
+	/* a suite's cases are values it prints, or counts of each case
+	   apart (gate/measure/measure-counted.c), not process counts */
 	for (q = 0; out->format != FORMAT_TIME && q < out->nmetrics; q++)
-		if (metric_desc(out->metrics[q].id)->source != SOURCE_CLOCK)
+		if (metric_desc(out->metrics[q].id)->source != SOURCE_CLOCK &&
+		    metric_desc(out->metrics[q].id)->source != SOURCE_COUNTER &&
+		    metric_desc(out->metrics[q].id)->source != SOURCE_CACHESIM)
 			return config_fail(p, "benchmark %s has a suite "
 					   "\"format\": its metric can be "
 					   "\"wall\" or \"cpu\" (the time each "
-					   "case reports), not \"%s\"",
+					   "case reports), or \"instructions\" "
+					   "and \"cycles\" (each case counted "
+					   "on its own), not \"%s\"",
 					   config_quote(g, sizeof(g),
 							out->name),
 					   metric_name(out->metrics[q].id));

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite-shard.h"
+#include "gate/measure/measure-counted.h"
 #include "common/banned.h"
 
 struct suite_derived {
@@ -137,6 +138,23 @@ static char *unmeasurable(const struct bench_run *br,
 }
 
 /*
+ * A case's count of a counted suite (gate/measure/measure-counted.c) takes
+ * the suite's own floors for that metric ("instructions", "cycles").
+ */
+static void counted_floor(struct metric_cfg *mc, const struct bench_cfg *c,
+			  const char *unit)
+{
+	size_t q;
+
+	for (q = 0; suite_counted_unit(unit) && q < c->nmetrics; q++)
+		if (!strcmp(metric_name(c->metrics[q].id), unit)) {
+			mc->min_effect = c->metrics[q].min_effect;
+			mc->pass_excludes = c->metrics[q].pass_excludes;
+			mc->gating = c->metrics[q].gating;
+		}
+}
+
+/*
  * Slot k of d: case sc's unit as the metric METRIC_VALUE + k. A unit that
  * counts (go's B/op and allocs/op) is decided like any count: exactly when
  * it repeats, at the count floor. A throughput that restates the time
@@ -152,7 +170,7 @@ static void add_slot(struct suite_derived *d, const struct bench_run *br,
 	d->unit[k] = xstrdup(sc->unit);
 	vs->label = vs->unit = d->unit[k];
 	vs->higher_better = sc->higher_better;
-	vs->counted = unit_is_count(sc->unit);
+	vs->counted = unit_is_count(sc->unit) || suite_counted_unit(sc->unit);
 	vs->throughput = k > 0 && suite_restates_time(br->cfg->format,
 						      sc->unit);
 	mc->id = (enum metric)(METRIC_VALUE + k);
@@ -160,6 +178,7 @@ static void add_slot(struct suite_derived *d, const struct bench_run *br,
 	mc->pass_excludes = vs->counted ? 2 * METRIC_EXACT_FLOOR :
 			    suite_excludes(br->cfg);
 	mc->gating = !vs->throughput;
+	counted_floor(mc, br->cfg, sc->unit);
 }
 
 /* The values of slot k in pair p of arm a (NAN when the arm lacks it). */
@@ -168,9 +187,10 @@ static void put(struct pair_result *pr, const struct suite_case *sc,
 {
 	int a;
 
+	/* a count kept in the counted pairs only: NAN past them */
 	for (a = 0; a < 2; a++)
-		pr->s[a].value[METRIC_VALUE + k] = sc && sc->in[a] && sc->v[a] ?
-			sc->v[a][p] : NAN;
+		pr->s[a].value[METRIC_VALUE + k] = sc && sc->in[a] && sc->v[a] &&
+			p < sc->vcap[a] ? sc->v[a][p] : NAN;
 }
 
 /*

@@ -26,6 +26,9 @@
 #define PROBE_MAX_FILE (256u << 20)
 
 #define TRIGGER "desc: Trigger: Client Request: "
+/* callgrind names the function as it matched, arguments and all */
+#define LOOP_TRIGGER "desc: Trigger: --dump-before=benchmark::State::" \
+	"FinishKeepRunning("
 
 void probe_counts_release(struct probe_counts *pc)
 {
@@ -34,8 +37,10 @@ void probe_counts_release(struct probe_counts *pc)
 	for (i = 0; i < pc->n; i++)
 		free(pc->cases[i].name);
 	free(pc->cases);
+	free(pc->loops);
 	pc->cases = NULL;
-	pc->n = pc->cap = pc->processes = 0;
+	pc->loops = NULL;
+	pc->n = pc->cap = pc->processes = pc->nloops = pc->loops_cap = 0;
 }
 
 const struct probe_case *probe_find(const struct probe_counts *pc,
@@ -98,6 +103,7 @@ static char *decode(const char *s, size_t n)
 struct part {
 	const char *trigger;	/* after TRIGGER, or NULL: not a request */
 	size_t trigger_len;
+	int loop;		/* taken before a gbench loop's end */
 	char events[1024];	/* the "events:" line's names */
 	int totals;		/* a "totals:" line was read */
 	double ir, sim[SIM_EVENTS];
@@ -140,6 +146,17 @@ static int end_part(struct probe_counts *pc, const struct part *p,
 	int paired;
 	char *name;
 
+	if (p->loop && p->totals) {
+		struct probe_dump *d;
+		int k;
+
+		XGROW(pc->loops, pc->loops_cap, pc->nloops + 1);
+		d = &pc->loops[pc->nloops++];
+		d->ir = p->ir;
+		for (k = 0; k < SIM_EVENTS; k++)
+			d->sim[k] = p->found == SIM_EVENTS ? p->sim[k] : NAN;
+		return 0;
+	}
 	if (!t)
 		return 0;
 	if (n >= 5 && !memcmp(t, "gate:", 5))
@@ -223,6 +240,9 @@ int probe_parse(struct probe_counts *pc, const char *text, size_t len,
 			   !memcmp(s, TRIGGER, strlen(TRIGGER))) {
 			p.trigger = s + strlen(TRIGGER);
 			p.trigger_len = n - strlen(TRIGGER);
+		} else if (n >= strlen(LOOP_TRIGGER) &&
+			   !memcmp(s, LOOP_TRIGGER, strlen(LOOP_TRIGGER))) {
+			p.loop = 1;
 		} else if (n >= 7 && !memcmp(s, "events:", 7)) {
 			snprintf(p.events, sizeof(p.events), "%.*s",
 				 (int)(n - 7), s + 7);
@@ -334,35 +354,43 @@ int probe_collect(struct probe_counts *pc, const char *dir,
 	return ret;
 }
 
-/* the options before the program's argv */
-static const char *const fixed_plain[] = {
-	"--tool=callgrind", "--instr-atstart=no", "--combine-dumps=yes",
-	"--trace-children=yes", NULL
+/* the options before the program's argv: callgrind's, then the mode's */
+static const char *const fixed[] = {
+	"--tool=callgrind", "--combine-dumps=yes", "--trace-children=yes",
+	NULL
 };
 static const char *const fixed_sim[] = {
-	"--tool=callgrind", "--instr-atstart=no", "--combine-dumps=yes",
-	"--cache-sim=yes", COUNTER_SIM_I1, COUNTER_SIM_D1, COUNTER_SIM_LL,
-	"--trace-children=yes", NULL
+	"--cache-sim=yes", COUNTER_SIM_I1, COUNTER_SIM_D1, COUNTER_SIM_LL, NULL
+};
+static const char *const fixed_marks[] = { "--instr-atstart=no", NULL };
+static const char *const fixed_gbench[] = {
+	"--dump-after=" PROBE_GBENCH_LOOP_START,
+	"--dump-before=" PROBE_GBENCH_LOOP_END, NULL
 };
 
 /* The last string probe_valgrind_argv owns: what follows is argv's. */
 #define LOG_OPTION "--log-file="
 
 char **probe_valgrind_argv(const char *valgrind, const char *dir,
-			   char *const *argv, int cache_sim)
+			   char *const *argv, int cache_sim,
+			   enum probe_mode mode, const char *setarch)
 {
-	const char *const *fixed = cache_sim ? fixed_sim : fixed_plain;
-	size_t n, k, i, o = 0;
+	const char *const *opts[3] = { fixed, cache_sim ? fixed_sim : NULL,
+		mode == PROBE_GBENCH ? fixed_gbench : fixed_marks };
+	size_t n, i, j, o = 0;
 	char **v;
 
 	for (n = 0; argv[n]; n++)
 		;
-	for (k = 0; fixed[k]; k++)
-		;
-	v = xcalloc(k + n + 4, sizeof(*v));
+	v = xcalloc(n + 20, sizeof(*v));
+	if (setarch) {
+		v[o++] = xstrdup(setarch);
+		v[o++] = xstrdup("-R");
+	}
 	v[o++] = xstrdup(valgrind);
-	for (i = 0; i < k; i++)
-		v[o++] = xstrdup(fixed[i]);
+	for (j = 0; j < 3; j++)
+		for (i = 0; opts[j] && opts[j][i]; i++)
+			v[o++] = xstrdup(opts[j][i]);
 	v[o++] = xasprintf("--callgrind-out-file=%s/cg.%%p", dir);
 	v[o++] = xasprintf(LOG_OPTION "%s/vg.%%p", dir);
 	for (i = 0; i < n; i++)

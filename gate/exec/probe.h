@@ -23,13 +23,23 @@ struct probe_case {
 				   NAN when a bracket was not simulated */
 };
 
+/* A dump callgrind took on entering a function (--dump-before). */
+struct probe_dump {
+	double ir;
+	double sim[SIM_EVENTS];	/* NAN when not simulated */
+};
+
 /* Every case of one run, in the order first seen (by process, then dump). */
 struct probe_counts {
 	struct probe_case *cases;
 	size_t n, cap;
 	size_t processes;	/* callgrind output files of processes read */
+	/* the dumps --dump-before=PROBE_GBENCH_LOOP_END took, in order: one
+	   per loop of a Google Benchmark case (PROBE_GBENCH) */
+	struct probe_dump *loops;
+	size_t nloops, loops_cap;
 };
-#define PROBE_COUNTS_INIT { NULL, 0, 0, 0 }
+#define PROBE_COUNTS_INIT { NULL, 0, 0, 0, NULL, 0, 0 }
 
 void probe_counts_release(struct probe_counts *pc);
 
@@ -61,14 +71,29 @@ const struct probe_case *probe_find(const struct probe_counts *pc,
 double probe_case_value(const struct probe_case *c, enum metric m);
 
 /*
- * argv that runs argv (NULL-terminated) under callgrind with counting off
- * until the probe starts a case, every process traced, each process's
- * dumps in one file dir/cg.<pid> and valgrind's messages in dir/vg.<pid>;
- * cache_sim: with counter.h's cache geometry (for "cycles"). Free with
+ * Where a case's count begins and ends:
+ *  PROBE_MARKS   the harness calls libgate-probe.so (lib/gate-probe.h):
+ *                counting off until a case starts (--instr-atstart=no);
+ *  PROBE_GBENCH  Google Benchmark, unchanged: a dump after each
+ *                State::StartKeepRunning and one before each
+ *                FinishKeepRunning, so that the second holds the case's
+ *                loop alone (probe_counts.loops).
+ */
+enum probe_mode { PROBE_MARKS, PROBE_GBENCH };
+#define PROBE_GBENCH_LOOP_START "benchmark::State::StartKeepRunning*"
+#define PROBE_GBENCH_LOOP_END "benchmark::State::FinishKeepRunning*"
+
+/*
+ * argv that runs argv (NULL-terminated) under callgrind, every process
+ * traced, each process's dumps in one file dir/cg.<pid> and valgrind's
+ * messages in dir/vg.<pid>; cache_sim: with counter.h's cache geometry
+ * (for "cycles"); setarch (or NULL): that program's path, to run
+ * valgrind with address-space randomisation off (setarch -R). Free with
  * probe_valgrind_argv_free; argv's strings are borrowed.
  */
 char **probe_valgrind_argv(const char *valgrind, const char *dir,
-			   char *const *argv, int cache_sim);
+			   char *const *argv, int cache_sim,
+			   enum probe_mode mode, const char *setarch);
 void probe_valgrind_argv_free(char **vargv);
 
 /*

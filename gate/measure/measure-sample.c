@@ -24,6 +24,7 @@
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "gate/measure/measure-suite.h"
+#include "gate/measure/measure-counted.h"
 #include "common/banned.h"
 
 /* valgrind runs this much slower: its samples get this much longer */
@@ -364,6 +365,8 @@ struct counted_slot {
 	char *vars[2];		/* those two: GATE_TMPDIR=, TMPDIR= */
 	char **aenv;		/* a plain run's environment with the
 				   preload, or NULL */
+	char **cenv;		/* a counted suite's environment (owned),
+				   or NULL */
 	char *alloc_out;	/* where its preload records, or NULL */
 	struct command cmd;
 	int sealed;
@@ -445,6 +448,14 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 					       slot->env);
 			spec.envp = slot->aenv;
 		}
+	} else if (br->probe) {
+		/* a suite counted per case (gate/measure/measure-counted.c) */
+		slot->cmd.argv = suite_counted_argv(br, slot->dir,
+					run->argv ? run->argv : sh_argv,
+					!run->argv);
+		slot->cenv = suite_counted_env(br, slot->env);
+		spec.envp = slot->cenv;
+		spec.capture = FORMAT_MAX_BYTES;
 	} else {
 		slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->dir,
 					run->argv ? run->argv : sh_argv,
@@ -485,6 +496,9 @@ static int counted_finish(struct bench_run *br, const struct counted_job *job,
 				      slot->label) < 0) ||
 		       check_resolution(br, job->out, job->a,
 					slot->label) < 0 ? -1 : 0;
+	if (br->probe)
+		return suite_counted_collect(br, job->a, slot->label, slot->dir,
+					     res, job->pair);
 	got = counter_valgrind_collect(slot->dir, &n, br->simulate ? sim :
 				       NULL, why, sizeof(why));
 	if (got < 0) {
@@ -537,6 +551,7 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 			rc = -1;
 		counter_valgrind_argv_free(slot[i].cmd.argv);
 		alloc_env_free(slot[i].aenv);
+		suite_counted_env_free(slot[i].cenv);
 		free(slot[i].alloc_out);
 		free(slot[i].env);
 		free(slot[i].vars[0]);
@@ -564,7 +579,7 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 	if (br->plain_runs)
 		rc = plain_run(br, opt, a, label, tmp, out, pair);
 	if (rc == 0 && counted && measure_valgrind(br)) {
-		struct counted_job job = { a, label, out, 0 };
+		struct counted_job job = { a, label, out, 0, pair };
 
 		rc = measure_counted(br, opt, &job, 1, tmp);
 	}

@@ -27,6 +27,9 @@ struct counted_job {
 	const char *label;	/* "pair 3" */
 	struct sample *out;
 	int plain;
+	long pair;		/* its pair's index, -1 for a warm-up (a
+				   counted suite keeps its cases' counts
+				   there) */
 };
 
 /*

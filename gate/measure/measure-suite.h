@@ -26,6 +26,8 @@ struct suite_data {
 	struct suite_case *cases;
 	size_t n, cap;
 	size_t samples[2];	/* samples parsed per arm, warm-ups in */
+	size_t counted[2];	/* runs counted per case, per arm
+				   (gate/measure/measure-counted.c) */
 	long procs[2];		/* go: GOMAXPROCS each arm's names carried
 				   ("-8", dropped from them), 0: none */
 	/* a round of more pairs: only these cases must be printed (NULL:

@@ -26,6 +26,7 @@
 #include "gate/exec/signals.h"
 #include "gate/exec/sysinfo.h"
 #include "gate/measure/measure-sample.h"
+#include "gate/measure/measure-counted.h"
 #include "gate/measure/measure-suite.h"
 #include "common/banned.h"
 
@@ -101,9 +102,19 @@ int measure_prepare_to(struct bench_run *br, struct gate_err *err)
 	br->counter = COUNTER_AUTO;
 	br->plain_runs = 0;
 	br->simulate = has_source(cfg, SOURCE_CACHESIM);
+	/* a suite's cases are counted apart under valgrind alone */
+	if (suite_counted(br) && cfg->counter == COUNTER_PERF) {
+		error_to(err, "%s asks for \"counter\": \"perf\", but a "
+			 "suite's cases are counted each on its own under "
+			 "valgrind: set \"counter\": \"valgrind\" (or "
+			 "\"auto\")", who);
+		goto cleanup;
+	}
 	if (has_source(cfg, SOURCE_COUNTER) &&
-	    counter_select(&br->counter, &br->valgrind, cfg->counter, who,
-			   err) < 0)
+	    counter_select(&br->counter, &br->valgrind, suite_counted(br) ?
+			   COUNTER_VALGRIND : cfg->counter, who, err) < 0)
+		goto cleanup;
+	if (suite_counted(br) && suite_counted_prepare(br, who, err) < 0)
 		goto cleanup;
 	if (br->simulate && !br->valgrind &&
 	    counter_valgrind_find(&br->valgrind, why, sizeof(why)) < 0) {
@@ -154,7 +165,14 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 			 "once: counts do not depend on load)",
 			 br->cfg && measure_counts_only(br) ? "runs" :
 			 "valgrind runs", br->parallel);
-	if ((sim || br->counter == COUNTER_VALGRIND) && !br->plain_runs)
+	if (br->probe && (sim || br->counter == COUNTER_VALGRIND)) {
+		char how_c[512];
+
+		snprintf(buf, size, "%s%s%s", br->plain_runs ? "each sample "
+			 "one plain run (the times); in the counted pairs, "
+			 "one run where " : "", suite_counted_scheme(
+			 br->cfg->format, sim, how_c, sizeof(how_c)), par);
+	} else if ((sim || br->counter == COUNTER_VALGRIND) && !br->plain_runs)
 		snprintf(buf, size, "each sample one run under valgrind "
 			 "(%s) for %s%s", how, vg, par);
 	else if (sim || br->counter == COUNTER_VALGRIND)
@@ -377,7 +395,8 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 			   values set to "not measured"), now or batched */
 			if (only)
 				plain[np++] = (struct counted_job){
-					arm, label[i - from], &pr->s[arm], 1 };
+					arm, label[i - from], &pr->s[arm], 1,
+					(long)(first + i) };
 			else
 				rc = measure_sample(br, opt, arm,
 						    label[i - from], tmp, 0,
@@ -385,7 +404,8 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 						    (long)(first + i));
 			if (rc == 0 && counted)
 				jobs[nj++] = (struct counted_job){
-					arm, label[i - from], &pr->s[arm], 0 };
+					arm, label[i - from], &pr->s[arm], 0,
+					(long)(first + i) };
 		}
 	}
 	if (rc == 0)
@@ -572,6 +592,7 @@ void bench_run_release(struct bench_run *br)
 	free(br->error);
 	free(br->valgrind);
 	free(br->alloc_lib);
+	suite_counted_release(br);
 	for (i = 0; i < br->nartifacts; i++)
 		free(br->artifacts[i].path);
 	free(br->artifacts);

@@ -56,6 +56,9 @@ struct bench_run {
 				   the caches (they then count the
 				   instructions too when valgrind does) */
 	char *alloc_lib;	/* libgate-alloc.so for alloc metrics (owned) */
+	struct suite_probe *probe;	/* a suite counted per case: what its
+					   runs under valgrind need (owned;
+					   gate/measure/measure-counted.c) */
 	int plain_runs;		/* 1: samples include an uninstrumented run */
 	unsigned parallel;	/* counted runs at once (1: one at a
 				   time; set by measure_bench) */

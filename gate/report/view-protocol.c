@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
+#include "gate/measure/measure-counted.h"
 #include "common/banned.h"
 
 static const char *short_id(const char *id, char *buf, size_t size)
@@ -114,17 +115,19 @@ static void suite_procs(const struct run_report *r, const struct bench_run *br,
 /* A suite's protocol line (once per suite, before its first case). */
 static char *suite_line(const struct run_report *r, const struct bench_run *br)
 {
-	char red[64], procs[384];
+	char red[64], procs[384], counted[512];
+	const char *how = suite_counted_case(br, counted, sizeof(counted));
 
 	suite_procs(r, br, procs, sizeof(procs));
 	return xasprintf("%s: suite (format %s, times %s), %zu pairs + %u "
 		"warm-up, floor per case (counts %+.1f%%), each case's value: "
 		"%s; every sample printed the same cases (%zu base, %zu head "
-		"samples)%s", br->suite_name, format_name(br->cfg->format),
+		"samples)%s%s%s", br->suite_name, format_name(br->cfg->format),
 		suite_time(br), br->npairs, br->cfg->warmup,
 		METRIC_EXACT_FLOOR * 100,
 		suite_reduction(br, red, sizeof(red)), br->nsamples[0],
-		br->nsamples[1], procs);
+		br->nsamples[1], procs, how ? "; counts: " : "",
+		how ? how : "");
 }
 
 static char *bench_line(const struct run_report *r, const struct bench_run *br)

@@ -485,8 +485,9 @@ static void test_config__error_messages(void)
 		{ LIT(BENCH("\"format\": \"lines\", \"metrics\": "
 			    "[\"wall\", \"allocs\"]")),
 		  "benchmark \"x\" has a suite \"format\": its metric can be "
-		  "\"wall\" or \"cpu\" (the time each case reports), not "
-		  "\"allocs\"" },
+		  "\"wall\" or \"cpu\" (the time each case reports), or "
+		  "\"instructions\" and \"cycles\" (each case counted on its "
+		  "own), not \"allocs\"" },
 		{ LIT(BENCH("\"counter\": \"pmu\"")),
 		  "gate.json:4:12: \"counter\" must be \"auto\", \"perf\" or "
 		  "\"valgrind\", got \"pmu\"" },

@@ -25,8 +25,10 @@ static char *copy_data(const char *sub)
 		"cg.19923.2", "cg.19923.3", "cg.19923.4", "cg.19923.5", NULL };
 	static const char *const comb[] = { "cg.19981", NULL };
 	static const char *const bad[] = { "cg.20089", NULL };
+	static const char *const gbench[] = { "cg.32098", NULL };
 	const char *const *files = !strcmp(sub, "split") ? split :
-		!strcmp(sub, "comb") ? comb : bad;
+		!strcmp(sub, "comb") ? comb : !strcmp(sub, "gbench") ?
+		gbench : bad;
 	char tmpl[] = "/tmp/gate-test-probe-XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	size_t i;
@@ -161,6 +163,37 @@ static void test_probe__unpaired_stop_refused(void)
 	free(dir);
 }
 
+/*
+ * Google Benchmark under PROBE_GBENCH's options (gbench.cc, 1.7.1, one
+ * iteration a case): one loop dump per case, in run order, holding the
+ * loop alone (6 instructions a round, 16 for the state's bookkeeping);
+ * start-up, set-up and the dumps after StartKeepRunning in none
+ */
+static void test_probe__gbench_loops(void)
+{
+	struct probe_counts pc = PROBE_COUNTS_INIT;
+	struct gate_err err = { "" };
+	char *dir = copy_data("gbench");
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	CHECK(probe_collect(&pc, dir, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(pc.n == 0);
+	CHECK(pc.nloops == 4);
+	if (pc.nloops == 4) {
+		CHECK_NEAR(pc.loops[0].ir, 6016, 0);	/* BM_one */
+		CHECK_NEAR(pc.loops[1].ir, 12016, 0);	/* BM_two */
+		CHECK_NEAR(pc.loops[2].ir, 622, 0);	/* BM_arg/100 */
+		CHECK_NEAR(pc.loops[3].ir, 1222, 0);	/* BM_arg/200 */
+		CHECK(isnan(pc.loops[0].sim[SIM_DR]));
+	}
+	CHECK(rmdir(dir) == 0);
+	probe_counts_release(&pc);
+	free(dir);
+}
+
 /* text made by hand: what a broken or foreign file says */
 static void test_probe__malformed_parts(void)
 {
@@ -221,22 +254,31 @@ static void test_probe__valgrind_argv(void)
 {
 	char *argv[] = { (char *)"python3", (char *)"-m", (char *)"pytest",
 			 NULL };
-	char **v = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 0);
-	char **s = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 1);
+	char **v = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 0,
+				       PROBE_MARKS, NULL);
+	char **s = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 1,
+				       PROBE_GBENCH, "/usr/bin/setarch");
 	size_t i;
-	int sim = 0;
+	int sim = 0, marks = 0, loop = 0;
 
 	CHECK_STR(v[0], "/usr/bin/valgrind");
 	CHECK_STR(v[1], "--tool=callgrind");
-	CHECK_STR(v[2], "--instr-atstart=no");
+	CHECK_STR(s[0], "/usr/bin/setarch");
+	CHECK_STR(s[1], "-R");
+	CHECK_STR(s[2], "/usr/bin/valgrind");
 	for (i = 0; v[i]; i++)
-		;
+		marks += !strcmp(v[i], "--instr-atstart=no");
+	CHECK(marks == 1);
 	CHECK(i >= 4 && v[i - 3] == argv[0] && v[i - 1] == argv[2]);
 	CHECK(i >= 5 && !strcmp(v[i - 4], "--log-file=/d/vg.%p"));
 	CHECK(i >= 6 && !strcmp(v[i - 5], "--callgrind-out-file=/d/cg.%p"));
-	for (i = 0; s[i]; i++)
+	for (i = 0; s[i]; i++) {
 		sim += !strcmp(s[i], "--cache-sim=yes");
-	CHECK(sim == 1);
+		marks += !strcmp(s[i], "--instr-atstart=no");
+		loop += !strcmp(s[i], "--dump-before="
+				"benchmark::State::FinishKeepRunning*");
+	}
+	CHECK(sim == 1 && marks == 1 && loop == 1);
 	probe_valgrind_argv_free(v);
 	probe_valgrind_argv_free(s);
 }
@@ -245,6 +287,7 @@ static const struct harness_test tests[] = {
 	TEST(test_probe__one_file_per_dump),
 	TEST(test_probe__parts_with_cache_simulation),
 	TEST(test_probe__unpaired_stop_refused),
+	TEST(test_probe__gbench_loops),
 	TEST(test_probe__malformed_parts),
 	TEST(test_probe__valgrind_argv),
 };

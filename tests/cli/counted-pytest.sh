@@ -1,0 +1,92 @@
+# pytest suites counted per case (issue 36, doc/counted.md): gate loads its
+# plugin into pytest, which brackets each benchmark's call with
+# libgate-probe.so under callgrind. Suites "a" and "b" hold the same
+# cases, "b" after heavy imports and a 50,000-entry table at collection:
+# start-up and collection are outside every count, so each case counts
+# the same in both (within gate's exact tolerance, 0.1%). test_two's loop
+# is twice test_one's: its count nearly twice (the call's own overhead
+# aside). Head makes a's test_two 20% longer: that case alone fails.
+. "$(dirname "$0")/lib.sh"
+command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+PY=/usr/bin/python3
+"$PY" -c 'import pytest, pytest_benchmark' 2>/dev/null ||
+	skip "no pytest-benchmark for $PY"
+[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
+	skip "no libgate-probe.so (valgrind's headers were missing at build)"
+R=$SCRATCH/repo
+new_repo "$R"
+mkdir -p "$R/a" "$R/b"
+# cases.py N2: test_one loops 10000, test_two N2
+cases() {
+	cat <<PYEOF
+def loop(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def test_one(benchmark):
+    benchmark(loop, 10000)
+
+
+def test_two(benchmark):
+    benchmark(loop, $1)
+
+
+def test_helper():
+    assert loop(3) == 3
+PYEOF
+}
+cases 20000 >"$R/a/test_w.py"
+{ echo "import json, decimal, email.parser, xml.dom.minidom, argparse"
+  echo "TABLE = {str(i): i for i in range(50000)}"
+  cases 20000; } >"$R/b/test_w.py"
+cat >"$R/gate.json" <<JSON
+{
+  "defaults": { "warmup": 0, "timeout": 120,
+                "metrics": ["instructions"] },
+  "benchmarks": [
+    { "name": "a", "format": "pytest",
+      "run": ["$PY", "-m", "pytest", "-q", "-p", "no:cacheprovider", "a"] },
+    { "name": "b", "format": "pytest",
+      "run": ["$PY", "-m", "pytest", "-q", "-p", "no:cacheprovider", "b"] }
+  ]
+}
+JSON
+commit_all "$R" base
+cases 24000 >"$R/a/test_w.py"
+commit_all "$R" head
+gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
+expect_in "$OUT" "each test's call bracketed by gate's pytest plugin, once"
+expect_in "$OUT" "PYTHONHASHSEED=0"
+"$PY" - "$SCRATCH/r.json" <<'PYEOF' || fail "per-case counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in d["benchmarks"]}
+# the benchmarks' tests only: test_helper uses no benchmark fixture
+assert sorted(b) == ["a/a/test_w.py::test_one", "a/a/test_w.py::test_two",
+                     "b/b/test_w.py::test_one", "b/b/test_w.py::test_two"], \
+    sorted(b)
+v = {k: x["verdict"] for k, x in b.items()}
+assert v["a/a/test_w.py::test_two"] == "fail", v
+assert [v[k] for k in sorted(v) if "a/a/test_w.py::test_two" != k] == \
+    ["pass"] * 3, v
+# decided exactly: every sample of each arm within 0.1% (Python's counts
+# vary by a few instructions from process to process, 0.001%)
+for x in b.values():
+    assert x["ratio"]["level"] == 1, x["ratio"]
+def base(k):
+    return b[k]["base"]["median"]
+# start-up and collection outside: the same case, the same count
+for t in ("test_one", "test_two"):
+    ca, cb = base("a/a/test_w.py::" + t), base("b/b/test_w.py::" + t)
+    assert abs(ca - cb) / ca < 0.001, (t, ca, cb)
+# twice the loop, nearly twice the count (the call's overhead once)
+r = base("a/a/test_w.py::test_two") / base("a/a/test_w.py::test_one")
+assert 1.9 < r < 2.0, r
+# 20% more rounds of the loop: nearly +20%
+r = b["a/a/test_w.py::test_two"]["ratio"]["median"]
+assert 1.18 < r < 1.2, r
+PYEOF
+exit 0
