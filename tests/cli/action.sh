@@ -78,7 +78,9 @@ run_step "$P" 0
 check_outputs pass 0
 
 F=$SCRATCH/fail
-fixture "$F" 0.01 0.2
+# 50x: a fail even on a loaded machine, where spawning a process costs
+# more than the base sleep (0.2 came out noisy under a load of 30)
+fixture "$F" 0.01 0.5
 run_step "$F" 1
 check_outputs fail 1
 expect_in "$OUT" "::error"
@@ -117,9 +119,10 @@ expect_in "$SCRATCH/runner/summary" "gate could not be built"
 run_step "$P" 0 GATE_DEPS=success GATE_BUILD=failure GATE_ADVISORY=true
 check_outputs error 3
 mv "$A/build/gate.kept" "$A/build/gate"
-# an exact cache hit whose install failed still runs gate
-run_step "$P" 0 GATE_DEPS=failure GATE_BUILD=skipped
-check_outputs pass 0
+# an exact cache hit whose install failed still runs gate (advisory: the
+# verdict of identical code on a loaded machine may be noisy)
+run_step "$P" 0 GATE_DEPS=failure GATE_BUILD=skipped GATE_ADVISORY=true
+[ "$(output verdict)" != error ] || fail "gate did not run after a failed install with gate built"
 # the install and build steps go on to the run step, which reads them;
 # the build makes the allocation library too and is skipped on an exact
 # hit, saved only whole and once; the key has the runner's image; the
