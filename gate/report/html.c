@@ -494,6 +494,25 @@ void report_html_view(FILE *out, const struct report_view *v)
 	else
 		fprintf(out, "<h1>gate <span class=\"badge %s\">%s</span>"
 			"</h1>\n", w, w);
+	/* the headline's names, as the Markdown's: at most three */
+	if (v->nheadline) {
+		fputs("<p class=\"headline\">", out);
+		for (i = 0; i < v->nheadline; i++) {
+			const struct view_bench *vb =
+				&v->benches[v->headline[i]];
+
+			fputs(i ? ", <b>" : "<b>", out);
+			esc(out, v->headline_name[i]);
+			fputs("</b>", out);
+			if (vb->has_change) {
+				fputc(' ', out);
+				esc(out, v->rows[vb->decisive].change);
+			}
+		}
+		if (v->headline_more)
+			fprintf(out, " and %zu more", v->headline_more);
+		fputs("</p>\n", out);
+	}
 	fputs("<p class=\"sub\">base ", out);
 	esc(out, v->base_label);
 	fputs(" \xe2\x86\x92 head ", out);

@@ -1775,6 +1775,7 @@ static void test_view__worst_first_everywhere(void)
 	CHECK_CONTAINS(o.html, "<tr><td><span class=\"badge fail\">fail</span>"
 		       "</td><td class=\"name\">slowed</td>");
 	CHECK_CONTAINS(o.md, "regressed: **slowed** ");
+	CHECK_CONTAINS(o.html, "<p class=\"headline\"><b>slowed</b> +");
 	CHECK_CONTAINS(o.term_short, "verdict: FAIL: 1 fail, 1 noisy, 1 pass");
 #undef BEFORE
 	free_all(&o);
