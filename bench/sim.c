@@ -146,6 +146,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	struct adaptive_want want;
 	/* gate's default budget, on the simulated clock */
 	struct adaptive_opts ao = { CONFIG_DEFAULT_BUDGET, 0, 1 };
+	struct bench_cfg *cfgs;
 	size_t t, i, fails = 0, noisy = 0, passes = 0, pairs = 0;
 	size_t any_pass = 0;
 	int ret = 0;
@@ -162,15 +163,24 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	r.confidence = confidence;
 	r.resamples = resamples;
 	run_alloc(&r, c->suite);
+	cfgs = xcalloc(c->suite ? c->suite : 1, sizeof(*cfgs));
 
 	for (t = 0; t < trials && ret == 0; t++) {
 		enum verdict suite = VERDICT_PASS;
 		int passed = 0;
 
 		if (rule == SIM_GATE) {
+			/*
+			 * Each benchmark of each trial gets a fresh copy of
+			 * proto: the run owns its config (plan_to_budget
+			 * caps its max_pairs under the budget), so a shared
+			 * one carried one trial's cap into the next and one
+			 * benchmark's into the others.
+			 */
 			for (i = 0; i < r.n; i++) {
 				memset(&r.b[i], 0, sizeof(r.b[i]));
-				r.b[i].run.cfg = proto;
+				cfgs[i] = *proto;
+				r.b[i].run.cfg = &cfgs[i];
 			}
 			r.seed = (unsigned long)t;
 			s.clock = 0;
@@ -214,6 +224,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	out->pairs = rule == SIM_GATE ? (double)pairs / trials / r.n :
 		     rule == SIM_BEST5 ? 5 : 1;
 	run_release(&r);
+	free(cfgs);
 	gsl_rng_free(s.rng);
 	return ret;
 }
@@ -289,6 +300,7 @@ static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
 {
 	struct sim_cell cell = *s->c;
 	const struct sim_cell *keep = s->c;
+	struct bench_cfg own = *cfg;	/* the run's own, as sim_run's */
 	struct run_report r;
 	struct adaptive a;
 	struct adaptive_want want;
@@ -303,7 +315,7 @@ static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
 	r.resamples = 1000;
 	r.seed = seed;
 	run_alloc(&r, 1);
-	r.b[0].run.cfg = cfg;
+	r.b[0].run.cfg = &own;
 	s->clock = 0;
 	adaptive_begin(&a, &r, &ao);
 	while (adaptive_next(&a, &r, sim_elapsed(s), &want))

@@ -5,6 +5,7 @@
  * passes as rarely; intervals cover from 15 pairs.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -423,6 +424,31 @@ static void test_sim__slow_tail_is_not_passed_silently(void)
 	CHECK(r.fail <= 0.05);
 }
 
+/*
+ * Each trial's run owns a fresh copy of the config (issue 38 item 5): a
+ * budget that caps max_pairs (plan_to_budget: 2000 pairs of 0.2 s cannot
+ * fit 300 s) must neither change the caller's prototype nor carry into
+ * the next trial, so the same seed gives the same mean pairs twice.
+ * Before, proto's max_pairs came back at the first trial's cap and the
+ * second call ran to it.
+ */
+static void test_sim__each_trial_builds_its_config_afresh(void)
+{
+	struct sim_cell c = { SIM_LOGNORMAL, 0.25, 0.05, 2, 0, 0, 0 };
+	struct bench_cfg b, keep;
+	struct sim_result r1, r2;
+
+	sim_default_cfg(&b);
+	b.max_pairs = 2000;
+	keep = b;
+	CHECK(sim_run(&r1, &c, SIM_GATE, &b, 0.95, 1000, 3, 71) == 0);
+	CHECK(b.max_pairs == keep.max_pairs);
+	CHECK(memcmp(&b, &keep, sizeof(b)) == 0);
+	CHECK(sim_run(&r2, &c, SIM_GATE, &b, 0.95, 1000, 3, 71) == 0);
+	CHECK(r1.pairs == r2.pairs);
+	CHECK(r1.fail == r2.fail && r1.noisy == r2.noisy);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_sim__identical_code_rarely_fails),
 	TEST(test_sim__boundary_rate_within_alpha),
@@ -437,6 +463,7 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__exact_counts_near_the_floor),
 	TEST(test_sim__one_extreme_sample_at_the_floor),
 	TEST(test_sim__slow_tail_is_not_passed_silently),
+	TEST(test_sim__each_trial_builds_its_config_afresh),
 };
 
 int main(int argc, char **argv)
