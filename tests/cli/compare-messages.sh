@@ -3,15 +3,15 @@
 # or ratio prints in bounded width (1e308 ns printed 47 digits and the
 # change hundreds).
 . "$(dirname "$0")/lib.sh"
-for i in 1 2 3 4 5 6 7 8; do echo "a 1.0$i ms"; done >"$SCRATCH/a.txt"
+for i in 1 2 3 4 5 6 7 8; do printf '# run\na 1.0%s ms\n' "$i"; done >"$SCRATCH/a.txt"
 gate_run 0 compare "$SCRATCH/a.txt" "$SCRATCH/a.txt" --json "$SCRATCH/r.json"
 head -c 400 "$SCRATCH/r.json" >"$SCRATCH/cut.json"
 gate_run 3 compare "$SCRATCH/cut.json" "$SCRATCH/r.json"
 expect_in "$ERR" "not valid gate report JSON"
 expect_not_in "$ERR" "Google Benchmark"
-for i in 1 2 3 4 5 6 7 8; do echo "a 1.0$i ns"; done >"$SCRATCH/o.txt"
-for i in 1 2 3 4 5 6 7 8; do echo "a 1e308 ns"; done >"$SCRATCH/n.txt"
-for i in 1 2 3 4 5 6 7 8; do echo "a 1e7 ns"; done >"$SCRATCH/n2.txt"
+for i in 1 2 3 4 5 6 7 8; do printf '# run\na 1.0%s ns\n' "$i"; done >"$SCRATCH/o.txt"
+for i in 1 2 3 4 5 6 7 8; do printf '# run\na 1e308 ns\n'; done >"$SCRATCH/n.txt"
+for i in 1 2 3 4 5 6 7 8; do printf '# run\na 1e7 ns\n'; done >"$SCRATCH/n2.txt"
 gate_run 1 compare "$SCRATCH/o.txt" "$SCRATCH/n.txt"
 expect_in "$OUT" "1e+299 s"
 # relative paths: the table's columns are as wide as the file names, and

@@ -73,15 +73,16 @@ expect_in "$OUT" "verdict: NOISY"
 expect_in "$OUT" "values are repetitions within one process"
 [ "$(json_get "$SCRATCH/g.json" 'len(d["benchmarks"]) == 3 and all(b["verdict"] == "noisy" and b["ratio"]["low"] is None and b["ratio"]["high"] is None for b in d["benchmarks"]) and d["protocol"]["min_values_per_side"] == 4')" = True ] ||
 	fail "JSON of too few values: want noisy, min_values_per_side 4, no upper bound"
-# the same with enough values: a file against itself passes; lines carry no
-# knowledge of processes, so no one-process note
-for v in 1.00 1.01 0.99 1.02 0.98 1.005 0.995 1.015; do echo "a $v ms"; done >"$SCRATCH/o8.txt"
+# the same with enough values: a file against itself passes; lines of
+# runs told apart by "# run" lines are a process each, so no one-process
+# note (issue 38 item 2: unmarked, a lines file is one run, one process)
+for v in 1.00 1.01 0.99 1.02 0.98 1.005 0.995 1.015; do printf '# run %s\na %s ms\n' "$v" "$v"; done >"$SCRATCH/o8.txt"
 gate_run 0 compare "$SCRATCH/o8.txt" "$SCRATCH/o8.txt"
 expect_in "$OUT" "verdict: PASS"
 expect_not_in "$OUT" "one process"
 # +3.7% with an upper bound of +6.4%: a pass (excludes +10%), noisy under
 # --strict (does not exclude +5%); --strict and --pass-excludes conflict
-for v in 1.03 1.09 1.00 1.08 1.02 1.05 1.04 1.035; do echo "a $v ms"; done >"$SCRATCH/n8.txt"
+for v in 1.03 1.09 1.00 1.08 1.02 1.05 1.04 1.035; do printf '# run\na %s ms\n' "$v"; done >"$SCRATCH/n8.txt"
 gate_run 0 compare "$SCRATCH/o8.txt" "$SCRATCH/n8.txt"
 gate_run 2 compare --strict "$SCRATCH/o8.txt" "$SCRATCH/n8.txt"
 expect_in "$OUT" "a regression of +5.0% is not excluded"
@@ -89,14 +90,14 @@ gate_run 2 compare --pass-excludes 0.06 "$SCRATCH/o8.txt" "$SCRATCH/n8.txt"
 gate_run 3 compare --strict --pass-excludes 0.2 "$SCRATCH/o8.txt" "$SCRATCH/n8.txt"
 expect_in "$ERR" "give one or the other"
 # exactly the minimum (3 per side for one case at 95%) can fail
-printf 'a 1.00 ms\na 1.02 ms\na 0.99 ms\n' >"$SCRATCH/o3.txt"
-printf 'a 2.00 ms\na 2.05 ms\na 1.97 ms\n' >"$SCRATCH/n3.txt"
+printf '# run\na 1.00 ms\n# run\na 1.02 ms\n# run\na 0.99 ms\n' >"$SCRATCH/o3.txt"
+printf '# run\na 2.00 ms\n# run\na 2.05 ms\n# run\na 1.97 ms\n' >"$SCRATCH/n3.txt"
 gate_run 1 compare "$SCRATCH/o3.txt" "$SCRATCH/n3.txt"
 gate_run 0 compare --filter 'Steady' --min-effect 9 "$SCRATCH/old-split.txt" "$SCRATCH/new-split.txt"
 expect_not_in "$OUT" "BenchmarkChanged"
 # new and removed cases are listed, not compared
-printf 'a 1 ms\na 1.1 ms\nold 1 ms\n' >"$SCRATCH/o.txt"
-printf 'a 1 ms\na 1.1 ms\nnew 1 ms\n' >"$SCRATCH/n.txt"
+printf '# run\na 1 ms\nold 1 ms\n# run\na 1.1 ms\n' >"$SCRATCH/o.txt"
+printf '# run\na 1 ms\nnew 1 ms\n# run\na 1.1 ms\n' >"$SCRATCH/n.txt"
 gate_run 2 compare "$SCRATCH/o.txt" "$SCRATCH/n.txt"
 expect_in "$OUT" "a [s]: too few values: 3 per side needed at this level (2 in OLD, 2 in NEW"
 expect_in "$OUT" "new [s]: new: only in"

@@ -12,7 +12,7 @@ commit_all "$R" start
 # values.txt K FACTOR: 20 "parse V ms" lines, a deterministic ripple
 values() {
 	awk -v k="$1" -v f="$2" 'BEGIN { for (i = 0; i < 20; i++)
-		printf "parse %.6f ms\n", 100 * (1 + 0.004 * sin(i * 1.7 + k)) * f }'
+		printf "# run\nparse %.6f ms\n", 100 * (1 + 0.004 * sin(i * 1.7 + k)) * f }'
 }
 for i in 1 2 3 4 5; do
 	git -C "$R" checkout -q -b "topic$i"

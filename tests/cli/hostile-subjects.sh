@@ -10,7 +10,7 @@ commit_all "$R" start
 esc=$(printf '\033')
 values() {
 	awk -v k="$1" -v f="$2" 'BEGIN { for (i = 0; i < 20; i++)
-		printf "::error::forged %.6f ms\n", 100 * (1 + 0.004 * sin(i * 1.7 + k)) * f }'
+		printf "# run\n::error::forged %.6f ms\n", 100 * (1 + 0.004 * sin(i * 1.7 + k)) * f }'
 }
 for i in 1 2 3; do
 	echo "$i" >"$R/v"
