@@ -11,6 +11,8 @@
 #   make bench-scale  gate run outside measuring with 20,000 tags, gate
 #                   compare on 100,000 cases (TAGS=, CASES=)
 #   make bench-stats  the simulation table of gate's error rates and power
+#   make bench-trend  gate trend on identical code under a drifting machine
+#                   (60 real-binary histories a cell)
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
@@ -358,6 +360,11 @@ bench-scale: $(BUILD)/gate
 bench-stats: $(BUILD)/bench-sim
 	@$(BUILD)/bench-sim
 
+# gate trend's creep test on the real binary: 60 histories of identical
+# code on a machine whose level walks 2% per record (issue 38 item 3)
+bench-trend: $(BUILD)/gate
+	@bench/trend-drift $(BUILD)/gate
+
 # the sealed arms' costs: Landlock on vs off per sample (/bin/true and a
 # real compile), manifests of a tree of 3,000 files, an arm of 20,000 tags
 bench-seal: $(BUILD)/gate $(BUILD)/bench-manifest
@@ -478,7 +485,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-scale bench-stats bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
+	bench bench-scale bench-stats bench-trend bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:

@@ -153,13 +153,24 @@ struct stats_trend {
 	double slope, intercept, se, df;
 	double p_up;		/* P[T >= slope / se] under no trend */
 	size_t n;
+	double span;		/* the steps the slope spans over the series:
+				   n - 1 for a trend, n for steps */
 };
 /* 0, or -1 through error() when n < 3 or a value is not finite. */
 int stats_trend(struct stats_trend *out, const double *y, size_t n);
 /*
+ * The mean of n steps (each a log-ratio of one paired record) against 0:
+ * slope the mean step, se its standard error (sd / sqrt(n)), the
+ * one-sided p-value of Student's t on n - 1 degrees of freedom against a
+ * mean <= 0 (as scipy.stats.ttest_1samp with alternative "greater"),
+ * span n, intercept 0. 0, or -1 through error() when n < 3 or a value is
+ * not finite.
+ */
+int stats_steps(struct stats_trend *out, const double *d, size_t n);
+/*
  * Creep: the trend rises significantly at one-sided alpha (p_up <= alpha;
  * the caller corrects alpha for the series it tests) and its estimate
- * over the series, exp(slope (n - 1)) for log values, is above 1 + floor.
+ * over the series, exp(slope span) for log values, is above 1 + floor.
  */
 int stats_trend_creep(const struct stats_trend *t, double alpha,
 		      double floor);

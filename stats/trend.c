@@ -4,7 +4,10 @@
  * residuals, and Student's t on n - 2 degrees of freedom, as
  * scipy.stats.linregress (tests/ref/trend-ref.py). gate trend takes y as
  * the log of head's median in each record, so the slope is the creep per
- * record and slope * (n - 1) the creep over the range.
+ * record and slope * (n - 1) the creep over the range. stats_steps tests
+ * the mean of the records' paired log-ratios instead, as
+ * scipy.stats.ttest_1samp: gate trend's creep test since head's level
+ * drifts with the machine (issue 38 item 3).
  */
 #include "stats.h"
 
@@ -44,6 +47,7 @@ int stats_trend(struct stats_trend *out, const double *y, size_t n)
 	out->df = (double)(n - 2);
 	out->se = sqrt(sse / out->df / sxx);
 	out->n = n;
+	out->span = (double)(n - 1);
 	if (out->se > 0) {
 		double t = out->slope / out->se;
 
@@ -54,9 +58,38 @@ int stats_trend(struct stats_trend *out, const double *y, size_t n)
 	return 0;
 }
 
+int stats_steps(struct stats_trend *out, const double *d, size_t n)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	if (n < 3)
+		return error("a test of steps needs at least 3 values, got %zu",
+			     n);
+	for (i = 0; i < n; i++) {
+		if (!isfinite(d[i]))
+			return error("a step that is not finite");
+		m += d[i];
+	}
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - m) * (d[i] - m);
+	out->slope = m;
+	out->intercept = 0;
+	out->df = (double)(n - 1);
+	out->se = sqrt(ss / out->df / (double)n);
+	out->n = n;
+	out->span = (double)n;
+	if (out->se > 0)
+		out->p_up = gsl_cdf_tdist_Q(m / out->se, out->df);
+	else
+		out->p_up = m > 0 ? 0 : m < 0 ? 1 : 0.5;
+	return 0;
+}
+
 int stats_trend_creep(const struct stats_trend *t, double alpha,
 		      double floor)
 {
 	return t->n >= 3 && t->p_up <= alpha &&
-	       exp(t->slope * (double)(t->n - 1)) > 1 + floor;
+	       exp(t->slope * t->span) > 1 + floor;
 }

@@ -87,8 +87,8 @@ static void steps_json(cJSON *b, const struct chain *c)
 	}
 }
 
-/* Which test flagged creep (the cumulative interval, the trend of head's
-   level), each at the corrected one-sided alpha. */
+/* Which test flagged creep (the cumulative interval, the mean of the
+   paired steps), each at the corrected one-sided alpha. */
 static void creep_json(cJSON *b, const struct chain *c)
 {
 	cJSON *t = cJSON_AddObjectToObject(b, "creep_test");
@@ -96,13 +96,12 @@ static void creep_json(cJSON *b, const struct chain *c)
 	cJSON_AddBoolToObject(t, "cumulative", c->creep_chain);
 	cJSON_AddBoolToObject(t, "trend", c->creep_trend);
 	cJSON_AddBoolToObject(t, "trend_tested", c->trend_tested);
-	cJSON_AddBoolToObject(t, "likely_machine", c->trend_machine);
+	cJSON_AddStringToObject(t, "of", "paired steps");
 	add_num(t, "alpha", c->trend_alpha);
 	if (!c->trend_tested)
 		return;
 	add_num(t, "slope_per_record", exp(c->trend.slope));
-	add_num(t, "over_range", exp(c->trend.slope *
-				     (double)(c->trend.n - 1)));
+	add_num(t, "over_range", exp(c->trend.slope * c->trend.span));
 	add_num(t, "p", c->trend.p_up);
 	cJSON_AddNumberToObject(t, "records", (double)c->trend.n);
 }

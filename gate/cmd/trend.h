@@ -29,18 +29,14 @@ struct chain {
 		double cum, low, high;	/* cumulative ratio and interval */
 	} *l;
 	int failed, noisy, creep;
-	/* the creep test: a linear trend of the log of head's median over
-	   the records that have one (stats_trend), when there are at least
+	/* the creep test: the mean of the records' paired log-ratios
+	   against 0 (stats_steps), when there are at least
 	   TREND_MIN_RECORDS; else the cumulative interval decides creep */
 	int trend_tested;
 	struct stats_trend trend;
 	double trend_alpha;	/* its one-sided alpha, corrected over the
 				   benchmarks tested */
 	int creep_chain, creep_trend;	/* which test flagged creep */
-	int trend_machine;	/* head's level rose as creep would, but by
-				   more than the paired steps' cumulative
-				   interval allows: the machine's, not
-				   flagged */
 	/* change points: records with samples (the groups), the points */
 	size_t cp_records;
 	int cp_sought;		/* 1 when enough records carried samples */
@@ -57,7 +53,7 @@ struct chain {
 #define CP_SIG 0.01
 #define CP_SEED 20261130UL
 #define CP_MIN_SAMPLES 3
-/* records with head's median a creep test needs (else the cumulative
+/* records with a step the steps' test needs (else the cumulative
    interval decides) */
 #define TREND_MIN_RECORDS 5
 

@@ -11,7 +11,7 @@ new_repo "$R"
 # values K FACTOR: 12 "parse V ms" lines, seeded noise of about 1%
 values() {
 	awk -v k="$1" -v f="$2" 'BEGIN { srand(k); for (i = 0; i < 12; i++)
-		printf "parse %.6f ms\n", 100 * f * (1 + 0.01 * (rand() - 0.5)) }'
+		printf "# run\nparse %.6f ms\n", 100 * f * (1 + 0.01 * (rand() - 0.5)) }'
 }
 record_chain() {	# record_chain LABEL STEP_AT [machine]: 16 commits,
 	prev=1		# STEP_AT slower (machine: base too, from STEP_AT on)

@@ -36,6 +36,14 @@ CASES = [
     ("flat_50", list(RNG.normal(0, 0.05, 50))),
 ]
 
+STEPS = [
+    ("three", [0.01, -0.02, 0.03]),
+    ("creeping", [0.004, 0.006, 0.003, 0.007, 0.005, 0.002, 0.006, 0.004]),
+    ("falling", [-0.01, -0.03, 0.0, -0.02, -0.01]),
+    ("noisy_20", list(np.log(1.10) / 20 + RNG.normal(0, 0.02, 20))),
+    ("flat_50", list(RNG.normal(0, 0.02, 50))),
+]
+
 # the creep simulation's cell
 N = 20
 SIGMA = 0.05
@@ -67,6 +75,17 @@ def main():
         lines.append('\t{ "%s", %s, %d, %r, %r, %r, %r },'
                      % (name, c_array(y), len(y), float(r.slope),
                         float(r.intercept), float(r.stderr), float(r.pvalue)))
+    lines.append("};")
+    lines.append("")
+    # stats_steps: the one-sample t-test of the steps' mean, "greater"
+    lines += ["struct steps_ref {", "\tconst char *name;", "\tdouble d[64];",
+              "\tsize_t n;", "\tdouble mean, se, p_up;", "};", "",
+              "static const struct steps_ref steps_ref[] = {"]
+    for name, d in STEPS:
+        r = stats.ttest_1samp(d, 0.0, alternative="greater")
+        lines.append('\t{ "%s", %s, %d, %r, %r, %r },'
+                     % (name, c_array(d), len(d), float(np.mean(d)),
+                        float(stats.sem(d)), float(r.pvalue)))
     lines.append("};")
     lines.append("")
     lines.append("/* the t-test's power at N = %d records, sd %g, creep %+g in the log */"
