@@ -133,15 +133,15 @@ int stats_interval_exact(struct stats_interval *out, enum stats_estimator e,
 size_t stats_interval_min_n(enum stats_estimator e, double tail);
 
 /*
- * The g-trimmed mean of x (the mean once the g smallest and g largest are
- * set aside) into *estimate, and its two-sided interval at level from
- * Student's t with the winsorised standard error (Tukey-McLaughlin; as
- * scipy.stats.mstats.trimmed_mean_ci). Returns 0, or -1 through error()
- * when n < 2g + 2, a value is not finite or level is not in (0, 1).
+ * The ratio of means sum(num) / sum(den) over n pairs into *estimate, and
+ * its two-sided interval at level: the delta method's standard error from
+ * the paired residuals num_i - R den_i, Student's t on n - 1 degrees of
+ * freedom. Returns 0, or -1 through error() when n < 2, a value is
+ * negative or not finite, den sums to 0, or level is not in (0, 1).
  */
-int stats_trimmed_mean_interval(struct stats_interval *out, double *estimate,
-				const double *x, size_t n, size_t g,
-				double level);
+int stats_ratio_of_means(struct stats_interval *out, double *estimate,
+			 const double *num, const double *den, size_t n,
+			 double level);
 
 /*
  * A linear trend of y[0..n) against its index (least squares): the slope,

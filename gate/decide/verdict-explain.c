@@ -79,9 +79,9 @@ static char *explain_interval(const struct bench_stats *st)
 		if (st->tail)
 			return xasprintf("the typical run is unchanged "
 				"(%s %+.1f%%, upper bound %+.1f%%) but the "
-				"slow tail grew by %+.1f%%: the mean of the "
-				"log-ratios (the extreme 5%% on each side set "
-				"aside) is %+.1f%% and its upper bound (%s) "
+				"slow tail grew by %+.1f%%: the ratio of the "
+				"arms' mean values is %+.1f%% and its upper "
+				"bound (%s) "
 				"%+.1f%% does not exclude a regression of "
 				"%+.1f%% (pass_excludes); %s",
 				verdict_stat_label(st->statistic),

@@ -17,9 +17,11 @@ int verdict_robust_bounds(struct stats_interval *ci, struct bench_stats *st,
 			  const struct bench_cfg *cfg,
 			  const struct verdict_opts *vo, const double *logr,
 			  size_t n);
-/* With hl: a pass whose trimmed mean's upper bound does not exclude
-   pass_excludes becomes noisy (st->tail, tail_mean, tail_high). */
-void verdict_tail_check(struct bench_stats *st, const double *logr,
-			size_t n, double alpha);
+/* With hl: a pass whose ratio of the arms' means (num over den, each
+   pair's worse-is-higher value over the other) has an upper bound that
+   does not exclude pass_excludes becomes noisy (st->tail, tail_mean,
+   tail_high). */
+void verdict_tail_check(struct bench_stats *st, const double *num,
+		       const double *den, size_t n, double alpha);
 
 #endif

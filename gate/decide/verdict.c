@@ -296,6 +296,27 @@ static int decide_exact(struct bench_stats *st, double alpha)
 	return 1;
 }
 
+/* The slow-tail check on the arms' values, each pair's worse-is-higher
+   value over the other (as pair_ratio forms the ratio). */
+static void tail_check(struct bench_stats *st, const struct metric_pairs *p,
+		       int counted, int higher, double alpha)
+{
+	double *num = xcalloc(p->n + 1, sizeof(double));
+	double *den = xcalloc(p->n + 1, sizeof(double));
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		double b = p->arm[0][i], h = p->arm[1][i];
+		int plus1 = !higher && counted && (b == 0 || h == 0);
+
+		num[i] = higher ? b : h + plus1;
+		den[i] = higher ? h : b + plus1;
+	}
+	verdict_tail_check(st, num, den, p->n, alpha);
+	free(num);
+	free(den);
+}
+
 /* What is decided before any pair is read: the rule, floor and level. */
 static void stats_setup(struct bench_stats *st, const struct bench_cfg *cfg,
 			const struct metric_cfg *mc,
@@ -385,7 +406,7 @@ int verdict_analyse_metric(struct bench_stats *st, const struct bench_run *br,
 	st->verdict = verdict_decide_rule(cfg->rule, st->estimate, st->low,
 					  st->high, st->floor, st->excludes);
 	if (st->verdict == VERDICT_PASS && cfg->statistic == STATS_HL)
-		verdict_tail_check(st, p.logr, n, vo->alpha);
+		tail_check(st, &p, counted, higher, vo->alpha);
 	st->improved = st->verdict == VERDICT_PASS && st->high < 1.0;
 	st->reason = verdict_explain(st);
 	st->explained = 1;

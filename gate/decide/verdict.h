@@ -81,12 +81,10 @@ struct bench_stats {
 	enum rule rule;
 	int strict;
 	int tail;		/* a Hodges-Lehmann pass made noisy: the
-				   trimmed mean of the log-ratios does not
+				   ratio of the arms' means does not
 				   exclude pass_excludes (a slow tail) */
-	double tail_mean, tail_high;	/* that mean (5% of the pairs, at
-				   least 1, trimmed each side) and its
-				   upper bound, as ratios; 0 when not
-				   computed */
+	double tail_mean, tail_high;	/* that ratio and its upper
+				   bound; 0 when not computed */
 	double wilcoxon_p;	/* signed-rank test of the log-ratios */
 	double mann_whitney_p;	/* U test of base against head samples */
 	size_t outliers;	/* pairs > 3 robust sd from the median */
