@@ -4,8 +4,9 @@
  * levels; then per cell (noise shape, CV, true effect, suite size): suite
  * fail, noisy and pass rates and the mean pairs used, for gate's rule, the
  * peers' rule and two manual rules; then the statistics compared at equal
- * false-fail promise. `bench-sim i|t|c|b|e|o|T` runs one
- * part.
+ * false-fail promise; the audit's cells without the 60-pair cap (A);
+ * suites whose cases share each pair's processes (S).
+ * `bench-sim i|t|c|b|e|o|T|A|S` runs one part.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,11 +75,11 @@ static void options(void)
 	for (d = 0; d < 2; d++)
 		for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
 			struct sim_cell zero = { SIM_LOGNORMAL, 0.10, 0,
-						 suite[d], 0, 0, 0 };
+						 suite[d], 0, 0, 0, 0 };
 			struct sim_cell twice = { SIM_LOGNORMAL, 0.10, 0.10,
-						  suite[d], 0, 0, 0 };
+						  suite[d], 0, 0, 0, 0 };
 			struct sim_cell one = { SIM_LOGNORMAL, 0.10, 0.05, 1,
-						0, 0, 0 };
+						0, 0, 0, 0 };
 			size_t trials = suite[d] == 1 ? OPT_TRIALS_ONE :
 					OPT_TRIALS_SUITE;
 			unsigned long seed = 500 + 10 * i + d;
@@ -146,7 +147,7 @@ static void table(void)
 	for (d = 0; d < 2; d++)
 	for (c = 0; c < 4; c++) {
 		struct sim_cell cell = { noise[a], cv[b], effect[c],
-					 suite[d], 0, 0, 0 };
+					 suite[d], 0, 0, 0, 0 };
 		struct sim_result g, p, s1, s5;
 		size_t trials = suite[d] == 1 ? TRIALS_ONE : TRIALS_SUITE;
 		unsigned long seed = 1000 * a + 100 * b + 10 * c + d;
@@ -202,9 +203,9 @@ static void compare(void)
 	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++)
 		for (a = 0; a < 2; a++) {
 			struct sim_cell at = { noise[a], 0.10, 0.05, 1,
-					       0, 0, 0 };
+					       0, 0, 0, 0 };
 			struct sim_cell twice = { noise[a], 0.10, 0.10, 1,
-						  0, 0, 0 };
+						  0, 0, 0, 0 };
 			struct bench_cfg b;
 			struct sim_result r1, r2;
 			double cover;
@@ -251,7 +252,7 @@ static void bisect(void)
 		for (e = 0; e < 4; e++)
 			for (old = 0; old < 2; old++) {
 				struct sim_cell c = { SIM_LOGNORMAL, cv[v],
-						      effect[e], 1, 0, 0, 0 };
+						      effect[e], 1, 0, 0, 0, 0 };
 				struct bench_cfg b;
 				struct sim_bisect r;
 
@@ -317,7 +318,7 @@ static void outlier(void)
 		for (look = 0; look < 2; look++)
 			for (i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
 				struct sim_cell at = { noise[a], 0.10, 0.05, 1,
-						       x[i], 0, 0 };
+						       x[i], 0, 0, 0 };
 				struct sim_cell twice = at, zero = at;
 				struct bench_cfg b;
 				struct sim_result r1, r2, r0;
@@ -369,7 +370,7 @@ static void tail(void)
 				for (k = 0; k < 2; k++) {
 					struct sim_cell c = { noise[a], cv[b],
 						0, suite[d], 0, k ? 0.1 : 0,
-						2 };
+						2, 0 };
 					struct bench_cfg g;
 					struct sim_result r;
 
@@ -391,6 +392,115 @@ static void tail(void)
 				}
 }
 
+/*
+ * Part 9, the audit's cells (issue 38), without the 60-pair cap: gate's
+ * defaults as a run has them (max_pairs 2000, the 300 s budget on the
+ * simulated clock of 100 ms samples), suites of 1 and 20. Identical code
+ * (fail: the promise, noisy: its cost), a true +5% (the floor: fail rate),
+ * +10% (pass_excludes: pass rate), and the slow tail (head 2x in 10% of
+ * samples, +10% in mean time): pass rate and pairs. AUDIT_TRIALS sets the
+ * suites of 1 a cell (default 400; suites of 20 get a tenth).
+ */
+static void audit(void)
+{
+	static const struct {
+		const char *what;
+		enum sim_noise noise;
+		double cv, effect, tail_p;
+	} cell[] = {
+		{ "identical", SIM_LOGNORMAL, 0.10, 0, 0 },
+		{ "identical", SIM_HEAVY, 0.10, 0, 0 },
+		{ "identical", SIM_DRIFT, 0.10, 0, 0 },
+		{ "identical", SIM_LOGNORMAL, 0.02, 0, 0 },
+		{ "+5%", SIM_LOGNORMAL, 0.10, 0.05, 0 },
+		{ "+5%", SIM_HEAVY, 0.10, 0.05, 0 },
+		{ "+10%", SIM_LOGNORMAL, 0.10, 0.10, 0 },
+		{ "+10%", SIM_HEAVY, 0.10, 0.10, 0 },
+		{ "tail 10% 2x", SIM_LOGNORMAL, 0.02, 0, 0.1 },
+		{ "tail 10% 2x", SIM_LOGNORMAL, 0.10, 0, 0.1 },
+	};
+	static const size_t suite[] = { 1, 20 };
+	const char *env = getenv("AUDIT_TRIALS");
+	size_t trials = env ? (size_t)strtoul(env, NULL, 10) : 400, i, d;
+
+	printf("\naudit cells: gate's defaults without the 60-pair cap "
+	       "(max_pairs %d, budget %.0f s\nsimulated, 100 ms samples); "
+	       "%zu suites of 1 and %zu of 20 a cell\n\n",
+	       CONFIG_DEFAULT_MAX_PAIRS, CONFIG_DEFAULT_BUDGET, trials,
+	       trials / 10 ? trials / 10 : 1);
+	printf("%-12s %-9s %4s %5s | %6s %6s %6s %7s\n", "head", "noise",
+	       "CV", "suite", "fail", "noisy", "pass", "pairs");
+	for (i = 0; i < sizeof(cell) / sizeof(cell[0]); i++)
+		for (d = 0; d < 2; d++) {
+			struct sim_cell c = { cell[i].noise, cell[i].cv,
+					      cell[i].effect, suite[d], 0,
+					      cell[i].tail_p, 2, 0 };
+			struct bench_cfg g;
+			struct sim_result r;
+			size_t n = suite[d] == 1 ? trials :
+				   trials / 10 ? trials / 10 : 1;
+
+			sim_default_cfg(&g);
+			g.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+			if (sim_run(&r, &c, SIM_GATE, &g, 0.95, 1000, n,
+				    3800 + 10 * i + d) < 0) {
+				fprintf(stderr, "bench-sim: audit cell %zu "
+					"failed\n", i);
+				exit(1);
+			}
+			printf("%-12s %-9s %3.0f%% %5zu | %6.3f %6.3f %6.3f "
+			       "%7.1f\n", cell[i].what,
+			       sim_noise_name(cell[i].noise), cell[i].cv * 100,
+			       suite[d], r.fail, r.noisy, r.pass, r.pairs);
+			fflush(stdout);
+		}
+}
+
+/*
+ * Part 10, a suite's cases measured by the same processes (issue 38 item
+ * 4): each pair's base and head process slow every case they measure by
+ * a factor of their own (log-sd COMMON), beside each case's own noise (CV
+ * 5%), suites of 20, gate's defaults without the 60-pair cap. Each case is
+ * judged on its own pairs, the processes' factor part of its noise: the
+ * rates for identical code, a uniform regression of every case (+10%:
+ * pass_excludes; +5%: the floor), and the same without the common factor.
+ * SUITE_TRIALS sets the suites a cell (default 100).
+ */
+static void common_mode(void)
+{
+	static const double common[] = { 0, 0.10 };
+	static const double effect[] = { 0, 0.05, 0.10 };
+	const char *env = getenv("SUITE_TRIALS");
+	size_t trials = env ? (size_t)strtoul(env, NULL, 10) : 100, i, k;
+
+	printf("\nsuites of 20 cases sharing each pair's processes: a "
+	       "process factor of log-sd\nCOMMON on every case it measures, "
+	       "each case's own noise CV 5%%; %zu suites a cell\n\n",
+	       trials);
+	printf("%6s %6s | %6s %6s %6s %7s\n", "common", "effect", "fail",
+	       "noisy", "pass", "pairs");
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		for (k = 0; k < sizeof(effect) / sizeof(effect[0]); k++) {
+			struct sim_cell c = { SIM_LOGNORMAL, 0.05, effect[k],
+					      20, 0, 0, 2, common[i] };
+			struct bench_cfg g;
+			struct sim_result r;
+
+			sim_default_cfg(&g);
+			g.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+			if (sim_run(&r, &c, SIM_GATE, &g, 0.95, 1000, trials,
+				    4400 + 10 * i + k) < 0) {
+				fputs("bench-sim: common-mode cell failed\n",
+				      stderr);
+				exit(1);
+			}
+			printf("%5.0f%% %+5.0f%% | %6.3f %6.3f %6.3f %7.1f\n",
+			       common[i] * 100, effect[k] * 100, r.fail,
+			       r.noisy, r.pass, r.pairs);
+			fflush(stdout);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	clock_t t0 = clock();
@@ -410,6 +520,10 @@ int main(int argc, char **argv)
 		outlier();
 	if (argc < 2 || argv[1][0] == 'T')
 		tail();
+	if (argc < 2 || argv[1][0] == 'A')
+		audit();
+	if (argc < 2 || argv[1][0] == 'S')
+		common_mode();
 	printf("\n(%.0f s of CPU)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
 	return 0;
 }

@@ -58,7 +58,33 @@ struct sim_ctx {
 	gsl_rng *rng;
 	double sigma;		/* log-sd per sample */
 	double clock;		/* simulated seconds of this trial's run */
+	double *proc[2];	/* c->common: each pair's process factor
+				   per arm, shared by the suite's cases */
+	size_t nproc, capproc;	/* factors drawn this trial, room */
 };
+
+/* The process factor of arm a at pair j (1 without common noise), drawn
+   the first time any case reaches pair j in this trial. */
+static double process_factor(struct sim_ctx *s, int a, size_t j)
+{
+	if (!(s->c->common > 0))
+		return 1;
+	if (j >= s->capproc) {
+		size_t cap = 2 * j + 64;
+
+		s->proc[0] = xrealloc(s->proc[0], cap * sizeof(double));
+		s->proc[1] = xrealloc(s->proc[1], cap * sizeof(double));
+		s->capproc = cap;
+	}
+	while (s->nproc <= j) {
+		s->proc[0][s->nproc] = exp(gsl_ran_gaussian(s->rng,
+							    s->c->common));
+		s->proc[1][s->nproc] = exp(gsl_ran_gaussian(s->rng,
+							    s->c->common));
+		s->nproc++;
+	}
+	return s->proc[a][j];
+}
 
 /* The budget's clock: the simulated samples' own times, no timing. */
 static double sim_elapsed(void *ctx)
@@ -108,9 +134,11 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 
 		memset(p, 0, sizeof(*p));
 		p->head_first = hf;
-		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span);
+		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span) *
+				      process_factor(s, 0, br->npairs);
 		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span) *
-				      (j == wild ? s->c->outlier : 1);
+				      (j == wild ? s->c->outlier : 1) *
+				      process_factor(s, 1, br->npairs);
 		br->seconds += p->s[ARM_BASE].wall + p->s[ARM_HEAD].wall;
 		s->clock += p->s[ARM_BASE].wall + p->s[ARM_HEAD].wall;
 		br->npairs++;
@@ -151,6 +179,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 	size_t any_pass = 0;
 	int ret = 0;
 
+	memset(&s, 0, sizeof(s));
 	s.c = c;
 	s.sigma = sqrt(log(1 + c->cv * c->cv));
 	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -184,6 +213,7 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			}
 			r.seed = (unsigned long)t;
 			s.clock = 0;
+			s.nproc = 0;	/* fresh processes each trial */
 			/* gate's own decision loop, measuring by simulation */
 			adaptive_begin(&a, &r, &ao);
 			while (adaptive_next(&a, &r, sim_elapsed(&s), &want))
@@ -225,6 +255,8 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 		     rule == SIM_BEST5 ? 5 : 1;
 	run_release(&r);
 	free(cfgs);
+	free(s.proc[0]);
+	free(s.proc[1]);
 	gsl_rng_free(s.rng);
 	return ret;
 }
@@ -243,6 +275,7 @@ int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
 	cfg.pairs = cfg.max_pairs = (unsigned)n;
 	s.c = c;
 	s.sigma = sqrt(log(1 + c->cv * c->cv));
@@ -375,6 +408,7 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 	unsigned long step_seed = seed * 100003;
 
 	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
 	s.c = c;
 	s.sigma = sqrt(log(1 + c->cv * c->cv));
 	s.rng = gsl_rng_alloc(gsl_rng_mt19937);

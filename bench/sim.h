@@ -29,6 +29,11 @@ struct sim_cell {
 				   times its value with probability tail_p
 				   (0.1 and 2: +10% mean, the typical run
 				   unchanged) */
+	double common;		/* > 0: a suite's cases share each pair's
+				   processes: every case's sample at pair j
+				   of an arm is also times that process's
+				   factor, log-normal with this log-sd (a
+				   machine slowing a whole process) */
 };
 
 /* Gate's procedure, or a rule users apply by hand. */

@@ -30,7 +30,7 @@
 static void check_false_fail(enum rule rule, enum sim_noise noise,
 			     double cv, double effect, size_t suite)
 {
-	struct sim_cell c = { noise, cv, effect, suite, 0, 0, 0 };
+	struct sim_cell c = { noise, cv, effect, suite, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -78,7 +78,7 @@ static void test_sim__identical_code_rarely_fails(void)
  */
 static void test_sim__boundary_rate_within_alpha(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 0, 0, 0 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -92,7 +92,7 @@ static void test_sim__boundary_rate_within_alpha(void)
 /* A regression of twice the floor at CV 2% is caught, never passed. */
 static void test_sim__twice_floor_is_caught(void)
 {
-	struct sim_cell c = { SIM_DRIFT, 0.02, 0.10, 20, 0, 0, 0 };
+	struct sim_cell c = { SIM_DRIFT, 0.02, 0.10, 20, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -111,8 +111,8 @@ static void test_sim__twice_floor_is_caught(void)
 static void check_promise(enum sim_noise noise, double cv, size_t suite,
 			  size_t trials)
 {
-	struct sim_cell same = { noise, cv, 0, suite, 0, 0, 0 };
-	struct sim_cell slower = { noise, cv, 0.10, suite, 0, 0, 0 };
+	struct sim_cell same = { noise, cv, 0, suite, 0, 0, 0, 0 };
+	struct sim_cell slower = { noise, cv, 0.10, suite, 0, 0, 0, 0 };
 	unsigned long seed = 7000 + (unsigned long)(cv * 1000) + suite +
 			     100 * (unsigned long)noise;
 	struct bench_cfg b;
@@ -168,7 +168,7 @@ static void test_sim__promise_suite_of_20(void)
  */
 static void test_sim__too_few_pairs_never_pass(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0.10, 1, 0, 0, 0 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0.10, 1, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_result r;
 
@@ -197,7 +197,7 @@ static void test_sim__coverage_from_15_pairs(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct sim_cell c = { cases[i].noise, 0.10, 0.05, 1,
-				      0, 0, 0 };
+				      0, 0, 0, 0 };
 		struct bench_cfg b;
 		double cover;
 
@@ -233,7 +233,7 @@ static void check_onesided(enum stats_estimator e, enum interval_method m,
 			   double bound, unsigned resamples, size_t trials,
 			   unsigned long seed)
 {
-	struct sim_cell c = { noise, 0.10, 0.05, 1, 0, 0, 0 };
+	struct sim_cell c = { noise, 0.10, 0.05, 1, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_cover cv;
 
@@ -306,7 +306,7 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
  */
 static void test_sim__bisect_names_the_right_commit(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.05, 0.07, 1, 0, 0, 0 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.05, 0.07, 1, 0, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_bisect now, before;
 
@@ -377,7 +377,7 @@ static void test_sim__exact_counts_near_the_floor(void)
  */
 static void test_sim__one_extreme_sample_at_the_floor(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 10, 0, 0 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 10, 0, 0, 0 };
 	struct bench_cfg b;
 	struct sim_result one, adaptive, twice;
 
@@ -401,26 +401,30 @@ static void test_sim__one_extreme_sample_at_the_floor(void)
 }
 
 /*
- * A slow tail (issue 25 item 5): head twice as long in 10% of samples
- * (+10% mean), CV 2%, one benchmark, gate's defaults. Hodges-Lehmann
- * alone passed it 97.9% of the time (bench-sim T, 1,000 trials); a pass
- * must now also exclude +10% in the 5%-trimmed mean of the log-ratios,
- * and it passes 54.5%: the limit, 0.75, is 7 standard errors of 300
- * trials above that, and far below what it was. The fail rule is
- * untouched: identical code keeps its false-fail rate (the promise
- * tests above).
+ * A slow tail (issues 25 and 38): head twice as long in 10% of samples
+ * (+10% mean time), CV 2%, one benchmark, gate's defaults without the
+ * simulator's 60-pair cap (max_pairs 2000, the 300 s budget). Hodges-
+ * Lehmann alone passes it; so did the 5%-trimmed mean of the log-ratios,
+ * 100% of 400 trials (bench-sim A: it sets the tail itself aside, about
+ * +4% here). A pass must now also exclude +10% in the ratio of the arms'
+ * means, the mean time's change: 16.5% of 400 trials pass (mostly runs
+ * whose first 20 pairs hold no slow sample, 12% of them), the rest end
+ * noisy after some 1,200 pairs. The limit, 0.30, is 3.6 standard errors
+ * of 100 trials above that; the fail rule is untouched (identical code
+ * keeps its false-fail rate: the promise tests above).
  */
 static void test_sim__slow_tail_is_not_passed_silently(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0, 1, 0, 0.1, 2 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0, 1, 0, 0.1, 2, 0 };
 	struct bench_cfg b;
 	struct sim_result r;
 
 	sim_default_cfg(&b);
-	CHECK(sim_run(&r, &c, SIM_GATE, &b, 0.95, 1000, 300, 65) == 0);
-	if (!(r.pass <= 0.75))
+	b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+	CHECK(sim_run(&r, &c, SIM_GATE, &b, 0.95, 1000, 100, 65) == 0);
+	if (!(r.pass <= 0.30))
 		fprintf(stderr, "  a slow tail passes %.3f\n", r.pass);
-	CHECK(r.pass <= 0.75);
+	CHECK(r.pass <= 0.30);
 	CHECK(r.fail <= 0.05);
 }
 
@@ -434,7 +438,7 @@ static void test_sim__slow_tail_is_not_passed_silently(void)
  */
 static void test_sim__each_trial_builds_its_config_afresh(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.25, 0.05, 2, 0, 0, 0 };
+	struct sim_cell c = { SIM_LOGNORMAL, 0.25, 0.05, 2, 0, 0, 0, 0 };
 	struct bench_cfg b, keep;
 	struct sim_result r1, r2;
 
@@ -447,6 +451,37 @@ static void test_sim__each_trial_builds_its_config_afresh(void)
 	CHECK(sim_run(&r2, &c, SIM_GATE, &b, 0.95, 1000, 3, 71) == 0);
 	CHECK(r1.pairs == r2.pairs);
 	CHECK(r1.fail == r2.fail && r1.noisy == r2.noisy);
+}
+
+/*
+ * A suite's cases measured by the same processes (issue 38 item 4): each
+ * pair's processes slow every case they measure by a factor of log-sd
+ * 10%, each case's own noise CV 5%, suites of 20. Each case is judged on
+ * its own pairs (the factor part of its noise): identical code never
+ * fails beyond the promise, and a uniform +10% regression of every case
+ * can never pass (bench-sim S: 0 of 100; 42% fail, the rest noisy), where
+ * judging each case against its suite's others passed it 96.5% of the
+ * time (the audit). 40 suites a cell.
+ */
+static void test_sim__uniform_regression_never_passes(void)
+{
+	struct sim_cell same = { SIM_LOGNORMAL, 0.05, 0, 20, 0, 0, 2, 0.10 };
+	struct sim_cell slower = { SIM_LOGNORMAL, 0.05, 0.10, 20, 0, 0, 2,
+				   0.10 };
+	struct bench_cfg b;
+	struct sim_result r0, r1;
+
+	sim_default_cfg(&b);
+	b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
+	CHECK(sim_run(&r0, &same, SIM_GATE, &b, 0.95, 1000, 40, 4401) == 0);
+	CHECK(sim_run(&r1, &slower, SIM_GATE, &b, 0.95, 1000, 40, 4402) == 0);
+	if (!(r0.fail <= 0.05) || !(r1.pass == 0) || !(r1.any_pass <= 0.05))
+		fprintf(stderr, "  common-mode noise: identical fail %.3f, "
+			"uniform +10%% pass %.3f (a case passed in %.3f)\n",
+			r0.fail, r1.pass, r1.any_pass);
+	CHECK(r0.fail <= 0.05);
+	CHECK(r1.pass == 0);
+	CHECK(r1.any_pass <= 0.05);
 }
 
 static const struct harness_test tests[] = {
@@ -464,6 +499,7 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__one_extreme_sample_at_the_floor),
 	TEST(test_sim__slow_tail_is_not_passed_silently),
 	TEST(test_sim__each_trial_builds_its_config_afresh),
+	TEST(test_sim__uniform_regression_never_passes),
 };
 
 int main(int argc, char **argv)
