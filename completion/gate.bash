@@ -31,7 +31,7 @@ _gate_options()
 	export)
 		echo --format --label --commit --output --report ;;
 	merge)
-		echo --json --markdown --html --color --advisory ;;
+		echo --json --markdown --html --color --advisory --config ;;
 	esac
 }
 

@@ -3,18 +3,20 @@
  * --shard I/N --json FILE, one per CI matrix job) as one run: every
  * benchmark of every shard, the suite verdict decided again over all of
  * them, every printer, and gate run's exit codes. Each shard decided its
- * benchmarks at the whole run's Bonferroni level, so merging decides no
- * benchmark anew: it checks that the shards belong together (same base and
- * head commits, same plan, each shard once, none missing, the same number
- * of comparisons) and refuses otherwise. Shards may run on different
- * machines (hosted runners promise no CPU model): each case is paired
- * within its own shard, and the merged protocol names every machine. Nor
- * does it trust a shard's word: every benchmark is decided again from its
- * samples (at the look it stopped at, the run's level), or without
- * samples from its interval and floors, and a shard whose stored verdict
- * disagrees is refused (a report edited to say "pass").
+ * benchmarks at the whole run's Bonferroni level; merging checks that the
+ * shards belong together (same base and head commits, same plan, each
+ * shard once, none missing, the same number of comparisons) and refuses
+ * otherwise. Shards may run on different machines (hosted runners promise
+ * no CPU model): each case is paired within its own shard, and the merged
+ * protocol names every machine. Nor does it trust a shard's word: it plans
+ * from base's gate.json read from the base commit in this repository
+ * (merge-policy.c), requires every benchmark and case base declares,
+ * decides every benchmark again from its samples under base's policy and
+ * the trailers of base..head (stored verdicts, "judged" and "identical"
+ * never decide), and judges removed and redefined benchmarks itself.
  */
 #include "gate/cmd/cmd.h"
+#include "gate/cmd/merge.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -26,7 +28,7 @@
 #include "common/error.h"
 #include "common/file.h"
 #include "common/seed.h"
-#include "gate/decide/adaptive.h"
+#include "gate/decide/arms.h"
 #include "gate/config/options.h"
 #include "gate/decide/run.h"
 #include "gate/decide/verdict.h"
@@ -37,8 +39,8 @@
 #define REPORT_MAX ((size_t)256 << 20)
 
 const char cmd_merge_usage[] =
-	"usage: gate merge [--json FILE] [--markdown FILE] [--html FILE]\n"
-	"                  [--color WHEN] [--advisory] REPORT...\n"
+	"usage: gate [-C DIR] merge [--json FILE] [--markdown FILE] [--html FILE]\n"
+	"                  [--color WHEN] [--advisory] [--config FILE] REPORT...\n"
 	"\n"
 	"  REPORT         the --json report of each shard (gate run --shard\n"
 	"                 I/N), every shard of the run once, in any order\n"
@@ -48,16 +50,21 @@ const char cmd_merge_usage[] =
 	"  --html FILE    write the merged HTML report\n"
 	"  --color WHEN   auto (default), always or never\n"
 	"  --advisory     report the verdict but exit 0\n"
+	"  --config FILE  the gate.json the shards ran with --config\n"
 	"\n"
-	"refuses shards of different base or head commits, plans (config\n"
-	"or command line), shard counts, comparisons, and overlapping or\n"
-	"missing shards; shards may run on different machines (each case\n"
-	"is paired within its shard: the protocol names every machine)\n"
+	"runs in the repository (or -C DIR) holding base and head: base's\n"
+	"gate.json (read from its commit) decides, and every benchmark it\n"
+	"declares must be in a shard; each is decided again from its\n"
+	"samples. Refuses shards of different base or head commits, plans\n"
+	"(config or command line), shard counts, comparisons, and\n"
+	"overlapping or missing shards; shards may run on different\n"
+	"machines (each case is paired within its shard: the protocol\n"
+	"names every machine)\n"
 	"\n"
 	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error\n";
 
 struct merge_opts {
-	const char *json, *markdown, *html, *color;
+	const char *json, *markdown, *html, *color, *config;
 	int advisory;
 };
 
@@ -71,6 +78,7 @@ static enum opts_result parse_options(struct merge_opts *o, int argc,
 		{ "color", required_argument, NULL, 'K' },
 		{ "colour", required_argument, NULL, 'K' },
 		{ "advisory", no_argument, NULL, 'a' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +92,7 @@ static enum opts_result parse_options(struct merge_opts *o, int argc,
 		case 'M': o->html = optarg; break;
 		case 'K': o->color = optarg; break;
 		case 'a': o->advisory = 1; break;
+		case 'c': o->config = optarg; break;
 		case 'h':
 			fputs(cmd_merge_usage, stdout);
 			return OPTS_HELP;
@@ -360,120 +369,6 @@ static int split_complete(const struct shard *s, size_t n)
 	return 0;
 }
 
-/*
- * Benchmark b of shard report r decided again into out: from its samples
- * with the analysis of the look it stopped at (gate/decide/adaptive.c's look:
- * the look's share of the run's per-comparison alpha, its seed), its
- * accepted regression applied; without samples, each gating metric from
- * its stored interval and floors (verdict_decide_rule; an exact count
- * from its ratio). Returns the verdict.
- */
-static enum verdict redecide(struct bench_result *out,
-			     const struct run_report *r,
-			     const struct run_bench *b)
-{
-	const struct bench_cfg *cfg = b->run.cfg;
-	const struct bench_result *was = &b->result;
-	enum verdict *vs, worst;
-	size_t j, k = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (b->run.error)
-		return VERDICT_ERROR;
-	/* removed or redefined (gate/decide/arms.c): nothing measured, a fail, or
-	   accepted by a trailer (which merge cannot see, as for a bound);
-	   never a pass */
-	if (b->run.judged)
-		return was->verdict == VERDICT_FAIL ||
-		       was->verdict == VERDICT_ACCEPTED ? was->verdict :
-		       VERDICT_ERROR;
-	if (b->run.identical == 1 && !b->run.npairs)
-		return VERDICT_PASS;
-	if (b->run.npairs && r->level > 0 && r->level < 1) {
-		struct verdict_opts vo;
-		size_t look = b->primary.looks ? b->primary.looks - 1 : 0;
-
-		vo.alpha = 1 - adaptive_look_level(cfg, 1 - r->level, look);
-		vo.resamples = r->resamples;
-		vo.seed = seed_derive(r->seed, cfg->name, look);
-		vo.strict = r->strict;
-		verdict_bench(out, &b->run, &vo);
-		for (j = 0; j < was->n; j++)
-			if (was->m[j].accept) {
-				struct verdict_accept a = *was->m[j].accept;
-
-				verdict_accept_bench(out, cfg->name, &a, 1);
-				break;
-			}
-		return out->verdict;
-	}
-	if (!was->n)
-		return was->verdict;
-	vs = xcalloc(was->n, sizeof(*vs));
-	for (j = 0; j < was->n; j++) {
-		const struct bench_stats *st = &was->m[j];
-		enum verdict v;
-
-		if (!st->gating)
-			continue;
-		v = st->exact ? (!isfinite(st->estimate) ? VERDICT_ERROR :
-				 st->estimate >= (1 + st->floor) *
-				 (1 - VERDICT_EXACT_SLACK) ? VERDICT_FAIL :
-				 VERDICT_PASS) :
-		    verdict_decide_rule(cfg->rule, st->estimate, st->low,
-					st->high, st->floor, isfinite(st->excludes) ?
-					st->excludes : 2 * st->floor);
-		/* under a trailer, the rule gate run applied: accepted
-		   within its bound, noisy where the interval straddles it */
-		if (st->accept)
-			v = verdict_accept_rule(v, st->exact ? st->estimate :
-						st->low, st->exact ?
-						st->estimate : st->high,
-						st->accept->bound);
-		vs[k++] = v;
-	}
-	worst = verdict_suite(vs, k);
-	free(vs);
-	return worst;
-}
-
-/*
- * Every benchmark of shard s decided again (redecide) agrees with the
- * verdict it stored; the samples' decision replaces the stored one. 0, or
- * -1 after error() naming the first that does not.
- */
-static int check_verdicts(struct shard *s)
-{
-	size_t i;
-	char a[512];
-
-	for (i = 0; i < s->r.n; i++) {
-		struct run_bench *b = &s->r.b[i];
-		struct bench_result again;
-		enum verdict v, stored = b->result.verdict;
-
-		if (b->run.is_new || b->run.is_removed ||
-		    stored == VERDICT_NEW)
-			continue;
-		v = redecide(&again, &s->r, b);
-		if (v != stored) {
-			bench_result_release(&again);
-			return error("%s says \"%s\" is %s, but its own %s "
-				     "give %s: the report was altered, or "
-				     "written by another gate; run the shard "
-				     "again", who(a, sizeof(a), s),
-				     b->run.cfg->name, verdict_name(stored),
-				     b->run.npairs ? "samples" :
-				     "interval and floors", verdict_name(v));
-		}
-		if (again.n) {
-			bench_result_release(&b->result);
-			b->result = again;
-		}
-	}
-	return 0;
-}
-
 /* The shards' benchmarks into m, moved out of each (s[i].r.n is 0 after). */
 static void combine(struct run_report *m, struct shard *s, size_t n,
 		    size_t total)
@@ -501,8 +396,16 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 		struct run_report *r = &s[i].r;
 
 		for (j = 0; j < r->n; j++) {
+			/* judged again by merge (arms_judge) */
+			if (r->b[j].run.judged == 2) {
+				bench_run_release(&r->b[j].run);
+				bench_result_release(&r->b[j].result);
+				free(r->b[j].note);
+				continue;
+			}
 			m->b[k++] = r->b[j];
 		}
+		m->n = k;
 		free(r->b);
 		r->b = NULL;
 		r->n = 0;
@@ -528,15 +431,32 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 	free(v);
 }
 
+/*
+ * The repository holding the shards' commits (-C DIR, else the current
+ * directory): base's gate.json and the trailers are read from it.
+ */
+static int open_repo(struct gate_ctx *ctx)
+{
+	if (ctx->repo)
+		return 0;
+	if (repo_open(&ctx->repo, ctx->dir) < 0)
+		return error("gate merge reads base's gate.json from the base "
+			     "commit: run it in the repository the shards ran "
+			     "in (or -C DIR), checked out with fetch-depth: 0");
+	return 0;
+}
+
 int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct merge_opts o = { 0 };
+	struct merge_plan mp = MERGE_PLAN_INIT;
 	struct shard *s = NULL;
 	struct run_report m;
 	struct publish_opts po;
 	size_t i, n = 0, total;
 	FILE *term;
 	int code = EXIT_ERROR, rc;
+	char a[512];
 
 	memset(&m, 0, sizeof(m));
 	rc = parse_options(&o, argc, argv);
@@ -556,10 +476,25 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	if (complete(s, n) < 0 || no_overlap(s, n) < 0 ||
 	    split_complete(s, n) < 0 || same_level(s, n, &total) < 0)
 		goto cleanup;
+	if (open_repo(ctx) < 0 ||
+	    merge_plan_load(&mp, ctx->repo, &s[0].r, o.config) < 0)
+		goto cleanup;
 	for (i = 0; i < n; i++)
-		if (check_verdicts(&s[i]) < 0)
+		if (merge_check_shard(&s[i].r, who(a, sizeof(a), &s[i]),
+				      &mp) < 0)
 			goto cleanup;
 	combine(&m, s, n, total);
+	if (merge_check_complete(&m, &mp) < 0) {
+		run_release(&m);
+		goto cleanup;
+	}
+	/* base's rules for what head removed or redefined, as gate run's */
+	if (mp.have_base) {
+		arms_judge(&m, &mp.plan, mp.acc, mp.nacc);
+		qsort(m.b, m.n, sizeof(*m.b), by_name);
+		if (m.error)
+			m.suite = VERDICT_ERROR;
+	}
 	code = m.exit_code = o.advisory ? EXIT_PASS :
 			     verdict_exit_code(m.suite);
 	m.advisory = o.advisory;
@@ -577,5 +512,6 @@ cleanup:
 	for (i = 0; i < n; i++)
 		report_load_release(&s[i].r);
 	free(s);
+	merge_plan_release(&mp);
 	return code;
 }

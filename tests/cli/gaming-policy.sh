@@ -136,4 +136,102 @@ want_fail slow
 	fail "decided on the probe's pairs"
 expect_in "$ERR" 'pairs past --budget 1 s: fewer cannot decide at its level'
 
+# 5-10. gate merge plans from base's gate.json (read from the base commit
+# in this repository) and decides from samples only: the five one-field
+# edits of a shard's report each passed before; now each is refused or
+# decided from the samples
+M=$SCRATCH/merge
+new_repo "$M"
+printf '#!/bin/sh\nsleep %s\n' "$fast" >"$M/a.sh"
+cp "$M/a.sh" "$M/b.sh"
+chmod +x "$M/a.sh" "$M/b.sh"
+printf '{"defaults": {"pairs": 6, "warmup": 0, "min_effect": 0.5, "timeout": 20}, "benchmarks": [%s, %s, %s]}\n' \
+	'{"name": "a", "run": ["./a.sh"]}' '{"name": "b", "run": ["./b.sh"]}' \
+	'{"name": "d", "run": ["./a.sh"]}' >"$M/gate.json"
+commit_all "$M" base
+git -C "$M" branch base
+# b 8 times slower; the plan's names a b d are dealt a, d to shard 1 and
+# b to shard 2
+git -C "$M" checkout -q -b slower base
+printf '#!/bin/sh\nsleep %s\n' "$slow" >"$M/b.sh"
+commit_all "$M" "b slower"
+# d removed from head's gate.json, nothing slower
+git -C "$M" checkout -q -b drop-d base
+sed -i 's/, {"name": "d", "run": \["\.\/a\.sh"\]}//' "$M/gate.json"
+grep -q '"d"' "$M/gate.json" && fail "d was not removed"
+commit_all "$M" "drop d"
+for h in slower drop-d; do
+	for i in 1 2; do
+		gate_measured -C "$M" run -q --base base --head "$h" --shard "$i/2" \
+			--json "$SCRATCH/$h-$i.json"
+	done
+done
+gate_run 1 -C "$M" merge "$SCRATCH/slower-1.json" "$SCRATCH/slower-2.json"
+gate_run 1 -C "$M" merge "$SCRATCH/drop-d-1.json" "$SCRATCH/drop-d-2.json"
+# edit HEAD SHARD EDIT: shard SHARD of head HEAD's report with one edit of
+# benchmark b (d for "accepted"), as $SCRATCH/edit.json
+edit() {
+	python3 - "$SCRATCH/$1-$2.json" "$SCRATCH/edit.json" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+how = sys.argv[3]
+bs = d["benchmarks"]
+if how == "drop":
+    d["benchmarks"] = [b for b in bs if b["name"] != "b"]
+for b in bs:
+    if how == "accepted" and b["name"] == "d":
+        assert b.get("judged") and b["verdict"] == "fail", b
+        b["verdict"] = "accepted"
+    if b["name"] != "b":
+        continue
+    if how in ("new", "removed"):
+        b["verdict"] = how
+    if how == "identical":
+        # no samples, its artifacts "identical" (the one field that
+        # decided: a sample-less identical entry passed)
+        b["samples"] = []
+        b["verdict"] = "pass"
+        for m in b.get("metrics", []):
+            m["verdict"] = "pass"
+        b["artifacts"] = {"identical": True, "measured": False,
+                          "files": [{"path": "b.sh", "base": "ab" * 32,
+                                     "head": "ab" * 32}]}
+d["verdict"] = "pass"
+d["exit_code"] = 0
+json.dump(d, open(sys.argv[2], "w"), indent="\t")
+PY
+}
+for how in drop new removed identical; do
+	edit slower 2 "$how"
+	n=$((n + 1))
+	"$GATE" -C "$M" merge "$SCRATCH/slower-1.json" "$SCRATCH/edit.json" >"$OUT" 2>"$ERR"
+	got=$?
+	echo "attempt $n (merge, b $how): exit $got"
+	[ "$got" -eq 3 ] || fail "merge of a shard with b $how exited $got, want 3 (refused)"
+done
+# the refusals say what was wrong (the last one, identical)
+expect_in "$ERR" 'says "b" passed as an identical build, but base declares no "artifacts" for it'
+edit slower 2 drop
+gate_run 3 -C "$M" merge "$SCRATCH/slower-1.json" "$SCRATCH/edit.json"
+expect_in "$ERR" 'base'"'"'s gate.json declares "b", but no shard'"'"'s report holds it'
+edit slower 2 new
+gate_run 3 -C "$M" merge "$SCRATCH/slower-1.json" "$SCRATCH/edit.json"
+expect_in "$ERR" 'says "b" is new, but its own samples give fail'
+# a removal's fail set to "accepted": merge judges the removal itself,
+# from base's and head's gate.json and the trailers: a fail
+edit drop-d 1 accepted
+n=$((n + 1))
+"$GATE" -C "$M" merge "$SCRATCH/edit.json" "$SCRATCH/drop-d-2.json" --json "$SCRATCH/$n.json" >"$OUT" 2>"$ERR"
+got=$?
+echo "attempt $n (merge, d accepted): exit $got"
+want_fail d
+reason d >"$SCRATCH/reason"
+expect_in "$SCRATCH/reason" 'removed: base declares `d`, head no longer does'
+# merge needs the repository with base's commit
+gate_run 3 -C "$SCRATCH" merge "$SCRATCH/slower-1.json" "$SCRATCH/slower-2.json"
+expect_in "$ERR" "gate merge reads base's gate.json from the base commit"
+new_repo "$SCRATCH/other"
+gate_run 3 -C "$SCRATCH/other" merge "$SCRATCH/slower-1.json" "$SCRATCH/slower-2.json"
+expect_in "$ERR" "is not in this repository"
+
 exit 0

@@ -49,7 +49,7 @@ for i in 1 2; do
 	gate_run 0 -C "$R" run --base HEAD~1 --head HEAD -q --shard "$i/2" \
 		--json "$SCRATCH/s$i.json"
 done
-gate_run 0 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
+gate_run 0 -C "$R" merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
 [ "$(json_get "$SCRATCH/m.json" "[(b['name'], b['verdict']) for b in d['benchmarks']]")" = \
   "[('s', 'pass')]" ] || fail "merged: $(json_get "$SCRATCH/m.json" "[b['name'] for b in d['benchmarks']]")"
 [ ! -s "$L" ] || fail "a shard ran the identical suite"

@@ -111,7 +111,7 @@ done
 	fail "want one gbench listing per arm and shard: $(sort "$S/calls" | uniq -c)"
 [ "$(grep -c -- '-test.benchtime=1x$' "$S/calls")" = 6 ] ||
 	fail "want one go listing per arm and shard: $(sort "$S/calls" | uniq -c)"
-gate_run 1 merge "$S/s1.json" "$S/s2.json" "$S/s3.json" --json "$S/m.json"
+gate_run 1 -C "$R" merge "$S/s1.json" "$S/s2.json" "$S/s3.json" --json "$S/m.json"
 python3 - "$S" <<'PY' || fail "merged report differs from the unsharded run"
 import json, sys
 d = sys.argv[1]

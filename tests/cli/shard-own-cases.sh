@@ -38,7 +38,7 @@ for i in 1 2; do
 	gate_measured -C "$R" run --base HEAD~1 --head HEAD --seed 3 -q \
 		--shard "$i/2" --json "$S/s$i.json"
 done
-gate_run 1 merge "$S/s1.json" "$S/s2.json" --json "$S/m.json"
+gate_run 1 -C "$R" merge "$S/s1.json" "$S/s2.json" --json "$S/m.json"
 python3 - "$S" <<'PY' || fail "the shards do not hold each case once"
 import json, sys
 d = sys.argv[1]
@@ -63,7 +63,7 @@ json.dump(r, open(d + "/s2cpu.json", "w"))
 r["protocol"]["config_hash"] = "0123456789abcdef"
 json.dump(r, open(d + "/s2plan.json", "w"))
 PY
-gate_run 1 merge "$S/s1.json" "$S/s2cpu.json" --json "$S/m2.json"
+gate_run 1 -C "$R" merge "$S/s1.json" "$S/s2cpu.json" --json "$S/m2.json"
 [ "$(json_get "$S/m2.json" 'd["environment"]["cpu"]')" != "Other CPU 9000" ] ||
 	fail "merged machine is shard 2's alone"
 json_get "$S/m2.json" 'd["environment"]["cpu"]' >"$S/cpu.txt"
@@ -73,6 +73,6 @@ expect_in "$S/cpu.txt" "2/2 Other CPU 9000"
   "$(json_get "$S/m.json" 'sorted(b["name"] for b in d["benchmarks"])')" ] ||
 	fail "the merge across machines lost or added a case"
 # another plan still cannot belong
-gate_run 3 merge "$S/s1.json" "$S/s2plan.json"
+gate_run 3 -C "$R" merge "$S/s1.json" "$S/s2plan.json"
 expect_in "$ERR" "ran different plans"
 echo "shard-own-cases: ok"

@@ -61,7 +61,7 @@ done
 	fail "want one listing run per arm and shard: $(sort "$S/calls" | uniq -c)"
 grep -q '^list= filter=$' "$S/calls" &&
 	fail "a shard ran the whole suite: $(sort "$S/calls" | uniq -c)"
-gate_run 1 merge "$S/s3.json" "$S/s1.json" "$S/s4.json" "$S/s2.json" \
+gate_run 1 -C "$R" merge "$S/s3.json" "$S/s1.json" "$S/s4.json" "$S/s2.json" \
 	--json "$S/m.json"
 python3 - "$S" <<'PY' || fail "merged report differs from the unsharded run"
 import json, sys
@@ -109,9 +109,9 @@ TEST_LOAD=$(dirname "${GATE_BIN:-$GATE}")/tests/gate/report/test-load
 GATE_TEST_REPORT=$S/s1.json "$TEST_LOAD" round_trips >"$OUT" 2>"$ERR" ||
 	fail "the loaded s1.json does not write the same bytes"
 expect_in "$OUT" "1 passed, 0 failed"
-gate_run 3 merge "$S/missing.json" "$S/s2.json" "$S/s3.json" "$S/s4.json"
+gate_run 3 -C "$R" merge "$S/missing.json" "$S/s2.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "suite \"s\": the shards compared 11 of its cases, but its harness listed 12"
-gate_run 3 merge "$S/s1.json" "$S/overlap.json" "$S/s3.json" "$S/s4.json"
+gate_run 3 -C "$R" merge "$S/s1.json" "$S/overlap.json" "$S/s3.json" "$S/s4.json"
 expect_in "$ERR" "the shards overlap"
 # --list names every case with its shard, and the level of all of them
 gate_run 0 -C "$R" run --base HEAD~1 --head HEAD --list --shard 2/4

@@ -64,7 +64,7 @@ for i in 1 2; do
 	gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --shard "$i/2" -q \
 		--json "$SCRATCH/s$i.json"
 done
-gate_run 1 merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
+gate_run 1 -C "$R" merge "$SCRATCH/s1.json" "$SCRATCH/s2.json" --json "$SCRATCH/m.json"
 [ "$(json_get "$SCRATCH/m.json" '(sorted(b["name"] for b in d["benchmarks"]), d["protocol"]["compared"], [b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"])')" = \
   "(['gb/BM_changed', 'gb/BM_steady'], 3, ['gb/BM_changed'])" ] ||
 	fail "the merged shards: $(json_get "$SCRATCH/m.json" '(sorted(b["name"] for b in d["benchmarks"]), d["protocol"]["compared"])')"
