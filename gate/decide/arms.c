@@ -137,7 +137,11 @@ static void judge_redefined(struct run_report *r, const struct plan *p,
 						"%s: each arm ran its own",
 						b->redefined, why);
 
-					run_bench_note(&r->b[i], note);
+					/* a merged shard's entry says it
+					   already */
+					if (!r->b[i].note ||
+					    !strstr(r->b[i].note, note))
+						run_bench_note(&r->b[i], note);
 					free(note);
 					free(why);
 				}

@@ -227,6 +227,18 @@ echo "attempt $n (merge, d accepted): exit $got"
 want_fail d
 reason d >"$SCRATCH/reason"
 expect_in "$SCRATCH/reason" 'removed: base declares `d`, head no longer does'
+# with a trailer accepting the removal, merge reads it from the commits:
+# accepted (identical code otherwise: pass, or noisy under load)
+git -C "$M" checkout -q drop-d
+git -C "$M" commit -q --allow-empty -m "accept" -m "Gate-Accept: d removed it measured nothing new"
+for i in 1 2; do
+	gate_measured -C "$M" run -q --base base --head HEAD --shard "$i/2" \
+		--json "$SCRATCH/acc-$i.json"
+done
+gate_measured -C "$M" merge "$SCRATCH/acc-1.json" "$SCRATCH/acc-2.json" --json "$SCRATCH/acc.json"
+[ "$got" -ne 1 ] || fail "an accepted removal failed the merge"
+[ "$(json_get "$SCRATCH/acc.json" "[b['verdict'] for b in d['benchmarks'] if b['name'] == 'd'][0]")" = accepted ] ||
+	fail "the merge did not accept d's removal"
 # merge needs the repository with base's commit
 gate_run 3 -C "$SCRATCH" merge "$SCRATCH/slower-1.json" "$SCRATCH/slower-2.json"
 expect_in "$ERR" "gate merge reads base's gate.json from the base commit"
