@@ -36,6 +36,12 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(session, config, items):
     global _wanted
+    # once a case: pytest-benchmark calls the function once, as with
+    # --benchmark-disable, which a command's own --benchmark-only would
+    # refuse; its session exists by now, its fixtures do not yet
+    bench = getattr(config, "_benchmarksession", None)
+    if _probe is not None and bench is not None:
+        bench.disabled = True
     bench = [i for i in items if "benchmark" in getattr(i, "fixturenames", ())]
     _wanted = set(id(i) for i in (bench or items))
 

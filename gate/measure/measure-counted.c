@@ -216,9 +216,11 @@ char **suite_counted_env(const struct bench_run *br, char *const *env)
 			xstrdup(p->plugin_dir);
 		env_set(&e, &n, "PYTHONPATH", v);
 		free(v);
-		/* once per case: counts need no rounds (doc/counted.md) */
-		v = xasprintf("%s%s-p gate_probe_pytest --benchmark-disable",
-			      ao ? ao : "", ao && *ao ? " " : "");
+		/* the plugin: it has pytest-benchmark call each case once
+		   (doc/counted.md), as --benchmark-disable would, which a
+		   command's --benchmark-only refuses */
+		v = xasprintf("%s%s-p gate_probe_pytest", ao ? ao : "",
+			      ao && *ao ? " " : "");
 		env_set(&e, &n, "PYTEST_ADDOPTS", v);
 		free(v);
 	}
@@ -504,7 +506,7 @@ const char *suite_counted_scheme(enum format f, int simulate, char *buf,
 				 size_t size)
 {
 	const char *how = f == FORMAT_PYTEST ? "each test's call bracketed "
-		"by gate's pytest plugin, once (--benchmark-disable); "
+		"by gate's pytest plugin, once (benchmarks disabled); "
 		"PYTHONHASHSEED=0, PYTHONMALLOC=malloc" : f == FORMAT_GBENCH ?
 		"each case's loop alone, one iteration "
 		"(--benchmark_min_time=0), set-up outside" : "each case "
