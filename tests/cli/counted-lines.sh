@@ -77,6 +77,30 @@ two = b["s/two"]["base"]["median"]
 assert 1.99 < two / one <= 2, (one, two)
 PY
 
+# times and counts together: each case's time in every pair (stdout),
+# its count in the counted pairs (callgrind); the time passes (the same
+# printed value), the count of the doubled loop fails
+cat >"$SCRATCH/mixed.json" <<'JSON'
+{
+  "build": "cc -O1 -o h h.c -ldl",
+  "defaults": { "warmup": 0, "pairs": 6, "max_pairs": 6, "timeout": 60 },
+  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./h"],
+                    "metrics": ["wall", "instructions"] } ]
+}
+JSON
+gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --config "$SCRATCH/mixed.json" --json "$SCRATCH/m.json"
+/usr/bin/python3 - "$SCRATCH/m.json" <<'PY' || fail "times and counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in d["benchmarks"]}
+two = {m["name"]: m for m in b["s/two"]["metrics"]}
+assert two["value"]["verdict"] == "pass", two["value"]
+assert two["value"]["pairs"] == 6, two["value"]["pairs"]
+assert two["instructions"]["verdict"] == "fail", two["instructions"]
+assert two["instructions"]["pairs"] == 3, two["instructions"]["pairs"]
+assert b["s/two"]["verdict"] == "fail" and b["s/one"]["verdict"] == "pass"
+PY
+
 # a harness that marks no case: an error saying how to mark them
 sed -i 's/gate_probe_st[a-z]*("[a-z]*");//' "$R/h.c"
 commit_all "$R" unmarked
