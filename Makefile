@@ -14,6 +14,8 @@
 #   make bench-trend  gate trend on identical code under a drifting machine
 #                   (60 real-binary histories a cell)
 #   make bench-tail   gate run on a sleep with a seeded slow tail (RUNS=10)
+#   make bench-bisect  gate bisect's rules simulated: wrong commit, missed
+#                   and unconfirmed regression rates at +0..+10%
 #   make bench-bias measure the bias between the arms on identical code
 #   make bench-verdicts  gate's verdicts on a real program slowed by known
 #                   amounts, quiet and with one core busy (RUNS=20 per cell)
@@ -371,6 +373,10 @@ bench-trend: $(BUILD)/gate
 bench-tail: $(BUILD)/gate
 	@bench/tail $(BUILD)/gate $(or $(RUNS),10) $(or $(BUDGET),60)
 
+# gate bisect's rules on simulated searches (bench-sim's part 5 alone)
+bench-bisect: $(BUILD)/bench-sim
+	@$(BUILD)/bench-sim b
+
 # the sealed arms' costs: Landlock on vs off per sample (/bin/true and a
 # real compile), manifests of a tree of 3,000 files, an arm of 20,000 tags
 bench-seal: $(BUILD)/gate $(BUILD)/bench-manifest
@@ -491,7 +497,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-scale bench-stats bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
+	bench bench-scale bench-stats bench-bisect bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:

@@ -365,13 +365,29 @@ static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
 	s->c = keep;
 }
 
-/* One step of the search (commits lo..mid, effect e when the culprit is
-   among them), with the rule's retries; *runs counts the runs. */
+/* The step rule of issues 25 to 40: good below the confirming run's
+   lower bound (proven), bad on a fail or an accepted result. */
+static enum bisect_call call_before40(enum verdict v, double low,
+				      double high, double proven)
+{
+	if (v == VERDICT_ERROR || isnan(low) || isnan(high))
+		return BISECT_SKIP;
+	if (v == VERDICT_FAIL || v == VERDICT_ACCEPTED)
+		return BISECT_BAD;
+	if (isfinite(high) && isfinite(proven) && high < proven)
+		return BISECT_GOOD;
+	return BISECT_UNSURE;
+}
+
+/* One run of the search (the confirming one, or commits lo..mid with
+   effect e when the culprit is among them), with the rule's retries as
+   gate bisect's step_decide makes them; *runs counts the runs, *proven
+   is the last run's lower bound. */
 static enum bisect_call sim_bisect_step(struct sim_ctx *s,
 					const struct bench_cfg *proto,
-					double effect, double proven,
-					int old_rule, unsigned long *seed,
-					size_t *runs)
+					double effect, double *proven,
+					enum sim_bisect_rule rule,
+					unsigned long *seed, size_t *runs)
 {
 	struct bench_cfg cfg = *proto;
 	enum bisect_call call = BISECT_UNSURE;
@@ -380,15 +396,18 @@ static enum bisect_call sim_bisect_step(struct sim_ctx *s,
 	unsigned pairs;
 	int k;
 
-	for (k = 0; k < (old_rule ? 1 : VERDICT_BISECT_TRIES); k++) {
+	for (k = 0; k < (rule == SIM_BISECT_PASS_GOOD ? 1 :
+			 VERDICT_BISECT_TRIES); k++) {
 		sim_step(s, &cfg, effect, (*seed)++, &v, &low, &high, &pairs);
 		(*runs)++;
-		if (old_rule)
+		if (rule == SIM_BISECT_PASS_GOOD)
 			return v == VERDICT_PASS ? BISECT_GOOD :
 			       v == VERDICT_FAIL ? BISECT_BAD :
 			       v == VERDICT_ERROR ? BISECT_SKIP :
 			       BISECT_UNSURE;
-		call = verdict_bisect_call(v, low, high, 0, proven);
+		call = rule == SIM_BISECT_CONFIRM_FAIL ?
+		       call_before40(v, low, high, *proven) :
+		       verdict_bisect_call(v, low, high, 0, proto->min_effect);
 		if (call != BISECT_UNSURE)
 			break;
 		/* gate bisect's --pairs for the next run */
@@ -396,15 +415,39 @@ static enum bisect_call sim_bisect_step(struct sim_ctx *s,
 		if (cfg.max_pairs < cfg.pairs)
 			cfg.max_pairs = cfg.pairs;
 	}
+	*proven = low;
 	return call;
 }
 
+/* The confirming run: bad against good. BISECT_BAD when it reproduces,
+   with its lower bound in *proven; before issue 40 one run, reproduced
+   only when it failed (anything else said "does not reproduce"). */
+static enum bisect_call sim_confirm(struct sim_ctx *s,
+				    const struct bench_cfg *proto,
+				    double *proven,
+				    enum sim_bisect_rule rule,
+				    unsigned long *seed, size_t *runs)
+{
+	enum verdict v;
+	double high;
+	unsigned pairs;
+
+	if (rule == SIM_BISECT_NOW)
+		return sim_bisect_step(s, proto, s->c->effect, proven, rule,
+				       seed, runs);
+	sim_step(s, proto, s->c->effect, (*seed)++, &v, proven, &high,
+		 &pairs);
+	(*runs)++;
+	return v == VERDICT_FAIL ? BISECT_BAD : BISECT_GOOD;
+}
+
 int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
-	       const struct bench_cfg *proto, size_t commits, int old_rule,
-	       size_t trials, unsigned long seed)
+	       const struct bench_cfg *proto, size_t commits,
+	       enum sim_bisect_rule rule, size_t trials, unsigned long seed)
 {
 	struct sim_ctx s;
-	size_t t, right = 0, wrong = 0, range = 0, none = 0, runs = 0;
+	size_t t, right = 0, wrong = 0, range = 0, none = 0, unconfirmed = 0;
+	size_t runs = 0;
 	unsigned long step_seed = seed * 100003;
 
 	memset(out, 0, sizeof(*out));
@@ -419,25 +462,24 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 		long culprit = 1 + (long)gsl_rng_uniform_int(s.rng, commits);
 		long lo = 0, hi = (long)commits;
 		enum bisect_call call;
-		enum verdict v;
-		double low, high;
-		unsigned pairs;
+		double proven;
 
-		/* the confirming run: bad against good */
-		sim_step(&s, proto, c->effect, step_seed++, &v, &low, &high,
-			 &pairs);
-		runs++;
-		if (v != VERDICT_FAIL) {
+		call = sim_confirm(&s, proto, &proven, rule, &step_seed,
+				   &runs);
+		if (call == BISECT_GOOD) {
 			none++;
 			continue;
 		}
-		call = BISECT_BAD;
+		if (call != BISECT_BAD) {
+			unconfirmed++;
+			continue;
+		}
 		while (hi - lo > 1) {
 			long mid = lo + (hi - lo) / 2;
 			double e = culprit > lo && culprit <= mid ?
-				   c->effect : 0;
+				   c->effect : 0, p = proven;
 
-			call = sim_bisect_step(&s, proto, e, low, old_rule,
+			call = sim_bisect_step(&s, proto, e, &p, rule,
 					       &step_seed, &runs);
 			if (call == BISECT_BAD)
 				hi = mid;
@@ -458,6 +500,7 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 	out->wrong = (double)wrong / (double)trials;
 	out->range = (double)range / (double)trials;
 	out->none = (double)none / (double)trials;
+	out->unconfirmed = (double)unconfirmed / (double)trials;
 	out->runs = (double)runs / (double)trials;
 	gsl_rng_free(s.rng);
 	return 0;

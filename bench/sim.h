@@ -95,21 +95,35 @@ struct sim_bisect {
 	double right;		/* the culprit named is the true one */
 	double wrong;		/* another commit named as the culprit */
 	double range;		/* only a range (a step could not separate) */
-	double none;		/* the confirming run did not reproduce it */
+	double none;		/* "does not reproduce": the regression
+				   missed at the confirming run */
+	double unconfirmed;	/* "could not confirm the regression at the
+				   bad end" (exit 2) */
 	double runs;		/* paired runs per search, mean */
 	size_t trials;
+};
+/* Which of gate bisect's rules decides each run of the search. */
+enum sim_bisect_rule {
+	SIM_BISECT_NOW,		/* verdict_bisect_call on every run, the
+				   confirming one too: bad shows, good
+				   excludes a regression of the floor,
+				   unsure runs again with twice the pairs */
+	SIM_BISECT_PASS_GOOD,	/* before issue 25: a step's pass good, a
+				   fail bad, one run a step */
+	SIM_BISECT_CONFIRM_FAIL,/* issues 25 to 40: one confirming run,
+				   reproduced only when it fails; a step good
+				   below its lower bound, else as now */
 };
 /*
  * `trials` bisections of `commits` first-parent commits of which one,
  * drawn uniformly, slows the benchmark by c->effect (c->suite unused):
- * each step a simulated gate run (adaptive pairs up to proto's max_pairs)
- * decided by verdict_bisect_call with VERDICT_BISECT_TRIES runs of
- * doubling pairs, as gate bisect decides; old_rule: the rule before
- * (a pass is good, a fail bad, one run per step). 0 or -1.
+ * each run a simulated gate run (adaptive pairs up to proto's max_pairs)
+ * decided by `rule`, with VERDICT_BISECT_TRIES runs of doubling pairs
+ * where the rule retries, as gate bisect decides. 0 or -1.
  */
 int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
-	       const struct bench_cfg *proto, size_t commits, int old_rule,
-	       size_t trials, unsigned long seed);
+	       const struct bench_cfg *proto, size_t commits,
+	       enum sim_bisect_rule rule, size_t trials, unsigned long seed);
 
 
 /*

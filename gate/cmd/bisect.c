@@ -3,9 +3,12 @@
  * regression with a paired run of --good against --bad, then binary-
  * searches the first-parent commits between them, each step a paired run
  * (gate run's pipeline, in process, with its adaptive pairs and --budget)
- * of the current good endpoint against the middle commit. A commit that
- * cannot be built or measured is skipped, as git bisect skip does; a step
- * that stays noisy ends the search with the narrowest range proven.
+ * of the current good endpoint against the middle commit. Every run, the
+ * confirming one too, is bad only when it shows a regression of the floor
+ * and good only when it excludes one (verdict_bisect_call); in between it
+ * runs again with more pairs, then says it could not confirm or separate.
+ * A commit that cannot be built or measured is skipped, as git bisect
+ * skip does.
  */
 #include "gate/cmd/cmd.h"
 
@@ -42,23 +45,27 @@ const char cmd_bisect_usage[] =
 	"  --seed N          seed of every step's pair order\n"
 	"  -q, --quiet       no line per step on stderr\n"
 	"\n"
-	"exit: 1 culprit found, 2 only a range (a noisy step, or skipped\n"
-	"commits), 0 the regression does not reproduce, 3 error, 128 + the\n"
-	"signal when interrupted (130 for Ctrl-C)\n";
+	"exit: 1 culprit found, 2 only a range (an unsure step, or skipped\n"
+	"commits) or the regression neither confirmed nor excluded at the\n"
+	"bad end, 0 the regression does not reproduce (excluded), 3 error,\n"
+	"128 + the signal when interrupted (130 for Ctrl-C)\n";
 
-enum outcome { OUT_GOOD, OUT_BAD, OUT_NOISY, OUT_SKIP, OUT_UNSURE };
+/* In the order a step of several benchmarks takes the worst of them. */
+enum outcome { OUT_GOOD, OUT_UNSURE, OUT_SKIP, OUT_BAD };
 
 /* What one step's run said about the benchmark(s) bisect decides on. */
 struct step {
 	const char *benchmark;	/* --benchmark, or the one the confirming
 				   run failed on; NULL in that run */
 	int found;		/* the benchmark was in the run */
-	enum outcome out;
+	enum outcome out;	/* verdict_bisect_call's, the worst of the
+				   benchmarks decided on */
 	char name[128];		/* the deciding benchmark */
-	enum verdict verdict;	/* its verdict (gate run's rule) */
 	int identical;		/* its build was byte-identical in both arms */
 	unsigned pairs;		/* pairs measured */
 	double estimate, low, high;
+	double floor;		/* its floor: bad shows, good excludes
+				   1 + floor */
 };
 
 struct bisect_opts {
@@ -73,49 +80,49 @@ static void take(struct step *s, const struct run_bench *b,
 	const struct bench_stats *p = &b->primary;
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->verdict = p->verdict;
 	s->identical = b->run.identical == 1;
 	s->pairs = (unsigned)b->run.npairs;
 	s->estimate = p->estimate;
 	s->low = p->low;
 	s->high = p->high;
+	s->floor = p->floor;
 }
 
-/* run_inspect_fn: fold the model's verdicts into one outcome. */
+/*
+ * run_inspect_fn: each benchmark decided on read by verdict_bisect_call,
+ * and the step the worst of them: bad when any shows the regression, good
+ * only when every one excludes it. Its figures are the first of the worst.
+ */
 static void inspect(const struct run_report *r, void *arg)
 {
+	static const enum outcome of[] = {
+		[BISECT_GOOD] = OUT_GOOD, [BISECT_BAD] = OUT_BAD,
+		[BISECT_UNSURE] = OUT_UNSURE, [BISECT_SKIP] = OUT_SKIP,
+	};
 	struct step *s = arg;
-	int any_fail = 0, any_other = 0;
 	size_t i;
 
+	/* nothing compared is nothing shown nor excluded */
+	s->out = OUT_SKIP;
 	for (i = 0; i < r->n; i++) {
 		const struct run_bench *b = &r->b[i];
+		const struct bench_stats *p = &b->primary;
 		const char *name = b->run.cfg ? b->run.cfg->name : "";
+		enum outcome out;
 
 		if (s->benchmark && strcmp(name, s->benchmark))
 			continue;
-		if (b->primary.verdict == VERDICT_NEW)
+		if (p->verdict == VERDICT_NEW)
 			continue;
-		s->found = 1;
-		/* a fail a Gate-Accept trailer accepts is still the
-		   regression bisect looks for: the trailer gates, it does
-		   not hide the commit */
-		if (b->primary.verdict == VERDICT_FAIL ||
-		    b->primary.verdict == VERDICT_ACCEPTED) {
-			if (!any_fail)
-				take(s, b, name);
-			any_fail = 1;
-		} else if (b->primary.verdict != VERDICT_PASS) {
-			any_other = b->primary.verdict == VERDICT_ERROR ? 2 :
-				    any_other ? any_other : 1;
-			if (s->benchmark && !s->name[0])
-				take(s, b, name);
-		} else if (!any_fail && !s->name[0]) {
+		out = of[verdict_bisect_call(p->verdict, p->low, p->high,
+					     b->run.identical == 1,
+					     p->floor)];
+		if (!s->found || out > s->out) {
 			take(s, b, name);
+			s->out = out;
 		}
+		s->found = 1;
 	}
-	s->out = any_fail ? OUT_BAD : any_other == 2 ? OUT_SKIP :
-		 any_other ? OUT_NOISY : OUT_GOOD;
 }
 
 /* One paired run of base against head. 0, -1 when the run failed on
@@ -187,11 +194,25 @@ static void pct(char *buf, size_t size, double ratio)
 
 static const char *outcome_name(enum outcome o)
 {
-	static const char *const names[] = { "good", "bad", "noisy",
-		"skipped (cannot build or measure)",
-		"unsure (neither excludes nor shows the regression proven)" };
+	static const char *const names[] = {
+		[OUT_GOOD] = "good", [OUT_BAD] = "bad",
+		[OUT_SKIP] = "skipped (cannot build or measure)",
+		[OUT_UNSURE] = "unsure (neither excludes nor shows a "
+			       "regression of the floor)" };
 
 	return names[o];
+}
+
+/* "roundtrip +4.7% (+1.3% .. +8.6%, 20 pairs)" */
+static void figures(char *buf, size_t size, const struct step *s)
+{
+	char e[32], lo[32], hi[32];
+
+	pct(e, sizeof(e), s->estimate);
+	pct(lo, sizeof(lo), s->low);
+	pct(hi, sizeof(hi), s->high);
+	snprintf(buf, size, "%s %s (%s .. %s, %u pairs)", s->name, e, lo, hi,
+		 s->pairs);
 }
 
 /*
@@ -219,23 +240,20 @@ static void say_step(const struct bisect_opts *o, struct repo *repo,
 		     unsigned n, const char *base, const char *head,
 		     const struct step *s)
 {
-	char *subject = NULL, *author = NULL, e[32], lo[32], hi[32];
+	char *subject = NULL, *author = NULL, f[256];
 
 	if (o->quiet)
 		return;
 	if (commit_info(repo, head, &subject, &author, NULL) < 0)
 		return;
-	pct(e, sizeof(e), s->estimate);
-	pct(lo, sizeof(lo), s->low);
-	pct(hi, sizeof(hi), s->high);
+	figures(f, sizeof(f), s);
 	fprintf(stderr, "gate: step %u: %.12s (%s) against %.12s: %s", n, head,
 		subject, base, outcome_name(s->out));
 	if (s->identical)
 		fprintf(stderr, ", %s identical build (nothing measured)",
 			s->name);
 	else if (s->name[0] && s->out != OUT_SKIP)
-		fprintf(stderr, ", %s %s (%s .. %s, %u pairs)", s->name, e, lo,
-			hi, s->pairs);
+		fprintf(stderr, ", %s", f);
 	fputc('\n', stderr);
 	free(subject);
 	free(author);
@@ -342,91 +360,117 @@ struct search {
 	char *skipped;		/* skipped[i]: c[i] cannot be built or
 				   measured */
 	long lo, hi, nskipped;	/* the regression came in in (lo, hi] */
-	double proven;		/* the confirming run's lower bound: the
-				   regression is at least this ratio */
 	unsigned steps;
+	int runs;		/* the last step's runs (its tries) */
 	double start;
 	struct step s, culprit_step;	/* the last step; the last bad one */
 	char culprit_base[REPO_HEXSZ + 1];	/* its base */
 };
 
 /*
- * Step 1: does bad reproduce the regression against good? 0 when it does
- * (the search goes on), else -1 with the exit code in *code: the
- * regression is not there (said on stdout), an error, or a signal.
- */
-static int confirm(struct search *se, struct gate_ctx *ctx,
-		   struct bisect_opts *o, int *code)
-{
-	const char *good = se->c[0], *bad = se->c[se->n];
-	int rc;
-
-	if ((rc = step_run(&se->s, ctx, o, good, bad, 0)) != 0) {
-		*code = rc > 0 ? interrupted(rc, se->steps, good, bad,
-					     se->start) : EXIT_ERROR;
-		return -1;
-	}
-	say_step(o, ctx->repo, ++se->steps, good, bad, &se->s);
-	if (se->s.out != OUT_BAD) {
-		printf("the regression does not reproduce: %.12s against %.12s "
-		       "is %s; nothing to bisect\n", bad, good,
-		       outcome_name(se->s.out));
-		printf("steps: %u, time: %.1f s\n", se->steps,
-		       clock_seconds() - se->start);
-		*code = se->s.out == OUT_GOOD ? EXIT_PASS :
-			se->s.out == OUT_NOISY ? EXIT_NOISY : EXIT_ERROR;
-		return -1;
-	}
-	se->culprit_step = se->s;
-	memcpy(se->culprit_base, good, sizeof(se->culprit_base));
-	/* every later step decides on the benchmark that failed here,
-	   against the regression this run proved */
-	snprintf(o->decide, sizeof(o->decide), "%s", se->s.name);
-	se->proven = se->s.low;
-	return 0;
-}
-
-/*
- * One step of the search: base against head, decided against the
- * regression proven (verdict_bisect_call); a step that neither excludes
- * nor shows it runs again with twice the pairs, VERDICT_BISECT_TRIES runs
- * at most. 0 with se->s.out set, or the exit code of a signal (> 0) or
- * -1 on an error.
+ * One run of the search (the confirming one or a step): base against
+ * head, read by verdict_bisect_call; a run that neither shows nor
+ * excludes a regression of the floor runs again with twice the pairs,
+ * VERDICT_BISECT_TRIES runs at most. 0 with se->s.out set, or the exit
+ * code of a signal (> 0) or -1 on an error.
  */
 static int step_decide(struct search *se, struct gate_ctx *ctx,
 		       const struct bisect_opts *o, const char *base,
 		       const char *head)
 {
-	static const enum outcome of[] = {
-		[BISECT_GOOD] = OUT_GOOD, [BISECT_BAD] = OUT_BAD,
-		[BISECT_UNSURE] = OUT_UNSURE, [BISECT_SKIP] = OUT_SKIP,
-	};
 	unsigned more = 0;
 	int k, rc;
+	char f[256];
 
 	for (k = 0; k < VERDICT_BISECT_TRIES; k++) {
+		se->runs = k + 1;
 		if ((rc = step_run(&se->s, ctx, o, base, head, more)) != 0)
 			return rc;
-		if (se->s.out != OUT_SKIP)
-			se->s.out = of[verdict_bisect_call(se->s.verdict,
-							   se->s.low,
-							   se->s.high,
-							   se->s.identical,
-							   se->proven)];
 		if (se->s.out != OUT_UNSURE)
 			return 0;
-		if (!o->quiet && k + 1 < VERDICT_BISECT_TRIES)
-			fprintf(stderr, "gate: step %u: %.12s against %.12s "
-				"is unsure (upper bound %+.1f%%, the "
-				"regression proven is at least %+.1f%%): "
-				"again with %u pairs\n", se->steps + 1,
-				head, base, ratio_pct(se->s.high),
-				ratio_pct(se->proven), 2 * se->s.pairs);
 		more = 2 * se->s.pairs;
-		if (more > 10000)
+		if (more > 10000 || k + 1 == VERDICT_BISECT_TRIES)
 			break;
+		if (!o->quiet) {
+			figures(f, sizeof(f), &se->s);
+			fprintf(stderr, "gate: step %u: %.12s against %.12s is "
+				"unsure (%s: neither shows nor excludes a "
+				"regression of %+.1f%%): again with %u pairs\n",
+				se->steps + 1, head, base, f,
+				se->s.floor * 100, more);
+		}
 	}
 	return 0;
+}
+
+/*
+ * Step 1: does bad reproduce the regression against good? The user says
+ * it does, so "it does not" needs the interval to exclude a regression of
+ * the floor, as any step's good does: a pass (which only excludes twice
+ * the floor) is not enough. 0 when it does (the search goes on), else -1
+ * with the exit code in *code: excluded (0), neither confirmed nor
+ * excluded after the runs allowed (2), an error, or a signal.
+ */
+static int confirm(struct search *se, struct gate_ctx *ctx,
+		   struct bisect_opts *o, int *code)
+{
+	const char *good = se->c[0], *bad = se->c[se->n];
+	const struct step *s = &se->s;
+	char f[256];
+	int rc;
+
+	if ((rc = step_decide(se, ctx, o, good, bad)) != 0) {
+		*code = rc > 0 ? interrupted(rc, se->steps, good, bad,
+					     se->start) : EXIT_ERROR;
+		return -1;
+	}
+	say_step(o, ctx->repo, ++se->steps, good, bad, s);
+	figures(f, sizeof(f), s);
+	switch (s->out) {
+	case OUT_BAD:
+		break;
+	case OUT_GOOD:
+		if (s->identical)
+			printf("the regression does not reproduce: %.12s "
+			       "against %.12s is an identical build of %s; "
+			       "nothing to bisect\n", bad, good, s->name);
+		else
+			printf("the regression does not reproduce: %.12s "
+			       "against %.12s is good, %s excludes a "
+			       "regression of %+.1f%%; nothing to bisect\n",
+			       bad, good, f, s->floor * 100);
+		*code = EXIT_PASS;
+		break;
+	case OUT_UNSURE:
+		printf("could not confirm the regression at the bad end: "
+		       "%.12s against %.12s, %s neither shows nor excludes a "
+		       "regression of %+.1f%% after %d run%s (more --budget "
+		       "or --pairs may decide it)\n", bad, good, f,
+		       s->floor * 100, se->runs, se->runs == 1 ? "" : "s");
+		*code = EXIT_NOISY;
+		break;
+	case OUT_SKIP:
+		error("could not confirm the regression at the bad end: the "
+		      "run of %.12s against %.12s measured %s%s%s (an error, "
+		      "said above, or a benchmark redefined or removed "
+		      "between them: --config FILE compares both with one "
+		      "definition)", bad, good, s->name[0] ? "nothing of \"" :
+		      "nothing", s->name, s->name[0] ? "\"" : "");
+		*code = EXIT_ERROR;
+		break;
+	}
+	if (s->out == OUT_BAD) {
+		se->culprit_step = se->s;
+		memcpy(se->culprit_base, good, sizeof(se->culprit_base));
+		/* every later step decides on the benchmark that failed
+		   here */
+		snprintf(o->decide, sizeof(o->decide), "%s", s->name);
+		return 0;
+	}
+	if (s->out != OUT_SKIP)
+		printf("steps: %u, time: %.1f s\n", se->steps,
+		       clock_seconds() - se->start);
+	return -1;
 }
 
 /* Step 2: binary search on (lo, hi] until one commit is left, every
@@ -503,9 +547,9 @@ static int say_range(const struct search *se, struct repo *repo)
 		printf("; %ld could not be built or measured", se->nskipped);
 	if (se->s.out == OUT_UNSURE)
 		printf("; could not separate: a step neither excluded nor "
-		       "showed the regression proven (at least %+.1f%%) "
-		       "after %d runs (more --budget or --pairs may narrow "
-		       "it)", ratio_pct(se->proven), VERDICT_BISECT_TRIES);
+		       "showed a regression of %+.1f%% after %d run%s (more "
+		       "--budget or --pairs may narrow it)",
+		       se->s.floor * 100, se->runs, se->runs == 1 ? "" : "s");
 	printf("\n");
 	for (i = se->lo + 1; i <= se->hi; i++) {
 		char *subject, *author;

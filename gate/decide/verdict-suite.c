@@ -177,17 +177,24 @@ void verdict_identical(struct bench_result *res, const struct bench_run *br)
 }
 
 enum bisect_call verdict_bisect_call(enum verdict v, double low, double high,
-				     int identical, double proven)
+				     int identical, double floor)
 {
+	double at = 1 + floor;
+
 	if (identical && v == VERDICT_PASS)
 		return BISECT_GOOD;
-	if (v == VERDICT_ERROR || isnan(low) || isnan(high))
+	if (v != VERDICT_PASS && v != VERDICT_NOISY && v != VERDICT_FAIL &&
+	    v != VERDICT_ACCEPTED)
 		return BISECT_SKIP;
-	if (v == VERDICT_FAIL || v == VERDICT_ACCEPTED)
+	if (isnan(low) || isnan(high) || isnan(floor))
+		return BISECT_SKIP;
+	/* an accepted noisy result shows nothing: only the bound counts */
+	if (v == VERDICT_FAIL ||
+	    (v == VERDICT_ACCEPTED && low > at * (1 - VERDICT_EXACT_SLACK)))
 		return BISECT_BAD;
-	/* a pass with an upper bound below 1 + 2 floor is not enough: the
-	   regression proven may be smaller than that */
-	if (isfinite(high) && isfinite(proven) && high < proven)
+	/* a pass only excludes pass_excludes (twice the floor): good needs
+	   the upper bound below the floor itself */
+	if (high < at)
 		return BISECT_GOOD;
 	return BISECT_UNSURE;
 }

@@ -275,22 +275,21 @@ enum verdict verdict_suite(const enum verdict *v, size_t n);
 int verdict_exit_code(enum verdict v);
 
 /*
- * What one step of gate bisect shows about the regression its confirming
- * run proved, when that run's interval put the regression at proven or
- * more (its lower bound, a ratio above 1 + floor). A step's pass only
- * excludes pass_excludes (twice the floor), so it cannot call a commit
- * good when the regression lies between the floor and twice it:
- * good only when the step's upper bound lies below proven (it excludes
- * the regression proven), bad only when the step fails by gate's own rule
- * (its lower bound above the floor, the evidence the confirming run
- * gave; an accepted fail counts: a Gate-Accept trailer gates, it does not
- * hide the commit bisect looks for), an identical build good (nothing
- * changed), an error a skip, anything else unsure (more pairs, then "could
- * not separate").
+ * What one run of gate bisect (the confirming run or a step) shows about a
+ * regression of the floor (a ratio of 1 + floor): bad when it shows one,
+ * as gate's fail does (the lower bound above 1 + floor; an accepted
+ * result only when its lower bound is: a Gate-Accept trailer gates, it
+ * does not hide the commit bisect looks for); good only when it excludes
+ * one (the upper bound below 1 + floor; a pass only excludes
+ * pass_excludes, twice the floor, and a noisy result with no interval
+ * excludes nothing); an identical build good (nothing changed); an error
+ * or no figure to read (a redefined or removed benchmark's fail, never
+ * measured: NaN) a skip; anything else unsure (more pairs, then "could
+ * not confirm" or "could not separate").
  */
 enum bisect_call { BISECT_GOOD, BISECT_BAD, BISECT_UNSURE, BISECT_SKIP };
 enum bisect_call verdict_bisect_call(enum verdict v, double low, double high,
-				     int identical, double proven);
+				     int identical, double floor);
 /* Runs of one bisect step, each with twice the pairs of the one before,
    before bisect gives up separating it. */
 #define VERDICT_BISECT_TRIES 3

@@ -299,10 +299,10 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
 /*
  * gate bisect with a regression between the floor and twice it (+7%
  * against 5%, CV 5%, 8 commits): a step's pass read as "good" named the
- * wrong commit in 20% of searches (bench-sim b); deciding good only below
- * the confirming run's lower bound, with more pairs when unsure, keeps it
- * within 5%. The old rule through the same harness shows the harness can
- * see the difference.
+ * wrong commit in 20% of searches (bench-sim b); deciding good only when
+ * a run excludes a regression of the floor, with more pairs when unsure,
+ * keeps it within 5%. The old rule through the same harness shows the
+ * harness can see the difference.
  */
 static void test_sim__bisect_names_the_right_commit(void)
 {
@@ -312,8 +312,9 @@ static void test_sim__bisect_names_the_right_commit(void)
 
 	sim_default_cfg(&b);
 	b.max_pairs = 400;
-	CHECK(sim_bisect(&now, &c, &b, 8, 0, 200, 5) == 0);
-	CHECK(sim_bisect(&before, &c, &b, 8, 1, 200, 5) == 0);
+	CHECK(sim_bisect(&now, &c, &b, 8, SIM_BISECT_NOW, 200, 5) == 0);
+	CHECK(sim_bisect(&before, &c, &b, 8, SIM_BISECT_PASS_GOOD, 200,
+			 5) == 0);
 	if (!(now.wrong <= 0.05) || !(before.wrong > 0.10))
 		fprintf(stderr, "  bisect wrong commit: now %.3f, before "
 			"%.3f\n", now.wrong, before.wrong);

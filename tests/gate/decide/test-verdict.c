@@ -1029,6 +1029,52 @@ static void test_verdict__accepted_ranks_between_pass_and_noisy(void)
 	CHECK(verdict_suite(v, 3) == VERDICT_ACCEPTED);
 }
 
+/*
+ * gate bisect's reading of one run (issue 40): bad only when it shows a
+ * regression of the floor, good only when it excludes one. The issue's
+ * confirming run (+4.7%, +1.3% .. +8.6%, a pass) was read as "does not
+ * reproduce"; it is unsure.
+ */
+static void test_verdict__bisect_call_shows_or_excludes_the_floor(void)
+{
+	static const struct {
+		enum verdict v;
+		double low, high;
+		int identical;
+		enum bisect_call want;
+	} cases[] = {
+		{ VERDICT_PASS, 1.013, 1.086, 0, BISECT_UNSURE },
+		{ VERDICT_NOISY, 0.951, 1.046, 0, BISECT_GOOD },
+		{ VERDICT_PASS, 0.97, 1.0499, 0, BISECT_GOOD },
+		{ VERDICT_PASS, 0.97, 1.05, 0, BISECT_UNSURE },
+		{ VERDICT_NOISY, -INFINITY, INFINITY, 0, BISECT_UNSURE },
+		{ VERDICT_FAIL, 1.064, 1.171, 0, BISECT_BAD },
+		/* an accepted noisy result shows nothing */
+		{ VERDICT_ACCEPTED, 1.01, 1.09, 0, BISECT_UNSURE },
+		{ VERDICT_ACCEPTED, 1.9, 2.1, 0, BISECT_BAD },
+		{ VERDICT_PASS, NAN, NAN, 1, BISECT_GOOD },
+		{ VERDICT_PASS, 0.0, 0.0, 1, BISECT_GOOD },
+		{ VERDICT_ERROR, NAN, NAN, 0, BISECT_SKIP },
+		/* a redefined benchmark's fail: never measured */
+		{ VERDICT_FAIL, NAN, NAN, 0, BISECT_SKIP },
+		{ VERDICT_NEW, NAN, NAN, 0, BISECT_SKIP },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum bisect_call got = verdict_bisect_call(cases[i].v,
+							   cases[i].low,
+							   cases[i].high,
+							   cases[i].identical,
+							   0.05);
+
+		if (got != cases[i].want)
+			fprintf(stderr, "  case %zu: got %d, want %d\n", i,
+				(int)got, (int)cases[i].want);
+		CHECK(got == cases[i].want);
+	}
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_verdict__rules_significant_and_strict),
 	TEST(test_verdict__notes_never_change_a_verdict),
@@ -1057,6 +1103,7 @@ static const struct harness_test tests[] = {
 	TEST(test_verdict__informational_metric_never_decides),
 	TEST(test_verdict__accepted_within_bound_only),
 	TEST(test_verdict__accepted_ranks_between_pass_and_noisy),
+	TEST(test_verdict__bisect_call_shows_or_excludes_the_floor),
 };
 
 int main(int argc, char **argv)
