@@ -373,9 +373,11 @@ bench-trend: $(BUILD)/gate
 bench-tail: $(BUILD)/gate
 	@bench/tail $(BUILD)/gate $(or $(RUNS),10) $(or $(BUDGET),60)
 
-# gate bisect's rules on simulated searches (bench-sim's part 5 alone)
+# gate bisect's rules on simulated searches (bench-sim's part 5 alone),
+# SEARCHES a cell
+SEARCHES ?= 2000
 bench-bisect: $(BUILD)/bench-sim
-	@$(BUILD)/bench-sim b
+	@$(BUILD)/bench-sim b $(SEARCHES)
 
 # the sealed arms' costs: Landlock on vs off per sample (/bin/true and a
 # real compile), manifests of a tree of 3,000 files, an arm of 20,000 tags

@@ -6,7 +6,8 @@
  * peers' rule and two manual rules; then the statistics compared at equal
  * false-fail promise; the audit's cells without the 60-pair cap (A);
  * suites whose cases share each pair's processes (S).
- * `bench-sim i|t|c|b|e|o|T|A|S` runs one part.
+ * `bench-sim i|t|c|b|e|o|T|A|S` runs one part (`bench-sim b N`: N
+ * searches a cell).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,7 +240,7 @@ static void compare(void)
  * excludes a regression of the floor, else more pairs). `make
  * bench-bisect` runs this part alone.
  */
-static void bisect(void)
+static void bisect(size_t trials)
 {
 	static const double effect[] = { 0, 0.06, 0.07, 0.10 };
 	static const double cv[] = { 0.05, 0.10 };
@@ -260,7 +261,7 @@ static void bisect(void)
 	       "\" (unconf); paired runs per search. Rules: pass (a step's "
 	       "pass\nis good; before issue 25), fail (reproduced only when "
 	       "the confirming run\nfails; issues 25 to 40), now.\n\n",
-	       BISECT_MAX_PAIRS, BISECT_TRIALS);
+	       BISECT_MAX_PAIRS, (int)trials);
 	printf("%-4s %6s %-4s | %6s %6s %6s %6s %6s %6s\n", "CV", "effect",
 	       "rule", "right", "wrong", "range", "none", "unconf", "runs");
 	for (v = 0; v < sizeof(cv) / sizeof(cv[0]); v++)
@@ -274,7 +275,7 @@ static void bisect(void)
 				sim_default_cfg(&b);
 				b.max_pairs = BISECT_MAX_PAIRS;
 				sim_bisect(&r, &c, &b, 8, rules[k].rule,
-					   BISECT_TRIALS, 7 + e + 10 * v);
+					   trials, 7 + e + 10 * v);
 				printf("%3.0f%% %+5.1f%% %-4s | %6.3f %6.3f "
 				       "%6.3f %6.3f %6.3f %6.1f\n",
 				       cv[v] * 100, effect[e] * 100,
@@ -527,8 +528,11 @@ int main(int argc, char **argv)
 		table();
 	if (argc < 2 || argv[1][0] == 'c')
 		compare();
+	/* `bench-sim b N`: N searches a cell (make bench-bisect) */
 	if (argc < 2 || argv[1][0] == 'b')
-		bisect();
+		bisect(argc > 2 && argv[1][0] == 'b' &&
+		       strtoul(argv[2], NULL, 10) > 0 ?
+		       strtoul(argv[2], NULL, 10) : BISECT_TRIALS);
 	if (argc < 2 || argv[1][0] == 'e')
 		exact();
 	if (argc < 2 || argv[1][0] == 'o')

@@ -381,13 +381,15 @@ static enum bisect_call call_before40(enum verdict v, double low,
 
 /* One run of the search (the confirming one, or commits lo..mid with
    effect e when the culprit is among them), with the rule's retries as
-   gate bisect's step_decide makes them; *runs counts the runs, *proven
-   is the last run's lower bound. */
+   gate bisect's step_decide makes them (the confirming run good only at
+   its last run); *runs counts the runs, *proven is the last run's lower
+   bound. */
 static enum bisect_call sim_bisect_step(struct sim_ctx *s,
 					const struct bench_cfg *proto,
 					double effect, double *proven,
 					enum sim_bisect_rule rule,
-					unsigned long *seed, size_t *runs)
+					int confirming, unsigned long *seed,
+					size_t *runs)
 {
 	struct bench_cfg cfg = *proto;
 	enum bisect_call call = BISECT_UNSURE;
@@ -408,7 +410,8 @@ static enum bisect_call sim_bisect_step(struct sim_ctx *s,
 		call = rule == SIM_BISECT_CONFIRM_FAIL ?
 		       call_before40(v, low, high, *proven) :
 		       verdict_bisect_call(v, low, high, 0, proto->min_effect);
-		if (call != BISECT_UNSURE)
+		if (call != BISECT_UNSURE &&
+		    !(call == BISECT_GOOD && confirming))
 			break;
 		/* gate bisect's --pairs for the next run */
 		cfg.pairs = 2 * pairs;
@@ -434,7 +437,7 @@ static enum bisect_call sim_confirm(struct sim_ctx *s,
 
 	if (rule == SIM_BISECT_NOW)
 		return sim_bisect_step(s, proto, s->c->effect, proven, rule,
-				       seed, runs);
+				       1, seed, runs);
 	sim_step(s, proto, s->c->effect, (*seed)++, &v, proven, &high,
 		 &pairs);
 	(*runs)++;
@@ -479,7 +482,7 @@ int sim_bisect(struct sim_bisect *out, const struct sim_cell *c,
 			double e = culprit > lo && culprit <= mid ?
 				   c->effect : 0, p = proven;
 
-			call = sim_bisect_step(&s, proto, e, &p, rule,
+			call = sim_bisect_step(&s, proto, e, &p, rule, 0,
 					       &step_seed, &runs);
 			if (call == BISECT_BAD)
 				hi = mid;

@@ -62,6 +62,7 @@ struct step {
 				   benchmarks decided on */
 	char name[128];		/* the deciding benchmark */
 	int identical;		/* its build was byte-identical in both arms */
+	int exact;		/* its counts decided exactly (no interval) */
 	unsigned pairs;		/* pairs measured */
 	double estimate, low, high;
 	double floor;		/* its floor: bad shows, good excludes
@@ -81,6 +82,7 @@ static void take(struct step *s, const struct run_bench *b,
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->identical = b->run.identical == 1;
+	s->exact = p->exact;
 	s->pairs = (unsigned)b->run.npairs;
 	s->estimate = p->estimate;
 	s->low = p->low;
@@ -371,34 +373,45 @@ struct search {
  * One run of the search (the confirming one or a step): base against
  * head, read by verdict_bisect_call; a run that neither shows nor
  * excludes a regression of the floor runs again with twice the pairs,
- * VERDICT_BISECT_TRIES runs at most. 0 with se->s.out set, or the exit
- * code of a signal (> 0) or -1 on an error.
+ * VERDICT_BISECT_TRIES runs at most. The confirming run's good ends the
+ * whole search against what the user said, so it is taken only from the
+ * last run, the most pairs bisect measures (or at once from an identical
+ * build or an exact count, which more pairs cannot change). 0 with
+ * se->s.out set, or the exit code of a signal (> 0) or -1 on an error.
  */
 static int step_decide(struct search *se, struct gate_ctx *ctx,
 		       const struct bisect_opts *o, const char *base,
-		       const char *head)
+		       const char *head, int confirming)
 {
 	unsigned more = 0;
-	int k, rc;
+	int k, rc, again;
 	char f[256];
 
 	for (k = 0; k < VERDICT_BISECT_TRIES; k++) {
 		se->runs = k + 1;
 		if ((rc = step_run(&se->s, ctx, o, base, head, more)) != 0)
 			return rc;
-		if (se->s.out != OUT_UNSURE)
-			return 0;
+		again = se->s.out == OUT_UNSURE ||
+			(se->s.out == OUT_GOOD && confirming &&
+			 !se->s.identical && !se->s.exact);
 		more = 2 * se->s.pairs;
-		if (more > 10000 || k + 1 == VERDICT_BISECT_TRIES)
+		if (!again || more > 10000 || k + 1 == VERDICT_BISECT_TRIES)
 			break;
-		if (!o->quiet) {
-			figures(f, sizeof(f), &se->s);
+		if (o->quiet)
+			continue;
+		figures(f, sizeof(f), &se->s);
+		if (se->s.out == OUT_UNSURE)
 			fprintf(stderr, "gate: step %u: %.12s against %.12s is "
 				"unsure (%s: neither shows nor excludes a "
 				"regression of %+.1f%%): again with %u pairs\n",
 				se->steps + 1, head, base, f,
 				se->s.floor * 100, more);
-		}
+		else
+			fprintf(stderr, "gate: step %u: %.12s against %.12s "
+				"excludes a regression of %+.1f%% (%s): again "
+				"with %u pairs before saying it does not "
+				"reproduce\n", se->steps + 1, head, base,
+				se->s.floor * 100, f, more);
 	}
 	return 0;
 }
@@ -407,9 +420,10 @@ static int step_decide(struct search *se, struct gate_ctx *ctx,
  * Step 1: does bad reproduce the regression against good? The user says
  * it does, so "it does not" needs the interval to exclude a regression of
  * the floor, as any step's good does: a pass (which only excludes twice
- * the floor) is not enough. 0 when it does (the search goes on), else -1
- * with the exit code in *code: excluded (0), neither confirmed nor
- * excluded after the runs allowed (2), an error, or a signal.
+ * the floor) is not enough, nor an exclusion before the last run. 0 when
+ * it does (the search goes on), else -1 with the exit code in *code:
+ * excluded (0), neither confirmed nor excluded after the runs allowed
+ * (2), an error, or a signal.
  */
 static int confirm(struct search *se, struct gate_ctx *ctx,
 		   struct bisect_opts *o, int *code)
@@ -419,7 +433,7 @@ static int confirm(struct search *se, struct gate_ctx *ctx,
 	char f[256];
 	int rc;
 
-	if ((rc = step_decide(se, ctx, o, good, bad)) != 0) {
+	if ((rc = step_decide(se, ctx, o, good, bad, 1)) != 0) {
 		*code = rc > 0 ? interrupted(rc, se->steps, good, bad,
 					     se->start) : EXIT_ERROR;
 		return -1;
@@ -488,7 +502,7 @@ static int narrow(struct search *se, struct gate_ctx *ctx,
 	       (mid = pick_mid(se->lo, se->hi, se->skipped)) >= 0) {
 		const char *base = se->c[se->lo];
 
-		if ((rc = step_decide(se, ctx, o, base, se->c[mid])) != 0) {
+		if ((rc = step_decide(se, ctx, o, base, se->c[mid], 0)) != 0) {
 			*code = rc > 0 ? interrupted(rc, se->steps, base,
 						     se->c[se->hi],
 						     se->start) : EXIT_ERROR;

@@ -1,17 +1,19 @@
 # gate bisect's confirming run (issue 40). The user says --bad is bad, so
 # "does not reproduce" needs an interval that excludes a regression of the
-# floor (its upper bound below +5%), not a pass (which excludes only twice
-# the floor); otherwise more pairs, then "could not confirm the regression
-# at the bad end" (exit 2), never "nothing to bisect". The values come from
-# a lines suite, one per process: a seeded draw (lognormal, CV 10%, from
-# Python's random with a fixed seed) read in the order the runs happen,
-# which --seed fixes, so every run here replays exactly:
+# floor (its upper bound below +5%) in the last run, the most pairs bisect
+# measures, not a pass (which excludes only twice the floor); otherwise
+# more pairs, then "could not confirm the regression at the bad end" (exit
+# 2), never "nothing to bisect". The values come from a lines suite, one
+# per process: a seeded draw (lognormal, CV 10%, from Python's random with
+# a fixed seed) read in the order the runs happen, which --seed fixes, so
+# every run here replays exactly:
 #   - +10% whose first look reads +3.7% (-0.3% .. +8.2%, 20 pairs): gate
 #     said "good ... nothing to bisect" and exit 0; now unsure, again with
 #     40 pairs, bad, and the culprit (exit 1);
 #   - +5%, the floor itself, from 6 pairs: 6, 12 and 24 pairs each give an
 #     interval across the floor: could not confirm, with the interval;
-#   - the same values in both arms: excluded, "does not reproduce" (exit 0).
+#   - the same values in both arms: excluded, "does not reproduce" (exit 0),
+#     said of the last run (24 pairs), not of the first that excludes it.
 . "$(dirname "$0")/lib.sh"
 # the suite counts its runs in $SCRATCH, outside the checkout
 GATE_SANDBOX=off
@@ -72,5 +74,8 @@ expect_not_in "$OUT" "does not reproduce"
 RN=$SCRATCH/none
 chain "$RN" 6 10 10
 gate_run 0 -C "$RN" bisect --good HEAD~1 --bad HEAD --seed 1
-expect_in "$OUT" "the regression does not reproduce: $(git -C "$RN" rev-parse --short=12 HEAD) against $(git -C "$RN" rev-parse --short=12 HEAD~1) is good, s/x +0.0% (+0.0% .. +0.0%, 6 pairs) excludes a regression of +5.0%; nothing to bisect"
+expect_in "$OUT" "the regression does not reproduce: $(git -C "$RN" rev-parse --short=12 HEAD) against $(git -C "$RN" rev-parse --short=12 HEAD~1) is good, s/x +0.0% (+0.0% .. +0.0%, 24 pairs) excludes a regression of +5.0%; nothing to bisect"
+# ... said of the last run only: an early exclusion measures more
+expect_in "$ERR" "excludes a regression of +5.0% (s/x +0.0% (+0.0% .. +0.0%, 6 pairs)): again with 12 pairs before saying it does not reproduce"
+expect_in "$ERR" "(+0.0% .. +0.0%, 12 pairs)): again with 24 pairs"
 exit 0
