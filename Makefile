@@ -120,7 +120,7 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 # report/ (printers, the report reader, history), cmd/ (one file per
 # subcommand), then gate.c and main.c
 OS_OBJ = gate/os/$(OS).o
-FORMAT_OBJ = gate/format/format.o gate/format/gbench.o gate/format/gotest.o \
+FORMAT_OBJ = gate/format/format.o gate/format/harness.o gate/format/gbench.o gate/format/gotest.o \
 	gate/format/lines.o gate/format/hyperfine.o gate/format/pytest.o
 CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/config-rules.o gate/config/config-table.o \

@@ -86,10 +86,9 @@ static int compare_option(struct cmp_opts *o, int c, char **argv)
 	switch (c) {
 	case 'F':
 		if (format_lookup(&o->format, optarg) < 0 ||
-		    o->format == FORMAT_TIME)
-			return error("--format must be one of gbench, "
-				     "gotest, lines, hyperfine, pytest, "
-				     "gate; got \"%s\"", optarg);
+		    (format_reader(o->format)->flags & FMT_NOT_A_SUITE))
+			return error("--format must be one of %s; got \"%s\"",
+				     format_names_compare(), optarg);
 		o->have_format = 1;
 		return 0;
 	case 'm':
@@ -185,149 +184,6 @@ static enum opts_result parse_options(struct cmp_opts *o, int argc,
 	return OPTS_GO;
 }
 
-/*
- * A lines file is one run of its harness, as gate run reads one sample's
- * output: a case's repeated lines are repetitions inside one process.
- * Runs concatenated are told apart by a line "# run" (a comment to the
- * reader; words may follow it) before each run's output. The offset of
- * each such line's start into at[] when at is not NULL; their number
- * returned.
- */
-static size_t lines_runs(const char *text, size_t len, size_t *at)
-{
-	const char *p = text, *end = text + len, *nl, *q;
-	size_t n = 0;
-
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		for (q = p; q < nl && (*q == ' ' || *q == '\t'); q++)
-			;
-		if (q == nl || *q != '#')
-			continue;
-		for (q++; q < nl && (*q == ' ' || *q == '\t'); q++)
-			;
-		if (nl - q >= 3 && !memcmp(q, "run", 3) &&
-		    (nl - q == 3 || q[3] == ' ' || q[3] == '\t' ||
-		     q[3] == '\r')) {
-			if (at)
-				at[n] = (size_t)(p - text);
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
- * The processes of a lines file parsed whole into t: each run between
- * "# run" lines parsed alone and its values added to a table that
- * records the process (the run's index), which replaces t; without such
- * lines, every value of t from process 0. The whole file parsed first,
- * so a run alone cannot fail where it did not.
- */
-static void lines_processes(struct fmt_table *t, const char *text,
-			    size_t len, const char *path,
-			    const struct fmt_opts *fo)
-{
-	struct fmt_table all = FMT_TABLE_INIT;
-	struct fmt_opts quiet = *fo;
-	struct gate_err err = { "" };
-	size_t k = lines_runs(text, len, NULL), *at, i, j, r;
-
-	if (k == 0) {
-		for (i = 0; i < t->n; i++) {
-			free(t->cases[i].proc);
-			t->cases[i].proc = xcalloc(t->cases[i].cap + 1,
-						   sizeof(size_t));
-		}
-		t->track = 1;
-		return;
-	}
-	at = xmalloc((k + 1) * sizeof(*at));
-	lines_runs(text, len, at);
-	at[k] = len;
-	all.track = 1;
-	/* r = 0: what precedes the first "# run" line, its own run */
-	quiet.err = &err;
-	for (r = 0; r <= k; r++) {
-		size_t from = r ? at[r - 1] : 0, to = at[r];
-		struct fmt_table one = FMT_TABLE_INIT;
-
-		if (to == from)
-			continue;
-		/* a run of comments and blank lines has no case: none */
-		if (format_parse(&one, FORMAT_LINES, text + from, to - from,
-				 path, &quiet) < 0) {
-			fmt_table_release(&one);
-			continue;
-		}
-		all.proc = r;
-		for (i = 0; i < one.n; i++)
-			for (j = 0; j < one.cases[i].n; j++)
-				fmt_table_add(&all, one.cases[i].name,
-					      strlen(one.cases[i].name),
-					      one.cases[i].unit,
-					      one.cases[i].values[j]);
-		fmt_table_release(&one);
-	}
-	free(at);
-	fmt_table_release(t);
-	*t = all;
-}
-
-/*
- * Whether every case's values in a file come from one process: gbench
- * JSON and pytest-benchmark JSON are one process's output; go test prints
- * a "pkg:" header per test binary, so a header repeated means runs were
- * concatenated (values from several processes). hyperfine runs a process
- * per value, gate reports a pair per process; lines say nothing.
- */
-struct span {
-	const char *p;
-	size_t n;
-};
-
-static int cmp_span(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-	int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
-
-	return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
-static int one_process(enum format f, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len, *nl;
-	struct span *pkg = NULL;
-	size_t n = 0, cap = 0, i;
-	int single = 1;
-
-	if (f == FORMAT_GBENCH || f == FORMAT_PYTEST)
-		return 1;
-	if (f == FORMAT_LINES)
-		return !lines_runs(text, len, NULL);
-	if (f != FORMAT_GOTEST)
-		return 0;
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		if ((size_t)(nl - p) < 5 || memcmp(p, "pkg: ", 5))
-			continue;
-		XGROW(pkg, cap, n + 1);
-		pkg[n].p = p;
-		pkg[n++].n = (size_t)(nl - p) - (nl > p && nl[-1] == '\r');
-	}
-	/* the same header twice: another run of that test binary */
-	if (n > 1)
-		qsort(pkg, n, sizeof(*pkg), cmp_span);
-	for (i = 1; i < n && single; i++)
-		single = cmp_span(&pkg[i - 1], &pkg[i]) != 0;
-	free(pkg);
-	return single;
-}
-
 static int load(struct fmt_table *t, const char *path,
 		const struct cmp_opts *o, enum format *used, int *single)
 {
@@ -339,9 +195,10 @@ static int load(struct fmt_table *t, const char *path,
 		return -1;
 	*used = o->have_format ? o->format : format_detect(buf, n);
 	rc = format_parse(t, *used, buf, n, path, &o->fo);
-	if (rc == 0 && *used == FORMAT_LINES)
-		lines_processes(t, buf, n, path, &o->fo);
-	*single = rc == 0 && one_process(*used, buf, n);
+	/* every case's values repetitions of one process: as its reader
+	   says (struct format_reader's values; go's "pkg:" sections, the
+	   lines protocol's "# run" lines) */
+	*single = rc == 0 && fmt_table_one_process(t);
 	free(buf);
 	if (rc == 0 && o->filter && fmt_table_filter(t, o->filter) < 0)
 		return -1;
@@ -537,10 +394,10 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 			"from the medians; run the benchmark in several "
 			"processes (%s) and concatenate their output",
 			w->c[side]->n, o->files[side], o->excludes * 100,
-			ratio_pct(w->ratio), run->used[side] == FORMAT_LINES ?
-			"a line \"# run\" before each run's lines" :
-			"go test -count=1 repeated, one "
-			"--benchmark_repetitions run per process");
+			ratio_pct(w->ratio),
+			format_reader(run->used[side])->processes_how ?
+			format_reader(run->used[side])->processes_how :
+			"each run's output one after another");
 		return;
 	}
 	na = w->units[0] = unit_values(&va, a);

@@ -235,7 +235,7 @@ static char *go_bench(const struct init_case *c, size_t n)
 
 	for (i = 0; i < n; i++)
 		names[i] = c[i].name;
-	re = suite_go_pattern(names, n);
+	re = format_go_pattern(names, n);
 	flag = xasprintf("-test.bench=%s", re);
 	free(re);
 	free(names);

@@ -118,8 +118,8 @@ static int by_string(const void *x, const void *y)
 /* What the harness's filter selects a case by: go's top-level name. */
 static char *group_of(const struct bench_cfg *cfg, const char *name)
 {
-	size_t len = cfg->format == FORMAT_GOTEST ? suite_go_top(name) :
-		     strlen(name);
+	const struct format_reader *r = format_reader(cfg->format);
+	size_t len = r->group ? r->group(name) : strlen(name);
 
 	return xasprintf("%.*s", (int)len, name);
 }
@@ -266,7 +266,7 @@ static int split_one(struct bench_cfg *cfg_out,
 	if (nmine) {
 		suite_shard_cmd(cfg_out, cfg, mine, nmine);
 		keep->suite = cfg->name;
-		keep->by_top = cfg->format == FORMAT_GOTEST;
+		keep->group = format_reader(cfg->format)->group;
 		keep->names = xcalloc(nmine, sizeof(*keep->names));
 		for (keep->n = 0; keep->n < nmine; keep->n++)
 			keep->names[keep->n] = xstrdup(mine[keep->n]);

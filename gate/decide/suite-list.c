@@ -1,7 +1,8 @@
 /*
  * Listing a suite's cases (suite-shard.h): the harness's listing command
- * (gbench and go run one iteration of each case, the lines protocol prints
- * its names under GATE_LIST=1), and the names and weights it printed.
+ * from its format's row (gbench and go run one iteration of each case, the
+ * lines protocol prints its names under GATE_LIST=1), and the names and
+ * weights it printed.
  */
 #include "gate/decide/suite-shard.h"
 
@@ -14,97 +15,27 @@
 #include "gate/exec/runner.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
+#include "gate/measure/suite-filter.h"
 #include "common/banned.h"
 
 #define LIST_MAX ((size_t)16 << 20)
 
 int suite_can_list(const struct bench_cfg *cfg)
 {
-	return cfg->format == FORMAT_GBENCH || cfg->format == FORMAT_GOTEST ||
-	       cfg->format == FORMAT_LINES;
+	return format_reader(cfg->format)->list != NULL;
 }
 
-/* s appended to out (realloc'd). */
-static char *str_append(char *out, const char *s)
-{
-	size_t len = out ? strlen(out) : 0, n = strlen(s);
-
-	out = xrealloc(out, len + n + 1);
-	memcpy(out + len, s, n + 1);
-	return out;
-}
-
-/* s in single quotes for sh, appended to out (realloc'd). */
-static char *sh_append(char *out, const char *s)
-{
-	size_t len = out ? strlen(out) : 0, extra = 3, i;
-	char *p;
-
-	for (i = 0; s[i]; i++)
-		extra += s[i] == '\'' ? 4 : 1;
-	out = xrealloc(out, len + extra + 1);
-	p = out + len;
-	*p++ = '\'';
-	for (; *s; s++) {
-		if (*s == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = *s;
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return out;
-}
-
-/*
- * The listing command of cfg's harness into out (run.argv or run.shell):
- * gbench and go one iteration of each benchmark (--benchmark_min_time=0,
- * -test.benchtime=1x), the lines protocol GATE_LIST=1 in the environment.
- */
+/* The listing command of cfg's harness into out: its row's list hook,
+   GATE_LIST=1 exported when it runs through the shell. */
 static void list_cmd(struct command *out, const struct bench_cfg *cfg)
 {
-	char *flag = NULL, *sh = NULL;
-	size_t i, argc = 0;
-	int test_binary = 0;
+	const struct format_reader *r = format_reader(cfg->format);
+	struct fmt_cmd_edit e = FMT_CMD_EDIT_INIT;
 
-	memset(out, 0, sizeof(*out));
-	for (i = 0; cfg->run.argv && cfg->run.argv[i]; i++) {
-		argc++;
-		test_binary |= !strncmp(cfg->run.argv[i], "-test.", 6);
-	}
-	if (cfg->format == FORMAT_GBENCH) {
-		/* one iteration of each: the names and every counter
-		   (--benchmark_list_tests names no counter) */
-		flag = xstrdup("--benchmark_min_time=0");
-	} else if (cfg->format == FORMAT_GOTEST) {
-		/* one iteration of each: the cases as they print them, with
-		   their sub-benchmarks and units (-test.list names only the
-		   top-level ones) */
-		flag = xstrdup(test_binary ? "-test.benchtime=1x" :
-			       "-benchtime=1x");
-	}
-	if (flag && cfg->run.argv) {
-		out->argv = xcalloc(argc + 2, sizeof(char *));
-		for (i = 0; i < argc; i++)
-			out->argv[i] = xstrdup(cfg->run.argv[i]);
-		out->argv[argc] = flag;
-		return;
-	}
-	/* a shell, or the lines protocol: GATE_LIST=1 in the environment */
-	sh = xstrdup("GATE_LIST=1; export GATE_LIST; ");
-	if (cfg->run.shell) {
-		sh = str_append(sh, cfg->run.shell);
-	} else {
-		sh = str_append(sh, "exec");
-		for (i = 0; i < argc; i++)
-			sh = sh_append(str_append(sh, " "), cfg->run.argv[i]);
-	}
-	if (flag)
-		sh = sh_append(str_append(sh, " "), flag);
-	free(flag);
-	out->shell = sh;
+	if (r->list)
+		r->list(&e, cfg->run.argv, cfg->run.shell);
+	harness_cmd(out, &cfg->run, &e, "GATE_LIST", "1", 0);
+	fmt_cmd_edit_release(&e);
 }
 
 int suite_names_have(char *const *names, size_t n, const char *s,
@@ -137,29 +68,10 @@ static void add_name(struct listed_names *l, const char *name, size_t len,
 	l->weights[l->n++] = w;
 }
 
-/* The first word of each line of out (len bytes): the lines protocol's
-   names. */
-static void parse_names(struct listed_names *l, const char *out,
-			size_t len)
+/* add_name with weight 1, for a row's list_names. */
+static void add_listed(void *ctx, const char *name, size_t len)
 {
-	const char *p = out, *end = out + len;
-
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p, *e;
-
-		if (!eol)
-			eol = end;
-		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
-			q++;
-		e = q;
-		while (e < eol && *e != ' ' && *e != '\t' && *e != '\r')
-			e++;
-		p = eol + 1;
-		if (e == q || *q == '#')
-			continue;
-		add_name(l, q, (size_t)(e - q), 1);
-	}
+	add_name(ctx, name, len, 1);
 }
 
 /*
@@ -219,6 +131,7 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	struct run_result res;
 	struct gate_err bad;
 	struct listed_names l = { NULL, NULL, 0, 0, 0 };
+	const struct format_reader *r = format_reader(cfg->format);
 	char how[128];
 
 	*names = NULL;
@@ -242,27 +155,29 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	if (res.status != RUN_OK || res.out_overflow) {
 		int rc = error_to(err, "benchmark \"%s\": the listing run of "
 				  "its cases in %s %s%s%s: --shard splits a "
-				  "suite by the cases its harness lists (%s)",
+				  "suite by the cases its harness lists (%s: "
+				  "%s)",
 				  cfg->name, arm,
 				  res.out_overflow ? "printed more than 16 MiB" : run_describe(&res, how, sizeof(how)),
 				  *res.err_tail ? ": " : "", res.err_tail,
-				  cfg->format == FORMAT_GBENCH ? "gbench: one iteration of each, " "--benchmark_min_time=0" : cfg->format == FORMAT_GOTEST ? "go: one iteration of each, -test.benchtime=1x" : "the lines protocol: each case's name when " "GATE_LIST=1 is set");
+				  format_name(cfg->format), r->list_how ?
+				  r->list_how : "no listing");
 		free(res.out);
 		return rc;
 	}
 	/* gbench, go: one iteration's results; lines: names, or results */
 	if (parse_results(&l, cfg->format,
 			  res.out ? res.out : "", res.out_len, &bad) < 0) {
-		if (cfg->format != FORMAT_LINES) {
+		if (!r->list_names) {
 			free(res.out);
 			return error_to(err, "benchmark \"%s\": its listing "
-					"run in %s (one iteration of each "
-					"benchmark, %s) did not read as %s "
+					"run in %s (%s) did not read as %s "
 					"output: %s", cfg->name, arm,
-					cfg->format == FORMAT_GBENCH ? "--benchmark_min_time=0" : "-test.benchtime=1x",
+					r->list_how ? r->list_how : "",
 					format_name(cfg->format), bad.msg);
 		}
-		parse_names(&l, res.out ? res.out : "", res.out_len);
+		r->list_names(res.out ? res.out : "", res.out_len,
+			      add_listed, &l);
 	}
 	free(res.out);
 	*names = l.names;
@@ -294,17 +209,18 @@ int suite_shard_keeps(const struct suite_shard_owned *own,
 
 	for (i = 0; own && i < own->nmine; i++) {
 		const struct suite_shard_cases *m = &own->mine[i];
-		size_t k, top = suite_go_top(name);
+		size_t k, top;
 
 		if (strcmp(m->suite, suite))
 			continue;
-		if (!m->by_top)
+		if (!m->group)
 			return suite_names_have(m->names, m->n, name,
 						strlen(name));
-		/* what go's filter selects: a case its listing lacked
-		   goes with its top-level benchmark */
+		/* what the filter selects (go's top-level benchmark): a
+		   case its listing lacked goes with its group */
+		top = m->group(name);
 		for (k = 0; k < m->n; k++)
-			if (suite_go_top(m->names[k]) == top &&
+			if (m->group(m->names[k]) == top &&
 			    !strncmp(m->names[k], name, top))
 				return 1;
 		return 0;

@@ -2,7 +2,8 @@
  * A suite split by its cases over the shards of gate run --shard I/N: a
  * listing run of the harness in each arm names the cases (one iteration
  * of each benchmark: gbench's --benchmark_min_time=0, go's
- * -test.benchtime=1x; the lines protocol's GATE_LIST=1), the cases are dealt over the shards in byte order (in
+ * -test.benchtime=1x; the lines protocol's GATE_LIST=1: the row's list
+ * hook), the cases are dealt over the shards in byte order (in
  * turn, from the shard a hash of the suite's name picks: balanced within
  * one, and a case keeps its shard while the set of names does), and the
  * shard measures only its cases through the harness's own filter, at the
@@ -40,8 +41,10 @@ int suite_names_have(char *const *names, size_t n, const char *s,
 /* One split suite's cases dealt to this shard (what it keeps). */
 struct suite_shard_cases {
 	const char *suite;	/* the suite's name (the plan's) */
-	int by_top;		/* go: dealt by top-level benchmark, so a
-				   sub-benchmark goes with its top */
+	size_t (*group)(const char *name);	/* the format's: cases
+				   dealt by the part of the name its filter
+				   selects (go's top-level benchmark, with its
+				   sub-benchmarks), or NULL */
 	char **names;		/* owned, n of them */
 	size_t n;
 };

@@ -17,11 +17,16 @@
 #include "common/jsonpos.h"
 #include "common/banned.h"
 
-/*
- * One reader per format, in enum format's order; FORMAT_TIME reads no
- * output. format_detect asks them in detect_order.
- */
-static const struct format_reader time_reader = { "time", NULL, NULL };
+/* time reads no output: the whole process is the sample */
+const struct format_reader format_time_reader = {
+	.name = "time",
+	.what = "no output read: the whole process is the sample",
+	.flags = FMT_NOT_A_SUITE,
+	.values = FMT_VALUES_NONE,
+	.init = "a program, a make target, cmake, meson, cargo or npm "
+		"benchmark timed as one process (init.c, init-make.c)",
+};
+
 /* gate's own report, told apart by "gate_version"; read by the report
    stage's reader, which gate compare passes in fmt_opts.gate_report */
 static int gate_detect(const char *text, size_t len, const struct cJSON *root)
@@ -41,31 +46,36 @@ static int gate_parse(struct fmt_table *t, const char *text, size_t len,
 }
 
 const struct format_reader format_gate_reader = {
-	"gate", gate_detect, gate_parse,
+	.name = "gate",
+	.what = "gate's own JSON report (gate compare only)",
+	.flags = FMT_COMPARE_ONLY,
+	.detect = gate_detect,
+	.broken_json_keys = { "\"gate_version\"" },
+	.parse = gate_parse,
+	.values = FMT_VALUES_PER_PROCESS,
 };
 
-static const struct format_reader *const readers[] = {
-	&time_reader, &format_gbench_reader, &format_gotest_reader,
-	&format_lines_reader, &format_hyperfine_reader, &format_pytest_reader,
-	&format_gate_reader,
+#define FORMAT_ROW_(e, name) [FORMAT_##e] = &format_##name##_reader,
+static const struct format_reader *const readers[FORMAT_COUNT] = {
+	FORMAT_ROWS(FORMAT_ROW_)
 };
-#define NREADERS (sizeof(readers) / sizeof(readers[0]))
-/* Most specific first: JSON by a key of its own, gbench any other object. */
-static const enum format detect_order[] = {
-	FORMAT_GATE, FORMAT_PYTEST, FORMAT_HYPERFINE, FORMAT_GBENCH,
-	FORMAT_GOTEST, FORMAT_LINES,
-};
+#undef FORMAT_ROW_
+
+const struct format_reader *format_reader(enum format f)
+{
+	return (size_t)f < FORMAT_COUNT ? readers[f] : &format_time_reader;
+}
 
 const char *format_name(enum format f)
 {
-	return (size_t)f < NREADERS ? readers[f]->name : "?";
+	return (size_t)f < FORMAT_COUNT ? readers[f]->name : "?";
 }
 
 int format_lookup(enum format *f, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NREADERS; i++)
+	for (i = 0; i < FORMAT_COUNT; i++)
 		if (!strcmp(name, readers[i]->name)) {
 			*f = (enum format)i;
 			return 0;
@@ -73,19 +83,40 @@ int format_lookup(enum format *f, const char *name)
 	return -1;
 }
 
-const char *format_names(void)
+/* The names of the rows with none of the flags in skip, into buf. */
+static const char *names_but(char *buf, size_t size, unsigned skip)
 {
-	return "time, gbench, gotest, lines, hyperfine, pytest";
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < FORMAT_COUNT; i++) {
+		if (readers[i]->flags & skip)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					len ? ", " : "", readers[i]->name);
+		if (len >= size)
+			break;
+	}
+	return buf;
 }
 
-/*
- * JSON that does not parse (truncated, broken) cannot show its keys to the
- * readers, yet its text still names whose it is: the first of these keys
- * seen says which format's error to give, so a broken gate report is not
- * called "not valid Google Benchmark JSON". FORMAT_GBENCH when none is.
- */
-/* 1 when key occurs in text[0..len) (memmem is a GNU extension). */
-static int has_key(const char *text, size_t len, const char *key)
+const char *format_names(void)
+{
+	static char buf[512];
+
+	return names_but(buf, sizeof(buf), FMT_COMPARE_ONLY);
+}
+
+const char *format_names_compare(void)
+{
+	static char buf[512];
+
+	return names_but(buf, sizeof(buf), FMT_NOT_A_SUITE);
+}
+
+/* Where key first occurs in text[0..len), else len (memmem is a GNU
+   extension). */
+static size_t key_at(const char *text, size_t len, const char *key)
 {
 	size_t k = strlen(key);
 	const char *p = text, *end = text + len;
@@ -93,29 +124,54 @@ static int has_key(const char *text, size_t len, const char *key)
 	while ((size_t)(end - p) >= k &&
 	       (p = memchr(p, key[0], (size_t)(end - p) - k + 1))) {
 		if (!memcmp(p, key, k))
-			return 1;
+			return (size_t)(p - text);
 		p++;
 	}
-	return 0;
+	return len;
 }
 
+/*
+ * JSON that does not parse (truncated, broken) cannot show its keys to the
+ * readers, yet its text still names whose it is: the row whose key occurs
+ * first says which format's error to give (a top-level key comes before a
+ * user's data that may hold the same word), so a broken gate report is not
+ * called "not valid Google Benchmark JSON". FORMAT_GBENCH when none is.
+ */
 static enum format detect_broken_json(const char *text, size_t len)
 {
-	static const struct {
-		const char *key;
-		enum format f;
-	} keys[] = {
-		{ "\"gate_version\"", FORMAT_GATE },
-		{ "\"machine_info\"", FORMAT_PYTEST },
-		{ "\"benchmark_version\"", FORMAT_PYTEST },
-		{ "\"results\"", FORMAT_HYPERFINE },
-	};
+	enum format f = FORMAT_GBENCH;
+	size_t i, k, first = len;
+
+	for (i = 0; i < FORMAT_COUNT; i++)
+		for (k = 0; k < 3 && readers[i]->broken_json_keys[k]; k++) {
+			size_t at = key_at(text, len,
+					   readers[i]->broken_json_keys[k]);
+
+			if (at < first) {
+				first = at;
+				f = (enum format)i;
+			}
+		}
+	return f;
+}
+
+/* Ask each row's detect, the FMT_DETECT_LAST ones (last) after the
+   others: the first that says yes. */
+static int detect_pass(enum format *f, const char *text, size_t len,
+		       const cJSON *root, unsigned last)
+{
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (has_key(text, len, keys[i].key))
-			return keys[i].f;
-	return FORMAT_GBENCH;
+	for (i = 0; i < FORMAT_COUNT; i++) {
+		const struct format_reader *r = readers[i];
+
+		if ((r->flags & FMT_DETECT_LAST) == last && r->detect &&
+		    r->detect(text, len, root)) {
+			*f = (enum format)i;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 enum format format_detect(const char *text, size_t len)
@@ -123,7 +179,6 @@ enum format format_detect(const char *text, size_t len)
 	const char *s = text, *end = text + len;
 	cJSON *root = NULL;
 	enum format f = FORMAT_LINES;
-	size_t i;
 
 	while (s < end && strchr(" \t\r\n", *s))
 		s++;
@@ -132,14 +187,8 @@ enum format format_detect(const char *text, size_t len)
 		if (!root)
 			return detect_broken_json(text, len);
 	}
-	for (i = 0; i < sizeof(detect_order) / sizeof(detect_order[0]); i++) {
-		const struct format_reader *r = readers[detect_order[i]];
-
-		if (r->detect(text, len, root)) {
-			f = detect_order[i];
-			break;
-		}
-	}
+	if (!detect_pass(&f, text, len, root, 0))
+		detect_pass(&f, text, len, root, FMT_DETECT_LAST);
 	cJSON_Delete(root);
 	return f;
 }
@@ -334,6 +383,18 @@ size_t fmt_case_processes(const struct fmt_case *c)
 	return k;
 }
 
+int fmt_table_one_process(const struct fmt_table *t)
+{
+	size_t i;
+
+	if (!t->track || !t->n)
+		return 0;
+	for (i = 0; i < t->n; i++)
+		if (fmt_case_processes(&t->cases[i]) > 1)
+			return 0;
+	return 1;
+}
+
 int unit_higher_better(const char *unit)
 {
 	size_t n = strlen(unit);
@@ -488,8 +549,14 @@ int format_parse(struct fmt_table *t, enum format f, const char *text,
 		return error_to(o->err, "%s: %zu bytes is more than the %u "
 				"MiB gate reads", origin, len,
 				FORMAT_MAX_BYTES >> 20);
-	if ((size_t)f < NREADERS && readers[f]->parse)
+	if ((size_t)f < FORMAT_COUNT && readers[f]->parse) {
+		/* repetitions of one process: every value process 0 */
+		if (readers[f]->values == FMT_VALUES_ONE_PROCESS) {
+			t->track = 1;
+			t->proc = 0;
+		}
 		rc = readers[f]->parse(t, text, len, origin, o);
+	}
 	else
 		rc = error_to(o->err, "%s: format \"%s\" has no cases to "
 			      "parse", origin, format_name(f));

@@ -1,24 +1,36 @@
 /*
  * Benchmark output formats: how a benchmark's stdout (gate run) or a result
- * file (gate compare) becomes (case, unit, values) rows. One reader per
- * format, a file each in gate/format/ behind struct format_reader; this
- * interface is all the commands see. Adding a format: write
- * gate/format/NAME.c defining format_NAME_reader, add it to enum format,
- * to readers[] (and detect_order[]) in format.c and to the Makefile.
+ * file (gate compare) becomes (case, unit, values) rows, and what gate may
+ * ask of the harness that printed it (run some cases, list them). One file
+ * per format in gate/format/ defines its struct format_reader (below); the
+ * table FORMAT_ROWS lists them. This interface is all the commands see.
+ * Adding a format: see ARCHITECTURE.md, "How to add ... A result format".
  */
 #ifndef GATE_FORMAT_H
 #define GATE_FORMAT_H
 
 #include <stddef.h>
 
+/*
+ * Every format, one row each: X(ENUM, name), format_<name>_reader being
+ * the row's struct format_reader (in gate/format/<name>.c). enum format,
+ * format_name, format_lookup, the names in help and errors (format_names)
+ * all come from here, in this order; a new format is a row at the end.
+ */
+#define FORMAT_ROWS(X) \
+	X(TIME, time) \
+	X(GBENCH, gbench) \
+	X(GOTEST, gotest) \
+	X(LINES, lines) \
+	X(HYPERFINE, hyperfine) \
+	X(PYTEST, pytest) \
+	X(GATE, gate)
+
 enum format {
-	FORMAT_TIME,		/* the whole process is the sample */
-	FORMAT_GBENCH,		/* Google Benchmark --benchmark_format=json */
-	FORMAT_GOTEST,		/* go test -bench text */
-	FORMAT_LINES,		/* "name value unit" lines (README.md) */
-	FORMAT_HYPERFINE,	/* hyperfine --export-json */
-	FORMAT_PYTEST,		/* pytest-benchmark --benchmark-json */
-	FORMAT_GATE,		/* gate's own JSON report (compare only) */
+#define FORMAT_ENUM_(e, name) FORMAT_##e,
+	FORMAT_ROWS(FORMAT_ENUM_)
+#undef FORMAT_ENUM_
+	FORMAT_COUNT
 };
 
 /* Largest stdout a suite sample may print, and a result file's size. */
@@ -53,6 +65,9 @@ struct fmt_table {
  * value may be its own), else at least 1.
  */
 size_t fmt_case_processes(const struct fmt_case *c);
+/* 1 when every case of t came from one process (repetitions inside it:
+   a timing of them cannot keep the promise), else 0. */
+int fmt_table_one_process(const struct fmt_table *t);
 
 struct fmt_opts {
 	int cpu_time;		/* gbench: cpu_time instead of real_time */
@@ -70,12 +85,18 @@ struct fmt_opts {
 const char *format_name(enum format f);
 /* Look up a name; 0, or -1 (no message) when unknown. */
 int format_lookup(enum format *f, const char *name);
-/* The names format_lookup accepts, for messages: "time, gbench, ...". */
+/* The names gate.json's "format" takes, for messages: "time, pytest,
+   ...", in FORMAT_ROWS' order (static storage). */
 const char *format_names(void);
+/* The names gate compare's --format takes (every format that reads
+   output, gate's own report included). */
+const char *format_names_compare(void);
 /*
- * Guess the format of a result file: gate report, gbench, hyperfine or
- * pytest-benchmark JSON by their top-level keys, else gotest when a line
- * looks like a go benchmark result, else lines.
+ * Guess the format of a result file: each row's detect in FORMAT_ROWS'
+ * order, those flagged FMT_DETECT_LAST after the others (JSON by keys of
+ * its own, go by its result lines, then gbench's any object, lines any
+ * text); JSON that does not parse by the row whose broken_json_keys
+ * occurs first in it.
  */
 enum format format_detect(const char *text, size_t len);
 
@@ -120,26 +141,111 @@ int fmt_table_filter(struct fmt_table *t, const char *re);
 
 struct cJSON;
 
-/* One foreign format: its name, how to recognise it, how to read it. */
+/*
+ * What gate adds to a harness's command to run only some cases or to list
+ * them (a reader's select and list hooks fill it; one function,
+ * harness_cmd in gate/measure/suite-filter.c, builds the command from it
+ * with one shell quoting). Everything owned; fmt_cmd_edit_release.
+ */
+struct fmt_cmd_edit {
+	char **args;		/* appended to the command, last (a later
+				   flag wins), n of them (fmt_cmd_edit_arg) */
+	size_t nargs;
+	char *filter;		/* the POSIX ERE the cases are selected by:
+				   exported as GATE_FILTER when the command
+				   runs through the shell */
+	const char *env;	/* a variable of the harness's own, or NULL */
+	char *env_value;	/* its value, put before any value it has
+				   (pytest's own -k in PYTEST_ADDOPTS wins) */
+};
+#define FMT_CMD_EDIT_INIT { NULL, 0, NULL, NULL, NULL }
+/* Append arg (owned: a string the caller allocated) to e's arguments. */
+void fmt_cmd_edit_arg(struct fmt_cmd_edit *e, char *arg);
+void fmt_cmd_edit_release(struct fmt_cmd_edit *e);
+
+/* Where a format's values come from: gate's statistics run over processes. */
+enum fmt_values {
+	FMT_VALUES_NONE,	/* time: no output read */
+	FMT_VALUES_ONE_PROCESS,	/* repetitions inside the one process that
+				   printed them (gbench, pytest-benchmark):
+				   format_parse marks them so */
+	FMT_VALUES_TRACKED,	/* the reader tells processes apart itself
+				   (go's "pkg:" sections, the lines
+				   protocol's "# run" lines) */
+	FMT_VALUES_PER_PROCESS,	/* each value its own process (hyperfine's
+				   runs, gate's pairs) */
+	FMT_VALUES_UNKNOWN,	/* the output does not say */
+};
+
+/*
+ * One format: everything gate knows of it, in one row. Only name, what and
+ * values are needed; a NULL hook means "cannot" (no rounds, no shards).
+ */
 struct format_reader {
 	const char *name;	/* as written in gate.json and --format */
+	const char *what;	/* for people: "Google Benchmark JSON" */
+	unsigned flags;		/* FMT_* below */
 	/*
 	 * 1 when text (len bytes) looks like this format; root is the parsed
 	 * JSON object when text starts with '{' and parses, else NULL.
 	 */
 	int (*detect)(const char *text, size_t len, const struct cJSON *root);
-	/* Add text's cases to t; 0, or -1 after error(). */
+	/* keys whose presence names this format in JSON that does not
+	   parse (a truncated file gets its own format's message) */
+	const char *broken_json_keys[3];
+	/* Add text's cases to t; 0, or -1 after error_to(o->err, ...). */
 	int (*parse)(struct fmt_table *t, const char *text, size_t len,
 		     const char *origin, const struct fmt_opts *o);
+	enum fmt_values values;
+	/* units printed beside a case's time that restate it as a rate
+	   (gbench's items/s): shown, never decided apart from it */
+	const char *restates[3];
+	/* the times the metrics wall and cpu read ({ "real_time",
+	   "cpu_time" }), or NULL: one time, as printed */
+	const char *times[2];
+	/*
+	 * Select the cases names[0..n) (rounds of more pairs, shards) in a
+	 * command that is argv (NULL-ended) or shell (the other NULL).
+	 * NULL: every case has one look.
+	 */
+	void (*select)(struct fmt_cmd_edit *e, char *const *argv,
+		       const char *shell, const char *const *names, size_t n);
+	/* List the cases (gate run --shard): what the listing run adds;
+	   GATE_LIST=1 is exported through the shell. NULL: cannot list. */
+	void (*list)(struct fmt_cmd_edit *e, char *const *argv,
+		     const char *shell);
+	const char *list_how;	/* the listing, for messages */
+	/* Names from a listing that does not read as results (the lines
+	   protocol's names, one a line), each through add; NULL: results
+	   only. */
+	void (*list_names)(const char *out, size_t len,
+			   void (*add)(void *ctx, const char *name,
+				       size_t len), void *ctx);
+	/* The part of a case's name the filter selects as a whole (go's
+	   top-level benchmark): a shard deals such cases together. NULL:
+	   the whole name. */
+	size_t (*group)(const char *name);
+	/* How a user gets values from several processes into one file,
+	   for gate compare's advice ("go test -count=1 repeated"), or NULL:
+	   runs' output concatenated. */
+	const char *processes_how;
+	/* What gate init proposes for it (gate/cmd/init-*.c), or NULL. */
+	const char *init;
 };
+#define FMT_COMPARE_ONLY 1u	/* gate compare reads it, gate.json not */
+#define FMT_NOT_A_SUITE 2u	/* time: the process is the sample */
+#define FMT_DETECT_LAST 4u	/* its detect takes anything of its kind
+				   (gbench any JSON object, lines any text):
+				   asked after every other row */
 
-extern const struct format_reader format_gbench_reader;
-extern const struct format_reader format_gotest_reader;
-extern const struct format_reader format_lines_reader;
-extern const struct format_reader format_hyperfine_reader;
-extern const struct format_reader format_pytest_reader;
-/* gate's own report: recognised here, read through fmt_opts.gate_report */
-extern const struct format_reader format_gate_reader;
+/* The row of format f. */
+const struct format_reader *format_reader(enum format f);
+
+#define FORMAT_DECLARE_(e, name) \
+	extern const struct format_reader format_##name##_reader;
+FORMAT_ROWS(FORMAT_DECLARE_)
+#undef FORMAT_DECLARE_
+
 /*
  * For the JSON readers: parse text with cJSON; a syntax error names
  * origin:line:column. Returns the root or NULL after error(); the caller
@@ -160,6 +266,43 @@ const struct cJSON *format_json_list_to(struct cJSON **root, const char *text,
 					const char *what, const char *key,
 					const char *option,
 					struct gate_err *err);
+/* A growing string, for the harness hooks: fmt_buf_add copies n bytes
+   of s, fmt_buf_str a string; buf stays NUL-ended; free(buf). */
+struct fmt_buf {
+	char *buf;
+	size_t len, cap;
+};
+#define FMT_BUF_INIT { NULL, 0, 0 }
+void fmt_buf_add(struct fmt_buf *b, const char *s, size_t n);
+void fmt_buf_str(struct fmt_buf *b, const char *s);
+/* s (n bytes) with every POSIX ERE special character escaped, onto b. */
+void fmt_ere_escape(struct fmt_buf *b, const char *s, size_t n);
+/* "^(a|b)$": names[0..n), escaped (owned). */
+char *fmt_anchored(const char *const *names, size_t n);
+/* The select hook of a harness that reads GATE_FILTER alone (lines, a
+   hyperfine wrapper): e->filter is fmt_anchored's. */
+void fmt_select_gate_filter(struct fmt_cmd_edit *e, char *const *argv,
+			    const char *shell, const char *const *names,
+			    size_t n);
+/* The list hook of a harness that lists under GATE_LIST=1 alone (or
+   whose whole run's results name the cases): adds nothing. */
+void fmt_list_gate_list(struct fmt_cmd_edit *e, char *const *argv,
+			const char *shell);
+/* list_names for libtest's and criterion's --list: "NAME: bench" lines. */
+void fmt_names_bench_list(const char *out, size_t len,
+			  void (*add)(void *ctx, const char *name, size_t len),
+			  void *ctx);
+/* 1 when the command (argv, or shell) runs a go test binary directly
+   (an argument "-test.*"), so its flags are spelt -test.bench etc. */
+int fmt_argv_has_prefix(char *const *argv, const char *prefix);
+
+/* go's names (gotest.c): the length of a case's top-level benchmark name,
+   the part go's -bench selects as a whole ("BenchmarkX/sub" -> 10,
+   "BenchmarkX-8" -> 10); and the -bench pattern selecting exactly the
+   cases names[0..n) (owned; see gotest.c). */
+size_t format_go_top(const char *name);
+char *format_go_pattern(const char *const *names, size_t n);
+
 /* Add every number of array a as a value of (name, "s"); what names a. */
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,

@@ -178,9 +178,6 @@ static int gbench_parse(struct fmt_table *t, const char *text, size_t len,
 
 	if (!root)
 		return -1;
-	/* one run of the benchmark binary: every repetition one process */
-	t->track = 1;
-	t->proc = 0;
 	list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
 	if (!cJSON_IsArray(list)) {
 		error_to(o->err, "%s: no \"benchmarks\" list: not Google Benchmark JSON "
@@ -219,6 +216,40 @@ static int gbench_detect(const char *text, size_t len, const struct cJSON *root)
 	return len && *text == '{';
 }
 
+/* Rounds and shards: its own --benchmark_filter, last (a later flag wins). */
+static void gbench_select(struct fmt_cmd_edit *e, char *const *argv,
+			  const char *shell, const char *const *names,
+			  size_t n)
+{
+	(void)argv;
+	(void)shell;
+	e->filter = fmt_anchored(names, n);
+	fmt_cmd_edit_arg(e, xasprintf("--benchmark_filter=%s", e->filter));
+}
+
+/* One iteration of each: the names and every counter
+   (--benchmark_list_tests names no counter). */
+static void gbench_list(struct fmt_cmd_edit *e, char *const *argv,
+			const char *shell)
+{
+	(void)argv;
+	(void)shell;
+	fmt_cmd_edit_arg(e, xstrdup("--benchmark_min_time=0"));
+}
+
 const struct format_reader format_gbench_reader = {
-	"gbench", gbench_detect, gbench_parse,
+	.name = "gbench",
+	.what = "Google Benchmark --benchmark_format=json",
+	.flags = FMT_DETECT_LAST,
+	.detect = gbench_detect,
+	.parse = gbench_parse,
+	.values = FMT_VALUES_ONE_PROCESS,
+	.processes_how = "one --benchmark_repetitions run per process",
+	.restates = { "items/s", "B/s" },
+	.times = { "real_time", "cpu_time" },
+	.select = gbench_select,
+	.list = gbench_list,
+	.list_how = "one iteration of each, --benchmark_min_time=0",
+	.init = "a CMakeLists.txt or Makefile linking benchmark::benchmark: "
+		"fixed work sized per case (init-gbench.c)",
 };

@@ -221,12 +221,14 @@ static int gotest_line(const char *s, const char *end)
 	return s < end && *s >= '0' && *s <= '9';
 }
 
-/* A line that looks like a go benchmark result. */
+/* A line that looks like a go benchmark result (a JSON object is not
+   go's output, whatever its lines hold). */
 static int gotest_detect(const char *text, size_t len, const struct cJSON *root)
 {
 	const char *s, *end = text + len, *nl;
 
-	(void)root;
+	if (root)
+		return 0;
 	for (s = text; s < end; s = nl + 1) {
 		nl = memchr(s, '\n', (size_t)(end - s));
 		if (!nl)
@@ -237,6 +239,166 @@ static int gotest_detect(const char *text, size_t len, const struct cJSON *root)
 	return 0;
 }
 
+/* The length of s's "-N" suffix (a GOMAXPROCS count), 0 when none. */
+static size_t procs_suffix(const char *s, size_t len)
+{
+	size_t k = len;
+
+	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+		k--;
+	return k > 1 && k < len && s[k - 1] == '-' ? len - k + 1 : 0;
+}
+
+/*
+ * A go case's top-level benchmark: "BenchmarkX/sub-8" -> "BenchmarkX"
+ * (the -GOMAXPROCS suffix dropped when there is no sub-benchmark).
+ */
+size_t format_go_top(const char *name)
+{
+	size_t n = strcspn(name, "/");
+
+	return name[n] == '/' ? n : n - procs_suffix(name, n);
+}
+
+/* Whether go cases a and b share their top-level benchmark (of a: len). */
+static int same_top(const char *a, const char *b, size_t len)
+{
+	return format_go_top(b) == len && !strncmp(a, b, len);
+}
+
+/* A sub-benchmark's last element (len bytes) as go's -bench takes it:
+   itself, or without a "-N" suffix the reader kept (several counts). */
+static void go_last(struct fmt_buf *b, const char *s, size_t len)
+{
+	size_t cut = procs_suffix(s, len);
+
+	fmt_ere_escape(b, s, len);
+	if (cut) {
+		fmt_buf_str(b, "|");
+		fmt_ere_escape(b, s, len - cut);
+	}
+}
+
+/* Whether a go case's name past its top-level part (rest) has one
+   element: "BenchmarkX/48B" yes, "BenchmarkX/a/b" no. */
+static int one_level(const char *rest)
+{
+	return *rest == '/' && !strchr(rest + 1, '/');
+}
+
+char *format_go_pattern(const char *const *names, size_t n)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	size_t i, j, alts = 0;
+
+	for (i = 0; i < n && !strchr(names[i], '/'); i++)
+		;
+	if (i == n) {	/* top-level names only: the pattern any go takes */
+		fmt_buf_str(&b, "^(");
+		for (i = 0; i < n; i++) {
+			size_t len = format_go_top(names[i]);
+			int dup = 0;
+
+			for (j = 0; j < i; j++)
+				dup |= same_top(names[i], names[j], len);
+			if (dup)
+				continue;
+			if (b.len > 2)
+				fmt_buf_str(&b, "|");
+			fmt_ere_escape(&b, names[i], len);
+		}
+		fmt_buf_str(&b, ")$");
+		return b.buf;
+	}
+	/* each top-level name once: whole, its sub-benchmarks, or paths */
+	for (i = 0; i < n; i++) {
+		size_t len = format_go_top(names[i]);
+		int dup = 0, whole = 0, flat = 1, subs = 0;
+
+		for (j = 0; j < i; j++)
+			dup |= same_top(names[i], names[j], len);
+		if (dup)
+			continue;
+		for (j = i; j < n; j++) {
+			if (!same_top(names[i], names[j], len))
+				continue;
+			whole |= names[j][len] != '/';
+			flat &= one_level(names[j] + len);
+		}
+		if (whole || flat) {
+			fmt_buf_str(&b, alts++ ? "|^" : "^");
+			fmt_ere_escape(&b, names[i], len);
+			fmt_buf_str(&b, "$");
+		}
+		if (whole)
+			continue;
+		if (flat)
+			fmt_buf_str(&b, "/^(");
+		for (j = i; j < n; j++) {
+			const char *s = names[j] + len, *e;
+
+			if (!same_top(names[i], names[j], len))
+				continue;
+			if (flat) {
+				if (subs++)
+					fmt_buf_str(&b, "|");
+				go_last(&b, s + 1, strlen(s + 1));
+				continue;
+			}
+			/* a path of its own: ^Top$/^a$/^(b|b without -N)$ */
+			fmt_buf_str(&b, alts++ ? "|^" : "^");
+			fmt_ere_escape(&b, names[j], len);
+			fmt_buf_str(&b, "$");
+			for (s++; (e = strchr(s, '/')); s = e + 1) {
+				fmt_buf_str(&b, "/^");
+				fmt_ere_escape(&b, s, (size_t)(e - s));
+				fmt_buf_str(&b, "$");
+			}
+			fmt_buf_str(&b, "/^(");
+			go_last(&b, s, strlen(s));
+			fmt_buf_str(&b, ")$");
+		}
+		if (flat)
+			fmt_buf_str(&b, ")$");
+	}
+	return b.buf;
+}
+
+/* Rounds and shards: -bench (-test.bench for a test binary run directly)
+   with format_go_pattern, last (a later flag wins). */
+static void gotest_select(struct fmt_cmd_edit *e, char *const *argv,
+			  const char *shell, const char *const *names,
+			  size_t n)
+{
+	(void)shell;
+	e->filter = format_go_pattern(names, n);
+	fmt_cmd_edit_arg(e, xasprintf("%s=%s",
+				      fmt_argv_has_prefix(argv, "-test.") ?
+				      "-test.bench" : "-bench", e->filter));
+}
+
+/* One iteration of each: the cases as they print them, with their
+   sub-benchmarks and units (-test.list names only the top-level ones). */
+static void gotest_list(struct fmt_cmd_edit *e, char *const *argv,
+			const char *shell)
+{
+	(void)shell;
+	fmt_cmd_edit_arg(e, xstrdup(fmt_argv_has_prefix(argv, "-test.") ?
+				    "-test.benchtime=1x" : "-benchtime=1x"));
+}
+
 const struct format_reader format_gotest_reader = {
-	"gotest", gotest_detect, gotest_parse,
+	.name = "gotest",
+	.what = "go test -bench text",
+	.detect = gotest_detect,
+	.parse = gotest_parse,
+	.values = FMT_VALUES_TRACKED,
+	.processes_how = "go test -count=1 repeated",
+	.restates = { "MB/s" },
+	.select = gotest_select,
+	.list = gotest_list,
+	.list_how = "one iteration of each, -test.benchtime=1x",
+	.group = format_go_top,
+	.init = "a go.mod with Benchmark functions: each (sub-)benchmark a "
+		"case at a fixed -benchtime=Nx (init-go.c)",
 };

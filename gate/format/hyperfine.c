@@ -63,5 +63,12 @@ static int hyperfine_detect(const char *text, size_t len,
 }
 
 const struct format_reader format_hyperfine_reader = {
-	"hyperfine", hyperfine_detect, hyperfine_parse,
+	.name = "hyperfine",
+	.what = "hyperfine --export-json",
+	.detect = hyperfine_detect,
+	.broken_json_keys = { "\"results\"" },
+	.parse = hyperfine_parse,
+	.values = FMT_VALUES_PER_PROCESS,
+	/* only a wrapper can pick its commands: GATE_FILTER */
+	.select = fmt_select_gate_filter,
 };

@@ -1,6 +1,7 @@
 /*
  * The "lines" protocol, for any language: one "name value unit" line per
- * case and run, blank lines and '#' comments ignored. Times in ns, us, ms
+ * case and run, blank lines and '#' comments ignored; one run of the
+ * harness is one process, a "# run" line before each of runs concatenated. Times in ns, us, ms
  * or s become seconds; a unit ending in "/s" is a rate (higher is better).
  */
 #include "gate/format/format.h"
@@ -71,13 +72,34 @@ static int one_line(struct fmt_table *t, const char *s, size_t n,
 	return 0;
 }
 
+/*
+ * Whether line s (n bytes) is "# run" (words may follow): the start of
+ * another run's output in runs concatenated, so another process.
+ */
+static int run_mark(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == end || *s++ != '#')
+		return 0;
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return end - s >= 3 && !memcmp(s, "run", 3) &&
+	       (end - s == 3 || s[3] == ' ' || s[3] == '\t' || s[3] == '\r');
+}
+
 static int lines_parse(struct fmt_table *t, const char *text, size_t len,
 		       const char *origin, const struct fmt_opts *o)
 {
 	const char *s = text, *end = text + len, *nl;
 	size_t lineno = 0;
 
-	(void)o;
+	/* one run of the harness is one process, as gate run reads a
+	   sample's output; each "# run" line starts another */
+	t->track = 1;
+	t->proc = 0;
 	for (; s < end; s = nl + 1) {
 		nl = memchr(s, '\n', (size_t)(end - s));
 		lineno++;
@@ -89,6 +111,8 @@ static int lines_parse(struct fmt_table *t, const char *text, size_t len,
 		if (memchr(s, '\0', (size_t)(nl - s)))
 			return error_to(o->err, "%s:%zu: a NUL byte: not text", origin,
 				     lineno);
+		if (run_mark(s, (size_t)(nl - s)))
+			t->proc++;
 		if (one_line(t, s, (size_t)(nl - s), origin, lineno,
 			     o->err) < 0)
 			return -1;
@@ -105,6 +129,42 @@ static int lines_detect(const char *text, size_t len, const struct cJSON *root)
 	return 1;
 }
 
+/* A listing's names: the first word of each line ('#' comments and blank
+   lines skipped). */
+static void lines_names(const char *out, size_t len,
+			void (*add)(void *ctx, const char *name, size_t len),
+			void *ctx)
+{
+	const char *p = out, *end = out + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *e;
+
+		if (!eol)
+			eol = end;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		e = q;
+		while (e < eol && *e != ' ' && *e != '\t' && *e != '\r')
+			e++;
+		p = eol + 1;
+		if (e == q || *q == '#')
+			continue;
+		add(ctx, q, (size_t)(e - q));
+	}
+}
+
 const struct format_reader format_lines_reader = {
-	"lines", lines_detect, lines_parse,
+	.name = "lines",
+	.what = "one \"name value unit\" line per case and run",
+	.flags = FMT_DETECT_LAST,
+	.detect = lines_detect,
+	.parse = lines_parse,
+	.values = FMT_VALUES_TRACKED,
+	.processes_how = "a line \"# run\" before each run's lines",
+	.select = fmt_select_gate_filter,
+	.list = fmt_list_gate_list,
+	.list_how = "each case's name when GATE_LIST=1 is set",
+	.list_names = lines_names,
 };

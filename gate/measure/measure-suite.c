@@ -178,18 +178,23 @@ cleanup:
 
 int suite_restates_time(enum format f, const char *unit)
 {
-	if (f == FORMAT_GBENCH)
-		return !strcmp(unit, "items/s") || !strcmp(unit, "B/s");
-	if (f == FORMAT_GOTEST)
-		return !strcmp(unit, "MB/s");
+	const struct format_reader *r = format_reader(f);
+	size_t i;
+
+	for (i = 0; i < sizeof(r->restates) / sizeof(r->restates[0]) &&
+		    r->restates[i]; i++)
+		if (!strcmp(unit, r->restates[i]))
+			return 1;
 	return 0;
 }
 
 const char *suite_time(const struct bench_run *br)
 {
-	if (br->cfg->format != FORMAT_GBENCH)
+	const struct format_reader *r = format_reader(br->cfg->format);
+
+	if (!r->times[0])
 		return "as printed";
-	return br->cfg->suite_metric == METRIC_CPU ? "cpu_time" : "real_time";
+	return r->times[br->cfg->suite_metric == METRIC_CPU];
 }
 
 const char *suite_reduction(const struct bench_run *br, char *buf,

@@ -462,7 +462,7 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 			   "metric");
 	if (br->suite_name || strcmp(unit, metric_unit(c->metric)))
 		c->unit = load_keep(ld->L, unit);
-	c->format = LOOKUP(ld, load_text(o, "format"), FORMAT_GATE + 1, format,
+	c->format = LOOKUP(ld, load_text(o, "format"), FORMAT_COUNT, format,
 			   FORMAT_TIME, "format");
 	c->higher_better = load_flag(o, "higher_is_better");
 	c->inner = load_count(o, "repetitions");

@@ -53,6 +53,10 @@ want() {
 		fail "$wsh completes \"$wline\" to [$(echo $wgot)], want [$(echo $w)]"
 }
 
+# the formats gate compare takes, from its own table (gate/format/)
+"$GATE" compare --format zzzzzzzz a b >"$OUT" 2>"$ERR"
+formats=$(sed -n 's/.*--format must be one of \(.*\); got.*/\1/p' "$ERR" | tr -d ,)
+[ -n "$formats" ] || fail "gate compare --format names no list: $(cat "$ERR")"
 for sh in bash zsh; do
 	c() { if [ $sh = bash ]; then bcomp : "$1"; else zcomp "$1"; fi; }
 	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init \
@@ -64,6 +68,9 @@ for sh in bash zsh; do
 	want $sh "gate compare --metric " "$(c "gate compare --metric ")" wall cpu
 	want $sh "gate compare --format g" "$(c "gate compare --format g")" \
 		gate gbench gotest
+	# every format compare reads, as gate's format table lists them
+	want $sh "gate compare --format " "$(c "gate compare --format ")" \
+		$formats
 	want $sh "gate export --format " "$(c "gate export --format ")" \
 		bencher csv
 	want $sh "gate -C R bisect --good f" "$(c "gate -C $R bisect --good f")" \

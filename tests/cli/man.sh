@@ -47,6 +47,17 @@ expect_in "$OUT" "gate-run(1): --help has --no-scratch"
 expect_in "$OUT" "gate-init(1): the page names --everything"
 expect_in "$OUT" "Suite-wide keys: gate knows resamples"
 
+# gate-compare(1)'s --format list is gate's format table (gate/format/:
+# every format that reads output; gate.json(5)'s list is checked above)
+"$GATE" compare --format zzzzzzzz a b >"$OUT" 2>"$ERR"
+want=$(sed -n 's/.*--format must be one of \(.*\); got.*/\1/p' "$ERR" |
+	tr -d , | tr ' ' '\n' | LC_ALL=C sort)
+[ -n "$want" ] || fail "gate compare --format names no list"
+have=$(sed -n '/^\.It Fl -format Ar f$/,/^\.It Fl -metric/p' "$root/man/gate-compare.1" |
+	sed -n 's/^\.Cm \([a-z]*\).*/\1/p' | LC_ALL=C sort)
+[ "$have" = "$want" ] ||
+	fail "gate-compare(1)'s --format lists [$(echo $have)], gate's table [$(echo $want)]"
+
 # gate.json(5)'s list of who decides each key is gate's own key table,
 # as gate help gate.json --mdoc prints it (regenerate it with that)
 sed -n '/^\.\\" generated: gate help gate.json --mdoc/,/^\.\\" end of generated list/p' \

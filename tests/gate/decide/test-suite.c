@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "gate/decide/suite.h"
 #include "gate/measure/suite-filter.h"
 #include "tests/harness.h"
@@ -86,7 +87,7 @@ static void test_format__go_pattern(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		char *p = suite_go_pattern(t[i].names, t[i].n);
+		char *p = format_go_pattern(t[i].names, t[i].n);
 
 		CHECK_STR(p, t[i].want);
 		free(p);
@@ -128,10 +129,61 @@ static void test_format__suite_filter_pytest_hyperfine(void)
 	suite_filter_release(&out);
 }
 
+/*
+ * The one builder of a harness command (harness_cmd): arguments reach an
+ * argv command with no shell; a shell command, or a variable, goes
+ * through sh with every word quoted once; a shard's GATE_FILTER yields
+ * to a round's (${GATE_FILTER-...}); the harness's own variable is put
+ * before any value it has; a listing exports GATE_LIST=1.
+ */
+static void test_format__harness_cmd(void)
+{
+	char *gb[] = { (char *)"./b'x", NULL };
+	struct command run = { gb, NULL }, out;
+	struct fmt_cmd_edit e = FMT_CMD_EDIT_INIT;
+	const char *one[] = { "a b" };
+	struct bench_cfg c, sh;
+
+	fmt_cmd_edit_arg(&e, xstrdup("--x=1"));
+	harness_cmd(&out, &run, &e, "GATE_LIST", "1", 0);
+	CHECK(out.shell == NULL && out.argv);
+	CHECK_STR(out.argv[0], "./b'x");
+	CHECK_STR(out.argv[1], "--x=1");
+	CHECK(out.argv[2] == NULL);
+	command_release(&out);
+	/* a shell command: exported, then the text, then the arguments */
+	run.argv = NULL;
+	run.shell = (char *)"./b | tee f";
+	harness_cmd(&out, &run, &e, "GATE_LIST", "1", 0);
+	CHECK_STR(out.shell, "GATE_LIST='1'; export GATE_LIST; ./b | tee f "
+		  "'--x=1'");
+	command_release(&out);
+	fmt_cmd_edit_release(&e);
+	/* argv with the harness's own variable: through sh */
+	run.argv = gb;
+	run.shell = NULL;
+	e.env = "V";
+	e.env_value = xstrdup("-k 'a' ");
+	harness_cmd(&out, &run, &e, NULL, NULL, 0);
+	CHECK_STR(out.shell, "V='-k '\\''a'\\'' '\"${V-}\"; export V; "
+		  "exec './b'\\''x'");
+	command_release(&out);
+	fmt_cmd_edit_release(&e);
+	/* a shard's filter yields to a round's */
+	memset(&c, 0, sizeof(c));
+	c.format = FORMAT_LINES;
+	c.run.argv = gb;
+	suite_shard_cmd(&sh, &c, one, 1);
+	CHECK_STR(sh.run.shell, "GATE_FILTER=${GATE_FILTER-'^(a b)$'}; "
+		  "export GATE_FILTER; exec './b'\\''x'");
+	suite_filter_release(&sh);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_format__suite_filter_per_harness),
 	TEST(test_format__go_pattern),
 	TEST(test_format__suite_filter_pytest_hyperfine),
+	TEST(test_format__harness_cmd),
 };
 
 HARNESS_MAIN(tests)

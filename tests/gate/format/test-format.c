@@ -4,6 +4,7 @@
  */
 #include "gate/format/format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,12 +175,65 @@ static void test_format__gate_report_needs_its_reader(void)
 	CHECK(t.n == 0);
 }
 
+/*
+ * The format table is whole: every row named once and looked up by its
+ * name, described, saying where its values come from; a reader that
+ * reads output has a parser; a row that lists its cases can select them
+ * (a shard runs its share through the filter); a group only with a
+ * filter; the names in messages are exactly the rows'.
+ */
+static void test_format__table_rows(void)
+{
+	size_t i, j, nsuite = 0, ncompare = 0;
+	const char *names = format_names(), *cmp = format_names_compare();
+
+	for (i = 0; i < FORMAT_COUNT; i++) {
+		const struct format_reader *r = format_reader((enum format)i);
+		enum format f;
+		char want[64];
+
+		CHECK(r->name && *r->name);
+		CHECK(r->what && *r->what);
+		CHECK(format_lookup(&f, r->name) == 0 && f == (enum format)i);
+		CHECK_STR(format_name((enum format)i), r->name);
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(r->name,
+				     format_reader((enum format)j)->name));
+		if (r->flags & FMT_NOT_A_SUITE) {
+			CHECK(r->values == FMT_VALUES_NONE && !r->parse);
+			continue;
+		}
+		CHECK(r->parse != NULL);
+		CHECK(r->values != FMT_VALUES_NONE);
+		CHECK(!r->list || r->select);
+		CHECK(!r->list || r->list_how);
+		CHECK(!r->list_names || r->list);
+		CHECK(!r->group || r->select);
+		snprintf(want, sizeof(want), "%s", r->name);
+		CHECK_CONTAINS(cmp, want);
+		ncompare++;
+		if (!(r->flags & FMT_COMPARE_ONLY)) {
+			CHECK_CONTAINS(names, want);
+			nsuite++;
+		}
+	}
+	/* "a, b, c": one comma fewer than names (time is in gate.json's) */
+	for (i = j = 0; names[i]; i++)
+		j += names[i] == ',';
+	CHECK(j == nsuite);
+	for (i = j = 0; cmp[i]; i++)
+		j += cmp[i] == ',';
+	CHECK(j + 1 == ncompare);
+	CHECK(format_lookup(&(enum format){ FORMAT_TIME }, "nothing") < 0);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_format__gate_report_needs_its_reader),
 	TEST(test_format__value_at_each_unit_boundary),
 	TEST(test_format__every_truncation_is_an_error),
 	TEST(test_format__select),
 	TEST(test_format__units),
+	TEST(test_format__table_rows),
 };
 
 HARNESS_MAIN(tests)
