@@ -121,7 +121,8 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 # subcommand), then gate.c and main.c
 OS_OBJ = gate/os/$(OS).o
 FORMAT_OBJ = gate/format/format.o gate/format/harness.o gate/format/gbench.o gate/format/gotest.o \
-	gate/format/lines.o gate/format/hyperfine.o gate/format/pytest.o
+	gate/format/lines.o gate/format/hyperfine.o gate/format/pytest.o \
+	gate/format/criterion.o gate/format/bencher.o
 CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/config-rules.o gate/config/config-table.o \
 	gate/config/metrics.o gate/config/options.o
@@ -173,7 +174,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	gate/exec/test-probe \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \
-	gate/format/test-gatereport \
+	gate/format/test-gatereport gate/format/test-criterion gate/format/test-bencher \
 	gate/report/test-view gate/report/test-load \
 	gate/report/test-load-compare \
 	bench/test-sim

@@ -132,7 +132,7 @@ _gate()
 			COMPREPLY=($(compgen -W "bencher csv" -- "$cur"))
 			return
 		fi
-		COMPREPLY=($(compgen -W "gbench gotest lines hyperfine pytest gate" -- "$cur"))
+		COMPREPLY=($(compgen -W "gbench gotest lines hyperfine pytest gate criterion bencher" -- "$cur"))
 		return ;;
 	--metric)
 		COMPREPLY=($(compgen -W "wall cpu" -- "$cur"))

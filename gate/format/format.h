@@ -24,7 +24,9 @@
 	X(LINES, lines) \
 	X(HYPERFINE, hyperfine) \
 	X(PYTEST, pytest) \
-	X(GATE, gate)
+	X(GATE, gate) \
+	X(CRITERION, criterion) \
+	X(BENCHER, bencher)
 
 enum format {
 #define FORMAT_ENUM_(e, name) FORMAT_##e,

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for every result-format reader (gbench, gotest, lines,
  * hyperfine, pytest-benchmark, gate's own JSON report as gate compare
- * reads it, and format_detect): the first byte picks
+ * reads it, criterion, bencher, and format_detect): the first byte picks
  * the format (127: detect, as compare does), the rest is the text. A table or one message, never a crash; every value kept is
  * finite and above zero (counts may be zero).
  */
@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* a new format goes at the end: the corpus's first bytes keep theirs */
 static const enum format formats[] = { FORMAT_GBENCH, FORMAT_GOTEST,
-	FORMAT_LINES, FORMAT_HYPERFINE, FORMAT_PYTEST, FORMAT_GATE };
+	FORMAT_LINES, FORMAT_HYPERFINE, FORMAT_PYTEST, FORMAT_GATE,
+	FORMAT_CRITERION, FORMAT_BENCHER };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,0 +1,2 @@
+pub fn fib(n: u64) -> u64 { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }
+pub fn sum(n: u64) -> u64 { (0..n).map(|x| x ^ (x >> 3)).sum() }
