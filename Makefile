@@ -127,14 +127,14 @@ CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/config-rules.o gate/config/config-table.o \
 	gate/config/metrics.o gate/config/options.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
-	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o \
+	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o gate/exec/box.o \
 	gate/exec/notice.o gate/exec/probe.o
 MEASURE_OBJ = gate/measure/measure.o gate/measure/measure-sample.o \
 	gate/measure/measure-suite.o gate/measure/suite-filter.o \
 	gate/measure/measure-counted.o
 WORKSPACE_OBJ = gate/workspace/workspace.o gate/workspace/workspace-build.o \
 	gate/workspace/workspace-cache.o gate/workspace/workspace-manifest.o \
-	gate/workspace/workspace-artifacts.o
+	gate/workspace/workspace-artifacts.o gate/workspace/workspace-box.o
 DECIDE_OBJ = gate/decide/plan.o gate/decide/plan-shard.o gate/decide/arms.o \
 	gate/decide/run.o gate/decide/adaptive.o gate/decide/advice.o \
 	gate/decide/calibration.o gate/decide/verdict.o \

@@ -22,6 +22,11 @@
 
 extern char **environ;
 
+const struct box_run *layout_arm_box(const struct layout *l, size_t arm)
+{
+	return l->arm[arm].box;
+}
+
 int layout_git_var(const char *var)
 {
 	/* git rev-parse --local-env-vars, and the search's ceiling */
@@ -222,9 +227,9 @@ int layout_arm_before(struct layout *l, size_t arm, const char *extra,
 		return -1;
 	for (i = 0; a->vars && a->vars[i]; i++)
 		l->env[k++] = a->vars[i];
-	if (a->sandbox && l->sandbox_tmp_var)
+	if ((a->sandbox || a->box) && l->sandbox_tmp_var)
 		l->env[k++] = l->sandbox_tmp_var;	/* /tmp is closed */
-	else if (l->tmpdir_var)
+	else if (l->tmpdir_var && !a->box)	/* the sandbox's own /tmp */
 		l->env[k++] = l->tmpdir_var;
 	l->env[k] = NULL;
 	*envp = l->env;

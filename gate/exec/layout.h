@@ -18,6 +18,8 @@
  * own (GIT_DIR...), the directories it may write (the sandbox), and a
  * file restored before each run (its ".git" file). All owned.
  */
+struct box_run;
+
 struct layout_arm {
 	char **vars;		/* "NAME=value", NULL-terminated, or NULL */
 	char **sandbox;		/* writable paths, NULL-terminated, or NULL:
@@ -26,6 +28,8 @@ struct layout_arm {
 	char *restore_path;	/* written with restore_text before each
 				   run, or NULL */
 	char *restore_text;
+	const struct box_run *box;	/* the arm's sandbox for samples
+					   (borrowed), or NULL */
 };
 
 struct layout {
@@ -46,7 +50,8 @@ struct layout {
 struct gate_err;
 
 #define LAYOUT_INIT { 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, \
-	{ { NULL, NULL, NULL, NULL }, { NULL, NULL, NULL, NULL } }, NULL, NULL, 0 }
+	{ { NULL, NULL, NULL, NULL, NULL }, \
+	  { NULL, NULL, NULL, NULL, NULL } }, NULL, NULL, 0 }
 
 /*
  * Set up for a run: env_pad turns padding on; scratch creates a private
@@ -81,6 +86,9 @@ int layout_arm_before(struct layout *l, size_t arm, const char *extra,
  * which a hook running gate may have set to the user's repository).
  */
 int layout_git_var(const char *var);
+
+/* Arm arm's sandbox for samples (gate/exec/box.h), or NULL. */
+const struct box_run *layout_arm_box(const struct layout *l, size_t arm);
 
 /* After a sample: remove everything the sample left in $GATE_TMPDIR. */
 int layout_after(struct layout *l);

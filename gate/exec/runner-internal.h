@@ -14,6 +14,7 @@ struct proc {
 	pid_t pid;
 	int out_fd, err_fd;	/* -1 when closed or not captured */
 	int perf_fd;		/* instruction counter, or -1 */
+	int rec_fd;		/* the sandbox's sampler record, or -1 */
 	double start, deadline, kill_at;	/* monotonic seconds */
 	double grace, limit;
 	size_t capture, out_cap;	/* bytes to keep; buffer size */

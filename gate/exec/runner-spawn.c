@@ -20,6 +20,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "gate/exec/box.h"
 #include "gate/exec/counter.h"
 #include "gate/exec/runner-internal.h"
 #include "gate/exec/signals.h"
@@ -254,7 +255,7 @@ static char **spawn_argv(const struct run_spec *spec, char *sh_argv[4])
  */
 static int spawn_setup(posix_spawn_file_actions_t *fa,
 		       posix_spawnattr_t *attr, const struct run_spec *spec,
-		       int out_w, int err_w)
+		       int out_w, int err_w, int rec_w)
 {
 	static const int *defaults = default_signals;
 	sigset_t sigs;
@@ -274,6 +275,9 @@ static int spawn_setup(posix_spawn_file_actions_t *fa,
 					     spec->log_fd : out_w, 1));
 	TRY(posix_spawn_file_actions_adddup2(fa, spec->log_fd >= 0 ?
 					     spec->log_fd : err_w, 2));
+	if (rec_w >= 0)
+		TRY(posix_spawn_file_actions_adddup2(fa, rec_w,
+						     BOX_RECORD_FD));
 	TRY(posix_spawnattr_setpgroup(attr, 0));
 	sigemptyset(&sigs);
 	for (i = 0; i < sizeof(default_signals) / sizeof(default_signals[0]);
@@ -289,13 +293,69 @@ static int spawn_setup(posix_spawn_file_actions_t *fa,
 	return rc;
 }
 
+/*
+ * A pipe for the sampler's record, both ends above the descriptors a
+ * child is given (the write end is moved to BOX_RECORD_FD in the child).
+ */
+static int record_pipe(int fds[2])
+{
+	int raw[2], i;
+
+	if (cloexec_pipe(raw) < 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		fds[i] = fcntl(raw[i], F_DUPFD_CLOEXEC, 10);
+		close(raw[i]);
+	}
+	if (fds[0] < 0 || fds[1] < 0) {
+		runner_close_fd(&fds[0]);
+		runner_close_fd(&fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The argv of a run in its arm's sandbox, and its environment; NULL with
+   errno when gate cannot name its own binary (the sampler). */
+static char **box_spawn_argv(const struct run_spec *spec, char **argv,
+			     char ***env_out)
+{
+	static char exe[4096];	/* gate's own path: the argv borrows it */
+	char *preload = NULL;
+	char *const *envp = spec->envp ? spec->envp : environ;
+	const char *ro[8];
+	char **env, **v, *p, *save = NULL;
+	size_t i, k = 0;
+
+	if (spec->box_timed && !exe[0] && os_self_exe(exe, sizeof(exe)) < 0)
+		return NULL;
+	env = box_env(envp, spec->box->allow, spec->box->home);
+	/* a preloaded library (gate's allocation counter) is shown, read-only,
+	   wherever it lies */
+	for (i = 0; env[i]; i++)
+		if (!strncmp(env[i], "LD_PRELOAD=", 11))
+			preload = xstrdup(env[i] + 11);
+	for (p = preload ? strtok_r(preload, ":", &save) : NULL; p && k < 7;
+	     p = strtok_r(NULL, ":", &save))
+		if (p[0] == '/')
+			ro[k++] = p;
+	ro[k] = NULL;
+	v = box_command(spec->box->argv, ro, spec->box_rw,
+			spec->cwd ? spec->cwd : ".", spec->box_timed,
+			spec->count_instructions, exe, argv);
+	free(preload);
+	*env_out = env;
+	return v;
+}
+
 int run_start(struct proc **out, const struct run_spec *spec)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	char *sh_argv[4];
-	char **argv;
+	char **argv, **boxed = NULL, **boxed_env = NULL;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int rec[2] = { -1, -1 };
 	struct proc *p;
 	int rc, setup;
 
@@ -304,20 +364,35 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	argv = spawn_argv(spec, sh_argv);
 	if (!argv)
 		return -1;
+	if (spec->box) {
+		boxed = box_spawn_argv(spec, argv, &boxed_env);
+		if (!boxed)
+			return -1;
+		argv = boxed;
+		if (spec->box_timed && record_pipe(rec) < 0) {
+			free(boxed);
+			box_env_free(boxed_env);
+			return error("cannot create a pipe:");
+		}
+	}
 	if (spec->log_fd < 0 && (cloexec_pipe(outp) < 0 ||
 				 cloexec_pipe(errp) < 0)) {
 		runner_close_fd(&outp[0]);
 		runner_close_fd(&outp[1]);
+		runner_close_fd(&rec[0]);
+		runner_close_fd(&rec[1]);
+		free(boxed);
+		box_env_free(boxed_env);
 		return error("cannot create a pipe:");
 	}
-	setup = spawn_setup(&fa, &attr, spec, outp[1], errp[1]);
+	setup = spawn_setup(&fa, &attr, spec, outp[1], errp[1], rec[1]);
 	p = xcalloc(1, sizeof(*p));
-	p->out_fd = p->err_fd = p->perf_fd = -1;
+	p->out_fd = p->err_fd = p->perf_fd = p->rec_fd = -1;
 	p->grace = spec->grace > 0 ? spec->grace : 1.0;
 	p->res = NULL;
 	p->start = clock_seconds();
-	if (spec->count_instructions || spec->sandbox_write ||
-	    setup == ENOSYS) {
+	if (!spec->box && (spec->count_instructions || spec->sandbox_write ||
+			   setup == ENOSYS)) {
 		p->pid = fork_run(spec, argv, outp[1], errp[1],
 				  spec->count_instructions, &p->perf_fd);
 		rc = p->pid < 0 ? errno : 0;
@@ -325,8 +400,13 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		rc = setup;
 	} else {
 		rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv,
-				  (char *const *)(spec->envp ? spec->envp : environ));
+				  boxed_env ? boxed_env :
+				  (char *const *)(spec->envp ? spec->envp :
+						  environ));
 	}
+	free(boxed);
+	box_env_free(boxed_env);
+	runner_close_fd(&rec[1]);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	runner_close_fd(&outp[1]);
@@ -334,12 +414,14 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	if (rc != 0) {
 		runner_close_fd(&outp[0]);
 		runner_close_fd(&errp[0]);
+		runner_close_fd(&rec[0]);
 		free(p);
 		errno = rc;
 		return -1;
 	}
 	p->out_fd = outp[0];
 	p->err_fd = errp[0];
+	p->rec_fd = rec[0];
 	p->capture = spec->capture;
 	p->deadline = spec->timeout > 0 ? p->start + spec->timeout : 0;
 	p->limit = spec->timeout;

@@ -23,6 +23,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "gate/exec/box.h"
 #include "gate/exec/counter.h"
 #include "gate/exec/signals.h"
 #include "gate/exec/runner-internal.h"
@@ -208,6 +209,42 @@ static void pump(struct proc *p, int *fd, int is_out)
 	}
 }
 
+/*
+ * A run timed inside its sandbox: the sampler's record replaces what gate
+ * saw from outside (which includes the sandbox's set-up), unless the run
+ * was stopped, interrupted or timed out, or wrote no record (the sampler
+ * was killed with it).
+ */
+static void take_record(struct proc *p)
+{
+	struct run_result *res = p->res;
+	struct box_record r;
+	char buf[256];
+	ssize_t n;
+	size_t len = 0;
+
+	while (len < sizeof(buf) - 1 &&
+	       ((n = read(p->rec_fd, buf + len, sizeof(buf) - 1 - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		if (n > 0)
+			len += (size_t)n;
+	buf[len] = '\0';
+	runner_close_fd(&p->rec_fd);
+	if (box_record_parse(buf, &r) < 0 || res->status == RUN_TIMEOUT ||
+	    res->status == RUN_INTERRUPTED || res->status == RUN_STOPPED)
+		return;
+	res->wall = r.wall;
+	res->user = r.user;
+	res->sys = r.sys;
+	res->maxrss_kb = r.maxrss_kb;
+	res->minflt = r.minflt;
+	res->majflt = r.majflt;
+	res->ctxsw = r.ctxsw;
+	res->instructions = r.instructions >= 0 ? r.instructions : NAN;
+	res->code = r.code;
+	res->status = r.exited ? (r.code ? RUN_EXIT : RUN_OK) : RUN_SIGNAL;
+}
+
 static void try_reap(struct proc *p)
 {
 	struct rusage ru;
@@ -253,6 +290,8 @@ static void try_reap(struct proc *p)
 		res->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		res->status = RUN_SIGNAL;
 	}
+	if (p->rec_fd >= 0)
+		take_record(p);
 	/* whatever the child left behind in its group (daemons) goes too,
 	   and what left the group (setsid) came to gate, the subreaper */
 	kill(-p->pid, SIGKILL);
@@ -395,6 +434,7 @@ static void procs_end(struct proc **procs, struct run_result *results,
 				      &results[i].instructions) < 0)
 			results[i].instructions = NAN;
 		runner_close_fd(&procs[i]->perf_fd);
+		runner_close_fd(&procs[i]->rec_fd);
 		free(procs[i]);
 	}
 }
@@ -534,8 +574,8 @@ const char *run_describe(const struct run_result *res, char *buf,
 int run_first_line(char **argv, char *buf, size_t size)
 {
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.5, -1, NULL, 256, 0,
-				 NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.5,
+				 .log_fd = -1, .capture = 256 };
 	struct run_result res;
 	int ret = -1;
 

@@ -44,6 +44,20 @@ struct run_spec {
 				   the process tree may write (Landlock; see
 				   runner_sandbox); it fails to start where
 				   the sandbox cannot be applied */
+	const struct box_run *box;	/* NULL: no namespaces; else the
+				   arm's sandbox (gate/exec/box.h), in which
+				   sandbox_write must be NULL */
+	const char *const *box_rw;	/* this run's own writable paths in
+				   the sandbox (NULL-terminated), or NULL */
+	int box_timed;		/* 1: timed inside the sandbox (samples) */
+};
+
+/* An arm's sandbox as the runner starts a run in it (all borrowed). */
+struct box_run {
+	char *const *argv;	/* box_argv: bwrap and its options */
+	const char *const *allow;	/* variables base adds to the
+					   allowlist, or NULL */
+	const char *home;	/* HOME inside (a private empty directory) */
 };
 
 struct run_result {

@@ -289,10 +289,12 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 {
 	const struct bench_cfg *cfg = br->cfg;
 	/* each arm runs its own revision's command */
-	struct run_spec spec = { bench_arm_run(cfg, a), opt->dir[a],
-				 cfg->timeout, opt->grace, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = bench_arm_run(cfg, a),
+				 .cwd = opt->dir[a], .timeout = cfg->timeout,
+				 .grace = opt->grace, .log_fd = -1 };
 	struct run_result res;
 	char *alloc_out = NULL, **aenv = NULL;
+	const char *box_rw[2] = { NULL, NULL };
 	int rc = -1;
 
 	if (layout_in(br, opt, a, label, &spec.envp) < 0)
@@ -310,6 +312,13 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 	spec.count_instructions = br->counter == COUNTER_PERF;
 	if (cfg->format != FORMAT_TIME)
 		spec.capture = FORMAT_MAX_BYTES;
+	/* in the arm's own sandbox, timed inside it: its set-up is never in
+	   the sample */
+	if (opt->layout && (spec.box = layout_arm_box(opt->layout, a))) {
+		box_rw[0] = tmp;
+		spec.box_rw = box_rw;
+		spec.box_timed = 1;
+	}
 	run_one(&res, &spec);
 	if (layout_out(br, opt, a, label) < 0) {
 		free(res.out);
@@ -325,7 +334,8 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 		free(res.out);
 	}
 	if (res.status != RUN_OK) {
-		rc = run_failed(br, &res, a, label, spec.sandbox_write != NULL);
+		rc = run_failed(br, &res, a, label,
+				spec.sandbox_write || spec.box);
 		goto cleanup;
 	}
 	if (sample_from_result(br, out, &res, a, label) < 0 ||
@@ -369,6 +379,7 @@ struct counted_slot {
 				   or NULL */
 	char *alloc_out;	/* where its preload records, or NULL */
 	struct command cmd;
+	const char *box_rw[2];	/* dir, writable in its sandbox */
 	int sealed;
 	int state;		/* 0 not started, 1 running, 2 could not
 				   start (res says why) */
@@ -414,9 +425,9 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 	const struct command *run = bench_arm_run(cfg, job->a);
 	char *sh_argv[4] = { (char *)"/bin/sh", (char *)"-c", run->shell,
 			     NULL };
-	struct run_spec spec = { &slot->cmd, opt->dir[job->a],
-				 cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
-				 opt->grace, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &slot->cmd, .cwd = opt->dir[job->a],
+				 .timeout = cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
+				 .grace = opt->grace, .log_fd = -1 };
 	char *const *lenv;
 
 	slot->label = job->plain ? xstrdup(job->label) :
@@ -435,7 +446,12 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 		return -1;
 	slot_env(slot, opt, lenv);
 	spec.envp = slot->env;
-	slot->sealed = spec.sandbox_write != NULL;
+	if (opt->layout && (spec.box = layout_arm_box(opt->layout, job->a))) {
+		slot->box_rw[0] = slot->dir;
+		spec.box_rw = slot->box_rw;
+		spec.box_timed = job->plain;
+	}
+	slot->sealed = spec.sandbox_write || spec.box;
 	if (job->plain) {
 		/* the benchmark's own command, as plain_run starts it */
 		sample_clear(job->out);

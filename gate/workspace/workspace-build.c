@@ -226,6 +226,8 @@ static int build_specs(struct run_spec *spec, int *fds,
 		spec[a].log_fd = fds[a];
 		/* the arm's own git dir, even with its .git file deleted */
 		spec[a].envp = arm[a]->env;
+		if (arm[a]->box_argv[0])
+			spec[a].box = &arm[a]->box[0];
 		if (workspace_arm_restore(arm[a], err) < 0)
 			return -1;
 	}
@@ -368,6 +370,21 @@ cleanup:
 	return ret;
 }
 
+/* Each arm's sandbox for builds (sample 0) or samples, where bubblewrap
+   can start one. 0 or -1. */
+static int arm_boxes(struct workspace *w, int sample)
+{
+	size_t a;
+	int boxed = workspace_boxed(w);
+
+	if (boxed < 0)
+		return -1;
+	for (a = 0; boxed && a < w->narms; a++)
+		if (workspace_box(w, a, sample) < 0)
+			return -1;
+	return 0;
+}
+
 /* The build (before building) or every run (after) in each arm. */
 static int preflight(const struct workspace *w,
 		     const struct config *const *def, int build,
@@ -413,7 +430,7 @@ enum ws_result workspace_build(struct workspace *w,
 	enum ws_result rc;
 	size_t a;
 
-	if (preflight(w, def, 1, w->err) < 0)
+	if (preflight(w, def, 1, w->err) < 0 || arm_boxes(w, 0) < 0)
 		return WS_ERROR;
 	rc = build_arms(def, policy, w->arm, w->narms, quiet, w->workdir,
 			failed, w->err);
@@ -462,6 +479,8 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 	spec.grace = 2.0;
 	spec.log_fd = fd;
 	spec.envp = arm->env;
+	if (arm->box_argv[0])
+		spec.box = &arm->box[0];
 	if (workspace_arm_restore(arm, err) < 0) {
 		close(fd);
 		free(log);
@@ -500,6 +519,8 @@ enum ws_result workspace_check(struct workspace *w,
 	size_t i, a;
 	enum ws_result rc;
 
+	if (arm_boxes(w, 0) < 0)
+		return WS_ERROR;
 	/* each arm's own checks, of the benchmarks head declares (base's
 	   check of one head no longer has is not needed: it is removed) */
 	for (i = 0; i < def[ARM_HEAD]->nbench; i++) {

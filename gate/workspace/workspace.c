@@ -24,6 +24,7 @@
 #include "common/tree.h"
 #include "common/file.h"
 #include "common/sha256.h"
+#include "gate/exec/box.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "gate/exec/notice.h"
@@ -219,6 +220,7 @@ static void arm_release(struct arm_state *a)
 		if (layout_git_var(a->env[i]))
 			free(a->env[i]);	/* ours; the rest is environ's */
 	free(a->env);
+	workspace_box_release(a);
 	free(a->gitdir);
 	repo_rev_release(&a->rev);
 	free(a->how);
@@ -522,14 +524,22 @@ static int sandbox_wanted(struct workspace *w)
    file, and (when the sandbox is in force) what it may write. */
 static int layout_arms(struct workspace *w)
 {
-	int sandbox = sandbox_wanted(w);
+	int boxed = workspace_boxed(w);
+	int sandbox = !boxed && sandbox_wanted(w);
 	size_t a;
 
+	if (boxed < 0)
+		return -1;
 	for (a = 0; a < w->narms; a++) {
-		struct layout_arm la = { NULL, NULL, NULL, NULL };
+		struct layout_arm la = { NULL, NULL, NULL, NULL, NULL };
 
 		if (sandbox && sandbox_list(w, a, &la.sandbox) < 0)
 			return -1;
+		if (boxed) {
+			if (workspace_box(w, a, 1) < 0)
+				return -1;
+			la.box = &w->arm[a].box[1];
+		}
 		if (w->arm[a].gitdir) {
 			la.vars = xcalloc(4, sizeof(*la.vars));
 			arm_git_vars(w, &w->arm[a], la.vars);
@@ -545,9 +555,15 @@ static int layout_arms(struct workspace *w)
 const char *workspace_isolation(const struct workspace *w, char *buf,
 				size_t size)
 {
-	if (w->sandbox_abi > 0)
-		snprintf(buf, size, "Landlock ABI %d and manifests",
-			 w->sandbox_abi);
+	if (w->boxed > 0)
+		snprintf(buf, size, "a sandbox per arm (%s: namespaces of "
+			 "mount, PID, IPC, UTS, user and network; the system "
+			 "read-only) and manifests", box_version()[0] ?
+			 box_version() : "bubblewrap");
+	else if (w->sandbox_abi > 0)
+		snprintf(buf, size, "Landlock ABI %d and manifests "
+			 "(no sandbox per arm: %s)", w->sandbox_abi,
+			 w->box_why);
 	else
 		snprintf(buf, size, "manifests only: Landlock not available "
 			 "(%s)", w->sandbox_why[0] ? w->sandbox_why :

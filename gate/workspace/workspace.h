@@ -10,6 +10,7 @@
 
 #include "gate/config/config.h"
 #include "gate/exec/layout.h"
+#include "gate/exec/runner.h"
 #include "gate/measure/measure.h"
 #include "git/repo.h"
 
@@ -29,6 +30,9 @@ struct arm_state {
 				   gate's, git's repository variables out,
 				   GIT_DIR, GIT_WORK_TREE and
 				   GIT_CEILING_DIRECTORIES its own (owned) */
+	char **box_argv[2];	/* its sandbox (bwrap's options) for builds
+				   and checks [0] and samples [1], or NULL */
+	struct box_run box[2];	/* the same as the runner takes them */
 };
 
 struct workspace {
@@ -60,19 +64,20 @@ struct workspace {
 	int sandbox_abi;	/* Landlock ABI in force while measuring, or
 				   0 (then sandbox_why says why) */
 	char sandbox_why[160];
+	int boxed;		/* 1: each arm in a bubblewrap sandbox of its
+				   own; 0: Landlock and manifests (box_why
+				   says why); -1: not asked yet */
+	char box_why[200];
 	size_t hashed_cap;	/* hashed's capacity (XGROW) */
 };
 struct artifact_memo {
 	char *path;
 	char sha256[65];
 };
-#define WORKSPACE_INIT { NULL, NULL, -1, NULL, \
-	{ { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0, NULL, NULL }, \
-	  { REPO_REV_INIT, NULL, NULL, NULL, NULL, 0, -1, 0, NULL, NULL } }, \
-	0, 0, 0, \
-	LAYOUT_INIT, \
-	NULL, NULL, { REPO_FILES_INIT, REPO_FILES_INIT }, NULL, NULL, 0, NULL, \
-	NULL, { NULL, NULL }, 0, "", 0 }
+#define ARM_STATE_INIT { .rev = REPO_REV_INIT, .slot = -1 }
+#define WORKSPACE_INIT { .lock_fd = -1, \
+	.arm = { ARM_STATE_INIT, ARM_STATE_INIT }, .layout = LAYOUT_INIT, \
+	.files = { REPO_FILES_INIT, REPO_FILES_INIT }, .boxed = -1 }
 
 /* Create $GIT_DIR/gate (0700) and take its lock; 0 or -1. */
 int workspace_open(struct workspace *w, struct repo *repo);
@@ -187,6 +192,19 @@ int workspace_manifest_verify(struct workspace *w);
 void workspace_slot_discard(struct workspace *w, size_t arm);
 /* Store each arm's manifest with its slot (after a verified run). */
 void workspace_slot_store(struct workspace *w);
+/*
+ * Whether each arm gets a bubblewrap sandbox of its own (asked once): 1,
+ * 0 (Landlock and manifests then; box_why says why), or -1 when
+ * GATE_SANDBOX=bwrap demands it and it cannot start (message in w->err).
+ */
+int workspace_boxed(struct workspace *w);
+/*
+ * Arm a's sandbox for its builds and checks (sample 0) or its samples
+ * (sample 1: its checkout read-only, scratch and base's "writable"
+ * writable), made once into w->arm[a].box[sample]. 0 or -1.
+ */
+int workspace_box(struct workspace *w, size_t a, int sample);
+void workspace_box_release(struct arm_state *arm);
 /*
  * The isolation in force for the report's protocol, one line: "Landlock
  * ABI 7 and manifests", or "manifests only: Landlock not available (why)".

@@ -28,7 +28,8 @@ static void test_runner__perf_count_or_clean_failure(void)
 			 (char *)"i=0; while [ $i -lt 2000 ]; do i=$((i+1)); "
 			 "done; echo x", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 1, NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1, .count_instructions = 1 };
 	struct run_result r;
 	char why[512];
 	int usable = counter_perf_probe(why, sizeof(why)) == 0;

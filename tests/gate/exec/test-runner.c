@@ -39,7 +39,8 @@ static struct run_result run_sh(const char *script, double timeout,
 				const char *cwd)
 {
 	struct command cmd = { NULL, (char *)script };
-	struct run_spec spec = { &cmd, cwd, timeout, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .cwd = cwd, .timeout = timeout,
+				 .grace = 0.3, .log_fd = -1 };
 	struct run_result res;
 
 	run_one(&res, &spec);
@@ -81,7 +82,8 @@ static void test_runner__argv_without_shell(void)
 	/* "$HOME" must reach echo literally: no shell expands it */
 	char *argv[] = { (char *)"echo", (char *)"$HOME", (char *)"a b", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1 };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -95,7 +97,8 @@ static void test_runner__captures_stdout_with_a_cap(void)
 {
 	struct command cmd = { NULL,
 		(char *)"head -c 100000 /dev/zero | tr '\\0' x; echo" };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 200000, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1, .capture = 200000 };
 	struct run_result r;
 
 	CHECK(run_one(&r, &spec) == 0);
@@ -117,7 +120,8 @@ static void test_runner__spawn_failure(void)
 {
 	char *argv[] = { (char *)"./definitely-not-here", NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, "/", 10, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .cwd = "/", .timeout = 10,
+				 .grace = 0.3, .log_fd = -1 };
 	struct run_result r;
 	char buf[256];
 
@@ -204,8 +208,8 @@ static void test_runner__sandbox_write(void)
 	char a[] = "/tmp/gate-sandbox-a.XXXXXX", b[] = "/tmp/gate-sandbox-b.XXXXXX";
 	const char *allowed[] = { a, NULL };
 	struct command cmd = { NULL, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, NULL, 0, 0,
-				 allowed };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1, .sandbox_write = allowed };
 	struct run_result r;
 	char *script, *path;
 	char why[160];
@@ -250,8 +254,10 @@ static void test_runner__concurrent_wait(void)
 {
 	struct command a = { NULL, (char *)"echo one" };
 	struct command b = { NULL, (char *)"exit 3" };
-	struct run_spec sa = { &a, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
-	struct run_spec sb = { &b, NULL, 10, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec sa = { .cmd = &a, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1 };
+	struct run_spec sb = { .cmd = &b, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1 };
 	struct proc *p[2];
 	struct run_result r[2];
 
@@ -271,7 +277,8 @@ static void test_runner__env_and_rusage(void)
 			 (char *)"printf %s \"$GATE_TEST_VAR\"; sleep 0.05",
 			 NULL };
 	struct command cmd = { argv, NULL };
-	struct run_spec spec = { &cmd, NULL, 10, 0.3, -1, env, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 10, .grace = 0.3,
+				 .log_fd = -1, .envp = env };
 	struct run_result r;
 
 	run_one(&r, &spec);
@@ -292,7 +299,8 @@ static void test_runner__env_and_rusage(void)
 static void test_runner__poll_failure_kills_and_reports(void)
 {
 	struct command cmd = { NULL, (char *)"sleep 30" };
-	struct run_spec spec = { &cmd, NULL, 60, 0.3, -1, NULL, 0, 0, NULL };
+	struct run_spec spec = { .cmd = &cmd, .timeout = 60, .grace = 0.3,
+				 .log_fd = -1 };
 	struct pollfd probe[3] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
 	struct rlimit was, low;
 	struct run_result r;

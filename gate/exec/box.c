@@ -1,0 +1,407 @@
+/*
+ * One sandbox per arm through bubblewrap (box.h): the options that build
+ * an arm's mount, PID, IPC, UTS and user namespaces, the allowlist of its
+ * environment, and the sampler that times a sample inside its sandbox.
+ */
+#define _GNU_SOURCE	/* wait4 */
+#include "gate/exec/box.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "gate/exec/counter.h"
+#include "gate/exec/runner.h"
+#include "common/banned.h"
+
+extern char **environ;
+
+/* Where gate's own binary is shown, read-only, inside a sample's sandbox
+   (in the sandbox's private /tmp, so nothing of the host is touched). */
+#define BOX_SAMPLER "/tmp/.gate-sampler"
+
+static int probed = -1;		/* -1: not asked yet */
+static char probe_why[200];
+static char version[64];
+
+/* Run bwrap with the namespaces an arm gets on /bin/true: 1 when it
+   starts, else 0 with its first line of complaint in probe_why. */
+static int probe(void)
+{
+	char *argv[] = { (char *)"bwrap", (char *)"--unshare-user",
+		(char *)"--unshare-pid", (char *)"--unshare-ipc",
+		(char *)"--unshare-uts", (char *)"--unshare-net",
+		(char *)"--die-with-parent", (char *)"--new-session",
+		(char *)"--cap-drop", (char *)"ALL",
+		(char *)"--ro-bind", (char *)"/", (char *)"/",
+		(char *)"--dev", (char *)"/dev", (char *)"--proc",
+		(char *)"/proc", (char *)"--tmpfs", (char *)"/tmp",
+		(char *)"--", (char *)"true", NULL };
+	posix_spawn_file_actions_t fa;
+	int p[2], status = 0, ok = 0;
+	pid_t pid;
+	ssize_t n;
+	char *nl;
+
+	if (pipe(p) < 0) {
+		snprintf(probe_why, sizeof(probe_why), "cannot create a pipe");
+		return 0;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
+		snprintf(probe_why, sizeof(probe_why), "bubblewrap (bwrap) is "
+			 "not installed: apt-get install bubblewrap");
+		goto done;
+	}
+	close(p[1]);
+	p[1] = -1;
+	n = read(p[0], probe_why, sizeof(probe_why) - 1);
+	probe_why[n > 0 ? n : 0] = '\0';
+	nl = strchr(probe_why, '\n');
+	if (nl)
+		*nl = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (!ok) {
+		char line[sizeof(probe_why)];
+
+		memcpy(line, probe_why, sizeof(line));
+		snprintf(probe_why, sizeof(probe_why), "bwrap could not start "
+			 "a sandbox%s%.150s", line[0] ? ": " : "", line);
+	}
+done:
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	return ok;
+}
+
+int box_available(char *why, size_t size)
+{
+	const char *v = getenv("GATE_SANDBOX");
+
+	if (probed < 0) {
+		if (v && (!strcmp(v, "off") || !strcmp(v, "landlock"))) {
+			snprintf(probe_why, sizeof(probe_why),
+				 "turned off by GATE_SANDBOX=%s", v);
+			probed = 0;
+		} else {
+			probed = probe();
+			if (probed) {
+				char *vargv[] = { (char *)"bwrap",
+					(char *)"--version", NULL };
+
+				if (run_first_line(vargv, version,
+						   sizeof(version)) < 0)
+					snprintf(version, sizeof(version),
+						 "bubblewrap");
+			}
+		}
+	}
+	if (why && size)
+		snprintf(why, size, "%s", probed ? "" : probe_why);
+	return probed;
+}
+
+const char *box_version(void)
+{
+	return version;
+}
+
+struct args {
+	char **v;
+	size_t n, cap;
+};
+
+static void add(struct args *a, const char *s)
+{
+	XGROW(a->v, a->cap, a->n + 2);
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void add3(struct args *a, const char *opt, const char *x,
+		 const char *y)
+{
+	add(a, opt);
+	add(a, x);
+	if (y)
+		add(a, y);
+}
+
+char **box_argv(const struct box_conf *c)
+{
+	static const char *const fixed[] = { "bwrap", "--die-with-parent",
+		"--new-session", "--unshare-user", "--unshare-pid",
+		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--cap-drop", "ALL", NULL };
+	struct args a = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; fixed[i]; i++)
+		add(&a, fixed[i]);
+	if (!c->net)
+		add(&a, "--unshare-net");
+	/* the system read-only; a /dev, /proc (this PID namespace's) and
+	   /tmp of its own */
+	add3(&a, "--ro-bind", "/", "/");
+	add3(&a, "--dev", "/dev", NULL);
+	add3(&a, "--proc", "/proc", NULL);
+	add3(&a, "--tmpfs", "/tmp", NULL);
+	if (c->home)
+		add3(&a, "--tmpfs", c->home, NULL);
+	for (i = 0; c->hide && c->hide[i]; i++)
+		add3(&a, "--tmpfs", c->hide[i], NULL);
+	for (i = 0; c->ro && c->ro[i]; i++)
+		add3(&a, "--ro-bind-try", c->ro[i], c->ro[i]);
+	add3(&a, c->tree_rw ? "--bind" : "--ro-bind", c->tree, c->tree);
+	if (c->gitdir)
+		add3(&a, c->tree_rw ? "--bind" : "--ro-bind", c->gitdir,
+		     c->gitdir);
+	for (i = 0; c->rw && c->rw[i]; i++)
+		add3(&a, "--bind-try", c->rw[i], c->rw[i]);
+	return a.v;
+}
+
+void box_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+char **box_command(char *const *box, const char *const *extra_ro,
+		   const char *const *extra_rw,
+		   const char *cwd, int timed, int count, const char *exe,
+		   char *const *argv)
+{
+	size_t n = 0, k = 0, i;
+	char **v;
+
+	for (i = 0; box[i]; i++)
+		n++;
+	for (i = 0; extra_rw && extra_rw[i]; i++)
+		n += 3;
+	for (i = 0; extra_ro && extra_ro[i]; i++)
+		n += 3;
+	for (i = 0; argv[i]; i++)
+		n++;
+	v = xcalloc(n + 16, sizeof(*v));
+	for (i = 0; box[i]; i++)
+		v[k++] = box[i];
+	for (i = 0; extra_ro && extra_ro[i]; i++) {
+		v[k++] = (char *)"--ro-bind-try";
+		v[k++] = (char *)extra_ro[i];
+		v[k++] = (char *)extra_ro[i];
+	}
+	for (i = 0; extra_rw && extra_rw[i]; i++) {
+		v[k++] = (char *)"--bind-try";
+		v[k++] = (char *)extra_rw[i];
+		v[k++] = (char *)extra_rw[i];
+	}
+	v[k++] = (char *)"--chdir";
+	v[k++] = (char *)cwd;
+	if (timed) {
+		v[k++] = (char *)"--ro-bind";
+		v[k++] = (char *)exe;
+		v[k++] = (char *)BOX_SAMPLER;
+	}
+	v[k++] = (char *)"--";
+	if (timed) {
+		v[k++] = (char *)BOX_SAMPLER;
+		v[k++] = (char *)BOX_SAMPLE_OPTION;
+		if (count)
+			v[k++] = (char *)"--count";
+		v[k++] = (char *)"--";
+	}
+	for (i = 0; argv[i]; i++)
+		v[k++] = argv[i];
+	v[k] = NULL;
+	return v;
+}
+
+/*
+ * What an arm's runs may see of gate's environment: the locale, the
+ * search path, the toolchains' own settings and gate's variables; never
+ * a CI provider's files or tokens (GITHUB_*, ACTIONS_*, RUNNER_*), which
+ * a build could write to or send away.
+ */
+static const char *const allowed[] = { "PATH", "LANG", "LANGUAGE", "TZ",
+	"TERM", "USER", "LOGNAME", "SHELL", "TMPDIR", "SOURCE_DATE_EPOCH",
+	"CC", "CXX", "CPP", "FC", "AR", "LD", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+	"LDFLAGS", "LDLIBS", "FFLAGS", "PKG_CONFIG_PATH", "LD_LIBRARY_PATH",
+	"LD_PRELOAD", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+	"CPLUS_INCLUDE_PATH", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN",
+	"RUSTFLAGS", "GOPATH", "GOROOT", "GOFLAGS", "GOCACHE", "GOMODCACHE",
+	"GOMAXPROCS", "GOTOOLCHAIN", "JAVA_HOME", "PYENV_ROOT",
+	"PYENV_VERSION", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHASHSEED",
+	"PYTHONDONTWRITEBYTECODE", "PYTHONMALLOC", "NODE_PATH",
+	"OMP_NUM_THREADS", "VALGRIND_LIB", "GIT_DIR", "GIT_WORK_TREE",
+	"GIT_CEILING_DIRECTORIES", "GIT_CONFIG_NOSYSTEM", NULL };
+static const char *const allowed_prefix[] = { "LC_", "GATE_", NULL };
+
+static int name_is(const char *var, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(var, name, n) && var[n] == '=';
+}
+
+int box_env_allowed(const char *var, const char *const *allow)
+{
+	size_t i;
+
+	if (name_is(var, "GITHUB_TOKEN") || !strncmp(var, "GITHUB_", 7) ||
+	    !strncmp(var, "ACTIONS_", 8) || !strncmp(var, "RUNNER_", 7))
+		return 0;
+	for (i = 0; allowed[i]; i++)
+		if (name_is(var, allowed[i]))
+			return 1;
+	for (i = 0; allowed_prefix[i]; i++)
+		if (!strncmp(var, allowed_prefix[i],
+			     strlen(allowed_prefix[i])))
+			return 1;
+	for (i = 0; allow && allow[i]; i++)
+		if (name_is(var, allow[i]))
+			return 1;
+	return 0;
+}
+
+char **box_env(char *const *envp, const char *const *allow,
+	       const char *home)
+{
+	size_t n = 0, k = 0, i;
+	char **env;
+
+	for (i = 0; envp[i]; i++)
+		n++;
+	env = xcalloc(n + 2, sizeof(*env));
+	for (i = 0; envp[i]; i++)
+		if (box_env_allowed(envp[i], allow) &&
+		    !name_is(envp[i], "HOME"))
+			env[k++] = envp[i];
+	env[k++] = xasprintf("HOME=%s", home && *home ? home : "/tmp");
+	env[k] = NULL;
+	return env;
+}
+
+void box_env_free(char **env)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; env[i]; i++)
+		if (!strncmp(env[i], "HOME=", 5) && !env[i + 1])
+			free(env[i]);
+	free(env);
+}
+
+/* The sampler's child: started as the runner would, timed from here. */
+static pid_t sample_start(char **argv, int count, int *perf_fd)
+{
+	int go[2];
+	pid_t pid;
+	char c;
+
+	*perf_fd = -1;
+	if (!count) {
+		if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
+			return -1;
+		return pid;
+	}
+	if (pipe(go) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(go[0]);
+	if (pid > 0) {
+		*perf_fd = counter_perf_open(pid);
+		if (write(go[1], "g", 1) != 1)
+			*perf_fd = -1;
+	}
+	close(go[1]);
+	return pid;
+}
+
+int box_sample_main(int argc, char **argv)
+{
+	struct rusage ru;
+	double t0, t1, instr = -1;
+	int i = 0, count = 0, status = 0, perf_fd;
+	pid_t pid;
+
+	if (i < argc && !strcmp(argv[i], "--count")) {
+		count = 1;
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--"))
+		i++;
+	if (i >= argc) {
+		fprintf(stderr, "gate: %s: no command\n", BOX_SAMPLE_OPTION);
+		return 127;
+	}
+	t0 = clock_seconds();
+	pid = sample_start(argv + i, count, &perf_fd);
+	if (pid < 0) {
+		fprintf(stderr, "gate: \"%s\" cannot be started in the "
+			"arm's sandbox: %s\n", argv[i], strerror(errno));
+		return 127;
+	}
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "gate: cannot wait for \"%s\": %s\n",
+				argv[i], strerror(errno));
+			return 127;
+		}
+	t1 = clock_seconds();
+	if (perf_fd >= 0 && counter_perf_read(perf_fd, &instr) < 0)
+		instr = -1;
+	dprintf(BOX_RECORD_FD, "%.9f %.6f %.6f %ld %ld %ld %ld %.0f %d %d\n",
+		t1 - t0,
+		(double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
+		(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6,
+		ru.ru_maxrss, ru.ru_minflt, ru.ru_majflt,
+		ru.ru_nvcsw + ru.ru_nivcsw, instr,
+		WIFEXITED(status) ? 1 : 0,
+		WIFEXITED(status) ? WEXITSTATUS(status) :
+		WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	close(BOX_RECORD_FD);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int box_record_parse(const char *text, struct box_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (sscanf(text, "%lf %lf %lf %ld %ld %ld %ld %lf %d %d", &r->wall,
+		   &r->user, &r->sys, &r->maxrss_kb, &r->minflt, &r->majflt,
+		   &r->ctxsw, &r->instructions, &r->exited, &r->code) != 10)
+		return -1;
+	return 0;
+}

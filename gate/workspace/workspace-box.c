@@ -1,0 +1,222 @@
+/*
+ * Each arm's sandbox (gate/exec/box.h) as the workspace lays it out: what
+ * is hidden (the user's repository, gate's directory and so the other
+ * arm, the user's HOME and /tmp), what is shown again read-only (git's
+ * objects the arm's git dir borrows, the toolchains on PATH), and what
+ * the arm may write (builds: its checkout; samples: scratch and base's
+ * "writable").
+ */
+#include "gate/workspace/workspace.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+#include "common/file.h"
+#include "gate/exec/box.h"
+#include "common/banned.h"
+
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct paths *p, char *s)
+{
+	XGROW(p->v, p->cap, p->n + 2);
+	p->v[p->n++] = s;
+	p->v[p->n] = NULL;
+}
+
+static void paths_free(struct paths *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+/* 1 when path is dir or lies below it (textually; both absolute). */
+static int under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/* A directory that may be hidden: absolute, and holding no part of the
+   system (not "/", not above /usr or /etc). */
+static int hideable(const char *dir)
+{
+	return dir && dir[0] == '/' && dir[1] && !under("/usr", dir) &&
+	       !under("/etc", dir) && !under("/bin", dir);
+}
+
+/* The real path of p (malloc'd), or a copy when it cannot be resolved. */
+static char *real(const char *p)
+{
+	char buf[PATH_MAX];
+
+	return xstrdup(realpath(p, buf) ? buf : p);
+}
+
+/* The user's HOME, when it can be hidden (else NULL: HOME is then an
+   empty directory under the sandbox's /tmp). */
+static const char *user_home(void)
+{
+	const char *home = getenv("HOME");
+
+	return hideable(home) ? home : NULL;
+}
+
+/*
+ * The toolchains on PATH that a hidden directory would take away, shown
+ * again read-only: under HOME, its first directory (~/.cargo for
+ * ~/.cargo/bin, ~/.pyenv for its shims); elsewhere the entry itself;
+ * never anything of the repository or gate's directory.
+ */
+static void path_toolchains(struct paths *ro, const struct paths *hide,
+			    const char *home)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	size_t i, n;
+
+	for (p = path; p && *p; p = *end ? end + 1 : end) {
+		char *dir, *slash;
+		int hidden = 0;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (p[0] != '/')
+			continue;
+		dir = xasprintf("%.*s", (int)(end - p), p);
+		for (i = 0; i < hide->n; i++)
+			hidden |= under(dir, hide->v[i]);
+		if (hidden) {
+			free(dir);
+			continue;
+		}
+		if (home && under(dir, home) && strlen(dir) > strlen(home)) {
+			n = strlen(home);
+			while (n > 1 && home[n - 1] == '/')
+				n--;
+			slash = strchr(dir + n + 1, '/');
+			if (slash)
+				*slash = '\0';
+			push(ro, dir);
+		} else if (under(dir, "/tmp")) {
+			push(ro, dir);
+		} else {
+			free(dir);
+		}
+	}
+}
+
+/* The object directories the arm's git dir borrows (its alternates). */
+static void git_objects(struct paths *ro, const char *gitdir)
+{
+	char *file = xasprintf("%s/objects/info/alternates", gitdir);
+	char *text = NULL, *line, *save = NULL;
+	struct gate_err quiet;	/* none: nothing borrowed */
+	size_t len;
+
+	if (file_read_to(&text, &len, file, 1 << 16, &quiet) == 0 && text)
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (line[0] == '/')
+				push(ro, xstrdup(line));
+	free(text);
+	free(file);
+}
+
+int workspace_boxed(struct workspace *w)
+{
+	const char *v = getenv("GATE_SANDBOX");
+
+	if (w->boxed < 0) {
+		w->boxed = box_available(w->box_why, sizeof(w->box_why));
+		if (!w->boxed && v && !strcmp(v, "bwrap"))
+			return error_to(w->err, "GATE_SANDBOX=bwrap asks for "
+					"each arm in a sandbox of its own, and "
+					"%s; install bubblewrap and allow user "
+					"namespaces (sysctl "
+					"kernel.unprivileged_userns_clone=1, "
+					"or on Ubuntu 24.04 "
+					"kernel.apparmor_restrict_unprivileged_"
+					"userns=0), or unset GATE_SANDBOX",
+					w->box_why);
+	}
+	return w->boxed;
+}
+
+int workspace_box(struct workspace *w, size_t a, int sample)
+{
+	struct arm_state *arm = &w->arm[a];
+	struct paths hide = { NULL, 0, 0 }, ro = { NULL, 0, 0 };
+	struct paths rw = { NULL, 0, 0 };
+	const char *home = user_home();
+	char *gitdir;
+	struct box_conf c;
+	size_t i;
+
+	if (arm->box_argv[sample])
+		return 0;
+	/* the user's repository (working tree and git dir) and gate's own
+	   directory, which holds the other arm and every report */
+	if (hideable(w->workdir))
+		push(&hide, real(w->workdir));
+	gitdir = xasprintf("%s/..", w->gate_dir);
+	push(&hide, real(gitdir));
+	free(gitdir);
+	push(&hide, real(w->gate_dir));
+	for (i = 0; i < hide.n; i++)
+		if (!hideable(hide.v[i]))
+			return error_to(w->err, "cannot sandbox %s: the "
+					"repository's directory \"%s\" holds "
+					"the system's; move the repository, or "
+					"set GATE_SANDBOX=landlock",
+					arm_name((enum arm)a), hide.v[i]);
+	path_toolchains(&ro, &hide, home);
+	if (arm->gitdir)
+		git_objects(&ro, arm->gitdir);
+	if (sample) {
+		if (w->layout.scratch)
+			push(&rw, xstrdup(w->layout.scratch));
+		for (i = 0; w->writable && w->writable[i]; i++) {
+			const char *p = w->writable[i];
+
+			if (p[0] == '/')
+				push(&rw, xstrdup(p));
+			else if (p[0] == '~' && home)
+				push(&rw, xasprintf("%s%s", home, p + 1));
+			else
+				push(&rw, xasprintf("%s/%s", arm->dir, p));
+		}
+	}
+	c = (struct box_conf){ .tree = arm->dir, .gitdir = arm->gitdir,
+		.tree_rw = !sample, .net = 0,
+		.hide = (const char *const *)hide.v,
+		.ro = (const char *const *)ro.v,
+		.rw = (const char *const *)rw.v, .home = home };
+	arm->box_argv[sample] = box_argv(&c);
+	arm->box[sample] = (struct box_run){ .argv = arm->box_argv[sample],
+		.home = home };
+	paths_free(&hide);
+	paths_free(&ro);
+	paths_free(&rw);
+	return 0;
+}
+
+void workspace_box_release(struct arm_state *arm)
+{
+	box_argv_free(arm->box_argv[0]);
+	box_argv_free(arm->box_argv[1]);
+	arm->box_argv[0] = arm->box_argv[1] = NULL;
+}
