@@ -319,11 +319,15 @@ static enum ws_result prepare(struct workspace *w, struct run_report *r,
 	if (o->fixed_arms) {
 		workspace_slots(w, 2, 0);
 	} else {
-		char *key = workspace_build_key(cfg);
+		/* each arm's own build definition keys its kept build */
+		char *key[2] = { workspace_build_key(def[ARM_BASE]),
+				 workspace_build_key(def[ARM_HEAD]) };
 
-		workspace_slots_cached(w, r->arms_swapped, key,
+		workspace_slots_cached(w, r->arms_swapped,
+				       (const char *const *)key,
 				       p->eff.cache_builds);
-		free(key);
+		free(key[0]);
+		free(key[1]);
 	}
 	if ((rc = workspace_checkout(w, repo, o->quiet)) != WS_DONE)
 		return rc;

@@ -88,6 +88,36 @@ static int rd_serial_build(struct parser *p, const cJSON *m,
 	return rd_bool(p, m, "serial_build", &c->cfg->serial_build);
 }
 
+static int rd_build_network(struct parser *p, const cJSON *m,
+			    struct key_ctx *c)
+{
+	return rd_bool(p, m, "build_network", &c->cfg->build_network);
+}
+
+static int rd_pass_env(struct parser *p, const cJSON *m, struct key_ctx *c)
+{
+	size_t i;
+	char g[64];
+
+	if (config_keys_paths(p, m, "pass_env", 0, &c->cfg->pass_env,
+			      &c->cfg->npass_env) < 0)
+		return -1;
+	for (i = 0; i < c->cfg->npass_env; i++) {
+		const char *s = c->cfg->pass_env[i];
+
+		if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+			   "vwxyz0123456789_") != strlen(s) ||
+		    (*s >= '0' && *s <= '9')) {
+			config_enter(p, NULL, i);
+			return config_fail(p, "each element of \"pass_env\" "
+					   "must be an environment variable's "
+					   "name, such as \"CCACHE_DIR\", got "
+					   "%s", config_got(p, g, sizeof(g)));
+		}
+	}
+	return 0;
+}
+
 static int rd_artifacts(struct parser *p, const cJSON *m, struct key_ctx *c)
 {
 	if (!c->b)
@@ -576,6 +606,19 @@ static const struct config_key keys[] = {
 	  NULL, "build one arm after the other instead of both at once",
 	  "how the builds share the machine is base's", 0, rd_serial_build,
 	  show_int, adopt_int, C(serial_build), 0 },
+	{ "build_network", KEY_TOP, OWNER_POLICY, "true or false", "false",
+	  NULL, "whether builds and checks may use the network (each arm's "
+	  "sandbox has none otherwise; samples never have it)",
+	  "a build with the network could send or fetch what changes the "
+	  "other arm's measurement", 0, rd_build_network, show_int,
+	  adopt_int, C(build_network), 0 },
+	{ "pass_env", KEY_TOP, OWNER_POLICY, "a list of variable names", NULL,
+	  "none", "variables of gate's environment an arm's builds, checks "
+	  "and samples get beyond the sandbox's allowlist (the locale, PATH, "
+	  "the toolchains' own: gate(7))",
+	  "a variable can carry a token or a path into the other arm's "
+	  "files", 0, rd_pass_env, show_list, adopt_list, C(pass_env),
+	  C(npass_env) },
 	{ "sources", KEY_TOP, OWNER_POLICY, "a list of paths or globs", NULL,
 	  "none: any tracked difference measures",
 	  "the build's inputs: the identical-artifacts shortcut is taken only "

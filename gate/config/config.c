@@ -442,6 +442,9 @@ void config_release(struct config *cfg)
 	for (i = 0; i < cfg->nwritable; i++)
 		free(cfg->writable[i]);
 	free(cfg->writable);
+	for (i = 0; i < cfg->npass_env; i++)
+		free(cfg->pass_env[i]);
+	free(cfg->pass_env);
 	free(cfg->benches);
 	command_release(&cfg->build);
 	*cfg = init;

@@ -129,6 +129,11 @@ struct config {
 	double build_timeout;	/* seconds the build may take, per arm */
 	unsigned cache_builds;	/* checkouts kept with their builds */
 	int serial_build;	/* 1: build one arm after the other */
+	int build_network;	/* 1: builds and checks keep the network in
+				   their sandbox */
+	char **pass_env;	/* "pass_env": variables an arm's runs get
+				   beyond the sandbox's allowlist */
+	size_t npass_env;
 	char **artifacts;	/* top-level "artifacts": every benchmark's
 				   without its own (owned) */
 	size_t nartifacts;
@@ -139,10 +144,10 @@ struct config {
 				   outside its arm (owned) */
 	size_t nwritable;
 };
-#define CONFIG_INIT { 1, { NULL, NULL }, 0.95, 10000, NULL, 0, \
-		      CONFIG_DEFAULT_BUDGET, CONFIG_DEFAULT_BUILD_TIMEOUT, \
-		      CONFIG_DEFAULT_CACHE_BUILDS, 0, NULL, 0, NULL, 0, \
-		      NULL, 0 }
+#define CONFIG_INIT { .version = 1, .confidence = 0.95, .resamples = 10000, \
+		      .budget = CONFIG_DEFAULT_BUDGET, \
+		      .build_timeout = CONFIG_DEFAULT_BUILD_TIMEOUT, \
+		      .cache_builds = CONFIG_DEFAULT_CACHE_BUILDS }
 
 /* Defaults that apply when neither "defaults" nor a benchmark sets a key. */
 #define CONFIG_DEFAULT_PAIRS 20

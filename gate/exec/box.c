@@ -21,7 +21,6 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "gate/exec/counter.h"
-#include "gate/exec/runner.h"
 #include "common/banned.h"
 
 extern char **environ;
@@ -34,8 +33,45 @@ static int probed = -1;		/* -1: not asked yet */
 static char probe_why[200];
 static char version[64];
 
+/*
+ * Run argv with stdout and stderr into buf (its first line kept, NUL-
+ * ended): 1 when it exits 0, 0 when it fails, -1 when it cannot start.
+ */
+static int first_line(char *const *argv, char *buf, size_t size)
+{
+	posix_spawn_file_actions_t fa;
+	int p[2], status = 0, ret = -1;
+	pid_t pid;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (pipe(p) < 0)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) == 0) {
+		close(p[1]);
+		p[1] = -1;
+		while ((n = read(p[0], buf, size - 1)) < 0 && errno == EINTR)
+			;
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ret = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	return ret;
+}
+
 /* Run bwrap with the namespaces an arm gets on /bin/true: 1 when it
-   starts, else 0 with its first line of complaint in probe_why. */
+   starts, else 0 with why in probe_why. */
 static int probe(void)
 {
 	char *argv[] = { (char *)"bwrap", (char *)"--unshare-user",
@@ -47,49 +83,19 @@ static int probe(void)
 		(char *)"--dev", (char *)"/dev", (char *)"--proc",
 		(char *)"/proc", (char *)"--tmpfs", (char *)"/tmp",
 		(char *)"--", (char *)"true", NULL };
-	posix_spawn_file_actions_t fa;
-	int p[2], status = 0, ok = 0;
-	pid_t pid;
-	ssize_t n;
-	char *nl;
+	char *vargv[] = { (char *)"bwrap", (char *)"--version", NULL };
+	char line[160];
+	int ok = first_line(argv, line, sizeof(line));
 
-	if (pipe(p) < 0) {
-		snprintf(probe_why, sizeof(probe_why), "cannot create a pipe");
-		return 0;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
-	posix_spawn_file_actions_addclose(&fa, p[0]);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
+	if (ok < 0)
 		snprintf(probe_why, sizeof(probe_why), "bubblewrap (bwrap) is "
 			 "not installed: apt-get install bubblewrap");
-		goto done;
-	}
-	close(p[1]);
-	p[1] = -1;
-	n = read(p[0], probe_why, sizeof(probe_why) - 1);
-	probe_why[n > 0 ? n : 0] = '\0';
-	nl = strchr(probe_why, '\n');
-	if (nl)
-		*nl = '\0';
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	if (!ok) {
-		char line[sizeof(probe_why)];
-
-		memcpy(line, probe_why, sizeof(line));
+	else if (!ok)
 		snprintf(probe_why, sizeof(probe_why), "bwrap could not start "
-			 "a sandbox%s%.150s", line[0] ? ": " : "", line);
-	}
-done:
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[0]);
-	if (p[1] >= 0)
-		close(p[1]);
-	return ok;
+			 "a sandbox%s%s", line[0] ? ": " : "", line);
+	else if (first_line(vargv, version, sizeof(version)) < 1)
+		snprintf(version, sizeof(version), "bubblewrap");
+	return ok > 0;
 }
 
 int box_available(char *why, size_t size)
@@ -103,15 +109,6 @@ int box_available(char *why, size_t size)
 			probed = 0;
 		} else {
 			probed = probe();
-			if (probed) {
-				char *vargv[] = { (char *)"bwrap",
-					(char *)"--version", NULL };
-
-				if (run_first_line(vargv, version,
-						   sizeof(version)) < 0)
-					snprintf(version, sizeof(version),
-						 "bubblewrap");
-			}
 		}
 	}
 	if (why && size)
@@ -303,6 +300,8 @@ char **box_env(char *const *envp, const char *const *allow,
 	return env;
 }
 
+#define HANDED "GATE_BOX_LD_PRELOAD="
+
 void box_env_free(char **env)
 {
 	size_t i;
@@ -310,9 +309,19 @@ void box_env_free(char **env)
 	if (!env)
 		return;
 	for (i = 0; env[i]; i++)
-		if (!strncmp(env[i], "HOME=", 5) && !env[i + 1])
+		if ((!strncmp(env[i], "HOME=", 5) && !env[i + 1]) ||
+		    !strncmp(env[i], HANDED, strlen(HANDED)))
 			free(env[i]);
 	free(env);
+}
+
+void box_env_hand_preload(char **env)
+{
+	size_t i;
+
+	for (i = 0; env[i]; i++)
+		if (!strncmp(env[i], "LD_PRELOAD=", 11))
+			env[i] = xasprintf(HANDED "%s", env[i] + 11);
 }
 
 /* The sampler's child: started as the runner would, timed from here. */
@@ -364,6 +373,12 @@ int box_sample_main(int argc, char **argv)
 	if (i >= argc) {
 		fprintf(stderr, "gate: %s: no command\n", BOX_SAMPLE_OPTION);
 		return 127;
+	}
+	/* what gate preloads is the sample's, not this timer's */
+	if (getenv("GATE_BOX_LD_PRELOAD")) {
+		if (setenv("LD_PRELOAD", getenv("GATE_BOX_LD_PRELOAD"), 1) < 0)
+			return 127;
+		unsetenv("GATE_BOX_LD_PRELOAD");
 	}
 	t0 = clock_seconds();
 	pid = sample_start(argv + i, count, &perf_fd);

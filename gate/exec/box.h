@@ -68,6 +68,11 @@ char **box_command(char *const *box, const char *const *extra_ro,
 char **box_env(char *const *envp, const char *const *allow,
 	       const char *home);
 void box_env_free(char **env);
+/*
+ * Rename LD_PRELOAD in env (from box_env) to the sampler's own variable,
+ * which the sampler turns back into LD_PRELOAD for the sample alone.
+ */
+void box_env_hand_preload(char **env);
 /* Is this variable one an arm's runs get (the allowlist)? */
 int box_env_allowed(const char *var, const char *const *allow);
 

@@ -335,6 +335,9 @@ static char **box_spawn_argv(const struct run_spec *spec, char **argv,
 	for (i = 0; env[i]; i++)
 		if (!strncmp(env[i], "LD_PRELOAD=", 11))
 			preload = xstrdup(env[i] + 11);
+	/* the sampler (gate) must not load it: it hands it to the sample */
+	if (spec->box_timed && preload)
+		box_env_hand_preload(env);
 	for (p = preload ? strtok_r(preload, ":", &save) : NULL; p && k < 7;
 	     p = strtok_r(NULL, ":", &save))
 		if (p[0] == '/')

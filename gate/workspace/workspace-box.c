@@ -201,12 +201,15 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 		}
 	}
 	c = (struct box_conf){ .tree = arm->dir, .gitdir = arm->gitdir,
-		.tree_rw = !sample, .net = 0,
+		.tree_rw = !sample,
+		.net = !sample && w->policy && w->policy->build_network,
 		.hide = (const char *const *)hide.v,
 		.ro = (const char *const *)ro.v,
 		.rw = (const char *const *)rw.v, .home = home };
 	arm->box_argv[sample] = box_argv(&c);
 	arm->box[sample] = (struct box_run){ .argv = arm->box_argv[sample],
+		.allow = w->policy ?
+			 (const char *const *)w->policy->pass_env : NULL,
 		.home = home };
 	paths_free(&hide);
 	paths_free(&ro);

@@ -430,6 +430,7 @@ enum ws_result workspace_build(struct workspace *w,
 	enum ws_result rc;
 	size_t a;
 
+	w->policy = policy;
 	if (preflight(w, def, 1, w->err) < 0 || arm_boxes(w, 0) < 0)
 		return WS_ERROR;
 	rc = build_arms(def, policy, w->arm, w->narms, quiet, w->workdir,
@@ -519,6 +520,7 @@ enum ws_result workspace_check(struct workspace *w,
 	size_t i, a;
 	enum ws_result rc;
 
+	w->policy = policy;
 	if (arm_boxes(w, 0) < 0)
 		return WS_ERROR;
 	/* each arm's own checks, of the benchmarks head declares (base's

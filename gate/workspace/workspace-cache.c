@@ -21,6 +21,7 @@
 #include "common/tree.h"
 #include "common/file.h"
 #include "common/sha256.h"
+#include "gate/exec/box.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/signals.h"
 #include "gate/exec/notice.h"
@@ -94,7 +95,7 @@ static void slot_evict(const char *gate_dir, int s)
 {
 	static const char *const suffix[] = { "", ".git", ".state",
 					      ".build.log", ".index",
-					      ".manifest", NULL };
+					      ".manifest", ".env", NULL };
 	size_t i;
 
 	for (i = 0; suffix[i]; i++) {
@@ -128,33 +129,100 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *workspace_build_key(const struct config *cfg)
-{
-	unsigned long long h = 1469598103934665603ULL;
-	const char *p;
-	char **env;
-	size_t i, n = 0;
+#define FNV_START 1469598103934665603ULL
+#define MIX(h, c) ((h) = ((h) ^ (unsigned char)(c)) * 1099511628211ULL)
 
-#define MIX(c) (h = (h ^ (unsigned char)(c)) * 1099511628211ULL)
-	if (cfg->build.shell)
-		for (p = cfg->build.shell, MIX('s'); *p; p++)
-			MIX(*p);
-	for (i = 0; cfg->build.argv && cfg->build.argv[i]; i++)
-		for (p = cfg->build.argv[i], MIX(0); *p; p++)
-			MIX(*p);
-	/* the build inherits gate's environment: a different one rebuilds */
+/* Does the build see this variable? In a sandbox only the allowlist's. */
+static int build_sees(const char *v)
+{
+	return !volatile_var(v) &&
+	       (!box_available(NULL, 0) || box_env_allowed(v, NULL));
+}
+
+/* The variables a build sees, sorted (borrowed strings; free the array). */
+static char **build_env(size_t *n_out)
+{
+	char **env;
+	size_t i, n = 0, k = 0;
+
 	while (environ[n])
 		n++;
 	env = xcalloc(n + 1, sizeof(*env));
-	memcpy(env, environ, n * sizeof(*env));
-	qsort(env, n, sizeof(*env), cmp_str);
 	for (i = 0; i < n; i++)
-		if (!volatile_var(env[i]))
-			for (p = env[i], MIX('\n'); *p; p++)
-				MIX(*p);
+		if (build_sees(environ[i]))
+			env[k++] = environ[i];
+	qsort(env, k, sizeof(*env), cmp_str);
+	*n_out = k;
+	return env;
+}
+
+char *workspace_build_key(const struct config *cfg)
+{
+	unsigned long long h = FNV_START, e = FNV_START;
+	const char *p;
+	char **env;
+	size_t i, n;
+
+	if (cfg->build.shell)
+		for (p = cfg->build.shell, MIX(h, 's'); *p; p++)
+			MIX(h, *p);
+	for (i = 0; cfg->build.argv && cfg->build.argv[i]; i++)
+		for (p = cfg->build.argv[i], MIX(h, 0); *p; p++)
+			MIX(h, *p);
+	/* the build inherits gate's environment: a different one rebuilds
+	   (the key's second half, so that a miss can say which) */
+	env = build_env(&n);
+	for (i = 0; i < n; i++)
+		for (p = env[i], MIX(e, '\n'); *p; p++)
+			MIX(e, *p);
 	free(env);
-#undef MIX
-	return xasprintf("%016llx", h);
+	return xasprintf("%016llx%016llx", h, e);
+}
+
+/* "NAME hash" a line for each variable the build sees, for saying later
+   which one differs (malloc'd). */
+static char *env_lines(void)
+{
+	char **env, *text = xstrdup(""), *t;
+	size_t i, n;
+
+	env = build_env(&n);
+	for (i = 0; i < n; i++) {
+		unsigned long long h = FNV_START;
+		const char *eq = strchr(env[i], '=');
+
+		for (t = (char *)eq + 1; *t; t++)
+			MIX(h, *t);
+		t = xasprintf("%s%.*s %016llx\n", text, (int)(eq - env[i]),
+			      env[i], h);
+		free(text);
+		text = t;
+	}
+	free(env);
+	return text;
+}
+
+/* The variables (up to three) whose values differ between two env_lines
+   texts, as "A, B" (malloc'd; "" when none differs). */
+static char *env_differs(const char *then, const char *now)
+{
+	char *hay = xasprintf("\n%s", then), *out = xstrdup(""), *t;
+	const char *p, *nl;
+	int k = 0;
+
+	for (p = now; (nl = strchr(p, '\n')) && k < 3; p = nl + 1) {
+		char *line = xasprintf("\n%.*s", (int)(nl + 1 - p), p);
+
+		if (!strstr(hay, line)) {
+			t = xasprintf("%s%s%.*s", out, k++ ? ", " : "",
+				      (int)strcspn(p, " "), p);
+			free(out);
+			out = t;
+		}
+		free(line);
+	}
+	free(hay);
+	return out;
 }
 
 static void arm_set_slot(struct workspace *w, size_t a, int s)
@@ -200,22 +268,64 @@ static struct ws_manifest *slot_trusted(const char *gate_dir, int s)
 	return then;
 }
 
-/* Hits: for each arm, a slot that built its tree with this build command. */
+/*
+ * Why arm a's tree, kept in slot s, is built again: another build command
+ * or another environment (naming the variables that differ), said once.
+ */
+static void say_not_reused(const struct workspace *w, size_t a, int s,
+			   const char *kept, const char *key)
+{
+	char *file = slot_file(w->gate_dir, s, ".env"), *then = NULL;
+	char *now, *names;
+	struct gate_err quiet;	/* none kept: every variable differs */
+	size_t len;
+
+	if (strncmp(kept, key, 16)) {
+		notice("%s's tree was built before in %s with another build "
+		       "command (%s's \"build\" changed): building it again",
+		       arm_name((enum arm)a), notice_path(file, w->workdir),
+		       arm_name((enum arm)a));
+		free(file);
+		return;
+	}
+	if (file_read_to(&then, &len, file, 1 << 20, &quiet) < 0 || !then)
+		then = xstrdup("");
+	now = env_lines();
+	names = env_differs(then, now);
+	notice("%s's tree was built before, in another environment (%s): "
+	       "building it again; a build sees gate's environment, so "
+	       "run gate with the same one to reuse a build",
+	       arm_name((enum arm)a), names[0] ? names : "a variable is "
+	       "no longer set");
+	free(names);
+	free(now);
+	free(then);
+	free(file);
+}
+
+/* Hits: for each arm, a slot that built its tree with its own build
+   command in this environment. */
 static void cache_hits(struct workspace *w, const struct slot_state *st,
-		       int limit, const char *build_key, int *chosen,
+		       int limit, const char *const *build_key, int *chosen,
 		       int *taken)
 {
 	size_t a;
 	int s;
 
-	for (a = 0; a < 2; a++)
+	for (a = 0; a < 2; a++) {
+		int same_tree = -1;
+
+		for (s = 0; s < limit; s++)
+			if (st[s].exists && st[s].build[0] &&
+			    !strcmp(st[s].tree, w->arm[a].rev.tree))
+				same_tree = s;
 		for (s = 0; s < limit && chosen[a] < 0; s++) {
 			char *index = slot_file(w->gate_dir, s, ".git/index");
 			struct ws_manifest *m;
 			struct stat sb;
 
 			if (!taken[s] && st[s].exists && st[s].build[0] &&
-			    !strcmp(st[s].build, build_key) &&
+			    !strcmp(st[s].build, build_key[a]) &&
 			    !strcmp(st[s].tree, w->arm[a].rev.tree) &&
 			    !lstat(index, &sb) &&
 			    (m = slot_trusted(w->gate_dir, s))) {
@@ -227,6 +337,11 @@ static void cache_hits(struct workspace *w, const struct slot_state *st,
 			}
 			free(index);
 		}
+		if (chosen[a] < 0 && same_tree >= 0 &&
+		    strcmp(st[same_tree].build, build_key[a]))
+			say_not_reused(w, a, same_tree, st[same_tree].build,
+				       build_key[a]);
+	}
 }
 
 /*
@@ -275,6 +390,12 @@ static void claim_slots(struct workspace *w, const struct slot_state *st,
 	for (a = 0; a < 2; a++) {
 		struct slot_state now = st[chosen[a]];
 
+		/* a slot that builds anew starts empty: an incremental build
+		   of another tree over its output (a Makefile that does not
+		   depend on itself, changed CFLAGS) would leave the old
+		   program to be measured, or to pass as "identical" */
+		if (!w->arm[a].kept && now.exists)
+			slot_evict(w->gate_dir, chosen[a]);
 		arm_set_slot(w, a, chosen[a]);
 		if (!w->arm[a].kept) {
 			/* not built until the build succeeds */
@@ -288,7 +409,7 @@ static void claim_slots(struct workspace *w, const struct slot_state *st,
 }
 
 void workspace_slots_cached(struct workspace *w, int swapped,
-			    const char *build_key, unsigned limit)
+			    const char *const *build_key, unsigned limit)
 {
 	struct slot_state st[SLOT_MAX];
 	unsigned long top = 0;
@@ -324,8 +445,10 @@ void workspace_slots_cached(struct workspace *w, int swapped,
 	for (s = (int)limit; s < SLOT_MAX; s++)
 		if (st[s].exists)
 			slot_evict(w->gate_dir, s);
-	free(w->build_key);
-	w->build_key = xstrdup(build_key);
+	for (s = 0; s < 2; s++) {
+		free(w->build_key[s]);
+		w->build_key[s] = xstrdup(build_key[s]);
+	}
 }
 
 void workspace_mark_built(struct workspace *w)
@@ -340,8 +463,23 @@ void workspace_mark_built(struct workspace *w)
 		slot_read(w->gate_dir, w->arm[a].slot, &st);
 		snprintf(st.tree, sizeof(st.tree), "%s", w->arm[a].rev.tree);
 		snprintf(st.build, sizeof(st.build), "%s",
-			 w->build_key ? w->build_key : "");
+			 w->build_key[a] ? w->build_key[a] : "");
 		slot_write(w->gate_dir, w->arm[a].slot, &st);
+		if (w->build_key[a]) {
+			char *file = slot_file(w->gate_dir, w->arm[a].slot,
+					       ".env");
+			char *text = env_lines();
+			FILE *f;
+
+			/* only for saying why a build is not reused: a file
+			   that cannot be written is left out */
+			unlink(file);
+			f = fopen(file, "wx");
+			if (f && (fputs(text, f) < 0) + (fclose(f) != 0))
+				unlink(file);
+			free(text);
+			free(file);
+		}
 	}
 }
 

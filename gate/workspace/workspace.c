@@ -728,7 +728,8 @@ void workspace_release(struct workspace *w)
 		repo_files_release(&w->files[a]);
 		ws_manifest_free(w->manifest[a]);
 	}
-	free(w->build_key);
+	free(w->build_key[0]);
+	free(w->build_key[1]);
 	for (a = 0; a < w->nhashed; a++)
 		free(w->hashed[a].path);
 	free(w->hashed);

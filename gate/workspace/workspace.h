@@ -48,7 +48,7 @@ struct workspace {
 	const char *pin;	/* --pin CPUS, or NULL */
 	char *pin_warning;
 	struct repo_files files[2];	/* tracked files after the build */
-	char *build_key;	/* the build cache's key, or NULL */
+	char *build_key[2];	/* each arm's build cache key, or NULL */
 	struct artifact_memo *hashed;	/* every artifact file hashed in
 					   this run, by its path in the arm */
 	size_t nhashed;
@@ -68,6 +68,9 @@ struct workspace {
 				   own; 0: Landlock and manifests (box_why
 				   says why); -1: not asked yet */
 	char box_why[200];
+	const struct config *policy;	/* base's policy (pass_env,
+					   build_network), set by
+					   workspace_build; borrowed */
 	size_t hashed_cap;	/* hashed's capacity (XGROW) */
 };
 struct artifact_memo {
@@ -98,7 +101,7 @@ void workspace_slots(struct workspace *w, size_t narms, int swapped);
  * removed. build_key names the build command.
  */
 void workspace_slots_cached(struct workspace *w, int swapped,
-			    const char *build_key, unsigned limit);
+			    const char *const *build_key, unsigned limit);
 /* After a successful build: mark each arm's slot as built. */
 void workspace_mark_built(struct workspace *w);
 /* A key naming cfg's build command (and its timeout), for the cache. */

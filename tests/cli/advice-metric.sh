@@ -40,7 +40,7 @@ chmod +x "$R/bench.sh" "$R/nap.sh"
 cat >"$R/gate.json" <<JSON
 {
   "version": 1,
-  "writable": ["$STATE"],
+  "writable": ["$STATE"], "pass_env": ["STATE"],
   "defaults": { "pairs": 10, "max_pairs": 30, "warmup": 1, "min_effect": 0.2,
                 "timeout": 20 },
   "benchmarks": [

@@ -4,6 +4,11 @@
 # a config alias and writes a hook leaves the user's repository
 # byte-identical (refs, config, hooks, HEAD, index, working tree).
 . "$(dirname "$0")/lib.sh"
+# the fallback's seals (Landlock, manifests): this test's builds write to
+# files outside their arm (or read a repository there), which a sandbox
+# per arm hides; gaming-sandbox.sh tests the sandbox
+GATE_SANDBOX=landlock
+export GATE_SANDBOX
 git config --global protocol.file.allow always
 R=$SCRATCH/repo
 S=$SCRATCH/sub

@@ -36,7 +36,7 @@ chmod +x "$R/suite.sh" "$R/bench.sh"
 cat >"$R/gate.json" <<JSON
 {
   "version": 1,
-  "writable": ["$STATE"],
+  "writable": ["$STATE"], "pass_env": ["STATE"],
   "defaults": { "pairs": 8, "warmup": 1, "min_effect": 0.2, "timeout": 20,
                 "budget": 5 },
   "benchmarks": [
@@ -57,7 +57,7 @@ expect_in "$OUT" 'recommend for the suite: "pairs": 8'
 cat >"$R/gate.json" <<JSON
 {
   "version": 1,
-  "writable": ["$STATE"],
+  "writable": ["$STATE"], "pass_env": ["STATE"],
   "defaults": { "pairs": 10, "warmup": 1, "min_effect": 0.2, "timeout": 20 },
   "benchmarks": [
     { "name": "spin", "run": ["./bench.sh"] }

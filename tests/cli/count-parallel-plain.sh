@@ -14,14 +14,17 @@ repo() {
 	new_repo "$1"
 	cat >"$1/bench.sh" <<SH
 #!/bin/sh
-: >"$M/on.\$\$"
+# named by the run's own scratch directory (unique among the runs at
+# once), not its pid: each arm's sandbox has a PID namespace of its own
+id=\${GATE_TMPDIR%/t}; id=\${id##*/}
+: >"$M/on.\$id"
 sleep 2
 set -- "$M"/on.*
 n=\$#
 set -- "$M"/off.*
 [ -e "\$1" ] || set --
-echo \$((n - \$#)) >"$M/seen.\$\$"
-: >"$M/off.\$\$"
+echo \$((n - \$#)) >"$M/seen.\$id"
+: >"$M/off.\$id"
 echo done
 SH
 	chmod +x "$1/bench.sh"

@@ -16,14 +16,17 @@ cat >"$R/bench.sh" <<SH
 # on.<pid> at the start, off.<pid> at the end (shell built-ins: every
 # program started runs under valgrind too); after 2 s, the runs on and
 # not yet off (this one included) go to seen.<pid>
-: >"$M/on.\$\$"
+# named by the run's own scratch directory (unique among the runs at
+# once), not its pid: each arm's sandbox has a PID namespace of its own
+id=\${GATE_TMPDIR%/t}; id=\${id##*/}
+: >"$M/on.\$id"
 sleep 2
 set -- "$M"/on.*
 n=\$#
 set -- "$M"/off.*
 [ -e "\$1" ] || set --
-echo \$((n - \$#)) >"$M/seen.\$\$"
-: >"$M/off.\$\$"
+echo \$((n - \$#)) >"$M/seen.\$id"
+: >"$M/off.\$id"
 echo done
 SH
 chmod +x "$R/bench.sh"

@@ -67,7 +67,7 @@ want_fail sleep
 want_fail s/b
 # every report says how the arms were sealed
 expect_in "$OUT" "isolation: "
-json_get "$SCRATCH/$n.json" 'd["protocol"]["isolation"]' | grep -Eq '^(Landlock ABI [0-9]+ and manifests|manifests only: )' ||
+json_get "$SCRATCH/$n.json" 'd["protocol"]["isolation"]' | grep -Eq '^(a sandbox per arm|Landlock ABI [0-9]+ and manifests|manifests only: )' ||
 	fail "no isolation in the JSON protocol"
 
 # 1. head raises its floor to +500%

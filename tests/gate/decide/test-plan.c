@@ -42,6 +42,8 @@ static const struct {
 	{ "artifacts", "x", "[\"a.out\"]" },
 	{ "sources", "top", "[\"src/*\"]" },
 	{ "writable", "top", "[\"out\"]" },
+	{ "build_network", "top", "true" },
+	{ "pass_env", "top", "[\"CCACHE_DIR\"]" },
 	{ "pairs", "x", "7" },
 	{ "max_pairs", "x", "30" },
 	{ "warmup", "x", "0" },
