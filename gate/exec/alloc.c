@@ -49,9 +49,11 @@ int alloc_lib_find(char **path, struct gate_err *err)
 	*slash = '\0';
 	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
 	cand[1] = xasprintf("%s/../lib/gate/%s", self, ALLOC_LIB);
+	/* resolved: "bin/../lib" would not resolve in an arm's sandbox,
+	   which shows the library alone */
 	for (i = 0; i < 2 && !*path; i++)
 		if (access(cand[i], R_OK) == 0)
-			*path = xstrdup(cand[i]);
+			*path = realpath(cand[i], NULL);
 	if (!*path)
 		error_to(err, "cannot find %s for the allocation metrics: "
 			 "looked in %s and %s; run `make` (it builds build/%s) "

@@ -315,10 +315,11 @@ static int record_pipe(int fds[2])
 	return 0;
 }
 
-/* The argv of a run in its arm's sandbox, and its environment; NULL with
-   errno when gate cannot name its own binary (the sampler). */
+/* The argv of a run in its arm's sandbox, its environment, and in *keep
+   what the argv borrows (free both after the spawn); NULL with errno when
+   gate cannot name its own binary (the sampler). */
 static char **box_spawn_argv(const struct run_spec *spec, char **argv,
-			     char ***env_out)
+			     char ***env_out, char **keep)
 {
 	static char exe[4096];	/* gate's own path: the argv borrows it */
 	char *preload = NULL;
@@ -346,7 +347,7 @@ static char **box_spawn_argv(const struct run_spec *spec, char **argv,
 	v = box_command(spec->box->argv, ro, spec->box_rw,
 			spec->cwd ? spec->cwd : ".", spec->box_timed,
 			spec->count_instructions, exe, argv);
-	free(preload);
+	*keep = preload;
 	*env_out = env;
 	return v;
 }
@@ -356,7 +357,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	char *sh_argv[4];
-	char **argv, **boxed = NULL, **boxed_env = NULL;
+	char **argv, **boxed = NULL, **boxed_env = NULL, *boxed_keep = NULL;
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int rec[2] = { -1, -1 };
 	struct proc *p;
@@ -368,12 +369,13 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	if (!argv)
 		return -1;
 	if (spec->box) {
-		boxed = box_spawn_argv(spec, argv, &boxed_env);
+		boxed = box_spawn_argv(spec, argv, &boxed_env, &boxed_keep);
 		if (!boxed)
 			return -1;
 		argv = boxed;
 		if (spec->box_timed && record_pipe(rec) < 0) {
 			free(boxed);
+			free(boxed_keep);
 			box_env_free(boxed_env);
 			return error("cannot create a pipe:");
 		}
@@ -385,6 +387,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		runner_close_fd(&rec[0]);
 		runner_close_fd(&rec[1]);
 		free(boxed);
+		free(boxed_keep);
 		box_env_free(boxed_env);
 		return error("cannot create a pipe:");
 	}
@@ -408,6 +411,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 						  environ));
 	}
 	free(boxed);
+	free(boxed_keep);
 	box_env_free(boxed_env);
 	runner_close_fd(&rec[1]);
 	posix_spawn_file_actions_destroy(&fa);

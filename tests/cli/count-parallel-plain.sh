@@ -14,9 +14,12 @@ repo() {
 	new_repo "$1"
 	cat >"$1/bench.sh" <<SH
 #!/bin/sh
-# named by the run's own scratch directory (unique among the runs at
-# once), not its pid: each arm's sandbox has a PID namespace of its own
-id=\${GATE_TMPDIR%/t}; id=\${id##*/}
+# a number of its own, claimed by creating a file that must not exist
+# (set -C), not its pid: each arm's sandbox has a PID namespace of its own
+set -C
+id=0
+while ! true >"$M/id.\$id" 2>/dev/null; do id=\$((id + 1)); done
+set +C
 : >"$M/on.\$id"
 sleep 2
 set -- "$M"/on.*

@@ -16,9 +16,12 @@ cat >"$R/bench.sh" <<SH
 # on.<pid> at the start, off.<pid> at the end (shell built-ins: every
 # program started runs under valgrind too); after 2 s, the runs on and
 # not yet off (this one included) go to seen.<pid>
-# named by the run's own scratch directory (unique among the runs at
-# once), not its pid: each arm's sandbox has a PID namespace of its own
-id=\${GATE_TMPDIR%/t}; id=\${id##*/}
+# a number of its own, claimed by creating a file that must not exist
+# (set -C), not its pid: each arm's sandbox has a PID namespace of its own
+set -C
+id=0
+while ! true >"$M/id.\$id" 2>/dev/null; do id=\$((id + 1)); done
+set +C
 : >"$M/on.\$id"
 sleep 2
 set -- "$M"/on.*
