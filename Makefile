@@ -171,7 +171,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	gate/os/test-os stats/test-changepoint stats/test-ratio \
 	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
-	gate/exec/test-probe \
+	gate/exec/test-probe gate/exec/test-box \
 	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
 	gate/format/test-lines gate/format/test-hyperfine \
 	gate/format/test-gatereport gate/format/test-criterion gate/format/test-bencher \
