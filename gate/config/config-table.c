@@ -118,6 +118,32 @@ static int rd_pass_env(struct parser *p, const cJSON *m, struct key_ctx *c)
 	return 0;
 }
 
+static int rd_build_caches(struct parser *p, const cJSON *m,
+			   struct key_ctx *c)
+{
+	size_t i;
+	char g[64];
+
+	if (config_keys_paths(p, m, "build_caches", 0, &c->cfg->build_caches,
+			      &c->cfg->nbuild_caches) < 0)
+		return -1;
+	for (i = 0; i < c->cfg->nbuild_caches; i++) {
+		const char *s = c->cfg->build_caches[i];
+
+		if ((s[0] != '/' && strncmp(s, "~/", 2)) || !strcmp(s, "/") ||
+		    strstr(s, "..")) {
+			config_enter(p, NULL, i);
+			return config_fail(p, "each element of "
+					   "\"build_caches\" must be an "
+					   "absolute or ~/... directory "
+					   "without \"..\", such as "
+					   "\"~/.cache/ccache\", got %s",
+					   config_got(p, g, sizeof(g)));
+		}
+	}
+	return 0;
+}
+
 static int rd_artifacts(struct parser *p, const cJSON *m, struct key_ctx *c)
 {
 	if (!c->b)
@@ -612,6 +638,14 @@ static const struct config_key keys[] = {
 	  "a build with the network could send or fetch what changes the "
 	  "other arm's measurement", 0, rd_build_network, show_int,
 	  adopt_int, C(build_network), 0 },
+	{ "build_caches", KEY_TOP, OWNER_POLICY,
+	  "a list of directories (absolute or ~/...)", NULL, "none",
+	  "caches each arm's builds, checks and samples get a private, kept "
+	  "copy of, at that path (ccache's, Go's build cache, cargo's "
+	  "registry); never shared between the arms",
+	  "a cache both arms wrote could carry one arm's output into the "
+	  "other's", 0, rd_build_caches, show_list, adopt_list,
+	  C(build_caches), C(nbuild_caches) },
 	{ "pass_env", KEY_TOP, OWNER_POLICY, "a list of variable names", NULL,
 	  "none", "variables of gate's environment an arm's builds, checks "
 	  "and samples get beyond the sandbox's allowlist (the locale, PATH, "

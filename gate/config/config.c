@@ -445,6 +445,9 @@ void config_release(struct config *cfg)
 	for (i = 0; i < cfg->npass_env; i++)
 		free(cfg->pass_env[i]);
 	free(cfg->pass_env);
+	for (i = 0; i < cfg->nbuild_caches; i++)
+		free(cfg->build_caches[i]);
+	free(cfg->build_caches);
 	free(cfg->benches);
 	command_release(&cfg->build);
 	*cfg = init;

@@ -134,6 +134,9 @@ struct config {
 	char **pass_env;	/* "pass_env": variables an arm's runs get
 				   beyond the sandbox's allowlist */
 	size_t npass_env;
+	char **build_caches;	/* "build_caches": directories (absolute or
+				   ~/...) each arm gets a private one at */
+	size_t nbuild_caches;
 	char **artifacts;	/* top-level "artifacts": every benchmark's
 				   without its own (owned) */
 	size_t nartifacts;

@@ -173,6 +173,8 @@ char **box_argv(const struct box_conf *c)
 		     c->gitdir);
 	for (i = 0; c->rw && c->rw[i]; i++)
 		add3(&a, "--bind-try", c->rw[i], c->rw[i]);
+	for (i = 0; c->cache_src && c->cache_src[i]; i++)
+		add3(&a, "--bind", c->cache_src[i], c->cache_dst[i]);
 	return a.v;
 }
 

@@ -30,6 +30,9 @@ struct box_conf {
 				   base's "writable", declared caches) */
 	const char *home;	/* the user's HOME: hidden, and HOME inside
 				   is an empty private directory at its path */
+	const char *const *cache_src;	/* NULL-terminated: the arm's own
+					   directory bound writable at ... */
+	const char *const *cache_dst;	/* ... the same index here */
 };
 
 /*

@@ -8,6 +8,7 @@
  */
 #include "gate/workspace/workspace.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,48 @@ static void git_objects(struct paths *ro, const char *gitdir)
 	free(file);
 }
 
+/*
+ * Base's "build_caches": each arm gets its own kept directory for each,
+ * under gate's (cache-base/N, cache-head/N), bound writable at the
+ * declared path; never one both arms write. 0 or -1.
+ */
+static int arm_caches(struct workspace *w, size_t a, const char *home,
+		      struct paths *src, struct paths *dst)
+{
+	const struct config *p = w->policy;
+	char *top;
+	size_t i;
+
+	if (!p || !p->nbuild_caches)
+		return 0;
+	/* by the arm's role, not its slot: slots change arms between runs */
+	top = xasprintf("%s/cache-%s", w->gate_dir, arm_name((enum arm)a));
+	if (mkdir(top, 0700) < 0 && errno != EEXIST) {
+		error_to(w->err, "cannot create \"%s\":", top);
+		free(top);
+		return -1;
+	}
+	for (i = 0; i < p->nbuild_caches; i++) {
+		const char *c = p->build_caches[i];
+		char *mine = xasprintf("%s/%zu", top, i);
+
+		if (mkdir(mine, 0700) < 0 && errno != EEXIST) {
+			error_to(w->err, "cannot create \"%s\":", mine);
+			free(mine);
+			free(top);
+			return -1;
+		}
+		push(src, mine);
+		if (c[0] == '~')
+			push(dst, xasprintf("%s%s", home ? home : "/tmp",
+					    c + 1));
+		else
+			push(dst, xstrdup(c));
+	}
+	free(top);
+	return 0;
+}
+
 int workspace_boxed(struct workspace *w)
 {
 	const char *v = getenv("GATE_SANDBOX");
@@ -161,6 +204,7 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 	struct arm_state *arm = &w->arm[a];
 	struct paths hide = { NULL, 0, 0 }, ro = { NULL, 0, 0 };
 	struct paths rw = { NULL, 0, 0 };
+	struct paths src = { NULL, 0, 0 }, dst = { NULL, 0, 0 };
 	const char *home = user_home();
 	char *gitdir;
 	struct box_conf c;
@@ -200,12 +244,20 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 				push(&rw, xasprintf("%s/%s", arm->dir, p));
 		}
 	}
+	if (arm_caches(w, a, home, &src, &dst) < 0) {
+		paths_free(&hide);
+		paths_free(&ro);
+		paths_free(&rw);
+		return -1;
+	}
 	c = (struct box_conf){ .tree = arm->dir, .gitdir = arm->gitdir,
 		.tree_rw = !sample,
 		.net = !sample && w->policy && w->policy->build_network,
 		.hide = (const char *const *)hide.v,
 		.ro = (const char *const *)ro.v,
-		.rw = (const char *const *)rw.v, .home = home };
+		.rw = (const char *const *)rw.v, .home = home,
+		.cache_src = (const char *const *)src.v,
+		.cache_dst = (const char *const *)dst.v };
 	arm->box_argv[sample] = box_argv(&c);
 	arm->box[sample] = (struct box_run){ .argv = arm->box_argv[sample],
 		.allow = w->policy ?
@@ -214,6 +266,8 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 	paths_free(&hide);
 	paths_free(&ro);
 	paths_free(&rw);
+	paths_free(&src);
+	paths_free(&dst);
 	return 0;
 }
 

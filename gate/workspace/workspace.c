@@ -59,7 +59,8 @@ static int workspace_mkdir(const char *path, struct gate_err *err)
 static const char *const own_names[] = {
 	"lock", "a", "b", "a.index", "b.index", "a.index.lock",
 	"b.index.lock", "a.build.log", "b.build.log", "calibration.json",
-	"objects", "a.git", "b.git", "a.git/index", "b.git/index", NULL
+	"objects", "a.git", "b.git", "a.git/index", "b.git/index",
+	"cache-base", "cache-head", NULL
 };
 
 static int workspace_check_entries(const char *gate_dir, struct gate_err *err)

@@ -154,4 +154,21 @@ SH
 run_attempt "base's file times from head's sample"
 old=$(find "$R/.git/gate" -path '*/data/t' ! -newermt 2002-01-01)
 [ -z "$old" ] || fail "head's sample changed the time of $old"
+
+# 6. a declared build cache is each arm's own: head's build poisons it, and
+#    base's build finds only what base wrote, run after run
+git -C "$R" checkout -q base
+sed -i 's|"build": "sh build.sh",|"build": "sh build.sh", "build_caches": ["~/.cache/gt"],|' "$R/gate.json"
+printf 'echo "base $(ls ~/.cache/gt | wc -l)" >>~/.cache/gt/log\n' >>"$R/build.sh"
+commit_all "$R" "a build cache"
+git -C "$R" branch -f base
+attempt cache
+printf 'echo poison >~/.cache/gt/poison\n' >>"$R/build.sh"
+run_attempt "head's build poisons the cache"
+git -C "$R" commit -q --allow-empty -m again
+run_attempt "again, another head"
+[ ! -e "$HOME/.cache/gt" ] || fail "the arms' cache was the user's own"
+c=$R/.git/gate/cache-base/0
+[ -f "$c/log" ] && [ ! -e "$c/poison" ] || fail "base's cache has head's poison: $(ls "$c")"
+[ -f "$R/.git/gate/cache-head/0/poison" ] || fail "head's cache was not kept"
 exit 0

@@ -44,6 +44,7 @@ static const struct {
 	{ "writable", "top", "[\"out\"]" },
 	{ "build_network", "top", "true" },
 	{ "pass_env", "top", "[\"CCACHE_DIR\"]" },
+	{ "build_caches", "top", "[\"~/.cache/ccache\"]" },
 	{ "pairs", "x", "7" },
 	{ "max_pairs", "x", "30" },
 	{ "warmup", "x", "0" },
