@@ -220,7 +220,7 @@ static void test_config__error_messages(void)
 		  "(did you mean \"benchmarks\"?)" },
 		{ LIT(TOP("\"colour\": 1")),
 		  "gate.json:2:1: unknown key \"colour\" at the top level: "
-		  "known keys are version, build, build_timeout, cache_builds, serial_build, sources, writable, defaults, benchmarks, artifacts" },
+		  "known keys are version, build, build_timeout, cache_builds, serial_build, build_network, build_caches, pass_env, sources, writable, defaults, benchmarks, artifacts" },
 		{ LIT(TOP("\"pairs\": 3")),
 		  "gate.json:2:1: unknown key \"pairs\" at the top level: it "
 		  "belongs in \"defaults\" or in a benchmark" },
