@@ -324,22 +324,36 @@ static char **box_spawn_argv(const struct run_spec *spec, char **argv,
 	static char exe[4096];	/* gate's own path: the argv borrows it */
 	char *preload = NULL;
 	char *const *envp = spec->envp ? spec->envp : environ;
-	const char *ro[8];
+	const char *ro[16];
 	char **env, **v, *p, *save = NULL;
 	size_t i, k = 0;
 
 	if (spec->box_timed && !exe[0] && os_self_exe(exe, sizeof(exe)) < 0)
 		return NULL;
 	env = box_env(envp, spec->box->allow, spec->box->home);
-	/* a preloaded library (gate's allocation counter) is shown, read-only,
-	   wherever it lies */
-	for (i = 0; env[i]; i++)
-		if (!strncmp(env[i], "LD_PRELOAD=", 11))
-			preload = xstrdup(env[i] + 11);
+	/* a preloaded library (gate's allocation counter), gate's probe and
+	   the Python path (gate's pytest plugin) are shown, read-only,
+	   wherever they lie: the paths in one ':'-separated string */
+	for (i = 0; env[i]; i++) {
+		static const char *const shown[] = { "LD_PRELOAD=",
+			"GATE_PROBE=", "PYTHONPATH=", NULL };
+		size_t s;
+
+		for (s = 0; shown[s]; s++)
+			if (!strncmp(env[i], shown[s], strlen(shown[s]))) {
+				char *t = xasprintf("%s%s%s",
+					preload ? preload : "",
+					preload ? ":" : "",
+					env[i] + strlen(shown[s]));
+
+				free(preload);
+				preload = t;
+			}
+	}
 	/* the sampler (gate) must not load it: it hands it to the sample */
-	if (spec->box_timed && preload)
+	if (spec->box_timed)
 		box_env_hand_preload(env);
-	for (p = preload ? strtok_r(preload, ":", &save) : NULL; p && k < 7;
+	for (p = preload ? strtok_r(preload, ":", &save) : NULL; p && k < 15;
 	     p = strtok_r(NULL, ":", &save))
 		if (p[0] == '/')
 			ro[k++] = p;
