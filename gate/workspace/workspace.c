@@ -532,7 +532,7 @@ static int layout_arms(struct workspace *w)
 	if (boxed < 0)
 		return -1;
 	for (a = 0; a < w->narms; a++) {
-		struct layout_arm la = { NULL, NULL, NULL, NULL, NULL };
+		struct layout_arm la = { .vars = NULL };
 
 		if (sandbox && sandbox_list(w, a, &la.sandbox) < 0)
 			return -1;

@@ -28,7 +28,7 @@ struct fixture {
 static void setup_text(struct fixture *f, const char *text)
 {
 	struct layout l = LAYOUT_INIT;
-	struct layout_arm set = { NULL, NULL, NULL, NULL };
+	struct layout_arm set = { .vars = NULL };
 	char *const *env;
 
 	snprintf(f->dir, sizeof(f->dir), "/tmp/gate-test-layout.XXXXXX");
