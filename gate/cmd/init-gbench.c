@@ -160,7 +160,10 @@ static void scan_cmake(struct gb_prog *g, size_t *n, const char *text)
 	const char *s = text;
 	char *path;
 
-	if (!text || regcomp(&re, "target_link_libraries\\([[:space:]]*"
+	/* CMake's command names are case-insensitive, its targets not */
+	if (!text || regcomp(&re, "[Tt][Aa][Rr][Gg][Ee][Tt]_[Ll][Ii][Nn][Kk]_"
+			     "[Ll][Ii][Bb][Rr][Aa][Rr][Ii][Ee][Ss]"
+			     "\\([[:space:]]*"
 			     "([A-Za-z0-9_.+-]+)[^)]*[[:space:]]benchmark"
 			     "(::benchmark)?[[:space:])]", REG_EXTENDED))
 		return;

@@ -318,16 +318,18 @@ static void add(struct found *f, const char *name, int parity,
 	init_add_why(f, name, parity, argv, NULL);
 }
 
-/* Every first capture group of pattern (extended regex) in text. */
+/* Every first capture group of pattern (extended regex) in text; icase:
+   letters in any case (CMake's command names are case-insensitive). */
 static void scan(struct found *f, const char *text, const char *pattern,
-		 int parity, const char *const *argv)
+		 int parity, const char *const *argv, int icase)
 {
 	regex_t re;
 	regmatch_t m[2];
 	const char *p = text;
 	char *name;
 
-	if (!text || regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE))
+	if (!text || regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE |
+			     (icase ? REG_ICASE : 0)))
 		return;
 	while (regexec(&re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
 		name = xstrndup(p + m[1].rm_so, (size_t)(m[1].rm_eo -
@@ -436,7 +438,7 @@ static void detect(struct found *f, const char *top)
 		f->build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && "
 			   "cmake --build build -j2";
 		scan(f, text, "add_executable\\([[:space:]]*([A-Za-z0-9_-]*"
-		     "bench[A-Za-z0-9_-]*)", 1, cmake_run);
+		     "bench[A-Za-z0-9_-]*)", 1, cmake_run, 1);
 		init_scan_gbench(f, top, NULL, text);
 		free(text);
 	} else if ((text = slurp(top, "meson.build"))) {
@@ -444,13 +446,13 @@ static void detect(struct found *f, const char *top)
 		f->build = "test -d build || meson setup build --buildtype="
 			   "release; meson compile -C build";
 		scan(f, text, "benchmark\\([[:space:]]*'([^']+)'", 0,
-		     meson_run);
+		     meson_run, 0);
 		free(text);
 	} else if ((text = slurp(top, "Cargo.toml"))) {
 		f->system = "cargo";
 		f->build = "cargo build --release --benches";
 		scan(f, text, "\\[\\[bench\\]\\][[:space:]]*name[[:space:]]*="
-		     "[[:space:]]*\"([^\"]+)\"", 0, cargo_run);
+		     "[[:space:]]*\"([^\"]+)\"", 0, cargo_run, 0);
 		scan_files(f, top, "benches", ".rs", cargo_run);
 		free(text);
 	} else if ((text = slurp(top, "go.mod"))) {
@@ -464,7 +466,7 @@ static void detect(struct found *f, const char *top)
 			   "npm install";
 		scripts_only(text);
 		scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)\""
-		     "[[:space:]]*:", 0, npm_run);
+		     "[[:space:]]*:", 0, npm_run, 0);
 		free(text);
 	} else if (init_scan_python(f, top)) {
 		/* before make: a Makefile beside pytest benchmarks is

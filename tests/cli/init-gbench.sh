@@ -119,7 +119,8 @@ gate_run 0 -C "$G" run
 expect_in "$OUT" "perf_parse: identical build"
 expect_in "$ERR" "perf_parse: pass after 0 pairs"
 
-# 3. CMake: a target linking benchmark::benchmark, not built in the tree:
+# 3. CMake: a target linking benchmark::benchmark, not built in the tree
+# (its commands in capitals: CMake's command names are case-insensitive):
 # init builds it once in /tmp (never in the user's tree) to measure it.
 command -v cmake >/dev/null 2>&1 || skip "cmake is not installed"
 C=$SCRATCH/cm
@@ -129,8 +130,8 @@ cat >"$C/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.13)
 project(x CXX)
 find_package(benchmark REQUIRED)
-add_executable(str_perf str_perf.cc)
-target_link_libraries(str_perf benchmark::benchmark)
+ADD_EXECUTABLE(str_perf str_perf.cc)
+TARGET_LINK_LIBRARIES(str_perf benchmark::benchmark)
 CM
 echo '# cm' >"$C/README.md"
 commit_all "$C" cmake

@@ -59,9 +59,11 @@ expect_in "$OUT" '["npm", "run", "--silent", "bench:json"]'
 expect_not_in "$OUT" '"benchmark"]'
 M=$SCRATCH/cmake
 new_repo "$M"
-printf 'project(x C)\nadd_executable(bench_sort bench/sort.c)\nadd_executable(app main.c)\n' >"$M/CMakeLists.txt"
+# CMake's commands are case-insensitive (ADD_EXECUTABLE is add_executable)
+printf 'project(x C)\nadd_executable(bench_sort bench/sort.c)\nadd_executable(app main.c)\nADD_EXECUTABLE(bench_upper u.c)\n' >"$M/CMakeLists.txt"
 gate_run 0 -C "$M" init --stdout
 expect_in "$OUT" '["./build/bench_sort"]'
+expect_in "$OUT" '["./build/bench_upper"]'
 expect_not_in "$OUT" 'app'
 # make targets are inspected with make -n (nothing runs): targets that
 # clean, fetch or use the network are not proposed, aliases collapse, a
