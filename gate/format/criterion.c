@@ -84,19 +84,23 @@ static int crit_doc(struct fmt_table *t, struct crit_pending *p, cJSON *doc,
 
 	jsonpos_linecol(text, len, at, &line, &col);
 	if (cJSON_IsString(id)) {
-		if (p->id)
+		if (p->id) {
+			cJSON_Delete(doc);
 			return error_to(err, "%s:%zu:%zu: benchmark \"%s\" "
 					"came with no sample.json: not "
 					"criterion's <id>/new/ files together",
 					origin, line, col, p->id);
+		}
 		p->id = xstrdup(id->valuestring);
 		p->id_at = at;
 		cJSON_Delete(doc);
 	} else if (cJSON_GetObjectItemCaseSensitive(doc, "iters")) {
-		if (p->sample)
+		if (p->sample) {
+			cJSON_Delete(doc);
 			return error_to(err, "%s:%zu:%zu: a sample.json with "
 					"no benchmark.json beside it", origin,
 					line, col);
+		}
 		p->sample = doc;
 		p->sample_at = at;
 	} else if (cJSON_IsArray(doc) ||
