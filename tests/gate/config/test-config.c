@@ -563,7 +563,8 @@ static void test_config__error_messages(void)
 		/* suite formats */
 		{ LIT(BENCH("\"format\": \"junit\"")),
 		  "gate.json:4:11: \"format\" must be one of time, gbench, "
-		  "gotest, lines, hyperfine, pytest, got \"junit\"" },
+		  "gotest, lines, hyperfine, pytest, criterion, bencher, got "
+		  "\"junit\"" },
 		{ LIT(BENCH("\"format\": \"gate\"")),
 		  "gate.json:4:11: \"format\" must be one of" },
 		{ LIT(BENCH("\"format\": \"lines\", \"expect\": \"a\"")),
