@@ -21,6 +21,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "gate/exec/counter.h"
+#include "gate/os/os.h"
 #include "common/banned.h"
 
 extern char **environ;
@@ -101,11 +102,18 @@ static int probe(void)
 int box_available(char *why, size_t size)
 {
 	const char *v = getenv("GATE_SANDBOX");
+	char exe[4096];
 
 	if (probed < 0) {
 		if (v && (!strcmp(v, "off") || !strcmp(v, "landlock"))) {
 			snprintf(probe_why, sizeof(probe_why),
 				 "turned off by GATE_SANDBOX=%s", v);
+			probed = 0;
+		} else if (os_self_exe(exe, sizeof(exe)) < 0) {
+			/* the sampler is gate itself, started by its path */
+			snprintf(probe_why, sizeof(probe_why), "gate cannot "
+				 "name its own binary (/proc/self/exe), which "
+				 "times a sample inside the sandbox");
 			probed = 0;
 		} else {
 			probed = probe();
