@@ -49,8 +49,9 @@ for seed in 1 2 3; do
 		fail "the checkout wrote through a symlink (seed $seed)"
 done
 
-# 10. a benchmark nests directories beyond PATH_MAX in its checkout, and
-# the checkout index is lost: the next run starts afresh, not exit 3
+# 10. a build nests directories beyond PATH_MAX in its checkout (a
+# sample's checkout is read-only in its sandbox), and the checkout index
+# is lost: the next run starts afresh, not exit 3
 cat >"$R/deep.sh" <<'SH'
 #!/usr/bin/env python3
 import os
@@ -62,8 +63,9 @@ SH
 chmod +x "$R/deep.sh"
 commit_all "$R" deep
 cat >"$SCRATCH/deep.json" <<'JSON'
-{ "defaults": { "pairs": 2, "warmup": 0, "min_effect": 1, "parity": false },
-  "benchmarks": [ { "name": "deep", "run": ["./deep.sh"] } ] }
+{ "build": "./deep.sh",
+  "defaults": { "pairs": 2, "warmup": 0, "min_effect": 1, "parity": false },
+  "benchmarks": [ { "name": "deep", "run": ["/bin/true"] } ] }
 JSON
 gate_measured -C "$R" run --base HEAD --head HEAD --fixed-arms \
 	--config "$SCRATCH/deep.json"
