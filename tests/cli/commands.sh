@@ -56,7 +56,7 @@ expect_in "$ERR" "outside the checkout"
 config '' '["/bin/sh", "bench.sh"]'
 run 0
 config '' '"../../../bench.sh"'
-if command -v bwrap >/dev/null 2>&1 && [ -z "${GATE_SANDBOX:-}" ]; then
+if sandbox_starts && [ -z "${GATE_SANDBOX:-}" ]; then
 	# in a sandbox per arm the user's tree is not there at all
 	run 3
 	expect_in "$OUT" "not found"

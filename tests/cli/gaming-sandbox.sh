@@ -7,7 +7,7 @@
 # leftovers deeper than the reaper's 64 generations, base's file times);
 # in a sandbox per arm none reaches its target and every one fails.
 . "$(dirname "$0")/lib.sh"
-command -v bwrap >/dev/null 2>&1 || skip "bubblewrap (bwrap) is not installed"
+sandbox_starts || skip "bubblewrap cannot start a sandbox here (not installed, or user namespaces refused)"
 needs_os "namespaces"
 # the sandbox is demanded: a machine where it cannot start is an error,
 # never a quiet fallback to the seals this test is about

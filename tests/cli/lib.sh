@@ -40,6 +40,14 @@ needs_os() {
 		skip "needs Linux's $* (gate is built on the OS layer's stub)"
 }
 
+# sandbox_starts: bubblewrap can start a sandbox like an arm's here (it is
+# installed and user namespaces are allowed), so gate isolates each arm
+# in one unless GATE_SANDBOX says otherwise.
+sandbox_starts() {
+	bwrap --unshare-user --unshare-pid --unshare-net --ro-bind / / \
+		--dev /dev --proc /proc -- true >/dev/null 2>&1
+}
+
 # gate_run WANT ARGS...: run gate, keep stdout/stderr, check the exit code.
 gate_run() {
 	want=$1
