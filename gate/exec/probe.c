@@ -400,16 +400,9 @@ char **probe_valgrind_argv(const char *valgrind, const char *dir,
 
 void probe_valgrind_argv_free(char **vargv)
 {
-	size_t i;
-	int last = 0;
-
-	if (!vargv)
-		return;
-	for (i = 0; vargv[i] && !last; i++) {
-		last = !strncmp(vargv[i], LOG_OPTION, strlen(LOG_OPTION));
-		free(vargv[i]);
-	}
-	free(vargv);
+	/* the same shape as the counter's: gate's strings end with the log
+	   option, argv's follow */
+	counter_valgrind_argv_free(vargv);
 }
 
 int probe_file_find(char **path, const char *file, struct gate_err *err)
