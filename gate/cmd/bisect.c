@@ -199,8 +199,8 @@ static const char *outcome_name(enum outcome o)
 	static const char *const names[] = {
 		[OUT_GOOD] = "good", [OUT_BAD] = "bad",
 		[OUT_SKIP] = "skipped (cannot build or measure)",
-		[OUT_UNSURE] = "unsure (neither excludes nor shows a "
-			       "regression of the floor)" };
+		[OUT_UNSURE] = ("unsure (neither excludes nor shows a "
+				"regression of the floor)") };
 
 	return names[o];
 }
