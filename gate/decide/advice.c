@@ -18,6 +18,8 @@
 #include "gate/decide/calibration.h"
 #include "gate/exec/counter.h"
 #include "gate/config/metrics.h"
+#include "gate/format/format.h"
+#include "gate/measure/measure-counted.h"
 #include "gate/decide/verdict.h"
 #include "stats/stats.h"
 #include "common/banned.h"
@@ -248,8 +250,93 @@ static int note_measured_count(struct run_bench *b)
 	return 0;
 }
 
+/*
+ * A suite case that ended noisy on its time: per-case counts where the
+ * harness can mark its cases and valgrind is there, and the harness's own
+ * cpu time where it reports one per case (Google Benchmark's cpu_time).
+ * The suite's first noisy case gets the whole sentence; its others point
+ * to it. Counts are never measured here: the estimate is of a counted run
+ * of the suite, at valgrind's slowdown over the suite's process's cpu
+ * time (start-up in, so it errs long).
+ */
+static void note_suite_case(struct run_report *r, size_t i,
+			    const char **first_suite, const char **first_case)
+{
+	struct run_bench *b = &r->b[i];
+	const struct bench_run *br = &b->run;
+	const struct bench_cfg *c = br->cfg;
+	const struct format_reader *fr = format_reader(c->format);
+	double cpu[2], *ratios, spread, secs;
+	char why[1024], need[64], can[64], *vg = NULL, vwhy[256];
+	size_t n, reach, want;
+	int by_budget, gb_cpu, count, len;
+
+	if (suite_counted_case(br, why, sizeof(why)))
+		return;		/* counted already */
+	ratios = verdict_pair_ratios(br, b->primary.metric, &n);
+	spread = n >= 4 ? spread_of(ratios, n, r->level) : NAN;
+	free(ratios);
+	if (!isfinite(spread))
+		return;
+	reach = calibration_reachable(r, i, &by_budget);
+	want = calibration_pairs_needed(spread, c->min_effect, r->level);
+	if (want <= reach)
+		return;		/* more pairs would do */
+	gb_cpu = fr->times[0] && c->suite_metric != METRIC_CPU;
+	count = (c->format == FORMAT_PYTEST || c->format == FORMAT_GBENCH ||
+		 c->format == FORMAT_LINES) &&
+		counter_valgrind_find(&vg, vwhy, sizeof(vwhy)) == 0;
+	free(vg);
+	if (!gb_cpu && !count)
+		return;
+	if (*first_suite && !strcmp(*first_suite, br->suite_name)) {
+		snprintf(why, sizeof(why), "%s, as advised beside %s (advice "
+			 "for the next run: the verdict stands)",
+			 count ? "per-case counts would decide it" :
+			 "its cpu_time would decide it", *first_case);
+		run_bench_note(b, why);
+		return;
+	}
+	*first_suite = br->suite_name;
+	*first_case = c->name;
+	arm_medians(cpu, br, METRIC_CPU);
+	secs = 2.0 * METRIC_EXACT_PAIRS * ADVICE_VALGRIND_SLOWDOWN *
+	       fmax(isfinite(cpu[0]) ? cpu[0] : 0,
+		    isfinite(cpu[1]) ? cpu[1] : 0);
+	pairs_text(need, sizeof(need), want, br->npairs ?
+		   (br->seconds - br->warmup_seconds) / (double)br->npairs : 0);
+	pairs_text(can, sizeof(can), reach, br->npairs ?
+		   (br->seconds - br->warmup_seconds) / (double)br->npairs : 0);
+	len = snprintf(why, sizeof(why), "this case's pair ratios spread "
+		       "%.2f%%: the %+.1f%% floor takes %s, with %s allowing "
+		       "%s", spread * 100, c->min_effect * 100, need,
+		       by_budget ? "its share of the budget" : "its max_pairs",
+		       can);
+	if (count && len > 0 && (size_t)len < sizeof(why))
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "; "
+			"counts ignore the load and valgrind is on PATH: "
+			"\"metrics\": [\"instructions\"] on suite \"%s\" "
+			"counts each case's own work (doc/counted.md), about "
+			"%.0f s for %d counted pairs of the whole suite "
+			"(estimated at %.0fx its process's cpu time); "
+			"instructions are blind to memory, sleeps and I/O",
+			br->suite_name, ceil(secs), METRIC_EXACT_PAIRS,
+			ADVICE_VALGRIND_SLOWDOWN);
+	if (gb_cpu && len > 0 && (size_t)len < sizeof(why))
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "; "
+			"the harness reports each case's cpu_time: "
+			"\"metric\": \"cpu\" on suite \"%s\" gates on it "
+			"if its cases compute rather than wait (cpu time "
+			"misses any time spent waiting)", br->suite_name);
+	if (len > 0 && (size_t)len < sizeof(why))
+		snprintf(why + len, sizeof(why) - (size_t)len, " (advice for "
+			 "the next run: the verdict stands)");
+	run_bench_note(b, why);
+}
+
 void run_note_metric_advice(struct run_report *r)
 {
+	const char *first_suite = NULL, *first_case = NULL;
 	struct metric_advice a;
 	char why[1024];
 	size_t i, reach, nb = 0;
@@ -263,11 +350,19 @@ void run_note_metric_advice(struct run_report *r)
 		const struct bench_run *br = &b->run;
 		const struct bench_cfg *c = br->cfg;
 
-		/* a suite case's cpu time is its whole process's */
-		if (br->suite_name || c->format != FORMAT_TIME || br->error ||
-		    br->is_new || br->judged ||
-		    b->primary.metric != METRIC_WALL ||
+		if (br->error || br->is_new || br->judged ||
 		    b->primary.verdict != VERDICT_NOISY)
+			continue;
+		/* a suite case's cpu time is its whole process's: a suite
+		   gets its harness's time or per-case counts named */
+		if (br->suite_name) {
+			if (METRIC_IS_VALUE(b->primary.metric))
+				note_suite_case(r, i, &first_suite,
+						&first_case);
+			continue;
+		}
+		if (c->format != FORMAT_TIME ||
+		    b->primary.metric != METRIC_WALL)
 			continue;
 		if (note_measured_count(b))
 			continue;
