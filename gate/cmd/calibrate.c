@@ -32,6 +32,7 @@
 #include "gate/config/options.h"
 #include "gate/decide/run.h"
 #include "gate/decide/suite.h"
+#include "gate/measure/measure-counted.h"
 #include "gate/workspace/workspace.h"
 #include "gate/exec/signals.h"
 #include "gate/decide/verdict.h"
@@ -480,8 +481,11 @@ static void calibrate_cases(struct bench_run *br, const struct bench_cfg *c,
 	struct case_fig *fig;
 	double per = br->npairs ? (br->seconds - br->warmup_seconds) /
 		     (double)br->npairs : 0, level, share;
+	double counted = advice_counted_seconds(br);
 	size_t k, nc = 0, reach, most = c->pairs, beyond = 0;
 	char buf[64];
+	int countable = !suite_counted(br) &&
+			advice_suite_countable(c->format);
 
 	memset(&r, 0, sizeof(r));
 	run_alloc(&r, 1);
@@ -545,9 +549,29 @@ static void calibrate_cases(struct bench_run *br, const struct bench_cfg *c,
 	       nc - beyond, nc, beyond ? ": the others need a larger "
 	       "\"min_effect\" or \"budget\", a quieter runner, or fewer "
 	       "cases per suite (the figures above)" : "");
-	printf("  metric: suites decide on the time each case reports "
-	       "(\"metric\": \"cpu\" reads gbench's cpu_time); gate "
-	       "calibrate does not measure another metric per case\n\n");
+	if (beyond && countable)
+		printf("  metric: %zu cases cannot reach the floor on time "
+		       "within the budget; counts ignore the load and "
+		       "valgrind is on PATH: \"metrics\": [\"instructions\"] "
+		       "counts each case's own work (doc/counted.md), exactly "
+		       "in %d pairs when its count repeats; such a run takes "
+		       "about %.0f s (%d counted pairs of the whole suite, "
+		       "estimated at %.0fx its process's cpu time here, "
+		       "start-up in), %s its share of the budget; instructions "
+		       "are blind to memory, sleeps and I/O%s\n\n", beyond,
+		       METRIC_EXACT_PAIRS, ceil(counted), METRIC_EXACT_PAIRS,
+		       ADVICE_VALGRIND_SLOWDOWN, counted <= share ? "within" :
+		       "beyond", c->format == FORMAT_GBENCH &&
+		       c->metric != METRIC_CPU ? "; or \"metric\": \"cpu\" "
+		       "(gbench's cpu_time per case), if the cases compute "
+		       "rather than wait" : "");
+	else
+		printf("  metric: suites decide on the time each case reports "
+		       "(\"metric\": \"cpu\" reads gbench's cpu_time)%s\n\n",
+		       suite_counted(br) ? "" : beyond ? "; per-case counts "
+		       "(\"metrics\": [\"instructions\"], doc/counted.md) "
+		       "need valgrind, not on PATH, and a pytest, gbench or "
+		       "lines suite" : "");
 	free(fig);
 cleanup:
 	run_release(&r);

@@ -25,12 +25,6 @@
 #include "common/banned.h"
 
 /*
- * valgrind's slowdown over a run's CPU time used to estimate a count's
- * cost: the upper end of what README's "Instruction counts" measured
- * (gzip -9 36x, xz -6 10x), so the estimate errs long.
- */
-#define ADVICE_VALGRIND_SLOWDOWN 40.0
-/*
  * cpu time stands for a benchmark's time only when most of it is CPU
  * work: when even its least disturbed sample (the highest share of cpu in
  * wall time) is below this, the benchmark waits (I/O, sleep) and cpu time
@@ -250,6 +244,28 @@ static int note_measured_count(struct run_bench *b)
 	return 0;
 }
 
+int advice_suite_countable(enum format f)
+{
+	char *vg = NULL, why[256];
+	int found;
+
+	if (f != FORMAT_PYTEST && f != FORMAT_GBENCH && f != FORMAT_LINES)
+		return 0;
+	found = counter_valgrind_find(&vg, why, sizeof(why)) == 0;
+	free(vg);
+	return found;
+}
+
+double advice_counted_seconds(const struct bench_run *br)
+{
+	double cpu[2];
+
+	arm_medians(cpu, br, METRIC_CPU);
+	return 2.0 * METRIC_EXACT_PAIRS * ADVICE_VALGRIND_SLOWDOWN *
+	       fmax(isfinite(cpu[0]) ? cpu[0] : 0,
+		    isfinite(cpu[1]) ? cpu[1] : 0);
+}
+
 /*
  * A suite case that ended noisy on its time: per-case counts where the
  * harness can mark its cases and valgrind is there, and the harness's own
@@ -266,8 +282,8 @@ static void note_suite_case(struct run_report *r, size_t i,
 	const struct bench_run *br = &b->run;
 	const struct bench_cfg *c = br->cfg;
 	const struct format_reader *fr = format_reader(c->format);
-	double cpu[2], *ratios, spread, secs;
-	char why[1024], need[64], can[64], *vg = NULL, vwhy[256];
+	double *ratios, spread, secs;
+	char why[1024], need[64], can[64];
 	size_t n, reach, want;
 	int by_budget, gb_cpu, count, len;
 
@@ -283,10 +299,7 @@ static void note_suite_case(struct run_report *r, size_t i,
 	if (want <= reach)
 		return;		/* more pairs would do */
 	gb_cpu = fr->times[0] && c->suite_metric != METRIC_CPU;
-	count = (c->format == FORMAT_PYTEST || c->format == FORMAT_GBENCH ||
-		 c->format == FORMAT_LINES) &&
-		counter_valgrind_find(&vg, vwhy, sizeof(vwhy)) == 0;
-	free(vg);
+	count = advice_suite_countable(c->format);
 	if (!gb_cpu && !count)
 		return;
 	if (*first_suite && !strcmp(*first_suite, br->suite_name)) {
@@ -299,10 +312,7 @@ static void note_suite_case(struct run_report *r, size_t i,
 	}
 	*first_suite = br->suite_name;
 	*first_case = c->name;
-	arm_medians(cpu, br, METRIC_CPU);
-	secs = 2.0 * METRIC_EXACT_PAIRS * ADVICE_VALGRIND_SLOWDOWN *
-	       fmax(isfinite(cpu[0]) ? cpu[0] : 0,
-		    isfinite(cpu[1]) ? cpu[1] : 0);
+	secs = advice_counted_seconds(br);
 	pairs_text(need, sizeof(need), want, br->npairs ?
 		   (br->seconds - br->warmup_seconds) / (double)br->npairs : 0);
 	pairs_text(can, sizeof(can), reach, br->npairs ?

@@ -11,6 +11,14 @@
 
 #include "gate/measure/measure.h"
 #include "gate/decide/run.h"
+#include "gate/format/format.h"
+
+/*
+ * valgrind's slowdown over a run's CPU time used to estimate a count's
+ * cost: the upper end of what README's "Instruction counts" measured
+ * (gzip -9 36x, xz -6 10x), so the estimate errs long.
+ */
+#define ADVICE_VALGRIND_SLOWDOWN 40.0
 
 /* What one benchmark's pairs say of its metrics (wall and cpu). */
 struct metric_advice {
@@ -45,6 +53,18 @@ int advice_metric(struct metric_advice *a, const struct bench_run *br,
  */
 void advice_words(char *buf, size_t size, const struct metric_advice *a,
 		  double floor, size_t reach, const char *budget);
+/*
+ * 1 when a suite of format f can be counted per case (pytest, gbench, the
+ * lines protocol: doc/counted.md) and valgrind is on PATH (or
+ * GATE_VALGRIND).
+ */
+int advice_suite_countable(enum format f);
+/*
+ * Estimated seconds of METRIC_EXACT_PAIRS counted pairs of br (a suite
+ * or a plain benchmark), one process after another: valgrind's slowdown
+ * over each arm's median process cpu time, start-up in (so it errs long).
+ */
+double advice_counted_seconds(const struct bench_run *br);
 /*
  * Beside each wall-time benchmark that ended noisy, a note saying which
  * metric would have decided it within the budget (cpu time from the same

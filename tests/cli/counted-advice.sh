@@ -4,6 +4,8 @@
 # valgrind there (GATE_VALGRIND), per-case counts with the time a counted
 # run would take; the suite's other noisy case points to it. Without
 # valgrind the counts are not named. Advice only: the verdicts stand.
+# gate calibrate measures the same suite against itself and proposes the
+# counts, with a counted run's estimated time, where time cannot decide.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
@@ -75,5 +77,15 @@ case $n in
 *"its cpu_time would decide it, as advised beside gb/BM_a"*) ;;
 *) fail "BM_b should point to BM_a's advice: $n" ;;
 esac
-# gated on cpu_time already: nothing left to say of cpu time
+# calibrate: one revision against itself (both arms base's), real_time
+# doubling every other process
+rm -f "$STATE"/*
+GATE_VALGRIND=/bin/true gate_run 0 -C "$R" calibrate --rev HEAD~1 --pairs 8 --seed 5
+expect_in "$OUT" "beyond the budget"
+case $(cat "$OUT") in
+*'cases cannot reach the floor on time'*'"metrics": ["instructions"]'*'such a run takes about'*'or "metric": "cpu"'*) ;;
+*) fail "calibrate should propose per-case counts and cpu_time: $(cat "$OUT")" ;;
+esac
+GATE_VALGRIND=/nonexistent gate_run 0 -C "$R" calibrate --rev HEAD~1 --pairs 8 --seed 5
+expect_in "$OUT" 'need valgrind, not on PATH'
 exit 0
