@@ -120,9 +120,9 @@ GIT_OBJ = git/repo.o git/snapshot.o git/checkout.o git/lock.o git/scan.o \
 # report/ (printers, the report reader, history), cmd/ (one file per
 # subcommand), then gate.c and main.c
 OS_OBJ = gate/os/$(OS).o
-FORMAT_OBJ = gate/format/format.o gate/format/harness.o gate/format/gbench.o gate/format/gotest.o \
-	gate/format/lines.o gate/format/hyperfine.o gate/format/pytest.o \
-	gate/format/criterion.o gate/format/bencher.o
+# every file of gate/format/: one a format (a row of FORMAT_ROWS), so a
+# new format is a file here and needs no line in this Makefile
+FORMAT_OBJ = $(patsubst %.c,%.o,$(sort $(wildcard gate/format/*.c)))
 CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/config-rules.o gate/config/config-table.o \
 	gate/config/metrics.o gate/config/options.o
@@ -157,6 +157,9 @@ LIB_OBJ = $(addprefix $(OBJ)/,$(COMMON_OBJ) $(STATS_OBJ) $(GIT_OBJ) \
 	$(MEASURE_OBJ) $(WORKSPACE_OBJ) $(DECIDE_OBJ) $(REPORT_OBJ) \
 	$(CMD_OBJ) $(GATE_OBJ))
 
+# a format's reader test is picked up as it is written
+FORMAT_UNITS = $(patsubst tests/%.c,%,$(sort $(wildcard \
+	tests/gate/format/test-*.c)))
 # unit tests mirror the source layout: tests/DIR/test-MODULE.c tests
 # DIR/MODULE.c and builds to $(BUILD)/tests/DIR/test-MODULE
 UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
@@ -172,9 +175,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \
 	gate/exec/test-probe gate/exec/test-box \
-	gate/format/test-format gate/format/test-gbench gate/format/test-gotest \
-	gate/format/test-lines gate/format/test-hyperfine \
-	gate/format/test-gatereport gate/format/test-criterion gate/format/test-bencher \
+	$(FORMAT_UNITS) \
 	gate/report/test-view gate/report/test-load \
 	gate/report/test-load-compare \
 	bench/test-sim
@@ -202,7 +203,20 @@ ifeq ($(CALLGRIND_H),yes)
 PROBE_LIB = $(BUILD)/libgate-probe.so $(BUILD)/gate_probe_pytest.py
 endif
 
-all: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB)
+COMPLETIONS = $(BUILD)/completion/gate.bash $(BUILD)/completion/_gate
+
+all: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS)
+
+# The completions' list of formats is gate's own (the names gate compare's
+# --format takes, from FORMAT_ROWS), put in place of @FORMATS@: a new
+# format needs no edit here
+$(BUILD)/completion/%: completion/%.in $(BUILD)/gate
+	@mkdir -p $(dir $@)
+	f=$$($(BUILD)/gate compare --format @ - - 2>&1 | \
+		sed -n 's/.*--format must be one of \(.*\); got.*/\1/p' | \
+		tr -d ,); \
+	[ -n "$$f" ] || { echo "$(BUILD)/gate names no formats" >&2; exit 1; }; \
+	sed "s/@FORMATS@/$$f/" completion/$*.in >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -431,7 +445,7 @@ INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 INSTALL_RECORD = $(DATADIR)/gate/install-dirs
 RECORD_DIRS = $(INSTALL_DIRS) $(if $(INSTALL_RECORD),$(patsubst %/,%,$(dir $(INSTALL_RECORD))))
 
-install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB)
+install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS)
 	@made=$$(for d in $(RECORD_DIRS); do \
 		while [ ! -d "$(DESTDIR)$$d" ]; do \
 			echo "$$d"; [ "$$d" != / ] || break; \
@@ -454,8 +468,9 @@ install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB)
 		$(DESTDIR)$(ALLOCDIR))
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
-	$(INSTALL) -m 644 completion/gate.bash $(DESTDIR)$(BASHCOMPDIR)/gate
-	$(INSTALL) -m 644 completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate
+	$(INSTALL) -m 644 $(BUILD)/completion/gate.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/gate
+	$(INSTALL) -m 644 $(BUILD)/completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate
 
 # The files, then gate's own directories, then the directories install
 # recorded as created, deepest first, where empty. Without a record (an

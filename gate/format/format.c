@@ -182,7 +182,7 @@ enum format format_detect(const char *text, size_t len)
 
 	while (s < end && strchr(" \t\r\n", *s))
 		s++;
-	if (s < end && *s == '{') {
+	if (s < end && (*s == '{' || *s == '[')) {
 		root = cJSON_ParseWithLength(text, len);
 		if (!root)
 			return detect_broken_json(text, len);

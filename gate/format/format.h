@@ -95,7 +95,7 @@ const char *format_names(void);
 const char *format_names_compare(void);
 /*
  * Guess the format of a result file: each row's detect in FORMAT_ROWS'
- * order, those flagged FMT_DETECT_LAST after the others (JSON by keys of
+ * order (root: the JSON parsed when the text starts with '{' or '['), those flagged FMT_DETECT_LAST after the others (JSON by keys of
  * its own, go by its result lines, then gbench's any object, lines any
  * text); JSON that does not parse by the row whose broken_json_keys
  * occurs first in it.
@@ -180,6 +180,21 @@ enum fmt_values {
 };
 
 /*
+ * How each case of a suite is counted on its own under callgrind (the
+ * "instructions" and "cycles" metrics; gate/measure/measure-counted.c
+ * sets each scheme up): what marks a case's start and end.
+ */
+enum fmt_counted {
+	FMT_COUNTED_NONE,	/* nothing can: counted_why says what to do */
+	FMT_COUNTED_LOOPS,	/* Google Benchmark: a callgrind dump around
+				   each case's loop, one iteration */
+	FMT_COUNTED_MARKS,	/* the harness calls gate_probe_start and
+				   gate_probe_stop (lib/gate-probe.h) */
+	FMT_COUNTED_PYTEST,	/* gate's pytest plugin brackets each test's
+				   call, once */
+};
+
+/*
  * One format: everything gate knows of it, in one row. Only name, what and
  * values are needed; a NULL hook means "cannot" (no rounds, no shards).
  */
@@ -189,7 +204,8 @@ struct format_reader {
 	unsigned flags;		/* FMT_* below */
 	/*
 	 * 1 when text (len bytes) looks like this format; root is the parsed
-	 * JSON object when text starts with '{' and parses, else NULL.
+	 * JSON (object or array) when text starts with '{' or '[' and
+	 * parses, else NULL.
 	 */
 	int (*detect)(const char *text, size_t len, const struct cJSON *root);
 	/* keys whose presence names this format in JSON that does not
@@ -233,12 +249,21 @@ struct format_reader {
 	const char *processes_how;
 	/* What gate init proposes for it (gate/cmd/init-*.c), or NULL. */
 	const char *init;
+	/* How its cases are counted each on its own (FMT_COUNTED_NONE: not
+	   at all); for NONE, why and what instead ("Go's runtime does not
+	   run reliably under valgrind: ..."), or NULL: each case a
+	   benchmark of its own. */
+	enum fmt_counted counted;
+	const char *counted_why;
 };
 #define FMT_COMPARE_ONLY 1u	/* gate compare reads it, gate.json not */
 #define FMT_NOT_A_SUITE 2u	/* time: the process is the sample */
 #define FMT_DETECT_LAST 4u	/* its detect takes anything of its kind
 				   (gbench any JSON object, lines any text):
 				   asked after every other row */
+#define FMT_NAME_PROCS 8u	/* case names end in "-N", the process's CPU
+				   count (go's GOMAXPROCS): the reader drops
+				   it (fmt_table.procs), the reports state it */
 
 /* The row of format f. */
 const struct format_reader *format_reader(enum format f);

@@ -252,4 +252,5 @@ const struct format_reader format_gbench_reader = {
 	.list_how = "one iteration of each, --benchmark_min_time=0",
 	.init = "a CMakeLists.txt or Makefile linking benchmark::benchmark: "
 		"fixed work sized per case (init-gbench.c)",
+	.counted = FMT_COUNTED_LOOPS,
 };

@@ -390,6 +390,7 @@ static void gotest_list(struct fmt_cmd_edit *e, char *const *argv,
 const struct format_reader format_gotest_reader = {
 	.name = "gotest",
 	.what = "go test -bench text",
+	.flags = FMT_NAME_PROCS,
 	.detect = gotest_detect,
 	.parse = gotest_parse,
 	.values = FMT_VALUES_TRACKED,
@@ -401,4 +402,7 @@ const struct format_reader format_gotest_reader = {
 	.group = format_go_top,
 	.init = "a go.mod with Benchmark functions: each (sub-)benchmark a "
 		"case at a fixed -benchtime=Nx (init-go.c)",
+	.counted_why = "Go's runtime does not run reliably under valgrind; "
+		"gate \"cpu\" (the harness's own time, on pairs) or wall "
+		"time with more pairs instead (doc/counted.md, \"Go\")",
 };

@@ -167,4 +167,5 @@ const struct format_reader format_lines_reader = {
 	.list = fmt_list_gate_list,
 	.list_how = "each case's name when GATE_LIST=1 is set",
 	.list_names = lines_names,
+	.counted = FMT_COUNTED_MARKS,
 };

@@ -183,4 +183,5 @@ const struct format_reader format_pytest_reader = {
 	.select = pytest_select,
 	.init = "pytest-benchmark tests: rounds of fixed work in one "
 		"session (init-py.c)",
+	.counted = FMT_COUNTED_PYTEST,
 };

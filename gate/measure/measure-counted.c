@@ -88,24 +88,17 @@ static char *on_path(const char *program)
 int suite_counted_prepare(struct bench_run *br, const char *who,
 			  struct gate_err *err)
 {
-	enum format f = br->cfg->format;
+	const struct format_reader *r = format_reader(br->cfg->format);
 	struct suite_probe *p;
 	char *plugin = NULL;
 
-	if (f == FORMAT_GOTEST)
-		return error_to(err, "%s asks for per-case counts of a Go "
-				"suite, which gate cannot give: Go's runtime "
-				"does not run reliably under valgrind; gate "
-				"\"cpu\" (the harness's own time, on pairs) or "
-				"wall time with more pairs instead "
-				"(doc/counted.md, \"Go\")", who);
-	if (f != FORMAT_PYTEST && f != FORMAT_GBENCH && f != FORMAT_LINES)
+	if (r->counted == FMT_COUNTED_NONE)
 		return error_to(err, "%s asks for per-case counts of a %s "
-				"suite, which cannot mark its cases: each of "
-				"hyperfine's commands is a process of its own, "
-				"so make each a benchmark of its own "
-				"(\"format\": \"time\") to count it",
-				who, format_name(f));
+				"suite, which gate cannot give: %s", who,
+				r->name, r->counted_why ? r->counted_why :
+				"nothing marks its cases; make each case a "
+				"benchmark of its own (\"format\": \"time\") "
+				"to count it");
 	p = xcalloc(1, sizeof(*p));
 	br->probe = p;
 	/* ASLR off, so that a case's addresses (and what hashes them)
@@ -116,11 +109,11 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 				"with address-space randomisation off through "
 				"setarch, but setarch is not on PATH: install "
 				"util-linux", who);
-	if (f == FORMAT_GBENCH)
+	if (r->counted == FMT_COUNTED_LOOPS)
 		return 0;	/* callgrind's own dumps: no library */
 	if (probe_file_find(&p->lib, PROBE_LIB, err) < 0)
 		return -1;
-	if (f == FORMAT_PYTEST) {
+	if (r->counted == FMT_COUNTED_PYTEST) {
 		if (probe_file_find(&plugin, PROBE_PYTEST, err) < 0)
 			return -1;
 		*strrchr(plugin, '/') = '\0';
@@ -132,7 +125,8 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 char **suite_counted_argv(const struct bench_run *br, const char *dir,
 			  char *const *argv, int shell)
 {
-	enum format f = br->cfg->format;
+	int loops = format_reader(br->cfg->format)->counted ==
+		    FMT_COUNTED_LOOPS;
 	char **v, **copy;
 	size_t n;
 
@@ -146,10 +140,10 @@ char **suite_counted_argv(const struct bench_run *br, const char *dir,
 	 * --benchmark_min_time comes before and loses; a shell string gets
 	 * BENCHMARK_MIN_TIME from the environment)
 	 */
-	if (f == FORMAT_GBENCH && !shell)
+	if (loops && !shell)
 		copy[n] = (char *)"--benchmark_min_time=0";
 	v = probe_valgrind_argv(br->valgrind, dir, copy, br->simulate,
-				f == FORMAT_GBENCH ? PROBE_GBENCH : PROBE_MARKS,
+				loops ? PROBE_GBENCH : PROBE_MARKS,
 				br->probe ? br->probe->setarch : NULL);
 	free(copy);
 	return v;
@@ -187,7 +181,7 @@ char **suite_counted_env(const struct bench_run *br, char *const *env)
 	extern char **environ;
 	char *const *base = env ? env : environ;
 	const struct suite_probe *p = br->probe;
-	enum format f = br->cfg->format;
+	enum fmt_counted how = format_reader(br->cfg->format)->counted;
 	char **e;
 	size_t n, i;
 
@@ -201,9 +195,9 @@ char **suite_counted_env(const struct bench_run *br, char *const *env)
 	env_set(&e, &n, "LD_BIND_NOW", "1");
 	if (p && p->lib)
 		env_set(&e, &n, "GATE_PROBE", p->lib);
-	if (f == FORMAT_GBENCH)
+	if (how == FMT_COUNTED_LOOPS)
 		env_set(&e, &n, "BENCHMARK_MIN_TIME", "0");
-	if (f == FORMAT_PYTEST) {
+	if (how == FMT_COUNTED_PYTEST) {
 		const char *pp = env_get(base, "PYTHONPATH");
 		const char *ao = env_get(base, "PYTEST_ADDOPTS");
 		char *v;
@@ -458,6 +452,7 @@ int suite_counted_collect(struct bench_run *br, enum arm a, const char *label,
 	struct probe_counts pc = PROBE_COUNTS_INIT;
 	struct counted_list l = { NULL, 0, 0 };
 	struct gate_err err = { "" };
+	enum fmt_counted how = format_reader(br->cfg->format)->counted;
 	char *why = NULL;
 	size_t i;
 	int ret = -1;
@@ -468,7 +463,7 @@ int suite_counted_collect(struct bench_run *br, enum arm a, const char *label,
 				   err.msg));
 		goto cleanup;
 	}
-	if (br->cfg->format == FORMAT_GBENCH) {
+	if (how == FMT_COUNTED_LOOPS) {
 		if (gbench_cases(&l, &pc, res, &why) < 0) {
 			fail(br, xasprintf("benchmark \"%s\": %s sample (%s): "
 					   "%s", br->cfg->name, arm_name(a),
@@ -486,9 +481,9 @@ int suite_counted_collect(struct bench_run *br, enum arm a, const char *label,
 	if (!l.n) {
 		fail(br, xasprintf("benchmark \"%s\": %s sample (%s): no case "
 			"was counted: %s", br->cfg->name, arm_name(a), label,
-			br->cfg->format == FORMAT_PYTEST ? "did pytest load "
+			how == FMT_COUNTED_PYTEST ? "did pytest load "
 			"gate's plugin (-p gate_probe_pytest, through "
-			"PYTEST_ADDOPTS)?" : br->cfg->format == FORMAT_GBENCH ?
+			"PYTEST_ADDOPTS)?" : how == FMT_COUNTED_LOOPS ?
 			"no loop of Google Benchmark's State ran" : "a lines "
 			"harness marks each case with gate_probe_start and "
 			"gate_probe_stop (lib/gate-probe.h, doc/counted.md)"));
@@ -505,9 +500,11 @@ cleanup:
 const char *suite_counted_scheme(enum format f, int simulate, char *buf,
 				 size_t size)
 {
-	const char *how = f == FORMAT_PYTEST ? "each test's call bracketed "
-		"by gate's pytest plugin, once (benchmarks disabled); "
-		"PYTHONHASHSEED=0, PYTHONMALLOC=malloc" : f == FORMAT_GBENCH ?
+	enum fmt_counted c = format_reader(f)->counted;
+	const char *how = c == FMT_COUNTED_PYTEST ? "each test's call "
+		"bracketed by gate's pytest plugin, once (benchmarks "
+		"disabled); PYTHONHASHSEED=0, PYTHONMALLOC=malloc" :
+		c == FMT_COUNTED_LOOPS ?
 		"each case's loop alone, one iteration "
 		"(--benchmark_min_time=0), set-up outside" : "each case "
 		"between the harness's gate_probe_start and gate_probe_stop";

@@ -265,12 +265,13 @@ static void bench_suite_json(cJSON *o, const struct run_bench *b)
 	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
 	char red[64];
+	int procs = (format_reader(c->format)->flags & FMT_NAME_PROCS) != 0;
 
 	cJSON_AddStringToObject(o, "suite", br->suite_name);
 	cJSON_AddStringToObject(o, "format", format_name(c->format));
-	if (c->format == FORMAT_GOTEST && b->procs > 0)
+	if (procs && b->procs > 0)
 		cJSON_AddNumberToObject(o, "gomaxprocs", (double)b->procs);
-	else if (c->format == FORMAT_GOTEST)
+	else if (procs)
 		cJSON_AddNullToObject(o, "gomaxprocs");
 	cJSON_AddBoolToObject(o, "higher_is_better", c->higher_better);
 	cJSON_AddStringToObject(o, "reduction",

@@ -57,7 +57,7 @@ static void suite_procs(const struct run_report *r, const struct bench_run *br,
 	size_t cnt[PROCS_MAX], nval = 0, more = 0, i, k, len;
 
 	buf[0] = '\0';
-	if (br->cfg->format != FORMAT_GOTEST)
+	if (!(format_reader(br->cfg->format)->flags & FMT_NAME_PROCS))
 		return;
 	for (i = 0; i < r->n; i++) {
 		const struct run_bench *b = &r->b[i];

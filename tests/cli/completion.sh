@@ -6,7 +6,11 @@
 # recent commits), including bash-completion loading git's on demand.
 . "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
-BASHCOMP=$root/completion/gate.bash
+# built from completion/*.in with gate's own list of formats (Makefile)
+COMPDIR=$(dirname "${GATE_BIN:-$GATE}")/completion
+BASHCOMP=$COMPDIR/gate.bash
+[ -f "$BASHCOMP" ] && [ -f "$COMPDIR/_gate" ] ||
+	fail "no $COMPDIR/gate.bash and _gate: make builds them"
 GITCOMP=/usr/share/bash-completion/completions/git
 FRAMEWORK=/usr/share/bash-completion/bash_completion
 for f in "$GITCOMP" "$FRAMEWORK"; do
@@ -41,7 +45,7 @@ bcomp() {
 }
 # zcomp LINE: zsh's
 zcomp() {
-	zsh -f "$root/tests/cli/zcomp.zsh" "$root/completion" "$1" 2>"$ERR" ||
+	zsh -f "$root/tests/cli/zcomp.zsh" "$COMPDIR" "$1" 2>"$ERR" ||
 		fail "zsh completion of \"$1\" failed"
 }
 # want SHELL LINE GOT WANTED...: GOT (lines) is exactly WANTED

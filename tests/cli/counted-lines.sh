@@ -114,5 +114,5 @@ cat >"$SCRATCH/go.json" <<'JSON'
                     "metrics": ["instructions"] } ] }
 JSON
 gate_run 3 -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/go.json"
-expect_in "$ERR" "per-case counts of a Go suite"
+expect_in "$ERR" "per-case counts of a gotest suite"
 exit 0
