@@ -22,6 +22,9 @@
 #   make bench-cycles  wall, instructions and cycles ratios of 11 changes
 #                   (cache, branch and compute; 3 in real projects'
 #                   vendored code), PAIRS=30 wall pairs each
+#   make bench-counted  per-case instructions against per-case wall time on
+#                   a real pytest and a real Google Benchmark suite
+#                   (COUNTED_PAIRS=10 wall pairs)
 #   make check-unit the unit tests only (no CLI tests: those need Linux)
 #   make check-os-stub  gate built on the OS layer's stub (OS=stub, as on a
 #                   system without Linux's facilities): unit tests and the
@@ -417,6 +420,12 @@ PAIRS ?= 30
 bench-cycles: $(BUILD)/gate
 	@bench/cycles/run $(BUILD)/gate $(PAIRS)
 
+# per-case counts beside per-case wall time on two real suites (numpy's
+# own tests under pytest, a Google Benchmark suite over cJSON, zlib and
+# GSL), for changes of known size; the table in doc/counted.md
+bench-counted: $(BUILD)/gate
+	@bench/counted/run $(BUILD)/gate $(or $(COUNTED_PAIRS),10)
+
 # gate finds libgate-alloc.so at ../lib/gate/ from its own binary, so its
 # directory follows BINDIR (PREFIX/bin: PREFIX/lib/gate).
 ALLOCDIR = $(patsubst %/,%,$(dir $(patsubst %/,%,$(BINDIR))))/lib/gate
@@ -515,7 +524,7 @@ clean:
 	rm -rf build
 
 .PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
-	bench bench-scale bench-stats bench-bisect bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles install uninstall deb clean
+	bench bench-scale bench-stats bench-bisect bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles bench-counted install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates
 .SECONDARY:

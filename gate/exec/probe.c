@@ -354,10 +354,17 @@ int probe_collect(struct probe_counts *pc, const char *dir,
 	return ret;
 }
 
-/* the options before the program's argv: callgrind's, then the mode's */
+/*
+ * the options before the program's argv: callgrind's, then the mode's.
+ * Children are followed to reach the harness (a shell string, make), but
+ * never counted (they start with counting off), so the tools a harness
+ * runs for its report are not: pytest-benchmark's machine info runs git
+ * (its commit) and file (platform.architecture), each a valgrind start-up
+ * of a second or more on a loaded machine.
+ */
 static const char *const fixed[] = {
 	"--tool=callgrind", "--combine-dumps=yes", "--trace-children=yes",
-	NULL
+	"--trace-children-skip=*/git,*/file,*/uname,*/lscpu", NULL
 };
 static const char *const fixed_sim[] = {
 	"--cache-sim=yes", COUNTER_SIM_I1, COUNTER_SIM_D1, COUNTER_SIM_LL, NULL
