@@ -26,7 +26,9 @@
 	X(PYTEST, pytest) \
 	X(GATE, gate) \
 	X(CRITERION, criterion) \
-	X(BENCHER, bencher)
+	X(BENCHER, bencher) \
+	X(VITEST, vitest) \
+	X(BENCHMARKDOTNET, benchmarkdotnet)
 
 enum format {
 #define FORMAT_ENUM_(e, name) FORMAT_##e,
