@@ -226,4 +226,6 @@ const struct format_reader format_benchmarkdotnet_reader = {
 	.list = fmt_list_gate_list,
 	.list_how = "a whole run, whose results name the cases",
 	.group = bdn_group,
+	.processes_how = "--launchCount above 1, or runs' reports "
+			 "concatenated",
 };

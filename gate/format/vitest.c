@@ -178,4 +178,6 @@ const struct format_reader format_vitest_reader = {
 	.select = fmt_select_gate_filter,
 	.list = fmt_list_gate_list,
 	.list_how = "a whole run, whose results name the cases",
+	.processes_how = "one vitest bench run per process, their "
+			 "--outputJson files concatenated",
 };
