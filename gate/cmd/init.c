@@ -451,9 +451,14 @@ static void detect(struct found *f, const char *top)
 	} else if ((text = slurp(top, "Cargo.toml"))) {
 		f->system = "cargo";
 		f->build = "cargo build --release --benches";
-		scan(f, text, "\\[\\[bench\\]\\][[:space:]]*name[[:space:]]*="
-		     "[[:space:]]*\"([^\"]+)\"", 0, cargo_run, 0);
-		scan_files(f, top, "benches", ".rs", cargo_run);
+		/* criterion's benches as suites; else each bench target
+		   timed as a process */
+		if (!init_scan_cargo(f, top, text)) {
+			scan(f, text, "\\[\\[bench\\]\\][[:space:]]*name"
+			     "[[:space:]]*=[[:space:]]*\"([^\"]+)\"", 0,
+			     cargo_run, 0);
+			scan_files(f, top, "benches", ".rs", cargo_run);
+		}
 		free(text);
 	} else if ((text = slurp(top, "go.mod"))) {
 		f->system = "go";

@@ -21,7 +21,7 @@ struct found {
 				   benchmarks run, built or not (static, or
 				   kept in owned) */
 	size_t nartifacts;
-	const char *sources[8];	/* with artifacts: the build's inputs and
+	const char *sources[16];	/* with artifacts: the build's inputs and
 				   files no benchmark reads (static) */
 	size_t nsources;
 	char *extra;		/* " t1 t2": targets the build must also make */
@@ -144,6 +144,15 @@ void init_scan_go(struct found *f, const char *top, const char *gomod);
  * directory, measured once. 1 when it proposed one (f->system set).
  */
 int init_scan_python(struct found *f, const char *top);
+
+/*
+ * init-cargo.c: a cargo crate's criterion benches ([[bench]] targets with
+ * harness = false, criterion among its dev-dependencies), each target
+ * measured once and proposed as a criterion suite, its warm-up and
+ * measurement times sized to fit the default budget. toml is Cargo.toml's
+ * text. 1 when it proposed one (f->build set), else 0.
+ */
+int init_scan_cargo(struct found *f, const char *top, const char *toml);
 
 /*
  * init-gbench.c: Google Benchmark programs among what the build makes (a
