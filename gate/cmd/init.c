@@ -187,6 +187,104 @@ void init_add_docs(struct found *f, const char *top)
 			f->sources[f->nsources++] = docs[i][1];
 }
 
+/* Whether a file name ending in ext is at most depth levels below dir
+   (hidden directories and build/ passed over). */
+static int has_ext(const char *dir, const char *ext, int depth)
+{
+	static const char *const skip[] = { "build", "node_modules", NULL };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	size_t len, el = strlen(ext);
+	char *path;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len > el && !strcmp(e->d_name + len - el, ext)) {
+			found = 1;
+			break;
+		}
+		if (depth <= 0 || init_dir_skipped(e->d_name, skip))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			found = has_ext(path, ext, depth - 1);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * A C or C++ build (make, cmake) whose benchmarks all run programs it
+ * makes: those programs are the artifacts, and the build's inputs (its
+ * C and C++ sources and headers, wherever they are: "*" matches '/' in
+ * gate.json, and its build files) and the docs the sources, so a change
+ * that leaves every program byte-identical passes unmeasured. Not when
+ * the build makes a shared library (shared: why, or NULL) a program may
+ * load, which no artifact covers: then the docs alone.
+ */
+static void c_sources(struct found *f, const char *top, const char *shared)
+{
+	static const char *const exts[][2] = {
+		{ ".c", "*.c" }, { ".h", "*.h" }, { ".cc", "*.cc" },
+		{ ".cpp", "*.cpp" }, { ".cxx", "*.cxx" }, { ".hh", "*.hh" },
+		{ ".hpp", "*.hpp" }, { ".hxx", "*.hxx" }, { ".inc", "*.inc" },
+	};
+	static const char *const files[] = { "CMakeLists.txt", "Makefile",
+		"GNUmakefile", "makefile", "configure.ac", "Makefile.am",
+		"Makefile.in" };
+	size_t i, k;
+	const char *kept;
+
+	if (!f->n)
+		return;
+	for (i = 0; i < f->n; i++)
+		if (f->runs[i][0][0] != '.' || f->runs[i][0][1] != '/')
+			return;	/* a make target or a script: not a program */
+	if (!f->nartifacts)
+		for (i = 0; i < f->n; i++) {
+			for (k = 0; k < f->nartifacts; k++)
+				if (!strcmp(f->artifacts[k], f->runs[i][0] + 2))
+					break;
+			if (k == f->nartifacts &&
+			    (kept = init_keep(f, xstrdup(f->runs[i][0] + 2))))
+				f->artifacts[f->nartifacts++] = kept;
+		}
+	f->nsources = 0;
+	if (shared) {
+		init_skip(f, xasprintf("the C and C++ files as \"sources\": "
+				       "%s, which a program may load and no "
+				       "artifact covers", shared));
+	} else {
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+			if (init_exists(top, files[i]))
+				f->sources[f->nsources++] = files[i];
+		for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+			if (f->nsources + 3 < sizeof(f->sources) /
+			    sizeof(f->sources[0]) && has_ext(top, exts[i][0], 6))
+				f->sources[f->nsources++] = exts[i][1];
+	}
+	init_add_docs(f, top);
+}
+
+/* Why a CMake project builds shared libraries, or NULL. */
+static const char *cmake_shared(const char *text)
+{
+	regex_t re;
+	int hit = 0;
+
+	if (!regcomp(&re, "add_library\\([^)]*[[:space:]](SHARED|MODULE)"
+		     "([[:space:]]|\\))|BUILD_SHARED_LIBS", REG_EXTENDED |
+		     REG_ICASE | REG_NOSUB)) {
+		hit = regexec(&re, text, 0, NULL, 0) == 0;
+		regfree(&re);
+	}
+	return hit ? "CMakeLists.txt builds a shared library" : NULL;
+}
+
 /* argv (NULL-terminated literals, "%s" replaced by target) as gate.json's
    run: a NULL-terminated, owned array. */
 static char **expand_run(const char *const *argv, const char *target)
@@ -408,6 +506,8 @@ static void detect_make(struct found *f, const char *top, char *text)
 	if (dry)
 		init_scan_subdirs(f, top, "", 1);
 	init_scan_gbench(f, top, all, NULL);
+	c_sources(f, top, all && strstr(all, "-shared") ?
+		  "make -n links a shared library (-shared)" : NULL);
 	free(all);
 	free(why);
 	if (f->extra || f->sub_build) {
@@ -440,6 +540,7 @@ static void detect(struct found *f, const char *top)
 		scan(f, text, "add_executable\\([[:space:]]*([A-Za-z0-9_-]*"
 		     "bench[A-Za-z0-9_-]*)", 1, cmake_run, 1);
 		init_scan_gbench(f, top, NULL, text);
+		c_sources(f, top, cmake_shared(text));
 		free(text);
 	} else if ((text = slurp(top, "meson.build"))) {
 		f->system = "meson";

@@ -3,8 +3,9 @@
 # later), N measured once so that a case takes 50-100 ms and cases more
 # than 2x apart in cost in suites of their own; with an older library
 # (Debian 12 ships 1.7.1, which refuses "1x") a suite of fixed time that
-# says so. The programs are the artifacts, the docs the sources: a
-# docs-only change passes unmeasured.
+# says so. The programs are the artifacts, their build files, C and C++
+# files and the docs the sources: a docs-only change, or a comment that
+# leaves the program byte-identical, passes unmeasured.
 . "$(dirname "$0")/lib.sh"
 
 # 1. A fake Google Benchmark 1.8 program (C, no library needed): it takes
@@ -61,7 +62,7 @@ expect_in "$OUT" '"run": ["./micro_bench", "--benchmark_format=json", "--benchma
 expect_in "$OUT" '"name": "micro_bench-1"'
 expect_in "$OUT" '"name": "micro_bench-2"'
 expect_in "$OUT" '"artifacts": ["micro_bench"],'
-expect_in "$OUT" '"sources": ["*.md"],'
+expect_in "$OUT" '"sources": ["Makefile", "*.c", "*.md"],'
 expect_not_in "$OUT" '"parity"'
 expect_in "$ERR" "micro_bench-2: Google Benchmark program ./micro_bench: BM_big/8, 200 us an iteration (measured), 500 iterations: 100 ms"
 expect_in "$ERR" "micro_bench-1: Google Benchmark program ./micro_bench: 2 cases of 1.00 us to 1.50 us an iteration (measured), 66666 iterations each: 67 to 100 ms a case"
@@ -100,7 +101,7 @@ gate_run 0 -C "$G" init
 expect_in "$G/gate.json" '"run": ["./perf_parse", "--benchmark_format=json", "--benchmark_min_time='
 expect_in "$G/gate.json" '"format": "gbench"'
 expect_in "$G/gate.json" '"artifacts": ["perf_parse"],'
-expect_in "$G/gate.json" '"sources": ["*.md"],'
+expect_in "$G/gate.json" '"sources": ["Makefile", "*.cc", "*.md"],'
 if "$G/perf_parse" --benchmark_min_time=1x --benchmark_filter=x >/dev/null 2>&1; then
 	# 1.8 and later: fixed work
 	expect_not_in "$G/gate.json" '"--benchmark_min_time=0.1"'
@@ -118,6 +119,11 @@ commit_all "$G" docs
 gate_run 0 -C "$G" run
 expect_in "$OUT" "perf_parse: identical build"
 expect_in "$ERR" "perf_parse: pass after 0 pairs"
+# a comment in the source: the same program, so it passes unmeasured too
+echo '// the end' >>"$G/parse.cc"
+commit_all "$G" comment
+gate_run 0 -C "$G" run
+expect_in "$OUT" "perf_parse: identical build"
 
 # 3. CMake: a target linking benchmark::benchmark, not built in the tree
 # (its commands in capitals: CMake's command names are case-insensitive):
@@ -138,6 +144,7 @@ commit_all "$C" cmake
 gate_run 0 -C "$C" init --stdout
 expect_in "$OUT" '"run": ["./build/str_perf", "--benchmark_format=json", "--benchmark_min_time='
 expect_in "$OUT" '"artifacts": ["build/str_perf"],'
+expect_in "$OUT" '"sources": ["CMakeLists.txt", "*.cc", "*.md"],'
 expect_in "$ERR" "str_perf: Google Benchmark program ./build/str_perf: BM_sum, "
 expect_not_in "$ERR" "not measured"
 [ -z "$(git -C "$C" status --porcelain --ignored)" ] || fail "init changed the tree"
