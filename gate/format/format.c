@@ -242,6 +242,57 @@ const struct cJSON *format_json_list_to(struct cJSON **root, const char *text,
 	return NULL;
 }
 
+int format_json_docs(const char *text, size_t len, const char *origin,
+		     const char *what,
+		     int (*each)(void *ctx, const struct cJSON *doc,
+				 size_t at),
+		     void *ctx, struct gate_err *err)
+{
+	size_t off = 0, line, col, ndocs = 0;
+
+	for (;;) {
+		const char *end = NULL;
+		cJSON *doc;
+		int rc;
+
+		while (off < len && strchr(" \t\r\n", text[off]))
+			off++;
+		if (off == len)
+			break;
+		doc = cJSON_ParseWithLengthOpts(text + off, len - off, &end,
+						0);
+		if (!doc) {
+			size_t at = end && end >= text + off &&
+				    end <= text + len ?
+				    (size_t)(end - text) : off;
+
+			jsonpos_linecol(text, len, at, &line, &col);
+			return error_to(err, "%s:%zu:%zu: syntax error: not "
+					"valid %s JSON (truncated, or the "
+					"harness's own output on stdout? send "
+					"it to stderr)", origin, line, col,
+					what);
+		}
+		rc = each(ctx, doc, off);
+		cJSON_Delete(doc);
+		if (rc < 0)
+			return -1;
+		ndocs++;
+		off = (size_t)(end - text);
+	}
+	if (!ndocs)
+		return error_to(err, "%s: empty: no %s JSON", origin, what);
+	return 0;
+}
+
+size_t fmt_table_procs_of(const struct fmt_table *t, const char *name,
+			  const char *unit)
+{
+	const struct fmt_case *c = fmt_table_find(t, name, unit);
+
+	return c && c->proc && c->n ? c->proc[c->n - 1] + 1 : 0;
+}
+
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,
 			  const char *what, struct gate_err *err)

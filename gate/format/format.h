@@ -332,6 +332,23 @@ int fmt_argv_has_prefix(char *const *argv, const char *prefix);
 size_t format_go_top(const char *name);
 char *format_go_pattern(const char *const *names, size_t n);
 
+/*
+ * For a harness whose runs' JSON files come one after another on stdout
+ * (each run more processes): each JSON document of text, in order, to
+ * each(ctx, doc, at) (at: its offset, for messages; doc freed after).
+ * Returns 0, or -1 after error_to (a syntax error names origin:line:col
+ * and what), or each's -1. No document at all is an error.
+ */
+int format_json_docs(const char *text, size_t len, const char *origin,
+		     const char *what,
+		     int (*each)(void *ctx, const struct cJSON *doc,
+				 size_t at),
+		     void *ctx, struct gate_err *err);
+/* How many processes case (name, unit) of t has values from so far: the
+   first process of a further run of its harness. */
+size_t fmt_table_procs_of(const struct fmt_table *t, const char *name,
+			  const char *unit);
+
 /* Add every number of array a as a value of (name, "s"); what names a. */
 int fmt_table_add_numbers(struct fmt_table *t, const char *name,
 			  const struct cJSON *a, const char *origin,
