@@ -28,7 +28,8 @@
 	X(CRITERION, criterion) \
 	X(BENCHER, bencher) \
 	X(VITEST, vitest) \
-	X(BENCHMARKDOTNET, benchmarkdotnet)
+	X(BENCHMARKDOTNET, benchmarkdotnet) \
+	X(PYPERF, pyperf)
 
 enum format {
 #define FORMAT_ENUM_(e, name) FORMAT_##e,
