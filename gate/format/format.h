@@ -29,7 +29,8 @@
 	X(BENCHER, bencher) \
 	X(VITEST, vitest) \
 	X(BENCHMARKDOTNET, benchmarkdotnet) \
-	X(PYPERF, pyperf)
+	X(PYPERF, pyperf) \
+	X(JMH, jmh)
 
 enum format {
 #define FORMAT_ENUM_(e, name) FORMAT_##e,
