@@ -254,9 +254,10 @@ struct format_reader {
 	/* What gate init proposes for it (gate/cmd/init-*.c), or NULL. */
 	const char *init;
 	/* How its cases are counted each on its own (FMT_COUNTED_NONE: not
-	   at all); for NONE, why and what instead ("Go's runtime does not
-	   run reliably under valgrind: ..."), or NULL: each case a
-	   benchmark of its own. */
+	   at all); for NONE, the refusal after "asks for per-case counts
+	   of ": the suite, why and what to do instead ("a Go suite, which
+	   gate cannot give: Go's runtime ..."), or NULL: "a <name> suite",
+	   nothing marks its cases, each case a benchmark of its own. */
 	enum fmt_counted counted;
 	const char *counted_why;
 };

@@ -402,7 +402,8 @@ const struct format_reader format_gotest_reader = {
 	.group = format_go_top,
 	.init = "a go.mod with Benchmark functions: each (sub-)benchmark a "
 		"case at a fixed -benchtime=Nx (init-go.c)",
-	.counted_why = "Go's runtime does not run reliably under valgrind; "
+	.counted_why = "a Go suite, which gate cannot give: Go's runtime "
+		"does not run reliably under valgrind; "
 		"gate \"cpu\" (the harness's own time, on pairs) or wall "
 		"time with more pairs instead (doc/counted.md, \"Go\")",
 };

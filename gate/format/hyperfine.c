@@ -71,7 +71,8 @@ const struct format_reader format_hyperfine_reader = {
 	.values = FMT_VALUES_PER_PROCESS,
 	/* only a wrapper can pick its commands: GATE_FILTER */
 	.select = fmt_select_gate_filter,
-	.counted_why = "each of hyperfine's commands is a process of its "
+	.counted_why = "a hyperfine suite, which gate cannot give: each of "
+		"hyperfine's commands is a process of its "
 		"own, so make each a benchmark of its own (\"format\": "
 		"\"time\") to count it",
 };

@@ -247,7 +247,7 @@ const struct format_reader format_jmh_reader = {
 	.list_how = "a whole run, whose results name the cases (GATE_LIST=1 "
 		    "is set: a command may run JMH with -f 1 -wi 0 -i 1)",
 	.group = jmh_group,
-	.counted_why = "JMH measures in forked JVMs, which nothing marks "
+	.counted_why = "a JMH suite, which gate cannot give: JMH measures in forked JVMs, which nothing marks "
 		       "for callgrind; gate \"cpu\" or wall time with more "
 		       "pairs instead",
 };

@@ -154,7 +154,8 @@ const struct format_reader format_pyperf_reader = {
 	.list_how = "a whole run, whose results name the cases (GATE_LIST=1 "
 		    "is set: a script may run pyperf with "
 		    "--debug-single-value)",
-	.counted_why = "pyperf runs each benchmark in worker processes of "
+	.counted_why = "a pyperf suite, which gate cannot give: pyperf runs "
+		       "each benchmark in worker processes of "
 		       "its own, which nothing marks for callgrind; gate "
 		       "\"cpu\" or wall time with more pairs instead",
 };

@@ -92,13 +92,15 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 	struct suite_probe *p;
 	char *plugin = NULL;
 
+	if (r->counted == FMT_COUNTED_NONE && r->counted_why)
+		return error_to(err, "%s asks for per-case counts of %s", who,
+				r->counted_why);
 	if (r->counted == FMT_COUNTED_NONE)
 		return error_to(err, "%s asks for per-case counts of a %s "
-				"suite, which gate cannot give: %s", who,
-				r->name, r->counted_why ? r->counted_why :
-				"nothing marks its cases; make each case a "
-				"benchmark of its own (\"format\": \"time\") "
-				"to count it");
+				"suite, which gate cannot give: nothing marks "
+				"its cases; make each case a benchmark of its "
+				"own (\"format\": \"time\") to count it", who,
+				r->name);
 	p = xcalloc(1, sizeof(*p));
 	br->probe = p;
 	/* ASLR off, so that a case's addresses (and what hashes them)
