@@ -513,7 +513,7 @@ int config_keys_format(const struct parser *p, const cJSON *m,
 
 	if (cJSON_IsString(m) && format_lookup(&out->format,
 					       m->valuestring) == 0 &&
-	    out->format != FORMAT_GATE)
+	    !(format_reader(out->format)->flags & FMT_COMPARE_ONLY))
 		return 0;
 	return config_fail(p, "\"format\" must be one of %s, got %s",
 			   format_names(), config_got(p, g, sizeof(g)));
