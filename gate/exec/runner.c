@@ -222,7 +222,14 @@ static void take_record(struct proc *p)
 	char buf[256];
 	ssize_t n;
 	size_t len = 0;
+	int fl = fcntl(p->rec_fd, F_GETFL);
 
+	/* the sampler wrote its record before it exited, and the sandbox
+	   exits after it: what is not in the pipe now never comes. Never
+	   wait for its end: a process the sandbox left behind (its set-up
+	   killed half-way by an interrupt) may hold it open for ever. */
+	if (fl >= 0)
+		(void)fcntl(p->rec_fd, F_SETFL, fl | O_NONBLOCK);
 	while (len < sizeof(buf) - 1 &&
 	       ((n = read(p->rec_fd, buf + len, sizeof(buf) - 1 - len)) > 0 ||
 		(n < 0 && errno == EINTR)))
@@ -290,11 +297,11 @@ static void try_reap(struct proc *p)
 		res->code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		res->status = RUN_SIGNAL;
 	}
-	if (p->rec_fd >= 0)
-		take_record(p);
 	/* whatever the child left behind in its group (daemons) goes too,
 	   and what left the group (setsid) came to gate, the subreaper */
 	kill(-p->pid, SIGKILL);
+	if (p->rec_fd >= 0)
+		take_record(p);
 	runner_untrack(p->pid);
 	runner_reap_orphans();
 	p->deadline = clock_seconds() + DRAIN_SECONDS;
