@@ -150,7 +150,7 @@ REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o g
 	gate/report/load-compare.o gate/report/load-format.o \
 	gate/report/history.o
 CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
-	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-cargo.o gate/cmd/init-py.o gate/cmd/init-gbench.o gate/cmd/init-prog.o gate/cmd/record.o \
+	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-cargo.o gate/cmd/init-js.o gate/cmd/init-jvm.o gate/cmd/init-py.o gate/cmd/init-gbench.o gate/cmd/init-prog.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o gate/cmd/merge-policy.o
 GATE_OBJ = gate/gate.o

@@ -570,10 +570,14 @@ static void detect(struct found *f, const char *top)
 		f->system = "npm";
 		f->build = init_exists(top, "package-lock.json") ? "npm ci" :
 			   "npm install";
-		scripts_only(text);
-		scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)\""
-		     "[[:space:]]*:", 0, npm_run, 0);
+		if (!init_scan_vitest(f, top, text)) {
+			scripts_only(text);
+			scan(f, text, "\"([A-Za-z0-9:_-]*bench[A-Za-z0-9:_-]*)"
+			     "\"[[:space:]]*:", 0, npm_run, 0);
+		}
 		free(text);
+	} else if (init_scan_jmh(f, top)) {
+		/* pom.xml with JMH */
 	} else if (init_scan_python(f, top)) {
 		/* before make: a Makefile beside pytest benchmarks is
 		   usually a shortcut to them */

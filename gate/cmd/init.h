@@ -155,6 +155,20 @@ int init_scan_python(struct found *f, const char *top);
 int init_scan_cargo(struct found *f, const char *top, const char *toml);
 
 /*
+ * init-js.c: vitest bench in an npm project (vitest in package.json, a
+ * "vitest bench" script or *.bench.js/ts files): a vitest suite, not
+ * measured. pkg is package.json's text. 1 when it proposed one.
+ */
+int init_scan_vitest(struct found *f, const char *top, const char *pkg);
+
+/*
+ * init-jvm.c: JMH in a Maven project (jmh-core in pom.xml): a jmh suite
+ * running the benchmarks jar, not measured. 1 when it proposed one
+ * (f->system and f->build set).
+ */
+int init_scan_jmh(struct found *f, const char *top);
+
+/*
  * init-gbench.c: Google Benchmark programs among what the build makes (a
  * proposed ./PROG, a program make -n links with -lbenchmark, a CMake
  * target linking benchmark), each measured once and proposed as gbench
