@@ -68,7 +68,6 @@ static int bdn_bench(struct fmt_table *t, const cJSON *bench,
 	const char *full = str(bench, "FullName");
 	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(bench,
 							   "Measurements");
-	const struct fmt_case *c;
 	struct fmt_buf name = FMT_BUF_INIT;
 	const cJSON *m;
 	size_t base, n = 0;
@@ -84,8 +83,7 @@ static int bdn_bench(struct fmt_table *t, const cJSON *bench,
 				"(*-report-full.json)", where, full);
 	case_name(&name, full, str(bench, "DisplayInfo"));
 	/* a case seen in an earlier file: its launches come after */
-	c = fmt_table_find(t, name.buf, "s/op");
-	base = c && c->proc ? c->proc[c->n - 1] + 1 : 0;
+	base = fmt_table_procs_of(t, name.buf, "s/op");
 	cJSON_ArrayForEach(m, ms) {
 		const cJSON *launch, *ops, *ns;
 
@@ -119,54 +117,43 @@ cleanup:
 	return ret;
 }
 
+/* What bdn_file needs of the parse. */
+struct bdn_ctx {
+	struct fmt_table *t;
+	const char *text, *origin;
+	size_t len;
+	struct gate_err *err;
+};
+
+/* One report at offset at. */
+static int bdn_file(void *ctx, const cJSON *doc, size_t at)
+{
+	struct bdn_ctx *d = ctx;
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc,
+							     "Benchmarks");
+	const cJSON *b;
+	char where[512];
+	size_t line, col;
+
+	jsonpos_linecol(d->text, d->len, at, &line, &col);
+	snprintf(where, sizeof(where), "%s:%zu:%zu", d->origin, line, col);
+	if (!cJSON_IsArray(list))
+		return error_to(d->err, "%s: no \"Benchmarks\" list: not "
+				"BenchmarkDotNet's JSON report", where);
+	cJSON_ArrayForEach(b, list)
+		if (bdn_bench(d->t, b, where, d->err) < 0)
+			return -1;
+	return 0;
+}
+
 static int bdn_parse(struct fmt_table *t, const char *text, size_t len,
 		     const char *origin, const struct fmt_opts *o)
 {
-	size_t off = 0, line, col;
-	char where[512];
+	struct bdn_ctx d = { t, text, origin, len, o->err };
 
 	t->track = 1;
-	for (;;) {
-		const char *end = NULL;
-		const cJSON *list, *b;
-		cJSON *doc;
-
-		while (off < len && strchr(" \t\r\n", text[off]))
-			off++;
-		if (off == len)
-			return 0;
-		doc = cJSON_ParseWithLengthOpts(text + off, len - off, &end,
-						0);
-		if (!doc) {
-			size_t at = end && end >= text + off &&
-				    end <= text + len ?
-				    (size_t)(end - text) : off;
-
-			jsonpos_linecol(text, len, at, &line, &col);
-			return error_to(o->err, "%s:%zu:%zu: syntax error: not "
-					"BenchmarkDotNet's JSON reports one "
-					"after another (truncated, or its "
-					"console output on stdout? send it to "
-					"stderr)", origin, line, col);
-		}
-		jsonpos_linecol(text, len, off, &line, &col);
-		snprintf(where, sizeof(where), "%s:%zu:%zu", origin, line,
-			 col);
-		list = cJSON_GetObjectItemCaseSensitive(doc, "Benchmarks");
-		if (!cJSON_IsArray(list)) {
-			cJSON_Delete(doc);
-			return error_to(o->err, "%s: no \"Benchmarks\" list: "
-					"not BenchmarkDotNet's JSON report",
-					where);
-		}
-		cJSON_ArrayForEach(b, list)
-			if (bdn_bench(t, b, where, o->err) < 0) {
-				cJSON_Delete(doc);
-				return -1;
-			}
-		cJSON_Delete(doc);
-		off = (size_t)(end - text);
-	}
+	return format_json_docs(text, len, origin, "BenchmarkDotNet",
+				bdn_file, &d, o->err);
 }
 
 static int bdn_detect(const char *text, size_t len, const struct cJSON *root)

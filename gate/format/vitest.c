@@ -115,44 +115,37 @@ static int vitest_doc(struct fmt_table *t, const cJSON *doc,
 	return 0;
 }
 
+/* What vitest_run needs of the parse. */
+struct vitest_ctx {
+	struct fmt_table *t;
+	const char *text, *origin;
+	size_t len;
+	struct gate_err *err;
+};
+
+/* One run's document at offset at: its values, the next process. */
+static int vitest_run(void *ctx, const cJSON *doc, size_t at)
+{
+	struct vitest_ctx *v = ctx;
+	char where[512];
+	size_t line, col;
+	int rc;
+
+	jsonpos_linecol(v->text, v->len, at, &line, &col);
+	snprintf(where, sizeof(where), "%s:%zu:%zu", v->origin, line, col);
+	rc = vitest_doc(v->t, doc, where, v->err);
+	v->t->proc++;
+	return rc;
+}
+
 static int vitest_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	size_t off = 0, line, col;
-	char where[512];
+	struct vitest_ctx v = { t, text, origin, len, o->err };
 
-	for (t->proc = 0;; t->proc++) {
-		const char *end = NULL;
-		cJSON *doc;
-		int r;
-
-		while (off < len && strchr(" \t\r\n", text[off]))
-			off++;
-		if (off == len)
-			return 0;
-		doc = cJSON_ParseWithLengthOpts(text + off, len - off, &end,
-						0);
-		if (!doc) {
-			size_t at = end && end >= text + off &&
-				    end <= text + len ?
-				    (size_t)(end - text) : off;
-
-			jsonpos_linecol(text, len, at, &line, &col);
-			return error_to(o->err, "%s:%zu:%zu: syntax error: not "
-					"vitest bench's --outputJson files one "
-					"after another (truncated, or vitest's "
-					"own output on stdout? send it to "
-					"stderr)", origin, line, col);
-		}
-		jsonpos_linecol(text, len, off, &line, &col);
-		snprintf(where, sizeof(where), "%s:%zu:%zu", origin, line,
-			 col);
-		r = vitest_doc(t, doc, where, o->err);
-		cJSON_Delete(doc);
-		if (r < 0)
-			return -1;
-		off = (size_t)(end - text);
-	}
+	t->proc = 0;
+	return format_json_docs(text, len, origin, "vitest",
+				vitest_run, &v, o->err);
 }
 
 /* {"files": [{"filepath": ..., "groups": [...]}, ...]} */
