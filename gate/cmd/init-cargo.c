@@ -146,18 +146,22 @@ static char *secs(double s, int whole)
 }
 
 /*
- * The command of target's suite: criterion's files of each case, under a
- * home of its own (GATE_TMPDIR, empty each sample), concatenated on
- * stdout, its summaries on stderr; "$GATE_FILTER" criterion's filter for
- * rounds and shards. home: the directory's shell expression.
+ * The command of target's suite: its bench binary (the newest cargo
+ * built: never cargo itself, which would lock and write target/ in a
+ * checkout that is read-only while samples run), criterion's files of
+ * each case under a home of its own (GATE_TMPDIR, empty each sample)
+ * concatenated on stdout, its summaries on stderr; "$GATE_FILTER"
+ * criterion's filter for rounds and shards. home: the directory's shell
+ * expression.
  */
 static char *crit_command(const char *target, const char *home,
 			  double warm, double meas, int whole)
 {
 	char *w = secs(warm, whole), *m = secs(meas, whole), *cmd;
 
-	cmd = xasprintf("d=%s/criterion; CRITERION_HOME=$d cargo bench -q "
-			"--bench %s -- --noplot --warm-up-time %s "
+	cmd = xasprintf("d=%s/criterion; b=$(ls -t target/release/deps/%s-"
+			"???????????????? | head -n 1) && CRITERION_HOME=$d "
+			"\"$b\" --bench --noplot --warm-up-time %s "
 			"--measurement-time %s --sample-size %d "
 			"${GATE_FILTER:+\"$GATE_FILTER\"} >&2 && find \"$d\" "
 			"-path '*/new/*' \\( -name benchmark.json -o -name "
@@ -193,9 +197,10 @@ static double sample_seconds(const struct crit_target *t, size_t nt,
 	return s;
 }
 
-/* Measure target once, as its suite runs (whole seconds: 1 s each, else
-   a tenth), in top with a home in tmp: each case's cost, and what the
-   run takes beyond its cases (build check, start, criterion's analysis). */
+/* Measure target once, built (cargo bench --no-run), then as its suite
+   runs (whole seconds: 1 s each, else a tenth), in top with a home in
+   tmp: each case's cost, and what the run takes beyond its cases (start,
+   criterion's analysis). */
 static void measure(struct crit_target *t, const char *top, const char *tmp,
 		    int whole)
 {
@@ -203,12 +208,20 @@ static void measure(struct crit_target *t, const char *top, const char *tmp,
 	char a0[] = "sh", a1[] = "-c", *cmd = crit_command(t->p->dir, tmp, w,
 							 w, whole);
 	char *argv[] = { a0, a1, cmd, NULL }, *what, *out, *rm;
+	char b0[] = "cargo", b1[] = "bench", b2[] = "--no-run";
+	char *build[] = { b0, b1, b2, NULL };
 	struct fmt_table tab = FMT_TABLE_INIT;
 	struct fmt_opts o;
 	struct gate_err err;
 	size_t i, k;
 
-	what = xasprintf("cargo bench --bench %s", t->p->dir);
+	out = init_run(build, top, "cargo bench --no-run", &wall, &t->p->why);
+	if (!out) {
+		free(cmd);
+		return;
+	}
+	free(out);
+	what = xasprintf("%s's bench binary", t->p->dir);
 	out = init_run(argv, top, what, &wall, &t->p->why);
 	free(what);
 	free(cmd);
