@@ -139,11 +139,11 @@ WORKSPACE_OBJ = gate/workspace/workspace.o gate/workspace/workspace-build.o \
 	gate/workspace/workspace-cache.o gate/workspace/workspace-manifest.o \
 	gate/workspace/workspace-artifacts.o gate/workspace/workspace-box.o
 DECIDE_OBJ = gate/decide/plan.o gate/decide/plan-shard.o gate/decide/arms.o \
-	gate/decide/run.o gate/decide/adaptive.o gate/decide/advice.o \
+	gate/decide/model.o gate/decide/adaptive.o gate/decide/advice.o \
 	gate/decide/calibration.o gate/decide/verdict.o \
 	gate/decide/verdict-bounds.o gate/decide/verdict-suite.o \
 	gate/decide/verdict-explain.o gate/decide/suite.o \
-	gate/decide/suite-list.o gate/decide/relative.o
+	gate/decide/suite-shard.o gate/decide/relative.o
 REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
@@ -173,7 +173,7 @@ UNIT_MIRROR = common/test-sha256 common/test-file common/test-tree \
 	git/test-trailers \
 	gate/config/test-config common/test-jsonpos gate/decide/test-suite gate/measure/test-measure \
 	gate/decide/test-adaptive gate/decide/test-verdict gate/decide/test-calibration gate/decide/test-advice \
-	gate/decide/test-plan gate/decide/test-run gate/workspace/test-workspace-artifacts \
+	gate/decide/test-plan gate/decide/test-model gate/workspace/test-workspace-artifacts \
 	gate/os/test-os stats/test-changepoint stats/test-ratio \
 	stats/test-trend \
 	gate/exec/test-runner gate/exec/test-counter gate/exec/test-layout \

@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "gate/decide/adaptive.h"
 #include "gate/measure/measure.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/verdict.h"
 #include "common/banned.h"
 

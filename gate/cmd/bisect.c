@@ -24,7 +24,7 @@
 #include "common/escape.h"
 #include "gate/exec/signals.h"
 #include "gate/config/options.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/verdict.h"
 #include "git/repo.h"
 #include "common/banned.h"

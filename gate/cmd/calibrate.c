@@ -30,7 +30,7 @@
 #include "common/jsonpos.h"
 #include "gate/measure/measure.h"
 #include "gate/config/options.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/suite.h"
 #include "gate/measure/measure-counted.h"
 #include "gate/workspace/workspace.h"

@@ -30,7 +30,7 @@
 #include "common/seed.h"
 #include "gate/decide/arms.h"
 #include "gate/config/options.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/verdict.h"
 #include "gate/report/load.h"
 #include "gate/report/report.h"

@@ -12,7 +12,7 @@
 
 #include "gate/config/config.h"
 #include "gate/decide/plan.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/verdict.h"
 #include "git/repo.h"
 

@@ -22,7 +22,7 @@
 #include "gate/cmd/cmd.h"
 #include "gate/measure/measure.h"
 #include "gate/decide/plan.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/relative.h"
 #include "gate/decide/suite.h"
 #include "gate/decide/verdict.h"

@@ -31,7 +31,7 @@
 #include "gate/measure/measure.h"
 #include "gate/config/options.h"
 #include "gate/decide/plan.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/plan-shard.h"
 #include "gate/workspace/workspace.h"
 #include "gate/report/progress.h"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 /*
  * Number of looks at the data, fixed before any change is seen: at pairs,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "gate/measure/measure.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/format/format.h"
 
 /*

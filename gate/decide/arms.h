@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "gate/decide/plan.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "git/repo.h"
 
 /*

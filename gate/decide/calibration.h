@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "gate/config/config.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 struct calib_bench {
 	char *name;		/* owned */

@@ -1,6 +1,6 @@
 /*
  * A plan's suites split by their cases over the shards of gate run
- * --shard: the dealing of the cases (listed by suite-list.c in both arms)
+ * --shard: the dealing of the cases (listed by suite-shard.c in both arms)
  * by name, each shard's filtered command, and --list's account
  * (gate/decide/plan-shard.h).
  */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "gate/decide/plan.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/suite-shard.h"
 
 /*

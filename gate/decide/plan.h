@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "gate/config/config.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 /* What the command line overrides; -1 or 0: gate.json's. */
 struct plan_overrides {

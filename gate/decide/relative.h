@@ -7,7 +7,7 @@
 #ifndef GATE_RELATIVE_H
 #define GATE_RELATIVE_H
 
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 /*
  * Notes each noisy case of a suite of 3 or more compared cases whose

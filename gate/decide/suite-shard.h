@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "gate/config/config.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 /* 1 when a suite of cfg's format can list its cases (and so be split). */
 int suite_can_list(const struct bench_cfg *cfg);

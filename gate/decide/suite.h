@@ -14,7 +14,7 @@
 #include "gate/measure/measure.h"
 #include "gate/measure/suite-filter.h"
 #include "gate/measure/measure-suite.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 
 struct suite_shard_owned;

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 struct repo;
 

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "gate/exec/layout.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 /* What the model borrows, owned here: configs, strings, the layout. */
 struct report_loaded {

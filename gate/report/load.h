@@ -1,5 +1,5 @@
 /*
- * gate's JSON report read back into the run model (gate/decide/run.h): the one
+ * gate's JSON report read back into the run model (gate/decide/model.h): the one
  * reader of gate reports, for gate compare, gate merge (shards) and the
  * history gate record keeps (gate/report/history.c). Writing a loaded model with
  * report_json gives the bytes it was loaded from.

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 #define REPORT_SCHEMA 1
 

@@ -16,7 +16,7 @@
 #include "gate/decide/adaptive.h"
 #include "gate/config/config.h"
 #include "gate/measure/measure.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "stats/stats.h"
 #include "tests/harness.h"
 

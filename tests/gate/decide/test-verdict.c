@@ -2,7 +2,7 @@
  * Unit tests for gate/decide/verdict.c and the pair order of gate/measure/measure.c:
  * the verdict rules (verdict_decide_rule) at their boundaries, the
  * suite's worst-of rule and exit codes, analysis of synthetic paired
- * samples, and notes (gate/decide/run.c) that never change a verdict.
+ * samples, and notes (gate/decide/model.c) that never change a verdict.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "gate/decide/adaptive.h"
 #include "gate/measure/measure.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "gate/decide/suite.h"
 #include "gate/decide/verdict.h"
 #include "tests/harness.h"

@@ -1,8 +1,8 @@
 /*
- * Listing a suite's cases (suite-shard.h): the harness's listing command
- * from its format's row (gbench and go run one iteration of each case, the
- * lines protocol prints its names under GATE_LIST=1), and the names and
- * weights it printed.
+ * A suite's cases listed by its harness, and the ones a shard keeps
+ * (suite-shard.h): the listing command from its format's row (gbench and
+ * go run one iteration of each case, the lines protocol prints its names
+ * under GATE_LIST=1), and the names and weights it printed.
  */
 #include "gate/decide/suite-shard.h"
 

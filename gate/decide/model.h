@@ -3,8 +3,8 @@
  * benchmark in one array. The deciding code fills it; the report view and
  * the JSON report read it (gate/report/), and report_load reads it back.
  */
-#ifndef GATE_RUN_H
-#define GATE_RUN_H
+#ifndef GATE_MODEL_H
+#define GATE_MODEL_H
 
 #include <stddef.h>
 

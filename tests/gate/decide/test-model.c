@@ -1,5 +1,5 @@
 /*
- * run_note_fixed_time (gate/decide/run.c): a benchmark that runs for a set time
+ * run_note_fixed_time (gate/decide/model.c): a benchmark that runs for a set time
  * gets a note, whichever clock it keeps: wall time (zstd -b, a "loop for
  * 3 seconds" harness) or CPU time (xxhsum -b counts clock() to 1 s per
  * hash, so its wall time follows the machine's load); an ordinary
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gate/config/config.h"
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 #include "tests/harness.h"
 
 #define NPAIRS 12

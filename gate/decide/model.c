@@ -3,7 +3,7 @@
  * and their notes. What goes in them is decided elsewhere (measure.c,
  * adaptive.c, verdict.c); this file only allocates, refreshes and frees.
  */
-#include "gate/decide/run.h"
+#include "gate/decide/model.h"
 
 #include <math.h>
 #include <stdio.h>
