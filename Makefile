@@ -415,7 +415,7 @@ bench-verdicts: $(BUILD)/gate
 
 # "cycles" against wall time: 8 changes to small C programs (bench/cycles/),
 # each with its wall ratio on PAIRS pairs and its instructions and cycles
-# ratios (valgrind); the table in the README's "Simulated cycles"
+# ratios (valgrind); the table in doc/cycles.md
 PAIRS ?= 30
 bench-cycles: $(BUILD)/gate
 	@bench/cycles/run $(BUILD)/gate $(PAIRS)
@@ -436,12 +436,14 @@ MAN1 = man/gate.1 man/gate-run.1 man/gate-calibrate.1 man/gate-doctor.1 \
 	man/gate-compare.1 man/gate-init.1 man/gate-record.1 man/gate-trend.1 \
 	man/gate-bisect.1 man/gate-export.1 man/gate-merge.1
 MAN5 = man/gate.json.5
+MAN7 = man/gate.7
 # the probe, its header for a harness of one's own, the pytest plugin
 PROBE_FILES = libgate-probe.so gate-probe.h gate_probe_pytest.py
-INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHCOMPDIR) \
+INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHCOMPDIR) \
 	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))
 INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
-	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) $(BASHCOMPDIR)/gate \
+	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) \
+	$(addprefix $(MANDIR)/man7/,$(notdir $(MAN7))) $(BASHCOMPDIR)/gate \
 	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so \
 	$(addprefix $(ALLOCDIR)/,$(PROBE_FILES))
 # The directories install creates (not those that were there), for
@@ -477,6 +479,7 @@ install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS)
 		$(DESTDIR)$(ALLOCDIR))
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	$(INSTALL) -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL) -m 644 $(BUILD)/completion/gate.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/gate
 	$(INSTALL) -m 644 $(BUILD)/completion/_gate $(DESTDIR)$(ZSHCOMPDIR)/_gate

@@ -73,6 +73,8 @@ cat >"$SCRATCH/want" <<LIST
 644 usr/local/share/man/man1/gate.1
 755 usr/local/share/man/man5
 644 usr/local/share/man/man5/gate.json.5
+755 usr/local/share/man/man7
+644 usr/local/share/man/man7/gate.7
 755 usr/local/share
 755 usr/local/share/gate
 644 usr/local/share/gate/install-dirs
@@ -160,11 +162,12 @@ D2=$SCRATCH/dest2
 mk install DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man
 for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
 	 opt/gate/man/man1/gate-run.1 opt/gate/man/man5/gate.json.5 \
+	 opt/gate/man/man7/gate.7 \
 	 opt/gate/share/bash-completion/completions/gate \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 20 ] || fail "not 20 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 21 ] || fail "not 21 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
 unmk DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man

@@ -7,16 +7,17 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 command -v mandoc >/dev/null || fail "no mandoc: run ci/install-deps"
 
-# lint as installed: man1/ and man5/ with a mandoc.db, so that .Xr finds
+# lint as installed: man1/, man5/ and man7/ with a mandoc.db, so that .Xr finds
 # the other pages and nothing outside them
 M=$SCRATCH/man
-mkdir -p "$M/man1" "$M/man5"
+mkdir -p "$M/man1" "$M/man5" "$M/man7"
 cp "$root"/man/*.1 "$M/man1/"
 cp "$root"/man/*.5 "$M/man5/"
-n=$(ls "$M"/man1 "$M"/man5 | grep -c '\.[15]$')
+cp "$root"/man/*.7 "$M/man7/"
+n=$(ls "$M"/man1 "$M"/man5 "$M"/man7 | grep -c '\.[157]$')
 [ "$n" -ge 7 ] || fail "only $n man pages in man/"
 makewhatis "$M" || fail "makewhatis $M failed"
-mandoc -Tlint -W style -M "$M" "$M"/man1/*.1 "$M"/man5/*.5 >"$OUT" 2>&1 ||
+mandoc -Tlint -W style -M "$M" "$M"/man1/*.1 "$M"/man5/*.5 "$M"/man7/*.7 >"$OUT" 2>&1 ||
 	fail "mandoc -Tlint exited $?"
 [ ! -s "$OUT" ] || fail "mandoc -Tlint is not clean"
 # and the lint does find faults: a page with a misspelt macro and a
