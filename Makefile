@@ -127,7 +127,8 @@ OS_OBJ = gate/os/$(OS).o
 # new format is a file here and needs no line in this Makefile
 FORMAT_OBJ = $(patsubst %.c,%.o,$(sort $(wildcard gate/format/*.c)))
 CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
-	gate/config/config-rules.o gate/config/config-table.o \
+	gate/config/config-rules.o gate/config/config-read.o \
+	gate/config/config-table.o \
 	gate/config/metrics.o gate/config/options.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o gate/exec/box.o \

@@ -1,8 +1,9 @@
 /*
- * Inside the gate.json parser, shared by its three files: config.c walks the
+ * Inside the gate.json parser, shared by its files: config.c walks the
  * document and says where a value is (messages at line:column),
- * config-keys.c reads one key's value, config-rules.c checks what only a
- * whole benchmark or file can show and fills in the defaults.
+ * config-read.c has each key's reader, config-keys.c the value readers
+ * they share, config-rules.c checks what only a whole benchmark or file
+ * can show and fills in the defaults.
  */
 #ifndef GATE_CONFIG_PARSE_H
 #define GATE_CONFIG_PARSE_H
@@ -86,6 +87,19 @@ int config_parse_benchmarks(struct parser *p, const struct cJSON *it,
 int config_read_member(struct parser *p, const struct cJSON *obj,
 		       const struct cJSON *m, size_t j, enum scope scope,
 		       struct key_ctx *c);
+
+/* config-read.c: each key's reader, rd_KEY, called by its row in
+   config-table.c with the key's value m; 0, or -1 after an error. */
+typedef int key_reader(struct parser *p, const struct cJSON *m,
+		       struct key_ctx *c);
+key_reader rd_version, rd_build, rd_build_timeout, rd_cache_builds,
+	rd_serial_build, rd_build_network, rd_pass_env, rd_build_caches,
+	rd_artifacts, rd_sources, rd_writable, rd_defaults, rd_benchmarks,
+	rd_name, rd_run, rd_check, rd_format, rd_expect, rd_ignore, rd_pairs,
+	rd_max_pairs, rd_warmup, rd_metric, rd_metrics, rd_gate, rd_min_effect,
+	rd_pass_excludes, rd_counter, rd_timeout, rd_parity, rd_statistic,
+	rd_interval, rd_rule, rd_target_halfwidth, rd_confidence, rd_resamples,
+	rd_budget;
 
 /* config-keys.c: one value. Each returns 0, or -1 after an error. */
 /* Member m (index j) of obj at the current path: known in scope (its row
