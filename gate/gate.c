@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "gate/config/config-table.h"
+#include "gate/config/options.h"
 #include "ci/github.h"
 #include "gate/exec/box.h"
 #include "gate/exec/signals.h"
@@ -23,33 +24,34 @@
 
 static const struct cmd commands[] = {
 	{ "run", cmd_run, NEED_REPO,
-	  "measure base against head and give a verdict", cmd_run_usage },
+	  "measure base against head and give a verdict", NULL,
+	  &cmd_run_opts },
 	{ "calibrate", cmd_calibrate, NEED_REPO,
 	  "measure a revision against itself; recommend a floor and pairs",
-	  cmd_calibrate_usage },
+	  cmd_calibrate_usage, NULL },
 	{ "doctor", cmd_doctor, 0,
 	  "check the machine's noise sources and say how to fix them",
-	  cmd_doctor_usage },
+	  cmd_doctor_usage, NULL },
 	{ "compare", cmd_compare, 0,
 	  "compare two result files offline and give a verdict",
-	  cmd_compare_usage },
+	  cmd_compare_usage, NULL },
 	{ "init", cmd_init, NEED_REPO,
-	  "write a starter gate.json for this repository", cmd_init_usage },
+	  "write a starter gate.json for this repository", cmd_init_usage, NULL },
 	{ "record", cmd_record, NEED_REPO,
 	  "store a run's report in git notes (refs/notes/gate)",
-	  cmd_record_usage },
+	  cmd_record_usage, NULL },
 	{ "trend", cmd_trend, NEED_REPO,
 	  "show each benchmark's cumulative ratio along recorded history",
-	  cmd_trend_usage },
+	  cmd_trend_usage, NULL },
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "find the commit that made a benchmark slower",
-	  cmd_bisect_usage },
+	  cmd_bisect_usage, NULL },
 	{ "merge", cmd_merge, 0,
 	  "combine the reports of a run's shards into one verdict",
-	  cmd_merge_usage },
+	  cmd_merge_usage, NULL },
 	{ "export", cmd_export, NEED_REPO,
 	  "write the recorded history as Bencher's BMF JSON or CSV",
-	  cmd_export_usage },
+	  cmd_export_usage, NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -173,7 +175,10 @@ int gate_main(int argc, char **argv)
 			      argv[i + 1]);
 			return EXIT_ERROR;
 		}
-		fputs(c->usage, stdout);
+		if (c->opts)
+			options_usage(c->opts, stdout);
+		else
+			fputs(c->usage, stdout);
 		return 0;
 	}
 	if (!(c = find(argv[i]))) {

@@ -8,6 +8,7 @@
 #define GATE_CMD_H
 
 struct repo;
+struct opts_cmd;
 
 /* What gate.c sets up before a command runs. */
 struct gate_ctx {
@@ -39,7 +40,8 @@ struct cmd {
 	int (*fn)(int argc, char **argv, struct gate_ctx *ctx);
 	unsigned flags;
 	const char *summary;
-	const char *usage;	/* the synopsis line(s) */
+	const char *usage;	/* the synopsis line(s), or NULL */
+	const struct opts_cmd *opts;	/* its option rows, or NULL */
 };
 
 /* Exit codes, as gate(1) documents them under EXIT STATUS. */
@@ -50,7 +52,7 @@ struct cmd {
 
 /* Each returns the process exit code. */
 int cmd_run(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_run_usage[];
+extern const struct opts_cmd cmd_run_opts;
 /*
  * gate run with a hook for commands built on it (gate bisect): inspect,
  * when not NULL, sees the decided model in place of the terminal report.

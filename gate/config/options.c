@@ -1,7 +1,8 @@
 /*
- * Option values gate's subcommands share: whole numbers, decimal numbers
- * and durations, each read strictly and checked with a message naming the
- * option.
+ * A command's option rows walked: getopt_long's table built from them, the
+ * usage printed from them; and the option values gate's subcommands share
+ * (whole numbers, decimal numbers, durations), each read strictly and
+ * checked with a message naming the option.
  */
 #include "gate/config/options.h"
 
@@ -9,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,4 +75,193 @@ void options_getopt_reset(void)
 	optreset = 1;
 	optind = 1;
 #endif
+}
+
+#define WIDTH 79		/* the usage's lines are at most this long */
+#define HELP_COLUMN 20		/* where help starts, at most */
+
+/* Print word at *col, first wrapping to indent when it would pass WIDTH. */
+static void put_word(FILE *out, size_t *col, size_t indent, const char *w,
+		     size_t len)
+{
+	if (*col > indent && *col + 1 + len > WIDTH) {
+		fprintf(out, "\n%*s", (int)indent, "");
+		*col = indent;
+	} else if (*col > indent) {
+		fputc(' ', out);
+		(*col)++;
+	}
+	fwrite(w, 1, len, out);
+	*col += len;
+}
+
+/* The words of text from col, wrapped at WIDTH to indent, and a newline;
+   joined: the first word right at col, as a help line's. */
+static void put_words(FILE *out, size_t col, size_t indent, const char *text,
+		      int joined)
+{
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (len && joined) {
+			fwrite(text, 1, len, out);
+			col += len;
+			joined = 0;
+		} else if (len) {
+			put_word(out, &col, indent, text, len);
+		}
+		text += len + (text[len] == ' ');
+	}
+	fputc('\n', out);
+}
+
+/* "-q, --quiet" or "--base REV": a row's left column, in buf. */
+static size_t row_left(char *buf, size_t size, const struct opt *r)
+{
+	char letter[8] = "";
+	int n;
+
+	if (r->letter)
+		snprintf(letter, sizeof(letter), "-%c, ", r->letter);
+	n = snprintf(buf, size, "%s--%s%s%s", letter, r->name,
+		     r->arg ? " " : "", r->arg ? r->arg : "");
+
+	return n < 0 ? 0 : (size_t)n;
+}
+
+void options_usage(const struct opts_cmd *c, FILE *out)
+{
+	char buf[128];
+	size_t i, col, indent, width = 0;
+
+	col = indent = (size_t)fprintf(out, "usage: gate %s%s ",
+				       c->repo ? "[-C DIR] " : "", c->name);
+	for (i = 0; i < c->n; i++) {
+		const struct opt *r = &c->rows[i];
+
+		if (!r->help)
+			continue;
+		if (r->letter)
+			snprintf(buf, sizeof(buf), "[-%c]", r->letter);
+		else
+			snprintf(buf, sizeof(buf), "[--%s%s%s]", r->name,
+				 r->arg ? " " : "", r->arg ? r->arg : "");
+		put_word(out, &col, indent, buf, strlen(buf));
+	}
+	put_words(out, col, indent, c->operands ? c->operands : "", 0);
+	if (c->also)
+		fputs(c->also, out);
+	fputc('\n', out);
+	if (c->intro)
+		fputs(c->intro, out);
+	for (i = 0; i < c->n; i++) {
+		size_t w = row_left(buf, sizeof(buf), &c->rows[i]) + 4;
+
+		if (c->rows[i].help && w > width && w <= HELP_COLUMN)
+			width = w;
+	}
+	for (i = 0; i < c->n; i++) {
+		if (!c->rows[i].help)
+			continue;
+		col = 2 + row_left(buf, sizeof(buf), &c->rows[i]) + 2;
+		if (col < width)
+			col = width;
+		fprintf(out, "  %-*s", (int)(col - 4), buf);
+		fputs("  ", out);
+		put_words(out, col, width, c->rows[i].help, 1);
+	}
+	if (c->footer) {
+		fputc('\n', out);
+		fputs(c->footer, out);
+	}
+}
+
+int options_usage_error(const struct opts_cmd *c, const char *what,
+			const char *arg)
+{
+	error("%s \"%s\"", what, arg);
+	options_usage(c, stderr);
+	return -1;
+}
+
+/* Row r's argument (or flag) into o: 0, or -1 after saying why. */
+static int option_set(const struct opt *r, void *o, const char *arg)
+{
+	char *at = (char *)o + r->off, name[64];
+
+	snprintf(name, sizeof(name), "--%s", r->name);
+	switch (r->kind) {
+	case OPT_FLAG:
+		*(int *)at = 1;
+		return 0;
+	case OPT_STRING:
+		*(const char **)at = arg;
+		return 0;
+	case OPT_COUNT:
+		return options_parse_count((long *)at, name, arg, (long)r->lo,
+					   (long)r->hi);
+	case OPT_NUMBER:
+		return options_parse_number((double *)at, name, arg, r->lo,
+					    r->hi);
+	case OPT_DURATION:
+		return options_parse_duration((double *)at, name, arg);
+	case OPT_CALL:
+		return r->call(o, arg);
+	}
+	return -1;
+}
+
+#define LONG_BASE 256		/* getopt's val for row i without a letter */
+
+enum opts_result options_parse(const struct opts_cmd *c, void *o, int argc,
+			       char **argv, int *operand)
+{
+	struct option *lo = xcalloc(c->n + 2, sizeof(*lo));
+	char *so = xmalloc(2 * c->n + 2), *s = so;
+	enum opts_result res = OPTS_GO;
+	size_t i;
+	int v;
+
+	*s++ = 'h';
+	for (i = 0; i < c->n; i++) {
+		const struct opt *r = &c->rows[i];
+
+		lo[i].name = r->name;
+		lo[i].has_arg = r->arg ? required_argument : no_argument;
+		lo[i].val = r->letter ? r->letter : LONG_BASE + (int)i;
+		if (r->letter) {
+			*s++ = r->letter;
+			if (r->arg)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	lo[c->n].name = "help";
+	lo[c->n].val = 'h';
+	options_getopt_reset();
+	while (res == OPTS_GO &&
+	       (v = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		for (i = 0; i < c->n; i++)
+			if (lo[i].val == v)
+				break;
+		if (v == 'h') {
+			options_usage(c, stdout);
+			res = OPTS_HELP;
+		} else if (i == c->n) {
+			res = options_usage_error(c, "unknown or incomplete "
+						  "option", argv[optind - 1]);
+		} else if (option_set(&c->rows[i], o, optarg) < 0) {
+			res = OPTS_ERROR;
+		}
+	}
+	free(lo);
+	free(so);
+	if (res != OPTS_GO)
+		return res;
+	if (operand)
+		*operand = optind;
+	else if (optind < argc)
+		return options_usage_error(c, "unexpected argument",
+					   argv[optind]);
+	return OPTS_GO;
 }

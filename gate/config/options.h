@@ -1,9 +1,17 @@
 /*
- * Option values gate's subcommands share: whole numbers, decimal numbers
- * and durations, read strictly.
+ * A command's options, declared once as in git's parse-options: one row
+ * per option (long name, short letter, argument, one-line help, what it
+ * sets) from which come the getopt_long parsing, --help and the shell
+ * completions (gate/cmd/complete.c); tests/cli/man-check.py checks each
+ * man page's SYNOPSIS against --help. Also the option values gate's
+ * subcommands share: whole numbers, decimal numbers and durations, read
+ * strictly.
  */
 #ifndef GATE_OPTIONS_H
 #define GATE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
 
 /* A whole number in [lo, hi] from option opt's argument s, in decimal
    digits only (common/number.h); 0, or -1 after error() naming opt. */
@@ -26,6 +34,80 @@ enum opts_result {
 	OPTS_GO = 0,		/* parsed: run the command */
 	OPTS_HELP = 1,		/* --help printed the usage to stdout */
 };
+
+/* What an option does with its argument. */
+enum opt_kind {
+	OPT_FLAG,		/* no argument: the int at off becomes 1 */
+	OPT_STRING,		/* the const char * at off = the argument */
+	OPT_COUNT,		/* the long at off: a whole number in [lo, hi] */
+	OPT_NUMBER,		/* the double at off: a number in [lo, hi) */
+	OPT_DURATION,		/* the double at off: seconds ("90s", "5m") */
+	OPT_CALL,		/* call(o, the argument): 0, or -1 said */
+};
+
+/*
+ * One option. values says how a shell completes the argument: NULL, any
+ * text; "<file>", "<rev>", "<head>" (a revision or WORKTREE), "<format>"
+ * (gate compare's formats); else the words it takes ("auto always
+ * never"). A row without help is an alias nobody is shown.
+ */
+struct opt {
+	const char *name;	/* long name, without "--" */
+	char letter;		/* short option, or 0 */
+	const char *arg;	/* the argument's name in --help; NULL: none */
+	const char *help;	/* one line */
+	enum opt_kind kind;
+	size_t off;		/* where in the command's options struct */
+	double lo, hi;		/* OPT_COUNT, OPT_NUMBER */
+	int (*call)(void *o, const char *arg);	/* OPT_CALL */
+	const char *values;	/* completion of the argument (above) */
+};
+
+/* Rows, for tables of struct opt: T is the options struct, F its field. */
+#define OPT_FLAG(l, n, T, F, h) { .name = (n), .letter = (l), \
+	.help = (h), .kind = OPT_FLAG, .off = offsetof(T, F) }
+#define OPT_STRING(n, a, T, F, h, v) { .name = (n), .arg = (a), \
+	.help = (h), .kind = OPT_STRING, .off = offsetof(T, F), .values = (v) }
+#define OPT_COUNT(n, a, T, F, l, u, h) { .name = (n), .arg = (a), \
+	.help = (h), .kind = OPT_COUNT, .off = offsetof(T, F), .lo = (l), \
+	.hi = (u) }
+#define OPT_NUMBER(n, a, T, F, l, u, h) { .name = (n), .arg = (a), \
+	.help = (h), .kind = OPT_NUMBER, .off = offsetof(T, F), .lo = (l), \
+	.hi = (u) }
+#define OPT_DURATION(n, a, T, F, h) { .name = (n), .arg = (a), \
+	.help = (h), .kind = OPT_DURATION, .off = offsetof(T, F) }
+#define OPT_CALL(n, a, fn, h, v) { .name = (n), .arg = (a), .help = (h), \
+	.kind = OPT_CALL, .call = (fn), .values = (v) }
+
+/*
+ * A command's command line: "usage: gate [-C DIR] NAME [options] operands"
+ * then the rows' help. Texts end in a newline when not NULL.
+ */
+struct opts_cmd {
+	const char *name;	/* "run" */
+	int repo;		/* runs in a repository: -C DIR in the usage */
+	const char *operands;	/* after the options: "OLD NEW", or NULL */
+	const char *operand_values;	/* their completion, as values */
+	const char *also;	/* further synopsis lines, or NULL */
+	const char *intro;	/* printed before the options, or NULL */
+	const struct opt *rows;
+	size_t n;
+	const char *footer;	/* after them (the exit codes), or NULL */
+};
+
+/* The usage (synopsis, then each row's help) to out. */
+void options_usage(const struct opts_cmd *c, FILE *out);
+
+/*
+ * Parse argv's options into o by c's rows (-h and --help print the usage
+ * to stdout). *operand: the index of the first operand, or with operand
+ * NULL, an operand is an error. An error prints the usage to stderr.
+ */
+enum opts_result options_parse(const struct opts_cmd *c, void *o, int argc,
+			       char **argv, int *operand);
+/* error() naming what and arg, then c's usage to stderr: -1. */
+int options_usage_error(const struct opts_cmd *c, const char *what,
+			const char *arg);
 
 /* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
    on glibc, optreset on the BSDs), so a parse never starts inside a
