@@ -293,19 +293,49 @@ int box_env_allowed(const char *var, const char *const *allow)
 	return 0;
 }
 
+/* The user's rustup directory when rustup's proxies need one named:
+   RUSTUP_HOME unset and $HOME/.rustup a directory (malloc'd), else NULL. */
+static char *rustup_home(char *const *envp)
+{
+	const char *home = NULL;
+	struct stat st;
+	char *dir;
+	size_t i;
+
+	for (i = 0; envp[i]; i++) {
+		if (name_is(envp[i], "RUSTUP_HOME"))
+			return NULL;
+		if (name_is(envp[i], "HOME"))
+			home = envp[i] + 5;
+	}
+	if (!home || home[0] != '/')
+		return NULL;
+	dir = xasprintf("%s/.rustup", home);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return dir;
+	free(dir);
+	return NULL;
+}
+
 char **box_env(char *const *envp, const char *const *allow,
 	       const char *home)
 {
 	size_t n = 0, k = 0, i;
-	char **env;
+	char **env, *rustup = rustup_home(envp);
 
 	for (i = 0; envp[i]; i++)
 		n++;
-	env = xcalloc(n + 2, sizeof(*env));
+	env = xcalloc(n + 3, sizeof(*env));
 	for (i = 0; envp[i]; i++)
 		if (box_env_allowed(envp[i], allow) &&
 		    !name_is(envp[i], "HOME"))
-			env[k++] = envp[i];
+			env[k++] = xstrdup(envp[i]);
+	/* HOME inside is empty: rustup's proxies (~/.cargo/bin) find their
+	   toolchains where the sandbox shows them (workspace-box.c) */
+	if (rustup) {
+		env[k++] = xasprintf("RUSTUP_HOME=%s", rustup);
+		free(rustup);
+	}
 	env[k++] = xasprintf("HOME=%s", home && *home ? home : "/tmp");
 	env[k] = NULL;
 	return env;
@@ -320,9 +350,7 @@ void box_env_free(char **env)
 	if (!env)
 		return;
 	for (i = 0; env[i]; i++)
-		if ((!strncmp(env[i], "HOME=", 5) && !env[i + 1]) ||
-		    !strncmp(env[i], HANDED, strlen(HANDED)))
-			free(env[i]);
+		free(env[i]);
 	free(env);
 }
 
@@ -331,8 +359,12 @@ void box_env_hand_preload(char **env)
 	size_t i;
 
 	for (i = 0; env[i]; i++)
-		if (!strncmp(env[i], "LD_PRELOAD=", 11))
-			env[i] = xasprintf(HANDED "%s", env[i] + 11);
+		if (!strncmp(env[i], "LD_PRELOAD=", 11)) {
+			char *handed = xasprintf(HANDED "%s", env[i] + 11);
+
+			free(env[i]);
+			env[i] = handed;
+		}
 }
 
 /* The sampler's child: started as the runner would, timed from here. */

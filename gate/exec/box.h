@@ -65,8 +65,9 @@ char **box_command(char *const *box, const char *const *extra_ro,
 /*
  * The environment an arm's runs get: only the allowlist's variables of
  * envp (and those base names in allow, NULL-terminated or NULL), HOME
- * set to home; malloc'd array of borrowed strings plus one owned at the
- * end (free with box_env_free).
+ * set to home, and RUSTUP_HOME naming the user's ~/.rustup when it is
+ * unset and that exists; malloc'd, every string its own (free with
+ * box_env_free).
  */
 char **box_env(char *const *envp, const char *const *allow,
 	       const char *home);

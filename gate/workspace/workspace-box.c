@@ -120,6 +120,34 @@ static void path_toolchains(struct paths *ro, const struct paths *hide,
 	}
 }
 
+/*
+ * rustup's toolchains (RUSTUP_HOME, else ~/.rustup), shown read-only when
+ * hiding HOME would take them away: the proxies in ~/.cargo/bin need
+ * them (box_env names the directory in RUSTUP_HOME when it is unset).
+ */
+static void rustup_toolchains(struct paths *ro, const struct paths *hide,
+			      const char *home)
+{
+	const char *set = getenv("RUSTUP_HOME");
+	char *dir;
+	struct stat st;
+	size_t i;
+
+	if (!home)
+		return;
+	dir = set && set[0] == '/' ? xstrdup(set) :
+	      xasprintf("%s/.rustup", home);
+	for (i = 0; i < hide->n; i++)
+		if (under(dir, hide->v[i])) {
+			free(dir);
+			return;
+		}
+	if (under(dir, home) && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		push(ro, dir);
+	else
+		free(dir);
+}
+
 /* The object directories the arm's git dir borrows (its alternates). */
 static void git_objects(struct paths *ro, const char *gitdir)
 {
@@ -228,6 +256,7 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 					"set GATE_SANDBOX=landlock",
 					arm_name((enum arm)a), hide.v[i]);
 	path_toolchains(&ro, &hide, home);
+	rustup_toolchains(&ro, &hide, home);
 	if (arm->gitdir)
 		git_objects(&ro, arm->gitdir);
 	if (sample) {

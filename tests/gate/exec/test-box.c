@@ -52,6 +52,33 @@ static void test_box__env_allowlist(void)
 	CHECK(!has(env, "STATE=/s"));
 	CHECK(!has(env, "SSH_AUTH_SOCK=/a"));
 	box_env_free(env);
+	/* HOME inside is empty: rustup's proxies are told where the
+	   user's toolchains are, unless RUSTUP_HOME already says */
+	{
+		char dir[] = "/tmp/gate-test-rustup.XXXXXX";
+		char *rustup, *homevar, *want;
+
+		CHECK(mkdtemp(dir) != NULL);
+		rustup = xasprintf("%s/.rustup", dir);
+		homevar = xasprintf("HOME=%s", dir);
+		want = xasprintf("RUSTUP_HOME=%s", rustup);
+		envp[7] = homevar;
+		env = box_env(envp, NULL, "/inside");
+		CHECK(!has(env, want));
+		box_env_free(env);
+		CHECK(mkdir(rustup, 0700) == 0);
+		env = box_env(envp, NULL, "/inside");
+		CHECK(has(env, want) && has(env, "HOME=/inside"));
+		box_env_free(env);
+		envp[8] = (char *)"RUSTUP_HOME=/opt/r";
+		env = box_env(envp, NULL, "/inside");
+		CHECK(!has(env, want) && has(env, "RUSTUP_HOME=/opt/r"));
+		box_env_free(env);
+		CHECK(rmdir(rustup) == 0 && rmdir(dir) == 0);
+		free(rustup);
+		free(homevar);
+		free(want);
+	}
 	/* base's pass_env adds a name, never a CI provider's */
 	CHECK(box_env_allowed("STATE=/s", allow));
 	CHECK(!box_env_allowed("STATEX=/s", allow));
