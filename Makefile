@@ -326,7 +326,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check).
-test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(UNIT_BIN)
+test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS) $(UNIT_BIN)
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) GATE_OS_STUB=$(GATE_OS_STUB) \
 		tests/run-all $(UNIT_BIN)
 
