@@ -297,6 +297,14 @@ static int one_process_side(const struct row *w)
 
 /* Why this verdict, in one sentence (owned). The changes go through
    compare_pct: a ratio of 1e300 prints as +1e+302%, not 300 digits. */
+/* How a file of format f holds more processes, in its reader's words. */
+static const char *processes_how(enum format f)
+{
+	const char *how = format_reader(f)->processes_how;
+
+	return how ? how : "each run's output one after another";
+}
+
 static char *explain(const struct row *w, const struct cmp_opts *o,
 		     const struct cmp_run *run)
 {
@@ -316,10 +324,10 @@ static char *explain(const struct row *w, const struct cmp_opts *o,
 			return xasprintf("too few values: %zu per side needed "
 				"at this level (%zu in OLD, %zu in NEW; each "
 				"bound at %.4g%% over %zu cases); estimate "
-				"%s: run the suite with more repetitions "
-				"(-count, --benchmark_repetitions)", run->min_n,
-				w->units[0], w->units[1], (1 - run->alpha) * 100,
-				run->compared, e);
+				"%s: run the suite in more processes (%s)",
+				run->min_n, w->units[0], w->units[1],
+				(1 - run->alpha) * 100, run->compared, e,
+				processes_how(run->used[1]));
 		if (w->ratio > 1 + o->floor)
 			return xasprintf("estimate %s is above the %+.1f%% "
 				"floor but the lower bound reaches down to "
@@ -395,9 +403,7 @@ static void analyse(struct row *w, const struct cmp_opts *o,
 			"processes (%s) and concatenate their output",
 			w->c[side]->n, o->files[side], o->excludes * 100,
 			ratio_pct(w->ratio),
-			format_reader(run->used[side])->processes_how ?
-			format_reader(run->used[side])->processes_how :
-			"each run's output one after another");
+			processes_how(run->used[side]));
 		return;
 	}
 	na = w->units[0] = unit_values(&va, a);

@@ -74,97 +74,75 @@ static int crit_emit(struct fmt_table *t, struct crit_pending *p,
 	return 0;
 }
 
-/* One parsed document at offset at: its part of the pending pair. */
-static int crit_doc(struct fmt_table *t, struct crit_pending *p, cJSON *doc,
-		    size_t at, const char *origin, const char *text,
-		    size_t len, struct gate_err *err)
+/* One criterion_parse's state: the table, the text, the pending pair. */
+struct crit_ctx {
+	struct fmt_table *t;
+	struct crit_pending p;
+	const char *text, *origin;
+	size_t len;
+	struct gate_err *err;
+};
+
+/* One document at offset at: its part of the pending pair. */
+static int crit_doc(void *ctx, const cJSON *doc, size_t at)
 {
+	struct crit_ctx *c = ctx;
+	struct crit_pending *p = &c->p;
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "full_id");
 	size_t line, col;
 
-	jsonpos_linecol(text, len, at, &line, &col);
+	jsonpos_linecol(c->text, c->len, at, &line, &col);
 	if (cJSON_IsString(id)) {
-		if (p->id) {
-			cJSON_Delete(doc);
-			return error_to(err, "%s:%zu:%zu: benchmark \"%s\" "
+		if (p->id)
+			return error_to(c->err, "%s:%zu:%zu: benchmark \"%s\" "
 					"came with no sample.json: not "
 					"criterion's <id>/new/ files together",
-					origin, line, col, p->id);
-		}
+					c->origin, line, col, p->id);
 		p->id = xstrdup(id->valuestring);
 		p->id_at = at;
-		cJSON_Delete(doc);
 	} else if (cJSON_GetObjectItemCaseSensitive(doc, "iters")) {
-		if (p->sample) {
-			cJSON_Delete(doc);
-			return error_to(err, "%s:%zu:%zu: a sample.json with "
-					"no benchmark.json beside it", origin,
-					line, col);
-		}
-		p->sample = doc;
+		if (p->sample)
+			return error_to(c->err, "%s:%zu:%zu: a sample.json "
+					"with no benchmark.json beside it",
+					c->origin, line, col);
+		p->sample = cJSON_Duplicate(doc, 1);
 		p->sample_at = at;
-	} else if (cJSON_IsArray(doc) ||
-		   cJSON_GetObjectItemCaseSensitive(doc, "mean")) {
-		cJSON_Delete(doc);	/* tukey.json, estimates.json */
-		return 0;
-	} else {
-		cJSON_Delete(doc);
-		return error_to(err, "%s:%zu:%zu: not one of criterion's "
-				"files (benchmark.json, sample.json)", origin,
-				line, col);
+	} else if (!cJSON_IsArray(doc) &&
+		   !cJSON_GetObjectItemCaseSensitive(doc, "mean")) {
+		/* not tukey.json, estimates.json (skipped) */
+		return error_to(c->err, "%s:%zu:%zu: not one of criterion's "
+				"files (benchmark.json, sample.json)",
+				c->origin, line, col);
 	}
-	return p->id && p->sample ? crit_emit(t, p, origin, text, len, err) :
-	       0;
+	return p->id && p->sample ?
+	       crit_emit(c->t, p, c->origin, c->text, c->len, c->err) : 0;
 }
 
 static int crit_parse(struct fmt_table *t, const char *text, size_t len,
 		      const char *origin, const struct fmt_opts *o)
 {
-	struct crit_pending p = { NULL, NULL, 0, 0 };
-	size_t off = 0, line, col;
+	struct crit_ctx c = { t, { NULL, NULL, 0, 0 }, text, origin, len,
+			      o->err };
+	size_t line, col;
 	int ret = -1;
 
 	t->track = 1;
-	for (;;) {
-		const char *end = NULL;
-		cJSON *doc;
-
-		while (off < len && strchr(" \t\r\n", text[off]))
-			off++;
-		if (off == len)
-			break;
-		doc = cJSON_ParseWithLengthOpts(text + off, len - off, &end,
-						0);
-		if (!doc) {
-			size_t at = end && end >= text + off &&
-				    end <= text + len ?
-				    (size_t)(end - text) : off;
-
-			jsonpos_linecol(text, len, at, &line, &col);
-			error_to(o->err, "%s:%zu:%zu: syntax error: not "
-				 "criterion's JSON files one after another "
-				 "(truncated, or criterion's own output on "
-				 "stdout? send it to stderr)", origin, line,
-				 col);
-			goto cleanup;
-		}
-		if (crit_doc(t, &p, doc, off, origin, text, len, o->err) < 0)
-			goto cleanup;
-		off = (size_t)(end - text);
-	}
-	if (p.id || p.sample) {
-		jsonpos_linecol(text, len, p.id ? p.id_at : p.sample_at,
+	if (format_json_docs(text, len, origin, "criterion", crit_doc, &c,
+			     o->err) < 0)
+		goto cleanup;
+	if (c.p.id || c.p.sample) {
+		jsonpos_linecol(text, len, c.p.id ? c.p.id_at : c.p.sample_at,
 				&line, &col);
 		error_to(o->err, "%s:%zu:%zu: %s without its %s: the output "
 			 "was cut short, or a file is missing", origin, line,
-			 col, p.id ? "a benchmark.json" : "a sample.json",
-			 p.id ? "sample.json" : "benchmark.json");
+			 col, c.p.id ? "a benchmark.json" : "a sample.json",
+			 c.p.id ? "sample.json" : "benchmark.json");
 		goto cleanup;
 	}
 	ret = 0;
 cleanup:
-	free(p.id);
-	cJSON_Delete(p.sample);
+	free(c.p.id);
+	cJSON_Delete(c.p.sample);
 	return ret;
 }
 

@@ -20,6 +20,7 @@
 #include "common/replace.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
+#include "gate/report/fields.h"
 #include "common/banned.h"
 
 /* JSON has no NaN: unknown numbers become null. */
@@ -35,50 +36,9 @@ static cJSON *rev_json(const struct report_rev *v)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(o, "rev", v->label ? v->label : "");
-	cJSON_AddStringToObject(o, "commit", v->commit ? v->commit : "");
-	cJSON_AddStringToObject(o, "tree", v->tree ? v->tree : "");
-	if (v->how)
-		cJSON_AddStringToObject(o, "chosen_as", v->how);
+	fields_write(o, rev_fields, v);
 	if (v->worktree)
 		cJSON_AddBoolToObject(o, "uncommitted_changes", v->dirty);
-	return o;
-}
-
-static cJSON *machine_json(const struct machine *m)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *lb = cJSON_CreateDoubleArray(m->load_before, 3);
-	cJSON *la = cJSON_CreateDoubleArray(m->load_after, 3);
-
-	cJSON_AddStringToObject(o, "cpu", m->cpu);
-	cJSON_AddNumberToObject(o, "cores", (double)m->cores);
-	cJSON_AddStringToObject(o, "smt", m->smt);
-	cJSON_AddStringToObject(o, "governor", m->governor);
-	cJSON_AddStringToObject(o, "turbo", m->turbo);
-	cJSON_AddStringToObject(o, "virtualisation", m->virt);
-	cJSON_AddStringToObject(o, "kernel", m->kernel);
-	cJSON_AddStringToObject(o, "aslr", m->aslr);
-	cJSON_AddStringToObject(o, "isolated_cpus", m->isolated);
-	cJSON_AddStringToObject(o, "container", m->container);
-	cJSON_AddStringToObject(o, "cpu_quota", m->cpu_quota);
-	cJSON_AddStringToObject(o, "hardware_counters", m->counters);
-	if (m->perf_paranoid != -99)
-		cJSON_AddNumberToObject(o, "perf_event_paranoid",
-					m->perf_paranoid);
-	else
-		cJSON_AddNullToObject(o, "perf_event_paranoid");
-	cJSON_AddItemToObject(o, "load_before", lb);
-	cJSON_AddItemToObject(o, "load_after", la);
-	return o;
-}
-
-static cJSON *arm_json(double median, double cv)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	add_num(o, "median", median);
-	add_num(o, "cv", cv);
 	return o;
 }
 
@@ -91,40 +51,6 @@ static char *parity_text(const struct bench_run *br, enum arm a)
 	return xasprintf("identical in %zu samples", br->nsamples[a]);
 }
 
-/* The figures of one metric; top-level fields of a benchmark repeat its
-   first gating metric's, as schema 1 had them before "metrics". */
-static void stats_json(cJSON *o, const struct bench_stats *st)
-{
-	cJSON *x;
-
-	x = cJSON_AddObjectToObject(o, "ratio");
-	add_num(x, "estimate", st->estimate);
-	add_num(x, "median", st->median);
-	add_num(x, "low", st->low);
-	add_num(x, "high", st->high);
-	add_num(x, "level", st->level);
-	add_num(x, "geomean", st->geomean);
-	/* the largest regression the data excludes, pass or not */
-	add_num(o, "excluded_above", st->high);
-	add_num(o, "pass_excludes", st->excludes);
-	cJSON_AddBoolToObject(o, "one_sided", 1);
-	cJSON_AddBoolToObject(o, "strict", st->strict);
-	if (st->min_n)
-		cJSON_AddNumberToObject(o, "min_pairs_for_interval",
-					(double)st->min_n);
-	x = cJSON_AddObjectToObject(o, "tests");
-	add_num(x, "wilcoxon_p", st->wilcoxon_p);
-	add_num(x, "mann_whitney_p", st->mann_whitney_p);
-	cJSON_AddNumberToObject(o, "outliers", (double)st->outliers);
-	add_num(o, "drift", st->drift);
-	x = cJSON_AddObjectToObject(o, "wins");
-	cJSON_AddNumberToObject(x, "head_slower", (double)st->head_slower);
-	cJSON_AddNumberToObject(x, "of", (double)st->of);
-	add_num(x, "p", st->sign_p);
-	cJSON_AddItemToObject(o, "base", arm_json(st->base_median, st->base_cv));
-	cJSON_AddItemToObject(o, "head", arm_json(st->head_median, st->head_cv));
-}
-
 /* The Gate-Accept trailer that named a failing metric, and whether the
    regression lies within it ("accepted") or beyond ("exceeded"). */
 static void accept_json(cJSON *o, const struct bench_stats *st)
@@ -134,10 +60,7 @@ static void accept_json(cJSON *o, const struct bench_stats *st)
 	if (!st->accept)
 		return;
 	a = cJSON_AddObjectToObject(o, "accepted");
-	cJSON_AddStringToObject(a, "pattern", st->accept->pattern);
-	cJSON_AddNumberToObject(a, "bound", st->accept->bound);
-	cJSON_AddStringToObject(a, "commit", st->accept->commit);
-	cJSON_AddStringToObject(a, "reason", st->accept->reason);
+	fields_write(a, accept_fields, st->accept);
 	cJSON_AddBoolToObject(a, "within", st->verdict == VERDICT_ACCEPTED);
 }
 
@@ -183,7 +106,7 @@ static cJSON *metric_json(const struct bench_run *br,
 		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
 	cJSON_AddNumberToObject(o, "pairs", (double)st->n);
 	if (st->n) {
-		stats_json(o, st);
+		fields_write(o, stats_fields, st);
 		add_num(cJSON_GetObjectItem(o, "base"), "spread",
 			st->base_spread);
 		add_num(cJSON_GetObjectItem(o, "head"), "spread",
@@ -441,8 +364,10 @@ static cJSON *bench_json(const struct run_bench *b)
 		cJSON_AddNullToObject(o, "environment_note");
 	if (res->verdict != VERDICT_NEW)
 		bench_taken_json(o, br);
+	/* the first gating metric's figures, repeated from "metrics" (as
+	   schema 1 had them before it) */
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
-		stats_json(o, primary);
+		fields_write(o, stats_fields, primary);
 	if (br->nartifacts)
 		artifacts_json(o, br);
 	/* an identical build: its reason and looks, no metrics analysed */
@@ -509,18 +434,6 @@ static void add_policy(cJSON *p, const struct run_report *r)
 	/* how the arms were sealed (absent from reports before it was) */
 	if (r->isolation)
 		cJSON_AddStringToObject(p, "isolation", r->isolation);
-}
-
-/* Where the run's time went, in seconds. */
-static void add_time(cJSON *root, const struct run_report *r)
-{
-	cJSON *t = cJSON_AddObjectToObject(root, "time");
-	cJSON *b = cJSON_AddObjectToObject(t, "build");
-
-	cJSON_AddNumberToObject(b, "base", r->build_seconds[ARM_BASE]);
-	cJSON_AddNumberToObject(b, "head", r->build_seconds[ARM_HEAD]);
-	cJSON_AddNumberToObject(t, "measuring", r->measure_seconds);
-	cJSON_AddNumberToObject(t, "total", r->total_seconds);
 }
 
 /* How the run measured and decided: the seed and order, the statistic,
@@ -609,7 +522,7 @@ static cJSON *build_json(const struct run_report *r)
 				r->config_origin : "");
 	if (r->config_note)
 		cJSON_AddStringToObject(p, "config_note", r->config_note);
-	add_time(root, r);
+	fields_write(cJSON_AddObjectToObject(root, "time"), time_fields, r);
 	add_policy(p, r);
 	add_method(p, r);
 	if (r->config_hash)
@@ -617,7 +530,8 @@ static cJSON *build_json(const struct run_report *r)
 	add_shard(p, r);
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
-	cJSON_AddItemToObject(root, "environment", machine_json(&r->machine));
+	fields_write(cJSON_AddObjectToObject(root, "environment"),
+		     machine_fields, &r->machine);
 	if (r->error)
 		cJSON_AddStringToObject(root, "error", r->error);
 	else

@@ -15,56 +15,16 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/report/fields.h"
 #include "gate/report/load-internal.h"
 #include "common/banned.h"
 
 static void load_rev(struct loading *ld, struct report_rev *v,
 		     const cJSON *o)
 {
-	const char *s;
-
-	v->label = load_keep(ld->L, (s = load_text(o, "rev")) ? s : "");
-	v->commit = load_keep(ld->L, (s = load_text(o, "commit")) ? s : "");
-	v->tree = load_keep(ld->L, (s = load_text(o, "tree")) ? s : "");
-	if ((s = load_text(o, "chosen_as")))
-		v->how = load_keep(ld->L, s);
+	fields_read(o, rev_fields, v, ld->L);
 	v->worktree = load_get(o, "uncommitted_changes") != NULL;
 	v->dirty = load_flag(o, "uncommitted_changes");
-}
-
-static void load_string(char *dst, size_t size, const cJSON *o,
-			const char *k)
-{
-	const char *s = load_text(o, k);
-
-	snprintf(dst, size, "%s", s ? s : "unknown");
-}
-
-static void load_machine(struct machine *m, const cJSON *o)
-{
-	const cJSON *lb = load_get(o, "load_before"), *la = load_get(o, "load_after");
-	int i;
-
-	load_string(m->cpu, sizeof(m->cpu), o, "cpu");
-	m->cores = load_whole(o, "cores", 0, 0, 1L << 30);
-	load_string(m->smt, sizeof(m->smt), o, "smt");
-	load_string(m->governor, sizeof(m->governor), o, "governor");
-	load_string(m->turbo, sizeof(m->turbo), o, "turbo");
-	load_string(m->virt, sizeof(m->virt), o, "virtualisation");
-	load_string(m->kernel, sizeof(m->kernel), o, "kernel");
-	load_string(m->aslr, sizeof(m->aslr), o, "aslr");
-	load_string(m->isolated, sizeof(m->isolated), o, "isolated_cpus");
-	load_string(m->container, sizeof(m->container), o, "container");
-	load_string(m->cpu_quota, sizeof(m->cpu_quota), o, "cpu_quota");
-	load_string(m->counters, sizeof(m->counters), o, "hardware_counters");
-	m->perf_paranoid = (int)load_whole(o, "perf_event_paranoid", -99, -99, 99);
-	for (i = 0; i < 3; i++) {
-		const cJSON *b = cJSON_GetArrayItem(lb, i);
-		const cJSON *a = cJSON_GetArrayItem(la, i);
-
-		m->load_before[i] = cJSON_IsNumber(b) ? b->valuedouble : -1;
-		m->load_after[i] = cJSON_IsNumber(a) ? a->valuedouble : -1;
-	}
 }
 
 static void load_conditions(struct loading *ld, struct run_report *r,
@@ -112,17 +72,6 @@ static void load_policy(struct loading *ld, struct run_report *r,
 			diff[n++] = load_keep(ld->L, it->valuestring);
 	r->policy_diff = diff;
 	r->npolicy_diff = n;
-}
-
-/* "time": where the run's time went */
-static void load_time(struct run_report *r, const cJSON *t)
-{
-	const cJSON *b = load_get(t, "build");
-
-	r->build_seconds[ARM_BASE] = load_num(b, "base", 0);
-	r->build_seconds[ARM_HEAD] = load_num(b, "head", 0);
-	r->measure_seconds = load_num(t, "measuring", 0);
-	r->total_seconds = load_num(t, "total", 0);
 }
 
 /* "shard.split": the suites split by case over the shards */
@@ -225,8 +174,9 @@ static int load_root(struct loading *ld, struct run_report *r,
 	load_rev(ld, &r->rev[ARM_BASE], load_get(root, "base"));
 	load_rev(ld, &r->rev[ARM_HEAD], load_get(root, "head"));
 	load_protocol(ld, r, load_get(root, "protocol"));
-	load_time(r, load_get(root, "time"));
-	load_machine(&r->machine, load_get(root, "environment"));
+	fields_read(load_get(root, "time"), time_fields, r, ld->L);
+	fields_read(load_get(root, "environment"), machine_fields, &r->machine,
+		    ld->L);
 	if ((s = load_text(root, "error")))
 		r->error = load_keep(ld->L, s);
 	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);

@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
+#include "gate/report/fields.h"
 #include "gate/report/load-internal.h"
 #include "common/banned.h"
 
@@ -207,38 +208,14 @@ static int load_samples(struct loading *ld, struct bench_run *br,
 	return ld->failed ? -1 : 0;
 }
 
-/* The figures stats_json wrote (absent ones NaN or 0). */
-static void load_figures(struct bench_stats *st, const cJSON *o)
+/* The figures of stats_fields (absent ones NaN or 0), and the arms'
+   spreads "metrics" adds. */
+static void load_figures(struct bench_stats *st, const cJSON *o,
+			 struct report_loaded *L)
 {
-	const cJSON *x;
-
-	x = load_get(o, "ratio");
-	st->estimate = load_num(x, "estimate", NAN);
-	st->median = load_num(x, "median", NAN);
-	st->low = load_num(x, "low", NAN);
-	st->high = load_num(x, "high", NAN);
-	st->level = load_num(x, "level", NAN);
-	st->geomean = load_num(x, "geomean", NAN);
-	st->excludes = load_num(o, "pass_excludes", NAN);
-	st->strict = load_flag(o, "strict");
-	st->min_n = load_count(o, "min_pairs_for_interval");
-	x = load_get(o, "tests");
-	st->wilcoxon_p = load_num(x, "wilcoxon_p", NAN);
-	st->mann_whitney_p = load_num(x, "mann_whitney_p", NAN);
-	st->outliers = load_count(o, "outliers");
-	st->drift = load_num(o, "drift", NAN);
-	x = load_get(o, "wins");
-	st->head_slower = load_count(x, "head_slower");
-	st->of = load_count(x, "of");
-	st->sign_p = load_num(x, "p", NAN);
-	x = load_get(o, "base");
-	st->base_median = load_num(x, "median", NAN);
-	st->base_cv = load_num(x, "cv", NAN);
-	st->base_spread = load_num(x, "spread", NAN);
-	x = load_get(o, "head");
-	st->head_median = load_num(x, "median", NAN);
-	st->head_cv = load_num(x, "cv", NAN);
-	st->head_spread = load_num(x, "spread", NAN);
+	fields_read(o, stats_fields, st, L);
+	st->base_spread = load_num(load_get(o, "base"), "spread", NAN);
+	st->head_spread = load_num(load_get(o, "head"), "spread", NAN);
 }
 
 /* One entry of "metrics": its figures, and its line of the config. */
@@ -247,15 +224,11 @@ static void load_accept(struct loading *ld, struct bench_stats *st,
 			const cJSON *a)
 {
 	struct verdict_accept *va;
-	const char *s;
 
 	if (!a)
 		return;
 	va = load_keep_mem(ld->L, sizeof(*va));
-	va->pattern = load_keep(ld->L, (s = load_text(a, "pattern")) ? s : "");
-	va->bound = load_num(a, "bound", 0);
-	va->commit = load_keep(ld->L, (s = load_text(a, "commit")) ? s : "");
-	va->reason = load_keep(ld->L, (s = load_text(a, "reason")) ? s : "");
+	fields_read(a, accept_fields, va, ld->L);
 	va->matched = 1;
 	st->accept = va;
 }
@@ -314,7 +287,7 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 	st->rule = c->rule;
 	st->target = c->target_halfwidth;
 	st->n = load_count(o, "pairs");
-	load_figures(st, o);
+	load_figures(st, o, ld->L);
 	mc->id = st->metric;
 	mc->gating = st->gating;
 	mc->min_effect = st->floor;

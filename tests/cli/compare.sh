@@ -100,6 +100,7 @@ printf '# run\na 1 ms\nold 1 ms\n# run\na 1.1 ms\n' >"$SCRATCH/o.txt"
 printf '# run\na 1 ms\nnew 1 ms\n# run\na 1.1 ms\n' >"$SCRATCH/n.txt"
 gate_run 2 compare "$SCRATCH/o.txt" "$SCRATCH/n.txt"
 expect_in "$OUT" "a [s]: too few values: 3 per side needed at this level (2 in OLD, 2 in NEW"
+expect_in "$OUT" 'more processes (a line "# run" before each run'"'"'s lines)'
 expect_in "$OUT" "new [s]: new: only in"
 expect_in "$OUT" "old [s]: removed: only in"
 # a truncated file, a wrong format, nothing in common

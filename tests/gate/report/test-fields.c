@@ -1,0 +1,230 @@
+/*
+ * gate/report/fields.c: every table's fields round-trip. A struct filled
+ * with a distinct value in every field is written, read back into a zeroed
+ * one and written again: every field read equals the one written, every
+ * member of the JSON is a row of the table, and the two writes are the
+ * same bytes. A struct of unknowns (NaN, NULL) round-trips the same way.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "common/error.h"
+#include "gate/exec/sysinfo.h"
+#include "gate/report/fields.h"
+#include "gate/report/load-internal.h"
+#include "tests/harness.h"
+
+#define AT(type, base, f) ((type *)(void *)((char *)(base) + (f)->off))
+
+/* strings a filled struct points to */
+static char pool[64][24];
+static size_t npool;
+
+/* A distinct value in every field of f (k counts them); unknown: the
+   values a struct has when nothing is known (NaN, NULL, the sentinel). */
+static void fill(const struct field *f, void *base, unsigned *k, int unknown)
+{
+	size_t i;
+
+	for (; f->name; f++, (*k)++) {
+		switch (f->kind) {
+		case FIELD_TEXT:
+			if (unknown)
+				snprintf(AT(char, base, f), f->size, "unknown");
+			else
+				snprintf(AT(char, base, f), f->size, "t%u", *k);
+			break;
+		case FIELD_STR:
+		case FIELD_STR_OR_NULL:
+			CHECK(npool < sizeof(pool) / sizeof(pool[0]));
+			snprintf(pool[npool], sizeof(pool[0]), "s%u", *k);
+			*AT(const char *, base, f) = unknown &&
+				(f->kind == FIELD_STR_OR_NULL ||
+				 f->flags & FIELD_IF_SET) ? NULL : pool[npool++];
+			break;
+		case FIELD_NUM:
+		case FIELD_NUM0:
+			*AT(double, base, f) = unknown && f->kind == FIELD_NUM ?
+					       NAN : 0.25 + *k;
+			break;
+		case FIELD_COUNT:
+			*AT(size_t, base, f) = unknown ? 0 : 1 + *k;
+			break;
+		case FIELD_LONG:
+			*AT(long, base, f) = unknown ? f->lo : f->lo + 1 + *k;
+			break;
+		case FIELD_INT:
+			*AT(int, base, f) = (int)(unknown ? f->lo : f->lo + 1 + *k);
+			break;
+		case FIELD_BOOL:
+			*AT(int, base, f) = !unknown;
+			break;
+		case FIELD_NUMS:
+			for (i = 0; i < f->size; i++)
+				AT(double, base, f)[i] = unknown ? -1 :
+							 *k + 0.5 * (double)i;
+			break;
+		case FIELD_OBJECT:
+			fill(f->sub, base, k, unknown);
+			break;
+		case FIELD_AGAIN:
+		case FIELD_TRUE:
+			break;
+		}
+	}
+}
+
+/* Every field of f read (b) equals the one written (a). */
+static void same(const struct field *f, void *a, void *b)
+{
+	size_t i;
+
+	for (; f->name; f++) {
+		switch (f->kind) {
+		case FIELD_TEXT:
+			CHECK(!strcmp(AT(char, a, f), AT(char, b, f)));
+			break;
+		case FIELD_STR:
+		case FIELD_STR_OR_NULL:
+			if (!*AT(const char *, a, f))
+				CHECK(!*AT(const char *, b, f) ||
+				      !**AT(const char *, b, f));
+			else
+				CHECK(*AT(const char *, b, f) &&
+				      !strcmp(*AT(const char *, a, f),
+					      *AT(const char *, b, f)));
+			break;
+		case FIELD_NUM:
+		case FIELD_NUM0:
+			CHECK_NEAR(*AT(double, b, f), *AT(double, a, f), 0);
+			break;
+		case FIELD_COUNT:
+			CHECK(*AT(size_t, b, f) == *AT(size_t, a, f));
+			break;
+		case FIELD_LONG:
+			CHECK(*AT(long, b, f) == *AT(long, a, f));
+			break;
+		case FIELD_INT:
+		case FIELD_BOOL:
+			CHECK(*AT(int, b, f) == *AT(int, a, f));
+			break;
+		case FIELD_NUMS:
+			for (i = 0; i < f->size; i++)
+				CHECK_NEAR(AT(double, b, f)[i],
+					   AT(double, a, f)[i], 0);
+			break;
+		case FIELD_OBJECT:
+			same(f->sub, a, b);
+			break;
+		case FIELD_AGAIN:
+		case FIELD_TRUE:
+			break;
+		}
+	}
+}
+
+/* Every member of o is a row of f (objects: of its sub-table). */
+static void all_declared(const cJSON *o, const struct field *f)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, o) {
+		const struct field *r = f;
+
+		while (r->name && strcmp(r->name, x->string))
+			r++;
+		CHECK(r->name != NULL);
+		if (r->name && r->kind == FIELD_OBJECT)
+			all_declared(x, r->sub);
+	}
+}
+
+static void round_trip(const struct field *f, size_t size, int unknown)
+{
+	struct report_loaded *L = xcalloc(1, sizeof(*L));
+	void *a = xcalloc(1, size), *b = xcalloc(1, size);
+	cJSON *o = cJSON_CreateObject(), *again = cJSON_CreateObject();
+	unsigned k = 0;
+	char *t1, *t2;
+	size_t i;
+
+	npool = 0;
+	fill(f, a, &k, unknown);
+	fields_write(o, f, a);
+	all_declared(o, f);
+	fields_read(o, f, b, L);
+	same(f, a, b);
+	fields_write(again, f, b);
+	t1 = cJSON_Print(o);
+	t2 = cJSON_Print(again);
+	CHECK(t1 && t2 && !strcmp(t1, t2));
+	free(t1);
+	free(t2);
+	cJSON_Delete(o);
+	cJSON_Delete(again);
+	for (i = 0; i < L->nstr; i++)
+		free(L->str[i]);
+	free(L->str);
+	free(L);
+	free(a);
+	free(b);
+}
+
+static const struct {
+	const struct field *f;
+	size_t size;
+} tables[] = {
+	{ machine_fields, sizeof(struct machine) },
+	{ stats_fields, sizeof(struct bench_stats) },
+	{ rev_fields, sizeof(struct report_rev) },
+	{ accept_fields, sizeof(struct verdict_accept) },
+	{ time_fields, sizeof(struct run_report) },
+};
+
+static void test_fields__every_field_round_trips(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		round_trip(tables[i].f, tables[i].size, 0);
+}
+
+static void test_fields__unknowns_round_trip(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		round_trip(tables[i].f, tables[i].size, 1);
+}
+
+/* An absent object reads as unknowns: a report from before it existed. */
+static void test_fields__absent_reads_unknown(void)
+{
+	struct report_loaded *L = xcalloc(1, sizeof(*L));
+	struct machine m;
+	struct bench_stats st;
+
+	memset(&m, 0, sizeof(m));
+	memset(&st, 0, sizeof(st));
+	fields_read(NULL, machine_fields, &m, L);
+	CHECK(!strcmp(m.cpu, "unknown"));
+	CHECK(m.perf_paranoid == -99);
+	CHECK(m.load_after[2] == -1);
+	fields_read(NULL, stats_fields, &st, L);
+	CHECK(isnan(st.estimate) && isnan(st.head_cv));
+	CHECK(st.of == 0 && !st.strict);
+	free(L->str);
+	free(L);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_fields__every_field_round_trips),
+	TEST(test_fields__unknowns_round_trip),
+	TEST(test_fields__absent_reads_unknown),
+};
+
+HARNESS_MAIN(tests)
