@@ -4,21 +4,34 @@
  */
 #include "gate/report/fields.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "gate/report/load-internal.h"
+#include "common/error.h"
 #include "gate/exec/sysinfo.h"
+#include "gate/report/load-internal.h"
 #include "common/banned.h"
 
+/* an FIELD_ENUM member is read and written as an int */
+_Static_assert(sizeof(enum rule) == sizeof(int) &&
+	       sizeof(enum stats_estimator) == sizeof(int) &&
+	       sizeof(enum interval_method) == sizeof(int) &&
+	       sizeof(enum counter) == sizeof(int),
+	       "an enum of a FIELD_ENUM row is not an int");
+
+#define ROW(n, k, o) .name = n, .kind = k, .off = o
+#define END { .name = NULL }
+#define OBJ(n, t) { ROW(n, FIELD_OBJECT, 0), .sub = t }
+
 #define M(f) offsetof(struct machine, f)
-#define TEXT(name, f) { name, FIELD_TEXT, M(f), sizeof(((struct machine *)0)->f), NULL, 0, 0, 0 }
+#define TEXT(n, f) { ROW(n, FIELD_TEXT, M(f)), .size = sizeof(((struct machine *)0)->f) }
 const struct field machine_fields[] = {
 	TEXT("cpu", cpu),
-	{ "cores", FIELD_LONG, M(cores), 0, NULL, 0, 0, 1L << 30 },
+	{ ROW("cores", FIELD_LONG, M(cores)), .hi = 1L << 30 },
 	TEXT("smt", smt),
 	TEXT("governor", governor),
 	TEXT("turbo", turbo),
@@ -29,110 +42,167 @@ const struct field machine_fields[] = {
 	TEXT("container", container),
 	TEXT("cpu_quota", cpu_quota),
 	TEXT("hardware_counters", counters),
-	{ "perf_event_paranoid", FIELD_INT, M(perf_paranoid), 0, NULL, 0, -99, 99 },
-	{ "load_before", FIELD_NUMS, M(load_before), 3, NULL, 0, 0, 0 },
-	{ "load_after", FIELD_NUMS, M(load_after), 3, NULL, 0, 0, 0 },
-	{ NULL, 0, 0, 0, NULL, 0, 0, 0 }
+	{ ROW("perf_event_paranoid", FIELD_INT, M(perf_paranoid)), .lo = -99, .hi = 99 },
+	{ ROW("load_before", FIELD_NUMS, M(load_before)), .size = 3 },
+	{ ROW("load_after", FIELD_NUMS, M(load_after)), .size = 3 },
+	END
 };
 #undef TEXT
 #undef M
 
 #define S(f) offsetof(struct bench_stats, f)
-#define ROW(name, kind, f) { name, kind, S(f), 0, NULL, 0, 0, 0 }
-#define OBJ(name, sub) { name, FIELD_OBJECT, 0, 0, sub, 0, 0, 0 }
-#define END { NULL, 0, 0, 0, NULL, 0, 0, 0 }
 static const struct field ratio_fields[] = {
-	ROW("estimate", FIELD_NUM, estimate),
-	ROW("median", FIELD_NUM, median),
-	ROW("low", FIELD_NUM, low),
-	ROW("high", FIELD_NUM, high),
-	ROW("level", FIELD_NUM, level),
-	ROW("geomean", FIELD_NUM, geomean),
+	{ ROW("estimate", FIELD_NUM, S(estimate)) },
+	{ ROW("median", FIELD_NUM, S(median)) },
+	{ ROW("low", FIELD_NUM, S(low)) },
+	{ ROW("high", FIELD_NUM, S(high)) },
+	{ ROW("level", FIELD_NUM, S(level)) },
+	{ ROW("geomean", FIELD_NUM, S(geomean)) },
 	END
 };
 static const struct field tests_fields[] = {
-	ROW("wilcoxon_p", FIELD_NUM, wilcoxon_p),
-	ROW("mann_whitney_p", FIELD_NUM, mann_whitney_p),
+	{ ROW("wilcoxon_p", FIELD_NUM, S(wilcoxon_p)) },
+	{ ROW("mann_whitney_p", FIELD_NUM, S(mann_whitney_p)) },
 	END
 };
 static const struct field wins_fields[] = {
-	ROW("head_slower", FIELD_COUNT, head_slower),
-	ROW("of", FIELD_COUNT, of),
-	ROW("p", FIELD_NUM, sign_p),
+	{ ROW("head_slower", FIELD_COUNT, S(head_slower)) },
+	{ ROW("of", FIELD_COUNT, S(of)) },
+	{ ROW("p", FIELD_NUM, S(sign_p)) },
 	END
 };
 static const struct field base_fields[] = {
-	ROW("median", FIELD_NUM, base_median),
-	ROW("cv", FIELD_NUM, base_cv),
+	{ ROW("median", FIELD_NUM, S(base_median)) },
+	{ ROW("cv", FIELD_NUM, S(base_cv)) },
 	END
 };
 static const struct field head_fields[] = {
-	ROW("median", FIELD_NUM, head_median),
-	ROW("cv", FIELD_NUM, head_cv),
+	{ ROW("median", FIELD_NUM, S(head_median)) },
+	{ ROW("cv", FIELD_NUM, S(head_cv)) },
 	END
 };
 const struct field stats_fields[] = {
 	OBJ("ratio", ratio_fields),
 	/* the largest regression the data excludes, pass or not */
-	ROW("excluded_above", FIELD_AGAIN, high),
-	ROW("pass_excludes", FIELD_NUM, excludes),
-	{ "one_sided", FIELD_TRUE, 0, 0, NULL, 0, 0, 0 },
-	ROW("strict", FIELD_BOOL, strict),
-	{ "min_pairs_for_interval", FIELD_COUNT, S(min_n), 0, NULL,
-	  FIELD_IF_SET, 0, 0 },
+	{ ROW("excluded_above", FIELD_NUM, S(high)), .flags = FIELD_UNREAD },
+	{ ROW("pass_excludes", FIELD_NUM, S(excludes)) },
+	{ ROW("one_sided", FIELD_TRUE, 0), .flags = FIELD_UNREAD },
+	{ ROW("strict", FIELD_BOOL, S(strict)) },
+	{ ROW("min_pairs_for_interval", FIELD_COUNT, S(min_n)), .flags = FIELD_IF_SET },
 	OBJ("tests", tests_fields),
-	ROW("outliers", FIELD_COUNT, outliers),
-	ROW("drift", FIELD_NUM, drift),
+	{ ROW("outliers", FIELD_COUNT, S(outliers)) },
+	{ ROW("drift", FIELD_NUM, S(drift)) },
 	OBJ("wins", wins_fields),
 	OBJ("base", base_fields),
 	OBJ("head", head_fields),
 	END
 };
-#undef ROW
 #undef S
 
 #define R(f) offsetof(struct report_rev, f)
 const struct field rev_fields[] = {
-	{ "rev", FIELD_STR, R(label), 0, NULL, 0, 0, 0 },
-	{ "commit", FIELD_STR, R(commit), 0, NULL, 0, 0, 0 },
-	{ "tree", FIELD_STR, R(tree), 0, NULL, 0, 0, 0 },
-	{ "chosen_as", FIELD_STR, R(how), 0, NULL, FIELD_IF_SET, 0, 0 },
+	{ ROW("rev", FIELD_STR, R(label)) },
+	{ ROW("commit", FIELD_STR, R(commit)) },
+	{ ROW("tree", FIELD_STR, R(tree)) },
+	{ ROW("chosen_as", FIELD_STR, R(how)), .flags = FIELD_IF_SET },
 	END
 };
 #undef R
 
 #define A(f) offsetof(struct verdict_accept, f)
 const struct field accept_fields[] = {
-	{ "pattern", FIELD_STR, A(pattern), 0, NULL, 0, 0, 0 },
-	{ "bound", FIELD_NUM0, A(bound), 0, NULL, 0, 0, 0 },
-	{ "commit", FIELD_STR, A(commit), 0, NULL, 0, 0, 0 },
-	{ "reason", FIELD_STR, A(reason), 0, NULL, 0, 0, 0 },
+	{ ROW("pattern", FIELD_STR, A(pattern)) },
+	{ ROW("bound", FIELD_NUM0, A(bound)) },
+	{ ROW("commit", FIELD_STR, A(commit)) },
+	{ ROW("reason", FIELD_STR, A(reason)) },
 	END
 };
 #undef A
 
+#define P(arm, f) offsetof(struct pair_result, s) + \
+	(arm) * sizeof(struct sample) + offsetof(struct sample, f)
+const struct field pair_fields[] = {
+	{ ROW("base_wall", FIELD_NUM, P(ARM_BASE, wall)) },
+	{ ROW("head_wall", FIELD_NUM, P(ARM_HEAD, wall)) },
+	{ ROW("base_cpu", FIELD_NUM, P(ARM_BASE, cpu)) },
+	{ ROW("head_cpu", FIELD_NUM, P(ARM_HEAD, cpu)) },
+	{ ROW("base_maxrss_kb", FIELD_LONG, P(ARM_BASE, maxrss_kb)), .hi = LONG_MAX / 2 },
+	{ ROW("head_maxrss_kb", FIELD_LONG, P(ARM_HEAD, maxrss_kb)), .hi = LONG_MAX / 2 },
+	END
+};
+#undef P
+
+/* a benchmark's rows: of its run, or of its config (through run.cfg) */
+#define B(f) offsetof(struct run_bench, run.f)
+#define C(f) offsetof(struct bench_cfg, f)
+#define VIA .flags = FIELD_VIA, .via = offsetof(struct run_bench, run.cfg)
+#define ENUM(name, last, lo_) .name_of = name##_at, .what = #name, \
+	.lo = lo_, .hi = (last) + 1
+const struct field bench_protocol_fields[] = {
+	{ ROW("min_effect", FIELD_NUM0, C(min_effect)), VIA },
+	{ ROW("warmup", FIELD_UNSIGNED, C(warmup)), VIA, .hi = UINT_MAX },
+	/* the samples say how many: "pairs" is for readers */
+	{ ROW("pairs", FIELD_COUNT, B(npairs)), .flags = FIELD_UNREAD },
+	{ ROW("min_pairs", FIELD_UNSIGNED, C(pairs)), VIA, .hi = UINT_MAX },
+	{ ROW("max_pairs", FIELD_UNSIGNED, C(max_pairs)), VIA, .hi = UINT_MAX },
+	/* measuring time, warm-ups in (a suite case: its suite's) */
+	{ ROW("seconds", FIELD_NUM0, B(seconds)) },
+	{ ROW("pairs_raised_from", FIELD_UNSIGNED, B(pairs_raised_from)), .flags = FIELD_IF_SET, .hi = UINT_MAX },
+	{ ROW("pairs_needed", FIELD_UNSIGNED, B(pairs_needed)), .flags = FIELD_IF_SET, .hi = UINT_MAX },
+	{ ROW("target_halfwidth", FIELD_NUM0, C(target_halfwidth)), VIA },
+	{ ROW("rule", FIELD_ENUM, C(rule)), VIA, ENUM(rule, RULE_SIGNIFICANT, RULE_FLOOR) },
+	{ ROW("statistic", FIELD_ENUM, C(statistic)), VIA, ENUM(statistic, STATS_MEAN, STATS_HL) },
+	{ ROW("interval", FIELD_ENUM, C(interval)), VIA, ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
+	END
+};
+const struct field bench_taken_fields[] = {
+	{ ROW("counter", FIELD_ENUM, B(counter)), ENUM(counter, COUNTER_VALGRIND, COUNTER_AUTO) },
+	{ ROW("plain_runs", FIELD_BOOL, B(plain_runs)) },
+	/* 0 (not counted in parallel) is one at a time */
+	{ ROW("parallel", FIELD_UNSIGNED, B(parallel)), .lo = 1, .hi = 1024 },
+	{ ROW("alloc_lib", FIELD_STR_OR_NULL, B(alloc_lib)), .flags = FIELD_OWN },
+	END
+};
+#undef ENUM
+#undef VIA
+#undef C
+#undef B
+
 #define T(f) offsetof(struct run_report, f)
 static const struct field build_fields[] = {
-	{ "base", FIELD_NUM0, T(build_seconds) + ARM_BASE * sizeof(double), 0,
-	  NULL, 0, 0, 0 },
-	{ "head", FIELD_NUM0, T(build_seconds) + ARM_HEAD * sizeof(double), 0,
-	  NULL, 0, 0, 0 },
+	{ ROW("base", FIELD_NUM0, T(build_seconds) + ARM_BASE * sizeof(double)) },
+	{ ROW("head", FIELD_NUM0, T(build_seconds) + ARM_HEAD * sizeof(double)) },
 	END
 };
 const struct field time_fields[] = {
 	OBJ("build", build_fields),
-	{ "measuring", FIELD_NUM0, T(measure_seconds), 0, NULL, 0, 0, 0 },
-	{ "total", FIELD_NUM0, T(total_seconds), 0, NULL, 0, 0, 0 },
+	{ ROW("measuring", FIELD_NUM0, T(measure_seconds)) },
+	{ ROW("total", FIELD_NUM0, T(total_seconds)) },
 	END
 };
 #undef T
 #undef OBJ
 #undef END
+#undef ROW
 
 /* the member of the struct at base a row names (CAT: read only) */
-#define AT(type, base, f) ((type *)(void *)((char *)(base) + (f)->off))
-#define CAT(type, base, f) \
-	((const type *)(const void *)((const char *)(base) + (f)->off))
+static void *at(void *base, const struct field *f)
+{
+	if (f->flags & FIELD_VIA)
+		base = *(void **)(void *)((char *)base + f->via);
+	return (char *)base + f->off;
+}
+
+static const void *cat(const void *base, const struct field *f)
+{
+	if (f->flags & FIELD_VIA)
+		base = *(const void *const *)(const void *)
+			((const char *)base + f->via);
+	return (const char *)base + f->off;
+}
+
+#define AT(type, base, f) ((type *)at(base, f))
+#define CAT(type, base, f) ((const type *)cat(base, f))
 
 static void write_num(cJSON *o, const char *k, double v)
 {
@@ -142,12 +212,11 @@ static void write_num(cJSON *o, const char *k, double v)
 		cJSON_AddNullToObject(o, k);	/* JSON has no NaN */
 }
 
-void fields_write(cJSON *o, const struct field *f, const void *base)
+void fields_write(cJSON *o, const struct field *f, const void *b)
 {
-	const void *b = base;
-
 	for (; f->name; f++) {
 		const char *s;
+		unsigned u;
 
 		switch (f->kind) {
 		case FIELD_TEXT:
@@ -168,13 +237,19 @@ void fields_write(cJSON *o, const struct field *f, const void *base)
 			break;
 		case FIELD_NUM:
 		case FIELD_NUM0:
-		case FIELD_AGAIN:
 			write_num(o, f->name, *CAT(double, b, f));
 			break;
 		case FIELD_COUNT:
 			if (*CAT(size_t, b, f) || !(f->flags & FIELD_IF_SET))
 				cJSON_AddNumberToObject(o, f->name,
-							(double)*CAT(size_t, b, f));
+					(double)*CAT(size_t, b, f));
+			break;
+		case FIELD_UNSIGNED:
+			u = *CAT(unsigned, b, f);
+			if (u || !(f->flags & FIELD_IF_SET))
+				cJSON_AddNumberToObject(o, f->name,
+					(long)u < f->lo ? (double)f->lo :
+					(double)u);
 			break;
 		case FIELD_LONG:
 			cJSON_AddNumberToObject(o, f->name,
@@ -189,6 +264,10 @@ void fields_write(cJSON *o, const struct field *f, const void *base)
 			break;
 		case FIELD_BOOL:
 			cJSON_AddBoolToObject(o, f->name, *CAT(int, b, f));
+			break;
+		case FIELD_ENUM:
+			cJSON_AddStringToObject(o, f->name,
+						f->name_of(*CAT(int, b, f)));
 			break;
 		case FIELD_NUMS:
 			cJSON_AddItemToObject(o, f->name,
@@ -206,59 +285,73 @@ void fields_write(cJSON *o, const struct field *f, const void *base)
 	}
 }
 
-void fields_read(const cJSON *o, const struct field *f, void *base,
-		 struct report_loaded *L)
+void fields_read(const cJSON *o, const struct field *f, void *b,
+		 struct loading *ld)
 {
 	for (; f->name; f++) {
 		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, f->name);
 		const char *s = cJSON_IsString(x) ? x->valuestring : NULL;
 		size_t i;
 
+		if (f->flags & FIELD_UNREAD ||
+		    (!x && f->flags & FIELD_KEEP))
+			continue;
 		switch (f->kind) {
 		case FIELD_TEXT:
-			snprintf(AT(char, base, f), f->size, "%s",
+			snprintf(AT(char, b, f), f->size, "%s",
 				 s ? s : "unknown");
 			break;
 		case FIELD_STR:
-			*AT(const char *, base, f) =
-				s ? load_keep(L, s) :
-				f->flags & FIELD_IF_SET ? NULL : load_keep(L, "");
-			break;
 		case FIELD_STR_OR_NULL:
-			*AT(const char *, base, f) = s ? load_keep(L, s) : NULL;
+			if (!s && (f->kind == FIELD_STR_OR_NULL ||
+				   f->flags & FIELD_IF_SET))
+				*AT(const char *, b, f) = NULL;
+			else if (f->flags & FIELD_OWN)
+				*AT(char *, b, f) = xstrdup(s ? s : "");
+			else
+				*AT(const char *, b, f) =
+					load_keep(ld->L, s ? s : "");
 			break;
 		case FIELD_NUM:
-			*AT(double, base, f) = load_num(o, f->name, NAN);
+			*AT(double, b, f) = load_num(o, f->name, NAN);
 			break;
 		case FIELD_NUM0:
-			*AT(double, base, f) = load_num(o, f->name, 0);
+			*AT(double, b, f) = load_num(o, f->name, 0);
 			break;
 		case FIELD_COUNT:
-			*AT(size_t, base, f) = load_count(o, f->name);
+			*AT(size_t, b, f) = load_count(o, f->name);
+			break;
+		case FIELD_UNSIGNED:
+			*AT(unsigned, b, f) = (unsigned)load_whole(o, f->name,
+							f->lo, f->lo, f->hi);
 			break;
 		case FIELD_LONG:
-			*AT(long, base, f) = load_whole(o, f->name, f->lo,
-							f->lo, f->hi);
+			*AT(long, b, f) = load_whole(o, f->name, f->lo,
+						     f->lo, f->hi);
 			break;
 		case FIELD_INT:
-			*AT(int, base, f) = (int)load_whole(o, f->name, f->lo,
-							    f->lo, f->hi);
+			*AT(int, b, f) = (int)load_whole(o, f->name, f->lo,
+							 f->lo, f->hi);
 			break;
 		case FIELD_BOOL:
-			*AT(int, base, f) = cJSON_IsTrue(x);
+			*AT(int, b, f) = cJSON_IsTrue(x);
+			break;
+		case FIELD_ENUM:
+			*AT(int, b, f) = load_name(ld, s, (int)f->hi,
+						   (int)f->lo, f->what,
+						   f->name_of);
 			break;
 		case FIELD_NUMS:
 			for (i = 0; i < f->size; i++) {
 				const cJSON *v = cJSON_GetArrayItem(x, (int)i);
 
-				AT(double, base, f)[i] = cJSON_IsNumber(v) ?
-							 v->valuedouble : -1;
+				AT(double, b, f)[i] = cJSON_IsNumber(v) ?
+						      v->valuedouble : -1;
 			}
 			break;
 		case FIELD_OBJECT:
-			fields_read(x, f->sub, base, L);
+			fields_read(x, f->sub, b, ld);
 			break;
-		case FIELD_AGAIN:
 		case FIELD_TRUE:
 			break;
 		}

@@ -3,10 +3,11 @@
  * model a table of rows { JSON name, kind, offset }, which json.c walks
  * to write the struct and load*.c to read it back, so every field written
  * is read under the same name into the same member. A field whose value
- * is computed (a sentence, a name looked up) stays written by hand.
+ * is computed (a sentence, a label) stays written by hand beside the walk.
  *
  * Adding a field: add a row to its struct's table (fields.c), in the place
- * it is to be written; tests/gate/report/test-fields.c checks it round-trips.
+ * it is to be written; tests/gate/report/test-fields.c checks that every
+ * row round-trips.
  */
 #ifndef GATE_REPORT_FIELDS_H
 #define GATE_REPORT_FIELDS_H
@@ -14,7 +15,7 @@
 #include <stddef.h>
 
 struct cJSON;
-struct report_loaded;
+struct loading;
 
 enum field_kind {
 	FIELD_TEXT,	/* char[size]; absent: "unknown" */
@@ -23,26 +24,35 @@ enum field_kind {
 	FIELD_NUM,	/* double: not finite written as null; absent: NaN */
 	FIELD_NUM0,	/* FIELD_NUM, but absent or null reads 0 */
 	FIELD_COUNT,	/* size_t; absent: 0 */
+	FIELD_UNSIGNED,	/* unsigned within [lo, hi], written at least lo;
+			   absent: lo */
 	FIELD_LONG,	/* long within [lo, hi]; absent: lo */
 	FIELD_INT,	/* int within [lo, hi]: lo means unknown, written null */
 	FIELD_BOOL,	/* int, 0 or 1 */
+	FIELD_ENUM,	/* an enum of hi values written by name_of's names;
+			   absent: lo; an unknown name is an error */
 	FIELD_NUMS,	/* double[size]: absent items read -1 */
 	FIELD_OBJECT,	/* an object of sub's rows, members of the same struct */
-	FIELD_AGAIN,	/* a double written again under another name; not read */
 	FIELD_TRUE,	/* always true (a constant of the schema); not read */
 };
 
-/* FIELD_STR, FIELD_COUNT: omitted when NULL or 0 (and read back so) */
-#define FIELD_IF_SET 1u
+#define FIELD_IF_SET 1u	/* omitted when NULL or 0, and read back so */
+#define FIELD_UNREAD 2u	/* written (again) for readers, not read back */
+#define FIELD_KEEP 4u	/* absent: the member keeps what the loader set */
+#define FIELD_OWN 8u	/* a string the struct owns (xstrdup), not the load */
+#define FIELD_VIA 16u	/* a member of the struct the pointer at via points to */
 
 struct field {
 	const char *name;	/* NULL ends a table */
 	enum field_kind kind;
 	size_t off;		/* offsetof the member in its struct */
+	unsigned flags;		/* FIELD_IF_SET, ... */
 	size_t size;		/* FIELD_TEXT: the buffer's; FIELD_NUMS: items */
 	const struct field *sub;	/* FIELD_OBJECT */
-	unsigned flags;		/* FIELD_IF_SET */
-	long lo, hi;		/* FIELD_LONG, FIELD_INT */
+	long lo, hi;		/* FIELD_UNSIGNED, _LONG, _INT, _ENUM */
+	const char *(*name_of)(int);	/* FIELD_ENUM */
+	const char *what;	/* FIELD_ENUM: what it is, for messages */
+	size_t via;		/* FIELD_VIA: offsetof that pointer */
 };
 
 /* struct machine ("environment") */
@@ -54,14 +64,22 @@ extern const struct field stats_fields[];
 extern const struct field rev_fields[];
 /* struct verdict_accept ("accepted"), but for "within" */
 extern const struct field accept_fields[];
+/* struct pair_result: a sample's time, CPU time and RSS per arm (its
+   metric's values and cache events are written by hand) */
+extern const struct field pair_fields[];
+/* struct run_bench: a benchmark's protocol (floor, pairs, rule), but for
+   its looks and how it stopped */
+extern const struct field bench_protocol_fields[];
+/* struct run_bench: how its samples were taken, but for the sentence */
+extern const struct field bench_taken_fields[];
 /* struct run_report's "time" */
 extern const struct field time_fields[];
 
 /* The rows of f from the struct at base into object o. */
 void fields_write(struct cJSON *o, const struct field *f, const void *base);
 /* The rows of f from object o (NULL: all absent) into the struct at base;
-   strings are kept in L. */
+   strings are kept by the load, an unknown name fails it. */
 void fields_read(const struct cJSON *o, const struct field *f, void *base,
-		 struct report_loaded *L);
+		 struct loading *ld);
 
 #endif

@@ -205,52 +205,26 @@ static void bench_suite_json(cJSON *o, const struct run_bench *b)
 	throughput_json(o, br, res);
 }
 
-/* The benchmark's protocol: floor, pairs, time, rule, how it stopped. */
-static void bench_protocol_json(cJSON *o, const struct bench_run *br,
-				const struct bench_result *res,
+/* The benchmark's protocol, and how it stopped. */
+static void bench_protocol_json(cJSON *o, const struct run_bench *b,
 				const struct bench_stats *primary)
 {
-	const struct bench_cfg *c = br->cfg;
-
-	cJSON_AddNumberToObject(o, "min_effect", c->min_effect);
-	cJSON_AddNumberToObject(o, "warmup", c->warmup);
-	cJSON_AddNumberToObject(o, "pairs", (double)br->npairs);
-	cJSON_AddNumberToObject(o, "min_pairs", c->pairs);
-	cJSON_AddNumberToObject(o, "max_pairs", c->max_pairs);
-	/* measuring time, warm-ups in (a suite case: its suite's) */
-	cJSON_AddNumberToObject(o, "seconds", br->seconds);
-	if (br->pairs_raised_from)
-		cJSON_AddNumberToObject(o, "pairs_raised_from",
-					br->pairs_raised_from);
-	if (br->pairs_needed)
-		cJSON_AddNumberToObject(o, "pairs_needed", br->pairs_needed);
-	cJSON_AddNumberToObject(o, "target_halfwidth", c->target_halfwidth);
-	cJSON_AddStringToObject(o, "rule", rule_name(c->rule));
-	cJSON_AddStringToObject(o, "statistic",
-				stats_estimator_name(c->statistic));
-	cJSON_AddStringToObject(o, "interval", interval_name(c->interval));
-	if (res->verdict != VERDICT_NEW && primary) {
+	fields_write(o, bench_protocol_fields, b);
+	if (b->result.verdict != VERDICT_NEW && primary) {
 		cJSON_AddNumberToObject(o, "looks", (double)primary->looks);
 		cJSON_AddStringToObject(o, "stopped", stop_name(primary->stop));
 	}
 }
 
 /* How the samples were taken: counter, plain runs, allocation library. */
-static void bench_taken_json(cJSON *o, const struct bench_run *br)
+static void bench_taken_json(cJSON *o, const struct run_bench *b)
 {
 	char scheme[512];
 
 	cJSON_AddStringToObject(o, "samples_taken",
-				measure_scheme(br, scheme, sizeof(scheme)));
+				measure_scheme(&b->run, scheme, sizeof(scheme)));
 	/* the facts samples_taken says, for report_load */
-	cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
-	cJSON_AddBoolToObject(o, "plain_runs", br->plain_runs);
-	cJSON_AddNumberToObject(o, "parallel",
-				(double)(br->parallel ? br->parallel : 1));
-	if (br->alloc_lib)
-		cJSON_AddStringToObject(o, "alloc_lib", br->alloc_lib);
-	else
-		cJSON_AddNullToObject(o, "alloc_lib");
+	fields_write(o, bench_taken_fields, b);
 }
 
 /* What each arm's environment was, and whether the arms differ. */
@@ -300,14 +274,7 @@ static cJSON *sample_json(const struct pair_result *pr, size_t i,
 	cJSON_AddStringToObject(s, "first", pr->head_first ? "head" : "base");
 	add_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
 	add_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
-	add_num(s, "base_wall", pr->s[ARM_BASE].wall);
-	add_num(s, "head_wall", pr->s[ARM_HEAD].wall);
-	add_num(s, "base_cpu", pr->s[ARM_BASE].cpu);
-	add_num(s, "head_cpu", pr->s[ARM_HEAD].cpu);
-	cJSON_AddNumberToObject(s, "base_maxrss_kb",
-				(double)pr->s[ARM_BASE].maxrss_kb);
-	cJSON_AddNumberToObject(s, "head_maxrss_kb",
-				(double)pr->s[ARM_HEAD].maxrss_kb);
+	fields_write(s, pair_fields, pr);
 	cJSON_AddItemToObject(s, "base_values",
 			      values_json(c, &pr->s[ARM_BASE]));
 	cJSON_AddItemToObject(s, "head_values",
@@ -356,14 +323,14 @@ static cJSON *bench_json(const struct run_bench *b)
 			accept_json(o, &res->m[i]);
 			break;
 		}
-	bench_protocol_json(o, br, res, primary);
+	bench_protocol_json(o, b, primary);
 	/* heuristics (load, calibration): notes, never the verdict */
 	if (b->note)
 		cJSON_AddStringToObject(o, "environment_note", b->note);
 	else
 		cJSON_AddNullToObject(o, "environment_note");
 	if (res->verdict != VERDICT_NEW)
-		bench_taken_json(o, br);
+		bench_taken_json(o, b);
 	/* the first gating metric's figures, repeated from "metrics" (as
 	   schema 1 had them before it) */
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)

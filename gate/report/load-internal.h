@@ -50,6 +50,19 @@ long load_whole(const cJSON *o, const char *k, long def, long lo, long hi);
 /* A count: a positive whole number below 1e18, else 0. */
 size_t load_count(const cJSON *o, const char *k);
 
+/* s's index among the n names at(0..n) gives; def when s is NULL, or def
+   after an error naming what when it is none of them. */
+int load_name(struct loading *ld, const char *s, int n, int def,
+	      const char *what, const char *(*at)(int));
+/* The names of enum value i, for load_name. */
+const char *metric_at(int i);
+const char *verdict_at(int i);
+const char *stop_at(int i);
+const char *counter_at(int i);
+const char *format_at(int i);
+const char *rule_at(int i);
+const char *interval_at(int i);
+const char *statistic_at(int i);
 /* A verdict's name: its value, def when absent, or def after an error. */
 enum verdict load_verdict(struct loading *ld, const char *s, enum verdict def);
 /* One benchmark entry o of the report into b, with its config c. */

@@ -22,7 +22,7 @@
 static void load_rev(struct loading *ld, struct report_rev *v,
 		     const cJSON *o)
 {
-	fields_read(o, rev_fields, v, ld->L);
+	fields_read(o, rev_fields, v, ld);
 	v->worktree = load_get(o, "uncommitted_changes") != NULL;
 	v->dirty = load_flag(o, "uncommitted_changes");
 }
@@ -174,9 +174,9 @@ static int load_root(struct loading *ld, struct run_report *r,
 	load_rev(ld, &r->rev[ARM_BASE], load_get(root, "base"));
 	load_rev(ld, &r->rev[ARM_HEAD], load_get(root, "head"));
 	load_protocol(ld, r, load_get(root, "protocol"));
-	fields_read(load_get(root, "time"), time_fields, r, ld->L);
+	fields_read(load_get(root, "time"), time_fields, r, ld);
 	fields_read(load_get(root, "environment"), machine_fields, &r->machine,
-		    ld->L);
+		    ld);
 	if ((s = load_text(root, "error")))
 		r->error = load_keep(ld->L, s);
 	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);

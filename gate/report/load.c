@@ -85,9 +85,9 @@ size_t load_count(const cJSON *o, const char *k)
  * s is absent, or def after an error naming what when it is unknown.
  */
 #define LOOKUP(ld, s, n, name_of, def, what) \
-	lookup_name(ld, s, n, def, what, &(name_of##_at))
-static int lookup_name(struct loading *ld, const char *s, int n, int def,
-		       const char *what, const char *(*at)(int))
+	load_name(ld, s, n, def, what, &(name_of##_at))
+int load_name(struct loading *ld, const char *s, int n, int def,
+	      const char *what, const char *(*at)(int))
 {
 	int i;
 
@@ -104,17 +104,17 @@ static int lookup_name(struct loading *ld, const char *s, int n, int def,
 	return def;
 }
 
-static const char *metric_at(int i) { return metric_name((enum metric)i); }
-static const char *verdict_at(int i) { return verdict_name((enum verdict)i); }
-static const char *stop_at(int i) { return stop_name((enum stop_reason)i); }
-static const char *counter_at(int i) { return counter_name((enum counter)i); }
-static const char *format_at(int i) { return format_name((enum format)i); }
-static const char *rule_at(int i) { return rule_name((enum rule)i); }
-static const char *interval_at(int i)
+const char *metric_at(int i) { return metric_name((enum metric)i); }
+const char *verdict_at(int i) { return verdict_name((enum verdict)i); }
+const char *stop_at(int i) { return stop_name((enum stop_reason)i); }
+const char *counter_at(int i) { return counter_name((enum counter)i); }
+const char *format_at(int i) { return format_name((enum format)i); }
+const char *rule_at(int i) { return rule_name((enum rule)i); }
+const char *interval_at(int i)
 {
 	return interval_name((enum interval_method)i);
 }
-static const char *statistic_at(int i)
+const char *statistic_at(int i)
 {
 	return stats_estimator_name((enum stats_estimator)i);
 }
@@ -156,7 +156,6 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 	const cJSON *vals, *v;
 	int id;
 
-	s->wall = s->cpu = NAN;
 	for (id = 0; id < METRIC_COUNT; id++)
 		s->value[id] = NAN;
 	for (id = 0; id < SIM_EVENTS; id++)
@@ -168,14 +167,6 @@ static void load_arm(struct loading *ld, struct sample *s, const cJSON *o,
 					      sim_event_name((enum sim_event)id),
 					      NAN);
 	set_value(s, m, load_num(o, arm, NAN));
-	snprintf(k, sizeof(k), "%s_wall", arm);
-	if (load_get(o, k))
-		s->wall = load_num(o, k, NAN);
-	snprintf(k, sizeof(k), "%s_cpu", arm);
-	if (load_get(o, k))
-		s->cpu = load_num(o, k, NAN);
-	snprintf(k, sizeof(k), "%s_maxrss_kb", arm);
-	s->maxrss_kb = load_whole(o, k, 0, 0, LONG_MAX / 2);
 	snprintf(k, sizeof(k), "%s_values", arm);
 	vals = load_get(o, k);
 	cJSON_ArrayForEach(v, vals) {
@@ -201,6 +192,8 @@ static int load_samples(struct loading *ld, struct bench_run *br,
 		const char *first = load_text(s, "first");
 
 		br->pairs[i].head_first = first && !strcmp(first, "head");
+		/* time, CPU and RSS first: "base" may be the time again */
+		fields_read(s, pair_fields, &br->pairs[i], ld);
 		load_arm(ld, &br->pairs[i].s[ARM_BASE], s, "base", br->cfg);
 		load_arm(ld, &br->pairs[i].s[ARM_HEAD], s, "head", br->cfg);
 		i++;
@@ -211,9 +204,9 @@ static int load_samples(struct loading *ld, struct bench_run *br,
 /* The figures of stats_fields (absent ones NaN or 0), and the arms'
    spreads "metrics" adds. */
 static void load_figures(struct bench_stats *st, const cJSON *o,
-			 struct report_loaded *L)
+			 struct loading *ld)
 {
-	fields_read(o, stats_fields, st, L);
+	fields_read(o, stats_fields, st, ld);
 	st->base_spread = load_num(load_get(o, "base"), "spread", NAN);
 	st->head_spread = load_num(load_get(o, "head"), "spread", NAN);
 }
@@ -228,7 +221,7 @@ static void load_accept(struct loading *ld, struct bench_stats *st,
 	if (!a)
 		return;
 	va = load_keep_mem(ld->L, sizeof(*va));
-	fields_read(a, accept_fields, va, ld->L);
+	fields_read(a, accept_fields, va, ld);
 	va->matched = 1;
 	st->accept = va;
 }
@@ -287,7 +280,7 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 	st->rule = c->rule;
 	st->target = c->target_halfwidth;
 	st->n = load_count(o, "pairs");
-	load_figures(st, o, ld->L);
+	load_figures(st, o, ld);
 	mc->id = st->metric;
 	mc->gating = st->gating;
 	mc->min_effect = st->floor;
@@ -423,8 +416,9 @@ static void load_parity(struct bench_run *br, struct bench_cfg *c,
 
 /* The configuration json.c wrote beside the figures. */
 static void load_cfg(struct loading *ld, struct bench_cfg *c,
-		     struct bench_run *br, const cJSON *o)
+		     struct run_bench *b, const cJSON *o)
 {
+	struct bench_run *br = &b->run;
 	const char *unit = load_text(o, "unit"), *s;
 
 	c->name = (char *)load_keep(ld->L, load_text(o, "name"));
@@ -441,28 +435,10 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 	c->inner = load_count(o, "repetitions");
 	c->suite_metric = LOOKUP(ld, load_text(o, "suite_metric"), METRIC_COUNT,
 				 metric, METRIC_WALL, "metric");
-	c->min_effect = load_num(o, "min_effect", 0);
-	c->warmup = (unsigned)load_count(o, "warmup");
-	c->pairs = (unsigned)load_count(o, "min_pairs");
-	c->max_pairs = (unsigned)load_count(o, "max_pairs");
-	c->target_halfwidth = load_num(o, "target_halfwidth", 0);
-	c->rule = LOOKUP(ld, load_text(o, "rule"), RULE_SIGNIFICANT + 1, rule,
-			 RULE_FLOOR, "rule");
-	c->statistic = LOOKUP(ld, load_text(o, "statistic"), STATS_MEAN + 1,
-			      statistic, STATS_HL, "statistic");
-	c->interval = LOOKUP(ld, load_text(o, "interval"), INTERVAL_BCA + 1,
-			     interval, INTERVAL_EXACT, "interval");
 	c->parity = 1;
 	br->cfg = c;
-	br->seconds = load_num(o, "seconds", 0);
-	br->pairs_raised_from = (unsigned)load_count(o, "pairs_raised_from");
-	br->pairs_needed = (unsigned)load_count(o, "pairs_needed");
-	br->counter = LOOKUP(ld, load_text(o, "counter"), COUNTER_VALGRIND + 1,
-			     counter, COUNTER_AUTO, "counter");
-	br->plain_runs = load_flag(o, "plain_runs");
-	br->parallel = (unsigned)load_whole(o, "parallel", 1, 1, 1024);
-	if ((s = load_text(o, "alloc_lib")))
-		br->alloc_lib = xstrdup(s);
+	fields_read(o, bench_protocol_fields, b, ld);
+	fields_read(o, bench_taken_fields, b, ld);
 	if ((s = load_text(o, "error")))
 		br->error = xstrdup(s);
 }
@@ -512,7 +488,7 @@ int load_bench(struct loading *ld, struct run_bench *b,
 		return error_to(ld->err, "%s: a benchmark lacks \"name\", "
 				"\"unit\" or \"samples\": not a gate JSON "
 				"report", ld->origin);
-	load_cfg(ld, c, &b->run, o);
+	load_cfg(ld, c, b, o);
 	/* a go case's GOMAXPROCS (json.c writes null for none) */
 	b->procs = load_whole(o, "gomaxprocs", 0, 1, 999999);
 	if (v && !strcmp(v, "removed")) {
