@@ -28,7 +28,8 @@ _Static_assert(sizeof(enum rule) == sizeof(int) &&
 #define OBJ(n, t) { ROW(n, FIELD_OBJECT, 0), .sub = t }
 
 #define M(f) offsetof(struct machine, f)
-#define TEXT(n, f) { ROW(n, FIELD_TEXT, M(f)), .size = sizeof(((struct machine *)0)->f) }
+#define TEXT(n, f) { ROW(n, FIELD_TEXT, M(f)), \
+	.size = sizeof(((struct machine *)0)->f) }
 const struct field machine_fields[] = {
 	TEXT("cpu", cpu),
 	{ ROW("cores", FIELD_LONG, M(cores)), .hi = 1L << 30 },
@@ -42,7 +43,8 @@ const struct field machine_fields[] = {
 	TEXT("container", container),
 	TEXT("cpu_quota", cpu_quota),
 	TEXT("hardware_counters", counters),
-	{ ROW("perf_event_paranoid", FIELD_INT, M(perf_paranoid)), .lo = -99, .hi = 99 },
+	{ ROW("perf_event_paranoid", FIELD_INT, M(perf_paranoid)), .lo = -99,
+	  .hi = 99 },
 	{ ROW("load_before", FIELD_NUMS, M(load_before)), .size = 3 },
 	{ ROW("load_after", FIELD_NUMS, M(load_after)), .size = 3 },
 	END
@@ -88,7 +90,8 @@ const struct field stats_fields[] = {
 	{ ROW("pass_excludes", FIELD_NUM, S(excludes)) },
 	{ ROW("one_sided", FIELD_TRUE, 0), .flags = FIELD_UNREAD },
 	{ ROW("strict", FIELD_BOOL, S(strict)) },
-	{ ROW("min_pairs_for_interval", FIELD_COUNT, S(min_n)), .flags = FIELD_IF_SET },
+	{ ROW("min_pairs_for_interval", FIELD_COUNT, S(min_n)),
+	  .flags = FIELD_IF_SET },
 	OBJ("tests", tests_fields),
 	{ ROW("outliers", FIELD_COUNT, S(outliers)) },
 	{ ROW("drift", FIELD_NUM, S(drift)) },
@@ -126,8 +129,10 @@ const struct field pair_fields[] = {
 	{ ROW("head_wall", FIELD_NUM, P(ARM_HEAD, wall)) },
 	{ ROW("base_cpu", FIELD_NUM, P(ARM_BASE, cpu)) },
 	{ ROW("head_cpu", FIELD_NUM, P(ARM_HEAD, cpu)) },
-	{ ROW("base_maxrss_kb", FIELD_LONG, P(ARM_BASE, maxrss_kb)), .hi = LONG_MAX / 2 },
-	{ ROW("head_maxrss_kb", FIELD_LONG, P(ARM_HEAD, maxrss_kb)), .hi = LONG_MAX / 2 },
+	{ ROW("base_maxrss_kb", FIELD_LONG, P(ARM_BASE, maxrss_kb)),
+	  .hi = LONG_MAX / 2 },
+	{ ROW("head_maxrss_kb", FIELD_LONG, P(ARM_HEAD, maxrss_kb)),
+	  .hi = LONG_MAX / 2 },
 	END
 };
 #undef P
@@ -144,23 +149,31 @@ const struct field bench_protocol_fields[] = {
 	/* the samples say how many: "pairs" is for readers */
 	{ ROW("pairs", FIELD_COUNT, B(npairs)), .flags = FIELD_UNREAD },
 	{ ROW("min_pairs", FIELD_UNSIGNED, C(pairs)), VIA, .hi = UINT_MAX },
-	{ ROW("max_pairs", FIELD_UNSIGNED, C(max_pairs)), VIA, .hi = UINT_MAX },
+	{ ROW("max_pairs", FIELD_UNSIGNED, C(max_pairs)), VIA,
+	  .hi = UINT_MAX },
 	/* measuring time, warm-ups in (a suite case: its suite's) */
 	{ ROW("seconds", FIELD_NUM0, B(seconds)) },
-	{ ROW("pairs_raised_from", FIELD_UNSIGNED, B(pairs_raised_from)), .flags = FIELD_IF_SET, .hi = UINT_MAX },
-	{ ROW("pairs_needed", FIELD_UNSIGNED, B(pairs_needed)), .flags = FIELD_IF_SET, .hi = UINT_MAX },
+	{ ROW("pairs_raised_from", FIELD_UNSIGNED, B(pairs_raised_from)),
+	  .flags = FIELD_IF_SET, .hi = UINT_MAX },
+	{ ROW("pairs_needed", FIELD_UNSIGNED, B(pairs_needed)),
+	  .flags = FIELD_IF_SET, .hi = UINT_MAX },
 	{ ROW("target_halfwidth", FIELD_NUM0, C(target_halfwidth)), VIA },
-	{ ROW("rule", FIELD_ENUM, C(rule)), VIA, ENUM(rule, RULE_SIGNIFICANT, RULE_FLOOR) },
-	{ ROW("statistic", FIELD_ENUM, C(statistic)), VIA, ENUM(statistic, STATS_MEAN, STATS_HL) },
-	{ ROW("interval", FIELD_ENUM, C(interval)), VIA, ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
+	{ ROW("rule", FIELD_ENUM, C(rule)), VIA,
+	  ENUM(rule, RULE_SIGNIFICANT, RULE_FLOOR) },
+	{ ROW("statistic", FIELD_ENUM, C(statistic)), VIA,
+	  ENUM(statistic, STATS_MEAN, STATS_HL) },
+	{ ROW("interval", FIELD_ENUM, C(interval)), VIA,
+	  ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
 	END
 };
 const struct field bench_taken_fields[] = {
-	{ ROW("counter", FIELD_ENUM, B(counter)), ENUM(counter, COUNTER_VALGRIND, COUNTER_AUTO) },
+	{ ROW("counter", FIELD_ENUM, B(counter)),
+	  ENUM(counter, COUNTER_VALGRIND, COUNTER_AUTO) },
 	{ ROW("plain_runs", FIELD_BOOL, B(plain_runs)) },
 	/* 0 (not counted in parallel) is one at a time */
 	{ ROW("parallel", FIELD_UNSIGNED, B(parallel)), .lo = 1, .hi = 1024 },
-	{ ROW("alloc_lib", FIELD_STR_OR_NULL, B(alloc_lib)), .flags = FIELD_OWN },
+	{ ROW("alloc_lib", FIELD_STR_OR_NULL, B(alloc_lib)),
+	  .flags = FIELD_OWN },
 	END
 };
 #undef ENUM
@@ -170,8 +183,8 @@ const struct field bench_taken_fields[] = {
 
 #define T(f) offsetof(struct run_report, f)
 static const struct field build_fields[] = {
-	{ ROW("base", FIELD_NUM0, T(build_seconds) + ARM_BASE * sizeof(double)) },
-	{ ROW("head", FIELD_NUM0, T(build_seconds) + ARM_HEAD * sizeof(double)) },
+	{ ROW("base", FIELD_NUM0, T(build_seconds[ARM_BASE])) },
+	{ ROW("head", FIELD_NUM0, T(build_seconds[ARM_HEAD])) },
 	END
 };
 const struct field time_fields[] = {
