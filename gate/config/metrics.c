@@ -11,42 +11,52 @@
 
 #include "common/banned.h"
 
+/* A timing's floor; an exact count's is METRIC_EXACT_FLOOR. */
+#define TIMED(src) .floor = 0.05, .source = SOURCE_##src
+#define EXACT(src) .exact = 1, .floor = METRIC_EXACT_FLOOR, \
+	.source = SOURCE_##src
+
 static const struct metric_desc table[METRIC_COUNT] = {
-	[METRIC_WALL] = { "wall", "s", 0, 0.05, SOURCE_CLOCK,
-		"wall-clock time, spawn to exit (monotonic clock)" },
-	[METRIC_CPU] = { "cpu", "s", 0, 0.05, SOURCE_CLOCK,
-		"user + system time of the process and its reaped children" },
-	[METRIC_INSTRUCTIONS] = { "instructions", "instructions", 1,
-		METRIC_EXACT_FLOOR, SOURCE_COUNTER,
-		"user-space instructions of every process and thread" },
-	[METRIC_CYCLES] = { "cycles", "cycles", 1, METRIC_EXACT_FLOOR,
-		SOURCE_CACHESIM, "estimated cycles: instructions plus "
+	[METRIC_WALL] = { .name = "wall", .unit = "s", TIMED(CLOCK),
+		.what = "wall-clock time, spawn to exit (monotonic clock)" },
+	[METRIC_CPU] = { .name = "cpu", .unit = "s", TIMED(CLOCK),
+		.what = "user + system time of the process and its reaped "
+		"children" },
+	[METRIC_INSTRUCTIONS] = { .name = "instructions",
+		.unit = "instructions", EXACT(COUNTER),
+		.what = "user-space instructions of every process and thread" },
+	[METRIC_CYCLES] = { .name = "cycles", .unit = "cycles",
+		EXACT(CACHESIM), .what = "estimated cycles: instructions plus "
 		"cache misses weighted (cachegrind's L1 and last-level "
 		"simulation)" },
-	[METRIC_ALLOCS] = { "allocs", "allocations", 1, METRIC_EXACT_FLOOR,
-		SOURCE_ALLOC, "calls to malloc, calloc, realloc and the "
-		"aligned allocators" },
-	[METRIC_ALLOC_BYTES] = { "alloc_bytes", "bytes", 1,
-		METRIC_EXACT_FLOOR, SOURCE_ALLOC,
-		"bytes requested from those allocators" },
-	[METRIC_FREES] = { "frees", "frees", 1, METRIC_EXACT_FLOOR,
-		SOURCE_ALLOC, "calls to free with a non-null pointer" },
-	[METRIC_MAX_RSS] = { "max_rss", "KiB", 0, 0.05, SOURCE_RUSAGE,
-		"peak resident set of the largest process in the tree" },
-	[METRIC_MINOR_FAULTS] = { "minor_faults", "faults", 0, 0.05,
-		SOURCE_RUSAGE, "page faults served without I/O" },
-	[METRIC_MAJOR_FAULTS] = { "major_faults", "faults", 0, 0.05,
-		SOURCE_RUSAGE, "page faults that needed I/O" },
-	[METRIC_CTX_SWITCHES] = { "ctx_switches", "switches", 0, 0.05,
-		SOURCE_RUSAGE, "voluntary + involuntary context switches" },
-	[METRIC_VALUE] = { "value", "", 0, 0.05, SOURCE_SUITE,
-		"a suite case's value, in the unit the suite printed" },
-#define VALUE_SLOT(k) [METRIC_VALUE_##k] = { "value" #k, "", 0, 0.05, \
-		SOURCE_SUITE, "a suite case's further value (a counter)" }
+	[METRIC_ALLOCS] = { .name = "allocs", .unit = "allocations",
+		EXACT(ALLOC), .what = "calls to malloc, calloc, realloc and "
+		"the aligned allocators" },
+	[METRIC_ALLOC_BYTES] = { .name = "alloc_bytes", .unit = "bytes",
+		EXACT(ALLOC), .what = "bytes requested from those allocators" },
+	[METRIC_FREES] = { .name = "frees", .unit = "frees", EXACT(ALLOC),
+		.what = "calls to free with a non-null pointer" },
+	[METRIC_MAX_RSS] = { .name = "max_rss", .unit = "KiB", TIMED(RUSAGE),
+		.what = "peak resident set of the largest process in the "
+		"tree" },
+	[METRIC_MINOR_FAULTS] = { .name = "minor_faults", .unit = "faults",
+		TIMED(RUSAGE), .what = "page faults served without I/O" },
+	[METRIC_MAJOR_FAULTS] = { .name = "major_faults", .unit = "faults",
+		TIMED(RUSAGE), .what = "page faults that needed I/O" },
+	[METRIC_CTX_SWITCHES] = { .name = "ctx_switches", .unit = "switches",
+		TIMED(RUSAGE),
+		.what = "voluntary + involuntary context switches" },
+	[METRIC_VALUE] = { .name = "value", .unit = "", TIMED(SUITE),
+		.what = "a suite case's value, in the unit the suite printed" },
+#define VALUE_SLOT(k) [METRIC_VALUE_##k] = { .name = "value" #k, \
+		.unit = "", TIMED(SUITE), \
+		.what = "a suite case's further value (a counter)" }
 	VALUE_SLOT(1), VALUE_SLOT(2), VALUE_SLOT(3), VALUE_SLOT(4),
 	VALUE_SLOT(5), VALUE_SLOT(6), VALUE_SLOT(7),
 #undef VALUE_SLOT
 };
+#undef TIMED
+#undef EXACT
 
 const char *sim_event_name(enum sim_event e)
 {
