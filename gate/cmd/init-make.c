@@ -143,14 +143,9 @@ char *init_dry_run(const char *top, const char *target, char **why)
 		    strncmp(environ[i], "LC_ALL=", 7))
 			env[k++] = environ[i];
 	env[k++] = lc;
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &cmd;
-	spec.cwd = top;
-	spec.timeout = 20;
-	spec.grace = 1;
-	spec.log_fd = -1;
-	spec.envp = env;
-	spec.capture = (size_t)1 << 20;
+	spec = (struct run_spec){ .cmd = &cmd, .cwd = top, .timeout = 20,
+				  .grace = 1, .log_fd = -1, .envp = env,
+				  .capture = (size_t)1 << 20 };
 	run_one(&res, &spec);
 	free(env);
 	for (i = 0; i < nw; i++)

@@ -124,13 +124,9 @@ char *init_run(char **argv, const char *dir, const char *what,
 	struct run_result res;
 	char buf[128], *c;
 
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &cmd;
-	spec.cwd = dir;
-	spec.timeout = 300;
-	spec.grace = 1;
-	spec.log_fd = -1;
-	spec.capture = (size_t)1 << 20;
+	spec = (struct run_spec){ .cmd = &cmd, .cwd = dir, .timeout = 300,
+				  .grace = 1, .log_fd = -1,
+				  .capture = (size_t)1 << 20 };
 	run_one(&res, &spec);
 	*wall = res.wall;
 	if (res.status != RUN_OK) {

@@ -602,7 +602,7 @@ int config_keys_paths(struct parser *p, const cJSON *m, const char *key,
 void config_keys_defaults(struct parser *p, struct knobs *k,
 			  struct config *cfg)
 {
-	struct key_ctx c = { cfg, k, NULL, SRC_BUILTIN };
+	struct key_ctx c = { .cfg = cfg, .k = k, .src = SRC_BUILTIN };
 	const struct config_key *t;
 	size_t n, i;
 

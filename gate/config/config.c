@@ -194,7 +194,7 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 {
 	const cJSON *m, *name;
 	struct knobs k = *defaults;
-	struct key_ctx c = { cfg, &k, out, SRC_BENCH };
+	struct key_ctx c = { .cfg = cfg, .k = &k, .b = out, .src = SRC_BENCH };
 	char g[64], ord[32];
 	size_t j;
 
@@ -235,7 +235,7 @@ static int parse_bench(struct parser *p, const cJSON *it, size_t i,
 int config_parse_defaults(struct parser *p, const cJSON *it, struct knobs *k,
 			  struct config *cfg)
 {
-	struct key_ctx c = { cfg, k, NULL, SRC_DEFAULTS };
+	struct key_ctx c = { .cfg = cfg, .k = k, .src = SRC_DEFAULTS };
 	const cJSON *m;
 	size_t j;
 	char g[64];
@@ -287,7 +287,7 @@ int config_parse_benchmarks(struct parser *p, const cJSON *it,
 static int parse_top(struct parser *p, const cJSON *root, struct config *cfg)
 {
 	struct knobs k;
-	struct key_ctx c = { cfg, &k, NULL, SRC_DEFAULTS };
+	struct key_ctx c = { .cfg = cfg, .k = &k, .src = SRC_DEFAULTS };
 	const struct config_key *t, *row;
 	const cJSON *m, *it;
 	size_t j, n, i;

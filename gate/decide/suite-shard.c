@@ -138,13 +138,9 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	*weights = NULL;
 	*n = 0;
 	list_cmd(&cmd, cfg);
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &cmd;
-	spec.cwd = dir;
-	spec.timeout = cfg->timeout;
-	spec.grace = 2;
-	spec.log_fd = -1;
-	spec.capture = LIST_MAX;
+	spec = (struct run_spec){ .cmd = &cmd, .cwd = dir,
+				  .timeout = cfg->timeout, .grace = 2,
+				  .log_fd = -1, .capture = LIST_MAX };
 	memset(&res, 0, sizeof(res));
 	if (run_one(&res, &spec) < 0) {
 		command_release(&cmd);

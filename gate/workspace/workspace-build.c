@@ -217,17 +217,16 @@ static int build_specs(struct run_spec *spec, int *fds,
 		if (fds[a] < 0)
 			return error_to(err, "cannot write the build log "
 					"\"%s\":", arm[a]->log);
-		memset(&spec[a], 0, sizeof(spec[a]));
-		/* each arm is built by its own revision's command */
-		spec[a].cmd = &def[arm_of(all, arm[a])]->build;
-		spec[a].cwd = arm[a]->dir;
-		spec[a].timeout = policy->build_timeout;
-		spec[a].grace = 2.0;
-		spec[a].log_fd = fds[a];
-		/* the arm's own git dir, even with its .git file deleted */
-		spec[a].envp = arm[a]->env;
-		if (arm[a]->box_argv[0])
-			spec[a].box = &arm[a]->box[0];
+		spec[a] = (struct run_spec){
+			/* each arm is built by its own revision's command */
+			.cmd = &def[arm_of(all, arm[a])]->build,
+			.cwd = arm[a]->dir, .timeout = policy->build_timeout,
+			.grace = 2.0, .log_fd = fds[a],
+			/* the arm's own git dir, even with its .git file
+			   deleted */
+			.envp = arm[a]->env,
+			.box = arm[a]->box_argv[0] ? &arm[a]->box[0] : NULL,
+		};
 		if (workspace_arm_restore(arm[a], err) < 0)
 			return -1;
 	}
@@ -473,15 +472,12 @@ static enum ws_result check_one(struct arm_state *arm, enum arm which,
 		free(log);
 		return WS_ERROR;
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.cmd = &b->check;
-	spec.cwd = arm->dir;
-	spec.timeout = policy->build_timeout;
-	spec.grace = 2.0;
-	spec.log_fd = fd;
-	spec.envp = arm->env;
-	if (arm->box_argv[0])
-		spec.box = &arm->box[0];
+	spec = (struct run_spec){
+		.cmd = &b->check, .cwd = arm->dir,
+		.timeout = policy->build_timeout, .grace = 2.0, .log_fd = fd,
+		.envp = arm->env,
+		.box = arm->box_argv[0] ? &arm->box[0] : NULL,
+	};
 	if (workspace_arm_restore(arm, err) < 0) {
 		close(fd);
 		free(log);
