@@ -34,6 +34,7 @@
 #include "gate/decide/verdict.h"
 #include "gate/report/load.h"
 #include "gate/report/report.h"
+#include "gate/report/view.h"
 #include "common/banned.h"
 
 #define REPORT_MAX ((size_t)256 << 20)
@@ -452,6 +453,7 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	struct merge_plan mp = MERGE_PLAN_INIT;
 	struct shard *s = NULL;
 	struct run_report m;
+	struct report_view v;
 	struct publish_opts po;
 	size_t i, n = 0, total;
 	FILE *term;
@@ -502,11 +504,13 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	m.color = report_use_color(o.color, term);
 	po = (struct publish_opts){ o.markdown, o.html, o.json,
 				    ci_github_active() };
-	report_term(term, &m);
+	report_view_build(&v, &m);
+	report_term(term, &v, m.color, 0);
 	if (o.json && report_json(o.json, &m) < 0)
 		code = EXIT_ERROR;
-	if (report_publish(term, &m, &po) < 0)
+	if (report_publish(term, &v, &po) < 0)
 		code = EXIT_ERROR;
+	report_view_release(&v);
 	run_release(&m);
 cleanup:
 	for (i = 0; i < n; i++)

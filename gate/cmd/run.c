@@ -422,6 +422,8 @@ static void report_error(struct run_report *r, const struct workspace *w,
 			 const struct run_opts *o, FILE *term,
 			 const struct publish_opts *po, const char *why)
 {
+	struct report_view v;
+
 	if (!o->json && !o->markdown && !o->html && !o->github)
 		return;
 	r->suite = VERDICT_ERROR;
@@ -431,7 +433,9 @@ static void report_error(struct run_report *r, const struct workspace *w,
 	fill_rev(&r->rev[ARM_HEAD], &w->arm[ARM_HEAD]);
 	if (o->json)
 		report_json(o->json, r);
-	report_publish(term, r, po);
+	report_view_build(&v, r);
+	report_publish(term, &v, po);
+	report_view_release(&v);
 }
 
 /* A gate run's resources, from the options to the report. */
@@ -597,17 +601,20 @@ static int report_run(struct run_cmd *c, run_inspect_fn *inspect, void *arg,
 		      int code)
 {
 	struct run_report *r = &c->r;
+	struct report_view v;
 
 	if (!r->interrupted)
 		accepts_warn(&c->acc);
+	report_view_build(&v, r);	/* once: every printer reads it */
 	if (inspect)	/* gate bisect: the model, no terminal report */
 		inspect(r, arg);
 	else
-		report_term_verbose(c->term, r, c->o.verbose);
+		report_term(c->term, &v, r->color, c->o.verbose);
 	if (c->o.json && report_json(c->o.json, r) < 0 && !r->interrupted)
 		code = EXIT_ERROR;
-	if (report_publish(c->term, r, &c->po) < 0 && !r->interrupted)
+	if (report_publish(c->term, &v, &c->po) < 0 && !r->interrupted)
 		code = EXIT_ERROR;
+	report_view_release(&v);
 	return code;
 }
 

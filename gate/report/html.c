@@ -542,16 +542,7 @@ void report_html_view(FILE *out, const struct report_view *v)
 	fputs("</ul>\n</body>\n</html>\n", out);
 }
 
-void report_html(FILE *out, const struct run_report *r)
-{
-	struct report_view v;
-
-	report_view_build(&v, r);
-	report_html_view(out, &v);
-	report_view_release(&v);
-}
-
-int report_html_file(const char *path, const struct run_report *r)
+int report_html_file(const char *path, const struct report_view *v)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -560,7 +551,7 @@ int report_html_file(const char *path, const struct run_report *r)
 
 	if (!f)
 		return error("cannot format the HTML report:");
-	report_html(f, r);
+	report_html_view(f, v);
 	if (fclose(f) != 0) {
 		free(text);
 		return error("cannot format the HTML report:");

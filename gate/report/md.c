@@ -397,16 +397,7 @@ void report_md_view(FILE *out, const struct report_view *v)
 	free(text);
 }
 
-void report_md(FILE *out, const struct run_report *r)
-{
-	struct report_view v;
-
-	report_view_build(&v, r);
-	report_md_view(out, &v);
-	report_view_release(&v);
-}
-
-char *report_md_text(const struct run_report *r)
+char *report_md_text(const struct report_view *v)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -416,7 +407,7 @@ char *report_md_text(const struct run_report *r)
 		error("cannot format the Markdown report:");
 		return NULL;
 	}
-	report_md(f, r);
+	report_md_view(f, v);
 	if (fclose(f) != 0) {
 		free(buf);
 		error("cannot format the Markdown report:");
@@ -425,9 +416,9 @@ char *report_md_text(const struct run_report *r)
 	return buf;
 }
 
-int report_md_file(const char *path, const struct run_report *r)
+int report_md_file(const char *path, const struct report_view *v)
 {
-	char *text = report_md_text(r);
+	char *text = report_md_text(v);
 	int ret;
 
 	if (!text)

@@ -136,29 +136,26 @@ static int check_stream(FILE *out)
 		     "its stream", strerror(errno ? errno : EIO));
 }
 
-int report_publish(FILE *out, const struct run_report *r,
+int report_publish(FILE *out, const struct report_view *v,
 		   const struct publish_opts *p)
 {
-	struct report_view v;
 	char *md = NULL;
 	int ret = 0;
 
 	errno = 0;
-	if (p->markdown && report_md_file(p->markdown, r) < 0)
+	if (p->markdown && report_md_file(p->markdown, v) < 0)
 		ret = -1;
-	if (p->html && report_html_file(p->html, r) < 0)
+	if (p->html && report_html_file(p->html, v) < 0)
 		ret = -1;
 	if (!p->github)
 		return check_stream(out) < 0 ? -1 : ret;
-	md = report_md_text(r);
+	md = report_md_text(v);
 	/* the job summary and outputs are extras: a failure to write them
 	 * is reported but does not change the verdict's exit code */
 	if (md)
 		ci_github_append("GITHUB_STEP_SUMMARY", md);
-	report_view_build(&v, r);
-	report_annotate_view(out, &v);
-	outputs(&v, md, p);
-	report_view_release(&v);
+	report_annotate_view(out, v);
+	outputs(v, md, p);
 	free(md);
 	return check_stream(out) < 0 ? -1 : ret;
 }

@@ -54,26 +54,25 @@ const char *report_run_interval(const struct run_report *r, char *buf,
 /*
  * The terminal report at the terminal's width (report_term_width): the
  * table, the reasons and the suite's verdict as the last line; verbose
- * (-v) adds every column, the evidence and the protocol. report_term is
- * report_term_verbose with verbose 0.
+ * (-v) adds every column, the evidence and the protocol. Every printer
+ * takes the run's one view (report_view_build, gate/report/view.h).
  */
-void report_term(FILE *out, const struct run_report *r);
-void report_term_verbose(FILE *out, const struct run_report *r, int verbose);
+struct report_view;
+void report_term(FILE *out, const struct report_view *v, int color,
+		 int verbose);
 /* $COLUMNS when it is a number from 20, else out's terminal's width,
  * else 80. */
 int report_term_width(FILE *out);
 /* Write the JSON report to path ("-" for stdout). Returns 0 or -1. */
 int report_json(const char *path, const struct run_report *r);
-/* The Markdown report (a job summary or PR comment body). */
-void report_md(FILE *out, const struct run_report *r);
-/* The same in a malloc'd string the caller frees; NULL after error(). */
-char *report_md_text(const struct run_report *r);
+/* The Markdown report (a job summary or PR comment body) in a malloc'd
+   string the caller frees; NULL after error(). */
+char *report_md_text(const struct report_view *v);
 /* Write it to path ("-" for stdout). Returns 0 or -1. */
-int report_md_file(const char *path, const struct run_report *r);
-/* The self-contained HTML report (inline CSS and SVG, no scripts). */
-void report_html(FILE *out, const struct run_report *r);
-/* Write it to path ("-" for stdout). Returns 0 or -1. */
-int report_html_file(const char *path, const struct run_report *r);
+int report_md_file(const char *path, const struct report_view *v);
+/* The self-contained HTML report (inline CSS and SVG, no scripts) written
+   to path ("-" for stdout). Returns 0 or -1. */
+int report_html_file(const char *path, const struct report_view *v);
 /* Where reports go besides the terminal and JSON (gate/report/publish.c). */
 struct publish_opts {
 	const char *markdown, *html, *json;	/* files, or NULL */
@@ -85,7 +84,7 @@ struct publish_opts {
  * and set the step outputs (verdict, exit-code, report, *-file). Returns 0,
  * or -1 when a report could not be written.
  */
-int report_publish(FILE *out, const struct run_report *r,
+int report_publish(FILE *out, const struct report_view *v,
 		   const struct publish_opts *p);
 /* Check --color WHEN and that at most one report goes to stdout ("-").
  * Returns 0, or -1 after error(). Any argument may be NULL. */

@@ -598,26 +598,19 @@ void report_term_view(FILE *out, const struct report_view *v,
 	print_suite(out, v, o);
 }
 
-void report_term_verbose(FILE *out, const struct run_report *r, int verbose)
+void report_term(FILE *out, const struct report_view *v, int color,
+		 int verbose)
 {
-	struct report_view v;
 	const char *columns = getenv("COLUMNS");
-	struct term_opts o = { r->color, report_term_width(out), verbose,
+	struct term_opts o = { color, report_term_width(out), verbose,
 			       ci_github_active(), 0 };
 	char token[40];
 
 	o.wrap = isatty(fileno(out)) || (columns && *columns);
-	report_view_build(&v, r);
 	/* in Actions the report quotes untrusted text: no command in it */
 	if (o.actions)
 		ci_github_stop_commands(out, token);
-	report_term_view(out, &v, &o);
+	report_term_view(out, v, &o);
 	if (o.actions)
 		ci_github_resume_commands(out, token);
-	report_view_release(&v);
-}
-
-void report_term(FILE *out, const struct run_report *r)
-{
-	report_term_verbose(out, r, 0);
 }

@@ -206,8 +206,8 @@ const char *view_tick_label(double pct, char *buf, size_t size);
 
 /*
  * The printers: each lays out v and escapes its text, choosing no figure.
- * report_term, report_md and report_html (report.h) build the view and
- * call these.
+ * report_term, report_md_text, report_html_file and report_publish
+ * (report.h) call these on the run's one view, which the command builds.
  */
 struct term_opts {
 	int color;	/* ANSI colours on the verdicts */

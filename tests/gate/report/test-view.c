@@ -474,6 +474,7 @@ static char *unwrap(const char *s)
 static void print_all(struct outputs *o, const struct run_report *r)
 {
 	struct publish_opts po = { NULL, NULL, NULL, 1 };
+	struct report_view v;
 	struct progress p;
 	char path[] = "/tmp/gate-test-view-XXXXXX";
 	size_t len, i;
@@ -483,24 +484,26 @@ static void print_all(struct outputs *o, const struct run_report *r)
 	/* at 80 columns ($COLUMNS: wrapped, as on a terminal); the checks read the verbose one (every column, evidence
 	 * and protocol), the golden files hold both */
 	setenv("COLUMNS", "80", 1);
+	report_view_build(&v, r);
 	f = open_memstream(&o->term_short, &len);
-	report_term(f, r);
+	report_term(f, &v, r->color, 0);
 	fclose(f);
 	f = open_memstream(&o->term_wrapped, &len);
-	report_term_verbose(f, r, 1);
+	report_term(f, &v, r->color, 1);
 	fclose(f);
 	o->term = unwrap(o->term_wrapped);
 	f = open_memstream(&o->md, &len);
-	report_md(f, r);
+	report_md_view(f, &v);
 	fclose(f);
 	f = open_memstream(&o->html, &len);
-	report_html(f, r);
+	report_html_view(f, &v);
 	fclose(f);
 	unsetenv("GITHUB_OUTPUT");
 	unsetenv("GITHUB_STEP_SUMMARY");
 	f = open_memstream(&o->annot, &len);
-	report_publish(f, r, &po);
+	report_publish(f, &v, &po);
 	fclose(f);
+	report_view_release(&v);
 	f = open_memstream(&o->progress, &len);
 	progress_init(&p, f, 0, 0, 1);
 	p.mode = PROGRESS_LINES;
@@ -1615,6 +1618,7 @@ static void big_release(struct big *g)
 static void test_view__headline_fits_a_large_suite(void)
 {
 	struct model m;
+	struct report_view v;
 	struct big g;
 	char *md, *nl, *cut;
 	const char *l;
@@ -1629,7 +1633,9 @@ static void test_view__headline_fits_a_large_suite(void)
 	setenv("GITHUB_REPOSITORY", "o/r", 1);
 	setenv("GITHUB_RUN_ID", "42", 1);
 	f = open_memstream(&md, &len);
-	report_md(f, &g.r);
+	report_view_build(&v, &g.r);
+	report_md_view(f, &v);
+	report_view_release(&v);
 	fclose(f);
 	unsetenv("GITHUB_SERVER_URL");
 	unsetenv("GITHUB_REPOSITORY");
