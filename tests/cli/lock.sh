@@ -13,11 +13,9 @@ JSON
 commit_all "$R" slow
 "$GATE" -C "$R" run --base HEAD --head HEAD --config "$SCRATCH/slow.json" >/dev/null 2>&1 &
 pid=$!
-i=0
-while ! pgrep -f "sleep 0.2173" >/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# the first run holds the lock once its benchmark runs: never test the
+# second before that (a second run that started first would hold it)
+wait_for pgrep -f "sleep 0.2173" || fail "the first run's benchmark never started"
 gate_run 3 -C "$R" run --base HEAD --head HEAD
 expect_in "$ERR" "another gate run"
 expect_in "$ERR" "pid $pid"
