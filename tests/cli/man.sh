@@ -77,6 +77,23 @@ for k in build run check format; do
 	grep -q "^$k  *[a-z, ]*  *definition\$" "$SCRATCH/keys.txt" || fail "$k is not a definition key"
 done
 
+# gate(7)'s exact counts are the metrics gate decides exactly: those whose
+# floor below 0.002 it refuses, of every metric gate.json(5) lists
+exact=
+for m in $(sed -n '/^\.Ss Metrics/,/^\.Ss Suite formats/p' "$root/man/gate.json.5" |
+	sed -n 's/^\.It Cm \([a-z_]*\)$/\1/p'); do
+	printf '{"version": 1, "benchmarks": [{"name": "b", "run": ["true"],
+	  "metrics": ["%s"], "min_effect": {"%s": 0.001}}]}\n' "$m" "$m" >"$SCRATCH/m.json"
+	"$GATE" -C "$R" run --list --config "$SCRATCH/m.json" --base HEAD --head HEAD \
+		>"$OUT" 2>"$ERR"
+	grep -q "are decided exactly" "$ERR" && exact="$exact $m"
+done
+[ -n "$exact" ] || fail "no metric is decided exactly"
+page=$(sed -n '/^\.Sy Exact counts$/,/^decide without/p' "$root/man/gate.7" |
+	sed -n 's/^\.Pf ( Cm \([a-z_]*\).*/\1/p; s/^\.Cm \([a-z_]*\).*/\1/p' | tr '\n' ' ')
+[ "$(echo $page)" = "$(echo $exact)" ] ||
+	fail "gate(7)'s exact counts are [$(echo $page)], gate decides [$(echo $exact)] exactly"
+
 # gate.json(5)'s example is a configuration gate accepts: it gets as far
 # as building (which fails: the repository has no Makefile)
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh/p' "$root/man/gate.json.5" |
