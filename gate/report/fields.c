@@ -20,7 +20,8 @@
 _Static_assert(sizeof(enum rule) == sizeof(int) &&
 	       sizeof(enum stats_estimator) == sizeof(int) &&
 	       sizeof(enum interval_method) == sizeof(int) &&
-	       sizeof(enum counter) == sizeof(int),
+	       sizeof(enum counter) == sizeof(int) &&
+	       sizeof(enum verdict) == sizeof(int),
 	       "an enum of a FIELD_ENUM row is not an int");
 
 #define ROW(n, k, o) .name = n, .kind = k, .off = o
@@ -100,6 +101,29 @@ const struct field stats_fields[] = {
 	OBJ("head", head_fields),
 	END
 };
+
+#define ENUM(name, last, lo_) .name_of = name##_at, .what = #name, \
+	.lo = lo_, .hi = (last) + 1
+/* a metric's verdict, and after its floor and method the facts the
+   method's sentence says */
+const struct field metric_verdict_fields[] = {
+	{ ROW("gating", FIELD_BOOL, S(gating)) },
+	{ ROW("verdict", FIELD_ENUM, S(verdict)),
+	  ENUM(verdict, VERDICT_ACCEPTED, VERDICT_ERROR) },
+	{ ROW("reason", FIELD_STR, S(reason)),
+	  .flags = FIELD_IF_SET | FIELD_OWN },
+	END
+};
+const struct field metric_method_fields[] = {
+	{ ROW("exact", FIELD_BOOL, S(exact)) },
+	/* absent (a report from before it): the config's interval */
+	{ ROW("interval_used", FIELD_ENUM, S(interval_used)),
+	  .flags = FIELD_KEEP, ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
+	{ ROW("interval_why", FIELD_STR_OR_NULL, S(interval_why)) },
+	{ ROW("improved", FIELD_BOOL, S(improved)) },
+	{ ROW("counts_vary", FIELD_BOOL, S(varies)) },
+	END
+};
 #undef S
 
 #define R(f) offsetof(struct report_rev, f)
@@ -141,8 +165,6 @@ const struct field pair_fields[] = {
 #define B(f) offsetof(struct run_bench, run.f)
 #define C(f) offsetof(struct bench_cfg, f)
 #define VIA .flags = FIELD_VIA, .via = offsetof(struct run_bench, run.cfg)
-#define ENUM(name, last, lo_) .name_of = name##_at, .what = #name, \
-	.lo = lo_, .hi = (last) + 1
 const struct field bench_protocol_fields[] = {
 	{ ROW("min_effect", FIELD_NUM0, C(min_effect)), VIA },
 	{ ROW("warmup", FIELD_UNSIGNED, C(warmup)), VIA, .hi = UINT_MAX },
@@ -182,6 +204,13 @@ const struct field bench_taken_fields[] = {
 #undef B
 
 #define T(f) offsetof(struct run_report, f)
+/* gate run --shard I/N */
+const struct field shard_fields[] = {
+	{ ROW("index", FIELD_UNSIGNED, T(shard)), .hi = UINT_MAX },
+	{ ROW("count", FIELD_UNSIGNED, T(nshards)), .hi = UINT_MAX },
+	{ ROW("compared_elsewhere", FIELD_COUNT, T(elsewhere)) },
+	END
+};
 static const struct field build_fields[] = {
 	{ ROW("base", FIELD_NUM0, T(build_seconds[ARM_BASE])) },
 	{ ROW("head", FIELD_NUM0, T(build_seconds[ARM_HEAD])) },

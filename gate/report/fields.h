@@ -60,6 +60,13 @@ extern const struct field machine_fields[];
 /* struct bench_stats: the figures of one metric (and of a benchmark's
    first gating metric, repeated at its top) */
 extern const struct field stats_fields[];
+/* struct bench_stats: an entry of "metrics": its verdict (after its
+   name, unit and direction), and the facts of its method (after its
+   floor and the method's sentence) */
+extern const struct field metric_verdict_fields[];
+extern const struct field metric_method_fields[];
+/* struct run_report's "shard", but for the split suites */
+extern const struct field shard_fields[];
 /* struct report_rev ("base", "head"), but for "uncommitted_changes" */
 extern const struct field rev_fields[];
 /* struct verdict_accept ("accepted"), but for "within" */

@@ -83,25 +83,14 @@ static cJSON *metric_json(const struct bench_run *br,
 				      vs->higher_better);
 	if (vs && vs->throughput)
 		cJSON_AddBoolToObject(o, "throughput", 1);
-	cJSON_AddBoolToObject(o, "gating", st->gating);
-	cJSON_AddStringToObject(o, "verdict", verdict_name(st->verdict));
-	if (st->reason)
-		cJSON_AddStringToObject(o, "reason", st->reason);
+	fields_write(o, metric_verdict_fields, st);
 	accept_json(o, st);
 	cJSON_AddNumberToObject(o, "min_effect", st->floor);
 	/* the view's words, so no report names another method */
 	cJSON_AddStringToObject(o, "method", view_method(st, br->cfg, iv,
 							 sizeof(iv)));
 	/* the facts the method says, for report_load */
-	cJSON_AddBoolToObject(o, "exact", st->exact);
-	cJSON_AddStringToObject(o, "interval_used",
-				interval_name(st->interval_used));
-	if (st->interval_why)
-		cJSON_AddStringToObject(o, "interval_why", st->interval_why);
-	else
-		cJSON_AddNullToObject(o, "interval_why");
-	cJSON_AddBoolToObject(o, "improved", st->improved);
-	cJSON_AddBoolToObject(o, "counts_vary", st->varies);
+	fields_write(o, metric_method_fields, st);
 	if (st->metric == METRIC_INSTRUCTIONS)
 		cJSON_AddStringToObject(o, "counter", counter_name(br->counter));
 	cJSON_AddNumberToObject(o, "pairs", (double)st->n);
@@ -453,9 +442,7 @@ static void add_shard(cJSON *p, const struct run_report *r)
 	if (!r->nshards)
 		return;
 	sh = cJSON_AddObjectToObject(p, "shard");
-	cJSON_AddNumberToObject(sh, "index", r->shard);
-	cJSON_AddNumberToObject(sh, "count", r->nshards);
-	cJSON_AddNumberToObject(sh, "compared_elsewhere", (double)r->elsewhere);
+	fields_write(sh, shard_fields, r);
 	if (!r->nsplit)
 		return;
 	sp = cJSON_AddArrayToObject(sh, "split");

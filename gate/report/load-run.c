@@ -115,9 +115,7 @@ void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p)
 	if ((s = load_text(p, "config_hash")))
 		r->config_hash = load_keep(ld->L, s);
 	if ((sh = load_get(p, "shard"))) {
-		r->shard = (unsigned)load_count(sh, "index");
-		r->nshards = (unsigned)load_count(sh, "count");
-		r->elsewhere = load_count(sh, "compared_elsewhere");
+		fields_read(sh, shard_fields, r, ld);
 		load_split(ld, r, load_get(sh, "split"));
 	}
 	load_conditions(ld, r, load_get(p, "conditions"));

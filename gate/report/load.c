@@ -252,31 +252,18 @@ static void load_metric(struct loading *ld, struct bench_stats *st,
 			struct metric_cfg *mc, const struct bench_cfg *c,
 			const cJSON *o)
 {
-	const char *s;
-
 	/* a suite value is named by its label ("B/op"): its slot says */
 	if (ld->slot >= 0)
 		st->metric = (enum metric)(METRIC_VALUE + ld->slot);
 	else
 		st->metric = LOOKUP(ld, load_text(o, "name"), METRIC_COUNT, metric,
 				    c->metric, "metric");
-	st->gating = load_flag(o, "gating");
-	st->verdict = LOOKUP(ld, load_text(o, "verdict"), VERDICT_ACCEPTED + 1,
-			     verdict, VERDICT_ERROR, "verdict");
-	if ((s = load_text(o, "reason")))
-		st->reason = xstrdup(s);
+	fields_read(o, metric_verdict_fields, st, ld);
 	st->floor = load_num(o, "min_effect", c->min_effect);
-	st->varies = load_flag(o, "counts_vary");
-	st->exact = load_flag(o, "exact");
 	st->statistic = c->statistic;
-	st->interval = c->interval;
-	st->interval_used = LOOKUP(ld, load_text(o, "interval_used"),
-				   INTERVAL_BCA + 1, interval, c->interval,
-				   "interval");
-	if ((s = load_text(o, "interval_why")))
-		st->interval_why = load_keep(ld->L, s);
+	st->interval = st->interval_used = c->interval;
+	fields_read(o, metric_method_fields, st, ld);
 	load_accept(ld, st, load_get(o, "accepted"));
-	st->improved = load_flag(o, "improved");
 	st->rule = c->rule;
 	st->target = c->target_halfwidth;
 	st->n = load_count(o, "pairs");

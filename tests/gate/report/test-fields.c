@@ -250,6 +250,9 @@ static const struct {
 	{ pair_fields, sizeof(struct pair_result), 0, 0 },
 	{ bench_protocol_fields, sizeof(struct run_bench), CFG },
 	{ bench_taken_fields, sizeof(struct run_bench), 0, 0 },
+	{ metric_verdict_fields, sizeof(struct bench_stats), 0, 0 },
+	{ metric_method_fields, sizeof(struct bench_stats), 0, 0 },
+	{ shard_fields, sizeof(struct run_report), 0, 0 },
 };
 
 static void test_fields__every_field_round_trips(void)
