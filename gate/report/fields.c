@@ -227,24 +227,16 @@ const struct field time_fields[] = {
 #undef END
 #undef ROW
 
-/* the member of the struct at base a row names (CAT: read only) */
-static void *at(void *base, const struct field *f)
-{
-	if (f->flags & FIELD_VIA)
-		base = *(void **)(void *)((char *)base + f->via);
-	return (char *)base + f->off;
-}
-
-static const void *cat(const void *base, const struct field *f)
+/* the member of the struct at base a row names (read only in CAT) */
+static void *at(const void *base, const struct field *f)
 {
 	if (f->flags & FIELD_VIA)
 		base = *(const void *const *)(const void *)
 			((const char *)base + f->via);
-	return (const char *)base + f->off;
+	return (char *)base + f->off;	/* writable when the caller's is */
 }
-
 #define AT(type, base, f) ((type *)at(base, f))
-#define CAT(type, base, f) ((const type *)cat(base, f))
+#define CAT(type, base, f) ((const type *)at(base, f))
 
 static void write_num(cJSON *o, const char *k, double v)
 {
