@@ -325,10 +325,20 @@ check-deps:
 check: deps
 	@$(MAKE) --no-print-directory test
 
-# The tests without the dependency step (CI runs check).
+# The tests without the dependency step (CI runs check): unit binaries and
+# CLI tests from one queue, TEST_JOBS (2) at a time (tests/run-all). The
+# Monte-Carlo tests run a quarter of their trials; make bench-tests, their
+# full size.
 test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS) $(UNIT_BIN)
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) GATE_OS_STUB=$(GATE_OS_STUB) \
-		tests/run-all $(UNIT_BIN)
+		CLI_SAMPLE=$(CLI_SAMPLE) tests/run-all $(UNIT_BIN)
+
+# the Monte-Carlo unit tests at their full size (GATE_TEST_FULL=1)
+MONTE_CARLO_BIN = $(BUILD)/tests/bench/test-sim \
+	$(BUILD)/tests/stats/test-changepoint
+bench-tests: $(MONTE_CARLO_BIN)
+	@BUILD=$(BUILD) UNIT_ONLY=1 GATE_TEST_FULL=1 tests/run-all \
+		$(MONTE_CARLO_BIN)
 
 # The unit tests and fuzz-corpus replays alone: what runs without Linux,
 # valgrind or a browser (the macOS CI job; the Debian package's build).
@@ -346,11 +356,14 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		SANITIZE=address,undefined CFLAGS='-O1 -g' test
 
-# make check under valgrind memcheck (unit tests and every gate the CLI
-# tests run; not the benchmarks gate spawns): no errors, no definite leaks
+# make check under valgrind memcheck (the unit tests, and gate in the CLI
+# tests tests/memcheck-sample names: one or more for each command and each
+# path through gate's C, see its header; not the benchmarks gate spawns):
+# no errors, no definite leaks. MEMCHECK_SAMPLE= runs every CLI test.
+MEMCHECK_SAMPLE = tests/memcheck-sample
 memcheck: deps
 	@$(MAKE) --no-print-directory BUILD=build/memcheck CFLAGS='-O1 -g' \
-		MEMCHECK=1 test
+		MEMCHECK=1 CLI_SAMPLE=$(MEMCHECK_SAMPLE) test
 
 # libFuzzer (clang) on every target for FUZZ_SECONDS each, from the seed
 # corpus in tests/fuzz/corpus/; crashes are left in build/fuzz/
@@ -368,7 +381,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@examples/demo $(BUILD)/gate
 
-bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN)
+bench: $(BUILD)/gate $(ALLOC_LIB) $(BENCH_BIN) bench-tests
 	@bench/run $(BUILD)
 	@bench/scale $(BUILD)
 
@@ -527,7 +540,7 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all deps check-deps check test check-unit check-os-stub asan memcheck fuzz fuzz-run demo \
+.PHONY: all deps check-deps check test check-unit check-os-stub bench-tests asan memcheck fuzz fuzz-run demo \
 	bench bench-scale bench-stats bench-bisect bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles bench-counted install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates

@@ -65,6 +65,14 @@ extern int harness_failed_checks;
 		}                                                            \
 	} while (0)
 
+/*
+ * A Monte-Carlo test's trials: n under GATE_TEST_FULL=1 (make bench-tests,
+ * part of make bench), a quarter of n (at least 1) otherwise, so make check
+ * stays short. The seeds are fixed, so either size gives the same result
+ * every run; the bounds were reasoned for the full size.
+ */
+size_t harness_trials(size_t n);
+
 /* Runs every test (or those whose name contains argv[1]); returns exit code. */
 int harness_main(const struct harness_test *tests, size_t n, int argc,
 		 char **argv);

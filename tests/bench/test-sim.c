@@ -18,7 +18,9 @@
  * rates on identical code at or near 0, far below 0.05, so the fixed-seed
  * assertions are stable, and a procedure that leaked (no correction for
  * 20 benchmarks or for the looks) would fail them. Kept small for time:
- * each suite is up to 100 analyses of up to 60 pairs.
+ * each suite is up to 100 analyses of up to 60 pairs. The trial counts
+ * below are the full size (make bench-tests); make check runs a quarter
+ * of each (harness_trials), on the same seeds.
  */
 #define SUITE_TRIALS 100
 #define COVER_TRIALS 1500
@@ -36,7 +38,7 @@ static void check_false_fail(enum rule rule, enum sim_noise noise,
 
 	sim_default_cfg(&b);
 	b.rule = rule;
-	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, SUITE_TRIALS,
+	CHECK(sim_run(&res, &c, SIM_GATE, &b, 0.95, 1000, harness_trials(SUITE_TRIALS),
 		      (unsigned long)(cv * 1000) + suite) == 0);
 	/*
 	 * One-sided bounds spend the whole alpha, and a fail is final, so
@@ -145,7 +147,8 @@ static void test_sim__promise_single_benchmark(void)
 
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
-			check_promise(noise[i], cv[j], 1, PROMISE_TRIALS_1);
+			check_promise(noise[i], cv[j], 1,
+				      harness_trials(PROMISE_TRIALS_1));
 }
 
 static void test_sim__promise_suite_of_20(void)
@@ -157,7 +160,8 @@ static void test_sim__promise_suite_of_20(void)
 
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
-			check_promise(noise[i], cv[j], 20, PROMISE_TRIALS_20);
+			check_promise(noise[i], cv[j], 20,
+				      harness_trials(PROMISE_TRIALS_20));
 }
 
 /*
@@ -204,7 +208,8 @@ static void test_sim__coverage_from_15_pairs(void)
 		sim_default_cfg(&b);
 		b.statistic = cases[i].e;
 		b.interval = cases[i].m;
-		cover = sim_coverage(&c, &b, 15, 0.95, 1000, COVER_TRIALS,
+		cover = sim_coverage(&c, &b, 15, 0.95, 1000,
+				     harness_trials(COVER_TRIALS),
 				     100 + i);
 		if (!(cover >= 0.93))
 			fprintf(stderr, "  %s %s, %s noise: coverage %.3f\n",
@@ -292,7 +297,8 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
 				check_onesided(est[i], how[j], noise[k], 20,
 					       0.0125, est[i] == STATS_HL ?
 					       0.025 : 0.02, 2000,
-					       est[i] == STATS_HL ? 800 : 3000,
+					       harness_trials(est[i] == STATS_HL ?
+							      800 : 3000),
 					       300 + 10 * i + 3 * j + k);
 }
 
@@ -337,13 +343,15 @@ static void test_sim__exact_counts_near_the_floor(void)
 {
 	double fail, pass;
 
-	CHECK(sim_exact(&fail, &pass, 0.0019, 0.0005, 0.002, 20, 0.025, 2000,
+	CHECK(sim_exact(&fail, &pass, 0.0019, 0.0005, 0.002, 20, 0.025,
+			harness_trials(2000),
 			33) == 0);
 	if (!(fail <= 0.025))
 		fprintf(stderr, "  +0.19%%: fail rate %.3f\n", fail);
 	CHECK(fail <= 0.025);
 	CHECK(pass >= 0.5);
-	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 20, 0.025, 2000,
+	CHECK(sim_exact(&fail, &pass, 0.002, 0.0005, 0.002, 20, 0.025,
+			harness_trials(2000),
 			34) == 0);
 	if (!(fail <= 0.025 + 3 * 0.0035))
 		fprintf(stderr, "  at the floor: fail rate %.3f\n", fail);
@@ -383,10 +391,12 @@ static void test_sim__one_extreme_sample_at_the_floor(void)
 	struct sim_result one, adaptive, twice;
 
 	sim_default_cfg(&b);
-	CHECK(sim_run(&adaptive, &c, SIM_GATE, &b, 0.95, 1000, 3000, 63) ==
+	CHECK(sim_run(&adaptive, &c, SIM_GATE, &b, 0.95, 1000,
+		      harness_trials(3000), 63) ==
 	      0);
 	b.max_pairs = b.pairs;
-	CHECK(sim_run(&one, &c, SIM_GATE, &b, 0.95, 1000, 2000, 62) == 0);
+	CHECK(sim_run(&one, &c, SIM_GATE, &b, 0.95, 1000,
+		      harness_trials(2000), 62) == 0);
 	if (!(adaptive.fail <= 0.05) || !(one.fail <= 0.064))
 		fprintf(stderr, "  fail rate at the floor with one extreme "
 			"sample: adaptive %.4f, one look %.4f\n",
@@ -422,7 +432,8 @@ static void test_sim__slow_tail_is_not_passed_silently(void)
 
 	sim_default_cfg(&b);
 	b.max_pairs = CONFIG_DEFAULT_MAX_PAIRS;
-	CHECK(sim_run(&r, &c, SIM_GATE, &b, 0.95, 1000, 100, 65) == 0);
+	CHECK(sim_run(&r, &c, SIM_GATE, &b, 0.95, 1000,
+		      harness_trials(100), 65) == 0);
 	if (!(r.pass <= 0.30))
 		fprintf(stderr, "  a slow tail passes %.3f\n", r.pass);
 	CHECK(r.pass <= 0.30);

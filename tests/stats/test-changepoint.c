@@ -238,7 +238,8 @@ static void test_changepoint__refuses_bad_input(void)
  * are: 3 standard errors under 0.9), the range always holding the point
  * itself; and with 10 samples a record the location is within one record
  * in at least 80% of the steps (0.94 over 100 histories; 16 here, for
- * time).
+ * time). Those are make bench-tests' sizes; make check runs a quarter
+ * (harness_trials), on the same seeds.
  */
 static double step_located(size_t samples, size_t trials, unsigned long seed,
 			   double *covered, double *found)
@@ -282,14 +283,14 @@ static void test_changepoint__location_range_holds_the_step(void)
 {
 	double cover, found, near;
 
-	near = step_located(1, 200, 91, &cover, &found);
+	near = step_located(1, harness_trials(200), 91, &cover, &found);
 	if (!(cover >= 0.82))
 		fprintf(stderr, "  one value a record: found %.3f, within one "
 			"record %.3f, range holds it %.3f of found\n", found,
 			near, cover);
 	CHECK(found >= 0.2);
 	CHECK(cover >= 0.82);
-	near = step_located(10, 16, 92, &cover, &found);
+	near = step_located(10, harness_trials(16), 92, &cover, &found);
 	if (!(near >= 0.8))
 		fprintf(stderr, "  ten values a record: within one record "
 			"%.3f\n", near);
