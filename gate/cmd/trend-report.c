@@ -15,15 +15,8 @@
 
 #include "common/error.h"
 #include "gate/report/view.h"
+#include "gate/report/fields.h"
 #include "common/banned.h"
-
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
 
 /* Chain c's change points: an array, or null when none were sought. */
 static void changepoints_json(cJSON *b, const struct chain *c)
@@ -43,10 +36,10 @@ static void changepoints_json(cJSON *b, const struct chain *c)
 		cJSON_AddItemToArray(cps, o);
 		cJSON_AddStringToObject(o, "commit", l->st->commit);
 		cJSON_AddStringToObject(o, "subject", l->st->subject);
-		add_num(o, "shift", exp(c->cp[j].after - c->cp[j].before));
-		add_num(o, "p", c->cp[j].p);
-		add_num(o, "q", c->cp[j].q);
-		add_num(o, "step_ratio", l->f->estimate);
+		fields_num(o, "shift", exp(c->cp[j].after - c->cp[j].before));
+		fields_num(o, "p", c->cp[j].p);
+		fields_num(o, "q", c->cp[j].q);
+		fields_num(o, "step_ratio", l->f->estimate);
 		cJSON_AddStringToObject(o, "step_verdict", l->verdict);
 		cJSON_AddBoolToObject(o, "likely_machine", trend_cp_machine(c, j));
 		/* where the data place it: the first and last commit its
@@ -57,7 +50,7 @@ static void changepoints_json(cJSON *b, const struct chain *c)
 					trend_cp_last(c, j)->st->commit);
 		cJSON_AddNumberToObject(o, "range_records",
 					(double)(c->cp[j].hi - c->cp[j].lo + 1));
-		add_num(o, "range_level", CP_LOCATE_LEVEL);
+		fields_num(o, "range_level", CP_LOCATE_LEVEL);
 	}
 }
 
@@ -77,13 +70,13 @@ static void steps_json(cJSON *b, const struct chain *c)
 		cJSON_AddStringToObject(s, "verdict", l->verdict);
 		if (l->identical)	/* passed unmeasured: ratio 1 */
 			cJSON_AddTrueToObject(s, "identical");
-		add_num(s, "ratio", l->f->estimate);
-		add_num(s, "ratio_low", l->f->low);
-		add_num(s, "ratio_high", l->f->high);
-		add_num(s, "level", l->f->level);
-		add_num(s, "cumulative", l->cum);
-		add_num(s, "low", l->low);
-		add_num(s, "high", l->high);
+		fields_num(s, "ratio", l->f->estimate);
+		fields_num(s, "ratio_low", l->f->low);
+		fields_num(s, "ratio_high", l->f->high);
+		fields_num(s, "level", l->f->level);
+		fields_num(s, "cumulative", l->cum);
+		fields_num(s, "low", l->low);
+		fields_num(s, "high", l->high);
 	}
 }
 
@@ -97,12 +90,12 @@ static void creep_json(cJSON *b, const struct chain *c)
 	cJSON_AddBoolToObject(t, "trend", c->creep_trend);
 	cJSON_AddBoolToObject(t, "trend_tested", c->trend_tested);
 	cJSON_AddStringToObject(t, "of", "paired steps");
-	add_num(t, "alpha", c->trend_alpha);
+	fields_num(t, "alpha", c->trend_alpha);
 	if (!c->trend_tested)
 		return;
-	add_num(t, "slope_per_record", exp(c->trend.slope));
-	add_num(t, "over_range", exp(c->trend.slope * c->trend.span));
-	add_num(t, "p", c->trend.p_up);
+	fields_num(t, "slope_per_record", exp(c->trend.slope));
+	fields_num(t, "over_range", exp(c->trend.slope * c->trend.span));
+	fields_num(t, "p", c->trend.p_up);
 	cJSON_AddNumberToObject(t, "records", (double)c->trend.n);
 }
 
@@ -116,9 +109,9 @@ static cJSON *chain_json(const struct chain *c)
 	cJSON_AddStringToObject(b, "metric", c->metric ? c->metric : "");
 	cJSON_AddStringToObject(b, "unit", c->unit ? c->unit : "");
 	cJSON_AddNumberToObject(b, "floor", c->floor);
-	add_num(b, "cumulative", last ? last->cum : NAN);
-	add_num(b, "low", last ? last->low : NAN);
-	add_num(b, "high", last ? last->high : NAN);
+	fields_num(b, "cumulative", last ? last->cum : NAN);
+	fields_num(b, "low", last ? last->low : NAN);
+	fields_num(b, "high", last ? last->high : NAN);
 	cJSON_AddBoolToObject(b, "creep", c->creep);
 	creep_json(b, c);
 	cJSON_AddNumberToObject(b, "failed_steps", c->failed);

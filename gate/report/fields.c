@@ -238,12 +238,12 @@ static void *at(const void *base, const struct field *f)
 #define AT(type, base, f) ((type *)at(base, f))
 #define CAT(type, base, f) ((const type *)at(base, f))
 
-static void write_num(cJSON *o, const char *k, double v)
+void fields_num(cJSON *o, const char *k, double v)
 {
 	if (isfinite(v))
 		cJSON_AddNumberToObject(o, k, v);
 	else
-		cJSON_AddNullToObject(o, k);	/* JSON has no NaN */
+		cJSON_AddNullToObject(o, k);
 }
 
 void fields_write(cJSON *o, const struct field *f, const void *b)
@@ -271,7 +271,7 @@ void fields_write(cJSON *o, const struct field *f, const void *b)
 			break;
 		case FIELD_NUM:
 		case FIELD_NUM0:
-			write_num(o, f->name, *CAT(double, b, f));
+			fields_num(o, f->name, *CAT(double, b, f));
 			break;
 		case FIELD_COUNT:
 			if (*CAT(size_t, b, f) || !(f->flags & FIELD_IF_SET))

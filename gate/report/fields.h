@@ -82,6 +82,8 @@ extern const struct field bench_taken_fields[];
 /* struct run_report's "time" */
 extern const struct field time_fields[];
 
+/* v under k in o, or null when it is not finite (JSON has no NaN). */
+void fields_num(struct cJSON *o, const char *k, double v);
 /* The rows of f from the struct at base into object o. */
 void fields_write(struct cJSON *o, const struct field *f, const void *base);
 /* The rows of f from object o (NULL: all absent) into the struct at base;

@@ -23,15 +23,6 @@
 #include "gate/report/fields.h"
 #include "common/banned.h"
 
-/* JSON has no NaN: unknown numbers become null. */
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
 static cJSON *rev_json(const struct report_rev *v)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -96,9 +87,9 @@ static cJSON *metric_json(const struct bench_run *br,
 	cJSON_AddNumberToObject(o, "pairs", (double)st->n);
 	if (st->n) {
 		fields_write(o, stats_fields, st);
-		add_num(cJSON_GetObjectItem(o, "base"), "spread",
+		fields_num(cJSON_GetObjectItem(o, "base"), "spread",
 			st->base_spread);
-		add_num(cJSON_GetObjectItem(o, "head"), "spread",
+		fields_num(cJSON_GetObjectItem(o, "head"), "spread",
 			st->head_spread);
 	}
 	return o;
@@ -110,7 +101,7 @@ static cJSON *values_json(const struct bench_cfg *c, const struct sample *s)
 	size_t k;
 
 	for (k = 0; k < c->nmetrics; k++)
-		add_num(o, view_metric_label(c, c->metrics[k].id),
+		fields_num(o, view_metric_label(c, c->metrics[k].id),
 			sample_value(s, c->metrics[k].id));
 	return o;
 }
@@ -136,8 +127,8 @@ static void throughput_json(cJSON *o, const struct bench_run *br,
 			list = cJSON_AddArrayToObject(o, "throughput");
 		x = cJSON_CreateObject();
 		cJSON_AddStringToObject(x, "unit", vs->unit);
-		add_num(x, "base", res->m[k].base_median);
-		add_num(x, "head", res->m[k].head_median);
+		fields_num(x, "base", res->m[k].base_median);
+		fields_num(x, "head", res->m[k].head_median);
 		cJSON_AddItemToArray(list, x);
 	}
 }
@@ -210,8 +201,8 @@ static void bench_taken_json(cJSON *o, const struct run_bench *b)
 {
 	char scheme[512];
 
-	cJSON_AddStringToObject(o, "samples_taken",
-				measure_scheme(&b->run, scheme, sizeof(scheme)));
+	cJSON_AddStringToObject(o, "samples_taken", measure_scheme(&b->run,
+				scheme, sizeof(scheme)));
 	/* the facts samples_taken says, for report_load */
 	fields_write(o, bench_taken_fields, b);
 }
@@ -250,7 +241,7 @@ static void cache_json(cJSON *s, const char *key, const struct sample *x)
 		return;
 	o = cJSON_AddObjectToObject(s, key);
 	for (k = 0; k < SIM_EVENTS; k++)
-		add_num(o, sim_event_name((enum sim_event)k), x->sim[k]);
+		fields_num(o, sim_event_name((enum sim_event)k), x->sim[k]);
 }
 
 /* Pair i (from 0): its order, the metric's values, time, RSS, values. */
@@ -261,8 +252,8 @@ static cJSON *sample_json(const struct pair_result *pr, size_t i,
 
 	cJSON_AddNumberToObject(s, "pair", (double)(i + 1));
 	cJSON_AddStringToObject(s, "first", pr->head_first ? "head" : "base");
-	add_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
-	add_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
+	fields_num(s, "base", sample_value(&pr->s[ARM_BASE], c->metric));
+	fields_num(s, "head", sample_value(&pr->s[ARM_HEAD], c->metric));
 	fields_write(s, pair_fields, pr);
 	cJSON_AddItemToObject(s, "base_values",
 			      values_json(c, &pr->s[ARM_BASE]));
