@@ -105,7 +105,8 @@ int gate_ctx_exit(enum ctx_ready ready)
 static int run_command(const struct cmd *c, int argc, char **argv,
 		       const char *dir)
 {
-	struct gate_ctx ctx = { dir, NULL, c->flags, parse_only };
+	struct gate_ctx ctx = { .dir = dir, .flags = c->flags,
+				.parse_only = parse_only };
 	int code;
 
 	code = c->fn(argc, argv, &ctx);

@@ -26,7 +26,7 @@ struct repo_rev {
 	int worktree;	/* 1 when the tree is a working-tree snapshot */
 	int dirty;	/* WORKTREE only: 1 when it differs from HEAD */
 };
-#define REPO_REV_INIT { NULL, "", "", 0, 0 }
+#define REPO_REV_INIT { 0 }
 
 /* Calls git_libgit2_init; pair with repo_global_shutdown. */
 int repo_global_init(void);

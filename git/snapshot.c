@@ -190,7 +190,8 @@ static int head_ids(char *commit, git_oid *tree, git_repository *git,
 
 int repo_snapshot(struct repo_rev *out, struct repo *r, struct gate_err *err)
 {
-	struct snapshot s = { repo_git(r), repo_workdir(r), NULL, 1, err };
+	struct snapshot s = { .git = repo_git(r), .workdir = repo_workdir(r),
+			      .filemode = 1, .err = err };
 	git_diff_options opts;
 	git_buf index_path = GIT_BUF_INIT;
 	git_config *cfg = NULL;

@@ -158,7 +158,8 @@ static int cmp_double(const void *a, const void *b)
 static struct advice advise(double spread, double floor, double level,
 			    unsigned own)
 {
-	struct advice a = { own > 40 ? own : 40, 0, 0, METRIC_WALL };
+	struct advice a = { .pairs = own > 40 ? own : 40,
+			    .metric = METRIC_WALL };
 	size_t i;
 
 	if (calibration_mde(spread, own, level, 0.8) <= floor) {
@@ -477,7 +478,7 @@ static void calibrate_cases(struct bench_run *br, const struct bench_cfg *c,
 {
 	struct run_report r;
 	struct suite_owned own = SUITE_OWNED_INIT;
-	struct verdict_opts vo = { 0, cc->resamples, 1, 0 };
+	struct verdict_opts vo = { .resamples = cc->resamples, .seed = 1 };
 	struct case_fig *fig;
 	double per = br->npairs ? (br->seconds - br->warmup_seconds) /
 		     (double)br->npairs : 0, level, share;
@@ -590,7 +591,8 @@ static int calibrate_bench(struct calib_bench *rec, struct advice *adv,
 {
 	struct bench_run br;
 	struct bench_stats st;
-	struct verdict_opts vo = { (1 - cc->level) / 2, cc->resamples, 1, 0 };
+	struct verdict_opts vo = { .alpha = (1 - cc->level) / 2,
+				   .resamples = cc->resamples, .seed = 1 };
 	unsigned n = cc->o->pairs > 0 ? (unsigned)cc->o->pairs :
 		     c->pairs > 20 ? c->pairs : 20, cap = 4 * n;
 	struct advice half[3];

@@ -502,8 +502,9 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	m.advisory = o.advisory;
 	term = report_term_stream(o.json, o.markdown, o.html);
 	m.color = report_use_color(o.color, term);
-	po = (struct publish_opts){ o.markdown, o.html, o.json,
-				    ci_github_active() };
+	po = (struct publish_opts){ .markdown = o.markdown, .html = o.html,
+				    .json = o.json,
+				    .github = ci_github_active() };
 	report_view_build(&v, &m);
 	report_term(term, &v, m.color, 0);
 	if (o.json && report_json(o.json, &m) < 0)

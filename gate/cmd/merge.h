@@ -33,8 +33,8 @@ struct merge_plan {
 	struct repo *repo;	/* borrowed */
 	char base_tree[REPO_HEXSZ + 1], head_tree[REPO_HEXSZ + 1];
 };
-#define MERGE_PLAN_INIT { CONFIG_INIT, CONFIG_INIT, 0, PLAN_INIT, NULL, 0, \
-			  NULL, 0, NULL, 0, NULL, "", "" }
+#define MERGE_PLAN_INIT { .head = CONFIG_INIT, .base = CONFIG_INIT, \
+			  .plan = PLAN_INIT }
 
 /*
  * The plan of the shards' run (first: the first shard's report): base's

@@ -132,7 +132,7 @@ static void estimate_left(const struct run_report *r,
 			  const struct measuring *m, size_t cur,
 			  unsigned total, unsigned full)
 {
-	struct progress_left l = { 0, 0, 0, 0, INFINITY };
+	struct progress_left l = { .budget_end = INFINITY };
 	const char *suite = NULL;
 	size_t i;
 
@@ -293,9 +293,12 @@ int run_measure_all(struct run_report *r, struct plan *p,
 		    struct workspace *w, const struct run_opts *o,
 		    struct suite_owned *own)
 {
-	struct measuring m = { { { w->arm[0].dir, w->arm[1].dir }, r->layout,
-				 NULL, 2.0, o->quiet, progress_pair,
-				 o->prog }, o->prog, 0, p->budget, own, 0, 0, 0 };
+	struct measuring m = {
+		.mo = { .dir = { w->arm[0].dir, w->arm[1].dir },
+			.layout = r->layout, .grace = 2.0, .quiet = o->quiet,
+			.on_pair = progress_pair, .on_pair_arg = o->prog },
+		.prog = o->prog, .budget = p->budget, .own = own,
+	};
 	char *calib = workspace_path(w, "calibration.json");
 	size_t i;
 

@@ -495,8 +495,9 @@ static void run_setup(struct run_cmd *c)
 	c->r.color = report_use_color(o->color, c->term);
 	progress_init(&c->prog, stderr, o->quiet, o->verbose, o->github);
 	o->prog = &c->prog;
-	c->po = (struct publish_opts){ o->markdown, o->html, o->json,
-				       o->github };
+	c->po = (struct publish_opts){ .markdown = o->markdown,
+				       .html = o->html, .json = o->json,
+				       .github = o->github };
 	c->r.seed = o->have_seed ? o->seed : seed_fresh();
 	c->r.advisory = o->advisory;
 }

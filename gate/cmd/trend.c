@@ -581,7 +581,7 @@ static int trend(const struct history *h, const struct trend_opts *o)
 
 int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 {
-	struct trend_opts o = { NULL, NULL, NULL, NULL, -1, 0.95 };
+	struct trend_opts o = { .floor = -1, .confidence = 0.95 };
 	struct history h;
 	int ready, rc, code = EXIT_ERROR;
 

@@ -23,7 +23,7 @@ struct plan_overrides {
 	int policy_head;	/* --policy head: head's decision keys */
 	unsigned shard, nshards;	/* --shard I/N (1-based); 0: all */
 };
-#define PLAN_OVERRIDES_INIT { -1, -1, 0, 0, NULL, 0, 0, 0 }
+#define PLAN_OVERRIDES_INIT { .pairs = -1, .warmup = -1 }
 
 struct plan {
 	struct bench_cfg *bench;	/* copies of cfg's benchmarks with the
@@ -58,8 +58,7 @@ struct plan {
 	size_t nremoved;
 	size_t diff_cap, removed_cap;	/* capacities (XGROW) */
 };
-#define PLAN_INIT { NULL, 0, 0, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0, "", \
-		    NULL, CONFIG_INIT, NULL, 0, 0, 0 }
+#define PLAN_INIT { .eff = CONFIG_INIT }
 
 /*
  * The plan of cfg with o applied. --filter is compiled now, so a bad

@@ -101,7 +101,7 @@ static int parse_results(struct listed_names *l, enum format f,
 			 const char *out, size_t len, struct gate_err *err)
 {
 	struct fmt_table t = FMT_TABLE_INIT;
-	struct fmt_opts o = { 0, 1, NULL, NULL };
+	struct fmt_opts o = { .allow_zero = 1 };
 	const char *u[METRIC_VALUES];
 	size_t i, j, k;
 
@@ -130,7 +130,7 @@ int suite_list_cases(char ***names, unsigned **weights, size_t *n,
 	struct run_spec spec;
 	struct run_result res;
 	struct gate_err bad;
-	struct listed_names l = { NULL, NULL, 0, 0, 0 };
+	struct listed_names l = { 0 };
 	const struct format_reader *r = format_reader(cfg->format);
 	char how[128];
 

@@ -59,7 +59,7 @@ struct suite_shard_owned {
 	struct suite_shard_cases *mine;	/* per split suite measured here */
 	size_t nmine;
 };
-#define SUITE_SHARD_OWNED_INIT { NULL, 0, NULL, 0, NULL, 0 }
+#define SUITE_SHARD_OWNED_INIT { 0 }
 
 /*
  * 1 when case name of suite is this shard's (or suite is not split): a

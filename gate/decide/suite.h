@@ -30,7 +30,7 @@ struct suite_owned {
 	   the only ones fan-out keeps (borrowed), or NULL */
 	const struct suite_shard_owned *shard;
 };
-#define SUITE_OWNED_INIT { NULL, 0, 0, NULL, 0, 0, NULL }
+#define SUITE_OWNED_INIT { 0 }
 
 /*
  * Replace every measured suite in the entries runs[0..*n) by its cases: those in both

@@ -49,9 +49,7 @@ struct layout {
 };
 struct gate_err;
 
-#define LAYOUT_INIT { 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, \
-	{ { NULL, NULL, NULL, NULL, NULL }, \
-	  { NULL, NULL, NULL, NULL, NULL } }, NULL, NULL, 0 }
+#define LAYOUT_INIT { 0 }
 
 /*
  * Set up for a run: env_pad turns padding on; scratch creates a private

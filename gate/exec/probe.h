@@ -39,7 +39,7 @@ struct probe_counts {
 	struct probe_dump *loops;
 	size_t nloops, loops_cap;
 };
-#define PROBE_COUNTS_INIT { NULL, 0, 0, 0, NULL, 0, 0 }
+#define PROBE_COUNTS_INIT { 0 }
 
 void probe_counts_release(struct probe_counts *pc);
 

@@ -149,7 +149,8 @@ static int bdn_file(void *ctx, const cJSON *doc, size_t at)
 static int bdn_parse(struct fmt_table *t, const char *text, size_t len,
 		     const char *origin, const struct fmt_opts *o)
 {
-	struct bdn_ctx d = { t, text, origin, len, o->err };
+	struct bdn_ctx d = { .t = t, .text = text, .origin = origin,
+			  .len = len, .err = o->err };
 
 	t->track = 1;
 	return format_json_docs(text, len, origin, "BenchmarkDotNet",

@@ -121,8 +121,8 @@ static int crit_doc(void *ctx, const cJSON *doc, size_t at)
 static int crit_parse(struct fmt_table *t, const char *text, size_t len,
 		      const char *origin, const struct fmt_opts *o)
 {
-	struct crit_ctx c = { t, { NULL, NULL, 0, 0 }, text, origin, len,
-			      o->err };
+	struct crit_ctx c = { .t = t, .text = text, .origin = origin,
+			      .len = len, .err = o->err };
 	size_t line, col;
 	int ret = -1;
 

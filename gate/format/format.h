@@ -65,7 +65,7 @@ struct fmt_table {
 	long procs;		/* gotest: the GOMAXPROCS of the "-N" suffix
 				   dropped from every name, 0: none */
 };
-#define FMT_TABLE_INIT { NULL, 0, 0, NULL, 0, 0, 0, 0 }
+#define FMT_TABLE_INIT { 0 }
 /*
  * How many processes case c's values came from: 0 when not known (each
  * value may be its own), else at least 1.
@@ -164,7 +164,7 @@ struct fmt_cmd_edit {
 	char *env_value;	/* its value, put before any value it has
 				   (pytest's own -k in PYTEST_ADDOPTS wins) */
 };
-#define FMT_CMD_EDIT_INIT { NULL, 0, NULL, NULL, NULL }
+#define FMT_CMD_EDIT_INIT { 0 }
 /* Append arg (owned: a string the caller allocated) to e's arguments. */
 void fmt_cmd_edit_arg(struct fmt_cmd_edit *e, char *arg);
 void fmt_cmd_edit_release(struct fmt_cmd_edit *e);

@@ -193,7 +193,7 @@ static int parse_lines(struct fmt_table *t, const char *text, size_t len,
 static int gotest_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	struct procs_seen ps = { 1, 0, 0, 0 };
+	struct procs_seen ps = { .strip = 1 };
 
 	if (parse_lines(t, text, len, origin, o, &ps) < 0)
 		return -1;

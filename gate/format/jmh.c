@@ -178,7 +178,8 @@ static int jmh_doc(void *ctx, const cJSON *doc, size_t at)
 static int jmh_parse(struct fmt_table *t, const char *text, size_t len,
 		     const char *origin, const struct fmt_opts *o)
 {
-	struct jmh_ctx c = { t, text, origin, len, o->err };
+	struct jmh_ctx c = { .t = t, .text = text, .origin = origin,
+			  .len = len, .err = o->err };
 
 	t->track = 1;
 	return format_json_docs(text, len, origin, "JMH", jmh_doc, &c, o->err);

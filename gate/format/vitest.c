@@ -141,7 +141,8 @@ static int vitest_run(void *ctx, const cJSON *doc, size_t at)
 static int vitest_parse(struct fmt_table *t, const char *text, size_t len,
 			const char *origin, const struct fmt_opts *o)
 {
-	struct vitest_ctx v = { t, text, origin, len, o->err };
+	struct vitest_ctx v = { .t = t, .text = text, .origin = origin,
+				.len = len, .err = o->err };
 
 	t->proc = 0;
 	return format_json_docs(text, len, origin, "vitest",

@@ -595,7 +595,8 @@ int measure_sample(struct bench_run *br, const struct measure_opts *opt,
 	if (br->plain_runs)
 		rc = plain_run(br, opt, a, label, tmp, out, pair);
 	if (rc == 0 && counted && measure_valgrind(br)) {
-		struct counted_job job = { a, label, out, 0, pair };
+		struct counted_job job = { .a = a, .label = label, .out = out,
+					   .pair = pair };
 
 		rc = measure_counted(br, opt, &job, 1, tmp);
 	}

@@ -117,7 +117,8 @@ static int parse_output(struct bench_run *br, const struct run_result *res,
 {
 	const struct bench_cfg *cfg = br->cfg;
 	struct gate_err err = { "" };
-	struct fmt_opts fo = { cfg->metric == METRIC_CPU, 1, &err, NULL };
+	struct fmt_opts fo = { .cpu_time = cfg->metric == METRIC_CPU,
+			      .allow_zero = 1, .err = &err };
 
 	if (res->out_overflow) {
 		suite_fail(br, xasprintf("benchmark \"%s\": %s printed more than "

@@ -395,8 +395,9 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 			   values set to "not measured"), now or batched */
 			if (only)
 				plain[np++] = (struct counted_job){
-					arm, label[i - from], &pr->s[arm], 1,
-					(long)(first + i) };
+					.a = arm, .label = label[i - from],
+					.out = &pr->s[arm], .plain = 1,
+					.pair = (long)(first + i) };
 			else
 				rc = measure_sample(br, opt, arm,
 						    label[i - from], tmp, 0,
@@ -404,8 +405,9 @@ static int take_batch(struct bench_run *br, const struct measure_opts *opt,
 						    (long)(first + i));
 			if (rc == 0 && counted)
 				jobs[nj++] = (struct counted_job){
-					arm, label[i - from], &pr->s[arm], 0,
-					(long)(first + i) };
+					.a = arm, .label = label[i - from],
+					.out = &pr->s[arm],
+					.pair = (long)(first + i) };
 		}
 	}
 	if (rc == 0)
