@@ -4,7 +4,9 @@
  * report_load (load.c) reads it back into the model. Every sentence
  * written here is derived from facts the file also holds, so writing,
  * loading and writing again gives the same bytes. Stable: fields are
- * added, never renamed or removed, without a schema bump.
+ * added, never renamed or removed, without a schema bump. A field that
+ * is a member of the model is a row of gate/report/fields.c, which the
+ * loader reads from too; what is written by hand here is computed.
  */
 #include "gate/report/view.h"
 

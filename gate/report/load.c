@@ -3,7 +3,8 @@
  * reports (gate compare reads them through it, gate/report/load-format.c).
  * This file reads one benchmark entry; load-run.c the report around them
  * and the entry points.
- * It reads what json.c writes, so writing a loaded model again gives the
+ * It reads what json.c writes (the rows of gate/report/fields.c, and by
+ * hand what json.c computes), so writing a loaded model again gives the
  * same bytes. A report may lack fields an older gate did not write: they
  * take their zero or default; unknown names and schemas are refused.
  */
