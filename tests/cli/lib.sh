@@ -96,6 +96,15 @@ write_bench() {
 	chmod +x "$1/bench.sh"
 }
 
+# write_value REPO MS: bench.sh prints its own time, MS ms, as the lines
+# protocol's one case "t" (with write_config REPO '"format": "lines"': the
+# benchmark "sleep" is reported as "sleep/t"). Its verdict cannot depend
+# on how long a pair takes: for tests of what gate does with a verdict.
+write_value() {
+	printf '#!/bin/sh\necho "t %s ms"\n' "$2" >"$1/bench.sh"
+	chmod +x "$1/bench.sh"
+}
+
 # write_config REPO [EXTRA_BENCH_KEYS]: one benchmark "sleep" with a wide
 # floor so noise can never fail identical code.
 write_config() {
