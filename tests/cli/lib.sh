@@ -131,6 +131,19 @@ fixture() {
 	commit_all "$1" head
 }
 
+# fixture_value REPO BASE_MS HEAD_MS: fixture's two commits, with a
+# benchmark that prints its own time (write_value), so its verdict is the
+# same on any machine: fail for 2x the floor or more, pass for equal times.
+fixture_value() {
+	new_repo "$1"
+	write_value "$1" "$2"
+	write_config "$1" '"format": "lines"'
+	commit_all "$1" base
+	write_value "$1" "$3"
+	echo "changed" >"$1/NOTES"
+	commit_all "$1" head
+}
+
 # json_get FILE EXPR: a value from a JSON report (python3 is in Debian's
 # base images; used only to read reports in tests).
 json_get() {
