@@ -202,7 +202,8 @@ static int load_root(struct loading *ld, struct run_report *r,
 int report_load_tree(struct run_report *r, const cJSON *root,
 		     const char *origin, unsigned flags, struct gate_err *err)
 {
-	struct loading ld = { origin, err, NULL, 0, -1, flags };
+	struct loading ld = { .origin = origin, .err = err, .slot = -1,
+			      .flags = flags };
 
 	memset(r, 0, sizeof(*r));
 	if (!cJSON_IsObject(root))

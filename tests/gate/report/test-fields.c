@@ -203,7 +203,7 @@ static void round_trip(const struct field *f, size_t size, size_t via,
 		       size_t via_size, int unknown)
 {
 	struct report_loaded *L = xcalloc(1, sizeof(*L));
-	struct loading ld = { "test", NULL, NULL, 0, -1, 0 };
+	struct loading ld = { .origin = "test", .slot = -1 };
 	void *a = struct_new(size, via, via_size);
 	void *b = struct_new(size, via, via_size);
 	cJSON *o = cJSON_CreateObject(), *again = cJSON_CreateObject();
@@ -277,7 +277,7 @@ static void test_fields__unknowns_round_trip(void)
 static void test_fields__absent_reads_unknown(void)
 {
 	struct report_loaded *L = xcalloc(1, sizeof(*L));
-	struct loading ld = { "test", NULL, NULL, 0, -1, 0 };
+	struct loading ld = { .origin = "test", .slot = -1 };
 	struct machine m;
 	struct bench_stats st;
 
