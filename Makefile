@@ -150,7 +150,7 @@ REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o g
 	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
 	gate/report/load-compare.o gate/report/load-format.o \
 	gate/report/history.o gate/report/fields.o
-CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
+CMD_OBJ = gate/cmd/run.o gate/cmd/run-measure.o gate/cmd/run-options.o gate/cmd/compare.o gate/cmd/compare-report.o gate/cmd/complete.o gate/cmd/calibrate.o gate/cmd/calibrate-write.o \
 	gate/cmd/doctor.o gate/cmd/init.o gate/cmd/init-make.o gate/cmd/init-go.o gate/cmd/init-cargo.o gate/cmd/init-js.o gate/cmd/init-jvm.o gate/cmd/init-py.o gate/cmd/init-gbench.o gate/cmd/init-prog.o gate/cmd/record.o \
 	gate/cmd/trend.o gate/cmd/trend-report.o gate/cmd/bisect.o gate/cmd/export.o \
 	gate/cmd/merge.o gate/cmd/merge-policy.o
@@ -211,16 +211,15 @@ COMPLETIONS = $(BUILD)/completion/gate.bash $(BUILD)/completion/_gate
 
 all: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS)
 
-# The completions' list of formats is gate's own (the names gate compare's
-# --format takes, from FORMAT_ROWS), put in place of @FORMATS@: a new
-# format needs no edit here
+# The completions' commands, options and option values are gate's own
+# (gate --completion SHELL prints them from the option rows), put in place
+# of @GENERATED@: a new option or command needs no edit here
 $(BUILD)/completion/%: completion/%.in $(BUILD)/gate
 	@mkdir -p $(dir $@)
-	f=$$($(BUILD)/gate compare --format @ - - 2>&1 | \
-		sed -n 's/.*--format must be one of \(.*\); got.*/\1/p' | \
-		tr -d ,); \
-	[ -n "$$f" ] || { echo "$(BUILD)/gate names no formats" >&2; exit 1; }; \
-	sed "s/@FORMATS@/$$f/" completion/$*.in >$@.tmp && mv $@.tmp $@
+	case $* in _gate) sh=zsh ;; *) sh=bash ;; esac; \
+	$(BUILD)/gate --completion $$sh >$@.gen && \
+	sed -e '/^@GENERATED@$$/{r $@.gen' -e 'd;}' completion/$*.in >$@.tmp && \
+	rm -f $@.gen && mv $@.tmp $@
 
 $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)

@@ -24,34 +24,34 @@
 
 static const struct cmd commands[] = {
 	{ "run", cmd_run, NEED_REPO,
-	  "measure base against head and give a verdict", NULL,
+	  "measure base against head and give a verdict",
 	  &cmd_run_opts },
 	{ "calibrate", cmd_calibrate, NEED_REPO,
 	  "measure a revision against itself; recommend a floor and pairs",
-	  cmd_calibrate_usage, NULL },
+	  &cmd_calibrate_opts },
 	{ "doctor", cmd_doctor, 0,
 	  "check the machine's noise sources and say how to fix them",
-	  cmd_doctor_usage, NULL },
+	  &cmd_doctor_opts },
 	{ "compare", cmd_compare, 0,
 	  "compare two result files offline and give a verdict",
-	  cmd_compare_usage, NULL },
+	  &cmd_compare_opts },
 	{ "init", cmd_init, NEED_REPO,
-	  "write a starter gate.json for this repository", cmd_init_usage, NULL },
+	  "write a starter gate.json for this repository", &cmd_init_opts },
 	{ "record", cmd_record, NEED_REPO,
 	  "store a run's report in git notes (refs/notes/gate)",
-	  cmd_record_usage, NULL },
+	  &cmd_record_opts },
 	{ "trend", cmd_trend, NEED_REPO,
 	  "show each benchmark's cumulative ratio along recorded history",
-	  cmd_trend_usage, NULL },
+	  &cmd_trend_opts },
 	{ "bisect", cmd_bisect, NEED_REPO,
 	  "find the commit that made a benchmark slower",
-	  cmd_bisect_usage, NULL },
+	  &cmd_bisect_opts },
 	{ "merge", cmd_merge, 0,
 	  "combine the reports of a run's shards into one verdict",
-	  cmd_merge_usage, NULL },
+	  &cmd_merge_opts },
 	{ "export", cmd_export, NEED_REPO,
 	  "write the recorded history as Bencher's BMF JSON or CSV",
-	  cmd_export_usage, NULL },
+	  &cmd_export_opts },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -142,6 +142,10 @@ int gate_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("gate %s\n", GATE_VERSION);
 			return 0;
+		} else if (!strcmp(argv[i], "--completion") && i + 1 < argc) {
+			/* for the Makefile, which builds completion/ */
+			return complete_print(stdout, argv[i + 1], commands,
+					      NCOMMANDS) < 0 ? EXIT_ERROR : 0;
 		} else if (!strcmp(argv[i], "-C")) {
 			if (i + 1 >= argc) {
 				error("-C needs a directory");
@@ -176,10 +180,7 @@ int gate_main(int argc, char **argv)
 			      argv[i + 1]);
 			return EXIT_ERROR;
 		}
-		if (c->opts)
-			options_usage(c->opts, stdout);
-		else
-			fputs(c->usage, stdout);
+		options_usage(c->opts, stdout);
 		return 0;
 	}
 	if (!(c = find(argv[i]))) {

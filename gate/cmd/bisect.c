@@ -12,7 +12,6 @@
  */
 #include "gate/cmd/cmd.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,26 +28,6 @@
 #include "git/repo.h"
 #include "common/banned.h"
 
-const char cmd_bisect_usage[] =
-	"usage: gate [-C DIR] bisect --good REV --bad REV [--benchmark NAME]\n"
-	"                           [--budget TIME] [--pairs N] [--config FILE]\n"
-	"                           [--seed N] [-q]\n"
-	"\n"
-	"  --good REV        a revision without the regression\n"
-	"  --bad REV         a later revision with it (first-parent descendant)\n"
-	"  --benchmark NAME  decide on this benchmark (or suite case) only\n"
-	"                    (default: a step is bad when any benchmark fails)\n"
-	"  --budget TIME     measuring time per step (as gate run's); a noisy\n"
-	"                    step takes more pairs within it\n"
-	"  --pairs N         pairs per benchmark and step, overriding gate.json\n"
-	"  --config FILE     read this gate.json instead of each commit's\n"
-	"  --seed N          seed of every step's pair order\n"
-	"  -q, --quiet       no line per step on stderr\n"
-	"\n"
-	"exit: 1 culprit found, 2 only a range (an unsure step, or skipped\n"
-	"commits) or the regression neither confirmed nor excluded at the\n"
-	"bad end, 0 the regression does not reproduce (excluded), 3 error,\n"
-	"128 + the signal when interrupted (130 for Ctrl-C)\n";
 
 /* In the order a step of several benchmarks takes the worst of them. */
 enum outcome { OUT_GOOD, OUT_UNSURE, OUT_SKIP, OUT_BAD };
@@ -261,56 +240,39 @@ static void say_step(const struct bisect_opts *o, struct repo *repo,
 	free(author);
 }
 
-static enum opts_result parse_options(struct bisect_opts *o, int argc,
-				       char **argv)
-{
-	static const struct option longopts[] = {
-		{ "good", required_argument, NULL, 'g' },
-		{ "bad", required_argument, NULL, 'b' },
-		{ "benchmark", required_argument, NULL, 'n' },
-		{ "budget", required_argument, NULL, 'B' },
-		{ "pairs", required_argument, NULL, 'p' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define B struct bisect_opts
+static const struct opt bisect_rows[] = {
+	OPT_NEEDED("good", "REV", B, good, "a revision without the "
+		   "regression", "<rev>"),
+	OPT_NEEDED("bad", "REV", B, bad, "a later revision with it "
+		   "(first-parent descendant)", "<rev>"),
+	OPT_STRING("benchmark", "NAME", B, benchmark, "decide on this "
+		   "benchmark (or suite case) only (default: a step is bad "
+		   "when any benchmark fails)", NULL),
+	OPT_STRING("budget", "TIME", B, budget, "measuring time per step (as "
+		   "gate run's); a noisy step takes more pairs within it",
+		   NULL),
+	OPT_STRING("pairs", "N", B, pairs,
+		   "pairs per benchmark and step, overriding gate.json", NULL),
+	OPT_STRING("config", "FILE", B, config,
+		   "read this gate.json instead of each commit's", "<file>"),
+	OPT_STRING("seed", "N", B, seed, "seed of every step's pair order",
+		   NULL),
+	OPT_FLAG('q', "quiet", B, quiet, "no line per step on stderr"),
+};
+#undef B
 
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g': o->good = optarg; break;
-		case 'b': o->bad = optarg; break;
-		case 'n': o->benchmark = optarg; break;
-		case 'B': o->budget = optarg; break;
-		case 'p': o->pairs = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 's': o->seed = optarg; break;
-		case 'q': o->quiet = 1; break;
-		case 'h':
-			fputs(cmd_bisect_usage, stdout);
-			return OPTS_HELP;
-		default:
-			error("unknown or incomplete option \"%s\"",
-			      argv[optind - 1]);
-			fputs(cmd_bisect_usage, stderr);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument \"%s\"", argv[optind]);
-		fputs(cmd_bisect_usage, stderr);
-		return -1;
-	}
-	if (!o->good || !o->bad) {
-		error("gate bisect needs --good REV and --bad REV");
-		fputs(cmd_bisect_usage, stderr);
-		return -1;
-	}
-	return OPTS_GO;
-}
+const struct opts_cmd cmd_bisect_opts = {
+	.name = "bisect",
+	.repo = 1,
+	.rows = bisect_rows,
+	.n = sizeof(bisect_rows) / sizeof(bisect_rows[0]),
+	.footer = "exit: 1 culprit found, 2 only a range (an unsure step, or "
+		  "skipped\ncommits) or the regression neither confirmed nor "
+		  "excluded at the\nbad end, 0 the regression does not "
+		  "reproduce (excluded), 3 error,\n128 + the signal when "
+		  "interrupted (130 for Ctrl-C)\n",
+};
 
 static int resolve(char *out, struct repo *repo, const char *spec)
 {
@@ -588,7 +550,7 @@ int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx)
 
 	memset(&se, 0, sizeof(se));
 	se.start = clock_seconds();
-	rc = parse_options(&o, argc, argv);
+	rc = options_parse(&cmd_bisect_opts, &o, argc, argv, NULL);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	/* the repository is opened once the options are understood */

@@ -7,7 +7,6 @@
 #include "gate/cmd/calibrate.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,22 +39,6 @@
 #include "stats/stats.h"
 #include "common/banned.h"
 
-const char cmd_calibrate_usage[] =
-	"usage: gate [-C DIR] calibrate [--rev REV] [--rebuild] [--config FILE]\n"
-	"                              [--pairs N] [--seed N] [--write] [-q]\n"
-	"\n"
-	"  --rev REV      the revision to measure against itself (default "
-	"HEAD)\n"
-	"  --rebuild      build it twice, in two directories, so build\n"
-	"                 nondeterminism shows as noise\n"
-	"  --config FILE  read this gate.json instead of the revision's\n"
-	"  --pairs N      A/A pairs per benchmark to start with (default:\n"
-	"                 \"pairs\", at least 20); more, up to 4x, until\n"
-	"                 the recommendation is stable\n"
-	"  --seed N       seed for the pair order\n"
-	"  --write        write the recommended min_effect and pairs into\n"
-	"                 gate.json (the working tree's, or --config FILE)\n"
-	"  -q, --quiet    no progress messages on stderr\n";
 
 static const unsigned table_pairs[] = { 10, 20, 40, 80 };
 #define NTABLE (sizeof(table_pairs) / sizeof(table_pairs[0]))
@@ -68,61 +51,30 @@ struct cal_opts {
 };
 
 
-static enum opts_result parse_options(struct cal_opts *o, int argc,
-				       char **argv)
-{
-	static const struct option longopts[] = {
-		{ "rev", required_argument, NULL, 'r' },
-		{ "rebuild", no_argument, NULL, 'R' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "pairs", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "write", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	long v;
-	int c;
+#define C struct cal_opts
+static const struct opt cal_rows[] = {
+	OPT_STRING("rev", "REV", C, rev, "the revision to measure against "
+		   "itself (default HEAD)", "<rev>"),
+	OPT_FLAG(0, "rebuild", C, rebuild, "build it twice, in two "
+		 "directories, so build nondeterminism shows as noise"),
+	OPT_STRING("config", "FILE", C, config,
+		   "read this gate.json instead of the revision's", "<file>"),
+	OPT_COUNT("pairs", "N", C, pairs, 4, 10000, "A/A pairs per benchmark "
+		  "to start with (default: \"pairs\", at least 20); more, up "
+		  "to 4x, until the recommendation is stable"),
+	OPT_SEED("seed", C, seed, have_seed, "seed for the pair order"),
+	OPT_FLAG(0, "write", C, write, "write the recommended min_effect and "
+		 "pairs into gate.json (the working tree's, or --config FILE)"),
+	OPT_FLAG('q', "quiet", C, quiet, "no progress messages on stderr"),
+};
+#undef C
 
-	o->pairs = -1;
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->rev = optarg; break;
-		case 'R': o->rebuild = 1; break;
-		case 'c': o->config = optarg; break;
-		case 'w': o->write = 1; break;
-		case 'q': o->quiet = 1; break;
-		case 'h':
-			fputs(cmd_calibrate_usage, stdout);
-			return OPTS_HELP;
-		case 'p':
-			if (options_parse_count(&o->pairs, "--pairs", optarg,
-						 4, 10000) < 0)
-				return -1;
-			break;
-		case 's':
-			if (options_parse_count(&v, "--seed", optarg, 0,
-						 4294967295L) < 0)
-				return -1;
-			o->seed = (unsigned long)v;
-			o->have_seed = 1;
-			break;
-		default:
-			error("unknown or incomplete option \"%s\"",
-			      argv[optind - 1]);
-			fputs(cmd_calibrate_usage, stderr);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument \"%s\"", argv[optind]);
-		fputs(cmd_calibrate_usage, stderr);
-		return -1;
-	}
-	return OPTS_GO;
-}
+const struct opts_cmd cmd_calibrate_opts = {
+	.name = "calibrate",
+	.repo = 1,
+	.rows = cal_rows,
+	.n = sizeof(cal_rows) / sizeof(cal_rows[0]),
+};
 
 /* "about 40 s" or "about 7 min": how long the pairs from have to to take
  * at per seconds a pair, into buf. */
@@ -709,7 +661,7 @@ static int write_config(struct repo *repo, const struct cal_opts *o,
 
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 {
-	struct cal_opts o = { 0 };
+	struct cal_opts o = { .pairs = -1 };
 	struct workspace w = WORKSPACE_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct calib_ctx cc;
@@ -721,7 +673,7 @@ int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx)
 	size_t i, narms;
 
 	memset(&cc, 0, sizeof(cc));
-	rc = parse_options(&o, argc, argv);
+	rc = options_parse(&cmd_calibrate_opts, &o, argc, argv, NULL);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)

@@ -1,11 +1,14 @@
 /*
  * The subcommands. Adding a subcommand: write gate/cmd/foo.c defining
- * cmd_foo() and its usage text, declare both here, add a row to commands[]
- * in gate/gate.c, add gate/cmd/foo.o to CMD_OBJ in the Makefile, add a CLI
- * test under tests/cli/ and a line in README.md.
+ * cmd_foo() and cmd_foo_opts (its option rows: parsing, --help and the
+ * shell completions come from them), declare both here, add a row to
+ * commands[] in gate/gate.c, add gate/cmd/foo.o to CMD_OBJ in the
+ * Makefile, a CLI test under tests/cli/ and the man page gate-foo.1.
  */
 #ifndef GATE_CMD_H
 #define GATE_CMD_H
+
+#include <stdio.h>
 
 struct repo;
 struct opts_cmd;
@@ -40,8 +43,7 @@ struct cmd {
 	int (*fn)(int argc, char **argv, struct gate_ctx *ctx);
 	unsigned flags;
 	const char *summary;
-	const char *usage;	/* the synopsis line(s), or NULL */
-	const struct opts_cmd *opts;	/* its option rows, or NULL */
+	const struct opts_cmd *opts;	/* its options: parsing and usage */
 };
 
 /* Exit codes, as gate(1) documents them under EXIT STATUS. */
@@ -63,23 +65,30 @@ typedef void run_inspect_fn(const struct run_report *r, void *arg);
 int cmd_run_inspect(int argc, char **argv, struct gate_ctx *ctx,
 		    run_inspect_fn *inspect, void *arg);
 int cmd_calibrate(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_calibrate_usage[];
+extern const struct opts_cmd cmd_calibrate_opts;
 int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_doctor_usage[];
+extern const struct opts_cmd cmd_doctor_opts;
 int cmd_compare(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_compare_usage[];
+extern const struct opts_cmd cmd_compare_opts;
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_init_usage[];
+extern const struct opts_cmd cmd_init_opts;
 int cmd_record(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_record_usage[];
+extern const struct opts_cmd cmd_record_opts;
 int cmd_trend(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_trend_usage[];
+extern const struct opts_cmd cmd_trend_opts;
 int cmd_bisect(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_bisect_usage[];
+extern const struct opts_cmd cmd_bisect_opts;
 int cmd_merge(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_merge_usage[];
+extern const struct opts_cmd cmd_merge_opts;
 int cmd_export(int argc, char **argv, struct gate_ctx *ctx);
-extern const char cmd_export_usage[];
+extern const struct opts_cmd cmd_export_opts;
+
+/*
+ * The completions' part that comes from cmds and their option rows, for
+ * shell "bash" or "zsh" (gate/cmd/complete.c): 0, or -1 said.
+ */
+int complete_print(FILE *out, const char *shell, const struct cmd *cmds,
+		   size_t n);
 
 /* The whole program; main() only calls this. */
 int gate_main(int argc, char **argv);

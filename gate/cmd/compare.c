@@ -11,7 +11,6 @@
 #include "gate/cmd/cmd.h"
 #include "gate/cmd/compare.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,110 +28,113 @@
 #include "stats/stats.h"
 #include "common/banned.h"
 
-const char cmd_compare_usage[] =
-	"usage: gate compare [--format F] [--metric wall|cpu] [--filter REGEX]\n"
-	"                    [--min-effect F] [--pass-excludes F] [--strict]\n"
-	"                    [--confidence C] [--json FILE] [--advisory]\n"
-	"                    OLD NEW\n"
-	"\n"
-	"  OLD, NEW          result files: gbench JSON, go test -bench text,\n"
-	"                    lines, hyperfine or pytest-benchmark JSON, or gate\n"
-	"                    JSON reports (their head samples); detected\n"
-	"  --format F        read both files as F instead of detecting\n"
-	"  --metric cpu      gbench: compare cpu_time (default real_time)\n"
-	"  --filter REGEX    only cases whose name matches (POSIX extended)\n"
-	"  --min-effect F    the floor, a fraction (default 0.05)\n"
-	"  --pass-excludes F a pass must exclude a regression of F (default\n"
-	"                    twice the floor)\n"
-	"  --strict          pass only when the interval excludes regressions\n"
-	"                    above the floor (--pass-excludes = the floor)\n"
-	"  --confidence C    suite-wide confidence (default 0.95)\n"
-	"  --seed N          accepted for scripts of older versions; the\n"
-	"                    interval is exact and draws nothing\n"
-	"  --json FILE       write the JSON report to FILE ('-' for stdout)\n"
-	"  --advisory        report the verdict but exit 0\n"
-	"\n"
-	"exit: 0 pass, 1 fail, 2 noisy, 3 error\n";
-
-
-static int bad_usage(const char *what, const char *arg)
+static int compare_format(void *opts, const char *arg)
 {
-	error("%s \"%s\"", what, arg);
-	fputs(cmd_compare_usage, stderr);
-	return -1;
+	struct cmp_opts *o = opts;
+
+	if (format_lookup(&o->format, arg) < 0 ||
+	    (format_reader(o->format)->flags & FMT_NOT_A_SUITE))
+		return error("--format must be one of %s; got \"%s\"",
+			     format_names_compare(), arg);
+	o->have_format = 1;
+	return 0;
 }
 
-static const struct option compare_longopts[] = {
-	{ "format", required_argument, NULL, 'F' },
-	{ "metric", required_argument, NULL, 'm' },
-	{ "filter", required_argument, NULL, 'f' },
-	{ "min-effect", required_argument, NULL, 'e' },
-	{ "pass-excludes", required_argument, NULL, 'x' },
-	{ "strict", no_argument, NULL, 'S' },
-	{ "confidence", required_argument, NULL, 'c' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "json", required_argument, NULL, 'j' },
-	{ "advisory", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* One option (getopt's c, its optarg) into o: 0, or -1 after saying why,
-   an unknown option included. */
-static int compare_option(struct cmp_opts *o, int c, char **argv)
+static int compare_metric(void *opts, const char *arg)
 {
+	struct cmp_opts *o = opts;
+
+	if (strcmp(arg, "cpu") && strcmp(arg, "wall"))
+		return error("--metric must be wall or cpu, got \"%s\"", arg);
+	o->fo.cpu_time = !strcmp(arg, "cpu");
+	return 0;
+}
+
+static int compare_floor(void *opts, const char *arg)
+{
+	struct cmp_opts *o = opts;
+
+	if (options_parse_number(&o->floor, "--min-effect", arg, 0, 10) < 0)
+		return -1;
+	/* as gate run warns of "min_effect": 5 (plan.c) */
+	if (o->floor > 0.5)
+		warning("--min-effect %s is a floor of +%g%%: a fraction is "
+			"meant, 0.05 for 5%%", arg, o->floor * 100);
+	return 0;
+}
+
+static int compare_confidence(void *opts, const char *arg)
+{
+	struct cmp_opts *o = opts;
+
+	if (options_parse_number(&o->confidence, "--confidence", arg, 0.5,
+				 1) < 0)
+		return -1;
+	if (o->confidence == 0.5)
+		return error("--confidence must be above 0.5 and below 1");
+	return 0;
+}
+
+/* kept in the report only: the interval is exact, nothing is drawn */
+static int compare_seed(void *opts, const char *arg)
+{
+	struct cmp_opts *o = opts;
 	long seed;
 
-	switch (c) {
-	case 'F':
-		if (format_lookup(&o->format, optarg) < 0 ||
-		    (format_reader(o->format)->flags & FMT_NOT_A_SUITE))
-			return error("--format must be one of %s; got \"%s\"",
-				     format_names_compare(), optarg);
-		o->have_format = 1;
-		return 0;
-	case 'm':
-		if (strcmp(optarg, "cpu") && strcmp(optarg, "wall"))
-			return error("--metric must be wall or cpu, "
-				     "got \"%s\"", optarg);
-		o->fo.cpu_time = !strcmp(optarg, "cpu");
-		return 0;
-	case 'f': o->filter = optarg; return 0;
-	case 'j': o->json = optarg; return 0;
-	case 'a': o->advisory = 1; return 0;
-	case 'S': o->strict = 1; return 0;
-	case 'e':
-		if (options_parse_number(&o->floor, "--min-effect", optarg, 0,
-					 10) < 0)
-			return -1;
-		/* as gate run warns of "min_effect": 5 (plan.c) */
-		if (o->floor > 0.5)
-			warning("--min-effect %s is a floor of +%g%%: a "
-				"fraction is meant, 0.05 for 5%%", optarg,
-				o->floor * 100);
-		return 0;
-	case 'x':
-		return options_parse_number(&o->excludes, "--pass-excludes",
-					    optarg, 0, 10);
-	case 'c':
-		if (options_parse_number(&o->confidence, "--confidence",
-					 optarg, 0.5, 1) < 0)
-			return -1;
-		if (o->confidence == 0.5)
-			return error("--confidence must be above 0.5 "
-				     "and below 1");
-		return 0;
-	case 's':
-		if (options_parse_count(&seed, "--seed", optarg, 0,
-					4294967295L) < 0)
-			return -1;
-		o->seed = (unsigned long)seed;
-		return 0;
-	default:
-		return bad_usage("unknown or incomplete option",
-				 argv[optind - 1]);
-	}
+	if (options_parse_count(&seed, "--seed", arg, 0, 4294967295L) < 0)
+		return -1;
+	o->seed = (unsigned long)seed;
+	return 0;
 }
+
+/* The formats compare reads: the format table's rows. */
+static void compare_formats(FILE *out)
+{
+	int f;
+
+	fputs("\nformats of OLD and NEW (detected unless --format F):\n", out);
+	for (f = 0; f < FORMAT_COUNT; f++)
+		if (!(format_reader((enum format)f)->flags & FMT_NOT_A_SUITE))
+			options_item(out, 20, format_name((enum format)f),
+				     format_reader((enum format)f)->what);
+}
+
+#define O struct cmp_opts
+static const struct opt compare_rows[] = {
+	OPT_CALL("format", "F", compare_format,
+		 "read both files as F instead of detecting", "<format>"),
+	OPT_CALL("metric", "wall|cpu", compare_metric, "gbench: compare "
+		 "real_time (wall, the default) or cpu_time (cpu)", "wall cpu"),
+	OPT_STRING("filter", "REGEX", O, filter,
+		   "only cases whose name matches (POSIX extended)", NULL),
+	OPT_CALL("min-effect", "F", compare_floor,
+		 "the floor, a fraction (default 0.05)", NULL),
+	OPT_NUMBER("pass-excludes", "F", O, excludes, 0, 10, "a pass must "
+		   "exclude a regression of F (default twice the floor)"),
+	OPT_FLAG(0, "strict", O, strict, "pass only when the interval "
+		 "excludes regressions above the floor (--pass-excludes = the "
+		 "floor)"),
+	OPT_CALL("confidence", "C", compare_confidence,
+		 "suite-wide confidence (default 0.95)", NULL),
+	OPT_CALL("seed", "N", compare_seed, "accepted for scripts of older "
+		 "versions; the interval is exact and draws nothing", NULL),
+	OPT_STRING("json", "FILE", O, json,
+		   "write the JSON report to FILE ('-' for stdout)", "<file>"),
+	OPT_FLAG(0, "advisory", O, advisory, "report the verdict but exit 0"),
+};
+#undef O
+
+const struct opts_cmd cmd_compare_opts = {
+	.name = "compare",
+	.operands = "OLD NEW",
+	.operand_values = "<file>",
+	.operand_help = "result files, or gate JSON reports (their head "
+			"samples)",
+	.rows = compare_rows,
+	.n = sizeof(compare_rows) / sizeof(compare_rows[0]),
+	.more = compare_formats,
+	.footer = "exit: 0 pass, 1 fail, 2 noisy, 3 error\n",
+};
 
 /* The margin a pass must exclude: the floor under --strict, twice the
    floor by default, never below the floor; 0 or -1. */
@@ -155,32 +157,25 @@ static int settle_excludes(struct cmp_opts *o)
 static enum opts_result parse_options(struct cmp_opts *o, int argc,
 				       char **argv)
 {
-	int c;
+	enum opts_result res;
+	int i;
 
 	o->excludes = -1;
 	o->floor = CONFIG_DEFAULT_MIN_EFFECT;
 	o->confidence = CONFIG_DEFAULT_CONFIDENCE;
 	o->seed = 1;
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", compare_longopts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			fputs(cmd_compare_usage, stdout);
-			return OPTS_HELP;
-		}
-		if (compare_option(o, c, argv) < 0)
-			return -1;
-	}
+	res = options_parse(&cmd_compare_opts, o, argc, argv, &i);
+	if (res != OPTS_GO)
+		return res;
 	if (settle_excludes(o) < 0)
-		return -1;
-	if (argc - optind != 2) {
-		error("compare needs two files, OLD and NEW, got %d",
-		      argc - optind);
-		fputs(cmd_compare_usage, stderr);
-		return -1;
+		return OPTS_ERROR;
+	if (argc - i != 2) {
+		error("compare needs two files, OLD and NEW, got %d", argc - i);
+		options_usage(&cmd_compare_opts, stderr);
+		return OPTS_ERROR;
 	}
-	o->files[0] = argv[optind];
-	o->files[1] = argv[optind + 1];
+	o->files[0] = argv[i];
+	o->files[1] = argv[i + 1];
 	return OPTS_GO;
 }
 

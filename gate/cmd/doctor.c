@@ -12,18 +12,18 @@
 #include "gate/exec/counter.h"
 #include "gate/exec/runner.h"
 #include "gate/exec/sysinfo.h"
+#include "gate/config/options.h"
 #include "common/banned.h"
 
-const char cmd_doctor_usage[] =
-	"usage: gate doctor\n"
-	"\n"
-	"Checks SMT, the frequency governor, turbo, virtualisation, the load\n"
-	"average, CPU count and isolation, a container and its CPU quota,\n"
-	"hardware counters, valgrind (its version) and ASLR, and says what\n"
-	"each means for measurements and how to fix it: \"ok\", \"WARN\",\n"
-	"\"??\" (gate cannot tell) or \"note\" (a way around it).\n"
-	"exit: 0 (advice only)\n";
-
+const struct opts_cmd cmd_doctor_opts = {
+	.name = "doctor",
+	.intro = "Checks SMT, the frequency governor, turbo, virtualisation, "
+		 "the load\naverage, CPU count and isolation, a container and "
+		 "its CPU quota,\nhardware counters, valgrind (its version) and "
+		 "ASLR, and says what\neach means for measurements and how to "
+		 "fix it: \"ok\", \"WARN\",\n\"??\" (gate cannot tell) or "
+		 "\"note\" (a way around it).\nexit: 0 (advice only)\n",
+};
 enum state { OK, WARN, UNKNOWN, NOTE };
 static int problems, unknowns;
 
@@ -273,16 +273,10 @@ int cmd_doctor(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct machine m;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(cmd_doctor_usage, stdout);
-		return EXIT_PASS;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "gate: error: unexpected argument \"%s\"\n",
-			argv[1]);
-		fputs(cmd_doctor_usage, stderr);
-		return EXIT_ERROR;
-	}
+	int rc = options_parse(&cmd_doctor_opts, NULL, argc, argv, NULL);
+
+	if (rc != OPTS_GO)
+		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if (gate_ctx_ready(ctx) != CTX_READY)
 		return EXIT_PASS;
 	problems = unknowns = 0;

@@ -13,7 +13,6 @@
 #include "gate/cmd/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,24 +29,6 @@
 #include "gate/report/history.h"
 #include "git/repo.h"
 #include "common/banned.h"
-
-const char cmd_export_usage[] =
-	"usage: gate [-C DIR] export --format bencher|csv [--label NAME]\n"
-	"                           [--commit REV] [--output FILE] [RANGE]\n"
-	"       gate export --format csv --report FILE [--output FILE]\n"
-	"\n"
-	"  --format F     bencher: Bencher's metric format (BMF JSON) of the\n"
-	"                 newest record in RANGE (or --commit's); csv: every\n"
-	"                 record in RANGE, one row per benchmark\n"
-	"  --report FILE  csv: the rows of one run's JSON report (as gate\n"
-	"                 run writes it), no history read\n"
-	"  --label NAME   the machine whose records to read (default as gate\n"
-	"                 record's)\n"
-	"  --commit REV   bencher: this commit's record instead of the newest\n"
-	"  --output FILE  write to FILE instead of stdout\n"
-	"  RANGE          A..B or B (default HEAD), as gate trend's\n"
-	"\n"
-	"exit: 0 written, 3 error (no record included)\n";
 
 static void add_num(cJSON *o, const char *k, double v)
 {
@@ -172,56 +153,64 @@ struct export_opts {
 	const char *format, *label, *commit, *output, *range, *report;
 };
 
+#define E struct export_opts
+static const struct opt export_rows[] = {
+	OPT_STRING("format", "F", E, format, "bencher: Bencher's metric format "
+		   "(BMF JSON) of the newest record in RANGE (or --commit's); "
+		   "csv: every record in RANGE, one row per benchmark",
+		   "bencher csv"),
+	OPT_STRING("report", "FILE", E, report, "csv: the rows of one run's "
+		   "JSON report (as gate run writes it), no history read",
+		   "<file>"),
+	OPT_STRING("label", "NAME", E, label, "the machine whose records to "
+		   "read (default as gate record's)", NULL),
+	OPT_STRING("commit", "REV", E, commit, "bencher: this commit's record "
+		   "instead of the newest", "<rev>"),
+	OPT_STRING("output", "FILE", E, output,
+		   "write to FILE instead of stdout", "<file>"),
+};
+#undef E
+
+const struct opts_cmd cmd_export_opts = {
+	.name = "export",
+	.repo = 1,
+	.operands = "[RANGE]",
+	.operand_values = "<rev>",
+	.also = "       gate export --format csv --report FILE "
+		"[--output FILE]\n",
+	.operand_help = "A..B or B (default HEAD), as gate trend's",
+	.rows = export_rows,
+	.n = sizeof(export_rows) / sizeof(export_rows[0]),
+	.footer = "exit: 0 written, 3 error (no record included)\n",
+};
+
 /* The options into o. */
 static enum opts_result parse_options(struct export_opts *o, int argc,
 				       char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "commit", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	enum opts_result res;
+	int i;
 
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o->format = optarg; break;
-		case 'l': o->label = optarg; break;
-		case 'c': o->commit = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'r': o->report = optarg; break;
-		case 'h':
-			fputs(cmd_export_usage, stdout);
-			return OPTS_HELP;
-		default:
-			error("unknown or incomplete option \"%s\"",
-			      argv[optind - 1]);
-			fputs(cmd_export_usage, stderr);
-			return OPTS_ERROR;
-		}
-	}
-	if (optind < argc)
-		o->range = argv[optind++];
-	if (optind < argc || !o->format ||
+	res = options_parse(&cmd_export_opts, o, argc, argv, &i);
+	if (res != OPTS_GO)
+		return res;
+	if (i < argc)
+		o->range = argv[i++];
+	if (i < argc)
+		return options_usage_error(&cmd_export_opts,
+					   "unexpected argument", argv[i]);
+	if (!o->format ||
 	    (strcmp(o->format, "bencher") && strcmp(o->format, "csv"))) {
-		if (optind < argc)
-			error("unexpected argument \"%s\"", argv[optind]);
-		else
-			error("--format wants bencher or csv, not \"%s\"",
-			      o->format ? o->format : "");
-		fputs(cmd_export_usage, stderr);
+		error("--format wants bencher or csv, not \"%s\"",
+		      o->format ? o->format : "");
+		options_usage(&cmd_export_opts, stderr);
 		return OPTS_ERROR;
 	}
 	if (o->report && (strcmp(o->format, "csv") || o->range || o->commit ||
 			  o->label)) {
 		error("--report FILE exports one report as csv: it takes no "
 		      "RANGE, --commit or --label, and --format csv");
-		fputs(cmd_export_usage, stderr);
+		options_usage(&cmd_export_opts, stderr);
 		return OPTS_ERROR;
 	}
 	return OPTS_GO;
@@ -352,7 +341,7 @@ int cmd_export(int argc, char **argv, struct gate_ctx *ctx)
 		return gate_ctx_exit(ready);
 	/* --commit: that commit's record alone */
 	if (history_load_arg(&h, ctx->repo, o.commit ? o.commit : o.range,
-			     o.label, cmd_export_usage) < 0)
+			     o.label, &cmd_export_opts) < 0)
 		return EXIT_ERROR;
 	say_skipped(&h);
 	if (check_found(&h, ctx->repo, &o) == 0 && write_export(&h, &o) == 0)

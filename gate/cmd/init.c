@@ -7,7 +7,6 @@
 #include "gate/cmd/init.h"
 
 #include <dirent.h>
-#include <getopt.h>
 #include <glob.h>
 #include <regex.h>
 #include <stdio.h>
@@ -26,16 +25,6 @@
 #include "gate/exec/runner.h"
 #include "git/repo.h"
 #include "common/banned.h"
-
-const char cmd_init_usage[] =
-	"usage: gate [-C DIR] init [--force] [--stdout]\n"
-	"\n"
-	"Write a starter gate.json at the top of the repository, from its\n"
-	"build system (make, cmake, meson, cargo, go, npm, python) and the\n"
-	"benchmark targets found in it. Edit it before relying on it (README.md).\n"
-	"\n"
-	"  --force   overwrite an existing gate.json\n"
-	"  --stdout  print it instead of writing it\n";
 
 
 void init_skip(struct found *f, char *why)
@@ -722,46 +711,47 @@ static void explain(const struct found *f, FILE *to)
 	}
 }
 
+struct init_opts {
+	int force, to_stdout;
+};
+
+static const struct opt init_rows[] = {
+	OPT_FLAG(0, "force", struct init_opts, force,
+		 "overwrite an existing gate.json"),
+	OPT_FLAG(0, "stdout", struct init_opts, to_stdout,
+		 "print it instead of writing it"),
+};
+
+const struct opts_cmd cmd_init_opts = {
+	.name = "init",
+	.repo = 1,
+	.intro = "Write a starter gate.json at the top of the repository, "
+		 "from its\nbuild system (make, cmake, meson, cargo, go, npm, "
+		 "python) and the\nbenchmark targets found in it. Edit it "
+		 "before relying on it (README.md).\n\n",
+	.rows = init_rows,
+	.n = sizeof(init_rows) / sizeof(init_rows[0]),
+};
+
 int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "stdout", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct init_opts o = { 0 };
 	struct found f;
 	struct config cfg;
 	const char *top;
 	char *text = NULL, *path = NULL;
-	int c, force = 0, to_stdout = 0, code = EXIT_ERROR;
+	int c, code = EXIT_ERROR;
 	FILE *out = NULL;
 
 	memset(&f, 0, sizeof(f));
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': force = 1; break;
-		case 'p': to_stdout = 1; break;
-		case 'h':
-			fputs(cmd_init_usage, stdout);
-			return EXIT_PASS;
-		default:
-			error("unknown option \"%s\"", argv[optind - 1]);
-			fputs(cmd_init_usage, stderr);
-			return EXIT_ERROR;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument \"%s\"", argv[optind]);
-		fputs(cmd_init_usage, stderr);
-		return EXIT_ERROR;
-	}
+	c = options_parse(&cmd_init_opts, &o, argc, argv, NULL);
+	if (c != OPTS_GO)
+		return c == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((c = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(c);
 	top = repo_workdir(ctx->repo);
 	path = xasprintf("%sgate.json", top);
-	if (!to_stdout && !force && init_exists(top, "gate.json")) {
+	if (!o.to_stdout && !o.force && init_exists(top, "gate.json")) {
 		error("%s already exists: edit it, or pass --force to replace "
 		      "it with a starter", path);
 		goto cleanup;
@@ -775,7 +765,7 @@ int cmd_init(int argc, char **argv, struct gate_ctx *ctx)
 		goto cleanup;
 	}
 	config_release(&cfg);
-	if (to_stdout) {
+	if (o.to_stdout) {
 		printf("%s\n", text);
 		explain(&f, stderr);
 		code = EXIT_PASS;

@@ -18,7 +18,6 @@
 #include "gate/cmd/cmd.h"
 #include "gate/cmd/merge.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,77 +38,64 @@
 
 #define REPORT_MAX ((size_t)256 << 20)
 
-const char cmd_merge_usage[] =
-	"usage: gate [-C DIR] merge [--json FILE] [--markdown FILE] [--html FILE]\n"
-	"                  [--color WHEN] [--advisory] [--config FILE] REPORT...\n"
-	"\n"
-	"  REPORT         the --json report of each shard (gate run --shard\n"
-	"                 I/N), every shard of the run once, in any order\n"
-	"  --json FILE    write the merged JSON report to FILE ('-' for "
-	"stdout)\n"
-	"  --markdown FILE  write the merged Markdown report\n"
-	"  --html FILE    write the merged HTML report\n"
-	"  --color WHEN   auto (default), always or never\n"
-	"  --advisory     report the verdict but exit 0\n"
-	"  --config FILE  the gate.json the shards ran with --config\n"
-	"\n"
-	"runs in the repository (or -C DIR) holding base and head: base's\n"
-	"gate.json (read from its commit) decides, and every benchmark it\n"
-	"declares must be in a shard; each is decided again from its\n"
-	"samples. Refuses shards of different base or head commits, plans\n"
-	"(config or command line), shard counts, comparisons, and\n"
-	"overlapping or missing shards; shards may run on different\n"
-	"machines (each case is paired within its shard: the protocol\n"
-	"names every machine)\n"
-	"\n"
-	"exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error\n";
-
 struct merge_opts {
 	const char *json, *markdown, *html, *color, *config;
 	int advisory;
 };
 
-static enum opts_result parse_options(struct merge_opts *o, int argc,
-				       char **argv)
-{
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "markdown", required_argument, NULL, 'm' },
-		{ "html", required_argument, NULL, 'M' },
-		{ "color", required_argument, NULL, 'K' },
-		{ "colour", required_argument, NULL, 'K' },
-		{ "advisory", no_argument, NULL, 'a' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define M struct merge_opts
+static const struct opt merge_rows[] = {
+	OPT_STRING("json", "FILE", M, json, "write the merged JSON report to "
+		   "FILE ('-' for stdout)", "<file>"),
+	OPT_STRING("markdown", "FILE", M, markdown,
+		   "write the merged Markdown report", "<file>"),
+	OPT_STRING("html", "FILE", M, html, "write the merged HTML report",
+		   "<file>"),
+	OPT_STRING("color", "WHEN", M, color, "auto (default), always or never",
+		   "auto always never"),
+	OPT_STRING("colour", "WHEN", M, color, NULL, "auto always never"),
+	OPT_FLAG(0, "advisory", M, advisory, "report the verdict but exit 0"),
+	OPT_STRING("config", "FILE", M, config,
+		   "the gate.json the shards ran with --config", "<file>"),
+};
+#undef M
 
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = optarg; break;
-		case 'm': o->markdown = optarg; break;
-		case 'M': o->html = optarg; break;
-		case 'K': o->color = optarg; break;
-		case 'a': o->advisory = 1; break;
-		case 'c': o->config = optarg; break;
-		case 'h':
-			fputs(cmd_merge_usage, stdout);
-			return OPTS_HELP;
-		default:
-			fputs(cmd_merge_usage, stderr);
-			return -1;
-		}
-	}
-	if (optind >= argc) {
+const struct opts_cmd cmd_merge_opts = {
+	.name = "merge",
+	.repo = 1,
+	.operands = "REPORT...",
+	.operand_values = "<file>",
+	.operand_help = "the --json report of each shard (gate run --shard "
+			"I/N), every shard of the run once, in any order",
+	.rows = merge_rows,
+	.n = sizeof(merge_rows) / sizeof(merge_rows[0]),
+	.footer = "runs in the repository (or -C DIR) holding base and head: "
+		  "base's\ngate.json (read from its commit) decides, and every "
+		  "benchmark it\ndeclares must be in a shard; each is decided "
+		  "again from its\nsamples. Refuses shards of different base or "
+		  "head commits, plans\n(config or command line), shard counts, "
+		  "comparisons, and\noverlapping or missing shards; shards may "
+		  "run on different\nmachines (each case is paired within its "
+		  "shard: the protocol\nnames every machine)\n\n"
+		  "exit: 0 pass (or accepted), 1 fail, 2 noisy, 3 error\n",
+};
+
+static enum opts_result parse_options(struct merge_opts *o, int *first,
+				       int argc, char **argv)
+{
+	enum opts_result res;
+
+	res = options_parse(&cmd_merge_opts, o, argc, argv, first);
+	if (res != OPTS_GO)
+		return res;
+	if (*first >= argc) {
 		error("gate merge needs the shards' reports: gate run --shard "
 		      "I/N --json FILE in each, then gate merge FILE...");
-		fputs(cmd_merge_usage, stderr);
-		return -1;
+		options_usage(&cmd_merge_opts, stderr);
+		return OPTS_ERROR;
 	}
 	return report_check_options(o->json, o->markdown, o->html,
-				    o->color) < 0 ? -1 : 0;
+				    o->color) < 0 ? OPTS_ERROR : OPTS_GO;
 }
 
 /* One shard's report, as loaded. */
@@ -457,19 +443,19 @@ int cmd_merge(int argc, char **argv, struct gate_ctx *ctx)
 	struct publish_opts po;
 	size_t i, n = 0, total;
 	FILE *term;
-	int code = EXIT_ERROR, rc;
+	int code = EXIT_ERROR, rc, first;
 	char a[512];
 
 	memset(&m, 0, sizeof(m));
-	rc = parse_options(&o, argc, argv);
+	rc = parse_options(&o, &first, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(rc);
 	if (report_check_paths(o.json, o.markdown, o.html, NULL) < 0)
 		return EXIT_ERROR;
-	s = xcalloc((size_t)(argc - optind), sizeof(*s));
-	for (i = (size_t)optind; i < (size_t)argc; i++)
+	s = xcalloc((size_t)(argc - first), sizeof(*s));
+	for (i = (size_t)first; i < (size_t)argc; i++)
 		if (load_one(&s[n++], argv[i]) < 0)
 			goto cleanup;
 	for (i = 1; i < n; i++)

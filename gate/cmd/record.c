@@ -6,7 +6,6 @@
  */
 #include "gate/cmd/cmd.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,33 +23,7 @@
 #include "git/repo.h"
 #include "common/banned.h"
 
-const char cmd_record_usage[] =
-	"usage: gate [-C DIR] record [--label NAME] [--samples] [--commit REV]\n"
-	"                           REPORT\n"
-	"       gate [-C DIR] record --last [--label NAME] [--commit REV]\n"
-	"\n"
-	"  REPORT         a JSON report of gate run (--json FILE), or '-' for\n"
-	"                 stdin; appended to the note in refs/notes/gate on its\n"
-	"                 head commit (gate compare's report: with --commit)\n"
-	"  --label NAME   the machine the run measured on (default: \n"
-	"                 $RUNNER_OS-$RUNNER_ARCH in GitHub Actions, else the\n"
-	"                 host name); history compares runs of one label only\n"
-	"  --samples      keep every sample in the note (default: dropped)\n"
-	"  --commit REV   record on this commit instead of the report's head\n"
-	"  --last         print the newest first-parent ancestor of --commit\n"
-	"                 (default HEAD) with a record for the label; exit 1\n"
-	"                 when there is none\n"
-	"\n"
-	"exit: 0 recorded (or found), 1 none found (--last), 3 error\n";
-
 #define REPORT_MAX ((size_t)256 << 20)
-
-static int usage_error(const char *what, const char *arg)
-{
-	error("%s \"%s\"", what, arg);
-	fputs(cmd_record_usage, stderr);
-	return EXIT_ERROR;
-}
 
 static void drop_samples(cJSON *report)
 {
@@ -112,37 +85,38 @@ struct record_opts {
 	int samples, last;
 };
 
-static enum opts_result parse_options(struct record_opts *o, int argc,
-				       char **argv)
-{
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, 'l' },
-		{ "samples", no_argument, NULL, 's' },
-		{ "commit", required_argument, NULL, 'c' },
-		{ "last", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define O struct record_opts
+static const struct opt record_rows[] = {
+	OPT_STRING("label", "NAME", O, label, "the machine the run measured on "
+		   "(default: $RUNNER_OS-$RUNNER_ARCH in GitHub Actions, else "
+		   "the host name); history compares runs of one label only",
+		   NULL),
+	OPT_FLAG(0, "samples", O, samples,
+		 "keep every sample in the note (default: dropped)"),
+	OPT_STRING("commit", "REV", O, rev, "record on this commit instead of "
+		   "the report's head", "<rev>"),
+	OPT_FLAG(0, "last", O, last, "print the newest first-parent ancestor "
+		 "of --commit (default HEAD) with a record for the label; exit "
+		 "1 when there is none"),
+};
+#undef O
 
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l': o->label = optarg; break;
-		case 's': o->samples = 1; break;
-		case 'c': o->rev = optarg; break;
-		case 'L': o->last = 1; break;
-		case 'h':
-			fputs(cmd_record_usage, stdout);
-			return OPTS_HELP;
-		default:
-			usage_error("unknown or incomplete option",
-				    argv[optind - 1]);
-			return OPTS_ERROR;
-		}
-	}
-	return OPTS_GO;
-}
+const struct opts_cmd cmd_record_opts = {
+	.name = "record",
+	.repo = 1,
+	.operands = "REPORT",
+	.operand_values = "<file>",
+	.also = "       gate [-C DIR] record --last [--label NAME] "
+		"[--commit REV]\n",
+	.operand_help = "a JSON report of gate run (--json FILE), or '-' "
+			"for stdin; appended to the note in refs/notes/gate "
+			"on its head commit (gate compare's report: with "
+			"--commit)",
+	.rows = record_rows,
+	.n = sizeof(record_rows) / sizeof(record_rows[0]),
+	.footer = "exit: 0 recorded (or found), 1 none found (--last), 3 "
+		  "error\n",
+};
 
 /*
  * The report at path, parsed, checked by the loader (what gate trend and
@@ -223,29 +197,33 @@ int cmd_record(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct record_opts o = { 0 };
 	char *label;
-	int ready, code;
+	int ready, code, i;
 
-	code = parse_options(&o, argc, argv);
+	code = options_parse(&cmd_record_opts, &o, argc, argv, &i);
 	if (code != OPTS_GO)
 		return code == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	/* the repository is opened once the options are understood */
 	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(ready);
-	if (!(label = history_label_arg(o.label, cmd_record_usage)))
+	if (!(label = history_label_arg(o.label, &cmd_record_opts)))
 		return EXIT_ERROR;
-	if (o.last && optind < argc) {
-		code = usage_error("unexpected argument", argv[optind]);
+	if (o.last && i < argc) {
+		options_usage_error(&cmd_record_opts, "unexpected argument",
+				    argv[i]);
+		code = EXIT_ERROR;
 	} else if (o.last) {
 		code = last_recorded(ctx->repo, o.rev, label);
-	} else if (optind + 1 != argc && optind < argc) {
-		code = usage_error("unexpected argument", argv[optind + 1]);
-	} else if (optind + 1 != argc) {
+	} else if (i + 1 != argc && i < argc) {
+		options_usage_error(&cmd_record_opts, "unexpected argument",
+				    argv[i + 1]);
+		code = EXIT_ERROR;
+	} else if (i + 1 != argc) {
 		error("gate record needs a report: gate run --json FILE, then "
 		      "gate record FILE");
-		fputs(cmd_record_usage, stderr);
+		options_usage(&cmd_record_opts, stderr);
 		code = EXIT_ERROR;
 	} else {
-		code = record(ctx->repo, &o, label, argv[optind]);
+		code = record(ctx->repo, &o, label, argv[i]);
 	}
 	free(label);
 	return code;

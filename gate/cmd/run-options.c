@@ -16,19 +16,6 @@
 #include "gate/report/report.h"
 #include "common/banned.h"
 
-/* --seed N: any unsigned 32-bit value, and have_seed. */
-static int run_seed(void *opts, const char *arg)
-{
-	struct run_opts *o = opts;
-	long v;
-
-	if (options_parse_count(&v, "--seed", arg, 0, 4294967295L) < 0)
-		return -1;
-	o->seed = (unsigned long)v;
-	o->have_seed = 1;
-	return 0;
-}
-
 static int run_policy(void *opts, const char *arg)
 {
 	struct run_opts *o = opts;
@@ -70,8 +57,8 @@ static const struct opt run_rows[] = {
 		   "read this gate.json instead of head's", "<file>"),
 	OPT_STRING("json", "FILE", R, json,
 		   "write the JSON report to FILE ('-' for stdout)", "<file>"),
-	OPT_CALL("seed", "N", run_seed, "seed for the pair order and the "
-		 "bootstrap (replays a run)", NULL),
+	OPT_SEED("seed", R, seed, have_seed,
+		 "seed for the pair order and the bootstrap (replays a run)"),
 	OPT_COUNT("pairs", "N", R, ov.pairs, 2, 10000,
 		  "pairs per benchmark, overriding gate.json"),
 	OPT_COUNT("warmup", "N", R, ov.warmup, 0, 1000,

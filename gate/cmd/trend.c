@@ -27,7 +27,6 @@
  */
 #include "gate/cmd/cmd.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,23 +44,6 @@
 #include "stats/changepoint.h"
 #include "git/repo.h"
 #include "common/banned.h"
-
-const char cmd_trend_usage[] =
-	"usage: gate [-C DIR] trend [--label NAME] [--floor F] [--confidence C]\n"
-	"                          [--json FILE] [--html FILE] [RANGE]\n"
-	"\n"
-	"  RANGE          A..B or B: the records on B's first-parent history\n"
-	"                 (after A); default HEAD\n"
-	"  --label NAME   the machine whose records to read (default as gate\n"
-	"                 record's)\n"
-	"  --floor F      the floor creep is flagged above, a fraction\n"
-	"                 (default: each benchmark's min_effect, else 0.05)\n"
-	"  --confidence C the cumulative interval's confidence (default 0.95)\n"
-	"  --json FILE    write the trend as JSON ('-' for stdout)\n"
-	"  --html FILE    write one chart per benchmark as an HTML page\n"
-	"\n"
-	"exit: 0 no creep, 1 creep flagged (the cumulative interval is above\n"
-	"the floor while no step failed), 3 error\n";
 
 /* The change points of chain c (k: its index, for the seed). */
 static int changepoints(struct chain *c, size_t k)
@@ -489,59 +471,62 @@ struct trend_opts {
 	double floor, confidence;	/* floor -1: each benchmark's own */
 };
 
+static int trend_floor(void *opts, const char *arg)
+{
+	struct trend_opts *o = opts;
+
+	if (options_parse_number(&o->floor, "--floor", arg, 0, 10) < 0)
+		return -1;
+	/* as gate run warns of "min_effect": 5 (plan.c) */
+	if (o->floor > 0.5)
+		warning("--floor %s is a floor of +%g%%: a fraction is meant, "
+			"0.05 for 5%%", arg, o->floor * 100);
+	return 0;
+}
+
+#define T struct trend_opts
+static const struct opt trend_rows[] = {
+	OPT_STRING("label", "NAME", T, label, "the machine whose records to "
+		   "read (default as gate record's)", NULL),
+	OPT_CALL("floor", "F", trend_floor, "the floor creep is flagged above, "
+		 "a fraction (default: each benchmark's min_effect, else "
+		 "0.05)", NULL),
+	OPT_NUMBER("confidence", "C", T, confidence, 0.5, 1, "the cumulative "
+		   "interval's confidence (default 0.95)"),
+	OPT_STRING("json", "FILE", T, json,
+		   "write the trend as JSON ('-' for stdout)", "<file>"),
+	OPT_STRING("html", "FILE", T, html,
+		   "write one chart per benchmark as an HTML page", "<file>"),
+};
+#undef T
+
+const struct opts_cmd cmd_trend_opts = {
+	.name = "trend",
+	.repo = 1,
+	.operands = "[RANGE]",
+	.operand_values = "<rev>",
+	.operand_help = "A..B or B: the records on B's first-parent history "
+			"(after A); default HEAD",
+	.rows = trend_rows,
+	.n = sizeof(trend_rows) / sizeof(trend_rows[0]),
+	.footer = "exit: 0 no creep, 1 creep flagged (the cumulative interval "
+		  "is above\nthe floor while no step failed), 3 error\n",
+};
+
 static enum opts_result parse_options(struct trend_opts *o, int argc,
 				       char **argv)
 {
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, 'l' },
-		{ "floor", required_argument, NULL, 'f' },
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	enum opts_result res;
+	int i;
 
-	options_getopt_reset();
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l': o->label = optarg; break;
-		case 'j': o->json = optarg; break;
-		case 'H': o->html = optarg; break;
-		case 'f':
-			if (options_parse_number(&o->floor, "--floor", optarg,
-						 0, 10) < 0)
-				return OPTS_ERROR;
-			/* as gate run warns of "min_effect": 5 (plan.c) */
-			if (o->floor > 0.5)
-				warning("--floor %s is a floor of +%g%%: a "
-					"fraction is meant, 0.05 for 5%%",
-					optarg, o->floor * 100);
-			break;
-		case 'c':
-			if (options_parse_number(&o->confidence,
-						 "--confidence", optarg, 0.5,
-						 1) < 0)
-				return OPTS_ERROR;
-			break;
-		case 'h':
-			fputs(cmd_trend_usage, stdout);
-			return OPTS_HELP;
-		default:
-			error("unknown or incomplete option \"%s\"",
-			      argv[optind - 1]);
-			fputs(cmd_trend_usage, stderr);
-			return OPTS_ERROR;
-		}
-	}
-	if (optind < argc)
-		o->range = argv[optind++];
-	if (optind < argc) {
-		error("unexpected argument \"%s\"", argv[optind]);
-		fputs(cmd_trend_usage, stderr);
-		return OPTS_ERROR;
-	}
+	res = options_parse(&cmd_trend_opts, o, argc, argv, &i);
+	if (res != OPTS_GO)
+		return res;
+	if (i < argc)
+		o->range = argv[i++];
+	if (i < argc)
+		return options_usage_error(&cmd_trend_opts,
+					   "unexpected argument", argv[i]);
 	return OPTS_GO;
 }
 
@@ -592,7 +577,7 @@ int cmd_trend(int argc, char **argv, struct gate_ctx *ctx)
 	if ((ready = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(ready);
 	if (history_load_arg(&h, ctx->repo, o.range, o.label,
-			     cmd_trend_usage) < 0)
+			     &cmd_trend_opts) < 0)
 		return EXIT_ERROR;
 	if (!h.n)
 		error("no record for label \"%s\" on the first-parent history of "

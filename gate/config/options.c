@@ -66,7 +66,11 @@ int options_parse_duration(double *out, const char *opt, const char *s)
 	return 0;
 }
 
-void options_getopt_reset(void)
+
+/* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
+   on glibc, optreset on the BSDs), so a parse never starts inside a
+   previous argv's option cluster. */
+static void options_getopt_reset(void)
 {
 	opterr = 0;
 #ifdef __GLIBC__
@@ -87,7 +91,7 @@ static void put_word(FILE *out, size_t *col, size_t indent, const char *w,
 	if (*col > indent && *col + 1 + len > WIDTH) {
 		fprintf(out, "\n%*s", (int)indent, "");
 		*col = indent;
-	} else if (*col > indent) {
+	} else if (*col != indent) {
 		fputc(' ', out);
 		(*col)++;
 	}
@@ -129,26 +133,43 @@ static size_t row_left(char *buf, size_t size, const struct opt *r)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+void options_item(FILE *out, size_t width, const char *left,
+		  const char *help)
+{
+	size_t col = 2 + strlen(left) + 2;
+
+	if (col < width)
+		col = width;
+	fprintf(out, "  %-*s  ", (int)(col - 4), left);
+	put_words(out, col, width, help, 1);
+}
+
 void options_usage(const struct opts_cmd *c, FILE *out)
 {
 	char buf[128];
 	size_t i, col, indent, width = 0;
 
-	col = indent = (size_t)fprintf(out, "usage: gate %s%s ",
-				       c->repo ? "[-C DIR] " : "", c->name);
+	col = (size_t)fprintf(out, "usage: gate %s%s",
+			      c->repo ? "[-C DIR] " : "", c->name);
+	indent = col + 1;
 	for (i = 0; i < c->n; i++) {
 		const struct opt *r = &c->rows[i];
 
 		if (!r->help)
 			continue;
-		if (r->letter)
+		if (r->required)
+			snprintf(buf, sizeof(buf), "--%s %s", r->name, r->arg);
+		else if (r->letter)
 			snprintf(buf, sizeof(buf), "[-%c]", r->letter);
 		else
 			snprintf(buf, sizeof(buf), "[--%s%s%s]", r->name,
 				 r->arg ? " " : "", r->arg ? r->arg : "");
 		put_word(out, &col, indent, buf, strlen(buf));
 	}
-	put_words(out, col, indent, c->operands ? c->operands : "", 0);
+	if (c->operands)
+		put_word(out, &col, indent, c->operands,
+			 strlen(c->operands));
+	fputc('\n', out);
 	if (c->also)
 		fputs(c->also, out);
 	fputc('\n', out);
@@ -160,16 +181,25 @@ void options_usage(const struct opts_cmd *c, FILE *out)
 		if (c->rows[i].help && w > width && w <= HELP_COLUMN)
 			width = w;
 	}
+	if (c->operand_help) {
+		/* "[RANGE]", "REPORT...": the names alone */
+		size_t k = 0;
+		const char *p;
+
+		for (p = c->operands; *p && k + 1 < sizeof(buf); p++)
+			if (!strchr("[].", *p))
+				buf[k++] = *p;
+		buf[k] = '\0';
+		options_item(out, width, buf, c->operand_help);
+	}
 	for (i = 0; i < c->n; i++) {
 		if (!c->rows[i].help)
 			continue;
-		col = 2 + row_left(buf, sizeof(buf), &c->rows[i]) + 2;
-		if (col < width)
-			col = width;
-		fprintf(out, "  %-*s", (int)(col - 4), buf);
-		fputs("  ", out);
-		put_words(out, col, width, c->rows[i].help, 1);
+		row_left(buf, sizeof(buf), &c->rows[i]);
+		options_item(out, width, buf, c->rows[i].help);
 	}
+	if (c->more)
+		c->more(out);
 	if (c->footer) {
 		fputc('\n', out);
 		fputs(c->footer, out);
@@ -188,6 +218,7 @@ int options_usage_error(const struct opts_cmd *c, const char *what,
 static int option_set(const struct opt *r, void *o, const char *arg)
 {
 	char *at = (char *)o + r->off, name[64];
+	long v;
 
 	snprintf(name, sizeof(name), "--%s", r->name);
 	switch (r->kind) {
@@ -205,9 +236,39 @@ static int option_set(const struct opt *r, void *o, const char *arg)
 					    r->hi);
 	case OPT_DURATION:
 		return options_parse_duration((double *)at, name, arg);
+	case OPT_SEED:
+		if (options_parse_count(&v, name, arg, 0, 4294967295L) < 0)
+			return -1;
+		*(unsigned long *)at = (unsigned long)v;
+		*(int *)((char *)o + r->have) = 1;
+		return 0;
 	case OPT_CALL:
 		return r->call(o, arg);
 	}
+	return -1;
+}
+
+/* -1 after saying which required options are missing (their strings
+   NULL in o), else 0. */
+static int missing(const struct opts_cmd *c, const void *o)
+{
+	char list[256] = "";
+	size_t i, k = 0;
+	int lacking = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (!c->rows[i].required)
+			continue;
+		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s--%s %s",
+				      k ? " and " : "", c->rows[i].name,
+				      c->rows[i].arg);
+		if (!*(const char *const *)((const char *)o + c->rows[i].off))
+			lacking = 1;
+	}
+	if (!lacking)
+		return 0;
+	error("gate %s needs %s", c->name, list);
+	options_usage(c, stderr);
 	return -1;
 }
 
@@ -256,8 +317,8 @@ enum opts_result options_parse(const struct opts_cmd *c, void *o, int argc,
 	}
 	free(lo);
 	free(so);
-	if (res != OPTS_GO)
-		return res;
+	if (res != OPTS_GO || missing(c, o) < 0)
+		return res != OPTS_GO ? res : OPTS_ERROR;
 	if (operand)
 		*operand = optind;
 	else if (optind < argc)

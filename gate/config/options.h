@@ -42,6 +42,8 @@ enum opt_kind {
 	OPT_COUNT,		/* the long at off: a whole number in [lo, hi] */
 	OPT_NUMBER,		/* the double at off: a number in [lo, hi) */
 	OPT_DURATION,		/* the double at off: seconds ("90s", "5m") */
+	OPT_SEED,		/* the unsigned long at off: 0 to 2^32 - 1;
+				   and the int at have becomes 1 */
 	OPT_CALL,		/* call(o, the argument): 0, or -1 said */
 };
 
@@ -58,9 +60,11 @@ struct opt {
 	const char *help;	/* one line */
 	enum opt_kind kind;
 	size_t off;		/* where in the command's options struct */
+	size_t have;		/* OPT_SEED */
 	double lo, hi;		/* OPT_COUNT, OPT_NUMBER */
 	int (*call)(void *o, const char *arg);	/* OPT_CALL */
 	const char *values;	/* completion of the argument (above) */
+	int required;		/* the command needs it */
 };
 
 /* Rows, for tables of struct opt: T is the options struct, F its field. */
@@ -68,6 +72,9 @@ struct opt {
 	.help = (h), .kind = OPT_FLAG, .off = offsetof(T, F) }
 #define OPT_STRING(n, a, T, F, h, v) { .name = (n), .arg = (a), \
 	.help = (h), .kind = OPT_STRING, .off = offsetof(T, F), .values = (v) }
+#define OPT_NEEDED(n, a, T, F, h, v) { .name = (n), .arg = (a), \
+	.help = (h), .kind = OPT_STRING, .off = offsetof(T, F), \
+	.values = (v), .required = 1 }
 #define OPT_COUNT(n, a, T, F, l, u, h) { .name = (n), .arg = (a), \
 	.help = (h), .kind = OPT_COUNT, .off = offsetof(T, F), .lo = (l), \
 	.hi = (u) }
@@ -76,6 +83,8 @@ struct opt {
 	.hi = (u) }
 #define OPT_DURATION(n, a, T, F, h) { .name = (n), .arg = (a), \
 	.help = (h), .kind = OPT_DURATION, .off = offsetof(T, F) }
+#define OPT_SEED(n, T, F, H, h) { .name = (n), .arg = "N", .help = (h), \
+	.kind = OPT_SEED, .off = offsetof(T, F), .have = offsetof(T, H) }
 #define OPT_CALL(n, a, fn, h, v) { .name = (n), .arg = (a), .help = (h), \
 	.kind = OPT_CALL, .call = (fn), .values = (v) }
 
@@ -88,13 +97,18 @@ struct opts_cmd {
 	int repo;		/* runs in a repository: -C DIR in the usage */
 	const char *operands;	/* after the options: "OLD NEW", or NULL */
 	const char *operand_values;	/* their completion, as values */
+	const char *operand_help;	/* what they are, or NULL */
 	const char *also;	/* further synopsis lines, or NULL */
 	const char *intro;	/* printed before the options, or NULL */
 	const struct opt *rows;
 	size_t n;
+	void (*more)(FILE *out);	/* prints more after them, or NULL */
 	const char *footer;	/* after them (the exit codes), or NULL */
 };
 
+/* "  left  help" to out, help from column width, wrapped at 79. */
+void options_item(FILE *out, size_t width, const char *left,
+		  const char *help);
 /* The usage (synopsis, then each row's help) to out. */
 void options_usage(const struct opts_cmd *c, FILE *out);
 
@@ -108,10 +122,5 @@ enum opts_result options_parse(const struct opts_cmd *c, void *o, int argc,
 /* error() naming what and arg, then c's usage to stderr: -1. */
 int options_usage_error(const struct opts_cmd *c, const char *what,
 			const char *arg);
-
-/* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
-   on glibc, optreset on the BSDs), so a parse never starts inside a
-   previous argv's option cluster. */
-void options_getopt_reset(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "gate/config/options.h"
 #include "gate/report/load.h"
 #include "git/repo.h"
 #include "common/banned.h"
@@ -32,11 +33,11 @@ char *history_default_label(void)
 	return xstrdup(host);
 }
 
-char *history_label_arg(const char *arg, const char *usage)
+char *history_label_arg(const char *arg, const struct opts_cmd *usage)
 {
 	if (arg && !*arg) {
 		error("--label needs a name, not \"%s\"", arg);
-		fputs(usage, stderr);
+		options_usage(usage, stderr);
 		return NULL;
 	}
 	return arg ? xstrdup(arg) : history_default_label();
@@ -247,7 +248,7 @@ cleanup:
 }
 
 int history_load_arg(struct history *h, struct repo *r, const char *range,
-		     const char *label_arg, const char *usage)
+		     const char *label_arg, const struct opts_cmd *usage)
 {
 	char *label = history_label_arg(label_arg, usage);
 	int rc;

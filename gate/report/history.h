@@ -16,6 +16,7 @@
 #include "gate/decide/model.h"
 
 struct repo;
+struct opts_cmd;
 
 #define HISTORY_REF "refs/notes/gate"
 
@@ -54,7 +55,7 @@ char *history_default_label(void);
  * given (NULL) history_default_label(); malloc'd. NULL after an error (an
  * empty name), with usage printed to stderr.
  */
-char *history_label_arg(const char *arg, const char *usage);
+char *history_label_arg(const char *arg, const struct opts_cmd *usage);
 
 /*
  * The records for label along the first-parent chain of RANGE ("A..B", or
@@ -66,7 +67,7 @@ int history_load(struct history *h, struct repo *r, const char *range,
 /* history_load for --label's value label_arg (history_label_arg's rule;
    usage printed when it is empty). */
 int history_load_arg(struct history *h, struct repo *r, const char *range,
-		     const char *label_arg, const char *usage);
+		     const char *label_arg, const struct opts_cmd *usage);
 void history_release(struct history *h);
 
 /* A recorded benchmark's verdict as its report names it ("removed"). */

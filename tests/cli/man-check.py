@@ -52,6 +52,45 @@ def help_options(text):
     return opts
 
 
+def help_synopsis(text):
+    """The usage's options (up to the first blank line): option -> whether
+    an argument follows it ("[--base REV]", "--good REV", "[-q]")."""
+    opts = {}
+    for ln in text.splitlines():
+        if not ln.strip():
+            break
+        for m in re.finditer(r"(?:^|(?<=[\s\[|]))(" + OPT +
+                             r")( [^\s\[\]-][^\s\]]*)?", ln):
+            opts[m.group(1)] = opts.get(m.group(1), False) or \
+                bool(m.group(2))
+    return opts
+
+
+def page_synopsis(secs):
+    """The SYNOPSIS's options: option -> whether an argument (Ar, Cm)
+    follows it."""
+    opts = {}
+    for ln in secs.get("SYNOPSIS", []):
+        toks = ln.split()
+        for i, t in enumerate(toks):
+            if t in ("Fl", ".Fl") and i + 1 < len(toks):
+                o = "-" + toks[i + 1]
+                arg = i + 2 < len(toks) and toks[i + 2] in ("Ar", "Cm")
+                opts[o] = opts.get(o, False) or arg
+    return opts
+
+
+def compare_synopsis(where, helped, paged):
+    for o in sorted(set(helped) - set(paged)):
+        check(False, "%s: gate's usage has %s, the SYNOPSIS does not"
+              % (where, o))
+    for o in sorted(set(helped) & set(paged)):
+        check(helped[o] == paged[o], "%s: %s takes %s in gate's usage, %s "
+              "in the SYNOPSIS" % (where, o,
+                                   "an argument" if helped[o] else "none",
+                                   "one" if paged[o] else "none"))
+
+
 def help_commands(text):
     cmds = {}
     inside = False
@@ -220,8 +259,9 @@ def main():
         check(first(secs, "NAME", ".Nd") == cmds[c],
               "%s: NAME says \"%s\", gate --help \"%s\""
               % (where, first(secs, "NAME", ".Nd"), cmds[c]))
-        compare_options(where, help_options(help_text(gate, c)), secs,
-                        listed, named)
+        text = help_text(gate, c)
+        compare_options(where, help_options(text), secs, listed, named)
+        compare_synopsis(where, help_synopsis(text), page_synopsis(secs))
     check_config_page(gate, mandir, repo)
     for p in problems:
         print(p)
