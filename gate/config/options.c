@@ -66,7 +66,6 @@ int options_parse_duration(double *out, const char *opt, const char *s)
 	return 0;
 }
 
-
 /* Before a getopt_long() loop: a full reset of getopt's state (optind = 0
    on glibc, optreset on the BSDs), so a parse never starts inside a
    previous argv's option cluster. */
