@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "gate/report/view.h"
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 #include "common/banned.h"
 
 /* Chain c's change points: an array, or null when none were sought. */

@@ -5,7 +5,7 @@
  * written here is derived from facts the file also holds, so writing,
  * loading and writing again gives the same bytes. Stable: fields are
  * added, never renamed or removed, without a schema bump. A field that
- * is a member of the model is a row of gate/report/fields.c, which the
+ * is a member of the model is a row of gate/report/load-fields.c, which the
  * loader reads from too; what is written by hand here is computed.
  */
 #include "gate/report/view.h"
@@ -22,7 +22,7 @@
 #include "common/replace.h"
 #include "gate/format/format.h"
 #include "gate/decide/suite.h"
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 #include "common/banned.h"
 
 static cJSON *rev_json(const struct report_rev *v)

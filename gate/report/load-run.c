@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 #include "gate/report/load-internal.h"
 #include "common/banned.h"
 

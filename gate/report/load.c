@@ -3,7 +3,7 @@
  * reports (gate compare reads them through it, gate/report/load-format.c).
  * This file reads one benchmark entry; load-run.c the report around them
  * and the entry points.
- * It reads what json.c writes (the rows of gate/report/fields.c, and by
+ * It reads what json.c writes (the rows of gate/report/load-fields.c, and by
  * hand what json.c computes), so writing a loaded model again gives the
  * same bytes. A report may lack fields an older gate did not write: they
  * take their zero or default; unknown names and schemas are refused.
@@ -21,7 +21,7 @@
 
 #include "common/error.h"
 #include "gate/format/format.h"
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 #include "gate/report/load-internal.h"
 #include "common/banned.h"
 

@@ -2,7 +2,7 @@
  * The JSON report's fields, declared once (fields.h): the tables, and the
  * two walks over them, json.c's writer and load*.c's reader.
  */
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 
 #include <limits.h>
 #include <math.h>

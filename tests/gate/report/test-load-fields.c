@@ -1,5 +1,5 @@
 /*
- * gate/report/fields.c: every table's fields round-trip. A struct filled
+ * gate/report/load-fields.c: every table's fields round-trip. A struct filled
  * with a distinct value in every field is written, read back into a zeroed
  * one and written again: every field read equals the one written, every
  * member of the JSON is a row of the table, and the two writes are the
@@ -14,7 +14,7 @@
 
 #include "common/error.h"
 #include "gate/exec/sysinfo.h"
-#include "gate/report/fields.h"
+#include "gate/report/load-fields.h"
 #include "gate/report/load-internal.h"
 #include "tests/harness.h"
 

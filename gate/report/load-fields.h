@@ -6,11 +6,11 @@
  * is computed (a sentence, a label) stays written by hand beside the walk.
  *
  * Adding a field: add a row to its struct's table (fields.c), in the place
- * it is to be written; tests/gate/report/test-fields.c checks that every
+ * it is to be written; tests/gate/report/test-load-fields.c checks that every
  * row round-trips.
  */
-#ifndef GATE_REPORT_FIELDS_H
-#define GATE_REPORT_FIELDS_H
+#ifndef GATE_REPORT_LOAD_FIELDS_H
+#define GATE_REPORT_LOAD_FIELDS_H
 
 #include <stddef.h>
 
