@@ -17,12 +17,6 @@ int file_read(char **data, size_t *len, const char *path, size_t max)
 	return file_read_to(data, len, path, max, NULL);
 }
 
-int file_read_fd(char **data, size_t *len, int fd, const char *path,
-		 size_t max)
-{
-	return file_read_fd_to(data, len, fd, path, max, NULL);
-}
-
 int file_read_to(char **data, size_t *len, const char *path, size_t max,
 		 struct gate_err *err)
 {

@@ -18,17 +18,15 @@
  */
 int file_read(char **data, size_t *len, const char *path, size_t max);
 
+/* The same with the message in *err instead (error_to), when err is not
+   NULL. */
+struct gate_err;
+int file_read_to(char **data, size_t *len, const char *path, size_t max,
+		 struct gate_err *err);
 /*
  * The same from an open descriptor, which it takes over (closed on every
  * path); path names it in messages.
  */
-int file_read_fd(char **data, size_t *len, int fd, const char *path,
-		 size_t max);
-
-/* Both with the message in *err instead (error_to), when err is not NULL. */
-struct gate_err;
-int file_read_to(char **data, size_t *len, const char *path, size_t max,
-		 struct gate_err *err);
 int file_read_fd_to(char **data, size_t *len, int fd, const char *path,
 		    size_t max, struct gate_err *err);
 

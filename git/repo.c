@@ -422,11 +422,6 @@ static int have_object(struct repo *r, const git_oid *id)
 	return have;
 }
 
-int repo_default_base(char **spec_out, char **how_out, struct repo *r)
-{
-	return repo_default_base_why(spec_out, how_out, NULL, r, 0, NULL);
-}
-
 /* A default base: its commit, how it was chosen and why (malloc'd). */
 struct base_choice {
 	git_oid id;

@@ -75,17 +75,11 @@ void repo_rev_release(struct repo_rev *rev);
  * pull_request or pull_request_target and GITHUB_BASE_REF is set), the
  * merge-base of HEAD with origin/$GITHUB_BASE_REF; else the merge-base of
  * HEAD with its branch's upstream; else with the remote's default branch
- * (refs/remotes/origin/HEAD); else HEAD~1. Environment read via getenv.
- * Same as repo_default_base_why(.., NULL, r, 0, NULL).
- */
-int repo_default_base(char **spec_out, char **how_out, struct repo *r);
-
-/*
- * As repo_default_base, and: when there is no pull request, no upstream
- * and no origin/HEAD, and head_dirty is set (the head is the working tree
- * and it differs from HEAD), the base is HEAD ("what am I about to
- * commit"). why_out (malloc'd; may be NULL) says why this base was
- * chosen, e.g. "no upstream branch, working tree has changes".
+ * (refs/remotes/origin/HEAD); else HEAD~1 (or, when head_dirty is set:
+ * the head is the working tree and it differs from HEAD, HEAD itself,
+ * "what am I about to commit"). Environment read via getenv. why_out
+ * (malloc'd; may be NULL) says why this base was chosen, e.g. "no
+ * upstream branch, working tree has changes".
  */
 int repo_default_base_why(char **spec_out, char **how_out, char **why_out,
 			  struct repo *r, int head_dirty, struct gate_err *err);

@@ -240,18 +240,6 @@ size_t stats_mwu_depth_normal(size_t nx, size_t ny, double tail);
  */
 size_t stats_shift_min_n(double tail);
 
-/*
- * Unpaired percentile bootstrap of median(num) / median(den): each of
- * `resamples` resamples draws both samples with replacement (num first)
- * from rng; the interval is the type-7 (1-level)/2 and (1+level)/2
- * quantiles of the resampled ratios. Returns 0, or -1 through error() when
- * a sample has fewer than 2 values or a non-finite one, den holds a value
- * <= 0, resamples < 100, or level is not in (0,1).
- */
-int stats_bootstrap_ratio(struct stats_interval *out, const double *num,
-			  size_t nn, const double *den, size_t nd,
-			  size_t resamples, double level, gsl_rng *rng);
-
 struct stats_mwu {
 	double u;	/* U of the first sample: R1 - n1(n1+1)/2 */
 	double p;	/* two-sided */

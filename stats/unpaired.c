@@ -2,9 +2,7 @@
  * Two independent samples (gate compare, where nothing pairs the runs): the
  * Hodges-Lehmann shift with its distribution-free Mann-Whitney interval,
  * the Mann-Whitney U test computed as scipy.stats.mannwhitneyu(method=
- * "auto") does, and the percentile bootstrap of a ratio of medians (kept
- * for its tests; gate compare no longer uses it: with 2 values per side its
- * lowest resample is min/max at any level).
+ * "auto") does.
  *
  * The interval. Under the shift model (y is distributed as x + d) the
  * number of the nx*ny differences y_j - x_i below d has the null law of
@@ -50,93 +48,6 @@
 
 #include "common/error.h"
 #include "common/banned.h"
-
-static int check_sample(const double *x, size_t n, const char *which)
-{
-	size_t i;
-
-	if (n < 2)
-		return error("the unpaired bootstrap needs at least 2 values "
-			     "in the %s sample, got %zu", which, n);
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return error("value %zu of the %s sample is %g, not a "
-				     "finite number", i + 1, which, x[i]);
-	return 0;
-}
-
-/* The median of a resample of sorted x drawn with rng (n draws). */
-static double resample_median(const double *sorted, size_t n,
-			      uint32_t *count, gsl_rng *rng)
-{
-	size_t r1 = (n - 1) / 2, r2 = n / 2, i, j = 0, seen;
-	double lo;
-
-	memset(count, 0, n * sizeof(*count));
-	for (i = 0; i < n; i++)
-		count[gsl_rng_uniform_int(rng, n)]++;
-	seen = count[0];
-	while (seen <= r1)
-		seen += count[++j];
-	lo = sorted[j];
-	while (seen <= r2)
-		seen += count[++j];
-	return n % 2 ? lo : (lo + sorted[j]) / 2;
-}
-
-int stats_bootstrap_ratio(struct stats_interval *out, const double *num,
-			  size_t nn, const double *den, size_t nd,
-			  size_t resamples, double level, gsl_rng *rng)
-{
-	double *sn = NULL, *sd = NULL, *ratios = NULL;
-	uint32_t *count = NULL;
-	size_t b;
-	int ret = -1;
-
-	if (check_sample(num, nn, "first") < 0 ||
-	    check_sample(den, nd, "second") < 0)
-		return -1;
-	if (resamples < 100 || resamples > SIZE_MAX / sizeof(double))
-		return error("the bootstrap needs from 100 resamples, got %zu",
-			     resamples);
-	if (!(level > 0 && level < 1))
-		return error("the bootstrap level must be between 0 and 1 "
-			     "(exclusive), got %g", level);
-	if (!rng || nn > gsl_rng_max(rng) - gsl_rng_min(rng) ||
-	    nd > gsl_rng_max(rng) - gsl_rng_min(rng))
-		return error("the bootstrap needs a random number generator "
-			     "that can draw from %zu values",
-			     nn > nd ? nn : nd);
-	sn = xmalloc(nn * sizeof(*sn));
-	sd = xmalloc(nd * sizeof(*sd));
-	memcpy(sn, num, nn * sizeof(*sn));
-	memcpy(sd, den, nd * sizeof(*sd));
-	gsl_sort(sn, 1, nn);
-	gsl_sort(sd, 1, nd);
-	if (sd[0] <= 0) {
-		error("the denominator sample holds %g: a ratio needs "
-		      "values above zero", sd[0]);
-		goto cleanup;
-	}
-	count = xmalloc((nn > nd ? nn : nd) * sizeof(*count));
-	ratios = xmalloc(resamples * sizeof(*ratios));
-	/* each resample draws both samples, numerator first */
-	for (b = 0; b < resamples; b++) {
-		double m1 = resample_median(sn, nn, count, rng);
-
-		ratios[b] = m1 / resample_median(sd, nd, count, rng);
-	}
-	out->low = stats_quantile_inplace(ratios, resamples, (1 - level) / 2);
-	out->high = stats_quantile_inplace(ratios, resamples, (1 + level) / 2);
-	out->level = level;
-	ret = 0;
-cleanup:
-	free(ratios);
-	free(count);
-	free(sn);
-	free(sd);
-	return ret;
-}
 
 struct ranked {
 	double v;

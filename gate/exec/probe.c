@@ -405,13 +405,6 @@ char **probe_valgrind_argv(const char *valgrind, const char *dir,
 	return v;
 }
 
-void probe_valgrind_argv_free(char **vargv)
-{
-	/* the same shape as the counter's: gate's strings end with the log
-	   option, argv's follow */
-	counter_valgrind_argv_free(vargv);
-}
-
 int probe_file_find(char **path, const char *file, struct gate_err *err)
 {
 	const char *env = getenv("GATE_PROBE_DIR");

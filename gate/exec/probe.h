@@ -89,12 +89,12 @@ enum probe_mode { PROBE_MARKS, PROBE_GBENCH };
  * messages in dir/vg.<pid>; cache_sim: with counter.h's cache geometry
  * (for "cycles"); setarch (or NULL): that program's path, to run
  * valgrind with address-space randomisation off (setarch -R). Free with
- * probe_valgrind_argv_free; argv's strings are borrowed.
+ * counter_valgrind_argv_free (gate/exec/counter.h: the same shape as the
+ * counter's argv); argv's strings are borrowed.
  */
 char **probe_valgrind_argv(const char *valgrind, const char *dir,
 			   char *const *argv, int cache_sim,
 			   enum probe_mode mode, const char *setarch);
-void probe_valgrind_argv_free(char **vargv);
 
 /*
  * The absolute path (owned) of libgate-probe.so (file PROBE_LIB) or of the

@@ -193,12 +193,6 @@ enum format format_detect(const char *text, size_t len)
 	return f;
 }
 
-struct cJSON *format_json(const char *text, size_t len, const char *origin,
-			  const char *what)
-{
-	return format_json_to(text, len, origin, what, NULL);
-}
-
 struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
 			     const char *what, struct gate_err *err)
 {

@@ -280,15 +280,12 @@ FORMAT_ROWS(FORMAT_DECLARE_)
 
 /*
  * For the JSON readers: parse text with cJSON; a syntax error names
- * origin:line:column. Returns the root or NULL after error(); the caller
- * cJSON_Deletes it.
+ * origin:line:column. Returns the root or NULL after error_to(err, ...)
+ * (printed when err is NULL); the caller cJSON_Deletes it.
  */
 struct gate_err;
-/* format_json with the message in *err, not printed, when err is set. */
 struct cJSON *format_json_to(const char *text, size_t len, const char *origin,
 			     const char *what, struct gate_err *err);
-struct cJSON *format_json(const char *text, size_t len, const char *origin,
-			  const char *what);
 /*
  * format_json_to, then the root's list under key: NULL (root freed) after
  * an error "no \"key\" list: not <what>'s <option> output".

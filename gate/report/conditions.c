@@ -45,12 +45,6 @@ size_t report_conditions(const struct run_report *r,
 	return n;
 }
 
-void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n)
-{
-	while (n > 0)
-		free(lines[--n]);
-}
-
 const char *report_parity(const struct bench_run *br, char *buf, size_t size)
 {
 	buf[0] = '\0';

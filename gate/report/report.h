@@ -18,11 +18,10 @@ const char *format_seconds(double s, char *buf, size_t size);
 #define REPORT_CONDITIONS_MAX 4
 /*
  * The measuring conditions (arms, padding, scratch, pinning) as plain-text
- * lines into lines[]; returns how many. Free with report_conditions_free.
+ * lines into lines[]; returns how many. The caller frees each line.
  */
 size_t report_conditions(const struct run_report *r,
 			 char *lines[REPORT_CONDITIONS_MAX]);
-void report_conditions_free(char *lines[REPORT_CONDITIONS_MAX], size_t n);
 /*
  * The output-parity statement of one benchmark, starting ", stdout ...",
  * into buf (empty when nothing was checked); returns buf.

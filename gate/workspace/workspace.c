@@ -138,7 +138,7 @@ static void reclaim_scratch(const char *gate_dir)
  * at: so a FIFO is opened without blocking and waited on in slices of
  * 100 ms, each after a look at the signals (the caller turns the failure
  * into the signal's exit code). Once data or a hang-up is there, the read
- * blocks as usual; a signal then interrupts it (file_read_fd).
+ * blocks as usual; a signal then interrupts it (file_read_fd_to).
  */
 static int config_read_file(char **text, size_t *len, const char *path,
 			    struct gate_err *err)

@@ -45,7 +45,7 @@ static void test_file__reads_whole_and_refuses_over_max(void)
 /*
  * fdopen refusing the descriptor (here: "rb" on a write-only one, which
  * glibc and the BSDs reject with EINVAL) is an error naming the file, and
- * the descriptor, handed over to file_read_fd, is closed all the same.
+ * the descriptor, handed over to file_read_fd_to, is closed all the same.
  */
 static void test_file__fdopen_failure_closes_the_fd(void)
 {
@@ -58,7 +58,7 @@ static void test_file__fdopen_failure_closes_the_fd(void)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	CHECK(fd >= 0);
 	error_capture(msg, sizeof(msg), 1);
-	CHECK(file_read_fd(&data, &len, fd, path, 0) < 0);
+	CHECK(file_read_fd_to(&data, &len, fd, path, 0, NULL) < 0);
 	error_capture(NULL, 0, 0);
 	CHECK(data == NULL);
 	CHECK_CONTAINS(msg, "cannot read \"");

@@ -158,14 +158,16 @@ static void test_git__resolve_in_shallow_clone_suggests_unshallow(void)
 		/* Default base in a PR event whose base was not fetched. */
 		setenv("GITHUB_EVENT_NAME", "pull_request", 1);
 		setenv("GITHUB_BASE_REF", "release", 1);
-		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0,
+					    NULL) == -1);
 		CHECK_CONTAINS(msg, "fetch-depth: 0");
 		/* No PR, detached: HEAD~1 is not in the clone. */
 		unsetenv("GITHUB_EVENT_NAME");
 		sh("cd '%s' && git checkout -q --detach && "
 		   "git update-ref -d refs/remotes/origin/HEAD && "
 		   "git update-ref -d refs/remotes/origin/main", dir);
-		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0,
+					    NULL) == -1);
 		CHECK_CONTAINS(msg, "fetch --unshallow");
 	}
 	repo_free(r);
@@ -244,7 +246,7 @@ static void test_git__default_base(void)
 		goto done;
 
 	/* upstream of the current branch */
-	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK(repo_default_base_why(&base, &how, NULL, r, 0, NULL) == 0);
 	CHECK_STR(base, c2);
 	CHECK_STR(how, "merge-base of HEAD and origin/main");
 	free(base);
@@ -253,7 +255,7 @@ static void test_git__default_base(void)
 	/* a pull-request event wins over the upstream */
 	setenv("GITHUB_EVENT_NAME", "pull_request", 1);
 	setenv("GITHUB_BASE_REF", "other", 1);
-	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK(repo_default_base_why(&base, &how, NULL, r, 0, NULL) == 0);
 	CHECK_STR(base, c1);
 	CHECK_STR(how, "merge-base of HEAD and origin/other");
 	free(base);
@@ -262,14 +264,14 @@ static void test_git__default_base(void)
 	/* pull_request_target too; a base that was not fetched is an error */
 	setenv("GITHUB_EVENT_NAME", "pull_request_target", 1);
 	setenv("GITHUB_BASE_REF", "release", 1);
-	CHECK(repo_default_base(&base, &how, r) == -1);
+	CHECK(repo_default_base_why(&base, &how, NULL, r, 0, NULL) == -1);
 	CHECK(base == NULL && how == NULL);
 	CHECK_CONTAINS(msg, "\"origin/release\"");
 	CHECK_CONTAINS(msg, "fetch-depth: 0");
 
 	/* other events do not count */
 	setenv("GITHUB_EVENT_NAME", "push", 1);
-	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK(repo_default_base_why(&base, &how, NULL, r, 0, NULL) == 0);
 	CHECK_STR(base, c2);
 	free(base);
 	free(how);
@@ -278,7 +280,7 @@ static void test_git__default_base(void)
 
 	/* detached: the remote's default branch */
 	sh("cd '%s' && git checkout -q --detach", dst);
-	CHECK(repo_default_base(&base, &how, r) == 0);
+	CHECK(repo_default_base_why(&base, &how, NULL, r, 0, NULL) == 0);
 	CHECK_STR(base, c2);
 	CHECK_STR(how, "merge-base of HEAD and origin/HEAD");
 	free(base);
@@ -301,7 +303,8 @@ static void test_git__default_base_falls_back_to_parent(void)
 	want = out("git -C '%s' rev-parse HEAD~1", dir);
 	CHECK(repo_open(&r, dir) == 0);
 	if (r) {
-		CHECK(repo_default_base(&base, &how, r) == 0);
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0,
+					    NULL) == 0);
 		CHECK_STR(base, want);
 		CHECK_STR(how, "HEAD~1");
 		free(base);
@@ -358,12 +361,14 @@ static void test_git__default_base_none_for_single_commit(void)
 	sh("git init -q -b main '%s'", dir);
 	CHECK(repo_open(&r, dir) == 0);
 	if (r) {
-		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0,
+					    NULL) == -1);
 		CHECK_CONTAINS(msg, "no base");
 		CHECK_CONTAINS(msg, "no commits yet");
 		write_file(dir, "f", "1\n");
 		sh("cd '%s' && git add f && " GIT " commit -qm one", dir);
-		CHECK(repo_default_base(&base, &how, r) == -1);
+		CHECK(repo_default_base_why(&base, &how, NULL, r, 0,
+					    NULL) == -1);
 		CHECK_CONTAINS(msg, "no base");
 		CHECK_CONTAINS(msg, "pass --base REV");
 		CHECK(base == NULL && how == NULL);

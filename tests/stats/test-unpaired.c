@@ -439,41 +439,6 @@ static void test_stats__mann_whitney_matches_scipy(void)
 	}
 }
 
-static void test_stats__bootstrap_ratio(void)
-{
-	static const double two[] = { 2, 2, 2, 2 }, one[] = { 1, 1, 1 };
-	static const double slow[] = { 2.1, 1.9, 2.0, 2.2, 1.8, 2.05, 1.95 };
-	static const double fast[] = { 1.0, 1.1, 0.9, 1.05, 0.95, 1.02 };
-	struct stats_interval a, b;
-	gsl_rng *r = rng_seeded(42);
-	char msg[256];
-
-	/* constant samples: every resampled ratio is exactly 2 */
-	CHECK(stats_bootstrap_ratio(&a, two, 4, one, 3, 1000, 0.95, r) == 0);
-	CHECK(a.low == 2 && a.high == 2 && a.level == 0.95);
-	/* a 2x difference: the interval brackets it and excludes 1.5 */
-	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 10000, 0.95, r) == 0);
-	CHECK(a.low > 1.5 && a.low <= 2.0 && a.high >= 2.0 && a.high < 2.5);
-	/* the same generator state replays the same interval */
-	gsl_rng_set(r, 7);
-	stats_bootstrap_ratio(&a, slow, 7, fast, 6, 2000, 0.9, r);
-	gsl_rng_set(r, 7);
-	stats_bootstrap_ratio(&b, slow, 7, fast, 6, 2000, 0.9, r);
-	CHECK(a.low == b.low && a.high == b.high);
-	error_capture(msg, sizeof(msg), 1);
-	CHECK(stats_bootstrap_ratio(&a, slow, 1, fast, 6, 1000, 0.9, r) < 0);
-	CHECK_CONTAINS(msg, "at least 2 values");
-	CHECK(stats_bootstrap_ratio(&a, fast, 6, (const double[]){ 0, 1 }, 2,
-				    1000, 0.9, r) < 0);
-	CHECK_CONTAINS(msg, "above zero");
-	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 10, 0.9, r) < 0);
-	CHECK(stats_bootstrap_ratio(&a, slow, 7, fast, 6, 1000, 1.0, r) < 0);
-	CHECK(stats_mann_whitney(&(struct stats_mwu){ 0 }, slow, 0, fast, 6)
-	      < 0);
-	error_capture(NULL, 0, 0);
-	gsl_rng_free(r);
-}
-
 /* Mann-Whitney also on rank-ref.py's datasets (different sizes and ties). */
 static void test_stats__mann_whitney_rank_ref(void)
 {
@@ -504,7 +469,6 @@ static const struct harness_test tests[] = {
 	TEST(test_unpaired__identical_suite_never_fails),
 	TEST(test_unpaired__regression_of_pass_excludes_rarely_passes),
 	TEST(test_stats__mann_whitney_matches_scipy),
-	TEST(test_stats__bootstrap_ratio),
 	TEST(test_stats__mann_whitney_rank_ref),
 };
 

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "common/file.h"
+#include "gate/exec/counter.h"
 #include "gate/exec/probe.h"
 #include "tests/harness.h"
 
@@ -279,8 +280,8 @@ static void test_probe__valgrind_argv(void)
 				"benchmark::State::FinishKeepRunning*");
 	}
 	CHECK(sim == 1 && marks == 1 && loop == 1);
-	probe_valgrind_argv_free(v);
-	probe_valgrind_argv_free(s);
+	counter_valgrind_argv_free(v);
+	counter_valgrind_argv_free(s);
 }
 
 static const struct harness_test tests[] = {
