@@ -318,9 +318,10 @@ static void test_sim__bisect_names_the_right_commit(void)
 
 	sim_default_cfg(&b);
 	b.max_pairs = 400;
-	CHECK(sim_bisect(&now, &c, &b, 8, SIM_BISECT_NOW, 200, 5) == 0);
-	CHECK(sim_bisect(&before, &c, &b, 8, SIM_BISECT_PASS_GOOD, 200,
+	CHECK(sim_bisect(&now, &c, &b, 8, SIM_BISECT_NOW, harness_trials(200),
 			 5) == 0);
+	CHECK(sim_bisect(&before, &c, &b, 8, SIM_BISECT_PASS_GOOD,
+			 harness_trials(200), 5) == 0);
 	if (!(now.wrong <= 0.05) || !(before.wrong > 0.10))
 		fprintf(stderr, "  bisect wrong commit: now %.3f, before "
 			"%.3f\n", now.wrong, before.wrong);
