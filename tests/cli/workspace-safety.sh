@@ -93,7 +93,10 @@ kill -KILL $pid
 wait $pid
 left=$(ls -d "$R"/.git/gate/scratch-* 2>/dev/null)
 [ -n "$left" ] || fail "a SIGKILLed run should leave its scratch directory"
-wait_for sh -c '! pgrep -f "sleep 0.3187"'
+# "0[.]3187": the pattern must not match the sh -c that runs pgrep (it did,
+# and this waited wait_for's full 60 s every run, then carried on)
+wait_for sh -c '! pgrep -f "sleep 0[.]3187"' ||
+	fail "the killed run's benchmark never ended"
 gate_measured -C "$R" run --base HEAD --head HEAD --pairs 2
 for d in $left; do
 	[ ! -e "$d" ] || fail "$d was not reclaimed"
