@@ -602,11 +602,13 @@ void report_term(FILE *out, const struct report_view *v, int color,
 		 int verbose)
 {
 	const char *columns = getenv("COLUMNS");
-	struct term_opts o = { color, report_term_width(out), verbose,
-			       ci_github_active(), 0 };
+	struct term_opts o = {
+		.color = color, .width = report_term_width(out),
+		.verbose = verbose, .actions = ci_github_active(),
+		.wrap = isatty(fileno(out)) || (columns && *columns),
+	};
 	char token[40];
 
-	o.wrap = isatty(fileno(out)) || (columns && *columns);
 	/* in Actions the report quotes untrusted text: no command in it */
 	if (o.actions)
 		ci_github_stop_commands(out, token);
