@@ -50,19 +50,6 @@ static int compare_metric(void *opts, const char *arg)
 	return 0;
 }
 
-static int compare_floor(void *opts, const char *arg)
-{
-	struct cmp_opts *o = opts;
-
-	if (options_parse_number(&o->floor, "--min-effect", arg, 0, 10) < 0)
-		return -1;
-	/* as gate run warns of "min_effect": 5 (plan.c) */
-	if (o->floor > 0.5)
-		warning("--min-effect %s is a floor of +%g%%: a fraction is "
-			"meant, 0.05 for 5%%", arg, o->floor * 100);
-	return 0;
-}
-
 static int compare_confidence(void *opts, const char *arg)
 {
 	struct cmp_opts *o = opts;
@@ -72,18 +59,6 @@ static int compare_confidence(void *opts, const char *arg)
 		return -1;
 	if (o->confidence == 0.5)
 		return error("--confidence must be above 0.5 and below 1");
-	return 0;
-}
-
-/* kept in the report only: the interval is exact, nothing is drawn */
-static int compare_seed(void *opts, const char *arg)
-{
-	struct cmp_opts *o = opts;
-	long seed;
-
-	if (options_parse_count(&seed, "--seed", arg, 0, 4294967295L) < 0)
-		return -1;
-	o->seed = (unsigned long)seed;
 	return 0;
 }
 
@@ -107,8 +82,8 @@ static const struct opt compare_rows[] = {
 		 "real_time (wall, the default) or cpu_time (cpu)", "wall cpu"),
 	OPT_STRING("filter", "REGEX", O, filter,
 		   "only cases whose name matches (POSIX extended)", NULL),
-	OPT_CALL("min-effect", "F", compare_floor,
-		 "the floor, a fraction (default 0.05)", NULL),
+	OPT_FLOOR("min-effect", O, floor,
+		  "the floor, a fraction (default 0.05)"),
 	OPT_NUMBER("pass-excludes", "F", O, excludes, 0, 10, "a pass must "
 		   "exclude a regression of F (default twice the floor)"),
 	OPT_FLAG(0, "strict", O, strict, "pass only when the interval "
@@ -116,8 +91,8 @@ static const struct opt compare_rows[] = {
 		 "floor)"),
 	OPT_CALL("confidence", "C", compare_confidence,
 		 "suite-wide confidence (default 0.95)", NULL),
-	OPT_CALL("seed", "N", compare_seed, "accepted for scripts of older "
-		 "versions; the interval is exact and draws nothing", NULL),
+	OPT_SEED("seed", O, seed, have_seed, "accepted for scripts of older "
+		 "versions; the interval is exact and draws nothing"),
 	OPT_STRING("json", "FILE", O, json,
 		   "write the JSON report to FILE ('-' for stdout)", "<file>"),
 	OPT_FLAG(0, "advisory", O, advisory, "report the verdict but exit 0"),

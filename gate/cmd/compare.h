@@ -18,7 +18,8 @@ struct cmp_opts {
 	enum format format;
 	struct fmt_opts fo;
 	double floor, excludes, confidence;
-	unsigned long seed;
+	unsigned long seed;	/* --seed, kept in the report only */
+	int have_seed;
 };
 
 /* What the comparison as a whole used, for every report. */

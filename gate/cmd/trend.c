@@ -471,26 +471,12 @@ struct trend_opts {
 	double floor, confidence;	/* floor -1: each benchmark's own */
 };
 
-static int trend_floor(void *opts, const char *arg)
-{
-	struct trend_opts *o = opts;
-
-	if (options_parse_number(&o->floor, "--floor", arg, 0, 10) < 0)
-		return -1;
-	/* as gate run warns of "min_effect": 5 (plan.c) */
-	if (o->floor > 0.5)
-		warning("--floor %s is a floor of +%g%%: a fraction is meant, "
-			"0.05 for 5%%", arg, o->floor * 100);
-	return 0;
-}
-
 #define T struct trend_opts
 static const struct opt trend_rows[] = {
 	OPT_STRING("label", "NAME", T, label, "the machine whose records to "
 		   "read (default as gate record's)", NULL),
-	OPT_CALL("floor", "F", trend_floor, "the floor creep is flagged above, "
-		 "a fraction (default: each benchmark's min_effect, else "
-		 "0.05)", NULL),
+	OPT_FLOOR("floor", T, floor, "the floor creep is flagged above, a "
+		  "fraction (default: each benchmark's min_effect, else 0.05)"),
 	OPT_NUMBER("confidence", "C", T, confidence, 0.5, 1, "the cumulative "
 		   "interval's confidence (default 0.95)"),
 	OPT_STRING("json", "FILE", T, json,

@@ -233,6 +233,15 @@ static int option_set(const struct opt *r, void *o, const char *arg)
 	case OPT_NUMBER:
 		return options_parse_number((double *)at, name, arg, r->lo,
 					    r->hi);
+	case OPT_FLOOR:
+		if (options_parse_number((double *)at, name, arg, 0, 10) < 0)
+			return -1;
+		/* as gate run warns of "min_effect": 5 (plan.c) */
+		if (*(double *)at > 0.5)
+			warning("%s %s is a floor of +%g%%: a fraction is "
+				"meant, 0.05 for 5%%", name, arg,
+				*(double *)at * 100);
+		return 0;
 	case OPT_DURATION:
 		return options_parse_duration((double *)at, name, arg);
 	case OPT_SEED:

@@ -41,6 +41,8 @@ enum opt_kind {
 	OPT_STRING,		/* the const char * at off = the argument */
 	OPT_COUNT,		/* the long at off: a whole number in [lo, hi] */
 	OPT_NUMBER,		/* the double at off: a number in [lo, hi) */
+	OPT_FLOOR,		/* the double at off: a fraction in [0, 10),
+				   with a warning above 0.5 */
 	OPT_DURATION,		/* the double at off: seconds ("90s", "5m") */
 	OPT_SEED,		/* the unsigned long at off: 0 to 2^32 - 1;
 				   and the int at have becomes 1 */
@@ -81,6 +83,8 @@ struct opt {
 #define OPT_NUMBER(n, a, T, F, l, u, h) { .name = (n), .arg = (a), \
 	.help = (h), .kind = OPT_NUMBER, .off = offsetof(T, F), .lo = (l), \
 	.hi = (u) }
+#define OPT_FLOOR(n, T, F, h) { .name = (n), .arg = "F", .help = (h), \
+	.kind = OPT_FLOOR, .off = offsetof(T, F) }
 #define OPT_DURATION(n, a, T, F, h) { .name = (n), .arg = (a), \
 	.help = (h), .kind = OPT_DURATION, .off = offsetof(T, F) }
 #define OPT_SEED(n, T, F, H, h) { .name = (n), .arg = "N", .help = (h), \
