@@ -23,33 +23,33 @@
 #include "common/banned.h"
 
 static const struct cmd commands[] = {
-	{ "run", cmd_run, NEED_REPO,
+	{ cmd_run, NEED_REPO,
 	  "measure base against head and give a verdict",
 	  &cmd_run_opts },
-	{ "calibrate", cmd_calibrate, NEED_REPO,
+	{ cmd_calibrate, NEED_REPO,
 	  "measure a revision against itself; recommend a floor and pairs",
 	  &cmd_calibrate_opts },
-	{ "doctor", cmd_doctor, 0,
+	{ cmd_doctor, 0,
 	  "check the machine's noise sources and say how to fix them",
 	  &cmd_doctor_opts },
-	{ "compare", cmd_compare, 0,
+	{ cmd_compare, 0,
 	  "compare two result files offline and give a verdict",
 	  &cmd_compare_opts },
-	{ "init", cmd_init, NEED_REPO,
+	{ cmd_init, NEED_REPO,
 	  "write a starter gate.json for this repository", &cmd_init_opts },
-	{ "record", cmd_record, NEED_REPO,
+	{ cmd_record, NEED_REPO,
 	  "store a run's report in git notes (refs/notes/gate)",
 	  &cmd_record_opts },
-	{ "trend", cmd_trend, NEED_REPO,
+	{ cmd_trend, NEED_REPO,
 	  "show each benchmark's cumulative ratio along recorded history",
 	  &cmd_trend_opts },
-	{ "bisect", cmd_bisect, NEED_REPO,
+	{ cmd_bisect, NEED_REPO,
 	  "find the commit that made a benchmark slower",
 	  &cmd_bisect_opts },
-	{ "merge", cmd_merge, 0,
+	{ cmd_merge, 0,
 	  "combine the reports of a run's shards into one verdict",
 	  &cmd_merge_opts },
-	{ "export", cmd_export, NEED_REPO,
+	{ cmd_export, NEED_REPO,
 	  "write the recorded history as Bencher's BMF JSON or CSV",
 	  &cmd_export_opts },
 };
@@ -66,7 +66,7 @@ static void print_help(FILE *out)
 	fputs(synopsis, out);
 	fputs("\ncommands:\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
+		fprintf(out, "  %-10s %s\n", commands[i].opts->name,
 			commands[i].summary);
 	fputs("\nexit codes: 0 pass, 1 fail (regression shown), 2 noisy "
 	      "(inconclusive), 3 error (could not measure)\n"
@@ -78,7 +78,7 @@ static const struct cmd *find(const char *name)
 	size_t i;
 
 	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
+		if (!strcmp(commands[i].opts->name, name))
 			return &commands[i];
 	return NULL;
 }

@@ -39,11 +39,10 @@ enum ctx_ready gate_ctx_ready(struct gate_ctx *ctx);
 int gate_ctx_exit(enum ctx_ready ready);
 
 struct cmd {
-	const char *name;
 	int (*fn)(int argc, char **argv, struct gate_ctx *ctx);
 	unsigned flags;
 	const char *summary;
-	const struct opts_cmd *opts;	/* its options: parsing and usage */
+	const struct opts_cmd *opts;	/* its name and options */
 };
 
 /* Exit codes, as gate(1) documents them under EXIT STATUS. */

@@ -51,7 +51,7 @@ static void bash(FILE *out, const struct cmd *cmds, size_t n)
 
 	fputs("_gate_commands=\"", out);
 	for (i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? " " : "", cmds[i].name);
+		fprintf(out, "%s%s", i ? " " : "", cmds[i].opts->name);
 	fputs("\"\n\n# _gate_options CMD: CMD's options\n_gate_options()\n{\n"
 	      "\tcase $1 in\n", out);
 	for (i = 0; i < n; i++) {
@@ -114,7 +114,7 @@ static void zsh(FILE *out, const struct cmd *cmds, size_t n)
 	fputs("(( $+functions[_gate_command_list] )) ||\n"
 	      "_gate_command_list() {\n  reply=(\n", out);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "    '%s:", cmds[i].name);
+		fprintf(out, "    '%s:", cmds[i].opts->name);
 		put_quoted(out, cmds[i].summary, 0);
 		fputs("'\n", out);
 	}
