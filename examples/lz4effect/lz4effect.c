@@ -8,7 +8,7 @@
  * same loop over the same buffer, so it adds e times the loop's
  * instructions; the rest (process start, one buffer's generation) is
  * under 1% of a sample, which `valgrind --tool=callgrind` confirms (see
- * the README). Prints the bytes processed and a checksum; writes nothing.
+ * doc/bench-verdicts.md). Prints the bytes processed and a checksum; writes nothing.
  */
 #include <lz4.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
  * gate.json: parsing and validation into struct config. Every error names
  * origin:line:column, what was wrong and what was expected. Defaults are
- * documented in README.md and applied here, so later stages never guess.
+ * documented in gate.json(5) and applied here, so later stages never guess.
  */
 #ifndef GATE_CONFIG_H
 #define GATE_CONFIG_H

@@ -50,7 +50,7 @@ struct metric_desc {
 	int exact;		/* a count that repeats exactly: decided exactly */
 	double floor;		/* default min_effect */
 	enum metric_source source;
-	const char *what;	/* one line for --help and README */
+	const char *what;	/* one line for --help and gate.json(5) */
 };
 
 /* Instruction counter backends ("counter" in gate.json). */

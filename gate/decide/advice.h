@@ -15,7 +15,7 @@
 
 /*
  * valgrind's slowdown over a run's CPU time used to estimate a count's
- * cost: the upper end of what README's "Instruction counts" measured
+ * cost: the upper end of what doc/counts.md measured
  * (gzip -9 36x, xz -6 10x), so the estimate errs long.
  */
 #define ADVICE_VALGRIND_SLOWDOWN 40.0

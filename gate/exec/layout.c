@@ -57,7 +57,7 @@ static int is_ours(const char *var)
  * The run's scratch root: $GATE_SCRATCH_ROOT when set, else beside the
  * checkouts (parent). Not /dev/shm by default: on this project's
  * reference VM, writes to tmpfs made A/A runs vary 20 times more than
- * writes to the disk the checkouts are on (make bench-bias, README).
+ * writes to the disk the checkouts are on (make bench-bias, doc/bias.md).
  */
 static char *make_scratch_root(const char *parent, struct gate_err *err)
 {
