@@ -6,11 +6,14 @@
 # recent commits), including bash-completion loading git's on demand.
 . "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# built from completion/*.in with gate's own list of formats (Makefile)
+# built from completion/*.in and gate --completion SHELL, which prints the
+# commands, options and option values from the option rows (Makefile)
 COMPDIR=$(dirname "${GATE_BIN:-$GATE}")/completion
 BASHCOMP=$COMPDIR/gate.bash
 [ -f "$BASHCOMP" ] && [ -f "$COMPDIR/_gate" ] ||
 	fail "no $COMPDIR/gate.bash and _gate: make builds them"
+! grep -q "@GENERATED@" "$BASHCOMP" "$COMPDIR/_gate" ||
+	fail "a completion file still has @GENERATED@ in it"
 GITCOMP=/usr/share/bash-completion/completions/git
 FRAMEWORK=/usr/share/bash-completion/bash_completion
 for f in "$GITCOMP" "$FRAMEWORK"; do
@@ -69,6 +72,7 @@ for sh in bash zsh; do
 	want $sh "gate help c" "$(c "gate help c")" calibrate compare
 	want $sh "gate run --b" "$(c "gate run --b")" --base --budget
 	want $sh "gate run --color " "$(c "gate run --color ")" auto always never
+	want $sh "gate trend --confidence " "$(c "gate trend --confidence ")"
 	want $sh "gate compare --metric " "$(c "gate compare --metric ")" wall cpu
 	want $sh "gate compare --format g" "$(c "gate compare --format g")" \
 		gate gbench gotest
@@ -77,6 +81,8 @@ for sh in bash zsh; do
 		$formats
 	want $sh "gate export --format " "$(c "gate export --format ")" \
 		bencher csv
+	# a command's operands: revisions for trend's RANGE
+	want $sh "gate -C R trend f" "$(c "gate -C $R trend f")" feature
 	want $sh "gate -C R bisect --good f" "$(c "gate -C $R bisect --good f")" \
 		feature
 	# revisions: here is not a repository; -C names one
