@@ -22,8 +22,8 @@
 /* A whole number in [lo, hi] from an option argument: decimal digits and
    an optional '-' only (common/number.h), so " 5", "+5", "0x10" and "5."
    are refused rather than read as something the user did not write. */
-int options_parse_count(long *out, const char *opt, const char *s, long lo,
-		       long hi)
+static int options_parse_count(long *out, const char *opt, const char *s,
+			       long lo, long hi)
 {
 	long v;
 
@@ -53,7 +53,8 @@ int options_parse_number(double *out, const char *opt, const char *s,
 /* "90", "90s", "10m", "1.5h": a duration in seconds, positive and finite.
    The number is read strictly first (no "0x10s", no "infh"); the unit
    and the range are config_parse_duration's, as in gate.json. */
-int options_parse_duration(double *out, const char *opt, const char *s)
+static int options_parse_duration(double *out, const char *opt,
+				  const char *s)
 {
 	const char *end;
 	double v;

@@ -3,9 +3,8 @@
  * per option (long name, short letter, argument, one-line help, what it
  * sets) from which come the getopt_long parsing, --help and the shell
  * completions (gate/cmd/complete.c); tests/cli/man-check.py checks each
- * man page's SYNOPSIS against --help. Also the option values gate's
- * subcommands share: whole numbers, decimal numbers and durations, read
- * strictly.
+ * man page's SYNOPSIS against --help. Values are read strictly (no hex,
+ * inf, nan, space or trailing text).
  */
 #ifndef GATE_OPTIONS_H
 #define GATE_OPTIONS_H
@@ -13,18 +12,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* A whole number in [lo, hi] from option opt's argument s, in decimal
-   digits only (common/number.h); 0, or -1 after error() naming opt. */
-int options_parse_count(long *out, const char *opt, const char *s, long lo,
-			long hi);
 /* A decimal number in [lo, hi) from option opt's argument s: no hex, inf,
    nan, space or trailing text; 0, or -1 after error() naming opt. */
 int options_parse_number(double *out, const char *opt, const char *s,
 			 double lo, double hi);
-/* "90", "90s", "10m", "1.5h", "250ms": a positive, finite duration (as
-   config_parse_duration, its number read strictly), or -1 after error()
-   naming opt. */
-int options_parse_duration(double *out, const char *opt, const char *s);
 /*
  * What parsing a command's options ended with. A command stops at
  * anything but OPTS_GO, with exit 0 after --help and 3 after an error.
