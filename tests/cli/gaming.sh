@@ -221,7 +221,7 @@ M=$SCRATCH/merge
 new_repo "$M"
 printf '#!/bin/sh\nsleep 0.01\n' >"$M/b.sh"
 chmod +x "$M/b.sh"
-printf '{"defaults": {"pairs": 6, "warmup": 0, "min_effect": 0.5}, "benchmarks": [%s, %s, %s]}\n' \
+printf '{"defaults": {"pairs": 6, "max_pairs": 6, "warmup": 0, "min_effect": 0.5}, "benchmarks": [%s, %s, %s]}\n' \
 	'{"name": "a", "run": ["./b.sh"]}' '{"name": "b", "run": ["./b.sh"]}' \
 	'{"name": "c", "run": ["./b.sh"]}' >"$M/gate.json"
 commit_all "$M" base
