@@ -294,7 +294,7 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 				 .grace = opt->grace, .log_fd = -1 };
 	struct run_result res;
 	char *alloc_out = NULL, **aenv = NULL;
-	const char *box_rw[2] = { NULL, NULL };
+	const char *box_rw[3] = { NULL, NULL, NULL };
 	int rc = -1;
 
 	if (layout_in(br, opt, a, label, &spec.envp) < 0)
@@ -316,6 +316,7 @@ static int plain_run(struct bench_run *br, const struct measure_opts *opt,
 	   the sample */
 	if (opt->layout && (spec.box = layout_arm_box(opt->layout, a))) {
 		box_rw[0] = tmp;
+		box_rw[1] = opt->layout->scratch;	/* its $GATE_TMPDIR */
 		spec.box_rw = box_rw;
 		spec.box_timed = 1;
 	}

@@ -260,8 +260,10 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 	if (arm->gitdir)
 		git_objects(&ro, arm->gitdir);
 	if (sample) {
-		if (w->layout.scratch)
-			push(&rw, xstrdup(w->layout.scratch));
+		/* the shared scratch is not here: a timed sample binds it
+		   itself (plain_run); counted runs, started several at once,
+		   each have their own, and the shared one is emptied (removed
+		   and made again) while their sandboxes may still be binding */
 		for (i = 0; w->writable && w->writable[i]; i++) {
 			const char *p = w->writable[i];
 
