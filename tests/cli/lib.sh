@@ -196,3 +196,22 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# shards_match_whole DIR: the merged report DIR/m.json has the benchmarks
+# and verdicts of the unsharded DIR/all.json, and shards DIR/s1..s3.json
+# dealt every benchmark of it exactly once
+shards_match_whole() {
+	python3 - "$1" <<'PY' || fail "the merged shards differ from the unsharded run"
+import json, sys
+d = sys.argv[1]
+a = json.load(open(d + "/all.json"))
+m = json.load(open(d + "/m.json"))
+shards = [json.load(open("%s/s%d.json" % (d, i))) for i in range(1, 4)]
+names = lambda r: sorted(b["name"] for b in r["benchmarks"])
+assert names(m) == names(a), (names(m), names(a))
+assert sorted(n for s in shards for n in names(s)) == names(a)
+va = {b["name"]: b["verdict"] for b in a["benchmarks"]}
+vm = {b["name"]: b["verdict"] for b in m["benchmarks"]}
+assert va == vm, (va, vm)
+PY
+}
