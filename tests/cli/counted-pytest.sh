@@ -10,7 +10,10 @@
 # file), which --benchmark-disable would refuse: the plugin disables
 # pytest-benchmark's rounds itself. 2 pairs, not the default 3: counts
 # this far apart decide exactly in 2, and each counted process is a
-# pytest start-up under valgrind (8 of them, 2 at a time).
+# pytest start-up under valgrind (8 of them, 2 at a time). a's test_pool
+# keeps a thread pool whose idle worker spins on the clock, as OpenBLAS's
+# does (numpy's cases varied up to 1.8% between processes with it): gate
+# gives a counted run one thread per pool, so it counts exactly too.
 . "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
 PY=/usr/bin/python3
@@ -43,7 +46,37 @@ def test_helper():
     assert loop(3) == 3
 PYEOF
 }
-cases 20000 >"$R/a/test_w.py"
+# test_pool: a thread pool as OpenBLAS keeps one, sized as OpenBLAS sizes
+# it: an idle worker that spins until the caller's work is done, so its
+# share of the count follows the clock; one thread, none
+pool() {
+	cat <<'PYEOF'
+
+
+import os, threading
+
+
+def pool_work():
+    stop = []
+
+    def spin():
+        while not stop:
+            pass
+    workers = [threading.Thread(target=spin) for _ in
+               range(int(os.environ.get("OPENBLAS_NUM_THREADS", "2")) - 1)]
+    for w in workers:
+        w.start()
+    loop(10000)
+    stop.append(1)
+    for w in workers:
+        w.join()
+
+
+def test_pool(benchmark):
+    benchmark(pool_work)
+PYEOF
+}
+{ cases 20000; pool; } >"$R/a/test_w.py"
 { echo "import decimal, argparse"
   echo "TABLE = {str(i): i for i in range(20000)}"
   cases 20000; } >"$R/b/test_w.py"
@@ -60,25 +93,27 @@ cat >"$R/gate.json" <<JSON
 }
 JSON
 commit_all "$R" base
-cases 24000 >"$R/a/test_w.py"
+{ cases 24000; pool; } >"$R/a/test_w.py"
 commit_all "$R" head
 gate_run 1 -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/r.json"
 expect_in "$OUT" "each test's call bracketed by gate's pytest plugin, once"
 expect_in "$OUT" "PYTHONHASHSEED=0"
+expect_in "$OUT" "OPENBLAS_NUM_THREADS=1"
 "$PY" - "$SCRATCH/r.json" <<'PYEOF' || fail "per-case counts"
 import json, sys
 d = json.load(open(sys.argv[1]))
 b = {x["name"]: x for x in d["benchmarks"]}
 # the benchmarks' tests only: test_helper uses no benchmark fixture
-assert sorted(b) == ["a/a/test_w.py::test_one", "a/a/test_w.py::test_two",
-                     "b/b/test_w.py::test_one", "b/b/test_w.py::test_two"], \
-    sorted(b)
+assert sorted(b) == ["a/a/test_w.py::test_one", "a/a/test_w.py::test_pool",
+                     "a/a/test_w.py::test_two", "b/b/test_w.py::test_one",
+                     "b/b/test_w.py::test_two"], sorted(b)
 v = {k: x["verdict"] for k, x in b.items()}
 assert v["a/a/test_w.py::test_two"] == "fail", v
 assert [v[k] for k in sorted(v) if "a/a/test_w.py::test_two" != k] == \
-    ["pass"] * 3, v
+    ["pass"] * 4, v
 # decided exactly: every sample of each arm within 0.1% (Python's counts
-# vary by a few instructions from process to process, 0.001%)
+# vary by a few instructions from process to process, 0.001%); test_pool
+# too, its pool one thread in a counted run
 for x in b.values():
     assert x["ratio"]["level"] == 1, x["ratio"]
 def base(k):
