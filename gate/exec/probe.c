@@ -364,12 +364,13 @@ int probe_collect(struct probe_counts *pc, const char *dir,
  */
 static const char *const fixed[] = {
 	"--tool=callgrind", "--combine-dumps=yes", "--trace-children=yes",
-	"--trace-children-skip=*/git,*/file,*/uname,*/lscpu", NULL
+	"--trace-children-skip=*/git,*/file,*/uname,*/lscpu,*/cat", NULL
 };
 static const char *const fixed_sim[] = {
 	"--cache-sim=yes", COUNTER_SIM_I1, COUNTER_SIM_D1, COUNTER_SIM_LL, NULL
 };
-static const char *const fixed_marks[] = { "--instr-atstart=no", NULL };
+static const char *const fixed_marks[] = { "--instr-atstart=no",
+	"--collect-atstart=no", NULL };
 static const char *const fixed_gbench[] = {
 	"--dump-after=" PROBE_GBENCH_LOOP_START,
 	"--dump-before=" PROBE_GBENCH_LOOP_END, NULL

@@ -29,7 +29,9 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 			  struct gate_err *err);
 /*
  * valgrind's argv for one counted run of argv (the arm's command, or sh -c
- * for a string): owned, free with counter_valgrind_argv_free.
+ * for a string), its stdout and stderr written to files in dir and copied
+ * out at its end: owned, free with counter_valgrind_argv_free (dir and
+ * argv are borrowed).
  */
 char **suite_counted_argv(const struct bench_run *br, const char *dir,
 			  char *const *argv, int shell);
