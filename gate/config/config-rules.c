@@ -127,6 +127,7 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 {
 	size_t i, ngate = 0;
 	int all_exact = 1;
+	double count_floor = format_reader(out->format)->count_floor;
 
 	out->nmetrics = k->b.nmetrics;
 	for (i = 0; i < k->b.nmetrics; i++) {
@@ -137,6 +138,7 @@ static int resolve_metrics(struct parser *p, struct knobs *k,
 		d = metric_desc(mc->id);
 		mc->min_effect = !isnan(k->floor[mc->id]) ? k->floor[mc->id] :
 				 !isnan(k->floor_all) ? k->floor_all :
+				 d->exact && count_floor > 0 ? count_floor :
 				 d->floor;
 		mc->pass_excludes = !isnan(k->excl[mc->id]) ?
 				    k->excl[mc->id] : !isnan(k->excl_all) ?

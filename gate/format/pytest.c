@@ -184,4 +184,5 @@ const struct format_reader format_pytest_reader = {
 	.init = "pytest-benchmark tests: rounds of fixed work in one "
 		"session (init-py.c)",
 	.counted = FMT_COUNTED_PYTEST,
+	.count_floor = 0.03,
 };

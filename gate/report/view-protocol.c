@@ -117,14 +117,22 @@ static char *suite_line(const struct run_report *r, const struct bench_run *br)
 {
 	char red[64], procs[384], counted[512];
 	const char *how = suite_counted_case(br, counted, sizeof(counted));
+	double floor = METRIC_EXACT_FLOOR;
+	size_t k;
+
+	/* a case's counts have the suite's floor for them (decide/suite.c) */
+	for (k = 0; k < br->cfg->nmetrics; k++)
+		if (br->cfg->values[k].counted) {
+			floor = br->cfg->metrics[k].min_effect;
+			break;
+		}
 
 	suite_procs(r, br, procs, sizeof(procs));
 	return xasprintf("%s: suite (format %s, times %s), %zu pairs + %u "
 		"warm-up, floor per case (counts %+.1f%%), each case's value: "
 		"%s; every sample printed the same cases (%zu base, %zu head "
 		"samples)%s%s%s", br->suite_name, format_name(br->cfg->format),
-		suite_time(br), br->npairs, br->cfg->warmup,
-		METRIC_EXACT_FLOOR * 100,
+		suite_time(br), br->npairs, br->cfg->warmup, floor * 100,
 		suite_reduction(br, red, sizeof(red)), br->nsamples[0],
 		br->nsamples[1], procs, how ? "; counts: " : "",
 		how ? how : "");
