@@ -166,7 +166,7 @@ const char *measure_scheme(const struct bench_run *br, char *buf,
 			 br->cfg && measure_counts_only(br) ? "runs" :
 			 "valgrind runs", br->parallel);
 	if (br->probe && (sim || br->counter == COUNTER_VALGRIND)) {
-		char how_c[512];
+		char how_c[768];
 
 		snprintf(buf, size, "%s%s%s", br->plain_runs ? "each sample "
 			 "one plain run (the times); in the counted pairs, "

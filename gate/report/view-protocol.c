@@ -115,7 +115,7 @@ static void suite_procs(const struct run_report *r, const struct bench_run *br,
 /* A suite's protocol line (once per suite, before its first case). */
 static char *suite_line(const struct run_report *r, const struct bench_run *br)
 {
-	char red[64], procs[384], counted[512];
+	char red[64], procs[384], counted[768];
 	const char *how = suite_counted_case(br, counted, sizeof(counted));
 	double floor = METRIC_EXACT_FLOOR;
 	size_t k;
