@@ -381,7 +381,7 @@ static const char *const fixed_gbench[] = {
 
 char **probe_valgrind_argv(const char *valgrind, const char *dir,
 			   char *const *argv, int cache_sim,
-			   enum probe_mode mode, const char *setarch)
+			   enum probe_mode mode, const char *const *prefix)
 {
 	const char *const *opts[3] = { fixed, cache_sim ? fixed_sim : NULL,
 		mode == PROBE_GBENCH ? fixed_gbench : fixed_marks };
@@ -390,11 +390,11 @@ char **probe_valgrind_argv(const char *valgrind, const char *dir,
 
 	for (n = 0; argv[n]; n++)
 		;
+	for (i = 0; prefix && prefix[i]; i++)
+		n++;
 	v = xcalloc(n + 20, sizeof(*v));
-	if (setarch) {
-		v[o++] = xstrdup(setarch);
-		v[o++] = xstrdup("-R");
-	}
+	for (i = 0; prefix && prefix[i]; i++)
+		v[o++] = xstrdup(prefix[i]);
 	v[o++] = xstrdup(valgrind);
 	for (j = 0; j < 3; j++)
 		for (i = 0; opts[j] && opts[j][i]; i++)

@@ -73,7 +73,8 @@ double probe_case_value(const struct probe_case *c, enum metric m);
 /*
  * Where a case's count begins and ends:
  *  PROBE_MARKS   the harness calls libgate-probe.so (lib/gate-probe.h):
- *                counting off until a case starts (--instr-atstart=no);
+ *                collection off but inside a case (--collect-atstart=no,
+ *                and --instr-atstart=no: start-up uninstrumented);
  *  PROBE_GBENCH  Google Benchmark, unchanged: a dump after each
  *                State::StartKeepRunning and one before each
  *                FinishKeepRunning, so that the second holds the case's
@@ -87,14 +88,15 @@ enum probe_mode { PROBE_MARKS, PROBE_GBENCH };
  * argv that runs argv (NULL-terminated) under callgrind, every process
  * traced, each process's dumps in one file dir/cg.<pid> and valgrind's
  * messages in dir/vg.<pid>; cache_sim: with counter.h's cache geometry
- * (for "cycles"); setarch (or NULL): that program's path, to run
- * valgrind with address-space randomisation off (setarch -R). Free with
+ * (for "cycles"); prefix (NULL-terminated, or NULL): the programs and
+ * options valgrind runs under ("setarch", "-R": address-space
+ * randomisation off; "taskset", "-c", "0": on one CPU). Free with
  * counter_valgrind_argv_free (gate/exec/counter.h: the same shape as the
  * counter's argv); argv's strings are borrowed.
  */
 char **probe_valgrind_argv(const char *valgrind, const char *dir,
 			   char *const *argv, int cache_sim,
-			   enum probe_mode mode, const char *setarch);
+			   enum probe_mode mode, const char *const *prefix);
 
 /*
  * The absolute path (owned) of libgate-probe.so (file PROBE_LIB) or of the

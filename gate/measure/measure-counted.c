@@ -28,9 +28,10 @@
 struct suite_probe {
 	char *lib;		/* libgate-probe.so (marks), or NULL */
 	char *plugin_dir;	/* the pytest plugin's directory, or NULL */
-	char *setarch;		/* setarch, to turn ASLR off; NULL: none */
-	char *taskset;		/* taskset, to pin to cpu; NULL: none */
-	char cpu[16];		/* the first CPU gate may use */
+	char *setarch;		/* setarch, to turn ASLR off */
+	char *taskset;		/* taskset, to run on one CPU */
+	char cpu[16];		/* that CPU: the first gate may use */
+	const char *prefix[6];	/* taskset -c cpu setarch -R (borrowed) */
 };
 
 static int has_count(const struct bench_cfg *cfg, enum metric m)
@@ -108,24 +109,33 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 				r->name);
 	p = xcalloc(1, sizeof(*p));
 	br->probe = p;
-	/* ASLR off, so that a case's addresses (and what hashes them)
-	   are the same every run */
-	p->setarch = on_path("setarch");
-	if (!p->setarch)
-		return error_to(err, "%s asks for per-case counts, which run "
-				"with address-space randomisation off through "
-				"setarch, but setarch is not on PATH: install "
-				"util-linux", who);
 	/*
-	 * Every counted run on one CPU, the first gate may use: numpy's
-	 * cases counted up to 0.56% apart on this VM's two CPUs, the same
-	 * on each (something at start-up asks which CPU it runs on, and
-	 * where the heap lies follows). Counts do not care about the load,
-	 * so runs of a batch share the CPU rather than spread.
+	 * ASLR off, so that a case's addresses (and what hashes them) are
+	 * the same every run; and every run on one CPU, the first gate may
+	 * use: numpy's cases counted up to 0.56% apart on this VM's two
+	 * CPUs, the same on each (something at start-up asks which CPU it
+	 * runs on, and where the heap lies follows). Counts do not care
+	 * about the load, so runs of a batch share the CPU.
 	 */
-	if (os_affinity(list, sizeof(list)) == 0 && isdigit((unsigned char)
-	    list[0]) && (p->taskset = on_path("taskset")))
-		snprintf(p->cpu, sizeof(p->cpu), "%ld", strtol(list, NULL, 10));
+	p->setarch = on_path("setarch");
+	p->taskset = on_path("taskset");
+	if (!p->setarch || !p->taskset)
+		return error_to(err, "%s asks for per-case counts, which run "
+				"with address-space randomisation off (setarch) "
+				"on one CPU (taskset), but %s is not on PATH: "
+				"install util-linux", who,
+				p->setarch ? "taskset" : "setarch");
+	if (os_affinity(list, sizeof(list)) < 0 ||
+	    !isdigit((unsigned char)list[0]))
+		return error_to(err, "%s asks for per-case counts, which run "
+				"on one CPU, but gate cannot tell which CPUs "
+				"it may use (sched_getaffinity)", who);
+	snprintf(p->cpu, sizeof(p->cpu), "%ld", strtol(list, NULL, 10));
+	p->prefix[0] = p->taskset;
+	p->prefix[1] = "-c";
+	p->prefix[2] = p->cpu;
+	p->prefix[3] = p->setarch;
+	p->prefix[4] = "-R";
 	if (r->counted == FMT_COUNTED_LOOPS)
 		return 0;	/* callgrind's own dumps: no library */
 	if (probe_file_find(&p->lib, PROBE_LIB, err) < 0)
@@ -177,21 +187,8 @@ char **suite_counted_argv(const struct bench_run *br, const char *dir,
 		copy[n] = (char *)"--benchmark_min_time=0";
 	v = probe_valgrind_argv(br->valgrind, dir, copy, br->simulate,
 				loops ? PROBE_GBENCH : PROBE_MARKS,
-				br->probe ? br->probe->setarch : NULL);
+				br->probe ? br->probe->prefix : NULL);
 	free(copy);
-	if (br->probe && br->probe->taskset) {
-		char **pinned;
-
-		for (n = 0; v[n]; n++)
-			;
-		pinned = xcalloc(n + 4, sizeof(*pinned));
-		pinned[0] = xstrdup(br->probe->taskset);
-		pinned[1] = xstrdup("-c");
-		pinned[2] = xstrdup(br->probe->cpu);
-		memcpy(pinned + 3, v, n * sizeof(*v));
-		free(v);
-		v = pinned;
-	}
 	return v;
 }
 

@@ -257,8 +257,9 @@ static void test_probe__valgrind_argv(void)
 			 NULL };
 	char **v = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 0,
 				       PROBE_MARKS, NULL);
+	const char *const setarch[] = { "/usr/bin/setarch", "-R", NULL };
 	char **s = probe_valgrind_argv("/usr/bin/valgrind", "/d", argv, 1,
-				       PROBE_GBENCH, "/usr/bin/setarch");
+				       PROBE_GBENCH, setarch);
 	size_t i;
 	int sim = 0, marks = 0, loop = 0;
 
