@@ -385,14 +385,14 @@ char **probe_valgrind_argv(const char *valgrind, const char *dir,
 {
 	const char *const *opts[3] = { fixed, cache_sim ? fixed_sim : NULL,
 		mode == PROBE_GBENCH ? fixed_gbench : fixed_marks };
-	size_t n, i, j, o = 0;
+	size_t n, np, i, j, o = 0;
 	char **v;
 
 	for (n = 0; argv[n]; n++)
 		;
-	for (i = 0; prefix && prefix[i]; i++)
-		n++;
-	v = xcalloc(n + 20, sizeof(*v));
+	for (np = 0; prefix && prefix[np]; np++)
+		;
+	v = xcalloc(np + n + 20, sizeof(*v));
 	for (i = 0; prefix && prefix[i]; i++)
 		v[o++] = xstrdup(prefix[i]);
 	v[o++] = xstrdup(valgrind);

@@ -285,6 +285,8 @@ static void test_probe__valgrind_argv(void)
 				"benchmark::State::FinishKeepRunning*");
 	}
 	CHECK(sim == 1 && marks == 0 && loop == 1);
+	/* the prefix does not push argv's strings off the end */
+	CHECK(i >= 4 && s[i - 3] == argv[0] && s[i - 1] == argv[2]);
 	counter_valgrind_argv_free(v);
 	counter_valgrind_argv_free(s);
 }
