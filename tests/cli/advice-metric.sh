@@ -13,8 +13,11 @@ new_repo "$R"
 # pairs (no chance in it: its interval spans both), while cpu time settles.
 # The floor is wide (+50%): at +20% cpu time's own spread under a loaded
 # CI machine once needed 39 pairs against max_pairs 30 (no cpu advice);
-# the pairs a floor needs shrink with its square, and the sleep's ratios
-# (x2.25 and x0.44) still keep wall time's interval past twice the floor.
+# the pairs a floor needs shrink with its square. The sleep (1 s) is long
+# against the spin (about 35 ms of cpu): under make asan at load 12 the
+# spin's wall time grew to 0.4 s beside a 0.3 s sleep, the ratios came
+# near 1 and wall time passed; at 1 s they stay past x3 and x1/3, and
+# wall time's interval past twice the floor.
 STATE=$SCRATCH/state
 mkdir -p "$STATE"
 export STATE
@@ -24,8 +27,8 @@ f=$STATE/${PWD##*/}
 k=$(cat "$f" 2>/dev/null || echo 0)
 echo $((k + 1)) >"$f"
 i=0
-while [ $i -lt ${SPIN:-40000} ]; do i=$((i+1)); done
-case ${PWD##*/}$((k % 2)) in a0|b1) sleep ${NAP:-0.3} ;; esac
+while [ $i -lt ${SPIN:-20000} ]; do i=$((i+1)); done
+case ${PWD##*/}$((k % 2)) in a0|b1) sleep ${NAP:-1} ;; esac
 exit 0
 SH
 # nap: mostly sleeping (0.2 s, and 0.3 s more by turns), a few ms of cpu
@@ -45,7 +48,7 @@ cat >"$R/gate.json" <<JSON
 {
   "version": 1,
   "writable": ["$STATE"], "pass_env": ["STATE"],
-  "defaults": { "pairs": 10, "max_pairs": 30, "warmup": 1, "min_effect": 0.5,
+  "defaults": { "pairs": 8, "max_pairs": 20, "warmup": 1, "min_effect": 0.5,
                 "timeout": 20 },
   "benchmarks": [
     { "name": "spin", "run": ["./bench.sh"] },
