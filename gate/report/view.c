@@ -286,8 +286,26 @@ static void decide_estimate(struct view_row *row, const struct bench_run *br,
 	    spread)
 		spread = sqrt((double)st->n) * (ci.high - ci.low) /
 			 (2 * z * 1.023);
-	free(l);
 	need = calibration_pairs_needed(spread, st->floor, level);
+	/*
+	 * The pairs so far did not decide it: a figure at or below them
+	 * (most pairs alike, a few far off, so the robust sd is near 0 and
+	 * no interval is exact at this level) would be a contradiction.
+	 * The log-ratios' ordinary sd counts the pairs far off.
+	 */
+	if (need != SIZE_MAX && need <= st->n) {
+		double mean = 0, ss = 0;
+
+		for (i = 0; i < st->n; i++)
+			mean += l[i] / (double)st->n;
+		for (i = 0; i < st->n; i++)
+			ss += (l[i] - mean) * (l[i] - mean);
+		need = calibration_pairs_needed(sqrt(ss / (double)(st->n - 1)),
+						st->floor, level);
+		if (need != SIZE_MAX && need <= st->n)
+			need = st->n + 1;
+	}
+	free(l);
 	if (need == SIZE_MAX) {
 		snprintf(row->decide, sizeof(row->decide), "to decide (an "
 			 "estimate from its spread): more than %d pairs at "

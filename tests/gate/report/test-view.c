@@ -1884,7 +1884,43 @@ static void test_view__noisy_says_what_would_decide(void)
 	release(&m);
 }
 
+/*
+ * Most pairs alike and a few far off: the robust sd is 0, yet the pairs
+ * so far did not decide it. The estimate is never the pairs so far or
+ * fewer (it said "about 2 pairs" after 9): the ordinary sd counts the
+ * pairs far off.
+ */
+static void test_view__noisy_estimate_above_the_pairs_so_far(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const double twostate[9] = { 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+					    1.9, 0.5, 2.1 };
+	struct model m;
+	struct outputs o = { 0 };
+	const char *d;
+	unsigned long need = 0;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "twostate");
+	add_bench(&m, "jumpy", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, twostate, 0.1, 9);
+	decide(&m);
+	/* a suite-wide level no 9 pairs' exact interval reaches */
+	m.r.level = 0.999;
+	print_all(&o, &m.r);
+	CHECK(m.res[0].verdict == VERDICT_NOISY);
+	d = strstr(o.term, "to decide (an estimate from its spread): about ");
+	CHECK(d != NULL);
+	if (d)
+		need = strtoul(d + strlen("to decide (an estimate from its "
+					  "spread): about "), NULL, 10);
+	CHECK(need > 9);
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_view__noisy_estimate_above_the_pairs_so_far),
 	TEST(test_view__noisy_says_what_would_decide),
 	TEST(test_view__empty_shard_and_interrupted_bench),
 	TEST(test_view__headline_fits_a_large_suite),
