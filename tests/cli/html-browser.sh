@@ -75,4 +75,44 @@ for svg in re.findall(r'<svg.*?</svg>', html, re.S):
     if ticks:
         assert any(t.startswith("-") for t in ticks) and any(t.startswith("+") for t in ticks), ticks
 PY
+# issue 37: the verdict is on screen in every row at 800 and 1400 px,
+# with a name far longer than the table (it was the last column: off
+# screen at 800 px, and at 1400 px with long names). The browser lays
+# the page out; a script added to a copy reads where each row's verdict
+# badge is.
+L=$SCRATCH/long
+long=test_roundtrip_of_a_document_with_a_long_descriptive_name_that_goes_on_and_on_and_on_case_001
+new_repo "$L"
+write_value "$L" 10
+write_config "$L" '"format": "lines"'
+sed -i "s|\"name\": \"sleep\"|\"name\": \"$long\"|" "$L/gate.json"
+commit_all "$L" base
+write_value "$L" 30
+commit_all "$L" "three times slower"
+gate_run 1 -C "$L" run --base HEAD~1 --head HEAD --html "$SCRATCH/long.html"
+{
+	cat "$SCRATCH/long.html"
+	cat <<'JS'
+<script>
+var out = [], rows = document.querySelectorAll("table.summary tr");
+for (var i = 0; i < rows.length; i++) {
+	var b = rows[i].querySelector(".badge");
+	if (!b) continue;
+	var r = b.getBoundingClientRect();
+	out.push((r.left >= 0 && r.right <= window.innerWidth ? "seen " : "hidden ") + Math.round(r.right));
+}
+document.body.setAttribute("data-badges", out.join(",") || "none");
+</script>
+JS
+} >"$SCRATCH/long-check.html"
+for w in 800 1400; do
+	H=$SCRATCH/long-check.html
+	chrome --window-size=$w,900 --dump-dom >"$SCRATCH/long-dom.html" ||
+		fail "$browser --dump-dom at $w px failed"
+	badges=$(sed -n 's/.*data-badges="\([^"]*\)".*/\1/p' "$SCRATCH/long-dom.html")
+	case $badges in
+	""|none) fail "at $w px: no verdict badge in the table's rows" ;;
+	*hidden*) fail "at $w px a row's verdict is off screen (right edges: $badges)" ;;
+	esac
+done
 exit 0
