@@ -147,8 +147,10 @@ expect_in "$body" "<!-- gate-report -->"
 expect_in "$body" "come from the pull request's own job"
 expect_in "$body" "(https://github.com/o/r/actions/runs/99)"
 expect_in "$body" "**failure**"
-# the heading is the worst row's verdict, not the artifact's "pass"
-expect_in "$body" "### ❌ gate: FAIL (1 fail, 1 unknown, 1 pass)"
+# the heading is the worst row's verdict, not the artifact's "pass", with
+# its row's name (as text) and the counts, on one line
+grep -q '^### ❌ gate: FAIL — `.*` +25% (1 fail, 1 unknown, 1 pass)$' "$body" ||
+	fail "the heading: $(grep '^###' "$body")"
 # worst first: the fail's row before the pass's
 python3 - "$body" <<'PY' || fail "the comment renders something of the artifact's"
 import re, sys
@@ -167,6 +169,38 @@ assert "evil" not in plain and "script" not in plain, plain
 # every table row has its four cells: no '|' or '`' of a name broke out
 for r in rows:
     assert len(re.sub(r"`[^`\n]*`", "", r).split("|")) == 6, r
+PY
+
+# a large suite (60 cases, one a fail): the heading names the fail, the
+# noisy ones the rest of its line; ten rows shown, forty folded (the
+# workflow's own <details>, nothing of the artifact's), the rest counted
+python3 - "$G/artifact/report.json" <<'PY'
+import json, sys
+b = [{"name": "suite/case-%02d" % i, "verdict": "noisy",
+      "ratio": {"estimate": 1.0, "low": 0.5, "high": 2.0}} for i in range(58)]
+b.insert(30, {"name": "suite/slow", "verdict": "fail",
+              "ratio": {"estimate": 3.0, "low": 2.5, "high": 3.5}})
+b.append({"name": "suite/ok", "verdict": "pass",
+          "ratio": {"estimate": 1.0, "low": 0.99, "high": 1.01}})
+json.dump({"schema": 1, "verdict": "fail", "benchmarks": b}, open(sys.argv[1], "w"))
+PY
+rm -f "$G/posted"/*
+mkdir -p "$SCRATCH/w4"
+FAKE_GITHUB=$G run_steps "$SCRATCH/event.json" "$SCRATCH/w4" >"$OUT" 2>"$ERR" ||
+	fail "the comment workflow failed on a large suite"
+body=$G/posted/7.md
+[ "$(grep -c '^###' "$body")" = 1 ] || fail "more than one heading"
+expect_in "$body" '### ❌ gate: FAIL — `suite/slow` +200% (1 fail, 58 noisy, 1 pass)'
+python3 - "$body" <<'PY' || fail "the large suite's comment is not folded as promised"
+import sys
+text = open(sys.argv[1]).read()
+before, _, rest = text.partition("<details><summary>40 more rows</summary>")
+assert rest, text
+folded, _, after = rest.partition("</details>")
+rows = lambda t: [l for l in t.splitlines() if l.startswith("| ") and "benchmark" not in l]
+assert len(rows(before)) == 10 and "suite/slow" in rows(before)[0], rows(before)
+assert len(rows(folded)) == 40, len(rows(folded))
+assert "10 more rows in the run's report." in after, after
 PY
 
 # a run whose head matches no open pull request (the branch was pushed
