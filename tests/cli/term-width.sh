@@ -49,4 +49,21 @@ tail -n 1 "$OUT" | grep -q '^verdict: ERROR' || fail "the last line is not the v
 got=$?
 [ "$got" -eq 3 ] || fail "gate run >/dev/full exited $got, want 3"
 expect_in "$ERR" "cannot write the report to stdout"
+# issue 37: an error message is wrapped at the terminal's width (a config
+# error was one 146-column line); in a log (no $COLUMNS, not a terminal)
+# it stays one line, for grep
+C=$SCRATCH/cfg-repo
+fixture_value "$C" 10 10
+toolong=$(printf 'b%.0s' $(seq 1 120))
+sed -i "s/\"name\": \"sleep\"/\"name\": \"$toolong\"/" "$C/gate.json"
+commit_all "$C" "a name too long"
+COLUMNS=80 "$GATE" -C "$C" run --base HEAD~1 -q >"$OUT" 2>"$ERR"
+[ $? -eq 3 ] || fail "a config error did not exit 3"
+expect_in "$ERR" "more than 100"
+awk 'length($0) > 80 { print NR ": " length($0); bad = 1 } END { exit bad }' \
+	"$ERR" >"$SCRATCH/wide" || fail "COLUMNS=80: stderr lines wider: $(cat "$SCRATCH/wide")"
+[ "$(grep -c 'gate: error:' "$ERR")" = 1 ] || fail "the error was not said once"
+env -u COLUMNS "$GATE" -C "$C" run --base HEAD~1 -q >"$OUT" 2>"$ERR"
+grep -q 'gate: error: .*characters long, more than 100: it becomes' "$ERR" ||
+	fail "in a log the error is not one line"
 exit 0
