@@ -166,6 +166,39 @@ run_step "$SCRATCH/norepo" 3
 check_outputs error 3
 expect_in "$SCRATCH/runner/summary" "not a git repository"
 
+# a working-directory that does not exist: the run step cds itself and
+# reports it like any error (a step's working-directory would end the
+# job before it, red under advisory, with no outputs); the workspace
+# step finds no directory and goes on
+run_step "$P" 0 GATE_WORKDIR=no-such-dir GATE_ADVISORY=true
+check_outputs error 3
+expect_in "$SCRATCH/runner/summary" 'working-directory "no-such-dir" is not a directory'
+(cd "$P" && GITHUB_OUTPUT="$SCRATCH/ws-missing.out" GATE_WORKDIR=no-such-dir \
+	GATE_SHARD= GATE_MERGE= bash --noprofile --norc -eo pipefail "$SCRATCH/ws.sh") \
+	>"$OUT" 2>"$ERR" || fail "the workspace step failed on a missing working-directory"
+expect_not_in "$SCRATCH/ws-missing.out" "dir="
+# a working-directory below the workspace: gate runs there
+mkdir -p "$SCRATCH/ws-root"
+mv "$P" "$SCRATCH/ws-root/sub"
+P=$SCRATCH/ws-root/sub
+run_step "$SCRATCH/ws-root" 0 GATE_WORKDIR=sub GATE_KEPT_DIR="$P/.git/gate"
+check_outputs pass 0
+# the kept builds are saved when gate made them, not after a failed
+# install (no directory: a "Path Validation Error" warning)
+[ "$(output kept)" = true ] || fail "no kept=true output after a run that kept its builds"
+mv "$A/build/gate" "$A/build/gate.kept"
+run_step "$P" 3 GATE_DEPS=failure GATE_BUILD=skipped GATE_KEPT_DIR="$SCRATCH/no-kept-builds"
+mv "$A/build/gate.kept" "$A/build/gate"
+[ -z "$(output kept)" ] || fail "kept=true with no kept builds"
+python3 - "$root/action.yml" <<'PY' || fail "the steps use working-directory, or the kept builds are saved without kept"
+import sys, yaml
+steps = {s.get("name"): s for s in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]}
+for n in ("Find gate's workspace", "Run gate"):
+    assert "working-directory" not in steps[n], n
+    assert steps[n]["env"]["GATE_WORKDIR"] == "${{ inputs.working-directory }}", n
+assert "steps.run.outputs.kept == 'true'" in steps["Save gate's kept builds"]["if"]
+PY
+
 # the workspace step outside a repository and in a merge job: no
 # directory (its cache steps skip), no failure; per-shard cache tag
 (cd "$SCRATCH/norepo" && GITHUB_OUTPUT="$SCRATCH/ws.out" GATE_SHARD=2/4 GATE_MERGE= \
