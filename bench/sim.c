@@ -21,11 +21,17 @@
 
 /* Drift: the machine slows by this factor over one benchmark's run. */
 #define DRIFT 0.30
+/* Bimodal: the slow state's factor and the share of samples in it. */
+#define BIMODAL_X 1.25
+#define BIMODAL_P 0.30
+/* AR(1): the correlation of one sample's log noise with the previous. */
+#define AR1_PHI 0.70
 
 const char *sim_noise_name(enum sim_noise n)
 {
 	return n == SIM_LOGNORMAL ? "lognormal" : n == SIM_HEAVY ? "heavy" :
-	       "drift";
+	       n == SIM_DRIFT ? "drift" : n == SIM_BIMODAL ? "bimodal" :
+	       "AR(1)";
 }
 
 void sim_default_cfg(struct bench_cfg *b)
@@ -61,6 +67,8 @@ struct sim_ctx {
 	double *proc[2];	/* c->common: each pair's process factor
 				   per arm, shared by the suite's cases */
 	size_t nproc, capproc;	/* factors drawn this trial, room */
+	double ar;		/* SIM_AR1: the last sample's standard
+				   normal noise */
 };
 
 /* The process factor of arm a at pair j (1 without common noise), drawn
@@ -92,21 +100,30 @@ static double sim_elapsed(void *ctx)
 	return ((struct sim_ctx *)ctx)->clock;
 }
 
-/* One sample's time: clock position t in [0, 1] of the run. */
-static double sample(const struct sim_ctx *s, int head, double t)
+/* One sample's time: clock position t in [0, 1] of the run, head's true
+   slowdown effect. The extra draws of bimodal and AR(1) noise come only
+   with them, so the other kinds' streams stay as they were. */
+static double sample(struct sim_ctx *s, int head, double t, double effect)
 {
-	double z, tail = 1;
+	double z, tail = 1, mode = 1;
 
 	if (s->c->noise == SIM_HEAVY)
 		z = gsl_ran_tdist(s->rng, 3) / sqrt(3.0);
 	else
 		z = gsl_ran_ugaussian(s->rng);
+	if (s->c->noise == SIM_AR1) {
+		s->ar = AR1_PHI * s->ar + sqrt(1 - AR1_PHI * AR1_PHI) * z;
+		z = s->ar;
+	}
+	if (s->c->noise == SIM_BIMODAL &&
+	    gsl_rng_uniform(s->rng) < BIMODAL_P)
+		mode = BIMODAL_X;
 	/* drawn for head only, so base's stream stays as without a tail */
 	if (head && s->c->tail_p > 0 &&
 	    gsl_rng_uniform(s->rng) < s->c->tail_p)
 		tail = s->c->tail_x;
-	return 0.1 * (head ? 1 + s->c->effect : 1) * exp(s->sigma * z) *
-	       (s->c->noise == SIM_DRIFT ? 1 + DRIFT * t : 1) * tail;
+	return 0.1 * (head ? 1 + effect : 1) * exp(s->sigma * z) *
+	       (s->c->noise == SIM_DRIFT ? 1 + DRIFT * t : 1) * tail * mode;
 }
 
 static int sim_measure(void *ctx, size_t i, unsigned total)
@@ -117,6 +134,8 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 	size_t wild = (size_t)-1;
 	double span = 2.0 * br->cfg->max_pairs;
 	int *order;
+	double effect = i > 0 && s->c->others != 0 ? s->c->others :
+			s->c->effect;
 
 	if (!more)
 		return 0;	/* as measure_bench: nothing to add */
@@ -134,9 +153,11 @@ static int sim_measure(void *ctx, size_t i, unsigned total)
 
 		memset(p, 0, sizeof(*p));
 		p->head_first = hf;
-		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span) *
+		p->s[ARM_BASE].wall = sample(s, 0, t + (hf ? 1 : 0) / span,
+					     effect) *
 				      process_factor(s, 0, br->npairs);
-		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span) *
+		p->s[ARM_HEAD].wall = sample(s, 1, t + (hf ? 0 : 1) / span,
+					     effect) *
 				      (j == wild ? s->c->outlier : 1) *
 				      process_factor(s, 1, br->npairs);
 		br->seconds += p->s[ARM_BASE].wall + p->s[ARM_HEAD].wall;
@@ -155,7 +176,8 @@ static enum verdict manual(struct sim_ctx *s, enum sim_rule rule)
 
 	for (k = 0; k < runs; k++) {
 		double t = (double)k / runs;
-		double vb = sample(s, 0, t), vh = sample(s, 1, t + 0.05);
+		double vb = sample(s, 0, t, s->c->effect);
+		double vh = sample(s, 1, t + 0.05, s->c->effect);
 
 		b = vb < b ? vb : b;
 		h = vh < h ? vh : h;
@@ -214,6 +236,9 @@ int sim_run(struct sim_result *out, const struct sim_cell *c,
 			r.seed = (unsigned long)t;
 			s.clock = 0;
 			s.nproc = 0;	/* fresh processes each trial */
+			/* AR(1) starts each trial from its stationary law */
+			if (c->noise == SIM_AR1)
+				s.ar = gsl_ran_ugaussian(s.rng);
 			/* gate's own decision loop, measuring by simulation */
 			adaptive_begin(&a, &r, &ao);
 			while (adaptive_next(&a, &r, sim_elapsed(&s), &want))

@@ -14,6 +14,10 @@ enum sim_noise {
 	SIM_LOGNORMAL,	/* log-normal per sample */
 	SIM_HEAVY,	/* Student t with 3 df in the log, same log-sd */
 	SIM_DRIFT,	/* log-normal plus a 30% linear slowdown over the run */
+	SIM_BIMODAL,	/* log-normal, and 1.25x in a random 30% of samples
+			   (two states of the machine: a frequency step) */
+	SIM_AR1,	/* log-normal, autocorrelated 0.7 from one sample to
+			   the next drawn (AR(1) in the log, same log-sd) */
 };
 
 struct sim_cell {
@@ -34,6 +38,10 @@ struct sim_cell {
 				   of an arm is also times that process's
 				   factor, log-normal with this log-sd (a
 				   machine slowing a whole process) */
+	double others;		/* != 0: a suite's cases but the first have
+				   this effect instead of `effect` (the
+				   first keeps it): -0.10 speeds the others
+				   up by 10% */
 };
 
 /* Gate's procedure, or a rule users apply by hand. */

@@ -32,7 +32,8 @@
 static void check_false_fail(enum rule rule, enum sim_noise noise,
 			     double cv, double effect, size_t suite)
 {
-	struct sim_cell c = { noise, cv, effect, suite, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = noise, .cv = cv, .effect = effect,
+		.suite = suite };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -80,7 +81,8 @@ static void test_sim__identical_code_rarely_fails(void)
  */
 static void test_sim__boundary_rate_within_alpha(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.10,
+		.effect = 0.05, .suite = 1 };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -94,7 +96,8 @@ static void test_sim__boundary_rate_within_alpha(void)
 /* A regression of twice the floor at CV 2% is caught, never passed. */
 static void test_sim__twice_floor_is_caught(void)
 {
-	struct sim_cell c = { SIM_DRIFT, 0.02, 0.10, 20, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_DRIFT, .cv = 0.02, .effect = 0.10,
+		.suite = 20 };
 	struct bench_cfg b;
 	struct sim_result res;
 
@@ -113,8 +116,9 @@ static void test_sim__twice_floor_is_caught(void)
 static void check_promise(enum sim_noise noise, double cv, size_t suite,
 			  size_t trials)
 {
-	struct sim_cell same = { noise, cv, 0, suite, 0, 0, 0, 0 };
-	struct sim_cell slower = { noise, cv, 0.10, suite, 0, 0, 0, 0 };
+	struct sim_cell same = { .noise = noise, .cv = cv, .suite = suite };
+	struct sim_cell slower = { .noise = noise, .cv = cv, .effect = 0.10,
+		.suite = suite };
 	unsigned long seed = 7000 + (unsigned long)(cv * 1000) + suite +
 			     100 * (unsigned long)noise;
 	struct bench_cfg b;
@@ -172,7 +176,8 @@ static void test_sim__promise_suite_of_20(void)
  */
 static void test_sim__too_few_pairs_never_pass(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0.10, 1, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.02,
+		.effect = 0.10, .suite = 1 };
 	struct bench_cfg b;
 	struct sim_result r;
 
@@ -200,8 +205,8 @@ static void test_sim__coverage_from_15_pairs(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sim_cell c = { cases[i].noise, 0.10, 0.05, 1,
-				      0, 0, 0, 0 };
+		struct sim_cell c = { .noise = cases[i].noise, .cv = 0.10,
+			.effect = 0.05, .suite = 1 };
 		struct bench_cfg b;
 		double cover;
 
@@ -238,7 +243,8 @@ static void check_onesided(enum stats_estimator e, enum interval_method m,
 			   double bound, unsigned resamples, size_t trials,
 			   unsigned long seed)
 {
-	struct sim_cell c = { noise, 0.10, 0.05, 1, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = noise, .cv = 0.10, .effect = 0.05,
+		.suite = 1 };
 	struct bench_cfg b;
 	struct sim_cover cv;
 
@@ -312,7 +318,8 @@ static void test_sim__bootstrap_holds_its_one_sided_level(void)
  */
 static void test_sim__bisect_names_the_right_commit(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.05, 0.07, 1, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.05,
+		.effect = 0.07, .suite = 1 };
 	struct bench_cfg b;
 	struct sim_bisect now, before;
 
@@ -387,7 +394,8 @@ static void test_sim__exact_counts_near_the_floor(void)
  */
 static void test_sim__one_extreme_sample_at_the_floor(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.10, 0.05, 1, 10, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.10,
+		.effect = 0.05, .suite = 1, .outlier = 10 };
 	struct bench_cfg b;
 	struct sim_result one, adaptive, twice;
 
@@ -427,7 +435,8 @@ static void test_sim__one_extreme_sample_at_the_floor(void)
  */
 static void test_sim__slow_tail_is_not_passed_silently(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.02, 0, 1, 0, 0.1, 2, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.02, .suite = 1,
+		.tail_p = 0.1, .tail_x = 2 };
 	struct bench_cfg b;
 	struct sim_result r;
 
@@ -451,7 +460,8 @@ static void test_sim__slow_tail_is_not_passed_silently(void)
  */
 static void test_sim__each_trial_builds_its_config_afresh(void)
 {
-	struct sim_cell c = { SIM_LOGNORMAL, 0.25, 0.05, 2, 0, 0, 0, 0 };
+	struct sim_cell c = { .noise = SIM_LOGNORMAL, .cv = 0.25,
+		.effect = 0.05, .suite = 2 };
 	struct bench_cfg b, keep;
 	struct sim_result r1, r2;
 
@@ -478,9 +488,10 @@ static void test_sim__each_trial_builds_its_config_afresh(void)
  */
 static void test_sim__uniform_regression_never_passes(void)
 {
-	struct sim_cell same = { SIM_LOGNORMAL, 0.05, 0, 20, 0, 0, 2, 0.10 };
-	struct sim_cell slower = { SIM_LOGNORMAL, 0.05, 0.10, 20, 0, 0, 2,
-				   0.10 };
+	struct sim_cell same = { .noise = SIM_LOGNORMAL, .cv = 0.05,
+		.suite = 20, .tail_x = 2, .common = 0.10 };
+	struct sim_cell slower = { .noise = SIM_LOGNORMAL, .cv = 0.05,
+		.effect = 0.10, .suite = 20, .tail_x = 2, .common = 0.10 };
 	struct bench_cfg b;
 	struct sim_result r0, r1;
 
