@@ -400,7 +400,7 @@ bench-trend: $(BUILD)/gate
 	@bench/trend-drift $(BUILD)/gate
 
 # gate run on a sleep whose head is 2x in a seeded 10% of its runs, and on
-# identical code (issue 38 item 4): RUNS runs a cell, --budget BUDGET s
+# identical code (issue 38 item 1): RUNS runs a cell, --budget BUDGET s
 bench-tail: $(BUILD)/gate
 	@bench/tail $(BUILD)/gate $(or $(RUNS),10) $(or $(BUDGET),60)
 

@@ -1,4 +1,4 @@
-# A slow tail on the real binary (issue 38 item 4): a lines benchmark
+# A slow tail on the real binary (issue 38 item 1): a lines benchmark
 # reports its own time, 10 ms with a seeded jitter of up to 2%; head's is
 # 20 ms in a seeded tenth of its runs (run k of the arm when
 # (7919 k + 104729) mod 100 < 10: exactly 6 of the 60 measured here),
