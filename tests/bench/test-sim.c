@@ -169,6 +169,24 @@ static void test_sim__promise_suite_of_20(void)
 }
 
 /*
+ * The audit's other two kinds of noise (issue 38): bimodal (1.25x in a
+ * random 30% of samples) and AR(1) (log noise correlated 0.7 from one
+ * sample to the next), at CV 10%, one benchmark and suites of 20.
+ */
+static void test_sim__promise_bimodal_and_ar1(void)
+{
+	static const enum sim_noise noise[] = { SIM_BIMODAL, SIM_AR1 };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		check_promise(noise[i], 0.10, 1,
+			      harness_trials(PROMISE_TRIALS_1));
+		check_promise(noise[i], 0.10, 20,
+			      harness_trials(PROMISE_TRIALS_20));
+	}
+}
+
+/*
  * Pairs too few for an interval at the level can never pass: before, 4
  * pairs gave (0, inf) at one-sided 95% (2^-4 > 0.05), every estimate
  * within the floor passed, and a +10% regression under a 20% floor passed
@@ -517,6 +535,7 @@ static const struct harness_test tests[] = {
 	TEST(test_sim__bootstrap_holds_its_one_sided_level),
 	TEST(test_sim__promise_single_benchmark),
 	TEST(test_sim__promise_suite_of_20),
+	TEST(test_sim__promise_bimodal_and_ar1),
 	TEST(test_sim__too_few_pairs_never_pass),
 	TEST(test_sim__bisect_names_the_right_commit),
 	TEST(test_sim__exact_counts_near_the_floor),
