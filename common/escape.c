@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/error.h"
 #include "common/banned.h"
@@ -93,6 +94,21 @@ static void put_md(FILE *out, const char *s)
 			break;
 		case '#':
 			fputs(isdigit(p[1]) ? "#&#8203;" : "#", out);
+			break;
+		case ':':
+			/* GitHub links a bare scheme://... */
+			fputs(p[1] == '/' && p[2] == '/' ? ":&#8203;" : ":",
+			      out);
+			break;
+		case 'w': case 'W':
+			/* ... and a bare www.host */
+			if (!strncasecmp((const char *)p, "www.", 4)) {
+				fwrite(p, 1, 3, out);
+				fputs("&#8203;", out);
+				len = 3;
+			} else {
+				fputc(*p, out);
+			}
 			break;
 		case '`': case '*': case '_': case '[': case ']': case '\\':
 		case '~':

@@ -56,6 +56,20 @@ static void test_escape__markdown_and_html(void)
 	free(html);
 }
 
+/* GitHub turns a bare scheme:// or www. into a live link: never in a name */
+static void test_escape__markdown_links_nothing_bare(void)
+{
+	char *md = escape_str(ESCAPE_MD, "see https://evil.example/x, "
+			      "WWW.evil.example and ftp://h; a:b w.x www");
+
+	CHECK(md && !strstr(md, "://") && !strstr(md, "WWW."));
+	CHECK(strstr(md, "https:&#8203;//evil.example/x") != NULL);
+	CHECK(strstr(md, "WWW&#8203;.evil.example") != NULL);
+	/* what links nothing is left as it was */
+	CHECK(strstr(md, " a:b w.x www") != NULL);
+	free(md);
+}
+
 static void test_escape__csv_cells_are_never_formulas(void)
 {
 	static const char *const in[] = { "=1+2", "+cmd", "-cmd", "@SUM(A1)",
@@ -94,6 +108,7 @@ static const struct harness_test tests[] = {
 	TEST(test_escape__terminal_obeys_nothing),
 	TEST(test_escape__actions_lines_are_never_commands),
 	TEST(test_escape__markdown_and_html),
+	TEST(test_escape__markdown_links_nothing_bare),
 	TEST(test_escape__csv_cells_are_never_formulas),
 	TEST(test_escape__widths_and_cuts),
 };
