@@ -13,13 +13,17 @@
 #   - +5%, the floor itself, from 6 pairs: 6, 12 and 24 pairs each give an
 #     interval across the floor: could not confirm, with the interval;
 #   - the same values in both arms: excluded, "does not reproduce" (exit 0),
-#     said of the last run (24 pairs), not of the first that excludes it.
+#     said of the last run (24 pairs), not of the first that excludes it;
+#   - a step's good follows the same rule: c1 +10% and c2 +35% after c0,
+#     10 pairs; the step on c1 reads +9.5% (+3.4% .. +14.1%), below the
+#     confirming run's lower bound (+21.5%), which gate took for good and
+#     so named c2; now unsure, again with 20 pairs, bad, and c1 named.
 . "$(dirname "$0")/lib.sh"
 # the suite counts its runs in $SCRATCH, outside the checkout
 GATE_SANDBOX=off
 export GATE_SANDBOX
 
-# chain REPO PAIRS GOOD BAD: c0 and c1 print "x V ms", V what GOOD and BAD
+# chain REPO PAIRS V0 V1...: c0, c1... print "x V ms", V what V0, V1...
 # (awk, with the run's draw in z and its number in n) compute.
 chain() {
 	new_repo "$1"
@@ -34,18 +38,20 @@ for i in range(1000):
 { "defaults": { "pairs": $2, "max_pairs": $2, "warmup": 0, "min_effect": 0.05 },
   "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
 JSON
+	repo=$1
 	k=0
-	for line in "$3" "$4"; do
-		cat >"$1/suite.sh" <<SH
+	shift 2
+	for line in "$@"; do
+		cat >"$repo/suite.sh" <<SH
 #!/bin/sh
 # commit $k
-n=\$(cat "$1.count")
-echo \$((n + 1)) >"$1.count"
-awk -v n="\$n" -v z="\$(sed -n "\$((n + 1))p" "$1.noise")" \\
+n=\$(cat "$repo.count")
+echo \$((n + 1)) >"$repo.count"
+awk -v n="\$n" -v z="\$(sed -n "\$((n + 1))p" "$repo.noise")" \\
 	'BEGIN { printf "x %.4f ms\\n", $line }'
 SH
-		chmod +x "$1/suite.sh"
-		commit_all "$1" "commit $k"
+		chmod +x "$repo/suite.sh"
+		commit_all "$repo" "commit $k"
 		k=$((k + 1))
 	done
 }
@@ -78,4 +84,14 @@ expect_in "$OUT" "the regression does not reproduce: $(git -C "$RN" rev-parse --
 # ... said of the last run only: an early exclusion measures more
 expect_in "$ERR" "excludes a regression of +5.0% (s/x +0.0% (+0.0% .. +0.0%, 6 pairs)): again with 12 pairs before saying it does not reproduce"
 expect_in "$ERR" "(+0.0% .. +0.0%, 12 pairs)): again with 24 pairs"
+
+# a step is good only when it excludes the floor, whatever the confirming
+# run showed: c1 is the first commit with a regression of the floor
+RS=$SCRATCH/step
+chain "$RS" 10 '10 * z' '11 * z' '13.5 * z'
+gate_run 1 -C "$RS" bisect --good HEAD~2 --bad HEAD --seed 1
+expect_in "$ERR" "gate: step 1: $(git -C "$RS" rev-parse --short=12 HEAD) (commit 2) against $(git -C "$RS" rev-parse --short=12 HEAD~2): bad, s/x +29.0% (+21.5% .. +44.1%, 10 pairs)"
+expect_in "$ERR" "gate: step 2: $(git -C "$RS" rev-parse --short=12 HEAD~1) against $(git -C "$RS" rev-parse --short=12 HEAD~2) is unsure (s/x +9.5% (+3.4% .. +14.1%, 10 pairs): neither shows nor excludes a regression of +5.0%): again with 20 pairs"
+expect_in "$OUT" "culprit: $(git -C "$RS" rev-parse HEAD~1)"
+expect_not_in "$ERR" ": good"
 exit 0
