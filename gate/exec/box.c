@@ -157,6 +157,7 @@ char **box_argv(const struct box_conf *c)
 		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--cap-drop", "ALL", NULL };
 	struct args a = { NULL, 0, 0 };
+	struct stat st;
 	size_t i;
 
 	for (i = 0; fixed[i]; i++)
@@ -169,6 +170,16 @@ char **box_argv(const struct box_conf *c)
 	add3(&a, "--dev", "/dev", NULL);
 	add3(&a, "--proc", "/proc", NULL);
 	add3(&a, "--tmpfs", "/tmp", NULL);
+	/* the host's sockets (a Docker or containerd daemon, D-Bus, a user's
+	   session bus) live under /run: connecting to one needs no write to
+	   a file system, so a read-only /run would still hand an arm the
+	   daemon and through it the whole machine. Only the resolver's
+	   files come back, for builds base lets use the network. */
+	add3(&a, "--tmpfs", "/run", NULL);
+	add3(&a, "--ro-bind-try", "/run/systemd/resolve",
+	     "/run/systemd/resolve");
+	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
+		add3(&a, "--tmpfs", "/var/run", NULL);
 	if (c->home)
 		add3(&a, "--tmpfs", c->home, NULL);
 	for (i = 0; c->hide && c->hide[i]; i++)

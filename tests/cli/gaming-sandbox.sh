@@ -276,6 +276,57 @@ if grep -s attached "$R"/.git/gate/*/out/traced; then
 	fail "head's build attached to gate"
 fi
 
+# 5d. head's build asks a daemon of the machine (Docker's socket is in
+#     /run, and the runner's user may use it) to rewrite base's data for
+#     it: the stand-in daemon runs what it is sent, outside any sandbox.
+#     Connecting to a socket needs no write, so a read-only /run is not
+#     enough: the sandbox has a /run of its own. Tried where /run is
+#     writable (as root)
+sock=/run/gate-test-daemon-$$.sock
+if python3 - "$sock" <<'PY' 2>/dev/null
+import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])
+PY
+then
+	rm -f "$sock"
+	python3 - "$sock" >"$SCRATCH/daemon.log" 2>&1 <<'PY' &
+import os, socket, subprocess, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+s.settimeout(1)
+end = time.time() + 120
+while time.time() < end and os.path.exists(sys.argv[1]):
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    cmd = c.recv(4096).decode()
+    print("ran:", cmd, flush=True)
+    subprocess.run(["sh", "-c", cmd])
+    c.close()
+PY
+	daemon=$!
+	attempt daemon
+	printf "R='%s' SOCK='%s'\n" "$R" "$sock" >>"$R/build.sh"
+	cat >>"$R/build.sh" <<'SH'
+python3 - "$R" "$SOCK" <<'PY' 2>/dev/null
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[2])
+s.send(('for t in %s/.git/gate/*/data/t; do [ "$t" -ef %s/data/t ] || '
+        'echo 0.9 >"$t"; done' % (sys.argv[1], os.getcwd())).encode())
+PY
+true
+SH
+	run_attempt "base's data rewritten by a daemon of the machine"
+	rm -f "$sock"
+	kill "$daemon" 2>/dev/null
+	wait "$daemon" 2>/dev/null
+	! grep -q "ran:" "$SCRATCH/daemon.log" ||
+		fail "head's build reached the machine's daemon: $(cat "$SCRATCH/daemon.log")"
+fi
+
 # 6. a declared build cache is each arm's own: head's build poisons it, and
 #    base's build finds only what base wrote, run after run
 git -C "$R" checkout -q base

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -150,9 +152,11 @@ static struct run_result boxed(const char *tree, const char *other,
 static void test_box__arm_sees_only_itself(void)
 {
 	char dir[] = "/tmp/gate-test-box.XXXXXX", why[256];
-	char *tree, *other, *secret, *mine, *cmd;
+	char *tree, *other, *secret, *mine, *cmd, *sock;
+	struct sockaddr_un sa;
 	struct run_result r;
 	struct stat st;
+	int fd;
 
 	if (!box_available(why, sizeof(why))) {
 		printf("  (skipped: %s)\n", why);
@@ -184,6 +188,26 @@ static void test_box__arm_sees_only_itself(void)
 	r = boxed(tree, other, 0, 1, cmd);
 	CHECK(r.status == RUN_OK);
 	free(cmd);
+	/* the host's sockets under /run (a Docker daemon's, D-Bus) are not
+	   there: connecting needs no write, so read-only is not enough */
+	sock = xasprintf("/run/gate-test-box-%ld.sock", (long)getpid());
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		cmd = xasprintf("test -e %s && exit 7; exit 0", sock);
+		r = boxed(tree, other, 1, 0, cmd);
+		CHECK(r.status == RUN_OK);
+		free(cmd);
+		unlink(sock);
+	} else {
+		printf("  (a socket under /run: not tried, /run is not "
+		       "writable here)\n");
+	}
+	if (fd >= 0)
+		close(fd);
+	free(sock);
 	/* timed inside: a sleep's time is the sample's, an exit code
 	   passes through the sampler */
 	r = boxed(tree, other, 0, 1, "sleep 0.2; exit 3");
