@@ -2,8 +2,8 @@
 # sections 3 and 4), each on a fixture whose honest run FAILS: head's
 # program sleeps 8 times longer, and a suite case doubles. Every attempt
 # branches from base with the regression and one trick; each exits 1 and
-# says why. The sandbox's attempts are in seal-*.sh, the first round's in
-# gaming.sh.
+# says why. The sandbox's attempts are in gaming-sandbox.sh, the first
+# round's in gaming.sh.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
