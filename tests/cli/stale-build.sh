@@ -38,4 +38,8 @@ commit_all "$R" "head 2: SLEEP in the Makefile"
 gate_run 1 -C "$R" run --base base --head HEAD
 expect_not_in "$OUT" "identical build"
 expect_in "$OUT" "FAIL"
+# run 3: the same trees, kept, under another environment: built again,
+# and the run says why (a trial saw two 333 s rebuilds with no word)
+CFLAGS=-DGATE_STALE_TEST gate_run 1 -C "$R" run --base base --head HEAD
+expect_in "$ERR" "in another environment (CFLAGS)"
 exit 0
