@@ -462,6 +462,26 @@ static int reaches_other(const struct workspace *w, size_t a,
 	return 0;
 }
 
+/*
+ * "writable"'s i-th path for arm a (malloc'd), or NULL with w->err when it
+ * holds gate's directory or the other arm's checkout: a bind of it in the
+ * arm's sandbox would bring back what the sandbox hides.
+ */
+static char *writable_refused(const struct workspace *w, size_t a, size_t i)
+{
+	char *p = writable_path(w, a, w->writable[i]);
+
+	if (!reaches_other(w, a, p))
+		return p;
+	error_to(w->err, "\"writable\" lists \"%s\" (%s for %s), which "
+		 "holds gate's directory or the other arm's checkout: a "
+		 "benchmark could then change what the other arm measures; "
+		 "list only directories outside the repository's .git",
+		 w->writable[i], p, arm_name((enum arm)a));
+	free(p);
+	return NULL;
+}
+
 /* The paths arm a's benchmark may write; slot 0 is the layout's. */
 static int sandbox_list(const struct workspace *w, size_t a, char ***out)
 {
@@ -482,17 +502,9 @@ static int sandbox_list(const struct workspace *w, size_t a, char ***out)
 		    !path_covers(system_writable[i], w->arm[a].dir))
 			list[k++] = xstrdup(system_writable[i]);
 	for (i = 0; w->writable && w->writable[i]; i++) {
-		char *p = writable_path(w, a, w->writable[i]);
+		char *p = writable_refused(w, a, i);
 
-		if (reaches_other(w, a, p)) {
-			error_to(w->err, "\"writable\" lists \"%s\" (%s for "
-				 "%s), which holds gate's directory or the "
-				 "other arm's checkout: a benchmark could then "
-				 "change what the other arm measures; list "
-				 "only directories outside the repository's "
-				 ".git", w->writable[i], p,
-				 arm_name((enum arm)a));
-			free(p);
+		if (!p) {
 			for (i = 1; i < k; i++)
 				free(list[i]);
 			free(list);
@@ -502,6 +514,21 @@ static int sandbox_list(const struct workspace *w, size_t a, char ***out)
 	}
 	list[k] = NULL;
 	*out = list;
+	return 0;
+}
+
+/* Every "writable" path of arm a allowed, whichever isolation binds it. */
+static int writable_allowed(const struct workspace *w, size_t a)
+{
+	size_t i;
+
+	for (i = 0; w->writable && w->writable[i]; i++) {
+		char *p = writable_refused(w, a, i);
+
+		if (!p)
+			return -1;
+		free(p);
+	}
 	return 0;
 }
 
@@ -537,7 +564,8 @@ static int layout_arms(struct workspace *w)
 		if (sandbox && sandbox_list(w, a, &la.sandbox) < 0)
 			return -1;
 		if (boxed) {
-			if (workspace_box(w, a, 1) < 0)
+			if (writable_allowed(w, a) < 0 ||
+			    workspace_box(w, a, 1) < 0)
 				return -1;
 			la.box = &w->arm[a].box[1];
 		}
