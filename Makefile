@@ -52,7 +52,7 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 INSTALL ?= install
 # keep in step with debian/changelog (make deb checks)
-VERSION = 0.1.0
+VERSION = 0.2.0
 UNAME_S := $(shell uname -s)
 # the OS layer (gate/os/os.h): Linux's facilities, or the stub that says
 # they are not available here; `make OS=stub` forces the stub on Linux (an
