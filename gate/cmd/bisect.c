@@ -365,15 +365,17 @@ static int step_decide(struct search *se, struct gate_ctx *ctx,
 		if (se->s.out == OUT_UNSURE)
 			fprintf(stderr, "gate: step %u: %.12s against %.12s is "
 				"unsure (%s: neither shows nor excludes a "
-				"regression of %+.1f%%): again with %u pairs\n",
-				se->steps + 1, head, base, f,
-				se->s.floor * 100, more);
+				"regression of %+.1f%%): again with %s%u "
+				"pairs\n", se->steps + 1, head, base, f,
+				se->s.floor * 100, o->budget ? "up to " : "",
+				more);
 		else
 			fprintf(stderr, "gate: step %u: %.12s against %.12s "
 				"excludes a regression of %+.1f%% (%s): again "
-				"with %u pairs before saying it does not "
+				"with %s%u pairs before saying it does not "
 				"reproduce\n", se->steps + 1, head, base,
-				se->s.floor * 100, f, more);
+				se->s.floor * 100, f,
+				o->budget ? "up to " : "", more);
 	}
 	return 0;
 }
