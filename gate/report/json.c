@@ -35,15 +35,6 @@ static cJSON *rev_json(const struct report_rev *v)
 	return o;
 }
 
-static char *parity_text(const struct bench_run *br, enum arm a)
-{
-	if (br->suite_name)
-		return xasprintf("same cases in %zu samples", br->nsamples[a]);
-	if (!br->cfg->parity)
-		return xstrdup("not checked (parity: false)");
-	return xasprintf("identical in %zu samples", br->nsamples[a]);
-}
-
 /* The Gate-Accept trailer that named a failing metric, and whether the
    regression lies within it ("accepted") or beyond ("exceeded"). */
 static void accept_json(cJSON *o, const struct bench_stats *st)
@@ -135,33 +126,6 @@ static void throughput_json(cJSON *o, const struct bench_run *br,
 	}
 }
 
-/* Every artifact's SHA-256 per arm (null: no such file in that arm). */
-static void artifacts_json(cJSON *o, const struct bench_run *br)
-{
-	cJSON *x = cJSON_AddObjectToObject(o, "artifacts"), *list, *f;
-	size_t i;
-	int a;
-
-	cJSON_AddBoolToObject(x, "identical", br->identical != 0);
-	cJSON_AddBoolToObject(x, "measured", br->identical != 1);
-	list = cJSON_AddArrayToObject(x, "files");
-	for (i = 0; i < br->nartifacts; i++) {
-		const struct artifact_hash *h = &br->artifacts[i];
-
-		f = cJSON_CreateObject();
-		cJSON_AddStringToObject(f, "path", h->path);
-		for (a = 0; a < 2; a++)
-			if (h->sha256[a][0])
-				cJSON_AddStringToObject(f, arm_name((enum arm)a),
-							h->sha256[a]);
-			else
-				cJSON_AddNullToObject(f, arm_name((enum arm)a));
-		cJSON_AddBoolToObject(f, "differ",
-				      strcmp(h->sha256[0], h->sha256[1]) != 0);
-		cJSON_AddItemToArray(list, f);
-	}
-}
-
 /* A suite case's suite, format, direction, reduction and throughput;
  * a go case's GOMAXPROCS, the "-N" dropped from its name (null: none). */
 static void bench_suite_json(cJSON *o, const struct run_bench *b)
@@ -207,26 +171,6 @@ static void bench_taken_json(cJSON *o, const struct run_bench *b)
 				scheme, sizeof(scheme)));
 	/* the facts samples_taken says, for report_load */
 	fields_write(o, bench_taken_fields, b);
-}
-
-/* What each arm's environment was, and whether the arms differ. */
-static void bench_parity_json(cJSON *o, const struct bench_run *br)
-{
-	cJSON *x = cJSON_AddObjectToObject(o, "parity");
-	char *p;
-
-	p = parity_text(br, ARM_BASE);
-	cJSON_AddStringToObject(x, "base", p);
-	free(p);
-	p = parity_text(br, ARM_HEAD);
-	cJSON_AddStringToObject(x, "head", p);
-	free(p);
-	cJSON_AddBoolToObject(x, "arms_differ", br->parity_differs);
-	/* the figures of the sentences above, as data: a reader never
-	   parses gate's prose back */
-	cJSON_AddBoolToObject(x, "checked", br->suite_name || br->cfg->parity);
-	cJSON_AddNumberToObject(x, "base_samples", (double)br->nsamples[ARM_BASE]);
-	cJSON_AddNumberToObject(x, "head_samples", (double)br->nsamples[ARM_HEAD]);
 }
 
 /*
@@ -318,7 +262,8 @@ static cJSON *bench_json(const struct run_bench *b)
 	if (res->verdict != VERDICT_NEW && primary && primary->n && !br->error)
 		fields_write(o, stats_fields, primary);
 	if (br->nartifacts)
-		artifacts_json(o, br);
+		fields_write(cJSON_AddObjectToObject(o, "artifacts"),
+			     artifacts_fields, br);
 	/* an identical build: its reason and looks, no metrics analysed */
 	if (res->verdict != VERDICT_NEW && !br->error && br->identical != 1) {
 		list = cJSON_AddArrayToObject(o, "metrics");
@@ -326,7 +271,8 @@ static cJSON *bench_json(const struct run_bench *b)
 			cJSON_AddItemToArray(list, metric_json(br, &res->m[i]));
 	}
 	if (res->verdict != VERDICT_NEW)
-		bench_parity_json(o, br);
+		fields_write(cJSON_AddObjectToObject(o, "parity"),
+			     parity_fields, br);
 	samples = cJSON_AddArrayToObject(o, "samples");
 	for (i = 0; i < br->npairs; i++)
 		cJSON_AddItemToArray(samples, sample_json(&br->pairs[i], i, c));
@@ -366,88 +312,6 @@ static void add_layout(cJSON *protocol, const struct run_report *r)
 		cJSON_AddNullToObject(o, "pin");
 }
 
-/* Which config decided, and how head's differs from base's. */
-static void add_policy(cJSON *p, const struct run_report *r)
-{
-	cJSON *list;
-	size_t i;
-
-	if (r->policy)
-		cJSON_AddStringToObject(p, "policy", r->policy);
-	else
-		cJSON_AddNullToObject(p, "policy");
-	list = cJSON_AddArrayToObject(p, "policy_differences");
-	for (i = 0; i < r->npolicy_diff; i++)
-		cJSON_AddItemToArray(list,
-				     cJSON_CreateString(r->policy_diff[i]));
-	/* how the arms were sealed (absent from reports before it was) */
-	if (r->isolation)
-		cJSON_AddStringToObject(p, "isolation", r->isolation);
-}
-
-/* How the run measured and decided: the seed and order, the statistic,
-   the interval, the rule and promise, the looks and the levels. */
-static void add_method(cJSON *p, const struct run_report *r)
-{
-	char iv[96], *text;
-
-	cJSON_AddNumberToObject(p, "seed", (double)r->seed);
-	cJSON_AddStringToObject(p, "order", "random pairs, balanced");
-	cJSON_AddStringToObject(p, "statistic", "per benchmark, of the "
-				"log head/base ratios (see benchmarks[])");
-	cJSON_AddStringToObject(p, "interval", report_run_interval(r, iv,
-								     sizeof(iv)));
-	text = report_rule_text(r);
-	cJSON_AddStringToObject(p, "decision", text);
-	free(text);
-	text = report_promise_text(r);
-	cJSON_AddStringToObject(p, "promise", text);
-	free(text);
-	cJSON_AddNumberToObject(p, "one_sided_level", r->level);
-	cJSON_AddStringToObject(p, "looks", "pairs, then for unresolved "
-				"benchmarks rounds that each add half the "
-				"pairs in hand, up to max_pairs or until the "
-				"budget is spent (shared fairly); half of each "
-				"benchmark's alpha at the first look, the "
-				"rest in equal shares over the later looks up "
-				"to max_pairs, or under a budget up to the "
-				"pairs it can reach at the first look's pace "
-				"(union bound); a fail is final");
-	cJSON_AddBoolToObject(p, "strict", r->strict);
-	if (r->budget > 0)
-		cJSON_AddNumberToObject(p, "budget_seconds", r->budget);
-	else
-		cJSON_AddNullToObject(p, "budget_seconds");
-	cJSON_AddNumberToObject(p, "resamples", r->resamples);
-	cJSON_AddNumberToObject(p, "confidence", r->confidence);
-	cJSON_AddNumberToObject(p, "adjusted_confidence", r->level);
-	cJSON_AddStringToObject(p, "adjustment", "bonferroni");
-	cJSON_AddNumberToObject(p, "compared", (double)r->compared);
-}
-
-/* gate run --shard I/N: what gate merge checks, and for suites split by
-   case, every shard's cases. */
-static void add_shard(cJSON *p, const struct run_report *r)
-{
-	cJSON *sh, *sp;
-	size_t k;
-
-	if (!r->nshards)
-		return;
-	sh = cJSON_AddObjectToObject(p, "shard");
-	fields_write(sh, shard_fields, r);
-	if (!r->nsplit)
-		return;
-	sp = cJSON_AddArrayToObject(sh, "split");
-	for (k = 0; k < r->nsplit; k++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "suite", r->split[k].suite);
-		cJSON_AddNumberToObject(o, "cases", (double)r->split[k].cases);
-		cJSON_AddItemToArray(sp, o);
-	}
-}
-
 static cJSON *build_json(const struct run_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *p, *list;
@@ -465,16 +329,11 @@ static cJSON *build_json(const struct run_report *r)
 	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
 	cJSON_AddItemToObject(root, "head", rev_json(&r->rev[ARM_HEAD]));
 	p = cJSON_AddObjectToObject(root, "protocol");
-	cJSON_AddStringToObject(p, "config", r->config_origin ?
-				r->config_origin : "");
-	if (r->config_note)
-		cJSON_AddStringToObject(p, "config_note", r->config_note);
+	fields_write(p, protocol_fields, r);
 	fields_write(cJSON_AddObjectToObject(root, "time"), time_fields, r);
-	add_policy(p, r);
-	add_method(p, r);
-	if (r->config_hash)
-		cJSON_AddStringToObject(p, "config_hash", r->config_hash);
-	add_shard(p, r);
+	if (r->nshards)
+		fields_write(cJSON_AddObjectToObject(p, "shard"),
+			     shard_fields, r);
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
 	fields_write(cJSON_AddObjectToObject(root, "environment"),

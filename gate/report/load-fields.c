@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -14,6 +15,7 @@
 #include "common/error.h"
 #include "gate/exec/sysinfo.h"
 #include "gate/report/load-internal.h"
+#include "gate/report/report.h"
 #include "common/banned.h"
 
 /* an FIELD_ENUM member is read and written as an int */
@@ -27,6 +29,17 @@ _Static_assert(sizeof(enum rule) == sizeof(int) &&
 #define ROW(n, k, o) .name = n, .kind = k, .off = o
 #define END { .name = NULL }
 #define OBJ(n, t) { ROW(n, FIELD_OBJECT, 0), .sub = t }
+#define SAID(n, f) { ROW(n, FIELD_SAID, 0), .said = f }
+#define WORDS(n, w) { ROW(n, FIELD_SAID, 0), .what = w }
+
+/* s as a JSON string, s freed */
+static cJSON *said(char *s)
+{
+	cJSON *o = cJSON_CreateString(s);
+
+	free(s);
+	return o;
+}
 
 #define M(f) offsetof(struct machine, f)
 #define TEXT(n, f) { ROW(n, FIELD_TEXT, M(f)), \
@@ -203,12 +216,142 @@ const struct field bench_taken_fields[] = {
 #undef C
 #undef B
 
+/* what each arm's environment was; parity checked means stdout compared
+   (a suite's: its cases) */
+static cJSON *parity_said(const struct bench_run *br, enum arm a)
+{
+	if (br->suite_name)
+		return said(xasprintf("same cases in %zu samples",
+				      br->nsamples[a]));
+	if (!br->cfg->parity)
+		return cJSON_CreateString("not checked (parity: false)");
+	return said(xasprintf("identical in %zu samples", br->nsamples[a]));
+}
+static cJSON *parity_base(const void *b) { return parity_said(b, ARM_BASE); }
+static cJSON *parity_head(const void *b) { return parity_said(b, ARM_HEAD); }
+static cJSON *parity_checked(const void *b)
+{
+	const struct bench_run *br = b;
+
+	return cJSON_CreateBool(br->suite_name || br->cfg->parity);
+}
+/* every artifact's SHA-256 per arm (null: no such file in that arm) */
+static cJSON *artifact_differs(const void *b)
+{
+	const struct artifact_hash *h = b;
+
+	return cJSON_CreateBool(strcmp(h->sha256[0], h->sha256[1]) != 0);
+}
+#define H(f) offsetof(struct artifact_hash, f)
+static const struct field artifact_fields[] = {
+	{ ROW("path", FIELD_STR, H(path)), .flags = FIELD_OWN },
+	{ ROW("base", FIELD_TEXT, H(sha256[ARM_BASE])), .flags = FIELD_NULL0,
+	  .size = sizeof(((struct artifact_hash *)0)->sha256[0]) },
+	{ ROW("head", FIELD_TEXT, H(sha256[ARM_HEAD])), .flags = FIELD_NULL0,
+	  .size = sizeof(((struct artifact_hash *)0)->sha256[0]) },
+	SAID("differ", artifact_differs),
+	END
+};
+#undef H
+static cJSON *identical_said(const void *b)
+{
+	return cJSON_CreateBool(((const struct bench_run *)b)->identical != 0);
+}
+static cJSON *measured_said(const void *b)
+{
+	return cJSON_CreateBool(((const struct bench_run *)b)->identical != 1);
+}
+#define R(f) offsetof(struct bench_run, f)
+const struct field artifacts_fields[] = {
+	SAID("identical", identical_said),
+	SAID("measured", measured_said),
+	{ ROW("files", FIELD_LIST, R(artifacts)), .flags = FIELD_OWN,
+	  .sub = artifact_fields, .size = sizeof(struct artifact_hash),
+	  .count = R(nartifacts) },
+	END
+};
+const struct field parity_fields[] = {
+	SAID("base", parity_base),
+	SAID("head", parity_head),
+	{ ROW("arms_differ", FIELD_BOOL, R(parity_differs)) },
+	/* the figures of the sentences above, as data: a reader never
+	   parses gate's prose back */
+	SAID("checked", parity_checked),
+	{ ROW("base_samples", FIELD_COUNT, R(nsamples[ARM_BASE])) },
+	{ ROW("head_samples", FIELD_COUNT, R(nsamples[ARM_HEAD])) },
+	END
+};
+#undef R
+
+static const struct field split_fields[] = {
+	{ ROW("suite", FIELD_STR, offsetof(struct run_split, suite)) },
+	{ ROW("cases", FIELD_COUNT, offsetof(struct run_split, cases)) },
+	END
+};
+
+/* the view's words for the run's method */
+static cJSON *interval_said(const void *r)
+{
+	char iv[96];
+
+	return cJSON_CreateString(report_run_interval(r, iv, sizeof(iv)));
+}
+static cJSON *rule_said(const void *r) { return said(report_rule_text(r)); }
+static cJSON *promise_said(const void *r)
+{
+	return said(report_promise_text(r));
+}
+
 #define T(f) offsetof(struct run_report, f)
-/* gate run --shard I/N */
+/* which config decided, how head's differs, how the arms were sealed (absent
+   from reports before it was); how the run measured and decided: the seed
+   and order, the statistic, the interval, the rule and promise, the looks
+   and the levels */
+const struct field protocol_fields[] = {
+	{ ROW("config", FIELD_STR, T(config_origin)) },
+	{ ROW("config_note", FIELD_STR, T(config_note)),
+	  .flags = FIELD_IF_SET },
+	{ ROW("policy", FIELD_STR_OR_NULL, T(policy)) },
+	{ ROW("policy_differences", FIELD_STRS, T(policy_diff)),
+	  .count = T(npolicy_diff) },
+	{ ROW("isolation", FIELD_STR, T(isolation)), .flags = FIELD_IF_SET },
+	/* an unsigned long, read as the long it aliases */
+	{ ROW("seed", FIELD_LONG, T(seed)), .hi = 4294967295L },
+	WORDS("order", "random pairs, balanced"),
+	WORDS("statistic", "per benchmark, of the log head/base ratios (see "
+	      "benchmarks[])"),
+	SAID("interval", interval_said),
+	SAID("decision", rule_said),
+	SAID("promise", promise_said),
+	/* absent (a report from before it): adjusted_confidence */
+	{ ROW("one_sided_level", FIELD_NUM0, T(level)), .flags = FIELD_KEEP },
+	WORDS("looks", "pairs, then for unresolved benchmarks rounds that "
+	      "each add half the pairs in hand, up to max_pairs or until the "
+	      "budget is spent (shared fairly); half of each benchmark's alpha "
+	      "at the first look, the rest in equal shares over the later "
+	      "looks up to max_pairs, or under a budget up to the pairs it can "
+	      "reach at the first look's pace (union bound); a fail is final"),
+	{ ROW("strict", FIELD_BOOL, T(strict)) },
+	{ ROW("budget_seconds", FIELD_NUM0, T(budget)), .flags = FIELD_NULL0 },
+	{ ROW("resamples", FIELD_UNSIGNED, T(resamples)), .hi = 1L << 30 },
+	{ ROW("confidence", FIELD_NUM0, T(confidence)) },
+	{ ROW("adjusted_confidence", FIELD_NUM0, T(level)),
+	  .flags = FIELD_UNREAD },
+	WORDS("adjustment", "bonferroni"),
+	{ ROW("compared", FIELD_COUNT, T(compared)) },
+	{ ROW("config_hash", FIELD_STR, T(config_hash)),
+	  .flags = FIELD_IF_SET },
+	END
+};
+/* gate run --shard I/N: what gate merge checks, and for suites split by
+   case, every shard's cases */
 const struct field shard_fields[] = {
 	{ ROW("index", FIELD_UNSIGNED, T(shard)), .hi = UINT_MAX },
 	{ ROW("count", FIELD_UNSIGNED, T(nshards)), .hi = UINT_MAX },
 	{ ROW("compared_elsewhere", FIELD_COUNT, T(elsewhere)) },
+	{ ROW("split", FIELD_LIST, T(split)), .flags = FIELD_IF_SET,
+	  .sub = split_fields, .size = sizeof(struct run_split),
+	  .count = T(nsplit) },
 	END
 };
 static const struct field build_fields[] = {
@@ -223,6 +366,8 @@ const struct field time_fields[] = {
 	END
 };
 #undef T
+#undef WORDS
+#undef SAID
 #undef OBJ
 #undef END
 #undef ROW
@@ -237,6 +382,8 @@ static void *at(const void *base, const struct field *f)
 }
 #define AT(type, base, f) ((type *)at(base, f))
 #define CAT(type, base, f) ((const type *)at(base, f))
+/* FIELD_STRS: the count of the list a row names */
+#define COUNT(base, f) ((size_t *)(void *)((char *)(base) + (f)->count))
 
 void fields_num(cJSON *o, const char *k, double v)
 {
@@ -249,12 +396,19 @@ void fields_num(cJSON *o, const char *k, double v)
 void fields_write(cJSON *o, const struct field *f, const void *b)
 {
 	for (; f->name; f++) {
+		const char *const *list;
 		const char *s;
+		cJSON *x, *e;
+		size_t i;
 		unsigned u;
 
 		switch (f->kind) {
 		case FIELD_TEXT:
-			cJSON_AddStringToObject(o, f->name, CAT(char, b, f));
+			if (f->flags & FIELD_NULL0 && !*CAT(char, b, f))
+				cJSON_AddNullToObject(o, f->name);
+			else
+				cJSON_AddStringToObject(o, f->name,
+							CAT(char, b, f));
 			break;
 		case FIELD_STR:
 			s = *CAT(char *, b, f);
@@ -271,7 +425,10 @@ void fields_write(cJSON *o, const struct field *f, const void *b)
 			break;
 		case FIELD_NUM:
 		case FIELD_NUM0:
-			fields_num(o, f->name, *CAT(double, b, f));
+			if (f->flags & FIELD_NULL0 && !*CAT(double, b, f))
+				cJSON_AddNullToObject(o, f->name);
+			else
+				fields_num(o, f->name, *CAT(double, b, f));
 			break;
 		case FIELD_COUNT:
 			if (*CAT(size_t, b, f) || !(f->flags & FIELD_IF_SET))
@@ -310,10 +467,32 @@ void fields_write(cJSON *o, const struct field *f, const void *b)
 			break;
 		case FIELD_OBJECT:
 			fields_write(cJSON_AddObjectToObject(o, f->name),
-				     f->sub, b);
+				     f->sub, CAT(char, b, f));
 			break;
 		case FIELD_TRUE:
 			cJSON_AddTrueToObject(o, f->name);
+			break;
+		case FIELD_SAID:
+			x = f->said ? f->said(b) : cJSON_CreateString(f->what);
+			if (x)
+				cJSON_AddItemToObject(o, f->name, x);
+			break;
+		case FIELD_STRS:
+			x = cJSON_AddArrayToObject(o, f->name);
+			list = *CAT(char *const *, b, f);
+			for (i = 0; i < *COUNT(b, f); i++)
+				cJSON_AddItemToArray(x,
+						     cJSON_CreateString(list[i]));
+			break;
+		case FIELD_LIST:
+			if (!*COUNT(b, f) && f->flags & FIELD_IF_SET)
+				break;
+			x = cJSON_AddArrayToObject(o, f->name);
+			for (i = 0; i < *COUNT(b, f); i++) {
+				cJSON_AddItemToArray(x, e = cJSON_CreateObject());
+				fields_write(e, f->sub, *CAT(char *, b, f) +
+					     i * f->size);
+			}
 			break;
 		}
 	}
@@ -325,6 +504,9 @@ void fields_read(const cJSON *o, const struct field *f, void *b,
 	for (; f->name; f++) {
 		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, f->name);
 		const char *s = cJSON_IsString(x) ? x->valuestring : NULL;
+		const char **list;
+		const cJSON *it;
+		char *p;
 		size_t i;
 
 		if (f->flags & FIELD_UNREAD ||
@@ -332,8 +514,8 @@ void fields_read(const cJSON *o, const struct field *f, void *b,
 			continue;
 		switch (f->kind) {
 		case FIELD_TEXT:
-			snprintf(AT(char, b, f), f->size, "%s",
-				 s ? s : "unknown");
+			snprintf(AT(char, b, f), f->size, "%s", s ? s :
+				 f->flags & FIELD_NULL0 ? "" : "unknown");
 			break;
 		case FIELD_STR:
 		case FIELD_STR_OR_NULL:
@@ -384,9 +566,35 @@ void fields_read(const cJSON *o, const struct field *f, void *b,
 			}
 			break;
 		case FIELD_OBJECT:
-			fields_read(x, f->sub, b, ld);
+			fields_read(x, f->sub, AT(char, b, f), ld);
 			break;
 		case FIELD_TRUE:
+		case FIELD_SAID:
+			break;
+		case FIELD_STRS:
+			if (!cJSON_IsArray(x) || !cJSON_GetArraySize(x))
+				break;
+			list = load_keep_mem(ld->L, sizeof(*list) *
+					     (size_t)cJSON_GetArraySize(x));
+			*AT(const char **, b, f) = list;
+			*COUNT(b, f) = 0;
+			cJSON_ArrayForEach(it, x)
+				if (cJSON_IsString(it))
+					list[(*COUNT(b, f))++] =
+						load_keep(ld->L, it->valuestring);
+			break;
+		case FIELD_LIST:
+			if (!cJSON_IsArray(x) || !(i = (size_t)
+						   cJSON_GetArraySize(x)))
+				break;
+			p = f->flags & FIELD_OWN ? xcalloc(i, f->size) :
+			    load_keep_mem(ld->L, i * f->size);
+			*AT(char *, b, f) = p;
+			*COUNT(b, f) = i;
+			cJSON_ArrayForEach(it, x) {
+				fields_read(it, f->sub, p, ld);
+				p += f->size;
+			}
 			break;
 		}
 	}

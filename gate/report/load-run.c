@@ -50,74 +50,14 @@ static void load_conditions(struct loading *ld, struct run_report *r,
 	r->layout = l;
 }
 
-/* Which config decided, and how head's differed from base's. */
-static void load_policy(struct loading *ld, struct run_report *r,
-			const cJSON *p)
-{
-	const cJSON *list = load_get(p, "policy_differences"), *it;
-	const char **diff;
-	const char *s;
-	size_t n = 0;
-
-	if ((s = load_text(p, "policy")))
-		r->policy = load_keep(ld->L, s);
-	if ((s = load_text(p, "isolation")))
-		r->isolation = load_keep(ld->L, s);
-	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
-		return;
-	diff = load_keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) *
-			sizeof(*diff));
-	cJSON_ArrayForEach(it, list)
-		if (cJSON_IsString(it))
-			diff[n++] = load_keep(ld->L, it->valuestring);
-	r->policy_diff = diff;
-	r->npolicy_diff = n;
-}
-
-/* "shard.split": the suites split by case over the shards */
-static void load_split(struct loading *ld, struct run_report *r,
-		       const cJSON *list)
-{
-	struct run_split *sp;
-	const cJSON *o;
-	size_t k = 0;
-
-	if (!cJSON_IsArray(list) || !cJSON_GetArraySize(list))
-		return;
-	sp = load_keep_mem(ld->L, (size_t)cJSON_GetArraySize(list) * sizeof(*sp));
-	cJSON_ArrayForEach(o, list) {
-		const char *s = load_text(o, "suite");
-
-		sp[k].suite = load_keep(ld->L, s ? s : "");
-		sp[k++].cases = load_count(o, "cases");
-	}
-	r->split = sp;
-	r->nsplit = k;
-}
-
 void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p)
 {
 	const cJSON *sh;
-	const char *s;
 
-	r->config_origin = load_keep(ld->L, (s = load_text(p, "config")) ? s : "");
-	if ((s = load_text(p, "config_note")))
-		r->config_note = load_keep(ld->L, s);
-	load_policy(ld, r, p);
-	r->seed = (unsigned long)load_whole(p, "seed", 0, 0, 4294967295L);
-	r->level = load_num(p, "one_sided_level", load_num(p, "adjusted_confidence",
-						  0));
-	r->strict = load_flag(p, "strict");
-	r->budget = load_num(p, "budget_seconds", 0);
-	r->resamples = (unsigned)load_whole(p, "resamples", 0, 0, 1L << 30);
-	r->confidence = load_num(p, "confidence", 0);
-	r->compared = load_count(p, "compared");
-	if ((s = load_text(p, "config_hash")))
-		r->config_hash = load_keep(ld->L, s);
-	if ((sh = load_get(p, "shard"))) {
+	r->level = load_num(p, "adjusted_confidence", 0);
+	fields_read(p, protocol_fields, r, ld);
+	if ((sh = load_get(p, "shard")))
 		fields_read(sh, shard_fields, r, ld);
-		load_split(ld, r, load_get(sh, "split"));
-	}
 	load_conditions(ld, r, load_get(p, "conditions"));
 }
 

@@ -387,21 +387,6 @@ void load_ratios(struct run_bench *b, const struct run_report *r)
 	}
 }
 
-/* Parity as data: whether it was checked and each arm's samples (the
- * sentences beside them are for people; nothing here parses them). */
-static void load_parity(struct bench_run *br, struct bench_cfg *c,
-			const cJSON *p)
-{
-	static const char *const key[2] = { "base_samples", "head_samples" };
-	int a;
-
-	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "checked")))
-		c->parity = 0;
-	for (a = 0; a < 2; a++)
-		br->nsamples[a] = load_count(p, key[a]);
-	br->parity_differs = load_flag(p, "arms_differ");
-}
-
 /* The configuration json.c wrote beside the figures. */
 static void load_cfg(struct loading *ld, struct bench_cfg *c,
 		     struct run_bench *b, const cJSON *o)
@@ -423,7 +408,6 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 	c->inner = load_count(o, "repetitions");
 	c->suite_metric = LOOKUP(ld, load_text(o, "suite_metric"), METRIC_COUNT,
 				 metric, METRIC_WALL, "metric");
-	c->parity = 1;
 	br->cfg = c;
 	fields_read(o, bench_protocol_fields, b, ld);
 	fields_read(o, bench_taken_fields, b, ld);
@@ -431,34 +415,11 @@ static void load_cfg(struct loading *ld, struct bench_cfg *c,
 		br->error = xstrdup(s);
 }
 
-/* "artifacts": json.c's digests per arm, back into br. */
-static void load_artifacts(struct bench_run *br, const cJSON *x)
+/* "artifacts": json.c's digests per arm, and whether they were measured */
+static void load_artifacts(struct loading *ld, struct bench_run *br,
+			   const cJSON *x)
 {
-	static const char *const arms[2] = { "base", "head" };
-	const cJSON *files = load_get(x, "files"), *f;
-	size_t n = 0;
-	int a;
-
-	if (!cJSON_IsArray(files) || !cJSON_GetArraySize(files))
-		return;
-	br->artifacts = xcalloc((size_t)cJSON_GetArraySize(files),
-				sizeof(*br->artifacts));
-	cJSON_ArrayForEach(f, files) {
-		const char *path = load_text(f, "path");
-
-		if (!path)
-			continue;
-		br->artifacts[n].path = xstrdup(path);
-		for (a = 0; a < 2; a++) {
-			const char *h = load_text(f, arms[a]);
-
-			snprintf(br->artifacts[n].sha256[a],
-				 sizeof(br->artifacts[n].sha256[a]), "%s",
-				 h ? h : "");
-		}
-		n++;
-	}
-	br->nartifacts = n;
+	fields_read(x, artifacts_fields, br, ld);
 	if (load_flag(x, "identical"))
 		br->identical = load_flag(x, "measured") ? 2 : 1;
 }
@@ -491,8 +452,11 @@ int load_bench(struct loading *ld, struct run_bench *b,
 	b->run.judged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
 								   "judged"));
 	load_result(ld, b, c, o);
-	load_parity(&b->run, c, load_get(o, "parity"));
-	load_artifacts(&b->run, load_get(o, "artifacts"));
+	fields_read(load_get(o, "parity"), parity_fields, &b->run, ld);
+	/* a suite's "checked" is its cases': it never compares stdout */
+	c->parity = !b->run.suite_name &&
+		    !cJSON_IsFalse(load_get(load_get(o, "parity"), "checked"));
+	load_artifacts(ld, &b->run, load_get(o, "artifacts"));
 	if ((s = load_text(o, "environment_note")))
 		b->note = xstrdup(s);
 	if (load_samples(ld, &b->run, samples) < 0)

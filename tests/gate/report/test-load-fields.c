@@ -26,10 +26,16 @@ static void *at(void *base, const struct field *f)
 	return (char *)base + f->off;
 }
 #define AT(type, base, f) ((type *)at(base, f))
+#define COUNT(base, f) ((size_t *)(void *)((char *)(base) + (f)->count))
 
-/* strings a filled struct points to */
+/* strings a filled struct points to, and its lists of them */
 static char pool[64][24];
 static size_t npool;
+static const char *lists[8][2];
+static size_t nlists;
+/* the items of its FIELD_LIST rows, two each */
+static void *items[8];
+static size_t nitems;
 
 /* A distinct value in every field of f (k counts them); unknown: the
    values a struct has when nothing is known (NaN, NULL, the sentinel). */
@@ -41,7 +47,8 @@ static void fill(const struct field *f, void *base, unsigned *k, int unknown)
 		switch (f->kind) {
 		case FIELD_TEXT:
 			if (unknown)
-				snprintf(AT(char, base, f), f->size, "unknown");
+				snprintf(AT(char, base, f), f->size, "%s",
+					 f->flags & FIELD_NULL0 ? "" : "unknown");
 			else
 				snprintf(AT(char, base, f), f->size, "t%u", *k);
 			break;
@@ -55,8 +62,9 @@ static void fill(const struct field *f, void *base, unsigned *k, int unknown)
 			break;
 		case FIELD_NUM:
 		case FIELD_NUM0:
-			*AT(double, base, f) = unknown && f->kind == FIELD_NUM ?
-					       NAN : 0.25 + *k;
+			*AT(double, base, f) = !unknown ? 0.25 + *k :
+				f->kind == FIELD_NUM ? NAN :
+				f->flags & FIELD_NULL0 ? 0 : 0.25 + *k;
 			break;
 		case FIELD_COUNT:
 			*AT(size_t, base, f) = unknown ? 0 : 1 + *k;
@@ -84,9 +92,32 @@ static void fill(const struct field *f, void *base, unsigned *k, int unknown)
 							 *k + 0.5 * (double)i;
 			break;
 		case FIELD_OBJECT:
-			fill(f->sub, base, k, unknown);
+			fill(f->sub, AT(char, base, f), k, unknown);
+			break;
+		case FIELD_STRS:
+			CHECK(nlists < sizeof(lists) / sizeof(lists[0]) &&
+			      npool + 2 <= sizeof(pool) / sizeof(pool[0]));
+			for (i = 0; i < 2; i++) {
+				snprintf(pool[npool], sizeof(pool[0]), "l%u.%zu",
+					 *k, i);
+				lists[nlists][i] = pool[npool++];
+			}
+			*AT(const char **, base, f) = unknown ? NULL :
+						      lists[nlists++];
+			*COUNT(base, f) = unknown ? 0 : 2;
+			break;
+		case FIELD_LIST:
+			CHECK(nitems < sizeof(items) / sizeof(items[0]));
+			items[nitems] = xcalloc(2, f->size);
+			for (i = 0; i < 2; i++)
+				fill(f->sub, (char *)items[nitems] + i * f->size,
+				     k, unknown);
+			*AT(void *, base, f) = unknown ? NULL : items[nitems];
+			*COUNT(base, f) = unknown ? 0 : 2;
+			nitems++;
 			break;
 		case FIELD_TRUE:
+		case FIELD_SAID:
 			break;
 		}
 	}
@@ -138,9 +169,22 @@ static void same(const struct field *f, void *a, void *b)
 					   AT(double, a, f)[i], 0);
 			break;
 		case FIELD_OBJECT:
-			same(f->sub, a, b);
+			same(f->sub, AT(char, a, f), AT(char, b, f));
+			break;
+		case FIELD_STRS:
+			CHECK(*COUNT(b, f) == *COUNT(a, f));
+			for (i = 0; i < *COUNT(a, f) && i < *COUNT(b, f); i++)
+				CHECK(!strcmp((*AT(char **, a, f))[i],
+					      (*AT(char **, b, f))[i]));
+			break;
+		case FIELD_LIST:
+			CHECK(*COUNT(b, f) == *COUNT(a, f));
+			for (i = 0; i < *COUNT(a, f) && i < *COUNT(b, f); i++)
+				same(f->sub, *AT(char *, a, f) + i * f->size,
+				     *AT(char *, b, f) + i * f->size);
 			break;
 		case FIELD_TRUE:
+		case FIELD_SAID:
 			break;
 		}
 	}
@@ -149,7 +193,7 @@ static void same(const struct field *f, void *a, void *b)
 /* Every member of o is a row of f (objects: of its sub-table). */
 static void all_declared(const cJSON *o, const struct field *f)
 {
-	const cJSON *x;
+	const cJSON *x, *y;
 
 	cJSON_ArrayForEach(x, o) {
 		const struct field *r = f;
@@ -159,6 +203,9 @@ static void all_declared(const cJSON *o, const struct field *f)
 		CHECK(r->name != NULL);
 		if (r->name && r->kind == FIELD_OBJECT)
 			all_declared(x, r->sub);
+		if (r->name && r->kind == FIELD_LIST)
+			for (y = x->child; y; y = y->next)
+				all_declared(y, r->sub);
 	}
 }
 
@@ -173,12 +220,17 @@ static void copy_unread(const struct field *f, void *a, void *b)
 			*AT(double, b, f) = *AT(double, a, f);
 }
 
-/* The strings of f the struct at base owns (FIELD_OWN), freed. */
+/* What the struct at base owns (FIELD_OWN: strings, lists), freed. */
 static void free_owned(const struct field *f, void *base)
 {
-	for (; f->name; f++)
+	size_t i;
+
+	for (; f->name; f++) {
+		for (i = 0; f->kind == FIELD_LIST && i < *COUNT(base, f); i++)
+			free_owned(f->sub, *AT(char *, base, f) + i * f->size);
 		if (f->flags & FIELD_OWN)
 			free(*AT(char *, base, f));
+	}
 }
 
 /* A struct to fill: size bytes, and for a table reaching through a
@@ -212,7 +264,7 @@ static void round_trip(const struct field *f, size_t size, size_t via,
 	size_t i;
 
 	ld.L = L;
-	npool = 0;
+	npool = nlists = nitems = 0;
 	fill(f, a, &k, unknown);
 	fields_write(o, f, a);
 	all_declared(o, f);
@@ -229,6 +281,8 @@ static void round_trip(const struct field *f, size_t size, size_t via,
 	cJSON_Delete(o);
 	cJSON_Delete(again);
 	free_owned(f, b);
+	for (i = 0; i < nitems; i++)
+		free(items[i]);
 	for (i = 0; i < L->nstr; i++)
 		free(L->str[i]);
 	free(L->str);
@@ -238,6 +292,7 @@ static void round_trip(const struct field *f, size_t size, size_t via,
 }
 
 #define CFG offsetof(struct run_bench, run.cfg), sizeof(struct bench_cfg)
+#define RUN_CFG offsetof(struct bench_run, cfg), sizeof(struct bench_cfg)
 static const struct {
 	const struct field *f;
 	size_t size, via, via_size;
@@ -253,6 +308,9 @@ static const struct {
 	{ metric_verdict_fields, sizeof(struct bench_stats), 0, 0 },
 	{ metric_method_fields, sizeof(struct bench_stats), 0, 0 },
 	{ shard_fields, sizeof(struct run_report), 0, 0 },
+	{ protocol_fields, sizeof(struct run_report), 0, 0 },
+	{ parity_fields, sizeof(struct bench_run), RUN_CFG },
+	{ artifacts_fields, sizeof(struct bench_run), 0, 0 },
 };
 
 static void test_fields__every_field_round_trips(void)

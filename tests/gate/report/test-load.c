@@ -247,6 +247,47 @@ static void test_load__parity_counts_are_data_not_prose(void)
 }
 
 /*
+ * Issue 39: parity loads as it was decided: a suite's case never compares
+ * stdout (its "checked" is its cases'), so it loads with parity off, as
+ * its config had it; a benchmark's "checked": false loads off, true on.
+ */
+static void test_load__parity_off_loads_off(void)
+{
+	static const char *const paths[] = {
+		"tests/golden/suite.json", "tests/data/gate-run-report.json",
+	};
+	struct run_report r;
+	size_t p, i, len, suites = 0;
+	char *text, *c, msg[512];
+
+	for (p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+		text = slurp(paths[p], &len);
+		CHECK(text && load(&r, text, paths[p], msg, sizeof(msg)) == 0);
+		if (!text)
+			continue;
+		for (i = 0; i < r.n; i++) {
+			CHECK(r.b[i].run.cfg->parity == !r.b[i].run.suite_name);
+			suites += r.b[i].run.suite_name != NULL;
+		}
+		report_load_release(&r);
+		free(text);
+	}
+	CHECK(suites >= 5);
+	text = slurp(paths[1], &len);
+	c = text ? strstr(text, "\"checked\":\ttrue") : NULL;
+	CHECK(c != NULL);
+	if (!c) {
+		free(text);
+		return;
+	}
+	memcpy(c, "\"checked\":false", 15);	/* the same length */
+	CHECK(load(&r, text, paths[1], msg, sizeof(msg)) == 0);
+	CHECK(r.n > 0 && !r.b[0].run.suite_name && !r.b[0].run.cfg->parity);
+	report_load_release(&r);
+	free(text);
+}
+
+/*
  * Issue 23: a go suite's case carries the GOMAXPROCS its name had ("-2",
  * dropped from it) as "gomaxprocs", read back as data; the other formats'
  * cases have none.
@@ -280,6 +321,7 @@ static const struct harness_test tests[] = {
 	TEST(test_load__go_case_keeps_its_gomaxprocs),
 	TEST(test_load__gate_run_report_round_trips),
 	TEST(test_load__parity_counts_are_data_not_prose),
+	TEST(test_load__parity_off_loads_off),
 	TEST(test_load__refuses_unknown_schemas),
 	TEST(test_load__refuses_unknown_names),
 	TEST(test_load__to_fills_err_and_prints_nothing),
