@@ -10,8 +10,6 @@
  */
 #include "gate/report/view.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +22,6 @@
 #include "gate/decide/suite.h"
 #include "gate/report/load-fields.h"
 #include "common/banned.h"
-
-static cJSON *rev_json(const struct report_rev *v)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	fields_write(o, rev_fields, v);
-	if (v->worktree)
-		cJSON_AddBoolToObject(o, "uncommitted_changes", v->dirty);
-	return o;
-}
 
 /* The Gate-Accept trailer that named a failing metric, and whether the
    regression lies within it ("accepted") or beyond ("exceeded"). */
@@ -324,24 +312,14 @@ static cJSON *build_json(const struct run_report *r)
 				"interrupted" : verdict_name(r->suite));
 	if (r->interrupted)
 		cJSON_AddNumberToObject(root, "signal", r->interrupted);
-	cJSON_AddNumberToObject(root, "exit_code", r->exit_code);
-	cJSON_AddBoolToObject(root, "advisory", r->advisory);
-	cJSON_AddItemToObject(root, "base", rev_json(&r->rev[ARM_BASE]));
-	cJSON_AddItemToObject(root, "head", rev_json(&r->rev[ARM_HEAD]));
-	p = cJSON_AddObjectToObject(root, "protocol");
-	fields_write(p, protocol_fields, r);
-	fields_write(cJSON_AddObjectToObject(root, "time"), time_fields, r);
+	fields_write(root, report_fields, r);
+	/* the protocol's computed tail, after its rows */
+	p = cJSON_GetObjectItemCaseSensitive(root, "protocol");
 	if (r->nshards)
 		fields_write(cJSON_AddObjectToObject(p, "shard"),
 			     shard_fields, r);
 	cJSON_AddNumberToObject(p, "exact_tolerance", METRIC_EXACT_TOLERANCE);
 	add_layout(p, r);
-	fields_write(cJSON_AddObjectToObject(root, "environment"),
-		     machine_fields, &r->machine);
-	if (r->error)
-		cJSON_AddStringToObject(root, "error", r->error);
-	else
-		cJSON_AddNullToObject(root, "error");
 	list = cJSON_AddArrayToObject(root, "benchmarks");
 	for (i = 0; i < r->n; i++)
 		cJSON_AddItemToArray(list, bench_json(&r->b[i]));

@@ -139,12 +139,19 @@ const struct field metric_method_fields[] = {
 };
 #undef S
 
+static cJSON *dirty_said(const void *b)
+{
+	const struct report_rev *v = b;
+
+	return v->worktree ? cJSON_CreateBool(v->dirty) : NULL;
+}
 #define R(f) offsetof(struct report_rev, f)
 const struct field rev_fields[] = {
 	{ ROW("rev", FIELD_STR, R(label)) },
 	{ ROW("commit", FIELD_STR, R(commit)) },
 	{ ROW("tree", FIELD_STR, R(tree)) },
 	{ ROW("chosen_as", FIELD_STR, R(how)), .flags = FIELD_IF_SET },
+	SAID("uncommitted_changes", dirty_said),
 	END
 };
 #undef R
@@ -363,6 +370,21 @@ const struct field time_fields[] = {
 	OBJ("build", build_fields),
 	{ ROW("measuring", FIELD_NUM0, T(measure_seconds)) },
 	{ ROW("total", FIELD_NUM0, T(total_seconds)) },
+	END
+};
+
+/* the root after its schema, version, verdict and signal */
+const struct field report_fields[] = {
+	{ ROW("exit_code", FIELD_UNSIGNED, T(exit_code)), .hi = 255 },
+	{ ROW("advisory", FIELD_BOOL, T(advisory)) },
+	{ ROW("base", FIELD_OBJECT, T(rev[ARM_BASE])), .sub = rev_fields },
+	{ ROW("head", FIELD_OBJECT, T(rev[ARM_HEAD])), .sub = rev_fields },
+	/* read with its computed tail by load_protocol */
+	{ ROW("protocol", FIELD_OBJECT, 0), .sub = protocol_fields,
+	  .flags = FIELD_UNREAD },
+	{ ROW("time", FIELD_OBJECT, 0), .sub = time_fields },
+	{ ROW("environment", FIELD_OBJECT, T(machine)), .sub = machine_fields },
+	{ ROW("error", FIELD_STR_OR_NULL, T(error)) },
 	END
 };
 #undef T

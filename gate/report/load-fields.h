@@ -78,7 +78,7 @@ extern const struct field metric_verdict_fields[];
 extern const struct field metric_method_fields[];
 /* struct run_report's "shard" */
 extern const struct field shard_fields[];
-/* struct report_rev ("base", "head"), but for "uncommitted_changes" */
+/* struct report_rev ("base", "head") */
 extern const struct field rev_fields[];
 /* struct verdict_accept ("accepted"), but for "within" */
 extern const struct field accept_fields[];
@@ -92,7 +92,10 @@ extern const struct field bench_protocol_fields[];
 extern const struct field bench_taken_fields[];
 /* struct run_report's "time" */
 extern const struct field time_fields[];
-/* struct run_report's "protocol", but for "shard" and "conditions" */
+/* struct run_report: the report's root, but for "schema", "gate_version",
+   "verdict", "signal" and "benchmarks"; its
+   "protocol", but for "shard", "exact_tolerance" and "conditions" */
+extern const struct field report_fields[];
 extern const struct field protocol_fields[];
 /* struct bench_run's "parity", and "artifacts" (but for reading back
    "identical" and "measured") */

@@ -5,10 +5,8 @@
  */
 #include "gate/report/load.h"
 
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,14 +16,6 @@
 #include "gate/report/load-fields.h"
 #include "gate/report/load-internal.h"
 #include "common/banned.h"
-
-static void load_rev(struct loading *ld, struct report_rev *v,
-		     const cJSON *o)
-{
-	fields_read(o, rev_fields, v, ld);
-	v->worktree = load_get(o, "uncommitted_changes") != NULL;
-	v->dirty = load_flag(o, "uncommitted_changes");
-}
 
 static void load_conditions(struct loading *ld, struct run_report *r,
 			    const cJSON *o)
@@ -50,14 +40,13 @@ static void load_conditions(struct loading *ld, struct run_report *r,
 	r->layout = l;
 }
 
+/* "protocol": its rows (the level of a report from before
+   "one_sided_level" its adjusted_confidence), shards and conditions */
 void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p)
 {
-	const cJSON *sh;
-
 	r->level = load_num(p, "adjusted_confidence", 0);
 	fields_read(p, protocol_fields, r, ld);
-	if ((sh = load_get(p, "shard")))
-		fields_read(sh, shard_fields, r, ld);
+	fields_read(load_get(p, "shard"), shard_fields, r, ld);
 	load_conditions(ld, r, load_get(p, "conditions"));
 }
 
@@ -87,6 +76,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 	const cJSON *list = load_get(root, "benchmarks"), *o;
 	const char *s = load_text(root, "command");
 	size_t i = 0;
+	int a;
 
 	if (check_schema(root, ld->origin, ld->err) < 0)
 		return -1;
@@ -102,21 +92,19 @@ static int load_root(struct loading *ld, struct run_report *r,
 	}
 	if ((s = load_text(root, "gate_version")))
 		r->gate_version = load_keep(ld->L, s);
+	fields_read(root, report_fields, r, ld);
 	s = load_text(root, "verdict");
 	if (s && !strcmp(s, "interrupted"))
 		r->interrupted = (int)load_whole(root, "signal", SIGINT, 1, 64);
 	else
 		r->suite = load_verdict(ld, s, VERDICT_PASS);
-	r->exit_code = (int)load_whole(root, "exit_code", 0, 0, 255);
-	r->advisory = load_flag(root, "advisory");
-	load_rev(ld, &r->rev[ARM_BASE], load_get(root, "base"));
-	load_rev(ld, &r->rev[ARM_HEAD], load_get(root, "head"));
+	for (a = 0; a < 2; a++) {
+		o = load_get(load_get(root, a ? "head" : "base"),
+			     "uncommitted_changes");
+		r->rev[a].worktree = o != NULL;
+		r->rev[a].dirty = cJSON_IsTrue(o);
+	}
 	load_protocol(ld, r, load_get(root, "protocol"));
-	fields_read(load_get(root, "time"), time_fields, r, ld);
-	fields_read(load_get(root, "environment"), machine_fields, &r->machine,
-		    ld);
-	if ((s = load_text(root, "error")))
-		r->error = load_keep(ld->L, s);
 	ld->L->ncfg = (size_t)cJSON_GetArraySize(list);
 	ld->L->cfg = xcalloc(ld->L->ncfg ? ld->L->ncfg : 1,
 			     sizeof(*ld->L->cfg));

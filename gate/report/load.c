@@ -10,9 +10,7 @@
  */
 #include "gate/report/load.h"
 
-#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
