@@ -5,8 +5,10 @@
  * written here is derived from facts the file also holds, so writing,
  * loading and writing again gives the same bytes. Stable: fields are
  * added, never renamed or removed, without a schema bump. A field that
- * is a member of the model is a row of gate/report/load-fields.c, which the
- * loader reads from too; what is written by hand here is computed.
+ * is a member of the model, or a sentence said from members, is a row of
+ * gate/report/load-fields.c, which the loader reads from too; what is
+ * written by hand here is computed from the config or a benchmark's
+ * metrics, or named by them (a sample's values).
  */
 #include "gate/report/view.h"
 
