@@ -293,7 +293,7 @@ static void decide_estimate(struct view_row *row, const struct bench_run *br,
 	 * no interval is exact at this level) would be a contradiction.
 	 * The log-ratios' ordinary sd counts the pairs far off.
 	 */
-	if (need != SIZE_MAX && need <= st->n) {
+	if (need != SIZE_MAX && need <= st->n && st->n > 1) {
 		double mean = 0, ss = 0;
 
 		for (i = 0; i < st->n; i++)
@@ -302,9 +302,9 @@ static void decide_estimate(struct view_row *row, const struct bench_run *br,
 			ss += (l[i] - mean) * (l[i] - mean);
 		need = calibration_pairs_needed(sqrt(ss / (double)(st->n - 1)),
 						st->floor, level);
-		if (need != SIZE_MAX && need <= st->n)
-			need = st->n + 1;
 	}
+	if (need != SIZE_MAX && need <= st->n)
+		need = st->n + 1;
 	free(l);
 	if (need == SIZE_MAX) {
 		snprintf(row->decide, sizeof(row->decide), "to decide (an "
