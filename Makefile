@@ -145,7 +145,7 @@ DECIDE_OBJ = gate/decide/plan.o gate/decide/plan-shard.o gate/decide/arms.o \
 	gate/decide/verdict-bounds.o gate/decide/verdict-suite.o \
 	gate/decide/verdict-explain.o gate/decide/suite.o \
 	gate/decide/suite-shard.o gate/decide/relative.o
-REPORT_OBJ = gate/report/view.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
+REPORT_OBJ = gate/report/view.o gate/report/view-row.o gate/report/view-protocol.o gate/report/term.o gate/report/json.o gate/report/md.o \
 	gate/report/html.o gate/report/conditions.o gate/report/publish.o \
 	gate/report/progress.o gate/report/load.o gate/report/load-run.o \
 	gate/report/load-compare.o gate/report/load-format.o \
