@@ -32,6 +32,20 @@ EOF
 	chmod +x "$1/suite.sh"
 }
 
+# suite_commits R PAIRS: R's gate.json at PAIRS pairs (max_pairs too),
+# committed as base, and head with spread=1
+suite_commits() {
+	cat >"$1/gate.json" <<JSON
+{ "version": 1,
+  "writable": ["$SCRATCH/count"],
+  "defaults": { "pairs": $2, "max_pairs": $2, "warmup": 0, "min_effect": 0.05 },
+  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
+JSON
+	commit_all "$1" base
+	sed -i 's/^spread=.*/spread=1/' "$1/suite.sh"
+	commit_all "$1" head
+}
+
 # 1. 200 cases, each noisy
 R=$SCRATCH/big
 suite_repo "$R"
@@ -40,15 +54,7 @@ while [ $i -le 200 ]; do
 	printf 'tests/test_parse.py::test_roundtrip_of_a_document_with_a_long_descriptive_name[case-%03d] 30\n' $i
 	i=$((i + 1))
 done >"$R/cases"
-cat >"$R/gate.json" <<JSON
-{ "version": 1,
-  "writable": ["$SCRATCH/count"],
-  "defaults": { "pairs": 4, "max_pairs": 4, "warmup": 0, "min_effect": 0.05 },
-  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
-JSON
-commit_all "$R" base
-sed -i 's/^spread=.*/spread=1/' "$R/suite.sh"
-commit_all "$R" head
+suite_commits "$R" 4
 gate_run 2 -C "$R" run --base HEAD~1 -q --markdown "$SCRATCH/big.md" \
 	--json "$SCRATCH/big.json"
 [ "$(json_get "$SCRATCH/big.json" "len(d['benchmarks'])")" = 200 ] ||
@@ -72,15 +78,7 @@ R=$SCRATCH/ends
 suite_repo "$R"
 stem=tests/test_x.py::test_some_long_name_that_goes_on_and_on_through_the_whole_line
 printf '%s[param-1] 20\n%s[param-2] 20 10\n' "$stem" "$stem" >"$R/cases"
-cat >"$R/gate.json" <<JSON
-{ "version": 1,
-  "writable": ["$SCRATCH/count"],
-  "defaults": { "pairs": 12, "max_pairs": 12, "warmup": 0, "min_effect": 0.05 },
-  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./suite.sh"] } ] }
-JSON
-commit_all "$R" base
-sed -i 's/^spread=.*/spread=1/' "$R/suite.sh"
-commit_all "$R" head
+suite_commits "$R" 12
 COLUMNS=80 "$GATE" -C "$R" run --base HEAD~1 -q >"$OUT" 2>"$ERR"
 got=$?
 [ "$got" -eq 1 ] || fail "exit $got, want 1 (param-2 is ten times slower)"

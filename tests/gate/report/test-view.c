@@ -542,7 +542,9 @@ static char *unversioned(const char *text)
 {
 	const char *v = GATE_VERSION, *p;
 	size_t vn = strlen(v);
-	char *out = xcalloc(strlen(text) * 2 + 16, 1), *o = out;
+	/* at most one replacement per vn bytes, each 9 bytes long */
+	char *out = xcalloc(strlen(text) / (vn ? vn : 1) * 9 + strlen(text) + 1,
+			    1), *o = out;
 
 	for (p = text; *p;) {
 		if (vn && !strncmp(p, v, vn)) {
