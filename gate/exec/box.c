@@ -207,7 +207,7 @@ void box_argv_free(char **argv)
 }
 
 char **box_command(char *const *box, const char *const *extra_ro,
-		   const char *const *extra_rw,
+		   const char *const *extra_rw, const char *const *extra_rw_at,
 		   const char *cwd, int timed, int count, const char *exe,
 		   char *const *argv)
 {
@@ -233,7 +233,8 @@ char **box_command(char *const *box, const char *const *extra_ro,
 	for (i = 0; extra_rw && extra_rw[i]; i++) {
 		v[k++] = (char *)"--bind-try";
 		v[k++] = (char *)extra_rw[i];
-		v[k++] = (char *)extra_rw[i];
+		v[k++] = (char *)(extra_rw_at && extra_rw_at[i] ?
+				  extra_rw_at[i] : extra_rw[i]);
 	}
 	v[k++] = (char *)"--chdir";
 	v[k++] = (char *)cwd;

@@ -13,6 +13,12 @@
 #define BOX_SAMPLE_OPTION "--box-sample"
 /* The descriptor the sampler writes its record to. */
 #define BOX_RECORD_FD 3
+/*
+ * Where a counted run's own directory is bound inside its sandbox: one
+ * path for every run, so that no counted process sees a path or an
+ * environment another does not (doc/counted.md).
+ */
+#define BOX_RUN_DIR "/tmp/gate-run"
 
 /* What one arm's sandbox holds; every path absolute. */
 struct box_conf {
@@ -52,14 +58,16 @@ char **box_argv(const struct box_conf *c);
 void box_argv_free(char **argv);
 /*
  * The full argv of one run in the sandbox box: box, extra read-only and
- * writable paths (each NULL-terminated, or NULL), the working directory, then "--" and argv;
+ * writable paths (each NULL-terminated, or NULL; extra_rw_at, NULL or
+ * beside extra_rw, the path each is bound at inside, NULL for its own),
+ * the working directory, then "--" and argv;
  * with timed, gate itself (exe, shown read-only inside) starts argv and
  * takes its time inside the sandbox, so that the sandbox's set-up is never
  * in a sample (count: it also counts its instructions). The strings are
  * borrowed; free the array only.
  */
 char **box_command(char *const *box, const char *const *extra_ro,
-		   const char *const *extra_rw,
+		   const char *const *extra_rw, const char *const *extra_rw_at,
 		   const char *cwd, int timed, int count, const char *exe,
 		   char *const *argv);
 /*

@@ -358,7 +358,7 @@ static char **box_spawn_argv(const struct run_spec *spec, char **argv,
 		if (p[0] == '/')
 			ro[k++] = p;
 	ro[k] = NULL;
-	v = box_command(spec->box->argv, ro, spec->box_rw,
+	v = box_command(spec->box->argv, ro, spec->box_rw, spec->box_rw_at,
 			spec->cwd ? spec->cwd : ".", spec->box_timed,
 			spec->count_instructions, exe, argv);
 	*keep = preload;

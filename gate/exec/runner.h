@@ -49,6 +49,8 @@ struct run_spec {
 				   sandbox_write must be NULL */
 	const char *const *box_rw;	/* this run's own writable paths in
 				   the sandbox (NULL-terminated), or NULL */
+	const char *const *box_rw_at;	/* NULL, or beside box_rw: where
+				   each is bound inside (NULL: at its own) */
 	int box_timed;		/* 1: timed inside the sandbox (samples) */
 };
 

@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/tree.h"
 #include "gate/exec/alloc.h"
+#include "gate/exec/box.h"
 #include "gate/exec/counter.h"
 #include "gate/format/format.h"
 #include "gate/exec/layout.h"
@@ -369,7 +370,9 @@ static void sample_clear(struct sample *out)
 /* One run of measure_counted's batch, in flight. */
 struct counted_slot {
 	char *dir;		/* its own: valgrind's files, its scratch */
-	char *scratch;		/* dir/t: its $GATE_TMPDIR */
+	char *in;		/* dir as the run sees it: BOX_RUN_DIR in a
+				   sandbox, else dir */
+	char *scratch;		/* in/t: its $GATE_TMPDIR */
 	char *label;		/* "pair 3, counted under valgrind" */
 	char **env;		/* its environment (strings of the layout's
 				   but the two it replaces, which it owns) */
@@ -381,6 +384,7 @@ struct counted_slot {
 	char *alloc_out;	/* where its preload records, or NULL */
 	struct command cmd;
 	const char *box_rw[2];	/* dir, writable in its sandbox */
+	const char *box_at[2];	/* in: where dir is bound there */
 	int sealed;
 	int state;		/* 0 not started, 1 running, 2 could not
 				   start (res says why) */
@@ -429,27 +433,41 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 	struct run_spec spec = { .cmd = &slot->cmd, .cwd = opt->dir[job->a],
 				 .timeout = cfg->timeout * VALGRIND_TIMEOUT_FACTOR,
 				 .grace = opt->grace, .log_fd = -1 };
-	char *const *lenv;
+	char *const *lenv, *outer, *in_allocs;
+	int made;
 
 	slot->label = job->plain ? xstrdup(job->label) :
 		      xasprintf("%s, counted under valgrind", job->label);
 	slot->dir = xasprintf("%s/p%03zu", tmp, k % 1000);
-	slot->scratch = xasprintf("%s/t", slot->dir);
-	if (mkdir(slot->dir, 0700) < 0 || mkdir(slot->scratch, 0700) < 0) {
+	outer = xasprintf("%s/t", slot->dir);
+	made = mkdir(slot->dir, 0700) == 0 && mkdir(outer, 0700) == 0;
+	if (!made)
 		fail(br, xasprintf("benchmark \"%s\": cannot create \"%s\": "
 				   "%s: set TMPDIR to a writable directory",
-				   cfg->name, slot->scratch, strerror(errno)));
+				   cfg->name, outer, strerror(errno)));
+	free(outer);
+	if (!made)
 		return -1;
-	}
+	spec.box = opt->layout ? layout_arm_box(opt->layout, job->a) : NULL;
+	/*
+	 * In a sandbox the slot is bound at one fixed path, so that every
+	 * counted process sees the same paths and environment whichever
+	 * slot it ran in: with pNNN in $GATE_TMPDIR and valgrind's options,
+	 * one numpy process in six counted nearly every case differently.
+	 */
+	slot->in = xstrdup(spec.box ? BOX_RUN_DIR : slot->dir);
+	slot->scratch = xasprintf("%s/t", slot->in);
 	if (layout_in(br, opt, job->a, slot->label, &lenv) < 0 ||
 	    (opt->layout && layout_arm_before(opt->layout, job->a, slot->dir,
 					      &lenv, &spec.sandbox_write) < 0))
 		return -1;
 	slot_env(slot, opt, lenv);
 	spec.envp = slot->env;
-	if (opt->layout && (spec.box = layout_arm_box(opt->layout, job->a))) {
+	if (spec.box) {
 		slot->box_rw[0] = slot->dir;
+		slot->box_at[0] = slot->in;
 		spec.box_rw = slot->box_rw;
+		spec.box_rw_at = slot->box_at;
 		spec.box_timed = job->plain;
 	}
 	slot->sealed = spec.sandbox_write || spec.box;
@@ -461,20 +479,22 @@ static int counted_start(struct bench_run *br, const struct measure_opts *opt,
 		spec.count_instructions = br->counter == COUNTER_PERF;
 		if (br->alloc_lib) {
 			slot->alloc_out = xasprintf("%s/allocs", slot->dir);
-			slot->aenv = alloc_env(br->alloc_lib, slot->alloc_out,
+			in_allocs = xasprintf("%s/allocs", slot->in);
+			slot->aenv = alloc_env(br->alloc_lib, in_allocs,
 					       slot->env);
+			free(in_allocs);
 			spec.envp = slot->aenv;
 		}
 	} else if (br->probe) {
 		/* a suite counted per case (gate/measure/measure-counted.c) */
-		slot->cmd.argv = suite_counted_argv(br, slot->dir,
+		slot->cmd.argv = suite_counted_argv(br, slot->in,
 					run->argv ? run->argv : sh_argv,
 					!run->argv);
 		slot->cenv = suite_counted_env(br, slot->env);
 		spec.envp = slot->cenv;
 		spec.capture = FORMAT_MAX_BYTES;
 	} else {
-		slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->dir,
+		slot->cmd.argv = counter_valgrind_argv(br->valgrind, slot->in,
 					run->argv ? run->argv : sh_argv,
 					br->simulate);
 	}
@@ -574,6 +594,7 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 		free(slot[i].vars[0]);
 		free(slot[i].vars[1]);
 		free(slot[i].dir);
+		free(slot[i].in);
 		free(slot[i].scratch);
 		free(slot[i].label);
 	}

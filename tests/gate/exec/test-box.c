@@ -105,9 +105,10 @@ static void test_box__command(void)
 	char *box[] = { (char *)"bwrap", (char *)"--ro-bind", (char *)"/",
 			(char *)"/", NULL };
 	char *argv[] = { (char *)"./bench", (char *)"x", NULL };
-	const char *rw[] = { "/s", NULL };
-	char **v = box_command(box, NULL, rw, "/w", 1, 0, "/gate", argv);
-	size_t n = 0, i, dash = 0;
+	const char *rw[] = { "/s", "/u", NULL };
+	const char *at[] = { BOX_RUN_DIR, NULL, NULL };
+	char **v = box_command(box, NULL, rw, at, "/w", 1, 0, "/gate", argv);
+	size_t n = 0, i, dash = 0, binds = 0;
 
 	while (v[n])
 		n++;
@@ -118,9 +119,19 @@ static void test_box__command(void)
 	CHECK(dash > 0 && !strcmp(v[dash + 1], "/tmp/.gate-sampler"));
 	CHECK(!strcmp(v[dash + 2], BOX_SAMPLE_OPTION));
 	CHECK(!strcmp(v[n - 2], "./bench") && !strcmp(v[n - 1], "x"));
+	/* /s bound at the fixed path, /u at its own */
+	for (i = 0; i + 2 < dash; i++)
+		if (!strcmp(v[i], "--bind-try")) {
+			binds++;
+			CHECK(!strcmp(v[i + 1], "/s") ?
+			      !strcmp(v[i + 2], BOX_RUN_DIR) :
+			      !strcmp(v[i + 1], "/u") &&
+			      !strcmp(v[i + 2], "/u"));
+		}
+	CHECK(binds == 2);
 	free(v);
 	/* untimed (a build): the command itself after "--" */
-	v = box_command(box, NULL, NULL, "/w", 0, 0, NULL, argv);
+	v = box_command(box, NULL, NULL, NULL, "/w", 0, 0, NULL, argv);
 	for (n = 0; v[n]; n++)
 		if (!strcmp(v[n], "--"))
 			break;
