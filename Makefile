@@ -252,9 +252,20 @@ $(BUILD)/gate_probe_pytest.py: lib/gate_probe_pytest.py
 	@mkdir -p $(dir $@)
 	cp lib/gate_probe_pytest.py $@
 
-$(OBJ)/%.o: %.c
+# The compile command, kept in a file that changes only when it does: a
+# new VERSION, CFLAGS or SANITIZE rebuilds every object, as a changed
+# source rebuilds its own (else a build kept printing the old version).
+COMPILE = $(CC) $(ALL_CFLAGS) $(PKG_CFLAGS)
+$(OBJ)/flags: FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	@printf '%s\n' "$(subst ",\",$(COMPILE))" >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+.PHONY: FORCE
+FORCE:
+
+$(OBJ)/%.o: %.c $(OBJ)/flags
+	@mkdir -p $(dir $@)
+	$(COMPILE) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(OBJ)/tests/harness.o $(BUILD)/libgate.a
 	@mkdir -p $(dir $@)
@@ -298,7 +309,7 @@ $(BUILD)/bench-sim: $(OBJ)/bench/bench-sim.o $(OBJ)/bench/sim.o \
 $(BUILD)/bench-manifest: $(OBJ)/bench/bench-manifest.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(OBJ)/tests/fuzz/replay-%.o: tests/fuzz/replay.c
+$(OBJ)/tests/fuzz/replay-%.o: tests/fuzz/replay.c $(OBJ)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DFUZZ_NAME='"$*"' -MMD -MP -c -o $@ $<
 
