@@ -16,6 +16,7 @@
 #include "gate/decide/suite.h"
 #include "gate/decide/suite-shard.h"
 #include "gate/decide/verdict.h"
+#include "gate/measure/measure-counted.h"
 #include "stats/stats.h"
 #include "common/banned.h"
 
@@ -422,8 +423,10 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 			fprintf(out, ", cases listed by %s%s",
 				suite_can_list(b) ? "its harness (below, "
 				"once both arms are built)" : "the suite's "
-				"first run", suite_can_filter(b) ? "; rounds "
-				"through its filter" : "; one look");
+				"first run", !suite_can_filter(b) ? "; one look" :
+				suite_counted_cfg(b) ? "; rounds of the whole "
+				"suite (a case's count follows the cases before "
+				"it)" : "; rounds through its filter");
 		else if (need > b->pairs)
 			fprintf(out, ", at least %u pairs for an interval at "
 				"this level (raised)", need);

@@ -45,13 +45,16 @@ static int has_count(const struct bench_cfg *cfg, enum metric m)
 	return 0;
 }
 
-int suite_counted(const struct bench_run *br)
+int suite_counted_cfg(const struct bench_cfg *cfg)
 {
-	const struct bench_cfg *cfg = br->cfg;
-
 	return cfg && cfg->format != FORMAT_TIME &&
 	       (has_count(cfg, METRIC_INSTRUCTIONS) ||
 		has_count(cfg, METRIC_CYCLES));
+}
+
+int suite_counted(const struct bench_run *br)
+{
+	return suite_counted_cfg(br->cfg);
 }
 
 int suite_counted_unit(const char *unit)

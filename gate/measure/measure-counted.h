@@ -20,6 +20,8 @@ struct gate_err;
  * runs under valgrind count each case.
  */
 int suite_counted(const struct bench_run *br);
+/* The same, from the benchmark's configuration alone. */
+int suite_counted_cfg(const struct bench_cfg *cfg);
 /*
  * Before measuring a counted suite: its format can mark its cases, and
  * the probe library and pytest plugin are found (br->probe_lib). 0, or -1
