@@ -1,108 +1,68 @@
-# A counted suite's rounds run the whole suite (doc/counted.md): a case's
-# count follows what ran before it in its process, so a round through
-# the harness's filter, with only the unresolved cases, would count them
-# in another context than their first look. Here case "b" uses a table
-# that case "a" fills when it runs first, and varies a little from
-# process to process (so it needs rounds); through the filter its rounds
-# counted the table's filling too, about 4 times its first look's count.
+# A counted metric whose counts vary gets its count in every pair that
+# adaptive rounds add (valgrind backend, timed runs too): the decision and
+# the report use the pairs that carry it, never claim the others. An
+# exact-only benchmark keeps its 3 pairs though "defaults" asks for 20.
 . "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
-	skip "no libgate-probe.so (valgrind's headers were missing at build)"
 R=$SCRATCH/repo
 new_repo "$R"
-cp lib/gate-probe.h "$R/"
-cat >"$R/h.c" <<'C'
-#include <regex.h>
+# vary.c: a loop whose length is drawn per run, so the count varies a lot;
+# stdout is the same every run (output parity holds)
+cat >"$R/vary.c" <<'C'
 #include <stdio.h>
-#include <stdlib.h>
-#include "gate-probe.h"
-static volatile unsigned long sink;
-static unsigned long *table;
-
-/* the case wanted by $GATE_FILTER (an anchored regex), or every case */
-static int want(const char *name)
-{
-	const char *f = getenv("GATE_FILTER");
-	regex_t rx;
-	int ok;
-
-	if (!f || !*f || regcomp(&rx, f, REG_EXTENDED | REG_NOSUB))
-		return 1;
-	ok = regexec(&rx, name, 0, NULL, 0) == 0;
-	regfree(&rx);
-	return ok;
-}
-
-static void fill(void)
-{
-	unsigned long i;
-
-	if (table)
-		return;
-	table = malloc(300000 * sizeof(*table));
-	for (i = 0; i < 300000; i++)
-		table[i] = i * i;
-}
-
 int main(void)
 {
-	unsigned char r = 0;
-	unsigned long i, n;
 	FILE *f = fopen("/dev/urandom", "rb");
+	volatile unsigned long sum = 0;
+	unsigned long i, n = 1000;
 
-	if (!f || fread(&r, 1, 1, f) != 1)
-		return 1;
-	fclose(f);
-	if (want("a")) {
-		gate_probe_start("a");
-		fill();
-		gate_probe_stop("a");
-		printf("a 1 ms\n");
+	if (f) {
+		n += 1000 * (unsigned long)fgetc(f);
+		fclose(f);
 	}
-	if (want("b")) {
-		/* 100,000 rounds and up to 700 more, drawn each process */
-		n = 100000 + 100 * (r % 8);
-		gate_probe_start("b");
-		fill();
-		for (i = 0; i < n; i++)
-			sink += table[i];
-		gate_probe_stop("b");
-		printf("b 1 ms\n");
-	}
+	for (i = 0; i < n; i++)
+		sum += i;
+	puts("done");
 	return 0;
 }
 C
 cat >"$R/gate.json" <<'JSON'
-{
-  "build": "cc -O1 -o h h.c -ldl",
-  "defaults": { "warmup": 0, "pairs": 3, "max_pairs": 6, "timeout": 60 },
-  "benchmarks": [ { "name": "s", "format": "lines", "run": ["./h"],
-                    "metrics": ["instructions"] } ]
-}
+{ "build": "cc -O0 -o vary vary.c",
+  "benchmarks": [ { "name": "vary", "run": ["./vary"],
+    "metrics": ["instructions", "wall"], "gate": ["instructions"],
+    "counter": "valgrind", "pairs": 4, "max_pairs": 8, "warmup": 0 } ] }
 JSON
 commit_all "$R" base
-echo "a comment" >"$R/NOTES"
+echo changed >"$R/NOTES"
 commit_all "$R" head
-gate_measured -C "$R" run --measure-identical --base HEAD~1 --head HEAD \
-	--json "$SCRATCH/r.json"
-expect_in "$ERR" "round 1: more pairs"
-/usr/bin/python3 - "$SCRATCH/r.json" <<'PY' || fail "rounds in the first look's context"
+# looks at 4, 6, 8: 3 counted pairs of the first 4, then every pair added
+gate_measured -C "$R" run -v --base HEAD~1 --head HEAD --json "$SCRATCH/a.json"
+/usr/bin/python3 - "$SCRATCH/a.json" <<'PY' || fail "counted pairs"
 import json, sys
-d = json.load(open(sys.argv[1]))
-b = {x["name"]: x for x in d["benchmarks"]}
-a, v = b["s/a"], b["s/b"]
-# a repeats exactly: decided at the first look, no rounds
-assert a["verdict"] == "pass" and a["pairs"] == 3, (a["verdict"], a["pairs"])
-# b varies: rounds took it past its first 3 pairs ...
-assert v["pairs"] > 3, v["pairs"]
-assert v["verdict"] != "fail", v["verdict"]
-# ... and every sample, first look and rounds, counted b alone: within
-# its 0.7% of drawn rounds, never the table's filling on top
-vals = [s[k]["value"] for s in v["samples"]
-        for k in ("base_values", "head_values")]
-assert len(vals) == 2 * v["pairs"], vals
-assert max(vals) / min(vals) < 1.05, vals
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+m = {x["name"]: x for x in b["metrics"]}
+assert b["pairs"] == 8, b["pairs"]
+assert b["looks"] == 3, b["looks"]
+has = [s["base_values"]["instructions"] is not None and
+       s["head_values"]["instructions"] is not None for s in b["samples"]]
+assert has == [True] * 3 + [False] + [True] * 4, has
+assert m["instructions"]["pairs"] == 7, m["instructions"]["pairs"]
+assert m["wall"]["pairs"] == 8, m["wall"]["pairs"]
 PY
+expect_in "$OUT" "7 of 8 pairs (4..8)"
+expect_in "$OUT" "and in every pair of later rounds when the counts vary"
+
+# exact-only: "defaults" pairs 20 size timed benchmarks, not this one
+cat >"$SCRATCH/exact.json" <<'JSON'
+{ "build": "cc -O0 -o vary vary.c",
+  "defaults": { "pairs": 20, "warmup": 2 },
+  "benchmarks": [ { "name": "count", "run": ["./vary"],
+    "metric": "instructions", "counter": "valgrind" } ] }
+JSON
+sed -i 's/n += 1000 \* (unsigned long)fgetc(f);/n += 0 * (unsigned long)fgetc(f);/' "$R/vary.c"
+commit_all "$R" fixed
+gate_run 0 -C "$R" run -v --base HEAD --head HEAD --config "$SCRATCH/exact.json" --json "$SCRATCH/b.json"
+[ "$(json_get "$SCRATCH/b.json" '(d["benchmarks"][0]["pairs"], d["benchmarks"][0]["warmup"])')" = "(3, 0)" ] ||
+	fail "exact-only should keep 3 pairs and no warm-up"
 exit 0
