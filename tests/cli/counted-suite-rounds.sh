@@ -85,6 +85,9 @@ JSON
 commit_all "$R" base
 echo "a comment" >"$R/NOTES"
 commit_all "$R" head
+# the plan says so (a suite with a time among its metrics keeps the filter)
+gate_run 0 -C "$R" run --list --base HEAD~1 --head HEAD
+expect_in "$OUT" "rounds of the whole suite"
 gate_measured -C "$R" run --measure-identical --base HEAD~1 --head HEAD \
 	--json "$SCRATCH/r.json"
 expect_in "$ERR" "round 1: more pairs"
