@@ -386,20 +386,6 @@ int plan_lists(const struct plan *p)
 	return 0;
 }
 
-/* A suite of counts alone: its rounds run whole (suite_grow). */
-static int counts_alone(const struct bench_cfg *b)
-{
-	size_t k;
-
-	if (!suite_counted_cfg(b))
-		return 0;
-	for (k = 0; k < b->nmetrics; k++)
-		if (b->metrics[k].id != METRIC_INSTRUCTIONS &&
-		    b->metrics[k].id != METRIC_CYCLES)
-			return 0;
-	return 1;
-}
-
 void plan_print(FILE *out, const struct plan *p, double confidence)
 {
 	size_t i, k, compared = plan_comparisons(p), suites = 0, nsplit;
@@ -438,7 +424,7 @@ void plan_print(FILE *out, const struct plan *p, double confidence)
 				suite_can_list(b) ? "its harness (below, "
 				"once both arms are built)" : "the suite's "
 				"first run", !suite_can_filter(b) ? "; one look" :
-				counts_alone(b) ? "; rounds of the whole "
+				suite_counted_alone(b) ? "; rounds of the whole "
 				"suite (a case's count follows the cases before "
 				"it)" : "; rounds through its filter");
 		else if (need > b->pairs)

@@ -509,7 +509,7 @@ enum measured suite_grow(struct run_report *r, size_t i, unsigned total,
 	 * numpy's cases counted 3 times its first look's count in every
 	 * round, where a change to its own work read a third of its size.
 	 */
-	whole = suite_counted(s) && measure_counts_added(s);
+	whole = suite_counted_alone(s->cfg);
 	if (!whole)
 		suite_filter_cmd(&fcfg, s->cfg, names, ng);
 	s->suite->want = names;

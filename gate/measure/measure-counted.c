@@ -45,16 +45,26 @@ static int has_count(const struct bench_cfg *cfg, enum metric m)
 	return 0;
 }
 
-int suite_counted_cfg(const struct bench_cfg *cfg)
+int suite_counted(const struct bench_run *br)
 {
+	const struct bench_cfg *cfg = br->cfg;
+
 	return cfg && cfg->format != FORMAT_TIME &&
 	       (has_count(cfg, METRIC_INSTRUCTIONS) ||
 		has_count(cfg, METRIC_CYCLES));
 }
 
-int suite_counted(const struct bench_run *br)
+int suite_counted_alone(const struct bench_cfg *cfg)
 {
-	return suite_counted_cfg(br->cfg);
+	size_t i;
+
+	if (cfg->format == FORMAT_TIME)
+		return 0;
+	for (i = 0; i < cfg->nmetrics; i++)
+		if (cfg->metrics[i].id != METRIC_INSTRUCTIONS &&
+		    cfg->metrics[i].id != METRIC_CYCLES)
+			return 0;
+	return 1;
 }
 
 int suite_counted_unit(const char *unit)

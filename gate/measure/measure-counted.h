@@ -20,8 +20,12 @@ struct gate_err;
  * runs under valgrind count each case.
  */
 int suite_counted(const struct bench_run *br);
-/* The same, from the benchmark's configuration alone. */
-int suite_counted_cfg(const struct bench_cfg *cfg);
+/*
+ * 1 when cfg is a suite of counts alone: every sample one counted run
+ * (no plain run), so its rounds run the whole suite (suite_grow), as a
+ * case's count follows the cases before it in its process.
+ */
+int suite_counted_alone(const struct bench_cfg *cfg);
 /*
  * Before measuring a counted suite: its format can mark its cases, and
  * the probe library and pytest plugin are found (br->probe_lib). 0, or -1

@@ -295,11 +295,6 @@ static int count_added(const struct bench_run *br)
 	return 0;
 }
 
-int measure_counts_added(const struct bench_run *br)
-{
-	return count_added(br);
-}
-
 /* The line saying what measure_bench is about to measure. */
 static void measure_announce(const struct bench_run *br, size_t first_new,
 			     unsigned total)

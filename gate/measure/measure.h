@@ -134,9 +134,6 @@ int measure_valgrind(const struct bench_run *br);
  * and faults follow the load), nor a suite's cases (times).
  */
 int measure_counts_only(const struct bench_run *br);
-/* 1 when the pairs measure_bench adds after its first call have runs
-   under valgrind (a benchmark of counts alone, or counts that varied). */
-int measure_counts_added(const struct bench_run *br);
 /* How samples are taken, for the report ("one run per sample", ...). */
 const char *measure_scheme(const struct bench_run *br, char *buf,
 			   size_t size);
