@@ -298,6 +298,10 @@ void view_decide_estimate(struct view_row *row, const struct bench_run *br,
 	}
 	if (need != SIZE_MAX && need <= st->n)
 		need = st->n + 1;
+	/* nor below the pairs any interval needs at this look's level
+	   (the explanation's "at least N needed") */
+	if (need != SIZE_MAX && need < st->min_n)
+		need = st->min_n;
 	free(l);
 	if (need == SIZE_MAX) {
 		snprintf(row->decide, sizeof(row->decide), "to decide (an "

@@ -144,10 +144,11 @@ static void common(struct model *m, const char *name)
 	mc->load_after[0] = 0.75;
 }
 
-/* Decide every benchmark as gate run does, then the suite. */
-static void decide(struct model *m)
+/* Decide every benchmark as gate run does at one-sided alpha, then the
+   suite. */
+static void decide_at(struct model *m, double alpha)
 {
-	struct verdict_opts vo = { 0.025, m->r.resamples, 42, 0 };
+	struct verdict_opts vo = { alpha, m->r.resamples, 42, 0 };
 	size_t i;
 
 	for (i = 0; i < m->n; i++) {
@@ -180,6 +181,11 @@ static void decide(struct model *m)
 	/* accepted regressions, then the suite verdict, as gate run does */
 	adaptive_finish(&m->r);
 	m->r.exit_code = m->r.advisory ? 0 : verdict_exit_code(m->r.suite);
+}
+
+static void decide(struct model *m)
+{
+	decide_at(m, 0.025);
 }
 
 static void release(struct model *m)
@@ -1946,7 +1952,46 @@ static void test_view__noisy_estimate_above_the_pairs_so_far(void)
 	release(&m);
 }
 
+/*
+ * Too few pairs for any interval at this look's level, and pairs so
+ * close that their spread alone asks for few: the estimate is never
+ * below the pairs an interval needs (a counted suite's report said "at
+ * least 15 needed" and then "about 12 pairs").
+ */
+static void test_view__estimate_at_least_what_an_interval_needs(void)
+{
+	static const enum metric wall[] = { METRIC_WALL };
+	static const double close[5] = { 1.001, 0.999, 1.002, 0.998, 1.0005 };
+	struct model m;
+	struct outputs o = { 0 };
+	const char *d, *a;
+	unsigned long need = 0, least = 0;
+
+	memset(&m, 0, sizeof(m));
+	common(&m, "close");
+	add_bench(&m, "counted", wall, 1);
+	set_pairs(&m.run[0], METRIC_WALL, close, 0.1, 5);
+	/* one-sided 0.1%: an exact interval needs 10 pairs */
+	decide_at(&m, 0.001);
+	m.r.level = 0.999;
+	print_all(&o, &m.r);
+	CHECK(m.res[0].verdict == VERDICT_NOISY);
+	a = strstr(o.term, "at least ");
+	d = strstr(o.term, "to decide (an estimate from its spread): about ");
+	CHECK(a != NULL && d != NULL);
+	if (a)
+		least = strtoul(a + strlen("at least "), NULL, 10);
+	if (d)
+		need = strtoul(d + strlen("to decide (an estimate from its "
+					  "spread): about "), NULL, 10);
+	CHECK(least == 10);
+	CHECK(need >= least);
+	free_all(&o);
+	release(&m);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_view__estimate_at_least_what_an_interval_needs),
 	TEST(test_view__noisy_estimate_above_the_pairs_so_far),
 	TEST(test_view__noisy_says_what_would_decide),
 	TEST(test_view__empty_shard_and_interrupted_bench),
