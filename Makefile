@@ -336,7 +336,8 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 # The tests without the dependency step (CI runs check): unit binaries and
-# CLI tests from one queue, TEST_JOBS (2) at a time (tests/run-all). The
+# CLI tests from one queue, TEST_JOBS (the CPUs plus one) at a time
+# (tests/run-all). The
 # Monte-Carlo tests run a quarter of their trials; make bench-tests, their
 # full size.
 test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS) $(UNIT_BIN)
