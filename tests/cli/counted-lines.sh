@@ -6,10 +6,8 @@
 # passes with a ratio of exactly 1. A harness that marks nothing, and a
 # Go suite, are errors saying what to do.
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+needs_probe
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
-	skip "no libgate-probe.so (valgrind's headers were missing at build)"
 R=$SCRATCH/repo
 new_repo "$R"
 cp lib/gate-probe.h "$R/"

@@ -6,10 +6,8 @@
 # process to process of one arm, and identical code was noisy; bound at
 # one path every count repeats, and the case passes exactly.
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+needs_probe
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
-	skip "no libgate-probe.so (valgrind's headers were missing at build)"
 sandbox_starts || skip "bubblewrap cannot start a sandbox here"
 [ -z "${GATE_SANDBOX:-}" ] || skip "GATE_SANDBOX=$GATE_SANDBOX: no sandbox"
 R=$SCRATCH/repo

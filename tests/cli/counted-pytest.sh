@@ -16,12 +16,10 @@
 # gives a counted run one thread per pool, so it counts exactly too; its
 # test_entropy loops as long as bytes drawn from the OS at import say.
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+needs_probe
 PY=/usr/bin/python3
 "$PY" -c 'import pytest, pytest_benchmark' 2>/dev/null ||
 	skip "no pytest-benchmark for $PY"
-[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
-	skip "no libgate-probe.so (valgrind's headers were missing at build)"
 R=$SCRATCH/repo
 new_repo "$R"
 mkdir -p "$R/a" "$R/b"

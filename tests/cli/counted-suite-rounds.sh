@@ -6,10 +6,8 @@
 # process to process (so it needs rounds); through the filter its rounds
 # counted the table's filling too, about 4 times its first look's count.
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+needs_probe
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
-	skip "no libgate-probe.so (valgrind's headers were missing at build)"
 R=$SCRATCH/repo
 new_repo "$R"
 cp lib/gate-probe.h "$R/"

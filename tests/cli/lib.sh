@@ -31,6 +31,14 @@ skip() {
 	exit 77
 }
 
+# needs_probe: the test counts per case: it needs valgrind and the probe
+# library beside gate (built only where valgrind's headers were)
+needs_probe() {
+	command -v valgrind >/dev/null 2>&1 || skip "no valgrind"
+	[ -f "$(dirname "$GATE")/libgate-probe.so" ] ||
+		skip "no libgate-probe.so (valgrind's headers were missing at build)"
+}
+
 # needs_os WHAT: the test needs a facility of Linux's OS layer (WHAT says
 # which: "perf counters", "allocation counting", "CPU pinning", "/proc and
 # /sys"); with GATE_OS_STUB=1 (make check-os-stub: gate built on the
