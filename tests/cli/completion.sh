@@ -46,14 +46,19 @@ bcomp() {
 			echo "$4 is not defined"' \
 		bcomp "$1" "$BASHCOMP" "$2" "${3:-}" 2>"$ERR"
 }
-# zcomp LINE: zsh's
+# zcomp LINE...: zsh's, "N<TAB>match" for the Nth LINE (one shell for all)
 zcomp() {
-	zsh -f "$root/tests/cli/zcomp.zsh" "$COMPDIR" "$1" 2>"$ERR" ||
-		fail "zsh completion of \"$1\" failed"
+	zsh -f "$root/tests/cli/zcomp.zsh" "$COMPDIR" "$@" 2>"$ERR" ||
+		fail "zsh completion of \"$*\" failed"
+}
+# zone LINE: zsh's completions of one LINE, one a line
+zone() {
+	zcomp "$1" | cut -f2-
 }
 # want SHELL LINE GOT WANTED...: GOT (lines) is exactly WANTED
 want() {
 	wsh=$1 wline=$2 wgot=$3
+	[ "$wsh" != zsh-lines ] || return 0
 	shift 3
 	w=$([ $# -eq 0 ] || printf '%s\n' "$@" | LC_ALL=C sort)
 	[ "$wgot" = "$w" ] ||
@@ -64,8 +69,29 @@ want() {
 "$GATE" compare --format zzzzzzzz a b >"$OUT" 2>"$ERR"
 formats=$(sed -n 's/.*--format must be one of \(.*\); got.*/\1/p' "$ERR" | tr -d ,)
 [ -n "$formats" ] || fail "gate compare --format names no list: $(cat "$ERR")"
-for sh in bash zsh; do
-	c() { if [ $sh = bash ]; then bcomp : "$1"; else zcomp "$1"; fi; }
+# every command's options as its --help documents them (-C is gate's own,
+# completed before the command)
+cmds="run calibrate doctor compare init record trend bisect merge export"
+python3 "$root/tests/cli/man-check.py" --help-options "$GATE" $cmds \
+	>"$SCRATCH/helped" || fail "man-check.py --help-options failed"
+# zsh is asked every line in one shell (compinit takes a second): a first
+# pass only collects the lines (want checks nothing), the answers are
+# then looked up by the line's place in that list
+ZLINES=$SCRATCH/zlines ZOUT=$SCRATCH/zout
+: >"$ZLINES"
+for sh in bash zsh-lines zsh; do
+	case $sh in
+	bash) c() { bcomp : "$1"; } ;;
+	zsh-lines) c() { printf '%s\n' "$1" >>"$ZLINES"; } ;;
+	zsh)
+		tr '\n' '\0' <"$ZLINES" | xargs -0 sh -c 'zsh -f "$0" "$@"' \
+			"$root/tests/cli/zcomp.zsh" "$COMPDIR" >"$ZOUT" 2>"$ERR" ||
+			fail "zsh completion failed"
+		c() {
+			zi=$(grep -nxFm1 -- "$1" "$ZLINES" | cut -d: -f1)
+			sed -n "s/^$zi	//p" "$ZOUT"
+		} ;;
+	esac
 	want $sh "gate " "$(c "gate ")" run calibrate doctor compare init \
 		record trend bisect merge export help
 	want $sh "gate -" "$(c "gate -")" -C --help --version
@@ -92,18 +118,16 @@ for sh in bash zsh; do
 		feature
 	want $sh "gate -C R run --head " "$(c "gate -C $R run --head ")" \
 		HEAD WORKTREE feature main v1
-	# every command's options are the ones its --help documents (-C is
-	# gate's own, completed before the command)
-	for cmd in run calibrate doctor compare init record trend bisect merge export; do
-		helped=$(python3 "$root/tests/cli/man-check.py" --help-options \
-			"$GATE" $cmd | grep -vx -- -C)
-		want $sh "gate $cmd -" "$(c "gate $cmd -")" $helped
+	# every command's options are the ones its --help documents
+	for cmd in $cmds; do
+		want $sh "gate $cmd -" "$(c "gate $cmd -")" \
+			$(sed -n "s/^$cmd	//p" "$SCRATCH/helped" | grep -vx -- -C)
 	done
 done
 # from inside the repository, without -C
 cd "$R" || fail "cd"
 want bash "gate run --base " "$(bcomp : "gate run --base ")" HEAD feature main v1
-want zsh "gate run --base " "$(zcomp "gate run --base ")" HEAD feature main v1
+want zsh "gate run --base " "$(zone "gate run --base ")" HEAD feature main v1
 cd "$SCRATCH/elsewhere" || fail "cd"
 
 # bash with git's completion loaded: its refs, full names included (the
@@ -121,6 +145,6 @@ want bash "gate -C R run --base refs/t (bash-completion)" \
 # zsh with its git completion loaded (a git completion first): recent
 # commits too
 head=$(git -C "$R" rev-parse --short HEAD)
-got=$(ZCOMP_FIRST="git log " zcomp "gate -C $R run --base ")
+got=$(ZCOMP_FIRST="git log " zone "gate -C $R run --base ")
 want zsh "gate -C R run --base (git's)" "$got" HEAD feature main v1 "$head"
 exit 0

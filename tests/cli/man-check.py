@@ -3,9 +3,10 @@
 
   man-check.py GATE MANDIR REPO   check every page; print each mismatch,
                                   exit 1 if any
-  man-check.py --help-options GATE [COMMAND]
+  man-check.py --help-options GATE [COMMAND...]
                                   print the options `gate [COMMAND] --help`
-                                  documents, one a line (for completion.sh)
+                                  documents, one a line (for completion.sh);
+                                  of several commands, "COMMAND<TAB>option"
 
 Pages and --help must agree: every command in `gate --help` has a page
 gate-COMMAND.1 (and no page lacks a command) whose NAME line is the
@@ -230,9 +231,10 @@ def check_config_page(gate, mandir, repo):
 
 def main():
     if sys.argv[1] == "--help-options":
-        cmd = sys.argv[3] if len(sys.argv) > 3 else None
-        for o in sorted(help_options(help_text(sys.argv[2], cmd))):
-            print(o)
+        cmds = sys.argv[3:]
+        for cmd in cmds or [None]:
+            for o in sorted(help_options(help_text(sys.argv[2], cmd))):
+                print("%s\t%s" % (cmd, o) if len(cmds) > 1 else o)
         return 0
     gate, mandir, repo = sys.argv[1:4]
     top = help_text(gate, None)
