@@ -77,7 +77,11 @@ expect_in "$Q/gate.json" '--benchmark-json=\"$GATE_TMPDIR/gate-pytest.json\" tes
 expect_in "$OUT" "tests: pytest-benchmark tests in tests: 5 rounds of each of its 2 cases, a round at least 0.1 ms (measured"
 expect_in "$OUT" "only its files with benchmarks, tests/test_a.py tests/test_b.py, since tests as a whole does not run (pytest exited with code 2: ERROR tests/test_old.py"
 expect_in "$OUT" "a benchmark file added later must be added to this command"
-# the proposal runs: both files' cases are measured
+# the proposal runs: both files' cases are measured (at a confidence of
+# 0.6: an interval then needs 4 pairs, not 7, and a pair is two pytest
+# starts of seconds)
+sed -i 's/"defaults": { /"defaults": { "confidence": 0.6, /' "$Q/gate.json"
+expect_in "$Q/gate.json" '"confidence": 0.6'
 commit_all "$Q" "gate.json"
 echo "# more" >>"$Q/tests/test_plain.py"
 commit_all "$Q" "a test file"
@@ -85,7 +89,7 @@ commit_all "$Q" "a test file"
 # the user's TMPDIR: the report goes to the sample's $GATE_TMPDIR, never
 # there, where both arms would share it and it would stay (no warm-up:
 # each sample is a pytest start of seconds, and gate raises the 2 pairs
-# to the 7 an interval needs at this level in any case)
+# to the 4 an interval needs at this level in any case)
 mkdir -p "$SCRATCH/tmp"
 TMPDIR=$SCRATCH/tmp GATE_SANDBOX=off PATH=$SCRATCH/bin:$PATH \
 	gate_measured -C "$Q" run --base HEAD~1 --pairs 2 --warmup 0 --budget 5s
