@@ -14,12 +14,21 @@ B=$(cd "$(dirname "${GATE_BIN:-$GATE}")" && pwd)
 [ -x "$B/gate" ] && [ -f "$B/libgate-alloc.so" ] ||
 	fail "no gate and libgate-alloc.so in $B: run make"
 
+# the calling make's variables (make check DEVELOPER=1, make asan's
+# SANITIZE and CFLAGS), without its jobserver: install builds first, and a
+# compile command other than $B's rebuilt every object of $B (Makefile,
+# $(OBJ)/flags) while the other tests ran it, and left make asan's last
+# tests running a gate built without the sanitizers
+caller=
+case ${MAKEFLAGS:-} in *" -- "*) caller="-- ${MAKEFLAGS#* -- }" ;; esac
 # mk TARGET VARS...: make in the source tree, outside the calling make's
-# jobserver
+# jobserver; from make, nothing is compiled again
 mk() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" \
+	env -u MFLAGS -u MAKELEVEL MAKEFLAGS="$caller" make -C "$root" \
 		--no-print-directory BUILD="$B" "$@" >"$OUT" 2>"$ERR" ||
 		fail "make $* failed"
+	[ -z "${MAKELEVEL:-}" ] || ! grep -q -- ' -c -o ' "$OUT" ||
+		fail "make $* compiled $B again under the running tests"
 }
 # unmk VARS...: make uninstall from a build directory that never saw the
 # install (as after make clean, or from another checkout)
