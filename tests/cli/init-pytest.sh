@@ -9,7 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 py=
 for p in python3 /usr/bin/python3; do
-	"$p" -c 'import pytest_benchmark' 2>/dev/null && { py=$(command -v "$p"); break; }
+	py=$("$p" -c 'import sys, pytest_benchmark; print(sys.executable)' \
+		2>/dev/null) && break
 done
 [ -n "$py" ] || skip "no python3 with pytest-benchmark (python3-pytest-benchmark)"
 mkdir -p "$SCRATCH/bin"

@@ -15,6 +15,11 @@ git config --global init.defaultBranch main
 git config --global advice.detachedHead false
 # the tests run outside GitHub Actions whatever the machine
 unset GITHUB_ACTIONS GITHUB_EVENT_NAME GITHUB_BASE_REF
+# python3 is the interpreter run-all found python3 to run, called
+# directly: through pyenv's shim each call cost ten times the CPU
+if [ -x "${GATE_TEST_PYTHON:-}" ]; then
+	python3() { "$GATE_TEST_PYTHON" "$@"; }
+fi
 
 fail() {
 	echo "FAIL: $*" >&2
