@@ -144,11 +144,6 @@ struct ws_manifest *ws_manifest_take(const char *dir, struct gate_err *err)
 	return m;
 }
 
-size_t ws_manifest_size(const struct ws_manifest *m)
-{
-	return m ? m->n : 0;
-}
-
 /* The entry of m at path, or NULL (m sorted). */
 static const struct ws_entry *find(const struct ws_manifest *m,
 				   const char *path)

@@ -218,7 +218,6 @@ const char *workspace_isolation(const struct workspace *w, char *buf,
 /* A manifest of every file under a checkout (workspace-manifest.c). */
 struct ws_manifest;
 struct ws_manifest *ws_manifest_take(const char *dir, struct gate_err *err);
-size_t ws_manifest_size(const struct ws_manifest *m);
 /*
  * The first entry of then that now lacks or holds otherwise (strict: or a
  * file now has and then lacks): 1 with *path and *what ("was removed",
