@@ -97,12 +97,7 @@ static void PRINTF(3, 0) format(char *msg, size_t size, const char *fmt,
 	errno = saved;
 }
 
-/*
- * The columns to wrap a message at: $COLUMNS, else a terminal's width;
- * 0 when stderr is neither (a log keeps each message on one line, for
- * grep and for its reader to wrap).
- */
-static size_t wrap_width(void)
+size_t error_columns(int fd)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
@@ -114,8 +109,7 @@ static size_t wrap_width(void)
 		if (!*end && n >= 20 && n <= 10000)
 			return (size_t)n;
 	}
-	if (isatty(STDERR_FILENO) &&
-	    ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
 		return ws.ws_col;
 	return 0;
 }
@@ -179,7 +173,7 @@ static void PRINTF(2, 0) report(const char *prefix, const char *fmt,
 		fprintf(stderr, "gate: %s%s\n", prefix, msg);
 		guard->close(stderr, token);
 	} else if (!capture_quiet) {
-		put_wrapped(prefix, msg, wrap_width());
+		put_wrapped(prefix, msg, error_columns(STDERR_FILENO));
 	}
 	errno = saved;
 }

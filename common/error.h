@@ -63,6 +63,12 @@ int error_to(struct gate_err *err, const char *fmt, ...) PRINTF(2, 3);
  * stop. When quiet is non-zero nothing is printed to stderr.
  */
 void error_capture(char *buf, size_t size, int quiet);
+/*
+ * The columns a message on fd wraps at: $COLUMNS (20..10000), else fd's
+ * width when it is a terminal; 0 when neither (a log keeps each message
+ * on one line, for grep and for its reader to wrap).
+ */
+size_t error_columns(int fd);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ci/github.h"
@@ -20,20 +19,9 @@
 
 int term_columns(FILE *out)
 {
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-	long n;
+	size_t n = error_columns(fileno(out));
 
-	if (env && *env) {
-		n = strtol(env, &end, 10);
-		if (!*end && n >= 20 && n <= 10000)
-			return (int)n;
-	}
-	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
+	return n ? (int)n : 80;
 }
 
 const char *notice_path(const char *path, const char *top)

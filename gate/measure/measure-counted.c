@@ -432,18 +432,6 @@ static void keep(struct bench_run *br, struct suite_case *sc, enum arm a,
 	sc->v[a][p] = v;
 }
 
-static int wanted(const struct suite_data *sd, const char *name)
-{
-	size_t i;
-
-	if (!sd->want)
-		return 1;
-	for (i = 0; i < sd->nwant; i++)
-		if (!strcmp(sd->want[i], name))
-			return 1;
-	return 0;
-}
-
 /* l's counts into br->suite against arm a's first counted sample */
 static int keep_all(struct bench_run *br, const struct counted_list *l,
 		    enum arm a, const char *label, long pair)
@@ -465,7 +453,7 @@ static int keep_all(struct bench_run *br, const struct counted_list *l,
 			struct suite_case *sc = suite_case_find(sd, c->name,
 								unit);
 
-			if (!wanted(sd, c->name))
+			if (!suite_wanted(sd, c->name))
 				continue;
 			if (!(sc && sc->in[a]) && sd->counted[a]) {
 				fail(br, xasprintf("benchmark \"%s\": case "
@@ -501,7 +489,7 @@ static int keep_all(struct bench_run *br, const struct counted_list *l,
 			int found = 0;
 
 			if (!sc->in[a] || strcmp(sc->unit, unit) ||
-			    !wanted(sd, sc->name))
+			    !suite_wanted(sd, sc->name))
 				continue;
 			for (j = 0; j < l->n && !found; j++)
 				found = !strcmp(l->c[j].name, sc->name);

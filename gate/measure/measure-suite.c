@@ -23,8 +23,7 @@ static void suite_fail(struct bench_run *br, char *msg)
 	br->error = msg;
 }
 
-/* Is case name asked for in this sample (every case outside a round)? */
-static int wanted(const struct suite_data *sd, const char *name)
+int suite_wanted(const struct suite_data *sd, const char *name)
 {
 	size_t i;
 
@@ -96,7 +95,7 @@ static int check_complete(struct bench_run *br, const struct suite_data *sd,
 	/* a case's counts come from the counted runs, not stdout
 	   (gate/measure/measure-counted.c) */
 	for (i = 0; i < sd->n; i++)
-		if (sd->cases[i].in[a] && wanted(sd, sd->cases[i].name) &&
+		if (sd->cases[i].in[a] && suite_wanted(sd, sd->cases[i].name) &&
 		    !suite_counted_unit(sd->cases[i].unit) &&
 		    !fmt_table_find(t, sd->cases[i].name,
 				    sd->cases[i].unit)) {

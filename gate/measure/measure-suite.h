@@ -36,6 +36,9 @@ struct suite_data {
 	size_t nwant;
 };
 
+/* Whether case name is asked for in this sample (every case outside a
+   round of more pairs). */
+int suite_wanted(const struct suite_data *sd, const char *name);
 /* The case of sd named name with unit unit, or NULL. */
 struct suite_case *suite_case_find(struct suite_data *sd, const char *name,
 				   const char *unit);
