@@ -257,6 +257,15 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
+void strv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *xstrdup(const char *s)
 {
 	return check(strdup(s));

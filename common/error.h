@@ -86,6 +86,8 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 #define XGROW(arr, cap, need) \
 	((arr) = xgrow((arr), &(cap), (need), sizeof(*(arr))))
 char *xstrdup(const char *s);
+/* Free every string of the NULL-terminated v, then v (v may be NULL). */
+void strv_free(char **v);
 char *xstrndup(const char *s, size_t n);
 /* Allocating printf; never returns NULL. */
 char *xasprintf(const char *fmt, ...) PRINTF(1, 2);

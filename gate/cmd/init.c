@@ -290,15 +290,6 @@ static char **expand_run(const char *const *argv, const char *target)
 	return run;
 }
 
-static void free_run(char **run)
-{
-	size_t i;
-
-	for (i = 0; run[i]; i++)
-		free(run[i]);
-	free(run);
-}
-
 static int same_run(char *const *a, char *const *b)
 {
 	size_t i;
@@ -383,7 +374,7 @@ long init_add_as(struct found *f, const char *called, const char *target,
 	f->format[f->n] = NULL;
 	return (long)f->n++;
 drop:
-	free_run(run);
+	strv_free(run);
 	free(name);
 	free(why);
 	return -1;

@@ -86,17 +86,6 @@ char **alloc_env(const char *lib, const char *out, char *const *base)
 	return env;
 }
 
-void alloc_env_free(char **env)
-{
-	size_t i;
-
-	if (!env)
-		return;
-	for (i = 0; env[i]; i++)
-		free(env[i]);
-	free(env);
-}
-
 enum alloc_collected alloc_collect(const char *path, struct alloc_counts *out)
 {
 	FILE *f = fopen(path, "r");

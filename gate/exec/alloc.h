@@ -24,10 +24,9 @@ struct alloc_counts {
 int alloc_lib_find(char **path, struct gate_err *err);
 /*
  * A copy of base (NULL: environ) with lib prepended to LD_PRELOAD and
- * GATE_ALLOC_OUT set to out. Free with alloc_env_free.
+ * GATE_ALLOC_OUT set to out. Free with strv_free.
  */
 char **alloc_env(const char *lib, const char *out, char *const *base);
-void alloc_env_free(char **env);
 /* What alloc_collect found. */
 enum alloc_collected {
 	ALLOC_BAD_RECORD = -1,	/* a record that does not read */

@@ -197,15 +197,6 @@ char **box_argv(const struct box_conf *c)
 	return a.v;
 }
 
-void box_argv_free(char **argv)
-{
-	size_t i;
-
-	for (i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
 char **box_command(char *const *box, const char *const *extra_ro,
 		   const char *const *extra_rw, const char *const *extra_rw_at,
 		   const char *cwd, int timed, int count, const char *exe,
@@ -355,17 +346,6 @@ char **box_env(char *const *envp, const char *const *allow,
 }
 
 #define HANDED "GATE_BOX_LD_PRELOAD="
-
-void box_env_free(char **env)
-{
-	size_t i;
-
-	if (!env)
-		return;
-	for (i = 0; env[i]; i++)
-		free(env[i]);
-	free(env);
-}
 
 void box_env_hand_preload(char **env)
 {

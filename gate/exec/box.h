@@ -52,10 +52,9 @@ const char *box_version(void);
 /*
  * The argv prefix (bwrap and its options, up to but without "--" and the
  * command) for c; NULL-terminated, every string malloc'd; free with
- * box_argv_free.
+ * strv_free.
  */
 char **box_argv(const struct box_conf *c);
-void box_argv_free(char **argv);
 /*
  * The full argv of one run in the sandbox box: box, extra read-only and
  * writable paths (each NULL-terminated, or NULL; extra_rw_at, NULL or
@@ -75,11 +74,10 @@ char **box_command(char *const *box, const char *const *extra_ro,
  * envp (and those base names in allow, NULL-terminated or NULL), HOME
  * set to home, and RUSTUP_HOME naming the user's ~/.rustup when it is
  * unset and that exists; malloc'd, every string its own (free with
- * box_env_free).
+ * strv_free).
  */
 char **box_env(char *const *envp, const char *const *allow,
 	       const char *home);
-void box_env_free(char **env);
 /*
  * Rename LD_PRELOAD in env (from box_env) to the sampler's own variable,
  * which the sampler turns back into LD_PRELOAD for the sample alone.

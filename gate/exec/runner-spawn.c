@@ -390,7 +390,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		if (spec->box_timed && record_pipe(rec) < 0) {
 			free(boxed);
 			free(boxed_keep);
-			box_env_free(boxed_env);
+			strv_free(boxed_env);
 			return error("cannot create a pipe:");
 		}
 	}
@@ -402,7 +402,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 		runner_close_fd(&rec[1]);
 		free(boxed);
 		free(boxed_keep);
-		box_env_free(boxed_env);
+		strv_free(boxed_env);
 		return error("cannot create a pipe:");
 	}
 	setup = spawn_setup(&fa, &attr, spec, outp[1], errp[1], rec[1]);
@@ -426,7 +426,7 @@ int run_start(struct proc **out, const struct run_spec *spec)
 	}
 	free(boxed);
 	free(boxed_keep);
-	box_env_free(boxed_env);
+	strv_free(boxed_env);
 	runner_close_fd(&rec[1]);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);

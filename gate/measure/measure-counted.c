@@ -296,15 +296,6 @@ char **suite_counted_env(const struct bench_run *br, char *const *env)
 	return e;
 }
 
-void suite_counted_env_free(char **env)
-{
-	size_t i;
-
-	for (i = 0; env && env[i]; i++)
-		free(env[i]);
-	free(env);
-}
-
 /* One case's counts in a counted run: instructions and cycles (NAN when
    not simulated). */
 struct counted_case {

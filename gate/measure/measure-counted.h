@@ -42,9 +42,8 @@ int suite_counted_prepare(struct bench_run *br, const char *who,
 char **suite_counted_argv(const struct bench_run *br, const char *dir,
 			  char *const *argv, int shell);
 /* env (NULL-terminated, borrowed) with the counted run's variables set:
-   owned array and strings, free with suite_counted_env_free. */
+   owned array and strings, free with strv_free. */
 char **suite_counted_env(const struct bench_run *br, char *const *env);
-void suite_counted_env_free(char **env);
 /*
  * Read the counts a counted run of arm a left in dir (its stdout in res,
  * for Google Benchmark's case names) into br->suite: every case a value

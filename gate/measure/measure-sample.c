@@ -350,7 +350,7 @@ cleanup:
 	if (alloc_out)
 		unlink(alloc_out);
 	free(alloc_out);
-	alloc_env_free(aenv);
+	strv_free(aenv);
 	return rc;
 }
 
@@ -587,8 +587,8 @@ int measure_counted(struct bench_run *br, const struct measure_opts *opt,
 		    rc == 0)
 			rc = -1;
 		counter_valgrind_argv_free(slot[i].cmd.argv);
-		alloc_env_free(slot[i].aenv);
-		suite_counted_env_free(slot[i].cenv);
+		strv_free(slot[i].aenv);
+		strv_free(slot[i].cenv);
 		free(slot[i].alloc_out);
 		free(slot[i].env);
 		free(slot[i].vars[0]);

@@ -304,7 +304,7 @@ int workspace_box(struct workspace *w, size_t a, int sample)
 
 void workspace_box_release(struct arm_state *arm)
 {
-	box_argv_free(arm->box_argv[0]);
-	box_argv_free(arm->box_argv[1]);
+	strv_free(arm->box_argv[0]);
+	strv_free(arm->box_argv[1]);
 	arm->box_argv[0] = arm->box_argv[1] = NULL;
 }

@@ -53,7 +53,7 @@ static void test_box__env_allowlist(void)
 	CHECK(!has(env, "ACTIONS_RUNTIME_TOKEN=t"));
 	CHECK(!has(env, "STATE=/s"));
 	CHECK(!has(env, "SSH_AUTH_SOCK=/a"));
-	box_env_free(env);
+	strv_free(env);
 	/* HOME inside is empty: rustup's proxies are told where the
 	   user's toolchains are, unless RUSTUP_HOME already says */
 	{
@@ -67,15 +67,15 @@ static void test_box__env_allowlist(void)
 		envp[7] = homevar;
 		env = box_env(envp, NULL, "/inside");
 		CHECK(!has(env, want));
-		box_env_free(env);
+		strv_free(env);
 		CHECK(mkdir(rustup, 0700) == 0);
 		env = box_env(envp, NULL, "/inside");
 		CHECK(has(env, want) && has(env, "HOME=/inside"));
-		box_env_free(env);
+		strv_free(env);
 		envp[8] = (char *)"RUSTUP_HOME=/opt/r";
 		env = box_env(envp, NULL, "/inside");
 		CHECK(!has(env, want) && has(env, "RUSTUP_HOME=/opt/r"));
-		box_env_free(env);
+		strv_free(env);
 		CHECK(rmdir(rustup) == 0 && rmdir(dir) == 0);
 		free(rustup);
 		free(homevar);
@@ -155,7 +155,7 @@ static struct run_result boxed(const char *tree, const char *other,
 	struct run_result r;
 
 	run_one(&r, &spec);
-	box_argv_free(argv);
+	strv_free(argv);
 	free(r.out);
 	return r;
 }
