@@ -6,7 +6,6 @@
  */
 #include "gate/cmd/merge.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "gate/decide/adaptive.h"
 #include "gate/decide/arms.h"
 #include "gate/measure/measure.h"
+#include "gate/workspace/workspace.h"
 #include "common/banned.h"
 
 #define CONFIG_MAX ((size_t)16 << 20)
@@ -231,19 +231,6 @@ static int arm_absent(const struct bench_run *br, int a)
 	return 1;
 }
 
-/* Does path fall under pattern (an fnmatch glob, '*' crossing '/', or a
-   directory with or without its '/'), as "sources" and "artifacts" read? */
-static int under(const char *pattern, const char *path)
-{
-	size_t n = strlen(pattern);
-
-	if (!fnmatch(pattern, path, 0))
-		return 1;
-	while (n && pattern[n - 1] == '/')
-		n--;
-	return n && !strncmp(pattern, path, n) && path[n] == '/';
-}
-
 /* A tracked path base..head changes outside base's "sources", cached in
    mp->sources_outside (NULL: none). 0 or -1. */
 static int sources_outside(struct merge_plan *mp)
@@ -259,7 +246,7 @@ static int sources_outside(struct merge_plan *mp)
 	mp->sources_asked = 1;
 	for (i = 0; i < n && !mp->sources_outside; i++) {
 		for (k = 0; k < mp->plan.eff.nsources &&
-		     !under(mp->plan.eff.sources[k], paths[i]); k++)
+		     !workspace_path_under(mp->plan.eff.sources[k], paths[i]); k++)
 			;
 		if (k == mp->plan.eff.nsources)
 			mp->sources_outside = xstrdup(paths[i]);
@@ -288,7 +275,7 @@ static char *identical_fails(struct merge_plan *mp,
 		const struct artifact_hash *h = &br->artifacts[i];
 
 		for (k = 0; k < pb->nartifacts &&
-		     !under(pb->artifacts[k], h->path); k++)
+		     !workspace_path_under(pb->artifacts[k], h->path); k++)
 			;
 		if (k == pb->nartifacts)
 			return xasprintf("\"%s\" is not among base's "

@@ -158,9 +158,7 @@ int workspace_artifacts_identical(const struct bench_run *br)
 	return 1;
 }
 
-/* Does path fall under pattern: an fnmatch glob ('*' crosses '/'), or a
-   directory named with or without its trailing '/'. */
-static int under(const char *pattern, const char *path)
+int workspace_path_under(const char *pattern, const char *path)
 {
 	size_t n = strlen(pattern);
 
@@ -184,7 +182,7 @@ int workspace_sources_only(char **outside, struct workspace *w,
 			      w->arm[ARM_HEAD].rev.tree, w->err) < 0)
 		return -1;
 	for (i = 0; i < n && ret; i++) {
-		for (k = 0; k < nsources && !under(sources[k], paths[i]); k++)
+		for (k = 0; k < nsources && !workspace_path_under(sources[k], paths[i]); k++)
 			;
 		if (k == nsources) {
 			*outside = xstrdup(paths[i]);

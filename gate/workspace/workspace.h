@@ -158,6 +158,10 @@ int workspace_verify(struct workspace *w, struct repo *repo);
  * inherits costs one read of each file, not one per benchmark.
  */
 int workspace_artifacts(struct workspace *w, struct bench_run *br);
+/* Does path fall under pattern, as "sources" and "artifacts" read it: an
+   fnmatch glob ('*' crosses '/'), or a directory named with or without
+   its trailing '/'? */
+int workspace_path_under(const char *pattern, const char *path);
 /* 1: br has artifacts and each is byte-identical in both arms. */
 int workspace_artifacts_identical(const struct bench_run *br);
 /*
