@@ -612,7 +612,7 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	enum format used[2];
 	int single[2], rc, code = EXIT_ERROR, s;
 	char how[2][64], *note = NULL;
-	size_t i;
+	size_t n;
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
@@ -628,7 +628,7 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	if (signals_pending())
 		goto interrupted;
 	cases = xcalloc(t[0].n + t[1].n + 1, sizeof(*cases));
-	r.n = pair_cases(cases, t, &r.compared);
+	n = pair_cases(cases, t, &r.compared);
 	if (r.compared == 0) {
 		error("no case is in both %s (%zu cases) and %s (%zu cases)%s: "
 		      "nothing to compare", o.files[0], t[0].n, o.files[1],
@@ -651,10 +651,8 @@ int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 	r.level = 1 - (1 - o.confidence) / (double)r.compared;
 	r.strict = o.strict;
 	r.advisory = o.advisory;
-	cfg = xcalloc(r.n, sizeof(*cfg));
-	i = r.n;
-	r.n = 0;
-	run_alloc(&r, i);
+	cfg = xcalloc(n, sizeof(*cfg));
+	run_alloc(&r, n);
 	signals_test_stall("compare");
 	if (decide(&r, cfg, cases, &o, used) < 0)
 		goto interrupted;
