@@ -7,16 +7,16 @@
  * (verdict_decide_rule): fail when the lower bound is above 1 + floor,
  * pass when the estimate is within it and the upper bound below
  * 1 + pass_excludes, noisy otherwise, including too few values for a bound.
+ * Each case is a benchmark of gate run's model (gate/decide/model.h), so
+ * gate run's view and printers report it and its loader reads it back.
  */
 #include "gate/cmd/cmd.h"
-#include "gate/cmd/compare.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include "common/error.h"
 #include "common/file.h"
 #include "gate/config/options.h"
@@ -25,8 +25,27 @@
 #include "gate/format/format.h"
 #include "gate/decide/verdict.h"
 #include "gate/report/load.h"
+#include "gate/report/view.h"
 #include "stats/stats.h"
 #include "common/banned.h"
+
+struct cmp_opts {
+	const char *files[2], *filter, *json;
+	int have_format, advisory, strict;
+	enum format format;
+	struct fmt_opts fo;
+	double floor, excludes, confidence;
+	unsigned long seed;	/* --seed, kept in the report only */
+	int have_seed;
+};
+
+/* One case of the comparison: OLD's and NEW's, NULL when absent. */
+struct cmp_case {
+	const struct fmt_case *c[2];
+};
+
+#define ONE_PROCESS_NOTE "values are repetitions within one process: the " \
+	"interval covers that process's noise, not run-to-run variation"
 
 static int compare_format(void *opts, const char *arg)
 {
@@ -175,17 +194,6 @@ static int load(struct fmt_table *t, const char *path,
 	return rc;
 }
 
-static double max_dev(const double *v, size_t n, double med)
-{
-	double d = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (fabs(v[i] - med) > d)
-			d = fabs(v[i] - med);
-	return med > 0 ? d / med : NAN;
-}
-
 /* The log of each value; of each value + 1 when plus1 (a count with a 0,
    compared as (new + 1) / (old + 1) like gate run's counts). */
 static double *logs(const double *v, size_t n, int plus1)
@@ -253,20 +261,18 @@ static size_t unit_values(double **out, const struct fmt_case *c)
 	return k;
 }
 
-/* The side of row w whose values are repetitions inside one process (a
+/* The side of case k whose values are repetitions inside one process (a
    timing then cannot keep the promise): 0, 1, or -1 for neither. */
-static int one_process_side(const struct row *w)
+static int one_process_side(const struct cmp_case *k)
 {
 	int s;
 
 	for (s = 0; s < 2; s++)
-		if (fmt_case_processes(w->c[s]) == 1 && w->c[s]->n > 1)
+		if (fmt_case_processes(k->c[s]) == 1 && k->c[s]->n > 1)
 			return s;
 	return -1;
 }
 
-/* Why this verdict, in one sentence (owned). The changes go through
-   compare_pct: a ratio of 1e300 prints as +1e+302%, not 300 digits. */
 /* How a file of format f holds more processes, in its reader's words. */
 static const char *processes_how(enum format f)
 {
@@ -275,42 +281,46 @@ static const char *processes_how(enum format f)
 	return how ? how : "each run's output one after another";
 }
 
-static char *explain(const struct row *w, const struct cmp_opts *o,
-		     const struct cmp_run *run)
+/* Why st's verdict, in one sentence (owned); units: the values compared
+   per side, depth: the Mann-Whitney depth of its bounds (0: none). */
+static char *explain(const struct bench_stats *st, const size_t units[2],
+		     size_t depth, const struct run_report *r,
+		     enum format used)
 {
-	double f = o->floor * 100, m = o->excludes * 100;
+	double f = st->floor * 100, m = st->excludes * 100;
 	char e[32], l[32], h[32];
 
-	compare_pct(e, sizeof(e), w->ratio);
-	compare_pct(l, sizeof(l), w->low);
-	compare_pct(h, sizeof(h), w->high);
-	switch (w->verdict) {
+	view_pct(e, sizeof(e), st->estimate, 1);
+	view_pct(l, sizeof(l), st->low, 1);
+	view_pct(h, sizeof(h), st->high, 1);
+	switch (st->verdict) {
 	case VERDICT_FAIL:
 		return xasprintf("slower by %s (bounds %s to %s, Mann-Whitney "
 			"p=%.2g): the lower bound is above the %+.1f%% floor",
-			e, l, h, w->mwu.p, f);
+			e, l, h, st->mann_whitney_p, f);
 	case VERDICT_NOISY:
-		if (w->sh.depth == 0)
+		if (depth == 0)
 			return xasprintf("too few values: %zu per side needed "
 				"at this level (%zu in OLD, %zu in NEW; each "
 				"bound at %.4g%% over %zu cases); estimate "
 				"%s: run the suite in more processes (%s)",
-				run->min_n, w->units[0], w->units[1],
-				(1 - run->alpha) * 100, run->compared, e,
-				processes_how(run->used[1]));
-		if (w->ratio > 1 + o->floor)
+				st->min_n, units[0], units[1],
+				r->level * 100, r->compared, e,
+				processes_how(used));
+		if (st->estimate > 1 + st->floor)
 			return xasprintf("estimate %s is above the %+.1f%% "
 				"floor but the lower bound reaches down to "
 				"%s (Mann-Whitney p=%.2g): more values per "
-				"file would resolve it", e, f, l, w->mwu.p);
+				"file would resolve it", e, f, l,
+				st->mann_whitney_p);
 		return xasprintf("estimate %s is within the %+.1f%% floor "
 			"but a regression of %+.1f%% is not excluded (the upper "
 			"bound is %s): more values per file would resolve "
 			"it", e, f, m, h);
 	case VERDICT_PASS:
-		if (w->high < 1)
+		if (st->high < 1)
 			return xasprintf("faster by %.1f%% (bounds %s to %s)",
-				-ratio_pct(w->ratio), l, h);
+				-ratio_pct(st->estimate), l, h);
 		return xasprintf("estimate %s is within the %+.1f%% "
 			"floor; a regression above %s is excluded", e, f, h);
 	default:
@@ -318,115 +328,205 @@ static char *explain(const struct row *w, const struct cmp_opts *o,
 	}
 }
 
-/* Statistics and verdict for one row with both sides present. */
-static void analyse(struct row *w, const struct cmp_opts *o,
-		    struct cmp_run *run)
+/* s and more, s freed (owned). */
+static char *append(char *s, char *more)
 {
-	const struct fmt_case *a = w->c[0], *b = w->c[1];
-	int hb = a->higher_better, side;
-	size_t i, zeros = 0, na, nb;
-	double *lo, *ln, *va, *vb;
+	char *t = xasprintf("%s (%s)", s, more);
+
+	free(s);
+	free(more);
+	return t;
+}
+
+/* A time whose values on side are one process's: not decided, its
+   estimate the ratio of the medians. */
+static void one_process(struct bench_stats *st, const struct cmp_case *k,
+			int side, const struct cmp_opts *o, enum format used)
+{
+	st->estimate = st->median;
+	st->low = 0;		/* no bound, as gate run says it */
+	st->high = INFINITY;
+	st->verdict = VERDICT_NOISY;
+	st->interval_why = "1 process";
+	st->reason = xasprintf("not decided: the %zu values in %s are "
+		"repetitions inside one process, whose spread misses the "
+		"effect each process has of its own (a %+.0f%% promise cannot "
+		"be kept on them); estimate %+.1f%% from the medians; run "
+		"the benchmark in several processes (%s) and concatenate "
+		"their output", k->c[side]->n, o->files[side],
+		o->excludes * 100, ratio_pct(st->estimate),
+		processes_how(used));
+}
+
+/* The shift's estimate, bounds and verdict of case k into st. */
+static void shift(struct bench_stats *st, const struct cmp_case *k,
+		  size_t zeros, const struct run_report *r, enum format used)
+{
+	const struct fmt_case *a = k->c[0], *b = k->c[1];
+	struct stats_shift sh;
+	struct stats_mwu mwu;
 	struct gate_err err = { "" };
+	size_t units[2];
+	double *v[2], *lo, *ln, alpha = 1 - r->level;
 	int rc;
 
-	w->verdict = VERDICT_ERROR;
-	w->med[0] = stats_median(a->values, a->n);
-	w->med[1] = stats_median(b->values, b->n);
-	w->spread[0] = max_dev(a->values, a->n, w->med[0]);
-	w->spread[1] = max_dev(b->values, b->n, w->med[1]);
-	for (i = 0; i < a->n; i++)
-		zeros += a->values[i] == 0;
-	for (i = 0; i < b->n; i++)
-		zeros += b->values[i] == 0;
-	if (zeros == a->n + b->n) {
-		w->ratio = w->low = w->high = 1;
-		w->sh.depth = 1;
-		w->mwu.p = 1;
-		w->verdict = VERDICT_PASS;
-		w->reason = xasprintf("0 %s in every value of both files",
-				      a->unit);
-		return;
-	}
-	if (zeros && !unit_may_be_zero(a->unit)) {
-		w->reason = xasprintf("0 %s in %zu of %zu values but not in "
-				      "all: below the resolution of the "
-				      "benchmark's own timer, no ratio can be "
-				      "formed", a->unit, zeros, a->n + b->n);
-		return;
-	}
-	if (!unit_may_be_zero(a->unit) && (side = one_process_side(w)) >= 0) {
-		/* counts do not vary by process; a time does, unseen here */
-		run->single++;
-		w->single = 1;
-		w->ratio = w->med[1] / w->med[0];
-		if (hb)
-			w->ratio = 1 / w->ratio;
-		w->low = 0;
-		w->high = INFINITY;
-		w->mwu.p = NAN;
-		w->verdict = VERDICT_NOISY;
-		w->reason = xasprintf("not decided: the %zu values in %s are "
-			"repetitions inside one process, whose spread misses "
-			"the effect each process has of its own (a %+.0f%% "
-			"promise cannot be kept on them); estimate %+.1f%% "
-			"from the medians; run the benchmark in several "
-			"processes (%s) and concatenate their output",
-			w->c[side]->n, o->files[side], o->excludes * 100,
-			ratio_pct(w->ratio),
-			processes_how(run->used[side]));
-		return;
-	}
-	na = w->units[0] = unit_values(&va, a);
-	nb = w->units[1] = unit_values(&vb, b);
-	stats_mann_whitney(&w->mwu, va, na, vb, nb);
-	/* the shift of log NEW against log OLD (the reverse for rates); a
-	   count with a 0 compares (new + 1) / (old + 1) */
-	w->plus1 = zeros != 0;
-	lo = logs(va, na, w->plus1);
-	ln = logs(vb, nb, w->plus1);
-	rc = hb ? stats_hl_shift_to(&w->sh, ln, nb, lo, na, run->alpha,
-				    &err) :
-		  stats_hl_shift_to(&w->sh, lo, na, ln, nb, run->alpha,
-				    &err);
+	units[0] = unit_values(&v[0], a);
+	units[1] = unit_values(&v[1], b);
+	stats_mann_whitney(&mwu, v[0], units[0], v[1], units[1]);
+	st->mann_whitney_p = mwu.p;
+	/* the shift of log NEW against log OLD (the reverse for rates) */
+	lo = logs(v[0], units[0], zeros != 0);
+	ln = logs(v[1], units[1], zeros != 0);
+	rc = a->higher_better ?
+	     stats_hl_shift_to(&sh, ln, units[1], lo, units[0], alpha, &err) :
+	     stats_hl_shift_to(&sh, lo, units[0], ln, units[1], alpha, &err);
 	free(lo);
 	free(ln);
-	free(va);
-	free(vb);
+	free(v[0]);
+	free(v[1]);
 	if (rc < 0) {
-		w->reason = xasprintf("no interval: %s", err.msg);
+		st->reason = xasprintf("no interval: %s", err.msg);
 		return;
 	}
-	run->normal += !w->sh.exact;
-	w->ratio = exp(w->sh.estimate);
-	w->low = exp(w->sh.low);	/* 0 when no bound */
-	w->high = exp(w->sh.high);	/* INFINITY when no bound */
-	w->verdict = verdict_decide_rule(RULE_FLOOR, w->ratio, w->low,
-					 w->high, o->floor, o->excludes);
-	w->reason = explain(w, o, run);
-	if (w->plus1) {
-		char *r = xasprintf("%s (0 %s in %zu of %zu values: compared "
-				    "as (new + 1) / (old + 1))", w->reason,
-				    a->unit, zeros, a->n + b->n);
+	st->estimate = exp(sh.estimate);
+	st->low = exp(sh.low);		/* 0 when no bound */
+	st->high = exp(sh.high);	/* INFINITY when no bound */
+	st->verdict = verdict_decide_rule(RULE_FLOOR, st->estimate, st->low,
+					  st->high, st->floor, st->excludes);
+	st->improved = st->verdict == VERDICT_PASS && st->high < 1;
+	st->reason = explain(st, units, sh.depth, r, used);
+	if (!sh.depth)
+		st->interval_why = "too few values";
+	if (zeros)
+		st->reason = append(st->reason, xasprintf("0 %s in %zu of %zu "
+			"values: compared as (new + 1) / (old + 1)", a->unit,
+			zeros, a->n + b->n));
+	if (units[0] != a->n || units[1] != b->n)
+		st->reason = append(st->reason, xasprintf("the process is the "
+			"unit: medians of %zu and %zu processes' repetitions",
+			units[0], units[1]));
+}
 
-		free(w->reason);
-		w->reason = r;
-	}
-	if (na != a->n || nb != b->n) {
-		char *r = xasprintf("%s (the process is the unit: medians of "
-				    "%zu and %zu processes' repetitions)",
-				    w->reason, na, nb);
+/* Case k's one metric decided into b's result: the figures gate run
+   shows, of two files' values taken unpaired. */
+static void analyse(struct run_bench *b, const struct cmp_case *k,
+		    const struct cmp_opts *o, struct run_report *r,
+		    const enum format used[2])
+{
+	const struct fmt_case *a = k->c[0], *n = k->c[1];
+	struct bench_stats *st = xcalloc(1, sizeof(*st));
+	size_t i, zeros = 0;
+	int side;
 
-		free(w->reason);
-		w->reason = r;
+	b->result.m = st;
+	b->result.n = 1;
+	st->metric = METRIC_VALUE;
+	st->gating = 1;
+	st->statistic = STATS_HL;
+	st->interval = st->interval_used = INTERVAL_MANN_WHITNEY;
+	st->strict = o->strict;
+	st->floor = o->floor;
+	st->excludes = o->excludes;
+	st->level = r->level;
+	st->min_n = stats_shift_min_n(1 - r->level);
+	st->looks = 1;
+	st->stop = STOP_RESOLVED;
+	st->estimate = st->low = st->high = st->geomean = NAN;
+	st->wilcoxon_p = st->mann_whitney_p = st->sign_p = st->drift = NAN;
+	st->base_cv = st->head_cv = NAN;
+	st->base_median = stats_median(a->values, a->n);
+	st->head_median = stats_median(n->values, n->n);
+	st->base_spread = verdict_spread(a->values, a->n);
+	st->head_spread = verdict_spread(n->values, n->n);
+	/* the ratio of the medians, for reading: nothing pairs values */
+	st->median = a->higher_better ? st->base_median / st->head_median :
+		     st->head_median / st->base_median;
+	st->ratios = verdict_pair_ratios(&b->run, METRIC_VALUE, &st->n);
+	st->verdict = VERDICT_ERROR;
+	for (i = 0; i < a->n; i++)
+		zeros += a->values[i] == 0;
+	for (i = 0; i < n->n; i++)
+		zeros += n->values[i] == 0;
+	if (zeros == a->n + n->n) {
+		st->estimate = st->low = st->high = 1;
+		st->exact = 1;
+		st->verdict = VERDICT_PASS;
+		st->reason = xasprintf("0 %s in every value of both files",
+				       a->unit);
+	} else if (zeros && !unit_may_be_zero(a->unit)) {
+		st->reason = xasprintf("0 %s in %zu of %zu values but not in "
+				       "all: below the resolution of the "
+				       "benchmark's own timer, no ratio can be "
+				       "formed", a->unit, zeros, a->n + n->n);
+	} else if (!unit_may_be_zero(a->unit) &&
+		   (side = one_process_side(k)) >= 0) {
+		/* counts do not vary by process; a time does, unseen here */
+		r->one_process++;
+		one_process(st, k, side, o, used[side]);
+	} else {
+		shift(st, k, zeros, r, used[1]);
 	}
+	b->result.verdict = st->verdict;
+}
+
+/* Case k's values as b's samples, index by index (NaN where a side has
+   fewer): nothing pairs them, they are stored so. */
+static void values(struct bench_run *br, const struct cmp_case *k)
+{
+	size_t n = 0, i;
+	int a, m;
+
+	for (a = 0; a < 2; a++)
+		if (k->c[a] && k->c[a]->n > n)
+			n = k->c[a]->n;
+	br->pairs = xcalloc(n ? n : 1, sizeof(*br->pairs));
+	br->npairs = n;
+	for (a = 0; a < 2; a++)
+		br->nsamples[a] = k->c[a] ? k->c[a]->n : 0;
+	for (i = 0; i < n; i++)
+		for (a = 0; a < 2; a++) {
+			struct sample *s = &br->pairs[i].s[a];
+
+			s->wall = s->cpu = NAN;
+			for (m = 0; m < METRIC_COUNT; m++)
+				s->value[m] = NAN;
+			if (i < br->nsamples[a])
+				s->value[METRIC_VALUE] = k->c[a]->values[i];
+		}
+}
+
+/* Case k as entry b, with its configuration c (borrowing k's strings). */
+static void bench(struct run_bench *b, struct bench_cfg *c,
+		  const struct cmp_case *k, const struct cmp_opts *o)
+{
+	const struct fmt_case *x = k->c[0] ? k->c[0] : k->c[1];
+
+	c->name = x->name;
+	c->unit = x->unit;
+	c->metric = METRIC_VALUE;
+	c->higher_better = x->higher_better;
+	c->min_effect = o->floor;
+	c->statistic = STATS_HL;
+	c->interval = INTERVAL_MANN_WHITNEY;
+	c->rule = RULE_FLOOR;
+	c->metrics[0].id = METRIC_VALUE;
+	c->metrics[0].gating = 1;
+	c->metrics[0].min_effect = o->floor;
+	c->metrics[0].pass_excludes = o->excludes;
+	c->nmetrics = 1;
+	b->run.cfg = c;
+	b->run.is_new = !k->c[0];
+	b->run.is_removed = !k->c[1];
+	b->result.verdict = VERDICT_NEW;
+	values(&b->run, k);
 }
 
 /*
- * The rows: OLD's cases in its order, each with NEW's case of the same
- * name and unit or none, then NEW's cases OLD lacks. Returns how many
- * rows; *compared counts those with both sides.
+ * The cases: OLD's in its order, each with NEW's case of the same name
+ * and unit or none, then NEW's cases OLD lacks. Returns how many (room
+ * for both tables' cases); *compared counts those with both sides.
  */
-static size_t pair_cases(struct row *rows, const struct fmt_table t[2],
+static size_t pair_cases(struct cmp_case *cases, const struct fmt_table t[2],
 			 size_t *compared)
 {
 	const struct fmt_case **ix[2];
@@ -435,95 +535,140 @@ static size_t pair_cases(struct row *rows, const struct fmt_table t[2],
 	ix[0] = index_cases(&t[0]);
 	ix[1] = index_cases(&t[1]);
 	for (i = 0; i < t[0].n; i++) {
-		rows[n].c[0] = &t[0].cases[i];
-		rows[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
-		*compared += rows[n].c[1] != NULL;
+		cases[n].c[0] = &t[0].cases[i];
+		cases[n].c[1] = find(ix[1], t[1].n, &t[0].cases[i]);
+		*compared += cases[n].c[1] != NULL;
 		n++;
 	}
 	for (i = 0; i < t[1].n; i++)
 		if (!find(ix[0], t[0].n, &t[1].cases[i]))
-			rows[n++].c[1] = &t[1].cases[i];
+			cases[n++].c[1] = &t[1].cases[i];
 	free(ix[0]);
 	free(ix[1]);
 	return n;
 }
 
-/* Each row's verdict into v[] (new for a case on one side only); -1 when
-   SIGINT/SIGTERM stopped it (a file may hold 100k cases). */
-static int decide_rows(struct row *rows, size_t n, enum verdict *v,
-		       const struct cmp_opts *o, struct cmp_run *run)
+/* Every case into r (its configurations into cfg); -1 when SIGINT or
+   SIGTERM stopped it (a file may hold 100k cases). */
+static int decide(struct run_report *r, struct bench_cfg *cfg,
+		  const struct cmp_case *cases, const struct cmp_opts *o,
+		  const enum format used[2])
 {
+	enum verdict *v = xcalloc(r->n + 1, sizeof(*v));
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (signals_pending())
+	for (i = 0; i < r->n; i++) {
+		if (signals_pending()) {
+			free(v);
 			return -1;
-		if (rows[i].c[0] && rows[i].c[1]) {
-			analyse(&rows[i], o, run);
-			v[i] = rows[i].verdict;
-		} else {
-			v[i] = VERDICT_NEW;
 		}
+		bench(&r->b[i], &cfg[i], &cases[i], o);
+		if (cases[i].c[0] && cases[i].c[1])
+			analyse(&r->b[i], &cases[i], o, r, used);
+		run_bench_view(&r->b[i]);
+		v[i] = r->b[i].result.verdict;
 	}
+	r->suite = verdict_suite(v, r->n);
+	free(v);
 	return 0;
+}
+
+/* "in old.txt and new.txt, <note>", "in old.txt, ..." or NULL: the files
+   whose values are one process's. */
+static char *one_process_note(const struct cmp_opts *o, const int single[2])
+{
+	if (single[0] && single[1])
+		return xasprintf("in %s and %s, " ONE_PROCESS_NOTE,
+				 o->files[0], o->files[1]);
+	if (single[0] || single[1])
+		return xasprintf("in %s, " ONE_PROCESS_NOTE,
+				 o->files[single[1]]);
+	return NULL;
+}
+
+/* The terminal report (the protocol always: compare has no -v) and the
+   JSON report; 0 or -1 after error(). */
+static int print(const struct run_report *r, const struct cmp_opts *o)
+{
+	FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	struct report_view v;
+	int ret = 0;
+
+	report_view_build(&v, r);
+	report_term(out, &v, report_use_color(NULL, out), 1);
+	report_view_release(&v);
+	if (o->json && report_json(o->json, r) < 0)
+		ret = -1;
+	return ret;
 }
 
 int cmd_compare(int argc, char **argv, struct gate_ctx *ctx)
 {
 	struct cmp_opts o;
-	struct cmp_run run;
+	struct run_report r;
 	struct fmt_table t[2] = { FMT_TABLE_INIT, FMT_TABLE_INIT };
-	struct row *rows = NULL;
-	enum verdict *v = NULL, suite;
-	size_t n = 0, i;
-	int rc, code = EXIT_ERROR;
+	struct cmp_case *cases = NULL;
+	struct bench_cfg *cfg = NULL;
+	enum format used[2];
+	int single[2], rc, code = EXIT_ERROR, s;
+	char how[2][64], *note = NULL;
+	size_t n;
 
-	(void)ctx;
 	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
 	o.fo.gate_report = report_format_parse;
-	memset(&run, 0, sizeof(run));
 	rc = parse_options(&o, argc, argv);
 	if (rc != OPTS_GO)
 		return rc == OPTS_HELP ? EXIT_PASS : EXIT_ERROR;
 	if ((rc = gate_ctx_ready(ctx)) != CTX_READY)
 		return gate_ctx_exit(rc);
-	if (load(&t[0], o.files[0], &o, &run.used[0],
-		 &run.one_process[0]) < 0 ||
-	    load(&t[1], o.files[1], &o, &run.used[1],
-		 &run.one_process[1]) < 0)
+	if (load(&t[0], o.files[0], &o, &used[0], &single[0]) < 0 ||
+	    load(&t[1], o.files[1], &o, &used[1], &single[1]) < 0)
 		goto cleanup;
 	if (signals_pending())
 		goto interrupted;
-	rows = xcalloc(t[0].n + t[1].n + 1, sizeof(*rows));
-	n = pair_cases(rows, t, &run.compared);
-	if (run.compared == 0) {
+	cases = xcalloc(t[0].n + t[1].n + 1, sizeof(*cases));
+	n = pair_cases(cases, t, &r.compared);
+	if (r.compared == 0) {
 		error("no case is in both %s (%zu cases) and %s (%zu cases)%s: "
 		      "nothing to compare", o.files[0], t[0].n, o.files[1],
 		      t[1].n, o.filter ? " after --filter" : "");
 		goto cleanup;
 	}
+	r.command = "compare";
+	for (s = 0; s < 2; s++) {
+		snprintf(how[s], sizeof(how[s]), "format %s, %s",
+			 format_name(used[s]), o.have_format ? "--format" :
+			 "detected");
+		r.rev[s] = (struct report_rev){ .label = o.files[s],
+						.commit = "", .tree = "",
+						.how = how[s] };
+	}
+	r.note = note = one_process_note(&o, single);
+	r.seed = o.seed;
+	r.confidence = o.confidence;
 	/* one-sided, each bound: the whole alpha per case (gate run's rule) */
-	run.alpha = (1 - o.confidence) / (double)run.compared;
-	run.min_n = stats_shift_min_n(run.alpha);
-	v = xcalloc(n, sizeof(*v));
+	r.level = 1 - (1 - o.confidence) / (double)r.compared;
+	r.strict = o.strict;
+	r.advisory = o.advisory;
+	cfg = xcalloc(n, sizeof(*cfg));
+	run_alloc(&r, n);
 	signals_test_stall("compare");
-	if (decide_rows(rows, n, v, &o, &run) < 0)
+	if (decide(&r, cfg, cases, &o, used) < 0)
 		goto interrupted;
-	suite = verdict_suite(v, n);
-	code = o.advisory ? EXIT_PASS : verdict_exit_code(suite);
-	compare_print_term(o.json && !strcmp(o.json, "-") ? stderr : stdout, rows, n,
-		   &o, &run, suite, code);
-	if (o.json && compare_write_json(o.json, rows, n, &o, &run, suite, code) < 0)
+	r.exit_code = code = o.advisory ? EXIT_PASS :
+			     verdict_exit_code(r.suite);
+	if (print(&r, &o) < 0)
 		code = EXIT_ERROR;
 	goto cleanup;
 interrupted:
 	error("interrupted by signal %d: no verdict", signals_pending());
 	code = signals_exit_code(signals_pending());
 cleanup:
-	for (i = 0; i < n; i++)
-		free(rows[i].reason);
-	free(rows);
-	free(v);
+	run_release(&r);
+	free(cfg);
+	free(note);
+	free(cases);
 	fmt_table_release(&t[0]);
 	fmt_table_release(&t[1]);
 	return code;

@@ -111,7 +111,7 @@ static void csv_row(FILE *f, const char *label, const struct history_step *st,
 	fputc(',', f);
 	field(f, b->run.cfg->name);
 	fputc(',', f);
-	field(f, st ? history_metric(st, b) : metric_name(b->run.cfg->metric));
+	field(f, metric_name(b->run.cfg->metric));
 	fputc(',', f);
 	field(f, history_unit(b));
 	fputc(',', f);

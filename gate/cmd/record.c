@@ -144,7 +144,7 @@ static cJSON *read_report(char *commit, struct repo *repo,
 		cJSON_Delete(report);
 		return NULL;
 	}
-	if (report_load_tree(&r, report, path, REPORT_LOAD_RECORD, NULL) < 0) {
+	if (report_load_tree(&r, report, path, REPORT_LOAD_SUMMARY, NULL) < 0) {
 		cJSON_Delete(report);
 		return NULL;
 	}

@@ -258,7 +258,7 @@ static size_t build_chains(struct chain **out, const struct history *h,
 			l->f = f;
 			l->identical = same;
 			l->verdict = history_verdict(b);
-			ch->metric = history_metric(&h->s[i], b);
+			ch->metric = metric_name(b->run.cfg->metric);
 			ch->unit = history_unit(b);
 			if (isfinite(b->run.cfg->min_effect))
 				ch->floor = b->run.cfg->min_effect;

@@ -36,7 +36,7 @@ static const char *const *metric_list(void)
 }
 
 static const char *const interval_names[] = {
-	"exact", "percentile", "bca", NULL
+	"exact", "percentile", "bca", "mann_whitney", NULL
 };
 static const char *const rule_names[] = { "floor", "significant", NULL };
 

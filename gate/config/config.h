@@ -17,6 +17,9 @@ enum interval_method {
 	INTERVAL_EXACT,		/* distribution-free order statistics */
 	INTERVAL_PERCENTILE,	/* bootstrap percentile */
 	INTERVAL_BCA,		/* bootstrap bias-corrected and accelerated */
+	INTERVAL_MANN_WHITNEY,	/* gate compare's (not gate.json's):
+				   exact Mann-Whitney bounds of the
+				   unpaired Hodges-Lehmann shift */
 };
 
 /* What a fail needs ("rule" in gate.json). */

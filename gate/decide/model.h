@@ -48,6 +48,14 @@ struct run_split {
 };
 
 struct run_report {
+	const char *command;	/* "compare": gate compare's two files, each
+				   case unpaired (rev: the files; seed, looks
+				   and machine unused); NULL: gate run's */
+	const char *note;	/* said once for the whole report (gate
+				   compare's values of one process), or
+				   NULL */
+	size_t one_process;	/* gate compare: times left noisy, their
+				   values repetitions inside one process */
 	struct report_rev rev[2];	/* by enum arm */
 	const char *config_origin;
 	const char *config_note;	/* static: how the config served both

@@ -68,8 +68,7 @@ enum verdict verdict_decide_rule(enum rule r, double est, double low,
 	return VERDICT_NOISY;
 }
 
-/* (max - min) / max of x[0..n): 0 when all agree. */
-static double spread(const double *x, size_t n)
+double verdict_spread(const double *x, size_t n)
 {
 	double lo = x[0], hi = x[0];
 	size_t i;
@@ -232,8 +231,8 @@ static void pairs_summarise(struct bench_stats *st,
 	st->head_median = stats_median(p->arm[1], n);
 	st->base_cv = stats_cv(p->arm[0], n);
 	st->head_cv = stats_cv(p->arm[1], n);
-	st->base_spread = spread(p->arm[0], n);
-	st->head_spread = spread(p->arm[1], n);
+	st->base_spread = verdict_spread(p->arm[0], n);
+	st->head_spread = verdict_spread(p->arm[1], n);
 	st->estimate = st->median;
 	if (n >= 2) {
 		st->wilcoxon_p = stats_wilcoxon(p->logr, n);

@@ -77,7 +77,8 @@ struct bench_stats {
 				   the exact interval when the bootstrap
 				   cannot hold its level at this n */
 	const char *interval_why;	/* static: why interval_used differs
-					   from interval, else NULL */
+					   from interval (gate compare's:
+					   why there is none), else NULL */
 	enum rule rule;
 	int strict;
 	int tail;		/* a Hodges-Lehmann pass made noisy: the
@@ -137,6 +138,8 @@ static inline double ratio_pct(double ratio)
 }
 
 const char *verdict_name(enum verdict v);
+/* (max - min) / max of x[0..n) (n > 0), an arm's spread: 0 when all agree. */
+double verdict_spread(const double *x, size_t n);
 /* "running", "resolved", "max_pairs", "budget", "error". */
 const char *stop_name(enum stop_reason s);
 /*

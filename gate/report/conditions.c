@@ -6,11 +6,13 @@
  */
 #include "gate/report/report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "stats/stats.h"
 #include "common/banned.h"
 
 size_t report_conditions(const struct run_report *r,
@@ -63,10 +65,43 @@ const char *report_parity(const struct bench_run *br, char *buf, size_t size)
 	return buf;
 }
 
+/* gate compare's floor and pass_excludes, every case's (NaN: none) */
+static const struct bench_stats *compare_policy(const struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->b[i].result.n)
+			return &r->b[i].result.m[0];
+	return NULL;
+}
+
+/* gate compare's rule: unpaired values, one comparison per case */
+static char *compare_rule(const struct run_report *r)
+{
+	const struct bench_stats *st = compare_policy(r);
+
+	return xasprintf("one-sided bounds, each at %.4g%% per case (%.4g%% "
+		"for the suite, Bonferroni over %zu cases compared); a bound "
+		"needs at least %zu values per side at this level: fail when "
+		"the lower bound is above the %+.1f%% floor; pass when the "
+		"estimate is within it and the upper bound below %+.1f%% "
+		"(%s); noisy otherwise, including too few values for a "
+		"bound%s. A count with a 0 in either file is compared as "
+		"(new + 1) / (old + 1)", r->level * 100, r->confidence * 100,
+		r->compared, stats_shift_min_n(1 - r->level),
+		st ? st->floor * 100 : NAN, st ? st->excludes * 100 : NAN,
+		r->strict ? "--strict" : "pass_excludes", r->one_process ?
+		" and times whose values are repetitions inside one process" :
+		"");
+}
+
 char *report_rule_text(const struct run_report *r)
 {
 	double two = 1 - 2 * (1 - r->level);
 
+	if (r->command)
+		return compare_rule(r);
 	return xasprintf("one-sided bounds, each at %.4g%% per comparison "
 		"(an interval at %.4g%%; %.4g%% for the suite, Bonferroni "
 		"over %zu, spent across the looks; counts take no share "
@@ -88,6 +123,21 @@ char *report_rule_text(const struct run_report *r)
 char *report_promise_text(const struct run_report *r)
 {
 	double a = (1 - r->confidence) * 100;
+	const struct bench_stats *st = compare_policy(r);
+	size_t kept = r->compared - r->one_process;
+
+	/* gate compare's promise holds only where values are processes' */
+	if (r->command && !kept)
+		return xstrdup("none: every case compared is a time whose "
+			       "values are repetitions inside one process");
+	if (r->command)
+		return xasprintf("over %s%zu cases, identical code fails with "
+			"probability \xe2\x89\xa4 %.4g%%, and a regression of "
+			"%+.1f%% or more passes with probability \xe2\x89\xa4 "
+			"%.4g%%%s", r->one_process ? "the " : "all ", kept, a,
+			st ? st->excludes * 100 : NAN, a, r->one_process ?
+			" (none for the times whose values come from one "
+			"process: not decided)" : "");
 
 	/* "\xe2\x89\xa4" is U+2264, less-than or equal to */
 	return xasprintf("over the whole suite, identical code fails with "
@@ -102,6 +152,10 @@ const char *report_interval_name(const struct bench_cfg *c, char *buf,
 	const char *m = c->interval == INTERVAL_PERCENTILE ?
 			"bootstrap percentile" :
 			c->interval == INTERVAL_BCA ? "bootstrap BCa" :
+			c->interval == INTERVAL_MANN_WHITNEY ? "exact "
+			"Mann-Whitney bounds of the unpaired Hodges-Lehmann "
+			"shift of the log values (a conservative normal "
+			"approximation for many values)" :
 			c->statistic == STATS_HL ? "exact signed-rank" :
 			c->statistic == STATS_MEDIAN ? "exact sign-test" :
 			"Student t";
@@ -113,7 +167,7 @@ const char *report_interval_name(const struct bench_cfg *c, char *buf,
 const char *report_run_interval(const struct run_report *r, char *buf,
 				size_t size)
 {
-	char one[96];
+	char one[REPORT_METHOD_MAX];
 	size_t i;
 	int seen = 0;
 

@@ -55,13 +55,6 @@ const char *history_unit(const struct run_bench *b)
 	return c->unit ? c->unit : metric_unit(c->metric);
 }
 
-const char *history_metric(const struct history_step *st,
-			   const struct run_bench *b)
-{
-	return report_loaded_compare(&st->report) ? "" :
-	       metric_name(b->run.cfg->metric);
-}
-
 const struct bench_stats *history_figures(const struct run_bench *b)
 {
 	return b->primary.n ? &b->primary : NULL;
@@ -110,7 +103,7 @@ static int record_load(struct history_step *fresh, const cJSON *rec,
 
 	ret = report_load_tree(&fresh->report,
 			       cJSON_GetObjectItemCaseSensitive(rec, "report"),
-			       origin, REPORT_LOAD_RECORD, &err);
+			       origin, REPORT_LOAD_SUMMARY, &err);
 	if (ret < 0)
 		warning("%s; skipped", err.msg);
 	else

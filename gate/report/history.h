@@ -6,7 +6,7 @@
  * run's samples dropped unless asked). One line per record, so a commit
  * recorded twice keeps both, and notes from two clones merge with
  * "git notes merge -s cat_sort_uniq". A record's report is read by the one
- * loader (gate/report/load.h, REPORT_LOAD_RECORD) into the run model.
+ * loader (gate/report/load.h, REPORT_LOAD_SUMMARY) into the run model.
  */
 #ifndef GATE_HISTORY_H
 #define GATE_HISTORY_H
@@ -72,10 +72,8 @@ void history_release(struct history *h);
 
 /* A recorded benchmark's verdict as its report names it ("removed"). */
 const char *history_verdict(const struct run_bench *b);
-/* Its unit; its metric's name ("" in gate compare's reports: none). */
+/* Its unit. */
 const char *history_unit(const struct run_bench *b);
-const char *history_metric(const struct history_step *st,
-			   const struct run_bench *b);
 /* Its ratio, interval and head's median: the primary metric's figures
    when the run compared it, else NULL (an identical build: see
    history_identical). */

@@ -30,7 +30,7 @@ _Static_assert(sizeof(enum rule) == sizeof(int) &&
 #define END { .name = NULL }
 #define OBJ(n, t) { ROW(n, FIELD_OBJECT, 0), .sub = t }
 #define SAID(n, f) { ROW(n, FIELD_SAID, 0), .said = f }
-#define WORDS(n, w) { ROW(n, FIELD_SAID, 0), .what = w }
+#define WORDS(n, w) ROW(n, FIELD_SAID, 0), .what = w
 
 /* s as a JSON string, s freed */
 static cJSON *said(char *s)
@@ -131,7 +131,8 @@ const struct field metric_method_fields[] = {
 	{ ROW("exact", FIELD_BOOL, S(exact)) },
 	/* absent (a report from before it): the config's interval */
 	{ ROW("interval_used", FIELD_ENUM, S(interval_used)),
-	  .flags = FIELD_KEEP, ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
+	  .flags = FIELD_KEEP,
+	  ENUM(interval, INTERVAL_MANN_WHITNEY, INTERVAL_EXACT) },
 	{ ROW("interval_why", FIELD_STR_OR_NULL, S(interval_why)) },
 	{ ROW("improved", FIELD_BOOL, S(improved)) },
 	{ ROW("counts_vary", FIELD_BOOL, S(varies)) },
@@ -205,7 +206,7 @@ const struct field bench_protocol_fields[] = {
 	{ ROW("statistic", FIELD_ENUM, C(statistic)), VIA,
 	  ENUM(statistic, STATS_MEAN, STATS_HL) },
 	{ ROW("interval", FIELD_ENUM, C(interval)), VIA,
-	  ENUM(interval, INTERVAL_BCA, INTERVAL_EXACT) },
+	  ENUM(interval, INTERVAL_MANN_WHITNEY, INTERVAL_EXACT) },
 	END
 };
 const struct field bench_taken_fields[] = {
@@ -299,7 +300,7 @@ static const struct field split_fields[] = {
 /* the view's words for the run's method */
 static cJSON *interval_said(const void *r)
 {
-	char iv[96];
+	char iv[REPORT_METHOD_MAX];
 
 	return cJSON_CreateString(report_run_interval(r, iv, sizeof(iv)));
 }
@@ -324,28 +325,31 @@ const struct field protocol_fields[] = {
 	{ ROW("isolation", FIELD_STR, T(isolation)), .flags = FIELD_IF_SET },
 	/* an unsigned long, read as the long it aliases */
 	{ ROW("seed", FIELD_LONG, T(seed)), .hi = 4294967295L },
-	WORDS("order", "random pairs, balanced"),
-	WORDS("statistic", "per benchmark, of the log head/base ratios (see "
-	      "benchmarks[])"),
+	{ WORDS("order", "random pairs, balanced"), .flags = FIELD_RUN },
+	{ WORDS("statistic", "per benchmark, of the log head/base ratios "
+		"(see benchmarks[])"), .flags = FIELD_RUN },
 	SAID("interval", interval_said),
 	SAID("decision", rule_said),
 	SAID("promise", promise_said),
 	/* absent (a report from before it): adjusted_confidence */
 	{ ROW("one_sided_level", FIELD_NUM0, T(level)), .flags = FIELD_KEEP },
-	WORDS("looks", "pairs, then for unresolved benchmarks rounds that "
-	      "each add half the pairs in hand, up to max_pairs or until the "
-	      "budget is spent (shared fairly); half of each benchmark's alpha "
-	      "at the first look, the rest in equal shares over the later "
-	      "looks up to max_pairs, or under a budget up to the pairs it can "
-	      "reach at the first look's pace (union bound); a fail is final"),
+	{ WORDS("looks", "pairs, then for unresolved benchmarks rounds that "
+		"each add half the pairs in hand, up to max_pairs or until "
+		"the budget is spent (shared fairly); half of each "
+		"benchmark's alpha at the first look, the rest in equal "
+		"shares over the later looks up to max_pairs, or under a "
+		"budget up to the pairs it can reach at the first look's "
+		"pace (union bound); a fail is final"), .flags = FIELD_RUN },
 	{ ROW("strict", FIELD_BOOL, T(strict)) },
 	{ ROW("budget_seconds", FIELD_NUM0, T(budget)), .flags = FIELD_NULL0 },
 	{ ROW("resamples", FIELD_UNSIGNED, T(resamples)), .hi = 1L << 30 },
 	{ ROW("confidence", FIELD_NUM0, T(confidence)) },
 	{ ROW("adjusted_confidence", FIELD_NUM0, T(level)),
 	  .flags = FIELD_UNREAD },
-	WORDS("adjustment", "bonferroni"),
+	{ WORDS("adjustment", "bonferroni") },
 	{ ROW("compared", FIELD_COUNT, T(compared)) },
+	{ ROW("one_process_cases", FIELD_COUNT, T(one_process)),
+	  .flags = FIELD_IF_SET },
 	{ ROW("config_hash", FIELD_STR, T(config_hash)),
 	  .flags = FIELD_IF_SET },
 	END
@@ -375,6 +379,8 @@ const struct field time_fields[] = {
 
 /* the root after its schema, version, verdict and signal */
 const struct field report_fields[] = {
+	{ ROW("command", FIELD_STR, T(command)), .flags = FIELD_IF_SET },
+	{ ROW("note", FIELD_STR, T(note)), .flags = FIELD_IF_SET },
 	{ ROW("exit_code", FIELD_UNSIGNED, T(exit_code)), .hi = 255 },
 	{ ROW("advisory", FIELD_BOOL, T(advisory)) },
 	{ ROW("base", FIELD_OBJECT, T(rev[ARM_BASE])), .sub = rev_fields },
@@ -495,6 +501,10 @@ void fields_write(cJSON *o, const struct field *f, const void *b)
 			cJSON_AddTrueToObject(o, f->name);
 			break;
 		case FIELD_SAID:
+			/* gate compare's report: no order nor looks */
+			if (f->flags & FIELD_RUN &&
+			    ((const struct run_report *)b)->command)
+				break;
 			x = f->said ? f->said(b) : cJSON_CreateString(f->what);
 			if (x)
 				cJSON_AddItemToObject(o, f->name, x);

@@ -48,6 +48,8 @@ enum field_kind {
 #define FIELD_OWN 8u	/* a string the struct owns (xstrdup), not the load */
 #define FIELD_VIA 16u	/* a member of the struct the pointer at via points to */
 #define FIELD_NULL0 32u	/* FIELD_NUM0, _TEXT: 0 or "" written as null */
+#define FIELD_RUN 64u	/* a FIELD_SAID of struct run_report's that only
+			   gate run's reports say (omitted when command) */
 
 struct field {
 	const char *name;	/* NULL ends a table */

@@ -20,7 +20,6 @@ struct report_loaded {
 	char **str;
 	size_t nstr, capstr;
 	struct layout layout;
-	int compare;		/* read from a gate compare report */
 };
 
 /* The context of one load, for messages. */
@@ -72,8 +71,5 @@ int load_bench(struct loading *ld, struct run_bench *b, struct bench_cfg *c,
 void load_ratios(struct run_bench *b, const struct run_report *r);
 /* "protocol": seed, levels, shards, conditions. */
 void load_protocol(struct loading *ld, struct run_report *r, const cJSON *p);
-/* gate compare's report root (its "command" said so) into r. */
-int load_compare(struct loading *ld, struct run_report *r,
-		 const cJSON *root);
 
 #endif

@@ -74,7 +74,7 @@ static int load_root(struct loading *ld, struct run_report *r,
 		     const cJSON *root)
 {
 	const cJSON *list = load_get(root, "benchmarks"), *o;
-	const char *s = load_text(root, "command");
+	const char *s;
 	size_t i = 0;
 	int a;
 
@@ -83,13 +83,6 @@ static int load_root(struct loading *ld, struct run_report *r,
 	if (!cJSON_IsArray(list))
 		return error_to(ld->err, "%s: no \"benchmarks\" list: not a "
 				"gate JSON report", ld->origin);
-	if (s && !strcmp(s, "compare")) {
-		if (ld->flags & REPORT_LOAD_COMPARE)
-			return load_compare(ld, r, root);
-		return error_to(ld->err, "%s: a gate compare report, not gate "
-				"run's: read the files it compared, or a "
-				"report of gate run --json FILE", ld->origin);
-	}
 	if ((s = load_text(root, "gate_version")))
 		r->gate_version = load_keep(ld->L, s);
 	fields_read(root, report_fields, r, ld);
@@ -164,11 +157,6 @@ int report_load(struct run_report *r, const char *text, size_t len,
 		const char *origin)
 {
 	return report_load_to(r, text, len, origin, NULL);
-}
-
-int report_loaded_compare(const struct run_report *r)
-{
-	return r->loaded && r->loaded->compare;
 }
 
 void report_load_release(struct run_report *r)

@@ -28,30 +28,20 @@ int report_load_to(struct run_report *r, const char *text, size_t len,
 void report_load_release(struct run_report *r);
 
 /*
- * What a load reads beyond gate run's report with every sample (flags;
- * 0: only that, as gate compare and gate merge need it).
+ * What a load reads beyond a report with every sample (flags; 0: only
+ * that, as gate compare and gate merge need it).
  * REPORT_LOAD_SUMMARY: benchmarks may lack "samples" (gate record drops
  *   them unless --samples); the figures stand as written and no per-pair
- *   ratio is computed again, so a printer draws no plot of them.
- * REPORT_LOAD_COMPARE: gate compare's reports too ("command": "compare"):
- *   each case a benchmark of metric "value" with one gating metric, its
- *   floor and pass_excludes the report's protocol's (gate compare has one
- *   for every case; NaN when it has none); its old and new values, taken
- *   unpaired, are base and head of "pairs" index by index, NaN where one
- *   side has fewer. Not written back: report_json writes gate run's shape.
+ *   ratio is computed again, so a printer draws no plot of them. What
+ *   gate record stores, of gate run or gate compare ("command").
  */
 #define REPORT_LOAD_SUMMARY 1u
-#define REPORT_LOAD_COMPARE 2u
-/* What gate record stores: either report, samples kept or not. */
-#define REPORT_LOAD_RECORD (REPORT_LOAD_SUMMARY | REPORT_LOAD_COMPARE)
 
 /* report_load_to on a parsed report (root is only read), with flags. */
 struct cJSON;
 int report_load_tree(struct run_report *r, const struct cJSON *root,
 		     const char *origin, unsigned flags,
 		     struct gate_err *err);
-/* Whether r was loaded from a gate compare report (REPORT_LOAD_COMPARE). */
-int report_loaded_compare(const struct run_report *r);
 
 /*
  * gate's own report as gate compare reads it (fmt_opts.gate_report): each

@@ -36,6 +36,8 @@ const char *report_parity(const struct bench_run *br, char *buf, size_t size);
  */
 char *report_rule_text(const struct run_report *r);
 char *report_promise_text(const struct run_report *r);
+/* Room for an interval method's name (report_interval_name). */
+#define REPORT_METHOD_MAX 160
 /*
  * The interval method of benchmark c, with its sidedness: "exact
  * signed-rank (one-sided bounds)", "bootstrap percentile (one-sided

@@ -214,8 +214,8 @@ static void fill_row(struct table *t, size_t i, const struct view_row *row)
 		 row->throughput : "-");
 	snprintf(buf, sizeof(buf), "%zu/%zu p=%s", row->head_slower, row->of,
 		 row->sign_p);
-	set_cell(t, i, COL_WINS, m ? buf : "-");
-	set_cell(t, i, COL_CV, m ? row->cv : "-");
+	set_cell(t, i, COL_WINS, m && !row->unpaired ? buf : "-");
+	set_cell(t, i, COL_CV, m && !row->unpaired ? row->cv : "-");
 	set_cell(t, i, COL_PLOT, m ? report_strip(strip, STRIP_W, row) : "");
 }
 

@@ -17,8 +17,6 @@ void view_protocol_build(struct report_view *v, const struct run_report *r);
 /* a median in the metric's unit (or a suite case's) into buf; buf */
 const char *view_arm_value(const struct bench_cfg *c, enum metric m,
 			   double v, char *buf, size_t size);
-/* a ratio as a signed percentage with decimals places */
-void view_pct(char *buf, size_t size, double ratio, int decimals);
 /* name, or a copy cut to VIEW_NAME_MAX bytes into *owned (freed by the
    caller) */
 const char *view_bounded_name(const char *name, char **owned);

@@ -260,12 +260,51 @@ static void policy_build(struct report_view *v, const struct run_report *r)
 	}
 }
 
+/*
+ * gate compare's protocol: its two files and how their values were taken
+ * and decided; no revisions, order, looks nor machine: it ran nothing.
+ */
+static void compare_protocol(struct report_view *v, const struct run_report *r)
+{
+	char iv[REPORT_METHOD_MAX], *s;
+	int a;
+
+	for (a = 0; a < 2; a++)
+		add_line(v, xasprintf("%s: %s (%s)", a ? "new" : "old",
+				      r->rev[a].label, r->rev[a].how ?
+				      r->rev[a].how : "format unknown"));
+	add_line(v, xstrdup("values: every value in a file is one sample "
+		"(unpaired: nothing matches a run of OLD with one of NEW); "
+		"where a file holds several processes' repetitions, the "
+		"median of each process"));
+	if (r->note)
+		add_line(v, xasprintf("note: %s", r->note));
+	add_line(v, xasprintf("interval: %s, NEW against OLD (OLD against "
+			      "NEW for rates)",
+			      report_run_interval(r, iv, sizeof(iv))));
+	s = report_rule_text(r);
+	add_line(v, xasprintf("decision: %s", s));
+	free(s);
+	s = report_promise_text(r);
+	add_line(v, xasprintf("promise: %s", s));
+	free(s);
+	add_line(v, xstrdup("p: two-sided Mann-Whitney U (exact when a side "
+			    "has at most 8 values and no ties), for reading "
+			    "only"));
+	add_line(v, xasprintf("gate %s", r->gate_version ? r->gate_version :
+			      GATE_VERSION));
+}
+
 void view_protocol_build(struct report_view *v, const struct run_report *r)
 {
 	const struct machine *m = &r->machine;
-	char *lines[REPORT_CONDITIONS_MAX], iv[96];
+	char *lines[REPORT_CONDITIONS_MAX], iv[REPORT_METHOD_MAX];
 	size_t i, n;
 
+	if (r->command) {
+		compare_protocol(v, r);
+		return;
+	}
 	add_line(v, report_rev_line("base", &r->rev[ARM_BASE]));
 	add_line(v, report_rev_line("head", &r->rev[ARM_HEAD]));
 	add_line(v, xasprintf("config: %s%s%s%s", r->config_origin ?

@@ -45,7 +45,7 @@ const char *view_metric_label(const struct bench_cfg *c, enum metric m)
 const char *view_method(const struct bench_stats *st,
 			const struct bench_cfg *c, char *buf, size_t size)
 {
-	char used[96];
+	char used[REPORT_METHOD_MAX];
 	struct bench_cfg u;
 
 	if (st->exact) {
@@ -67,7 +67,13 @@ const char *view_method(const struct bench_stats *st,
 
 void view_pct(char *buf, size_t size, double ratio, int decimals)
 {
-	snprintf(buf, size, "%+.*f%%", decimals, ratio_pct(ratio));
+	double p = ratio_pct(ratio);
+
+	/* a ratio of 1e300 prints as +1e+302%, not 300 digits */
+	if (isfinite(p) && fabs(p) >= 1e6)
+		snprintf(buf, size, "%+.2g%%", p);
+	else
+		snprintf(buf, size, "%+.*f%%", decimals, p);
 }
 
 /*
@@ -266,6 +272,7 @@ void view_decide_estimate(struct view_row *row, const struct bench_run *br,
 	char time[48] = "";
 
 	if (st->verdict != VERDICT_NOISY || st->exact || st->n < 4 ||
+	    st->interval_used == INTERVAL_MANN_WHITNEY ||
 	    !st->ratios || !(st->floor > 0) || !(level > 0 && level < 1))
 		return;
 	spread = calibration_spread(st->ratios, st->n);
@@ -339,6 +346,7 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	row->gating = st->gating;
 	row->verdict = st->verdict;
 	row->exact = st->exact;
+	row->unpaired = st->interval_used == INTERVAL_MANN_WHITNEY;
 	row->reason = st->reason;
 	snprintf(row->word, sizeof(row->word), "%s", row_word(st));
 	snprintf(row->floor_pct, sizeof(row->floor_pct), "%+.3g%%",
@@ -364,8 +372,9 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 	if (st->exact) {
 		snprintf(row->interval, sizeof(row->interval), "exact");
 	} else if (!isfinite(st->low) || !isfinite(st->high)) {
-		snprintf(row->interval, sizeof(row->interval),
-			 "none (too few pairs)");
+		snprintf(row->interval, sizeof(row->interval), "none (%s)",
+			 row->unpaired && st->interval_why ? st->interval_why :
+			 "too few pairs");
 	} else {
 		/* a rate's interval in its own direction, low to high */
 		view_pct(lo, sizeof(lo), c->higher_better ? 1 / st->high : st->low,
@@ -384,6 +393,8 @@ void view_row_build(struct view_row *row, const struct bench_run *br,
 		 isfinite(st->base_cv) ? st->base_cv * 100 : 0.0,
 		 isfinite(st->head_cv) ? st->head_cv * 100 : 0.0);
 	view_method(st, c, row->method, sizeof(row->method));
+	if (row->unpaired)
+		return;
 	direction_note(row, c, st);
 	row_points(row, br, st);
 }

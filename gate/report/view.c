@@ -46,6 +46,16 @@ static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
 
 	if (!st || !st->ratios)
 		return;
+	if (st->interval_used == INTERVAL_MANN_WHITNEY) {
+		/* no test where no interval was sought */
+		if (isfinite(st->mann_whitney_p))
+			snprintf(of, sizeof(of), "; Mann-Whitney p=%.2g",
+				 st->mann_whitney_p);
+		vb->evidence[vb->nevidence++] = xasprintf("%zu values in OLD, "
+			"%zu in NEW, unpaired%s", br->nsamples[ARM_BASE],
+			br->nsamples[ARM_HEAD], of);
+		return;
+	}
 	format_seconds(br->seconds, secs, sizeof(secs));
 	if (br->pairs_raised_from)
 		vb->evidence[vb->nevidence++] = xasprintf("pairs raised from "
@@ -100,6 +110,38 @@ static void throughput_beside(struct view_row *row, const struct bench_run *br,
 		 n ? "; " : "", b, h);
 }
 
+/*
+ * Entry br's name as reports show it, cut to VIEW_NAME_MAX: a gate compare
+ * case's with its unit (go prints three cases of one benchmark, "s/op",
+ * "B/op" and "allocs/op"). *owned is what the caller frees.
+ */
+static const char *bench_name(const struct run_report *r,
+			      const struct bench_run *br, char **owned)
+{
+	char *whole;
+
+	if (!r->command)
+		return view_bounded_name(br->cfg->name, owned);
+	whole = xasprintf("%s [%s]", br->cfg->name, br->cfg->unit);
+	if (view_bounded_name(whole, owned) != whole) {
+		free(whole);
+		return *owned;
+	}
+	return *owned = whole;
+}
+
+/* vb's rows named as vb is (bench_name), not by their config alone. */
+static void rows_named(struct report_view *v, const struct view_bench *vb)
+{
+	size_t k;
+
+	for (k = vb->row; k < vb->row + vb->nrows; k++) {
+		free(v->rows[k].bench_owned);
+		v->rows[k].bench_owned = NULL;
+		v->rows[k].bench = vb->name;
+	}
+}
+
 static void bench_build(struct report_view *v, struct view_bench *vb,
 			const struct run_report *r, size_t i, int differ)
 {
@@ -108,7 +150,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	const struct bench_stats *st = &r->b[i].primary;
 	size_t k;
 
-	vb->name = view_bounded_name(br->cfg->name, &vb->name_owned);
+	vb->name = bench_name(r, br, &vb->name_owned);
 	vb->verdict = res->verdict;
 	vb->row = v->nrows;
 	vb->note = st->note;
@@ -126,6 +168,10 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	} else if (br->error) {
 		vb->why = br->error;
 		vb->why_is_error = 1;
+	} else if (r->command && (br->is_new || br->is_removed)) {
+		vb->why = vb->why_owned = xasprintf("%s: only in %s, not "
+			"compared", br->is_new ? "new" : "removed",
+			r->rev[br->is_new ? ARM_HEAD : ARM_BASE].label);
 	} else if (br->is_removed) {
 		vb->why = "removed: only base's suite printed this case: not "
 			  "compared";
@@ -320,6 +366,8 @@ void report_view_build(struct report_view *v, const struct run_report *r)
 	v->benches = xcalloc(r->n ? r->n : 1, sizeof(*v->benches));
 	for (i = 0; i < r->n; i++) {
 		bench_build(v, &v->benches[i], r, i, differ);
+		if (r->command)
+			rows_named(v, &v->benches[i]);
 		count[r->b[i].result.verdict]++;
 	}
 	v->nbenches = r->n;

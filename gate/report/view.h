@@ -36,6 +36,8 @@ struct view_row {
 	int gating;		/* 0: informational, never decides */
 	int measured;		/* the figures below are set */
 	int exact;		/* decided exactly, no interval */
+	int unpaired;		/* gate compare's: no pairs, so no pair
+				   ratios, wins nor CV to show */
 	enum verdict verdict;	/* this metric's own */
 	char word[24];		/* "pass", "pass (faster)", "pass (fewer)",
 				   "fail", "noisy", "error", "new",
@@ -201,6 +203,9 @@ char *view_cut_middle(const char *s, size_t cols);
 /* The rank of a verdict in every report's order: 0 (fail) needs
  * attention first, then error, noisy, accepted, new, pass. */
 int view_severity(enum verdict v);
+/* A ratio as a signed percentage with decimals places, bounded in width:
+ * "+12.3%", "+1.2e+09%", "+inf%". */
+void view_pct(char *buf, size_t size, double ratio, int decimals);
 /* A tick as a label: "0", "-10%", "+2.5%". */
 const char *view_tick_label(double pct, char *buf, size_t size);
 

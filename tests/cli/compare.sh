@@ -11,7 +11,7 @@ D=$(cd "$(dirname "$0")/../data" && pwd)
 gate_run 2 compare "$D/gotest-old.txt" "$D/gotest-new.txt" --json "$SCRATCH/c1.json"
 expect_in "$OUT" "BenchmarkChanged [s/op]: not decided: the 8 values in $D/gotest-old.txt are repetitions inside one process"
 expect_in "$OUT" "BenchmarkSizes/n=10 [MB/s]: not decided"
-expect_in "$OUT" "none: 1 process"
+expect_in "$OUT" "none (1 process)"
 expect_in "$OUT" "promise: over the 10 cases,"
 expect_in "$OUT" "(none for the times whose values come from one process: not decided)"
 [ "$(json_get "$SCRATCH/c1.json" '[b["verdict"] for b in d["benchmarks"] if b["unit"] == "s/op"]')" = "['noisy', 'noisy', 'noisy', 'noisy', 'noisy']" ] ||
@@ -31,16 +31,17 @@ expect_in "$OUT" "verdict: FAIL"
 expect_in "$OUT" "promise: over all 17 cases"
 [ "$(json_get "$SCRATCH/c.json" '[b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"]')" = "['BenchmarkChanged']" ] ||
 	fail "only BenchmarkChanged should fail"
-[ "$(json_get "$SCRATCH/c.json" 'd["old"]["format"]')" = gotest ] || fail "format not detected"
+[ "$(json_get "$SCRATCH/c.json" '[d["command"], d["base"]["chosen_as"]]')" = "['compare', 'format gotest, detected']" ] ||
+	fail "format not detected"
 # the method named is the one used
 json_get "$SCRATCH/c.json" 'd["protocol"]["interval"]' | grep -q "^exact Mann-Whitney" ||
 	fail "JSON protocol does not name the exact Mann-Whitney interval"
 expect_in "$OUT" "Hodges-Lehmann shift of the log values"
 expect_not_in "$OUT" "bootstrap"
-[ "$(json_get "$SCRATCH/c1.json" '[d["old"]["one_process"], d["new"]["one_process"], len(d["notes"])]')" = "[True, True, 1]" ] ||
-	fail "JSON does not say the values come from one process"
-json_get "$SCRATCH/c1.json" 'd["notes"][0]' | grep -qF "repetitions within one process" ||
-	fail "JSON note lacks the one-process sentence"
+json_get "$SCRATCH/c1.json" 'd["note"]' | grep -qF "in $D/gotest-old.txt and $D/gotest-new.txt, values are repetitions within one process" ||
+	fail "JSON does not say both files' values come from one process"
+[ "$(json_get "$SCRATCH/c1.json" 'd["protocol"]["one_process_cases"]')" = 7 ] ||
+	fail "JSON does not count the 7 times left noisy on one process"
 # 8 processes of 3 repetitions each: the process is the unit
 reps() { # NS: 8 processes, 3 repetitions each, around NS ns/op
 	for p in 1 2 3 4 5 6 7 8; do
@@ -58,7 +59,7 @@ expect_in "$OUT" "the process is the unit: medians of 8 and 8 processes' repetit
 # two go test runs concatenated: values from two processes, no such note
 cat "$D/gotest-old.txt" "$D/gotest-old.txt" >"$SCRATCH/two-runs.txt"
 gate_measured compare "$SCRATCH/two-runs.txt" "$D/gotest-new.txt" --json "$SCRATCH/c2.json"
-[ "$(json_get "$SCRATCH/c2.json" '[d["old"]["one_process"], d["new"]["one_process"]]')" = "[False, True]" ] ||
+json_get "$SCRATCH/c2.json" 'd["note"]' | grep -q "^in $D/gotest-new.txt, values are repetitions" ||
 	fail "a file of two go test runs is not one process"
 expect_in "$OUT" "note: in $D/gotest-new.txt, values are repetitions"
 gate_run 0 compare --advisory "$SCRATCH/old-split.txt" "$SCRATCH/new-split.txt"
@@ -71,8 +72,8 @@ expect_in "$OUT" "are repetitions inside one process"
 expect_in "$OUT" "promise: none: every case compared is a time whose values are repetitions inside one process"
 expect_in "$OUT" "verdict: NOISY"
 expect_in "$OUT" "values are repetitions within one process"
-[ "$(json_get "$SCRATCH/g.json" 'len(d["benchmarks"]) == 3 and all(b["verdict"] == "noisy" and b["ratio"]["low"] is None and b["ratio"]["high"] is None for b in d["benchmarks"]) and d["protocol"]["min_values_per_side"] == 4')" = True ] ||
-	fail "JSON of too few values: want noisy, min_values_per_side 4, no upper bound"
+[ "$(json_get "$SCRATCH/g.json" 'len(d["benchmarks"]) == 3 and all(b["verdict"] == "noisy" and b["ratio"]["low"] == 0 and b["ratio"]["high"] is None and b["min_pairs_for_interval"] == 4 for b in d["benchmarks"])')" = True ] ||
+	fail "JSON of too few values: want noisy, 4 values per side for a bound, no bounds"
 # the same with enough values: a file against itself passes; lines of
 # runs told apart by "# run" lines are a process each, so no one-process
 # note (issue 38 item 2: unmarked, a lines file is one run, one process)

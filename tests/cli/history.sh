@@ -134,7 +134,7 @@ for name, measures in d.items():
         assert m.get("lower_value", m["value"]) <= m["value"] <= m.get("upper_value", m["value"]), m
 r = d["parse"]["ratio"]
 assert (r["value"], r["lower_value"], r["upper_value"]) == (rep["ratio"]["estimate"], rep["ratio"]["low"], rep["ratio"]["high"]), r
-assert abs(d["parse"]["latency"]["value"] - rep["new"]["median"] * 1e9) < 1e-3, d
+assert abs(d["parse"]["latency"]["value"] - rep["head"]["median"] * 1e9) < 1e-3, d
 PY
 gate_run 0 -C "$R" export --format csv --label ci
 /usr/bin/python3 - "$OUT" <<'PY' || fail "CSV check failed"

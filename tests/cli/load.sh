@@ -2,7 +2,8 @@
 # timed benchmark with three metrics, and a suite with compared, new and
 # removed cases) is loaded back by report_load and written again byte for
 # byte (build/tests/gate/report/test-load on it), gate compare reads it through the same
-# loader, and a report of another schema is refused naming the file.
+# loader, gate compare's own report (the same model) round-trips too, and
+# a report of another schema is refused naming the file.
 . "$(dirname "$0")/lib.sh"
 R=$SCRATCH/repo
 new_repo "$R"
@@ -40,6 +41,9 @@ gate_measured compare "$SCRATCH/r.json" "$SCRATCH/r.json" --json "$SCRATCH/c.jso
 [ "$(json_get "$SCRATCH/c.json" 'sorted(b["name"] for b in d["benchmarks"])')" = \
   "['s/a', 's/b', 'sleep']" ] ||
 	fail "compare should read every measured benchmark and case: $(json_get "$SCRATCH/c.json" '[b["name"] for b in d["benchmarks"]]')"
+GATE_TEST_COMPARE_REPORT=$SCRATCH/c.json "$TEST_LOAD" compare_report_writes_back >"$OUT" 2>"$ERR" ||
+	fail "the loaded compare report does not write the same bytes"
+expect_in "$OUT" "1 passed, 0 failed"
 
 # another schema is refused, naming the file and the schema gate reads
 sed 's/"schema":	1,/"schema":	2,/' "$SCRATCH/r.json" >"$SCRATCH/v2.json"

@@ -26,7 +26,7 @@ record_chain() {	# record_chain LABEL STEP_AT [machine]: 16 commits,
 		rm -f "$SCRATCH/r.json"
 		"$GATE" compare "$SCRATCH/old.txt" "$SCRATCH/new.txt" --json "$SCRATCH/r.json" >"$OUT" 2>"$ERR"
 		[ -s "$SCRATCH/r.json" ] || fail "gate compare wrote no report"
-		"$GATE" -C "$R" record --label "$1" "$SCRATCH/r.json" --commit HEAD >"$OUT" 2>"$ERR" ||
+		"$GATE" -C "$R" record --label "$1" --samples "$SCRATCH/r.json" --commit HEAD >"$OUT" 2>"$ERR" ||
 			fail "gate record failed"
 		[ "$i" -eq "$2" ] && culprit=$(git -C "$R" rev-parse HEAD)
 		prev=$f

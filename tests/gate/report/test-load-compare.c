@@ -1,10 +1,10 @@
 /*
- * gate/report/load-compare.c and the loader's flags (gate/report/load.h):
- * gate compare's reports load only when REPORT_LOAD_COMPARE asks, each case
- * a benchmark with its figures as written and its values unpaired; gate
- * run's reports without samples (gate record's) only with
- * REPORT_LOAD_SUMMARY, with the same figures as the full report, and a
- * summary load computes no per-pair ratio.
+ * gate compare's report is gate run's model written by gate run's writer,
+ * so the one loader (gate/report/load.h) reads it back (test-load.c checks
+ * the bytes): each case a benchmark with the figures the file holds and
+ * its values unpaired; a report without samples (gate record's) loads
+ * only with REPORT_LOAD_SUMMARY, with the same figures as the full
+ * report, and a summary load computes no per-pair ratio.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,33 +17,6 @@
 #include "gate/report/load.h"
 #include "common/file.h"
 #include "tests/harness.h"
-
-/* A gate compare report as gate/cmd/compare-report.c writes one. */
-static const char compare_report[] =
-	"{\"schema\": 1, \"gate_version\": \"0.1.0\", \"command\": "
-	"\"compare\", \"verdict\": \"fail\", \"exit_code\": 1, "
-	"\"advisory\": false, \"protocol\": {\"seed\": 7, \"confidence\": "
-	"0.95, \"adjusted_confidence\": 0.9875, \"alpha\": 0.0125, "
-	"\"compared\": 2, \"min_effect\": 0.02, \"strict\": false}, "
-	"\"benchmarks\": ["
-	"{\"name\": \"parse\", \"unit\": \"ms\", \"higher_is_better\": false, "
-	"\"verdict\": \"fail\", \"reason\": \"slower\", \"ratio\": "
-	"{\"estimate\": 1.1, \"median\": 1.09, \"low\": 1.05, \"high\": null, "
-	"\"level\": 0.9875, \"exact\": true}, \"mann_whitney\": {\"u\": 1, "
-	"\"p\": 0.004, \"exact\": true}, \"old\": {\"median\": 100, "
-	"\"values\": [99, 100, 101]}, \"new\": {\"median\": 110, "
-	"\"values\": [109, 110, 111, 112]}},"
-	"{\"name\": \"rate\", \"unit\": \"B/s\", \"higher_is_better\": true, "
-	"\"verdict\": \"pass\", \"ratio\": {\"estimate\": 0.99, \"median\": "
-	"0.99, \"low\": 0.97, \"high\": 1.01, \"level\": 0.9875, \"exact\": "
-	"true}, \"old\": {\"median\": 5, \"values\": [5, 5, 5]}, \"new\": "
-	"{\"median\": 5, \"values\": [5, 5, 5]}},"
-	"{\"name\": \"fresh\", \"unit\": \"ms\", \"higher_is_better\": false, "
-	"\"verdict\": \"new\", \"old\": {\"values\": []}, \"new\": "
-	"{\"median\": 3, \"values\": [3]}},"
-	"{\"name\": \"gone\", \"unit\": \"ms\", \"higher_is_better\": false, "
-	"\"verdict\": \"removed\", \"old\": {\"median\": 3, \"values\": [3]}, "
-	"\"new\": {\"values\": []}}]}";
 
 /* path's bytes (NUL-ended, freed by the caller), or NULL after error() */
 static char *slurp(const char *path)
@@ -61,78 +34,67 @@ static int load_tree(struct run_report *r, const cJSON *root,
 	return report_load_tree(r, root, "r.json", flags, err);
 }
 
-/* Without REPORT_LOAD_COMPARE a compare report is refused, saying what it
-   is; gate compare's own reader (report_load_to) refuses it too. */
-static void test_load_compare__refused_unless_asked(void)
+/* The fixture's cases: "a" and "z" compared (z a count from 0 to 1 fault),
+   "gone" only in OLD, "fresh" only in NEW; their figures as written. */
+static void test_load_compare__cases_as_benchmarks(void)
 {
-	cJSON *root = cJSON_Parse(compare_report);
+	char *text = slurp("tests/data/gate-compare-report.json");
+	cJSON *root = text ? cJSON_Parse(text) : NULL;
+	const cJSON *a, *ratio;
+	const struct run_bench *b;
 	struct run_report r;
 	struct gate_err err;
 
 	CHECK(root != NULL);
-	CHECK(load_tree(&r, root, 0, &err) < 0);
-	CHECK_CONTAINS(err.msg, "r.json: a gate compare report, not gate run's");
-	CHECK(load_tree(&r, root, REPORT_LOAD_SUMMARY, &err) < 0);
-	CHECK(r.n == 0 && r.loaded == NULL);
-	err.msg[0] = '\0';
-	CHECK(report_load_to(&r, compare_report, strlen(compare_report),
-			     "r.json", &err) < 0);
-	CHECK_CONTAINS(err.msg, "a gate compare report");
-	cJSON_Delete(root);
-}
-
-/* Each case a benchmark: figures as written (null: NaN), verdicts, the
-   medians, the values unpaired with NaN where a side has fewer. */
-static void test_load_compare__cases_as_benchmarks(void)
-{
-	cJSON *root = cJSON_Parse(compare_report);
-	struct run_report r;
-	struct gate_err err;
-	const struct run_bench *b;
-
-	CHECK(load_tree(&r, root, REPORT_LOAD_COMPARE, &err) == 0);
-	CHECK_STR(err.msg, "");
-	CHECK(report_loaded_compare(&r));
-	CHECK(r.n == 4 && r.suite == VERDICT_FAIL);
-	CHECK_NEAR(r.level, 0.9875, 0);
-	if (r.n != 4)
+	if (!root)
 		goto out;
+	a = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "benchmarks"), 0);
+	ratio = cJSON_GetObjectItem(a, "ratio");
+	CHECK(load_tree(&r, root, 0, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(r.command && !strcmp(r.command, "compare"));
+	CHECK(r.n == 4 && r.suite == VERDICT_FAIL && r.exit_code == 1);
+	CHECK(r.compared == 2 && r.one_process == 0 && r.note == NULL);
+	CHECK_NEAR(r.level, 0.975, 0);
+	CHECK_STR(r.rev[ARM_BASE].label, "old.txt");
+	CHECK_STR(r.rev[ARM_HEAD].how, "format lines, detected");
+	if (r.n != 4)
+		goto release;
 	b = &r.b[0];
-	CHECK_STR(b->run.cfg->name, "parse");
-	CHECK_STR(b->run.cfg->unit, "ms");
-	CHECK(b->result.verdict == VERDICT_FAIL && b->primary.n == 3);
-	CHECK_NEAR(b->primary.estimate, 1.1, 0);
-	CHECK_NEAR(b->primary.low, 1.05, 0);
-	CHECK(isnan(b->primary.high));
-	CHECK_NEAR(b->primary.level, 0.9875, 0);
-	CHECK_NEAR(b->primary.head_median, 110, 0);
-	CHECK_NEAR(b->primary.base_median, 100, 0);
-	CHECK_NEAR(b->primary.mann_whitney_p, 0.004, 0);
-	CHECK_STR(b->primary.reason, "slower");
-	/* the protocol's floor is every case's (there is no pass_excludes) */
-	CHECK_NEAR(b->run.cfg->min_effect, 0.02, 0);
-	CHECK_NEAR(b->primary.floor, 0.02, 0);
-	CHECK(isnan(b->run.cfg->metrics[0].pass_excludes));
-	CHECK(b->run.npairs == 4);
-	if (b->run.npairs == 4) {
-		CHECK_NEAR(sample_value(&b->run.pairs[3].s[ARM_HEAD],
-					b->run.cfg->metric), 112, 0);
-		CHECK(isnan(sample_value(&b->run.pairs[3].s[ARM_BASE],
-					 b->run.cfg->metric)));
-		CHECK_NEAR(sample_value(&b->run.pairs[0].s[ARM_BASE],
-					b->run.cfg->metric), 99, 0);
-	}
-	CHECK(r.b[1].run.cfg->higher_better && r.b[1].primary.verdict ==
-	      VERDICT_PASS);
-	CHECK(r.b[2].run.is_new && r.b[2].result.verdict == VERDICT_NEW &&
-	      r.b[2].primary.n == 0);
-	CHECK(r.b[3].run.is_removed && r.b[3].primary.n == 0);
-out:
+	CHECK_STR(b->run.cfg->name, "a");
+	CHECK_STR(b->run.cfg->unit, "s");
+	CHECK(b->run.cfg->interval == INTERVAL_MANN_WHITNEY);
+	CHECK(b->primary.interval_used == INTERVAL_MANN_WHITNEY);
+	CHECK(b->result.verdict == VERDICT_FAIL && b->primary.n == 8);
+	CHECK_NEAR(b->primary.estimate, cJSON_GetObjectItem(ratio,
+		   "estimate")->valuedouble, 0);
+	CHECK_NEAR(b->primary.low, cJSON_GetObjectItem(ratio,
+		   "low")->valuedouble, 0);
+	CHECK_NEAR(b->primary.high, cJSON_GetObjectItem(ratio,
+		   "high")->valuedouble, 0);
+	CHECK_NEAR(b->primary.floor, 0.05, 0);
+	CHECK_NEAR(b->primary.excludes, 0.1, 0);
+	CHECK(b->primary.min_n == 4);
+	CHECK(b->run.nsamples[ARM_BASE] == 8 && b->run.nsamples[ARM_HEAD] == 8);
+	CHECK_NEAR(sample_value(&b->run.pairs[0].s[ARM_BASE], METRIC_VALUE),
+		   1e-3, 1e-15);
+	CHECK_NEAR(sample_value(&b->run.pairs[0].s[ARM_HEAD], METRIC_VALUE),
+		   1.5e-3, 1e-15);
+	CHECK_CONTAINS(r.b[1].primary.reason, "(new + 1) / (old + 1)");
+	CHECK_NEAR(r.b[1].primary.estimate, 2, 0);
+	CHECK(r.b[2].run.is_removed && r.b[2].result.verdict == VERDICT_NEW);
+	CHECK(r.b[3].run.is_new && r.b[3].result.verdict == VERDICT_NEW);
+	/* the removed case's values are OLD's alone */
+	CHECK(r.b[2].run.npairs == 8 && isnan(sample_value(
+	      &r.b[2].run.pairs[0].s[ARM_HEAD], METRIC_VALUE)));
+release:
 	report_load_release(&r);
+out:
 	cJSON_Delete(root);
+	free(text);
 }
 
-/* Every "samples" of a gate run report dropped, as gate record does. */
+/* Every "samples" of a report dropped, as gate record does. */
 static void drop_samples(cJSON *root)
 {
 	cJSON *b;
@@ -141,11 +103,11 @@ static void drop_samples(cJSON *root)
 		cJSON_DeleteItemFromObject(b, "samples");
 }
 
-/* A run report without samples loads only as a summary, with the full
+/* A report without samples loads only as a summary, with the full
    report's figures; a summary load computes no per-pair ratio. */
-static void test_load_compare__summary_without_samples(void)
+static void summary_without_samples(const char *path)
 {
-	char *text = slurp("tests/golden/metrics.json");
+	char *text = slurp(path);
 	cJSON *full = text ? cJSON_Parse(text) : NULL;
 	cJSON *bare = full ? cJSON_Duplicate(full, 1) : NULL;
 	struct run_report a, s, b;
@@ -181,7 +143,6 @@ static void test_load_compare__summary_without_samples(void)
 			CHECK(y->ratios == NULL);
 		}
 	}
-	CHECK(!report_loaded_compare(&a));
 	report_load_release(&a);
 	report_load_release(&s);
 	report_load_release(&b);
@@ -191,8 +152,13 @@ out:
 	free(text);
 }
 
+static void test_load_compare__summary_without_samples(void)
+{
+	summary_without_samples("tests/golden/metrics.json");
+	summary_without_samples("tests/data/gate-compare-report.json");
+}
+
 static const struct harness_test tests[] = {
-	TEST(test_load_compare__refused_unless_asked),
 	TEST(test_load_compare__cases_as_benchmarks),
 	TEST(test_load_compare__summary_without_samples),
 };

@@ -1,9 +1,10 @@
 /*
- * report_load (gate/report/load.c): a real `gate run --json` report read
- * back writes the same bytes, and reports of a schema gate does not read
- * are refused with the file and the schema gate reads. test-view.c (beside
- * this file) round-trips its fixed models; tests/cli/load.sh runs this
- * binary on a report gate run has just written (GATE_TEST_REPORT).
+ * report_load (gate/report/load.c): a real `gate run --json` report and a
+ * `gate compare --json` one read back write the same bytes, and reports of
+ * a schema gate does not read are refused with the file and the schema
+ * gate reads. test-view.c (beside this file) round-trips its fixed models;
+ * tests/cli/load.sh runs this binary on reports gate run and gate compare
+ * have just written (GATE_TEST_REPORT, GATE_TEST_COMPARE_REPORT).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,18 +53,17 @@ static int load(struct run_report *r, const char *text, const char *origin,
 }
 
 /*
- * A report gate run wrote (GATE_TEST_REPORT, else the one committed in
- * tests/data/) loads into the model and writes the same bytes again.
+ * A report (the file $env names, else the one committed as path) loads
+ * into the model and writes the same bytes again.
  */
-static void test_load__gate_run_report_round_trips(void)
+static void round_trip(const char *env, const char *path)
 {
-	const char *path = getenv("GATE_TEST_REPORT");
 	struct run_report r;
 	size_t len;
 	char *text, *again = NULL, msg[512];
 
-	if (!path || !*path)
-		path = "tests/data/gate-run-report.json";
+	if (getenv(env) && *getenv(env))
+		path = getenv(env);
 	text = slurp(path, &len);
 	CHECK(text && len > 0);
 	if (!text)
@@ -82,6 +82,20 @@ static void test_load__gate_run_report_round_trips(void)
 	report_load_release(&r);
 	free(text);
 	free(again);
+}
+
+/* gate run's report: a timed benchmark and a suite's cases. */
+static void test_load__gate_run_report_round_trips(void)
+{
+	round_trip("GATE_TEST_REPORT", "tests/data/gate-run-report.json");
+}
+
+/* gate compare's: the same model, each case unpaired (named apart from
+   "round_trips", which the CLI tests run alone on gate run's reports). */
+static void test_load__gate_compare_report_writes_back(void)
+{
+	round_trip("GATE_TEST_COMPARE_REPORT",
+		   "tests/data/gate-compare-report.json");
 }
 
 /* Any schema but 1 (a newer one, 0, a string, null, none) is refused. */
@@ -320,6 +334,7 @@ static void test_load__go_case_keeps_its_gomaxprocs(void)
 static const struct harness_test tests[] = {
 	TEST(test_load__go_case_keeps_its_gomaxprocs),
 	TEST(test_load__gate_run_report_round_trips),
+	TEST(test_load__gate_compare_report_writes_back),
 	TEST(test_load__parity_counts_are_data_not_prose),
 	TEST(test_load__parity_off_loads_off),
 	TEST(test_load__refuses_unknown_schemas),
