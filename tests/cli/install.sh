@@ -21,11 +21,15 @@ B=$(cd "$(dirname "${GATE_BIN:-$GATE}")" && pwd)
 # tests running a gate built without the sanitizers
 caller=
 case ${MAKEFLAGS:-} in *" -- "*) caller="-- ${MAKEFLAGS#* -- }" ;; esac
+# $B as make names it from the tree (build/dev, not /work/.../build/dev):
+# an object is a target by its name, and the dependency file an install
+# by another name wrote left its headers out of the build's own view
+case $B in "$root"/*) BUILD_NAME=${B#"$root"/} ;; *) BUILD_NAME=$B ;; esac
 # mk TARGET VARS...: make in the source tree, outside the calling make's
 # jobserver; from make, nothing is compiled again
 mk() {
 	env -u MFLAGS -u MAKELEVEL MAKEFLAGS="$caller" make -C "$root" \
-		--no-print-directory BUILD="$B" "$@" >"$OUT" 2>"$ERR" ||
+		--no-print-directory BUILD="$BUILD_NAME" "$@" >"$OUT" 2>"$ERR" ||
 		fail "make $* failed"
 	[ -z "${MAKELEVEL:-}" ] || ! grep -q -- ' -c -o ' "$OUT" ||
 		fail "make $* compiled $B again under the running tests"
@@ -200,8 +204,9 @@ unmk DESTDIR="$SCRATCH/d4"
 expect_in "$OUT" "no record of the directories make install created"
 
 # LIBDIR cannot move the library away from where gate looks
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$root" --no-print-directory \
-	BUILD="$B" install DESTDIR="$SCRATCH/d3" LIBDIR=/usr/lib64 >"$OUT" 2>"$ERR" &&
+env -u MFLAGS -u MAKELEVEL MAKEFLAGS="$caller" make -C "$root" \
+	--no-print-directory BUILD="$BUILD_NAME" install DESTDIR="$SCRATCH/d3" \
+	LIBDIR=/usr/lib64 >"$OUT" 2>"$ERR" &&
 	fail "make install accepted LIBDIR"
 expect_in "$ERR" "LIBDIR is not used"
 [ ! -e "$SCRATCH/d3" ] || fail "make install with LIBDIR wrote files"
