@@ -122,7 +122,8 @@ static const char *bench_name(const struct run_report *r,
 
 	if (!r->command)
 		return view_bounded_name(br->cfg->name, owned);
-	whole = xasprintf("%s [%s]", br->cfg->name, br->cfg->unit);
+	whole = xasprintf("%s [%s]", br->cfg->name, br->cfg->unit ?
+			  br->cfg->unit : metric_unit(br->cfg->metric));
 	if (view_bounded_name(whole, owned) != whole) {
 		free(whole);
 		return *owned;
