@@ -132,6 +132,7 @@ CONFIG_OBJ = gate/config/config.o gate/config/config-keys.o \
 	gate/config/metrics.o gate/config/options.o
 EXEC_OBJ = gate/exec/runner.o gate/exec/runner-spawn.o gate/exec/signals.o gate/exec/counter.o \
 	gate/exec/alloc.o gate/exec/sysinfo.o gate/exec/layout.o gate/exec/box.o \
+	gate/exec/sampler.o gate/exec/self.o \
 	gate/exec/notice.o gate/exec/probe.o
 MEASURE_OBJ = gate/measure/measure.o gate/measure/measure-sample.o \
 	gate/measure/measure-suite.o gate/measure/suite-filter.o \
@@ -221,8 +222,14 @@ $(BUILD)/completion/%: completion/%.in $(BUILD)/gate
 	sed -e '/^@GENERATED@$$/{r $@.gen' -e 'd;}' completion/$*.in >$@.tmp && \
 	rm -f $@.gen && mv $@.tmp $@
 
-$(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a
+# (every target that builds gate builds its sampler)
+$(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a | $(BUILD)/gate-sampler
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+# what times a sample in an arm's sandbox: the archive's few objects it
+# needs, none of gate's libraries (gate/sampler-main.c)
+$(BUILD)/gate-sampler: $(OBJ)/gate/sampler-main.o $(BUILD)/libgate.a
+	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lm
 
 $(BUILD)/libgate.a: $(LIB_OBJ) $(OBJ)/os-$(OS).stamp
 	rm -f $@
@@ -465,11 +472,11 @@ MAN7 = man/gate.7
 # the probe, its header for a harness of one's own, the pytest plugin
 PROBE_FILES = libgate-probe.so gate-probe.h gate_probe_pytest.py
 INSTALL_DIRS = $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHCOMPDIR) \
-	$(ZSHCOMPDIR) $(if $(ALLOC_LIB),$(ALLOCDIR))
+	$(ZSHCOMPDIR) $(ALLOCDIR)
 INSTALLED = $(BINDIR)/gate $(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) \
 	$(addprefix $(MANDIR)/man7/,$(notdir $(MAN7))) $(BASHCOMPDIR)/gate \
-	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/libgate-alloc.so \
+	$(ZSHCOMPDIR)/_gate $(ALLOCDIR)/gate-sampler $(ALLOCDIR)/libgate-alloc.so \
 	$(addprefix $(ALLOCDIR)/,$(PROBE_FILES))
 # The directories install creates (not those that were there), for
 # uninstall to remove and no others. The record is installed with gate
@@ -497,6 +504,7 @@ install: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS)
 		mv "$$r.new" "$$r" && chmod 644 "$$r"; \
 	fi
 	$(INSTALL) -m 755 $(BUILD)/gate $(DESTDIR)$(BINDIR)/gate
+	$(INSTALL) -m 755 $(BUILD)/gate-sampler $(DESTDIR)$(ALLOCDIR)/gate-sampler
 	$(if $(ALLOC_LIB),$(INSTALL) -m 644 $(ALLOC_LIB) \
 		$(DESTDIR)$(ALLOCDIR)/libgate-alloc.so)
 	$(if $(PROBE_LIB),$(INSTALL) -m 644 $(BUILD)/libgate-probe.so \

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gate/exec/self.h"
 #include "gate/os/os.h"
 #include "common/error.h"
 #include "common/banned.h"
@@ -23,8 +24,7 @@ extern char **environ;
 int alloc_lib_find(char **path, struct gate_err *err)
 {
 	const char *env = getenv("GATE_ALLOC_LIB");
-	char self[4096], *slash, *cand[2];
-	int i;
+	char *cand[2];
 
 	*path = NULL;
 	if (!os_has(OS_PRELOAD))
@@ -41,19 +41,11 @@ int alloc_lib_find(char **path, struct gate_err *err)
 		return error_to(err, "GATE_ALLOC_LIB=%s is not a readable "
 				"absolute path to %s", env, ALLOC_LIB);
 	}
-	if (os_self_exe(self, sizeof(self)) < 0)
+	*path = self_file_find(ALLOC_LIB, R_OK, cand);
+	if (!cand[0])
 		return error_to(err, "cannot find %s: gate cannot see its own "
 				"path (/proc/self/exe): set GATE_ALLOC_LIB to "
 				"the library's absolute path", ALLOC_LIB);
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	cand[0] = xasprintf("%s/%s", self, ALLOC_LIB);
-	cand[1] = xasprintf("%s/../lib/gate/%s", self, ALLOC_LIB);
-	/* resolved: "bin/../lib" would not resolve in an arm's sandbox,
-	   which shows the library alone */
-	for (i = 0; i < 2 && !*path; i++)
-		if (access(cand[i], R_OK) == 0)
-			*path = realpath(cand[i], NULL);
 	if (!*path)
 		error_to(err, "cannot find %s for the allocation metrics: "
 			 "looked in %s and %s; run `make` (it builds build/%s) "

@@ -87,7 +87,13 @@ void box_env_hand_preload(char **env);
 int box_env_allowed(const char *var, const char *const *allow);
 
 /*
- * The sampler, inside the sandbox: start argv, wait for it, and write its
+ * The sampler's path into buf: gate-sampler beside gate's binary or in
+ * ../lib/gate/ (gate/exec/self.h), else gate itself, which takes the same
+ * arguments. 0, or -1 with errno when gate cannot name its own binary.
+ */
+int box_sampler(char *buf, size_t size);
+/*
+ * The sampler, inside the sandbox (gate-sampler, or gate --box-sample): start argv, wait for it, and write its
  * wall time, rusage and status to BOX_RECORD_FD. Returns the exit code.
  */
 int box_sample_main(int argc, char **argv);

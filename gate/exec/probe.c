@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gate/exec/counter.h"
+#include "gate/exec/self.h"
 #include "gate/os/os.h"
 #include "common/error.h"
 #include "common/file.h"
@@ -409,8 +410,7 @@ char **probe_valgrind_argv(const char *valgrind, const char *dir,
 int probe_file_find(char **path, const char *file, struct gate_err *err)
 {
 	const char *env = getenv("GATE_PROBE_DIR");
-	char self[4096], *slash, *cand[2];
-	int i;
+	char *cand[2];
 
 	*path = NULL;
 	if (env && *env) {
@@ -424,17 +424,11 @@ int probe_file_find(char **path, const char *file, struct gate_err *err)
 		return error_to(err, "GATE_PROBE_DIR=%s is not an absolute "
 				"path to a directory holding %s", env, file);
 	}
-	if (os_self_exe(self, sizeof(self)) < 0)
+	*path = self_file_find(file, R_OK, cand);
+	if (!cand[0])
 		return error_to(err, "cannot find %s: gate cannot see its own "
 				"path (/proc/self/exe): set GATE_PROBE_DIR to "
 				"the directory holding it", file);
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	cand[0] = xasprintf("%s/%s", self, file);
-	cand[1] = xasprintf("%s/../lib/gate/%s", self, file);
-	for (i = 0; i < 2 && !*path; i++)
-		if (access(cand[i], R_OK) == 0)
-			*path = xstrdup(cand[i]);
 	if (!*path)
 		error_to(err, "cannot find %s to count a suite's cases: looked "
 			 "in %s and %s; run `make` (it builds build/%s; "

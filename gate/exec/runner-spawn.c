@@ -321,14 +321,14 @@ static int record_pipe(int fds[2])
 static char **box_spawn_argv(const struct run_spec *spec, char **argv,
 			     char ***env_out, char **keep)
 {
-	static char exe[4096];	/* gate's own path: the argv borrows it */
+	static char exe[4096];	/* the sampler's path: the argv borrows it */
 	char *preload = NULL;
 	char *const *envp = spec->envp ? spec->envp : environ;
 	const char *ro[16];
 	char **env, **v, *p, *save = NULL;
 	size_t i, k = 0;
 
-	if (spec->box_timed && !exe[0] && os_self_exe(exe, sizeof(exe)) < 0)
+	if (spec->box_timed && !exe[0] && box_sampler(exe, sizeof(exe)) < 0)
 		return NULL;
 	env = box_env(envp, spec->box->allow, spec->box->home);
 	/* a preloaded library (gate's allocation counter), gate's probe and

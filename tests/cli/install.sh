@@ -63,6 +63,7 @@ cat >"$SCRATCH/want" <<LIST
 755 usr/local/bin/other-tool
 755 usr/local/lib
 755 usr/local/lib/gate
+755 usr/local/lib/gate/gate-sampler
 644 usr/local/lib/gate/gate-probe.h
 644 usr/local/lib/gate/gate_probe_pytest.py
 644 usr/local/lib/gate/libgate-alloc.so
@@ -174,13 +175,14 @@ printf '755 usr\n755 usr/local\n755 usr/local/bin\n755 usr/local/bin/other-tool\
 D2=$SCRATCH/dest2
 mk install DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man
 for f in opt/gate/sbin/gate opt/gate/lib/gate/libgate-alloc.so \
+	 opt/gate/lib/gate/gate-sampler \
 	 opt/gate/man/man1/gate-run.1 opt/gate/man/man5/gate.json.5 \
 	 opt/gate/man/man7/gate.7 \
 	 opt/gate/share/bash-completion/completions/gate \
 	 opt/gate/share/zsh/site-functions/_gate; do
 	[ -f "$D2/$f" ] || fail "make install with BINDIR and MANDIR: no $f"
 done
-[ "$(find "$D2" -type f | wc -l)" -eq 21 ] || fail "not 21 files in $D2"
+[ "$(find "$D2" -type f | wc -l)" -eq 22 ] || fail "not 22 files in $D2"
 "$D2/opt/gate/sbin/gate" -C "$R" run --base HEAD~1 --head HEAD >"$OUT" 2>"$ERR"
 [ $? -eq 1 ] || fail "gate in a custom BINDIR did not count allocations"
 unmk DESTDIR="$D2" PREFIX=/opt/gate BINDIR=/opt/gate/sbin MANDIR=/opt/gate/man
