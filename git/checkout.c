@@ -317,7 +317,7 @@ cleanup:
 	return ret;
 }
 
-int repo_checkout_count(struct repo *r, const char *tree_hex,
+int repo_checkout(struct repo *r, const char *tree_hex,
 			const char *dir, const char *index_path,
 			size_t *updated, struct gate_err *err)
 {
@@ -335,15 +335,6 @@ int repo_checkout_count(struct repo *r, const char *tree_hex,
 	*updated = 1;
 	return checkout_once(r, tree_hex, dir, index_path, 1, &retry,
 			     updated, err);
-}
-
-int repo_checkout(struct repo *r, const char *tree_hex, const char *dir,
-		  const char *index_path)
-{
-	size_t updated;
-
-	return repo_checkout_count(r, tree_hex, dir, index_path, &updated,
-				   NULL);
 }
 
 struct files_walk {

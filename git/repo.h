@@ -102,13 +102,12 @@ int repo_read_file(char **data, size_t *len, struct repo *r,
  * while dir has content, dir is emptied and checked out afresh. Callers
  * hold repo_lock (a stale "index_path.lock" is removed as left by a crash).
  * dir may not be, or contain, the repository's working tree or git dir.
+ * *updated counts the files it wrote or removed; a message goes to *err
+ * (NULL: printed).
  */
 int repo_checkout(struct repo *r, const char *tree, const char *dir,
-		  const char *index_path);
-/* The same, counting in *updated the files it wrote or removed. */
-int repo_checkout_count(struct repo *r, const char *tree, const char *dir,
-			const char *index_path, size_t *updated,
-			struct gate_err *err);
+		  const char *index_path, size_t *updated,
+		  struct gate_err *err);
 
 /*
  * Make dir (a checkout of commit) a repository of its own for git

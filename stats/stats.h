@@ -206,16 +206,14 @@ struct stats_shift {
 
 /*
  * The shift of y against x with bounds at one-sided error tail. Returns 0,
- * or -1 through error() when a side is empty, a value is not finite, tail
- * is not in (0, 0.5), or nx * ny overflows.
+ * or -1 with a message in *err (NULL: printed; common/error.h) when a side
+ * is empty, a value is not finite, tail is not in (0, 0.5), or nx * ny
+ * overflows.
  */
-int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
-		   const double *y, size_t ny, double tail);
-/* stats_hl_shift with the message in *err, not printed (common/error.h). */
 struct gate_err;
-int stats_hl_shift_to(struct stats_shift *out, const double *x, size_t nx,
-		      const double *y, size_t ny, double tail,
-		      struct gate_err *err);
+int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
+		   const double *y, size_t ny, double tail,
+		   struct gate_err *err);
 /*
  * The k-th smallest (1-based) of the differences ys[j] - xs[i] of sorted
  * xs and ys, without forming them. NAN when k is not in 1..nx*ny.

@@ -343,14 +343,8 @@ double stats_shift_kth(const double *xs, size_t nx, const double *ys,
 }
 
 int stats_hl_shift(struct stats_shift *out, const double *x, size_t nx,
-		   const double *y, size_t ny, double tail)
-{
-	return stats_hl_shift_to(out, x, nx, y, ny, tail, NULL);
-}
-
-int stats_hl_shift_to(struct stats_shift *out, const double *x, size_t nx,
-		      const double *y, size_t ny, double tail,
-		      struct gate_err *err)
+		   const double *y, size_t ny, double tail,
+		   struct gate_err *err)
 {
 	double *xs, *ys;
 	size_t m, c, i;

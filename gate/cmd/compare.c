@@ -378,8 +378,8 @@ static void shift(struct bench_stats *st, const struct cmp_case *k,
 	lo = logs(v[0], units[0], zeros != 0);
 	ln = logs(v[1], units[1], zeros != 0);
 	rc = a->higher_better ?
-	     stats_hl_shift_to(&sh, ln, units[1], lo, units[0], alpha, &err) :
-	     stats_hl_shift_to(&sh, lo, units[0], ln, units[1], alpha, &err);
+	     stats_hl_shift(&sh, ln, units[1], lo, units[0], alpha, &err) :
+	     stats_hl_shift(&sh, lo, units[0], ln, units[1], alpha, &err);
 	free(lo);
 	free(ln);
 	free(v[0]);

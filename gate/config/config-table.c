@@ -481,7 +481,7 @@ const struct config_key *config_key_find(const char *name)
 	return NULL;
 }
 
-const char *config_key_owner_name(enum key_owner o)
+static const char *owner_name(enum key_owner o)
 {
 	static const char *const names[] = { "policy", "definition",
 					     "identity", "container" };
@@ -681,17 +681,17 @@ void config_keys_print(FILE *out, int mdoc)
 		config_key_scope_name(k, where, sizeof(where));
 		if (!mdoc) {
 			fprintf(out, "%-17s %-26s %s\n", k->name, where,
-				config_key_owner_name(k->owner));
+				owner_name(k->owner));
 			fprintf(out, "    %s; %s%s%s\n", k->help, k->type,
 				def ? ", default " : "", def ? def : "");
 			fprintf(out, "    %s: %s\n",
-				config_key_owner_name(k->owner), k->why);
+				owner_name(k->owner), k->why);
 			continue;
 		}
 		fprintf(out, ".It Cm %s\n", k->name);
 		col = 0;
 		snprintf(line, sizeof(line), "In %s; %s: %s.", where,
-			 config_key_owner_name(k->owner), k->why);
+			 owner_name(k->owner), k->why);
 		mdoc_words(out, line, &col);
 		fputc('\n', out);
 		col = 0;

@@ -68,8 +68,6 @@ struct config_key {
 const struct config_key *config_key_table(size_t *n);
 /* The row of name, or NULL. */
 const struct config_key *config_key_find(const char *name);
-/* "policy", "definition", "identity", "container". */
-const char *config_key_owner_name(enum key_owner o);
 /* "top", "defaults, benchmark", ... for key k. */
 const char *config_key_scope_name(const struct config_key *k, char *buf,
 				  size_t size);

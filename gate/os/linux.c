@@ -32,11 +32,6 @@ int os_has(enum os_facility facility)
 	return 1;
 }
 
-const char *os_name(void)
-{
-	return "linux";
-}
-
 /*
  * GATE_SYSROOT (for tests; documented in gate-doctor(1)) names a directory
  * standing in for / when reading /proc and /sys, so that every doctor

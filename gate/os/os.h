@@ -26,8 +26,6 @@ enum os_facility {
 
 /* 1 when this system has the facility, 0 when the stub stands in. */
 int os_has(enum os_facility facility);
-/* The name of the layer built in: "linux" or "stub". */
-const char *os_name(void);
 
 /*
  * The machine's facts, each the first line of a system file, trimmed.

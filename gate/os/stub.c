@@ -24,11 +24,6 @@ int os_has(enum os_facility facility)
 	return 0;
 }
 
-const char *os_name(void)
-{
-	return "stub";
-}
-
 int os_fact(enum os_fact fact, char *buf, size_t size)
 {
 	(void)fact;

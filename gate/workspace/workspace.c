@@ -384,7 +384,7 @@ enum ws_result workspace_checkout(struct workspace *w, struct repo *repo,
 			notice("checking out %s into %s", arm->rev.label,
 			       notice_path(arm->dir, w->workdir));
 		if (check_tree(repo, w->arm, a, w->err) < 0 ||
-		    repo_checkout_count(repo, arm->rev.tree, arm->dir,
+		    repo_checkout(repo, arm->rev.tree, arm->dir,
 					arm->index, &updated, w->err) < 0)
 			return WS_ERROR;
 		if (arm->kept && updated) {

@@ -17,6 +17,7 @@
 
 static void test_git__checkout_is_incremental(void)
 {
+	size_t updated;
 	struct repo_rev t1 = REPO_REV_INIT, t2 = REPO_REV_INIT;
 	struct timespec old = { 1000000000, 0 }, times[2];
 	struct user_state before;
@@ -44,7 +45,7 @@ static void test_git__checkout_is_incremental(void)
 	    repo_resolve(&t2, r, "HEAD") < 0)
 		goto done;
 
-	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t1.tree, co, idx, &updated, NULL) == 0);
 	s = read_whole(co, "a.txt", &len);
 	CHECK_STR(s, "a2\n");
 	free(s);
@@ -60,7 +61,7 @@ static void test_git__checkout_is_incremental(void)
 	CHECK(utimensat(AT_FDCWD, s, times, 0) == 0);
 	free(s);
 
-	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t2.tree, co, idx, &updated, NULL) == 0);
 	s = read_whole(co, "a.txt", &len);
 	CHECK_STR(s, "a-two\n");
 	free(s);
@@ -83,7 +84,7 @@ static void test_git__checkout_is_incremental(void)
 	free(s);
 
 	/* and back: the deleted file returns, the added one goes */
-	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t1.tree, co, idx, &updated, NULL) == 0);
 	CHECK(exists(co, "b.txt"));
 	CHECK(!exists(co, "new.txt"));
 	CHECK(same_time(mtime_of(co, "keep.txt"), old));
@@ -113,6 +114,7 @@ done:
 
 static void test_git__checkout_recovers_from_lost_index(void)
 {
+	size_t updated;
 	struct repo_rev t1 = REPO_REV_INIT, t2 = REPO_REV_INIT;
 	struct repo *r = NULL;
 	char *dir, *co, *idx, *s;
@@ -129,9 +131,9 @@ static void test_git__checkout_recovers_from_lost_index(void)
 		goto done;
 
 	/* index missing: b.txt is a leftover nobody knows about */
-	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t1.tree, co, idx, &updated, NULL) == 0);
 	CHECK(unlink(idx) == 0);
-	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t2.tree, co, idx, &updated, NULL) == 0);
 	CHECK(!exists(co, "b.txt"));
 	s = read_whole(co, "a.txt", &len);
 	CHECK_STR(s, "a2\n");
@@ -140,7 +142,7 @@ static void test_git__checkout_recovers_from_lost_index(void)
 	/* index corrupt: a warning, then a fresh checkout */
 	write_file(scratch, "co.index", "DIRC garbage");
 	write_file(co, "stale.txt", "stale\n");
-	CHECK(repo_checkout(r, t1.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t1.tree, co, idx, &updated, NULL) == 0);
 	CHECK(!exists(co, "stale.txt"));
 	CHECK(exists(co, "b.txt"));
 	s = out("GIT_INDEX_FILE='%s' git --git-dir='%s/.git' write-tree", idx,
@@ -150,7 +152,7 @@ static void test_git__checkout_recovers_from_lost_index(void)
 
 	/* a stale lock file from a run that died */
 	write_file(scratch, "co.index.lock", "");
-	CHECK(repo_checkout(r, t2.tree, co, idx) == 0);
+	CHECK(repo_checkout(r, t2.tree, co, idx, &updated, NULL) == 0);
 	CHECK(!exists(co, "b.txt"));
 done:
 	repo_rev_release(&t1);
@@ -164,6 +166,7 @@ done:
 
 static void test_git__checkout_refuses_user_working_tree(void)
 {
+	size_t updated;
 	struct repo_rev t = REPO_REV_INIT;
 	struct user_state before;
 	struct repo *r = NULL;
@@ -177,10 +180,12 @@ static void test_git__checkout_refuses_user_working_tree(void)
 	user_state_read(&before, dir);
 	CHECK(repo_open(&r, dir) == 0);
 	if (r && repo_resolve(&t, r, "HEAD") == 0) {
-		CHECK(repo_checkout(r, t.tree, dir, idx) == -1);
+		CHECK(repo_checkout(r, t.tree, dir, idx, &updated, NULL) == -1);
 		CHECK_CONTAINS(msg, "refusing");
-		CHECK(repo_checkout(r, t.tree, scratch, idx) == -1);
-		CHECK(repo_checkout(r, "nonsense", sub, idx) == -1);
+		CHECK(repo_checkout(r, t.tree, scratch, idx,
+				    &updated, NULL) == -1);
+		CHECK(repo_checkout(r, "nonsense", sub, idx,
+				    &updated, NULL) == -1);
 		check_user_state(&before, dir);
 		repo_rev_release(&t);
 	}

@@ -221,6 +221,7 @@ static void test_git__snapshot_with_conflict_and_intent_to_add(void)
  */
 static void test_git__snapshot_skips_submodules(void)
 {
+	size_t updated;
 	struct repo_rev rev = REPO_REV_INIT;
 	struct repo *r = NULL;
 	char *dir, *lib, *want, *s, *co, *idx;
@@ -251,7 +252,7 @@ static void test_git__snapshot_skips_submodules(void)
 		s = out("git -C '%s' ls-tree -r --name-only %s", dir, rev.tree);
 		CHECK(!strstr(s, "nested"));
 		free(s);
-		CHECK(repo_checkout(r, rev.tree, co, idx) == 0);
+		CHECK(repo_checkout(r, rev.tree, co, idx, &updated, NULL) == 0);
 		CHECK(exists(co, "top.txt"));
 		CHECK(exists(co, ".gitmodules"));
 		repo_rev_release(&rev);
@@ -268,6 +269,7 @@ static void test_git__snapshot_skips_submodules(void)
 /* A linked worktree has a git dir of its own (.git/worktrees/NAME/). */
 static void test_git__linked_worktree(void)
 {
+	size_t updated;
 	struct repo_rev rev = REPO_REV_INIT;
 	struct user_state before;
 	struct repo *r = NULL;
@@ -290,7 +292,7 @@ static void test_git__linked_worktree(void)
 		CHECK(rev.dirty == 1);
 		co = xasprintf("%sgate/head", repo_gitdir(r));
 		idx = xasprintf("%sgate/head.index", repo_gitdir(r));
-		CHECK(repo_checkout(r, rev.tree, co, idx) == 0);
+		CHECK(repo_checkout(r, rev.tree, co, idx, &updated, NULL) == 0);
 		s = read_whole(co, "a.txt", &len);
 		CHECK_STR(s, "in the linked worktree\n");
 		free(s);

@@ -35,7 +35,7 @@ static void test_unpaired__shift_matches_scipy(void)
 		struct stats_shift s;
 
 		CHECK(stats_hl_shift(&s, c->x, c->nx, c->y, c->ny,
-				     c->tail) == 0);
+				     c->tail, NULL) == 0);
 		if (s.depth != c->depth)
 			fprintf(stderr, "case %s\n", c->name);
 		CHECK(s.depth == c->depth);
@@ -50,7 +50,7 @@ static void test_unpaired__shift_matches_scipy(void)
 		}
 		/* y against x is minus x against y */
 		CHECK(stats_hl_shift(&s, c->y, c->ny, c->x, c->nx,
-				     c->tail) == 0);
+				     c->tail, NULL) == 0);
 		CHECK_NEAR(s.estimate, -c->estimate, 1e-12);
 		if (!isinf(c->low))
 			CHECK_NEAR(s.low, -c->high, 1e-12);
@@ -217,7 +217,7 @@ static void test_unpaired__kth_of_a_large_input(void)
 	{
 		struct stats_shift s;
 
-		CHECK(stats_hl_shift(&s, x, nx, y, ny, 0.01) == 0);
+		CHECK(stats_hl_shift(&s, x, nx, y, ny, 0.01, NULL) == 0);
 		CHECK(!s.exact);
 		CHECK(s.low <= s.estimate && s.estimate <= s.high);
 		CHECK(isfinite(s.low) && isfinite(s.high));
@@ -236,29 +236,29 @@ static void test_unpaired__smallest_inputs(void)
 
 	/* n = 1: an estimate, no bound at any tail */
 	CHECK(stats_hl_shift(&s, one, 1, (const double[]){ 5.0 }, 1,
-			     0.49) == 0);
+			     0.49, NULL) == 0);
 	CHECK(s.estimate == 3.0 && s.depth == 0);
 	CHECK(s.low == -INFINITY && s.high == INFINITY);
 	/* n = 2: 1/C(4,2) = 1/6, a bound at 0.2 but not at 0.1 */
 	CHECK(stats_hl_shift(&s, two, 2, (const double[]){ 4.0, 8.0 }, 2,
-			     0.2) == 0);
+			     0.2, NULL) == 0);
 	CHECK(s.depth == 1 && s.low == 1.0 && s.high == 7.0);
 	CHECK(s.estimate == 4.0);	/* differences 1, 3, 5, 7 */
 	CHECK(stats_hl_shift(&s, two, 2, (const double[]){ 4.0, 8.0 }, 2,
-			     0.1) == 0);
+			     0.1, NULL) == 0);
 	CHECK(s.depth == 0 && isinf(s.low));
 	/* exactly the minimum: 3 per side at 0.05 (1/20), none at 0.0499 */
-	CHECK(stats_hl_shift(&s, a3, 3, b3, 3, 0.05) == 0);
+	CHECK(stats_hl_shift(&s, a3, 3, b3, 3, 0.05, NULL) == 0);
 	CHECK(s.depth == 1 && s.low == 1.0 && s.high == 5.0 &&
 	      s.estimate == 3.0);
-	CHECK(stats_hl_shift(&s, a3, 3, b3, 3, 0.0499) == 0);
+	CHECK(stats_hl_shift(&s, a3, 3, b3, 3, 0.0499, NULL) == 0);
 	CHECK(s.depth == 0);
 	/* all equal: no shift, bounds on it */
-	CHECK(stats_hl_shift(&s, same, 4, same, 4, 0.02) == 0);
+	CHECK(stats_hl_shift(&s, same, 4, same, 4, 0.02, NULL) == 0);
 	CHECK(s.depth == 1 && s.estimate == 0 && s.low == 0 && s.high == 0);
 	/* ties across the sides */
 	CHECK(stats_hl_shift(&s, (const double[]){ 1, 1, 2, 2 }, 4,
-			     (const double[]){ 2, 2, 3, 3 }, 4, 0.025) == 0);
+			     (const double[]){ 2, 2, 3, 3 }, 4, 0.025, NULL) == 0);
 	CHECK(s.estimate == 1.0 && s.low == 0.0 && s.high == 2.0);
 }
 
@@ -269,13 +269,13 @@ static void test_unpaired__refuses_bad_input(void)
 	char cap[256];
 
 	error_capture(cap, sizeof(cap), 1);
-	CHECK(stats_hl_shift(&s, x, 0, x, 3, 0.05) < 0);
-	CHECK(stats_hl_shift(&s, x, 3, bad, 3, 0.05) < 0);
+	CHECK(stats_hl_shift(&s, x, 0, x, 3, 0.05, NULL) < 0);
+	CHECK(stats_hl_shift(&s, x, 3, bad, 3, 0.05, NULL) < 0);
 	CHECK_CONTAINS(cap, "value 2 of the second sample");
 	CHECK(stats_hl_shift(&s, (const double[]){ INFINITY }, 1, x, 3,
-			     0.05) < 0);
-	CHECK(stats_hl_shift(&s, x, 3, x, 3, 0.5) < 0);
-	CHECK(stats_hl_shift(&s, x, 3, x, 3, 0) < 0);
+			     0.05, NULL) < 0);
+	CHECK(stats_hl_shift(&s, x, 3, x, 3, 0.5, NULL) < 0);
+	CHECK(stats_hl_shift(&s, x, 3, x, 3, 0, NULL) < 0);
 	error_capture(NULL, 0, 0);
 }
 
@@ -295,7 +295,7 @@ static enum verdict compare_case(gsl_rng *r, size_t n, double ratio,
 		x[i] = gsl_ran_gaussian(r, s);
 		y[i] = log(ratio) + gsl_ran_gaussian(r, s);
 	}
-	if (stats_hl_shift(&sh, x, n, y, n, tail) < 0)
+	if (stats_hl_shift(&sh, x, n, y, n, tail, NULL) < 0)
 		return VERDICT_ERROR;
 	return verdict_decide_rule(RULE_FLOOR, exp(sh.estimate), exp(sh.low),
 				   exp(sh.high), floor, 2 * floor);

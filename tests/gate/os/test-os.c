@@ -22,7 +22,7 @@
 
 static int linux_layer(void)
 {
-	return !strcmp(os_name(), "linux");
+	return os_has(OS_FACTS);
 }
 
 static void put(const char *root, const char *path, const char *text)
