@@ -65,6 +65,7 @@ $(error OS=$(OS): give OS=linux or OS=stub)
 endif
 
 PKGS = libgit2 libcjson gsl
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 BUILD ?= build
 # objects go under obj/ so that build/gate can be the binary
 OBJ = $(BUILD)/obj
@@ -227,8 +228,8 @@ $(BUILD)/gate: $(OBJ)/gate/main.o $(BUILD)/libgate.a | $(BUILD)/gate-sampler
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 # what times a sample in an arm's sandbox: the archive's few objects it
-# needs, none of gate's libraries (gate/sampler-main.c)
-$(BUILD)/gate-sampler: $(OBJ)/gate/sampler-main.o $(BUILD)/libgate.a
+# needs, none of gate's libraries (gate/exec/sampler-main.c)
+$(BUILD)/gate-sampler: $(OBJ)/gate/exec/sampler-main.o $(BUILD)/libgate.a
 	$(CC) -o $@ $^ $(ALL_LDFLAGS) -lm
 
 $(BUILD)/libgate.a: $(LIB_OBJ) $(OBJ)/os-$(OS).stamp
@@ -347,9 +348,15 @@ check: deps
 # (tests/run-all). The
 # Monte-Carlo tests run a quarter of their trials; make bench-tests, their
 # full size.
-test: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS) $(UNIT_BIN)
+# What they need is built first, as many at a time as there are CPUs
+# unless make was given -j (a build is ~70 s of CPU; CI makes five).
+test:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) \
+		test-bins
 	@BUILD=$(BUILD) MEMCHECK=$(MEMCHECK) GATE_OS_STUB=$(GATE_OS_STUB) \
 		CLI_SAMPLE=$(CLI_SAMPLE) tests/run-all $(UNIT_BIN)
+
+test-bins: $(BUILD)/gate $(ALLOC_LIB) $(PROBE_LIB) $(COMPLETIONS) $(UNIT_BIN)
 
 # the Monte-Carlo unit tests at their full size (GATE_TEST_FULL=1)
 MONTE_CARLO_BIN = $(BUILD)/tests/bench/test-sim \
@@ -360,7 +367,9 @@ bench-tests: $(MONTE_CARLO_BIN)
 
 # The unit tests and fuzz-corpus replays alone: what runs without Linux,
 # valgrind or a browser (the macOS CI job; the Debian package's build).
-check-unit: $(UNIT_BIN)
+check-unit:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) \
+		$(UNIT_BIN)
 	@BUILD=$(BUILD) UNIT_ONLY=1 tests/run-all $(UNIT_BIN)
 
 # gate on the OS layer's stub, as where Linux's facilities are absent:
@@ -559,7 +568,7 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all deps check-deps check test check-unit check-os-stub bench-tests asan memcheck fuzz fuzz-run demo \
+.PHONY: all deps check-deps check test test-bins check-unit check-os-stub bench-tests asan memcheck fuzz fuzz-run demo \
 	bench bench-scale bench-stats bench-bisect bench-trend bench-tail bench-seal bench-bias bench-verdicts bench-cycles bench-counted install uninstall deb clean
 
 # keep test and bench objects make would delete as intermediates

@@ -1,7 +1,7 @@
 /*
  * The sampler (box.h): inside an arm's sandbox, start one sample, wait for
- * it and write its time, rusage and status to BOX_RECORD_FD. It is its own
- * small program, gate-sampler (gate/sampler-main.c), linked without gate's
+ * it and write its time, rusage and status to BOX_RECORD_FD. It is its
+ * own small program, gate-sampler (sampler-main.c), linked without gate's
  * libraries: started as gate, a sample's sandbox loaded 23 shared
  * libraries first, 14 ms of CPU a sample (perf stat, 2026-12-07).
  */
