@@ -313,8 +313,9 @@ int sim_coverage_onesided(struct sim_cover *out, const struct sim_cell *c,
 	r.n = 1;
 	run_alloc(&r, 1);
 	for (t = 0; t < trials && ret == 0; t++) {
-		struct bench_stats *st = &r.b[0].primary;
+		struct bench_stats one, *st = &one;
 
+		memset(st, 0, sizeof(*st));
 		r.b[0].run.cfg = &cfg;
 		sim_measure(&s, 0, (unsigned)n);
 		vo.seed = (unsigned long)t;
@@ -363,6 +364,7 @@ static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
 	struct adaptive a;
 	struct adaptive_want want;
 	struct adaptive_opts ao = { CONFIG_DEFAULT_BUDGET, 0, 1 };
+	const struct bench_stats *st;
 
 	cell.effect = effect;
 	s->c = &cell;
@@ -380,9 +382,10 @@ static void sim_step(struct sim_ctx *s, const struct bench_cfg *cfg,
 		adaptive_look(&a, &r, &want,
 			      sim_measure(s, want.i, want.total) == 0);
 	adaptive_finish(&r);
-	*v = r.b[0].primary.verdict;
-	*low = r.b[0].primary.low;
-	*high = r.b[0].primary.high;
+	st = run_bench_primary(&r.b[0]);
+	*v = r.b[0].result.verdict;
+	*low = st ? st->low : NAN;
+	*high = st ? st->high : NAN;
 	*pairs = (unsigned)r.b[0].run.npairs;
 	bench_result_release(&r.b[0].result);
 	bench_run_release(&r.b[0].run);

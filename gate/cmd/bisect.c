@@ -54,10 +54,19 @@ struct bisect_opts {
 	char decide[128];	/* the benchmark the search decides on */
 };
 
+/* The figures quoted for b: its primary metric's, or none (zeroed). */
+static const struct bench_stats *quoted(const struct run_bench *b)
+{
+	static const struct bench_stats none;
+	const struct bench_stats *p = run_bench_primary(b);
+
+	return p ? p : &none;
+}
+
 static void take(struct step *s, const struct run_bench *b,
 		 const char *name)
 {
-	const struct bench_stats *p = &b->primary;
+	const struct bench_stats *p = quoted(b);
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->identical = b->run.identical == 1;
@@ -87,15 +96,15 @@ static void inspect(const struct run_report *r, void *arg)
 	s->out = OUT_SKIP;
 	for (i = 0; i < r->n; i++) {
 		const struct run_bench *b = &r->b[i];
-		const struct bench_stats *p = &b->primary;
+		const struct bench_stats *p = quoted(b);
 		const char *name = b->run.cfg ? b->run.cfg->name : "";
 		enum outcome out;
 
 		if (s->benchmark && strcmp(name, s->benchmark))
 			continue;
-		if (p->verdict == VERDICT_NEW)
+		if (b->result.verdict == VERDICT_NEW)
 			continue;
-		out = of[verdict_bisect_call(p->verdict, p->low, p->high,
+		out = of[verdict_bisect_call(b->result.verdict, p->low, p->high,
 					     b->run.identical == 1,
 					     p->floor)];
 		if (!s->found || out > s->out) {

@@ -565,7 +565,6 @@ static int decide(struct run_report *r, struct bench_cfg *cfg,
 		bench(&r->b[i], &cfg[i], &cases[i], o);
 		if (cases[i].c[0] && cases[i].c[1])
 			analyse(&r->b[i], &cases[i], o, r, used);
-		run_bench_view(&r->b[i]);
 		v[i] = r->b[i].result.verdict;
 	}
 	r->suite = verdict_suite(v, r->n);

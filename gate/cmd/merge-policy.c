@@ -305,7 +305,7 @@ static enum verdict redecide(struct bench_result *out,
 {
 	const struct bench_cfg *cfg = b->run.cfg;
 	struct verdict_opts vo;
-	size_t look = b->primary.looks ? b->primary.looks - 1 : 0;
+	size_t look = b->looks ? b->looks - 1 : 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!(r->level > 0 && r->level < 1))

@@ -409,8 +409,6 @@ static void combine(struct run_report *m, struct shard *s, size_t n,
 	}
 	merged_machine(&m->machine, s, n);
 	qsort(m->b, m->n, sizeof(*m->b), by_name);
-	for (i = 0; i < m->n; i++)
-		run_bench_view(&m->b[i]);
 	v = xcalloc(m->n + 1, sizeof(*v));
 	for (i = 0; i < m->n; i++)
 		v[i] = m->b[i].result.verdict;

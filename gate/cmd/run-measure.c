@@ -58,8 +58,8 @@ static int wants_pairs(const struct run_bench *b)
 	const struct bench_run *br = &b->run;
 
 	return compared(br) && br->identical != 1 && !br->error &&
-	       b->primary.stop == STOP_NONE &&
-	       br->npairs < adaptive_look_pairs(br->cfg, b->primary.looks);
+	       b->stop == STOP_NONE &&
+	       br->npairs < adaptive_look_pairs(br->cfg, b->looks);
 }
 
 /*
@@ -153,12 +153,12 @@ static void estimate_left(const struct run_report *r,
 			continue;
 		}
 		if (!compared(br) || br->identical == 1 || br->error ||
-		    b->primary.stop != STOP_NONE)
+		    b->stop != STOP_NONE)
 			continue;
 		if (br->suite_name && suite && !strcmp(suite, br->suite_name))
 			continue;	/* measured with the one before */
 		suite = br->suite_name;
-		next = adaptive_look_pairs(c, b->primary.looks);
+		next = adaptive_look_pairs(c, b->looks);
 		add_pairs(&l.lo_seconds, &l.lo_pairs, br,
 			  next - (double)br->npairs);
 		add_pairs(&l.hi_seconds, &l.hi_pairs, br,
@@ -332,7 +332,7 @@ int run_measure_all(struct run_report *r, struct plan *p,
 	for (i = 0; i < r->n; i++) {
 		/* one line per compared benchmark or suite case (Actions) */
 		progress_bench_start(o->prog, i, r->n);
-		progress_bench_end(o->prog, &r->b[i].run, &r->b[i].primary);
+		progress_bench_end(o->prog, &r->b[i]);
 	}
 	/* a signal during the statistics stops the run too */
 	signals_test_stall("statistics");

@@ -127,7 +127,7 @@ unsigned adaptive_decide_pairs(const struct bench_cfg *cfg, double alpha)
 	return 0;
 }
 
-/* Set the stopping state on every metric of benchmark i, then its view. */
+/* Set the stopping state of benchmark b and of every metric of it. */
 static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 {
 	size_t j;
@@ -144,9 +144,8 @@ static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 			st->reason = verdict_explain(st);
 		}
 	}
-	run_bench_view(b);
-	b->primary.looks = looks;
-	b->primary.stop = stop;
+	b->looks = looks;
+	b->stop = stop;
 }
 
 /* Analyse benchmark b at look k, replacing the previous look's results. */
@@ -190,14 +189,14 @@ static void look(const struct run_report *r, struct run_bench *b, size_t k,
 /* Still measuring: compared, and neither resolved nor stopped. */
 static int unresolved(const struct run_report *r, size_t i)
 {
-	return r->b[i].primary.stop == STOP_NONE && !skipped(&r->b[i].run);
+	return r->b[i].stop == STOP_NONE && !skipped(&r->b[i].run);
 }
 
 /* Seconds benchmark i's next look should take, from its own pairs. */
 static double look_cost(const struct run_report *r, size_t i)
 {
 	const struct bench_run *br = &r->b[i].run;
-	unsigned next = adaptive_look_pairs(br->cfg, r->b[i].primary.looks);
+	unsigned next = adaptive_look_pairs(br->cfg, r->b[i].looks);
 
 	if (!br->npairs || next <= br->npairs)
 		return 0;
@@ -220,7 +219,7 @@ static int want_look(struct adaptive_want *want, const struct run_report *r,
 		     size_t i)
 {
 	want->i = i;
-	want->look = r->b[i].primary.looks;
+	want->look = r->b[i].looks;
 	want->total = adaptive_look_pairs(r->b[i].run.cfg, want->look);
 	want->probe = 0;
 	return 1;
@@ -338,12 +337,13 @@ static int held_look(const struct run_report *r, struct adaptive_want *want)
 
 	for (i = 0; i < r->n; i++) {
 		const struct run_bench *b = &r->b[i];
+		const struct bench_stats *st = run_bench_primary(b);
 
-		/* primary.n: the pairs its last look saw */
-		if (!unresolved(r, i) || !b->run.suite_name ||
-		    !b->primary.looks || b->run.npairs < b->primary.n + 2 ||
+		/* st->n: the pairs its last look saw */
+		if (!unresolved(r, i) || !b->run.suite_name || !st ||
+		    !b->looks || b->run.npairs < st->n + 2 ||
 		    b->run.npairs >= adaptive_look_pairs(b->run.cfg,
-							 b->primary.looks))
+							 b->looks))
 			continue;
 		want_look(want, r, i);
 		want->total = (unsigned)b->run.npairs;
@@ -410,7 +410,7 @@ static int least_served(struct adaptive *a, struct run_report *r,
 			return 1;
 		for (i = 0; i < r->n; i++)
 			if (unresolved(r, i))
-				set_stop(&r->b[i], r->b[i].primary.looks,
+				set_stop(&r->b[i], r->b[i].looks,
 					 STOP_BUDGET);
 		return 0;
 	}
@@ -536,7 +536,6 @@ static int first_looks(struct adaptive *a, struct run_report *r,
 
 		if (skipped(&b->run)) {
 			b->result.verdict = VERDICT_NEW;
-			b->primary.verdict = VERDICT_NEW;
 			continue;
 		}
 		if (b->run.identical == 1) {
@@ -615,7 +614,7 @@ static void stop_error(struct run_bench *b)
 {
 	bench_result_release(&b->result);
 	b->result.verdict = VERDICT_ERROR;
-	set_stop(b, b->primary.looks, STOP_ERROR);
+	set_stop(b, b->looks, STOP_ERROR);
 }
 
 void adaptive_look(struct adaptive *a, struct run_report *r,
@@ -644,8 +643,8 @@ void adaptive_stopped(struct run_report *r)
 		    b->result.verdict == VERDICT_ERROR)
 			continue;
 		/* never looked at: not a pass of nothing */
-		if (!b->run.error && b->primary.stop == STOP_NONE &&
-		    !b->primary.looks)
+		if (!b->run.error && b->stop == STOP_NONE &&
+		    !b->looks)
 			b->run.error = xstrdup("not measured: the run was "
 					       "interrupted first");
 		if (b->run.error)
@@ -659,14 +658,9 @@ void adaptive_finish(struct run_report *r)
 	size_t i;
 
 	/* accepted regressions: the last change to any decision */
-	for (i = 0; i < r->n; i++) {
-		struct run_bench *b = &r->b[i];
-		enum verdict was = b->result.verdict;
-
-		if (verdict_accept_bench(&b->result, b->run.cfg->name,
-					 r->accept, r->naccept) != was)
-			run_bench_view(b);
-	}
+	for (i = 0; i < r->n; i++)
+		verdict_accept_bench(&r->b[i].result, r->b[i].run.cfg->name,
+				     r->accept, r->naccept);
 	for (i = 0; i < r->n; i++)
 		v[i] = r->b[i].result.verdict;
 	r->suite = verdict_suite(v, r->n);

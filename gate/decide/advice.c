@@ -289,7 +289,7 @@ static void note_suite_case(struct run_report *r, size_t i,
 
 	if (suite_counted_case(br, why, sizeof(why)))
 		return;		/* counted already */
-	ratios = verdict_pair_ratios(br, b->primary.metric, &n);
+	ratios = verdict_pair_ratios(br, b->run.cfg->metric, &n);
 	spread = n >= 4 ? spread_of(ratios, n, r->level) : NAN;
 	free(ratios);
 	if (!isfinite(spread))
@@ -361,18 +361,18 @@ void run_note_metric_advice(struct run_report *r)
 		const struct bench_cfg *c = br->cfg;
 
 		if (br->error || br->is_new || br->judged ||
-		    b->primary.verdict != VERDICT_NOISY)
+		    b->result.verdict != VERDICT_NOISY)
 			continue;
 		/* a suite case's cpu time is its whole process's: a suite
 		   gets its harness's time or per-case counts named */
 		if (br->suite_name) {
-			if (METRIC_IS_VALUE(b->primary.metric))
+			if (METRIC_IS_VALUE(b->run.cfg->metric))
 				note_suite_case(r, i, &first_suite,
 						&first_case);
 			continue;
 		}
 		if (c->format != FORMAT_TIME ||
-		    b->primary.metric != METRIC_WALL)
+		    b->run.cfg->metric != METRIC_WALL)
 			continue;
 		if (note_measured_count(b))
 			continue;

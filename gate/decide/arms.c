@@ -98,7 +98,6 @@ static struct run_bench *add_entry(struct run_report *r,
 	b->run.cfg = cfg;
 	b->run.judged = 1;
 	judged(&b->result, cfg, v, reason);
-	run_bench_view(b);
 	return b;
 }
 
@@ -229,7 +228,6 @@ static void judge_cases(struct run_report *r, const struct repo_accept *acc,
 				"aside): accept it with a `Gate-Accept: %s "
 				"removed <reason>` trailer", b->run.cfg->name,
 				b->run.cfg->name));
-		run_bench_view(b);
 		free(why);
 	}
 }

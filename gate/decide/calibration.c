@@ -244,7 +244,7 @@ void calibration_check_run(struct run_report *r, const char *path)
 		return;
 	for (i = 0; i < r->n; i++) {
 		const struct bench_cfg *c = r->b[i].run.cfg;
-		const struct bench_stats *st = &r->b[i].primary;
+		const struct bench_stats *st = run_bench_primary(&r->b[i]);
 		char *cmd = calibration_command(&c->run);
 		size_t can;
 		int by_budget;
@@ -273,9 +273,9 @@ void calibration_check_run(struct run_report *r, const char *path)
 						0.8) * 100,
 				by_budget ? ", \"budget\" or --budget" :
 				" or \"max_pairs\"");
-		if (st->ratios && st->n >= 6 && b[j].spread > 0 &&
-		    !st->exact && st->verdict != VERDICT_NEW &&
-		    st->verdict != VERDICT_ERROR) {
+		if (st && st->ratios && st->n >= 6 && b[j].spread > 0 &&
+		    !st->exact && r->b[i].result.verdict != VERDICT_NEW &&
+		    r->b[i].result.verdict != VERDICT_ERROR) {
 			double now = calibration_spread(st->ratios, st->n);
 			char why[160];
 

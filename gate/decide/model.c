@@ -1,5 +1,5 @@
 /*
- * The run model's lifecycle: the entries of one run, their primary view
+ * The run model's lifecycle: the entries of one run, their primary metric
  * and their notes. What goes in them is decided elsewhere (measure.c,
  * adaptive.c, verdict.c); this file only allocates, refreshes and frees.
  */
@@ -34,15 +34,14 @@ void run_release(struct run_report *r)
 	r->n = 0;
 }
 
-void run_bench_view(struct run_bench *b)
+const struct bench_stats *run_bench_primary(const struct run_bench *b)
 {
-	size_t looks = b->primary.looks;
-	enum stop_reason stop = b->primary.stop;
+	size_t i;
 
-	bench_result_primary(&b->primary, &b->result);
-	b->primary.looks = looks;
-	b->primary.stop = stop;
-	b->primary.note = b->note;
+	for (i = 0; i < b->result.n; i++)
+		if (b->result.m[i].gating)
+			return &b->result.m[i];
+	return NULL;
 }
 
 void run_bench_note(struct run_bench *b, const char *why)
@@ -52,7 +51,6 @@ void run_bench_note(struct run_bench *b, const char *why)
 
 	free(b->note);
 	b->note = both;
-	run_bench_view(b);
 }
 
 /*
@@ -99,8 +97,8 @@ void run_note_load(struct run_report *r)
 		 "cores explain (a note: the verdict stands)",
 		 m->load_before[0], m->load_after[0], own);
 	for (i = 0; i < r->n; i++)
-		if (r->b[i].primary.verdict != VERDICT_NEW &&
-		    r->b[i].primary.verdict != VERDICT_ERROR)
+		if (r->b[i].result.verdict != VERDICT_NEW &&
+		    r->b[i].result.verdict != VERDICT_ERROR)
 			run_bench_note(&r->b[i], why);
 }
 
@@ -112,8 +110,8 @@ static int suite_compared(const struct run_bench *b)
 {
 	return b->run.suite_name && !b->run.error && !b->run.judged &&
 	       !b->run.is_new && !b->run.is_removed && b->run.npairs &&
-	       b->primary.verdict != VERDICT_NEW &&
-	       b->primary.verdict != VERDICT_ERROR;
+	       b->result.verdict != VERDICT_NEW &&
+	       b->result.verdict != VERDICT_ERROR;
 }
 
 size_t run_suite_cases(const struct run_report *r, size_t i, size_t *idx)
@@ -202,7 +200,7 @@ void run_note_slow_processes(struct run_report *r)
 			 slow[0], slow[1],
 			 SLOW_PROCESS, n);
 		for (j = 0; j < n; j++)
-			if (r->b[idx[j]].primary.verdict == VERDICT_NOISY)
+			if (r->b[idx[j]].result.verdict == VERDICT_NOISY)
 				run_bench_note(&r->b[idx[j]], why);
 	}
 	free(idx);

@@ -25,13 +25,13 @@ struct report_rev {
 /*
  * One benchmark (or suite case) of the run: its plan (run.cfg), its
  * samples (run.pairs, owned by run) and its decision (result, every
- * metric). primary is a borrowed view of result's first gating metric
- * with the benchmark's verdict, looks and stop, and note (never released).
+ * metric; run_bench_primary names the one quoted for it).
  */
 struct run_bench {
 	struct bench_run run;
 	struct bench_result result;
-	struct bench_stats primary;
+	size_t looks;		/* looks at its pairs so far */
+	enum stop_reason stop;	/* why it stopped (STOP_NONE: it has not) */
 	char *note;		/* heuristics (load, calibration), owned:
 				   said beside the verdict, never changing it */
 	long procs;		/* a go suite's case: the GOMAXPROCS of the
@@ -122,10 +122,11 @@ void run_alloc(struct run_report *r, size_t n);
 /* Free every entry's samples, decision and note, and r->b itself. */
 void run_release(struct run_report *r);
 /*
- * Entry b's primary view refreshed from its result (after a look, or a
- * note): the first gating metric, the benchmark's verdict, b->note.
+ * b's first gating metric, whose figures stand for the benchmark where
+ * one metric is quoted (its verdict is the metric's: the benchmark's is
+ * b->result.verdict), or NULL while it has none.
  */
-void run_bench_view(struct run_bench *b);
+const struct bench_stats *run_bench_primary(const struct run_bench *b);
 /* Append why to b's note ("; " between notes). */
 void run_bench_note(struct run_bench *b, const char *why);
 

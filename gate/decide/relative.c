@@ -41,8 +41,8 @@ static int by_key(const void *pa, const void *pb)
 static int change_at(const struct run_bench *b, size_t p, struct change *c)
 {
 	const struct pair_result *pr = &b->run.pairs[p];
-	double base = sample_value(&pr->s[ARM_BASE], b->primary.metric);
-	double head = sample_value(&pr->s[ARM_HEAD], b->primary.metric);
+	double base = sample_value(&pr->s[ARM_BASE], b->run.cfg->metric);
+	double head = sample_value(&pr->s[ARM_HEAD], b->run.cfg->metric);
 
 	if (!(base > 0) || !(head > 0) || !isfinite(base) || !isfinite(head))
 		return -1;
@@ -102,7 +102,7 @@ static double pair_median(const struct change *all, size_t n,
 static void note_case(struct run_bench *b, const struct change *all,
 		      size_t n, size_t cases)
 {
-	const struct bench_stats *st = &b->primary;
+	const struct bench_stats *st = run_bench_primary(b);
 	double *res = xcalloc(b->run.npairs + 1, sizeof(double));
 	double *buf = xcalloc(n + 1, sizeof(double));
 	struct stats_interval iv;
@@ -164,7 +164,8 @@ void run_note_relative(struct run_report *r)
 			continue;
 		all = all_changes(r, idx, n, &count);
 		for (j = 0; j < n; j++)
-			if (r->b[idx[j]].primary.verdict == VERDICT_NOISY)
+			if (r->b[idx[j]].result.verdict == VERDICT_NOISY &&
+			    run_bench_primary(&r->b[idx[j]]))
 				note_case(&r->b[idx[j]], all, count, n);
 		free(all);
 	}

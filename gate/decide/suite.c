@@ -495,7 +495,7 @@ enum measured suite_grow(struct run_report *r, size_t i, unsigned total,
 		if (j != i && (!b->run.suite_name || b->run.error ||
 			       strcmp(b->run.suite_name, cr->suite_name) ||
 			       b->run.is_new || b->run.is_removed ||
-			       b->primary.stop != STOP_NONE ||
+			       b->stop != STOP_NONE ||
 			       b->run.npairs != cr->npairs))
 			continue;
 		group[ng] = j;

@@ -487,20 +487,6 @@ void bench_result_release(struct bench_result *res)
 	res->n = 0;
 }
 
-void bench_result_primary(struct bench_stats *out,
-			  const struct bench_result *res)
-{
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < res->n; i++)
-		if (res->m[i].gating) {
-			*out = res->m[i];
-			break;
-		}
-	out->verdict = res->verdict;
-}
-
 size_t verdict_comparisons(const struct bench_cfg *cfg)
 {
 	size_t t, c;

@@ -213,14 +213,6 @@ enum verdict verdict_bench(struct bench_result *res, const struct bench_run *br,
 			   const struct verdict_opts *vo);
 void bench_result_release(struct bench_result *res);
 /*
- * A borrowed view of res for reports that show one metric per benchmark:
- * its first gating metric's figures, with the benchmark's verdict (a
- * zeroed one when nothing was analysed). Never release the view; it lives
- * as long as res.
- */
-void bench_result_primary(struct bench_stats *out,
-			  const struct bench_result *res);
-/*
  * Shares of the suite's alpha (Bonferroni) that benchmark cfg takes: one
  * per gating metric decided by an interval. Counts decided exactly take
  * none. Should a count vary (and be decided by its interval), it draws

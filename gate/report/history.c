@@ -57,12 +57,16 @@ const char *history_unit(const struct run_bench *b)
 
 const struct bench_stats *history_figures(const struct run_bench *b)
 {
-	return b->primary.n ? &b->primary : NULL;
+	const struct bench_stats *st = run_bench_primary(b);
+
+	return st && st->n ? st : NULL;
 }
 
 int history_identical(const struct run_bench *b)
 {
-	return b->run.identical == 1 && !b->primary.n;
+	const struct bench_stats *st = run_bench_primary(b);
+
+	return b->run.identical == 1 && !(st && st->n);
 }
 
 size_t history_head_values(const struct run_bench *b, double *out)

@@ -147,8 +147,8 @@ static void bench_protocol_json(cJSON *o, const struct run_bench *b,
 {
 	fields_write(o, bench_protocol_fields, b);
 	if (b->result.verdict != VERDICT_NEW && primary) {
-		cJSON_AddNumberToObject(o, "looks", (double)primary->looks);
-		cJSON_AddStringToObject(o, "stopped", stop_name(primary->stop));
+		cJSON_AddNumberToObject(o, "looks", (double)b->looks);
+		cJSON_AddStringToObject(o, "stopped", stop_name(b->stop));
 	}
 }
 
@@ -205,13 +205,11 @@ static cJSON *bench_json(const struct run_bench *b)
 	const struct bench_run *br = &b->run;
 	const struct bench_result *res = &b->result;
 	const struct bench_cfg *c = br->cfg;
-	const struct bench_stats *primary = NULL, *decider = NULL;
+	const struct bench_stats *primary = run_bench_primary(b);
+	const struct bench_stats *decider = NULL;
 	cJSON *o = cJSON_CreateObject(), *samples, *list;
 	size_t i;
 
-	for (i = 0; i < res->n && !primary; i++)
-		if (res->m[i].gating)
-			primary = &res->m[i];
 	/* the reason is the deciding metric's (the first gating one with
 	 * the benchmark's verdict), as every headline's: a fail in
 	 * instructions is not explained by wall time's pass */

@@ -347,8 +347,8 @@ static void load_result(struct loading *ld, struct run_bench *b,
 		res->m[i].looks = looks;
 		res->m[i].stop = stop;
 	}
-	b->primary.looks = looks;
-	b->primary.stop = stop;
+	b->looks = looks;
+	b->stop = stop;
 }
 
 /*
@@ -459,6 +459,5 @@ int load_bench(struct loading *ld, struct run_bench *b,
 		b->note = xstrdup(s);
 	if (load_samples(ld, &b->run, samples) < 0)
 		return -1;
-	run_bench_view(b);
 	return ld->failed ? -1 : 0;
 }

@@ -224,26 +224,30 @@ void progress_pair(void *arg, const struct bench_run *br, size_t done,
 	draw(p, br, done, total, elapsed, t);
 }
 
-void progress_bench_end(struct progress *p, const struct bench_run *br,
-			const struct bench_stats *st)
+void progress_bench_end(struct progress *p, const struct run_bench *b)
 {
+	const struct bench_run *br = &b->run;
+	const struct bench_stats *st = run_bench_primary(b);
+	const char *verdict = verdict_name(b->result.verdict);
 	struct view_row row;
 	char *name;
 
 	progress_clear(p);
 	if (p->mode != PROGRESS_LINES)
 		return;
-	view_row_build(&row, br, st, 0);
+	if (st)
+		view_row_build(&row, br, st, 0);
+	else
+		view_empty_row(&row, br, verdict, b->result.verdict);
 	name = escape_str(ESCAPE_TERM_LINE, row.bench);	/* one line */
 	if (!row.measured)
 		term_printf(p->out, "gate: [%zu/%zu] %s: %s after %zu pairs",
-			p->index, p->count, name, verdict_name(st->verdict),
-			br->npairs);
+			p->index, p->count, name, verdict, br->npairs);
 	else
 		term_printf(p->out, "gate: [%zu/%zu] %s: %zu pairs: %s (%s), "
 			    "%s",
 			p->index, p->count, name, br->npairs, row.change,
-			row.interval, verdict_name(st->verdict));
+			row.interval, verdict);
 	fputc('\n', p->out);
 	view_row_release(&row);
 	free(name);

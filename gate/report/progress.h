@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "gate/measure/measure.h"
-#include "gate/decide/verdict.h"
+#include "gate/decide/model.h"
 
 enum progress_mode { PROGRESS_OFF, PROGRESS_TTY, PROGRESS_LINES };
 
@@ -63,8 +63,7 @@ void progress_set_left(struct progress *p, const struct progress_left *l);
 void progress_pair(void *arg, const struct bench_run *br, size_t done,
 		   size_t total);
 /* After a benchmark's verdict: erase the line, or print one line. */
-void progress_bench_end(struct progress *p, const struct bench_run *br,
-			const struct bench_stats *st);
+void progress_bench_end(struct progress *p, const struct run_bench *b);
 /* Erase a drawn line before other output. */
 void progress_clear(struct progress *p);
 

@@ -23,8 +23,5 @@ const char *view_bounded_name(const char *name, char **owned);
 /* a noisy row's "to decide" estimate: the pairs and time its spread needs */
 void view_decide_estimate(struct view_row *row, const struct bench_run *br,
 			  const struct bench_stats *st, double level);
-/* a placeholder row for a benchmark with nothing measured */
-void view_empty_row(struct view_row *row, const struct bench_run *br,
-		    const char *word, enum verdict v);
 
 #endif

@@ -38,9 +38,10 @@ static int levels_differ(const struct run_report *r, double *level)
 	return 0;
 }
 
-static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
+static void bench_evidence(struct view_bench *vb, const struct run_bench *b,
 			   const struct bench_stats *st)
 {
+	const struct bench_run *br = &b->run;
 	const struct bench_cfg *c = br->cfg;
 	char secs[32], of[32] = "";
 
@@ -68,8 +69,8 @@ static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
 	if (st->exact) {
 		vb->evidence[vb->nevidence++] = xasprintf("%zu pairs in %s, "
 			"stopped: %s after %zu look%s", br->npairs, secs,
-			stop_name(st->stop), st->looks,
-			st->looks == 1 ? "" : "s");
+			stop_name(b->stop), b->looks,
+			b->looks == 1 ? "" : "s");
 		return;
 	}
 	/* a metric counted in fewer pairs says so */
@@ -79,7 +80,7 @@ static void bench_evidence(struct view_bench *vb, const struct bench_run *br,
 		"%s, stopped: %s after %zu look%s; Wilcoxon p=%.2g, "
 		"Mann-Whitney p=%.2g; %zu outlying pair%s (kept); drift "
 		"r=%+.2f", st->n, of, c->pairs, c->max_pairs, secs,
-		stop_name(st->stop), st->looks, st->looks == 1 ? "" : "s",
+		stop_name(b->stop), b->looks, b->looks == 1 ? "" : "s",
 		st->wilcoxon_p, st->mann_whitney_p, st->outliers,
 		st->outliers == 1 ? "" : "s", st->drift);
 }
@@ -148,13 +149,13 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 {
 	const struct bench_run *br = &r->b[i].run;
 	const struct bench_result *res = &r->b[i].result;
-	const struct bench_stats *st = &r->b[i].primary;
+	const struct bench_stats *st = run_bench_primary(&r->b[i]);
 	size_t k;
 
 	vb->name = bench_name(r, br, &vb->name_owned);
 	vb->verdict = res->verdict;
 	vb->row = v->nrows;
-	vb->note = st->note;
+	vb->note = r->b[i].note;
 	vb->suite = br->suite_name;
 	snprintf(vb->word, sizeof(vb->word), "%s", br->is_removed ?
 		 "removed" : verdict_name(res->verdict));
@@ -220,7 +221,7 @@ static void bench_build(struct report_view *v, struct view_bench *vb,
 	if (vb->decisive == (size_t)-1)
 		vb->decisive = vb->row;
 	vb->has_change = v->rows[vb->decisive].measured;
-	bench_evidence(vb, br, st);
+	bench_evidence(vb, &r->b[i], st);
 }
 
 /*

@@ -175,6 +175,9 @@ void report_view_release(struct report_view *v);
  */
 void view_row_build(struct view_row *row, const struct bench_run *br,
 		    const struct bench_stats *st, int level_differs);
+/* A placeholder row for a benchmark with nothing measured (the same). */
+void view_empty_row(struct view_row *row, const struct bench_run *br,
+		    const char *word, enum verdict v);
 void view_row_release(struct view_row *row);
 /*
  * A metric's name for reports: a suite case's further value by its label

@@ -87,7 +87,7 @@ static int fake_measure_suite(struct fake *f, size_t b, unsigned total)
 		return 0;
 	for (j = 0; j < r->n; j++)
 		if (j == b || (r->b[j].run.npairs == from &&
-			       r->b[j].primary.stop == STOP_NONE &&
+			       r->b[j].stop == STOP_NONE &&
 			       r->b[j].run.suite_name &&
 			       !strcmp(r->b[j].run.suite_name,
 				       r->b[b].run.suite_name))) {
@@ -300,8 +300,8 @@ static void test_adaptive__fail_is_final(void)
 	CHECK(r.b[0].result.m[0].verdict == VERDICT_FAIL);
 	CHECK(r.b[0].result.m[1].verdict == VERDICT_NOISY);
 	CHECK(r.b[0].run.npairs == 20);
-	CHECK(r.b[0].primary.looks == 1);
-	CHECK(r.b[0].primary.stop == STOP_RESOLVED);
+	CHECK(r.b[0].looks == 1);
+	CHECK(r.b[0].stop == STOP_RESOLVED);
 	CHECK(r.suite == VERDICT_FAIL);
 	report_free(&r);
 }
@@ -330,9 +330,9 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	decide(&r, &f, &ao);
 	CHECK(f.clock <= ao.budget);
 	for (i = 0; i < 3; i++) {
-		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].stop == STOP_BUDGET);
 		CHECK(r.b[i].result.verdict == VERDICT_NOISY);
-		CHECK(r.b[i].primary.looks > 1);
+		CHECK(r.b[i].looks > 1);
 		/* the advice names what stopped it, and only that */
 		CHECK_CONTAINS(r.b[i].result.m[0].reason,
 			       "more time (\"budget\" in gate.json or "
@@ -358,8 +358,8 @@ static void test_adaptive__budget_is_shared_fairly(void)
 	need = adaptive_decide_pairs(&cfg[0], 1 - stats_bonferroni(0.95, 3));
 	decide(&r, &f, &ao);
 	for (i = 0; i < 3; i++) {
-		CHECK(r.b[i].primary.stop == STOP_BUDGET);
-		CHECK(r.b[i].primary.looks == 1);
+		CHECK(r.b[i].stop == STOP_BUDGET);
+		CHECK(r.b[i].looks == 1);
 		CHECK(r.b[i].run.npairs == need);
 		CHECK_CONTAINS(r.b[i].note, "first look kept at 7 pairs past "
 			       "--budget 1 s: fewer cannot decide");
@@ -442,7 +442,7 @@ static void test_adaptive__round_cost_counts_valgrind(void)
 	if (!(f.clock <= ao.budget))
 		fprintf(stderr, "  measured %.1f s of a %.0f s budget\n",
 			f.clock, ao.budget);
-	CHECK(r.b[0].primary.stop == STOP_BUDGET);
+	CHECK(r.b[0].stop == STOP_BUDGET);
 	CHECK(r.b[0].run.npairs >= 30);
 	report_free(&r);
 }
@@ -470,7 +470,7 @@ static void test_adaptive__first_look_fits_the_budget(void)
 	CHECK(f.clock <= ao.budget);
 	CHECK(f.clock >= ao.budget - 2 * 4);
 	for (i = 0; i < 5; i++) {
-		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].stop == STOP_BUDGET);
 		CHECK(r.b[i].run.npairs >= 14);
 		CHECK_CONTAINS(r.b[i].note, "of 20 pairs to fit --budget 300 s");
 	}
@@ -542,12 +542,12 @@ static void test_adaptive__suite_cases_look_at_the_pairs_they_hold(void)
 	decide(&r, &f, &ao);
 	CHECK(f.clock <= ao.budget);
 	for (i = 0; i < 3; i++) {
-		CHECK(r.b[i].primary.stop == STOP_BUDGET);
+		CHECK(r.b[i].stop == STOP_BUDGET);
 		CHECK(r.b[i].run.npairs > 20);
-		CHECK(r.b[i].primary.n == r.b[i].run.npairs);
-		if (r.b[i].primary.n != r.b[i].run.npairs)
+		CHECK(run_bench_primary(&r.b[i])->n == r.b[i].run.npairs);
+		if (run_bench_primary(&r.b[i])->n != r.b[i].run.npairs)
 			fprintf(stderr, "  case %zu: a look at %zu of its %zu "
-				"pairs\n", i, r.b[i].primary.n,
+				"pairs\n", i, run_bench_primary(&r.b[i])->n,
 				r.b[i].run.npairs);
 	}
 	report_free(&r);
@@ -571,7 +571,7 @@ static void test_adaptive__max_pairs_stop_advises_max_pairs(void)
 	report_init(&r, 1, &cfg);
 	f.r = &r;
 	decide(&r, &f, &ao);
-	CHECK(r.b[0].primary.stop == STOP_MAX_PAIRS);
+	CHECK(r.b[0].stop == STOP_MAX_PAIRS);
 	CHECK(r.b[0].result.verdict == VERDICT_NOISY);
 	CHECK_CONTAINS(r.b[0].result.m[0].reason,
 		       "more pairs (\"max_pairs\": its looks up to it all "
@@ -673,7 +673,7 @@ static size_t host_fails(double slow, size_t runs)
 		}
 		capped += r.b[0].run.max_pairs_set != 0;
 		/* unresolved runs end on the budget's plan: "budget" */
-		CHECK(r.b[0].primary.stop != STOP_MAX_PAIRS);
+		CHECK(r.b[0].stop != STOP_MAX_PAIRS);
 		report_free(&r);
 	}
 	gsl_rng_free(host_rng);

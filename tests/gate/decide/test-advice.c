@@ -114,11 +114,10 @@ static void test_advice__note_beside_noisy_wall_only(void)
 	make_run(&r.b[0].run, &c, 0.08);
 	r.budget = 300;
 	r.level = 0.95;
-	r.b[0].primary.metric = METRIC_WALL;
-	r.b[0].primary.verdict = VERDICT_PASS;
+	r.b[0].result.verdict = VERDICT_PASS;
 	run_note_metric_advice(&r);
 	CHECK(r.b[0].note == NULL);
-	r.b[0].primary.verdict = VERDICT_NOISY;
+	r.b[0].result.verdict = VERDICT_NOISY;
 	run_note_metric_advice(&r);
 	CHECK(r.b[0].note != NULL);
 	if (r.b[0].note) {

@@ -64,24 +64,24 @@ static void test_load_compare__cases_as_benchmarks(void)
 	CHECK_STR(b->run.cfg->name, "a");
 	CHECK_STR(b->run.cfg->unit, "s");
 	CHECK(b->run.cfg->interval == INTERVAL_MANN_WHITNEY);
-	CHECK(b->primary.interval_used == INTERVAL_MANN_WHITNEY);
-	CHECK(b->result.verdict == VERDICT_FAIL && b->primary.n == 8);
-	CHECK_NEAR(b->primary.estimate, cJSON_GetObjectItem(ratio,
+	CHECK(run_bench_primary(b)->interval_used == INTERVAL_MANN_WHITNEY);
+	CHECK(b->result.verdict == VERDICT_FAIL && run_bench_primary(b)->n == 8);
+	CHECK_NEAR(run_bench_primary(b)->estimate, cJSON_GetObjectItem(ratio,
 		   "estimate")->valuedouble, 0);
-	CHECK_NEAR(b->primary.low, cJSON_GetObjectItem(ratio,
+	CHECK_NEAR(run_bench_primary(b)->low, cJSON_GetObjectItem(ratio,
 		   "low")->valuedouble, 0);
-	CHECK_NEAR(b->primary.high, cJSON_GetObjectItem(ratio,
+	CHECK_NEAR(run_bench_primary(b)->high, cJSON_GetObjectItem(ratio,
 		   "high")->valuedouble, 0);
-	CHECK_NEAR(b->primary.floor, 0.05, 0);
-	CHECK_NEAR(b->primary.excludes, 0.1, 0);
-	CHECK(b->primary.min_n == 4);
+	CHECK_NEAR(run_bench_primary(b)->floor, 0.05, 0);
+	CHECK_NEAR(run_bench_primary(b)->excludes, 0.1, 0);
+	CHECK(run_bench_primary(b)->min_n == 4);
 	CHECK(b->run.nsamples[ARM_BASE] == 8 && b->run.nsamples[ARM_HEAD] == 8);
 	CHECK_NEAR(sample_value(&b->run.pairs[0].s[ARM_BASE], METRIC_VALUE),
 		   1e-3, 1e-15);
 	CHECK_NEAR(sample_value(&b->run.pairs[0].s[ARM_HEAD], METRIC_VALUE),
 		   1.5e-3, 1e-15);
-	CHECK_CONTAINS(r.b[1].primary.reason, "(new + 1) / (old + 1)");
-	CHECK_NEAR(r.b[1].primary.estimate, 2, 0);
+	CHECK_CONTAINS(run_bench_primary(&r.b[1])->reason, "(new + 1) / (old + 1)");
+	CHECK_NEAR(run_bench_primary(&r.b[1])->estimate, 2, 0);
 	CHECK(r.b[2].run.is_removed && r.b[2].result.verdict == VERDICT_NEW);
 	CHECK(r.b[3].run.is_new && r.b[3].result.verdict == VERDICT_NEW);
 	/* the removed case's values are OLD's alone */

@@ -30,7 +30,6 @@ struct model {
 	struct bench_cfg cfg[MAXB];
 	struct bench_run run[MAXB];
 	struct bench_result res[MAXB];
-	struct bench_stats st[MAXB];
 	struct run_bench b[MAXB];	/* the run model's entries: copies */
 	struct run_report r;
 	size_t n;
@@ -164,15 +163,13 @@ static void decide_at(struct model *m, double alpha)
 		} else {
 			verdict_bench(&m->res[i], br, &vo);
 		}
-		bench_result_primary(&m->st[i], &m->res[i]);
-		m->st[i].looks = br->identical == 1 ? 0 : 1;
-		m->st[i].stop = STOP_RESOLVED;
 	}
 	for (i = 0; i < m->n; i++) {
 		/* shallow: the arrays above own what these point to */
 		m->b[i].run = m->run[i];
 		m->b[i].result = m->res[i];
-		m->b[i].primary = m->st[i];
+		m->b[i].looks = m->run[i].identical == 1 ? 0 : 1;
+		m->b[i].stop = STOP_RESOLVED;
 		m->b[i].note = NULL;
 	}
 	m->r.b = m->b;
@@ -424,10 +421,8 @@ static void model_suite_notes(struct model *m)
 	add_bench(m, "plain", wall, 1);
 	set_pairs(&m->run[4], METRIC_WALL, wide, 0.1, 12);
 	decide(m);
-	for (i = 0; i < m->n; i++) {
+	for (i = 0; i < m->n; i++)
 		m->b[i].note = (char *)(i == 3 ? own_note : suite_wide);
-		m->b[i].primary.note = m->b[i].note;
-	}
 }
 
 static void (*const models[])(struct model *) = {
@@ -516,7 +511,7 @@ static void print_all(struct outputs *o, const struct run_report *r)
 	p.mode = PROGRESS_LINES;
 	for (i = 0; i < r->n; i++) {
 		progress_bench_start(&p, i, r->n);
-		progress_bench_end(&p, &r->b[i].run, &r->b[i].primary);
+		progress_bench_end(&p, &r->b[i]);
 	}
 	fclose(f);
 	fd = mkstemp(path);
@@ -655,8 +650,8 @@ static void test_view__json_loads_back_identically(void)
 			again = json_of(&back);
 			CHECK(back.n == m.r.n);
 			CHECK(back.b[0].note && !strcmp(back.b[0].note, note));
-			CHECK(back.b[0].primary.verdict ==
-			      m.r.b[0].primary.verdict);
+			CHECK(back.b[0].result.verdict ==
+			      m.r.b[0].result.verdict);
 		}
 		if (!again || strcmp(first, again))
 			fprintf(stderr, "model %s: the loaded report writes "
@@ -988,10 +983,10 @@ static void test_view__fixed_time_is_noted(void)
 		m.run[0].pairs[i].s[ARM_HEAD].cpu = 1.5 + 0.05 * (double)(i % 3);
 	}
 	decide(&m);
-	before = m.b[0].primary.verdict;
+	before = m.b[0].result.verdict;
 	run_note_fixed_time(&m.r);
 	CHECK(m.b[0].note != NULL);
-	CHECK(m.b[0].primary.verdict == before);
+	CHECK(m.b[0].result.verdict == before);
 	print_all(&o, &m.r);
 	CHECK_CONTAINS(o.term, "may run for a fixed time");
 	CHECK_CONTAINS(o.md, "may run for a fixed time");
@@ -1037,7 +1032,7 @@ static void test_view__a_suite_note_is_said_once(void)
 	report_view_release(&v);
 
 	/* every case shares it: "all" */
-	m.b[3].note = m.b[3].primary.note = (char *)suite_wide;
+	m.b[3].note = (char *)suite_wide;
 	report_view_build(&v, &m.r);
 	CHECK_STR(v.benches[0].note_label,
 		  "note (the same for all 4 cases of suite \"s\")");
