@@ -25,6 +25,9 @@ case ${MAKEFLAGS:-} in *" -- "*) caller="-- ${MAKEFLAGS#* -- }" ;; esac
 # an object is a target by its name, and the dependency file an install
 # by another name wrote left its headers out of the build's own view
 case $B in "$root"/*) BUILD_NAME=${B#"$root"/} ;; *) BUILD_NAME=$B ;; esac
+# the install directories only as each call names them: the Makefile
+# takes them from the environment too (perf record sets PREFIX=/usr)
+unset PREFIX BINDIR DATADIR MANDIR BASHCOMPDIR ZSHCOMPDIR INSTALL_RECORD
 # mk TARGET VARS...: make in the source tree, outside the calling make's
 # jobserver; from make, nothing is compiled again
 mk() {
