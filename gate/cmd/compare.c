@@ -429,8 +429,8 @@ static void analyse(struct run_bench *b, const struct cmp_case *k,
 	st->excludes = o->excludes;
 	st->level = r->level;
 	st->min_n = stats_shift_min_n(1 - r->level);
-	st->looks = 1;
-	st->stop = STOP_RESOLVED;
+	st->stop = b->stop = STOP_RESOLVED;
+	b->looks = 1;
 	st->estimate = st->low = st->high = st->geomean = NAN;
 	st->wilcoxon_p = st->mann_whitney_p = st->sign_p = st->drift = NAN;
 	st->base_cv = st->head_cv = NAN;

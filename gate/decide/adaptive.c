@@ -135,7 +135,6 @@ static void set_stop(struct run_bench *b, size_t looks, enum stop_reason stop)
 	for (j = 0; j < b->result.n; j++) {
 		struct bench_stats *st = &b->result.m[j];
 
-		st->looks = looks;
 		st->stop = stop;
 		/* a noisy reason's advice names what stopped it */
 		if (st->explained && st->verdict == VERDICT_NOISY &&

@@ -101,8 +101,8 @@ struct bench_stats {
 				   pairs come only from the first look
 				   ("pairs"), never from "max_pairs" or
 				   --budget, so the advice names "pairs" */
-	size_t looks;		/* looks at the data so far */
-	enum stop_reason stop;
+	enum stop_reason stop;	/* its benchmark's (run_bench.stop), for the
+				   advice in reason */
 	int explained;		/* reason is verdict_explain's: said again
 				   when the benchmark stops (its advice
 				   depends on why) */

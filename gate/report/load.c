@@ -343,10 +343,8 @@ static void load_result(struct loading *ld, struct run_bench *b,
 				res->m[0].reason = xstrdup(s);
 		}
 	}
-	for (i = 0; i < res->n; i++) {
-		res->m[i].looks = looks;
+	for (i = 0; i < res->n; i++)
 		res->m[i].stop = stop;
-	}
 	b->looks = looks;
 	b->stop = stop;
 }

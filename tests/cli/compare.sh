@@ -31,6 +31,9 @@ expect_in "$OUT" "verdict: FAIL"
 expect_in "$OUT" "promise: over all 17 cases"
 [ "$(json_get "$SCRATCH/c.json" '[b["name"] for b in d["benchmarks"] if b["verdict"] == "fail"]')" = "['BenchmarkChanged']" ] ||
 	fail "only BenchmarkChanged should fail"
+# each case decided once, on all its values: one look, resolved
+[ "$(json_get "$SCRATCH/c.json" '{(b["looks"], b["stopped"]) for b in d["benchmarks"] if b["verdict"] != "new"}')" = "{(1, 'resolved')}" ] ||
+	fail "compare's cases not one look, resolved: $(json_get "$SCRATCH/c.json" '[(b["looks"], b["stopped"]) for b in d["benchmarks"]]')"
 [ "$(json_get "$SCRATCH/c.json" '[d["command"], d["base"]["chosen_as"]]')" = "['compare', 'format gotest, detected']" ] ||
 	fail "format not detected"
 # the method named is the one used
